@@ -1,0 +1,27 @@
+#pragma once
+// Command-line options of `tipc-run CONFIG MODE ...`, parsed once into a struct.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace tipc::cli {
+
+struct Options {
+  std::string config;
+  std::string mode;
+  bool dry_run = false;
+  std::string format = "text";  // text | jsonl
+  bool compat = false;
+  std::optional<std::string> dialect;
+  std::optional<std::string> python;
+  std::optional<std::string> dialect_dir;
+  std::optional<std::string> repo_root;
+};
+
+// Parses argv. Returns an Error with exit code 0 for --help/--version (the text is
+// the message), exit code 2 for usage errors.
+Result<Options> parse_options(int argc, const char* const* argv);
+
+}  // namespace tipc::cli

@@ -1,0 +1,63 @@
+#include "cli/plan_output.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace tipc::cli {
+
+std::string stage_json_line(const plan::Stage& stage) {
+  nlohmann::ordered_json env = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : stage.env) env[name] = value ? nlohmann::ordered_json(*value) : nullptr;
+  const nlohmann::ordered_json line = {
+      {"id", stage.id},
+      {"kind", plan::to_string(stage.kind)},
+      {"argv", stage.argv},
+      {"cwd", stage.cwd},
+      {"env", env},
+      {"log", stage.log},
+      {"deps", stage.deps},
+      {"needs", {{"gpus", stage.needs.gpus}, {"nodes", stage.needs.nodes}}},
+      {"benchmark", stage.benchmark},
+      {"command", stage.command},
+  };
+  // Replace invalid UTF-8 instead of throwing: configs are checked, but argv may still carry odd bytes.
+  return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+void print_plan_jsonl(const plan::Plan& plan, std::ostream& out) {
+  for (const auto& stage : plan.stages) out << stage_json_line(stage) << '\n';
+}
+
+namespace {
+
+std::string quote_word(const std::string& word) {
+  if (!word.empty() && word.find_first_of(" \t'\"\\$`|;&<>()*?[]#") == std::string::npos) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string env_text(const plan::Stage& stage) {
+  std::string out;
+  for (const auto& [name, value] : stage.env) {
+    out += value ? fmt::format("{}={} ", name, quote_word(*value)) : fmt::format("-u {} ", name);
+  }
+  return out.empty() ? out : "env " + out;
+}
+
+}  // namespace
+
+void print_plan_text(const plan::Plan& plan, std::ostream& out) {
+  out << fmt::format("# {} {} (dialect {}{}): {} stages, output {}\n", plan.model_name, plan.mode, plan.dialect,
+                     plan.compat ? ", compat" : "", plan.stages.size(), plan.output_dir);
+  for (const auto& stage : plan.stages) {
+    std::string argv;
+    for (const auto& word : stage.argv) argv += (argv.empty() ? "" : " ") + quote_word(word);
+    out << fmt::format("[{}] {}\n", plan::to_string(stage.kind), stage.id);
+    out << fmt::format("    cd {} && {}{}\n", stage.cwd, env_text(stage), argv);
+    out << fmt::format("    log {}{}{}\n", stage.log, stage.deps.empty() ? "" : "  after " + fmt::format("{}", fmt::join(stage.deps, ", ")),
+                       stage.needs.gpus ? fmt::format("  gpus {}", stage.needs.gpus) : "");
+  }
+}
+
+}  // namespace tipc::cli

@@ -1,0 +1,91 @@
+#include "config/config_text.h"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace tipc::config {
+namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Length of the UTF-8 sequence starting at s[i], or 0 if it is malformed.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(s[i]);
+  std::size_t length = 0;
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+  else if (lead >= 0xE0 && lead <= 0xEF) length = 3;
+  else if (lead >= 0xF0 && lead <= 0xF4) length = 4;
+  else return 0;
+  if (i + length > s.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return length;
+}
+
+Result<void> check_line_bytes(std::string_view line, const std::string& path, int number,
+                              const TextLimits& limits) {
+  if (line.size() > limits.max_line_bytes) {
+    return fail(Error::at(path, number, "",
+                          fmt::format("line is {} bytes long (limit {}); not a TIPC config",
+                                      line.size(), limits.max_line_bytes)));
+  }
+  for (std::size_t i = 0; i < line.size();) {
+    if (line[i] == '\0') {
+      return fail(Error::at(path, number, "", "binary data (NUL byte); not a TIPC config"));
+    }
+    const std::size_t length = utf8_sequence_length(line, i);
+    if (length == 0) {
+      return fail(Error::at(path, number, "",
+                            fmt::format("invalid UTF-8 at byte {} of the line; not a text file", i + 1)));
+    }
+    i += length;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& path,
+                                     const ReadOptions& options) {
+  if (bytes.size() > options.limits.max_file_bytes) {
+    return fail(Error::at(path, 0, "",
+                          fmt::format("file is {} bytes (limit {}); not a TIPC config", bytes.size(),
+                                      options.limits.max_file_bytes)));
+  }
+  if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
+
+  ConfigText text{path, {}, 0};
+  int number = 0;
+  std::size_t start = 0;
+  while (start < bytes.size()) {
+    const std::size_t end = std::min(bytes.find('\n', start), bytes.size());
+    std::string_view line = bytes.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (auto ok = check_line_bytes(line, path, number, options.limits); !ok) return fail(ok.error());
+    if (!options.keep_carriage_returns && line.ends_with('\r')) line.remove_suffix(1);
+    if (!line.empty()) text.lines.push_back({std::string(line), number});
+  }
+  text.physical_line_count = number;
+  if (text.lines.empty()) {
+    return fail(Error::at(path, 0, "", "the file is empty (no non-empty line); not a TIPC config"));
+  }
+  return text;
+}
+
+Result<ConfigText> read_config_text(const std::string& path, const ReadOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(Error::at(path, 0, "", "cannot open the config file"));
+  std::string bytes;
+  // Read one byte past the limit so an oversized file is reported, not silently cut.
+  bytes.resize(options.limits.max_file_bytes + 1);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (in.bad()) return fail(Error::at(path, 0, "", "cannot read the config file"));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  return parse_config_text(bytes, path, options);
+}
+
+}  // namespace tipc::config

@@ -1,0 +1,40 @@
+#include "config/train_infer_config.h"
+
+namespace tipc::config {
+
+const Field& TrainInferConfig::at(int logical_line) const {
+  static const Field kEmpty;
+  if (logical_line < 1 || logical_line > size()) return kEmpty;
+  return fields[static_cast<std::size_t>(logical_line - 1)];
+}
+
+TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules) {
+  TrainInferConfig config;
+  config.path = text.path;
+  for (const auto& line : text.lines) {
+    KeyValue kv = split_key_value(line.text, rules);
+    config.fields.push_back({std::move(kv.key), std::move(kv.value), line.text, line.physical_line});
+  }
+  config.physical.assign(static_cast<std::size_t>(text.physical_line_count), std::string());
+  for (const auto& line : text.lines) config.physical[static_cast<std::size_t>(line.physical_line - 1)] = line.text;
+  return config;
+}
+
+std::vector<std::string> split_list(const std::string& value, char separator) {
+  std::vector<std::string> items;
+  if (value.empty()) return items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = value.find(separator, start);
+    if (end == std::string::npos) {
+      items.push_back(value.substr(start));
+      break;
+    }
+    items.push_back(value.substr(start, end - start));
+    start = end + 1;
+    if (start == value.size()) break;  // a trailing separator adds no element
+  }
+  return items;
+}
+
+}  // namespace tipc::config

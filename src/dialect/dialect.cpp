@@ -1,0 +1,296 @@
+#include "dialect/dialect.h"
+
+#include <filesystem>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+namespace tipc::dialect {
+namespace fs = std::filesystem;
+namespace {
+
+// Reading one YAML file into the struct; the first problem found is reported with
+// the file, the YAML line and the key.
+class Reader {
+ public:
+  explicit Reader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void fail_at(const YAML::Node& node, const std::string& key, const std::string& message) const {
+    const int line = node.IsDefined() ? node.Mark().line + 1 : 0;
+    throw tipc::Error::at(path_, line, key, fmt::format("key '{}': {}", key, message));
+  }
+
+  std::string str(const YAML::Node& parent, const std::string& key, std::optional<std::string> fallback = {}) const {
+    const YAML::Node node = parent[key];
+    if (!node) {
+      if (fallback) return *fallback;
+      fail_at(parent, key, "missing");
+    }
+    if (!node.IsScalar()) fail_at(node, key, "expected a string");
+    return node.as<std::string>();
+  }
+
+  int integer(const YAML::Node& parent, const std::string& key, std::optional<int> fallback = {}) const {
+    const YAML::Node node = parent[key];
+    if (!node) {
+      if (fallback) return *fallback;
+      fail_at(parent, key, "missing");
+    }
+    try {
+      return node.as<int>();
+    } catch (const YAML::Exception&) {
+      fail_at(node, key, "expected an integer");
+    }
+  }
+
+  bool boolean(const YAML::Node& parent, const std::string& key, bool fallback) const {
+    const YAML::Node node = parent[key];
+    if (!node) return fallback;
+    try {
+      return node.as<bool>();
+    } catch (const YAML::Exception&) {
+      fail_at(node, key, "expected true or false");
+    }
+  }
+
+  // A string or a list of strings.
+  std::vector<std::string> strings(const YAML::Node& parent, const std::string& key) const {
+    const YAML::Node node = parent[key];
+    if (!node) return {};
+    if (node.IsScalar()) return {node.as<std::string>()};
+    if (!node.IsSequence()) fail_at(node, key, "expected a string or a list of strings");
+    std::vector<std::string> out;
+    for (const auto& item : node) {
+      if (!item.IsScalar()) fail_at(item, key, "expected a list of strings");
+      out.push_back(item.as<std::string>());
+    }
+    return out;
+  }
+
+  std::string one_of(const YAML::Node& parent, const std::string& key, const std::vector<std::string>& allowed,
+                     const std::string& fallback) const {
+    const std::string value = str(parent, key, fallback);
+    for (const auto& a : allowed) {
+      if (a == value) return value;
+    }
+    fail_at(parent[key], key, fmt::format("'{}' is not one of: {}", value, fmt::join(allowed, ", ")));
+  }
+
+  StageTemplate stage(const YAML::Node& parent, const std::string& key) const {
+    const YAML::Node node = parent[key];
+    if (!node || !node.IsMap()) fail_at(node ? node : parent, key, "expected a map with command, log, status_log");
+    StageTemplate t;
+    t.command = str(node, "command");
+    t.evaluated = str(node, "evaluated", std::string("{cmd}"));
+    t.log = str(node, "log");
+    t.status_log = str(node, "status_log", std::string("{stage_log}"));
+    return t;
+  }
+
+  InferBranch infer_branch(const YAML::Node& parent, const std::string& key) const {
+    InferBranch b;
+    b.stage = stage(parent, key);
+    const YAML::Node node = parent[key];
+    b.loops = strings(node, "loops");
+    b.skip = strings(node, "skip");
+    b.results_dir = str(node, "results_dir", std::string());
+    return b;
+  }
+
+  Dialect read(const YAML::Node& root) const;
+
+ private:
+  std::string path_;
+};
+
+config::SplitRules split_rules(const Reader& r, const YAML::Node& root) {
+  config::SplitRules rules;
+  const std::string split = r.one_of(root, "compat_split", {"second_colon", "first_colon"}, "second_colon");
+  rules.split = split == "second_colon" ? config::ValueSplit::kSecondColon : config::ValueSplit::kFirstColon;
+  rules.whole_line_value_without_colon = split == "first_colon";
+  rules.echo_swallows_options = true;
+  return rules;
+}
+
+std::vector<TrainerRule> trainer_rules(const Reader& r, const YAML::Node& root) {
+  std::vector<TrainerRule> rules;
+  for (const auto& node : root["trainers"]) {
+    TrainerRule rule;
+    const std::string match = r.one_of(node, "match", {"key_equals", "key_glob", "to_static"}, "key_equals");
+    rule.match = match == "key_equals" ? TrainerRule::Match::kKeyEquals
+                 : match == "key_glob" ? TrainerRule::Match::kKeyGlob
+                                       : TrainerRule::Match::kToStatic;
+    rule.train_line = r.integer(node, "train_line", 16);
+    rule.export_line = r.integer(node, "export_line");
+    rule.quant = r.boolean(node, "quant", false);
+    rules.push_back(rule);
+  }
+  return rules;
+}
+
+Dialect Reader::read(const YAML::Node& root) const {
+  if (!root.IsMap()) fail_at(root, "(document)", "expected a map");
+  Dialect d;
+  d.name = str(root, "name");
+  d.source_file = path_;
+  d.markers = strings(root, "markers");
+  d.known_modes = strings(root, "known_modes");
+  d.compat_split = split_rules(*this, root);
+  d.epoch_batch = one_of(root, "epoch_batch", {"mode_select", "clas", "plain"}, "mode_select");
+  d.use_gpu_pairing =
+      one_of(root, "use_gpu_pairing", {"per_position", "whole", "whole_false_for_cpu", "none"}, "per_position");
+  d.trainer_rules = trainer_rules(*this, root);
+  d.unknown_trainer_uses_norm = one_of(root, "unknown_trainer", {"norm", "skip"}, "norm") == "norm";
+
+  const YAML::Node ts = root["to_static"];
+  if (ts) {
+    const std::string source = one_of(ts, "source", {"none", "header_lookup", "line"}, "none");
+    d.to_static.source = source == "header_lookup" ? ToStatic::Source::kHeaderLookup
+                         : source == "line"        ? ToStatic::Source::kLine
+                                                   : ToStatic::Source::kNone;
+    d.to_static.line = integer(ts, "line", 0);
+    d.to_static.join = str(ts, "join", std::string("  "));
+    d.to_static.own_slot = boolean(ts, "own_slot", false);
+  }
+  d.ips_threshold = integer(root, "ips_threshold", 15);
+
+  const YAML::Node dev = root["devices"];
+  d.devices.set_on_gpu_select = boolean(dev, "set_on_gpu_select", false);
+  d.devices.apply_before_eval = boolean(dev, "apply_before_eval", false);
+  d.devices.apply_before_infer = boolean(dev, "apply_before_infer", true);
+  d.devices.unset_after_infer = boolean(dev, "unset_after_infer", false);
+  d.devices.unset_after_trainer = boolean(dev, "unset_after_trainer", false);
+  d.devices.unset_before_train = boolean(dev, "unset_before_train", false);
+  d.devices.whole_list = boolean(dev, "whole_list", false);
+
+  d.log_dir = str(root, "log_dir");
+  d.save_log = str(root, "save_log");
+  d.save_log_multi_node = str(root, "save_log_multi_node");
+  d.weights = str(root, "weights");
+  for (const auto& node : root["weights_subdir"]) d.weights_subdir.push_back({str(node, "glob"), str(node, "value")});
+  d.export_without_weights = strings(root, "export_without_weights");
+  if (root["checkpoint_fallback"]) d.checkpoint_fallback = str(root, "checkpoint_fallback");
+  d.eval_weights_key_line = integer(root, "eval_weights_key_line", 10);
+  d.pact_pretrain_from_norm = boolean(root, "pact_pretrain_from_norm", false);
+
+  const YAML::Node train = root["train"];
+  if (!train) fail_at(root, "train", "missing");
+  d.train_single = stage(train, "single");
+  d.train_multi = stage(train, "multi");
+  d.train_multi_node = stage(train, "multi_node");
+  const YAML::Node launcher = root["launcher"];
+  if (!launcher) fail_at(root, "launcher", "missing");
+  d.launch_multi = str(launcher, "multi");
+  d.launch_multi_node = str(launcher, "multi_node");
+  d.eval = stage(root, "eval");
+  d.export_ = stage(root, "export");
+  if (root["onnx_export"]) {
+    d.onnx_export = stage(root, "onnx_export");
+    d.onnx_export_key = str(root["onnx_export"], "when_key_35", std::string("export_onnx"));
+  }
+
+  for (const auto& item : root["lookup_slots"]) {
+    const std::string name = item.first.as<std::string>();
+    LookupSlot slot;
+    slot.by = one_of(item.second, "by", {"autocast", "mode"}, "autocast");
+    for (const auto& c : item.second["cases"]) slot.cases[c.first.as<std::string>()] = c.second.as<std::string>();
+    slot.fallback = str(item.second, "default", std::string(" "));
+    d.lookup_slots[name] = slot;
+  }
+  for (const auto& node : root["model_suffix"]) {
+    d.model_suffix.push_back({strings(node, "models"), strings(node, "autocast"), str(node, "text")});
+  }
+
+  const YAML::Node infer = root["infer"];
+  if (!infer) fail_at(root, "infer", "missing");
+  d.infer_model_dir = str(infer, "model_dir");
+  d.infer_data_line = integer(infer, "data_line", 12);
+  d.infer_cwd = str(infer, "cwd", std::string("."));
+  d.infer_cpu = infer_branch(infer, "cpu");
+  d.infer_gpu = infer_branch(infer, "gpu");
+  d.gpu_run_modes_quant_only = strings(infer, "quant_run_modes");
+
+  const YAML::Node whole = root["whole_infer"];
+  if (whole) {
+    d.whole_infer.style = one_of(whole, "style", {"export_list", "kl_quant", "mode_list", "none"}, "none");
+    d.whole_infer.modes = strings(whole, "modes");
+    if (whole["export"]) d.whole_infer.export_stage = stage(whole, "export");
+    d.whole_infer.model_dir = str(whole, "model_dir", std::string("{model_i}"));
+    d.whole_infer.export_output = str(whole, "export_output", std::string("{model_i}"));
+    d.whole_infer.data_line = integer(whole, "data_line", 48);
+  }
+  d.status_line = str(root, "status_line");
+  d.banner = str(root, "banner", std::string());
+
+  for (const auto& node : root["anchors"]) {
+    Anchor a;
+    a.line = integer(node, "line");
+    a.keys = strings(node, "key");
+    a.header = str(node, "header", std::string());
+    if (a.keys.empty() == a.header.empty()) fail_at(node, "anchors", "each anchor needs exactly one of key or header");
+    d.anchors.push_back(a);
+  }
+  return d;
+}
+
+}  // namespace
+
+Result<Dialect> load_dialect_file(const std::string& path) {
+  try {
+    const YAML::Node root = YAML::LoadFile(path);
+    return Reader(path).read(root);
+  } catch (const tipc::Error& e) {
+    return fail(e);
+  } catch (const YAML::BadFile&) {
+    return fail(Error::at(path, 0, "", "cannot open the dialect file"));
+  } catch (const YAML::Exception& e) {
+    return fail(Error::at(path, e.mark.line + 1, "", e.msg));
+  }
+}
+
+Result<Dialect> load_dialect(const std::string& directory, const std::string& name) {
+  const fs::path file = fs::path(directory) / (name + ".yaml");
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    std::vector<std::string> known;
+    for (const auto& entry : fs::directory_iterator(directory, ec)) {
+      if (entry.path().extension() == ".yaml") known.push_back(entry.path().stem().string());
+    }
+    std::sort(known.begin(), known.end());
+    return fail(Error::plain(fmt::format("unknown dialect '{}' (known: {})", name, fmt::join(known, ", "))));
+  }
+  return load_dialect_file(file.string());
+}
+
+Result<std::string> detect_dialect(const std::string& directory, const std::string& repo_root) {
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(directory, ec)) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  }
+  if (ec) return fail(Error::plain(fmt::format("cannot list dialect directory {}: {}", directory, ec.message())));
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    auto d = load_dialect_file(file.string());
+    if (!d) return fail(d.error());
+    for (const auto& marker : d->markers) {
+      if (fs::exists(fs::path(repo_root) / marker, ec)) return d->name;
+    }
+  }
+  return std::string();
+}
+
+std::string default_dialect_directory() {
+  if (const char* env = std::getenv("TIPC_DIALECT_DIR")) return env;
+  char buffer[4096];
+  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  if (n > 0) {
+    const fs::path installed = fs::path(std::string(buffer, static_cast<std::size_t>(n))).parent_path() /
+                               "../share/tipc-run/dialects";
+    if (fs::exists(installed)) return installed.lexically_normal().string();
+  }
+  return TIPC_SOURCE_DIALECT_DIR;
+}
+
+}  // namespace tipc::dialect

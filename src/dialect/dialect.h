@@ -1,0 +1,148 @@
+#pragma once
+// A dialect is one drifted copy of the reference runner (PaddleOCR, PaddleClas, ...).
+// Everything that differs between them is data, loaded from configs/dialects/*.yaml;
+// the planner reads these fields and never asks which repository it is planning for.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/key_value.h"
+#include "core/error.h"
+
+namespace tipc::dialect {
+
+// A key expected at a logical line (strict validation, spec D4).
+struct Anchor {
+  int line = 0;
+  std::vector<std::string> keys;  // accepted keys; empty when `header` is used
+  std::string header;             // the line must be a ===...=== header containing this word
+};
+
+// A slot whose text is looked up by the autocast value or by the MODE.
+struct LookupSlot {
+  std::string by;  // "autocast" or "mode"
+  std::map<std::string, std::string> cases;
+  std::string fallback;
+};
+
+struct GlobValue {
+  std::string glob;
+  std::string value;
+};
+
+struct ModelSuffixRule {
+  std::vector<std::string> model_globs;
+  std::vector<std::string> autocast;
+  std::string text;
+};
+
+// How a trainer name from the `trainer:` list selects its train and export lines (spec §2.10).
+struct TrainerRule {
+  enum class Match { kKeyEquals, kKeyGlob, kToStatic };
+  Match match = Match::kKeyEquals;
+  int train_line = 0;   // ignored for kToStatic (uses the norm line)
+  int export_line = 0;
+  bool quant = false;
+};
+
+struct ToStatic {
+  enum class Source { kNone, kHeaderLookup, kLine };
+  Source source = Source::kNone;
+  int line = 0;               // for kLine
+  std::string join = "  ";    // text between the norm script and the to-static text
+  bool own_slot = false;      // Det: the text goes into the {ts} slot instead
+};
+
+// Which events touch CUDA_VISIBLE_DEVICES in compat mode (spec §3.3).
+struct DeviceEvents {
+  bool set_on_gpu_select = false;    // single-character gpu element: set when selected
+  bool apply_before_eval = false;
+  bool apply_before_infer = true;
+  bool unset_after_infer = false;
+  bool unset_after_trainer = false;
+  bool unset_before_train = false;
+  bool whole_list = false;           // GAN: the whole comma list instead of its first id
+};
+
+struct StageTemplate {
+  std::string command;          // the reference's command text (status line, compat shell text)
+  std::string evaluated = "{cmd}";  // what the reference hands to the shell
+  std::string log;              // where the stage's output goes
+  std::string status_log;       // the log named in the status line
+};
+
+struct InferBranch {
+  std::vector<std::string> loops;  // iteration order, outermost first: mkldnn, threads, batch, precision, trt
+  std::vector<std::string> skip;   // named skip rules (docs/config-format.md)
+  StageTemplate stage;
+  std::string results_dir;         // Seg's per-run results directory ({res} slot)
+};
+
+struct WholeInfer {
+  std::string style;               // "export_list" (OCR/Seg), "kl_quant" (Clas), "mode_list" (Det), "" none
+  std::vector<std::string> modes;  // MODE values that take this branch
+  StageTemplate export_stage;
+  std::string model_dir = "{model_i}";
+  std::string export_output = "{model_i}";
+  int data_line = 48;
+};
+
+struct Dialect {
+  std::string name;
+  std::string source_file;
+  std::vector<std::string> markers;         // repository-root paths that identify it
+  std::vector<std::string> known_modes;
+
+  config::SplitRules compat_split;
+  std::string epoch_batch = "mode_select";  // "mode_select" | "clas" | "plain"
+  std::string use_gpu_pairing = "per_position";  // | "whole" | "whole_false_for_cpu" | "none"
+  std::vector<TrainerRule> trainer_rules;
+  bool unknown_trainer_uses_norm = true;
+  ToStatic to_static;
+  int ips_threshold = 15;
+  DeviceEvents devices;
+
+  std::string log_dir;        // LOG
+  std::string save_log;       // per (gpu, autocast, trainer) training directory
+  std::string save_log_multi_node;
+  std::string weights;        // checkpoint path used by eval and export
+  std::vector<GlobValue> weights_subdir;   // {weights_subdir}; first matching model glob, else the model name
+  std::vector<std::string> export_without_weights;  // compat: models whose export gets no weights (D14)
+  std::optional<std::string> checkpoint_fallback;   // Seg: replaces train_model_name after training
+  int eval_weights_key_line = 10;
+  bool pact_pretrain_from_norm = false;   // Seg: pact/fpgm reuse the last norm run's eval weights
+
+  StageTemplate train_single, train_multi, train_multi_node;
+  std::string launch_multi, launch_multi_node;   // the {launch} slot for distributed trains
+  StageTemplate eval, export_, onnx_export;
+  std::string onnx_export_key;          // key(L35) that enables the ONNX export
+  std::map<std::string, LookupSlot> lookup_slots;
+  std::vector<ModelSuffixRule> model_suffix;
+
+  std::string infer_model_dir;
+  int infer_data_line = 12;
+  std::string infer_cwd = ".";
+  InferBranch infer_cpu, infer_gpu;
+  std::vector<std::string> gpu_run_modes_quant_only;   // Det run modes
+
+  WholeInfer whole_infer;
+  std::string status_line;   // format of one results_python.log line
+  std::string banner;        // written before the first status line of a run ("" = none)
+
+  std::vector<Anchor> anchors;
+};
+
+// Reads one dialect file; errors name the file, line and key.
+Result<Dialect> load_dialect_file(const std::string& path);
+
+// Finds a dialect by name (or alias) in a directory of YAML files.
+Result<Dialect> load_dialect(const std::string& directory, const std::string& name);
+
+// Picks the dialect whose markers exist under repo_root; "" when none matches.
+Result<std::string> detect_dialect(const std::string& directory, const std::string& repo_root);
+
+// The directory of the shipped dialect files: $TIPC_DIALECT_DIR, next to the binary, or the source tree.
+std::string default_dialect_directory();
+
+}  // namespace tipc::dialect

@@ -1,0 +1,54 @@
+#pragma once
+// The planner's output: an ordered list of stage commands. The executor only ever
+// reads this; it never sees the config.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace tipc::plan {
+
+enum class StageKind { kTrain, kEval, kExport, kInfer };
+const char* to_string(StageKind kind);
+
+struct Needs {
+  int gpus = 0;   // GPUs the stage occupies (0: CPU only)
+  int nodes = 1;  // machines for a multi-node train
+};
+
+struct Stage {
+  std::string id;
+  StageKind kind = StageKind::kTrain;
+  std::vector<std::string> argv;  // interpreter first; redirections removed
+  std::string cwd;                // relative to the repository root ("." = root)
+  // Variables the stage sets; nullopt means the variable is removed.
+  std::map<std::string, std::optional<std::string>> env;
+  std::string log;                // where the stage's output is written
+  std::vector<std::string> deps;  // ids of stages that must finish first
+  Needs needs;
+  bool benchmark = false;         // timing-sensitive inference: run alone
+  std::string command;            // the reference's command text (status line)
+  std::string shell_text;         // the string the reference evaluates (compat)
+  std::string status_log;         // the log named in the status line
+};
+
+struct Plan {
+  std::string config_path;
+  std::string dialect;
+  std::string mode;
+  bool compat = false;
+  std::string model_name;
+  std::string output_dir;   // LOG
+  std::string results_log;  // LOG/results_python.log
+  std::string banner;       // written before the first status line ("" = none)
+  std::string status_line;  // the dialect's status-line format
+  std::vector<Stage> stages;
+  std::vector<Diagnostic> warnings;
+};
+
+// One results_python.log line for a finished stage (without the newline).
+Result<std::string> render_status_line(const Plan& plan, const Stage& stage, bool success);
+
+}  // namespace tipc::plan

@@ -1,0 +1,573 @@
+#include "plan/planner.h"
+
+#include <fnmatch.h>
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "config/positions.h"
+#include "plan/gpu_element.h"
+#include "plan/shell_words.h"
+#include "plan/template.h"
+
+namespace tipc::plan {
+namespace pos = config::pos;
+using config::split_list;
+using dialect::Dialect;
+using dialect::TrainerRule;
+
+namespace {
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// `[ ${x} != "y" ]` with an unquoted empty x is a syntax error and evaluates false.
+bool test_differs(const std::string& value, const std::string& other) { return !value.empty() && value != other; }
+
+// The reference's `[ ${script} != "null" ]` while IFS is '|' (spec §2.5): an empty
+// value or one containing '|' breaks the test, which then counts as false.
+bool script_runs(const std::string& script) {
+  return !script.empty() && !contains(script, "|") && script != "null";
+}
+
+// Parameter emission rule E(key, value), spec §2.4.
+std::string emit(const std::string& key, const std::string& value) {
+  if (key == "null") return " ";
+  if (value == "null" || value == " " || value.empty()) return " ";
+  return key + "=" + value;
+}
+
+// Drop empty path components ("a//b", trailing "/") the way D7's default mode asks.
+std::string normalise_path(const std::string& path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (path[i] == '/' && !out.empty() && out.back() == '/') continue;
+    out += path[i];
+  }
+  if (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+struct TrainerChoice {
+  std::string train_script;
+  std::string export_script;
+  std::string to_static_text;  // for dialects that give it its own slot
+  bool quant = false;
+  const TrainerRule* rule = nullptr;  // nullptr: the norm fallback
+};
+
+class Planner {
+ public:
+  Planner(const config::TrainInferConfig& c, const Dialect& d, const PlanOptions& o)
+      : cfg_(c), d_(d), opt_(o), device_(o.initial_cuda_visible_devices) {}
+
+  Result<Plan> run();
+
+ private:
+  // --- helpers over the config ---
+  const std::string& key(int line) const { return cfg_.key(line); }
+  const std::string& val(int line) const { return cfg_.value(line); }
+  std::string mode_value(int line) const;
+  std::string epoch_value() const;
+  std::string batch_value() const;
+  std::pair<std::string, std::string> to_static_trainer() const;
+  std::optional<TrainerChoice> choose_trainer(const std::string& trainer) const;
+  std::string paired_use_gpu(std::size_t index, const GpuElement& gpu) const;
+  std::string lookup_slot(const dialect::LookupSlot& slot, const std::string& autocast) const;
+
+  // --- emitting stages ---
+  Result<void> train_branch();
+  Result<void> train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
+                               const std::string& trainer);
+  Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep, const std::string& quant,
+                                const std::optional<std::string>& device);
+  Result<void> inference_loops(const dialect::InferBranch& branch, bool on_gpu, Vars& vars, std::size_t level,
+                               const std::string& prefix, const std::string& dep, const std::string& quant,
+                               const std::optional<std::string>& device);
+  Result<void> whole_infer_branch();
+  Result<Stage*> add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
+                           const std::string& cwd);
+  std::optional<std::string> compat_device() const { return device_; }
+  void apply_device(const GpuElement& gpu) {
+    if (gpu.device) device_ = gpu.device;
+  }
+  void warn(int line, const std::string& key, const std::string& message) {
+    plan_.warnings.push_back({cfg_.path, cfg_.at(line).physical_line, key, message});
+  }
+
+  const config::TrainInferConfig& cfg_;
+  const Dialect& d_;
+  const PlanOptions& opt_;
+  Plan plan_;
+  Vars base_;
+  std::optional<std::string> device_;  // compat: the runner's CUDA_VISIBLE_DEVICES
+  std::string ips_;                    // compat: the runner's `ips` variable, sticky across gpu elements
+  std::string train_model_name_;       // sticky: Seg's checkpoint fallback changes it for the rest of the run
+  std::string last_norm_eval_weights_; // Seg: pact/fpgm trainers reuse it as pretrain
+  std::set<std::string> ids_;
+};
+
+std::string Planner::mode_value(int line) const {
+  // Compat selects on the value as split at colons, in every dialect (spec §2.6).
+  const std::string value = opt_.compat ? config::split_key_value(cfg_.at(line).text, {}).value : val(line);
+  const std::string selected = opt_.compat ? value.substr(0, value.find(':')) : value;
+  for (const auto& entry : split_list(selected)) {
+    const auto parts = split_list(entry, '=');
+    const std::string name = parts.empty() ? "" : parts[0];
+    if (glob_match(opt_.mode, name)) return parts.size() > 1 ? parts[1] : "";
+  }
+  return "";
+}
+
+std::string Planner::epoch_value() const {
+  if (d_.epoch_batch == "plain") return val(pos::kEpoch);
+  if (d_.epoch_batch == "clas") {
+    // Clas's helper never sees MODE, so nothing matches (spec §2.6).
+    if (opt_.mode == "benchmark_train" || val(pos::kUseGpu) == "npu") return "1";
+    return "2";
+  }
+  return mode_value(pos::kEpoch);
+}
+
+std::string Planner::batch_value() const {
+  if (d_.epoch_batch == "mode_select") return mode_value(pos::kBatch);
+  return val(pos::kBatch);
+}
+
+// The to-static trainer's name and text (spec §2.11).
+std::pair<std::string, std::string> Planner::to_static_trainer() const {
+  using Source = dialect::ToStatic::Source;
+  if (d_.to_static.source == Source::kLine) return {key(d_.to_static.line), val(d_.to_static.line)};
+  if (d_.to_static.source == Source::kNone) return {"", ""};
+  static const std::string kWord = "to_static_train_benchmark_params";
+  auto is_word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t n = 0; n < cfg_.physical.size(); ++n) {
+    const std::string& line = cfg_.physical[n];
+    for (std::size_t at = line.find(kWord); at != std::string::npos; at = line.find(kWord, at + 1)) {
+      const bool starts = at == 0 || !is_word_char(line[at - 1]);
+      const std::size_t end = at + kWord.size();
+      const bool ends = end == line.size() || !is_word_char(line[end]);
+      // grep -n gives the 1-based physical line N; the runner then reads logical index N.
+      if (starts && ends) return {key(static_cast<int>(n) + 2), val(static_cast<int>(n) + 2)};
+    }
+  }
+  return {key(1), val(1)};  // no header: the index is empty and selects the first line
+}
+
+std::optional<TrainerChoice> Planner::choose_trainer(const std::string& trainer) const {
+  const auto [static_key, static_text] = to_static_trainer();
+  for (const auto& rule : d_.trainer_rules) {
+    bool hit = false;
+    switch (rule.match) {
+      case TrainerRule::Match::kKeyEquals: hit = trainer == key(rule.train_line); break;
+      case TrainerRule::Match::kKeyGlob: hit = glob_match(key(rule.train_line), trainer); break;
+      case TrainerRule::Match::kToStatic: hit = trainer == static_key; break;
+    }
+    if (!hit) continue;
+    TrainerChoice choice{val(rule.train_line), val(rule.export_line), "", rule.quant, &rule};
+    if (rule.match == TrainerRule::Match::kToStatic) {
+      choice.train_script = val(pos::kNormTrain);
+      if (d_.to_static.own_slot) choice.to_static_text = static_text;
+      else choice.train_script += d_.to_static.join + static_text;
+    }
+    return choice;
+  }
+  if (!d_.unknown_trainer_uses_norm) return std::nullopt;
+  return TrainerChoice{val(pos::kNormTrain), val(pos::kNormExport), "", false, nullptr};
+}
+
+std::string Planner::paired_use_gpu(std::size_t index, const GpuElement& gpu) const {
+  const std::string& value = val(pos::kUseGpu);
+  if (d_.use_gpu_pairing == "whole") return value;
+  if (d_.use_gpu_pairing == "whole_false_for_cpu") return gpu.text == "-1" ? "False" : value;
+  if (d_.use_gpu_pairing == "none") return "";
+  const auto values = split_list(value);
+  return index < values.size() ? values[index] : "";
+}
+
+std::string Planner::lookup_slot(const dialect::LookupSlot& slot, const std::string& autocast) const {
+  const std::string& selector = slot.by == "mode" ? opt_.mode : autocast;
+  const auto it = slot.cases.find(selector);
+  return it == slot.cases.end() ? slot.fallback : it->second;
+}
+
+Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
+                                  const std::string& cwd) {
+  Stage stage;
+  stage.kind = kind;
+  stage.id = id;
+  for (int n = 2; ids_.count(stage.id); ++n) stage.id = fmt::format("{}#{}", id, n);
+  ids_.insert(stage.id);
+  auto log = render(tpl.log, vars);
+  if (!log) return fail(log.error());
+  stage.log = opt_.compat ? *log : normalise_path(*log);
+  vars["stage_log"] = stage.log;
+  auto command = render(tpl.command, vars);
+  if (!command) return fail(command.error());
+  stage.command = *command;
+  vars["cmd"] = stage.command;
+  auto shell = render(tpl.evaluated, vars);
+  auto status_log = render(tpl.status_log, vars);
+  if (!shell) return fail(shell.error());
+  if (!status_log) return fail(status_log.error());
+  stage.shell_text = *shell;
+  stage.status_log = *status_log;
+  auto words = split_shell_words(stage.command, {.pipe_is_space = opt_.compat});
+  if (!words) return fail(words.error());
+  stage.argv = std::move(words->words);
+  if (!words->shell_constructs.empty()) {
+    plan_.warnings.push_back({cfg_.path, 0, "",
+                              fmt::format("stage {}: the command contains {}; tipc-run passes them literally{}",
+                                          stage.id, fmt::join(words->shell_constructs, ", "),
+                                          opt_.compat ? " (the reference's shell would interpret them)" : "")});
+  }
+  if (opt_.python && !stage.argv.empty()) stage.argv[0] = *opt_.python;
+  stage.cwd = cwd;
+  plan_.stages.push_back(std::move(stage));
+  return &plan_.stages.back();
+}
+
+Result<Plan> Planner::run() {
+  plan_.config_path = cfg_.path;
+  plan_.dialect = d_.name;
+  plan_.mode = opt_.mode;
+  plan_.compat = opt_.compat;
+  plan_.model_name = val(pos::kModelName);
+  plan_.status_line = d_.status_line;
+  base_ = {{"py", val(pos::kPython)}, {"model", plan_.model_name}, {"mode", opt_.mode},
+           {"repo_root", opt_.repo_root}, {"log0", emit(key(pos::kSaveLogPath), "")}};
+  auto log_dir = render(d_.log_dir, base_);
+  if (!log_dir) return fail(log_dir.error());
+  plan_.output_dir = *log_dir;
+  base_["LOG"] = plan_.output_dir;
+  plan_.results_log = plan_.output_dir + "/results_python.log";
+  if (!d_.banner.empty()) {
+    auto banner = render(d_.banner, base_);
+    if (!banner) return fail(banner.error());
+    plan_.banner = *banner;
+  }
+  train_model_name_ = val(pos::kTrainModelName);
+  const auto& whole = d_.whole_infer.modes;
+  const bool whole_infer = std::find(whole.begin(), whole.end(), opt_.mode) != whole.end();
+  auto done = whole_infer ? whole_infer_branch() : train_branch();
+  if (!done) return fail(done.error());
+  return std::move(plan_);
+}
+
+Result<void> Planner::train_branch() {
+  const auto gpus = split_list(val(pos::kGpuList));
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    GpuElement gpu;
+    if (opt_.compat) {
+      gpu = classify_gpu_element_compat(gpus[i], ips_, d_.ips_threshold);
+    } else {
+      auto parsed = parse_gpu_element(gpus[i]);
+      if (!parsed) {
+        auto error = parsed.error();
+        error.diagnostics[0].file = cfg_.path;
+        error.diagnostics[0].line = cfg_.at(pos::kGpuList).physical_line;
+        error.diagnostics[0].key = key(pos::kGpuList);
+        return fail(error);
+      }
+      gpu = *parsed;
+    }
+    if (d_.devices.set_on_gpu_select && gpu.sets_device_on_select) device_ = gpu.device;
+    for (const auto& autocast : split_list(val(pos::kAutoCast))) {
+      for (const auto& trainer : split_list(val(pos::kTrainerList))) {
+        if (auto ok = train_iteration(gpu, i, autocast, trainer); !ok) return ok;
+      }
+    }
+  }
+  return {};
+}
+
+Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
+                                      const std::string& trainer) {
+  const auto choice = choose_trainer(trainer);
+  if (!choice || choice->train_script == "null") return {};
+  if (!opt_.compat && choice->train_script.empty()) {
+    return fail(Error::at(cfg_.path, cfg_.at(pos::kTrainerList).physical_line, key(pos::kTrainerList),
+                          fmt::format("trainer '{}' has an empty script (write null to skip it)", trainer)));
+  }
+  Vars vars = base_;
+  vars["trainer"] = trainer;
+  vars["gpus"] = gpu.gpus;
+  vars["ips"] = gpu.ips.value_or("");
+  vars["autocast"] = autocast;
+  vars["nodes"] = std::to_string(gpu.nodes.value_or(1));
+  vars["train_model_name"] = train_model_name_;
+  auto save_log = render(gpu.nodes ? d_.save_log_multi_node : d_.save_log, vars);
+  if (!save_log) return fail(save_log.error());
+  vars["save_log"] = *save_log;
+  const std::string use_gpu = emit(key(pos::kUseGpu), paired_use_gpu(gpu_index, gpu));
+  const std::string epoch = epoch_value();
+  vars["train_script"] = choice->train_script;
+  vars["use_gpu"] = use_gpu;
+  vars["save"] = emit(key(pos::kSaveDir), *save_log);
+  vars["epoch"] = emit(key(pos::kEpoch), epoch);
+  vars["epoch_value"] = epoch;
+  vars["batch"] = emit(key(pos::kBatch), batch_value());
+  vars["pretrain"] = emit(key(pos::kPretrained), val(pos::kPretrained));
+  vars["extra"] = emit(key(pos::kTrainExtra), val(pos::kTrainExtra));
+  vars["ac_kv"] = emit(key(pos::kAutoCast), autocast);
+  vars["fname"] = emit("filename", plan_.model_name);
+  vars["ts"] = choice->to_static_text;
+  for (const auto& [name, slot] : d_.lookup_slots) vars[name] = lookup_slot(slot, autocast);
+  std::string suffix;
+  for (const auto& rule : d_.model_suffix) {
+    const bool model_hit = std::any_of(rule.model_globs.begin(), rule.model_globs.end(),
+                                       [&](const std::string& g) { return glob_match(g, plan_.model_name); });
+    const bool ac_hit = std::find(rule.autocast.begin(), rule.autocast.end(), autocast) != rule.autocast.end();
+    if (model_hit && ac_hit) suffix += rule.text;
+  }
+  vars["model_suffix"] = suffix;
+  const bool pact_or_fpgm = choice->rule && (choice->rule->train_line == 17 || choice->rule->train_line == 18) &&
+                            choice->rule->match == TrainerRule::Match::kKeyEquals;
+  vars["pre"] = d_.pact_pretrain_from_norm && pact_or_fpgm && !gpu.nodes ? last_norm_eval_weights_ : vars["pretrain"];
+  auto launch = render(gpu.launch == GpuElement::Launch::kMultiNode ? d_.launch_multi_node : d_.launch_multi, vars);
+  if (!launch) return fail(launch.error());
+  vars["launch"] = *launch;
+
+  const std::string iteration = fmt::format("{}/gpus_{}/autocast_{}", trainer, gpu.gpus, autocast);
+  const auto& train_tpl = gpu.launch == GpuElement::Launch::kSingle  ? d_.train_single
+                          : gpu.launch == GpuElement::Launch::kMulti ? d_.train_multi
+                                                                     : d_.train_multi_node;
+  if (d_.devices.unset_before_train) device_.reset();
+  auto train = add_stage(StageKind::kTrain, iteration + "/train", train_tpl, vars, opt_.run_dir);
+  if (!train) return fail(train.error());
+  const std::string train_id = (*train)->id;
+  (*train)->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
+  (*train)->env["CUDA_VISIBLE_DEVICES"] =
+      opt_.compat ? compat_device() : (gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus));
+
+  if (d_.checkpoint_fallback && opt_.compat) {
+    // The reference checks for the checkpoint on disk; a plan sees no training output (spec §4.4).
+    auto fallback = render(*d_.checkpoint_fallback, vars);
+    if (!fallback) return fail(fallback.error());
+    train_model_name_ = *fallback;
+    vars["train_model_name"] = train_model_name_;
+  }
+  std::string subdir = plan_.model_name;
+  for (const auto& rule : d_.weights_subdir) {
+    if (glob_match(rule.glob, plan_.model_name)) {
+      subdir = rule.value;
+      break;
+    }
+  }
+  vars["weights_subdir"] = subdir;
+  auto weights = render(d_.weights, vars);
+  if (!weights) return fail(weights.error());
+  vars["weights"] = *weights;
+  vars["eval_w"] = emit(key(d_.eval_weights_key_line), *weights);
+  if (!choice->rule) last_norm_eval_weights_ = vars["eval_w"];
+  const std::optional<std::string> one_gpu =
+      gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus.substr(0, gpu.gpus.find(',')));
+  const int stage_gpus = gpu.cpu ? 0 : 1;
+
+  const std::string& eval_script = val(pos::kEval);
+  if (script_runs(eval_script)) {
+    if (d_.devices.apply_before_eval) apply_device(gpu);
+    vars["eval_script"] = eval_script;
+    vars["eval_extra"] = emit(key(pos::kEvalExtra), val(pos::kEvalExtra));
+    auto eval = add_stage(StageKind::kEval, iteration + "/eval", d_.eval, vars, opt_.run_dir);
+    if (!eval) return fail(eval.error());
+    (*eval)->deps = {train_id};
+    (*eval)->needs.gpus = stage_gpus;
+    (*eval)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
+  }
+
+  if (script_runs(choice->export_script)) {
+    const bool blank_weights =
+        opt_.compat && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
+                                   [&](const std::string& g) { return glob_match(g, plan_.model_name); });
+    vars["export_script"] = choice->export_script;
+    vars["exp_w"] = blank_weights ? "" : emit(key(pos::kCheckpoints), *weights);
+    vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), *save_log);
+    std::vector<const dialect::StageTemplate*> exports;
+    if (!d_.onnx_export_key.empty() && key(pos::kExport2) == d_.onnx_export_key) exports.push_back(&d_.onnx_export);
+    exports.push_back(&d_.export_);
+    std::string export_id;
+    for (const auto* tpl : exports) {
+      const std::string id = iteration + (tpl == &d_.export_ ? "/export" : "/onnx_export");
+      auto exported = add_stage(StageKind::kExport, id, *tpl, vars, opt_.run_dir);
+      if (!exported) return fail(exported.error());
+      (*exported)->deps = {train_id};
+      (*exported)->needs.gpus = stage_gpus;
+      (*exported)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
+      if (tpl == &d_.export_) export_id = (*exported)->id;
+    }
+    if (d_.devices.apply_before_infer) apply_device(gpu);
+    const std::string& subdir_value = val(pos::kInferenceDir);
+    vars["inference_subdir"] = subdir_value == "null" || subdir_value == "##" ? "" : "/" + subdir_value;
+    auto model_dir = render(d_.infer_model_dir, vars);
+    if (!model_dir) return fail(model_dir.error());
+    vars["infer_model_dir"] = opt_.compat ? *model_dir : normalise_path(*model_dir);
+    vars["infer_data"] = val(d_.infer_data_line);
+    vars["infer_gpu"] = gpu.gpus;
+    const std::string prefix = opt_.compat ? "" : fmt::format("{}_{}_", trainer, autocast);
+    vars["infer_tag"] = prefix;
+    if (auto ok = inference_matrix(vars, iteration + "/infer", export_id, choice->quant ? "True" : "False", one_gpu);
+        !ok) {
+      return ok;
+    }
+    if (d_.devices.unset_after_infer) device_.reset();
+  }
+  if (d_.devices.unset_after_trainer) device_.reset();
+  return {};
+}
+
+Result<void> Planner::inference_matrix(Vars vars, const std::string& prefix, const std::string& dep,
+                                       const std::string& quant, const std::optional<std::string>& device) {
+  vars["infer_script"] = val(pos::kInference);
+  vars["ugk"] = key(pos::kInferUseGpu);
+  vars["model_dir_slot"] = emit(key(pos::kModelDir), vars["infer_model_dir"]);
+  vars["data"] = emit(key(pos::kImageDir), vars["infer_data"]);
+  vars["bench"] = emit(key(pos::kBenchmark), val(pos::kBenchmark));
+  vars["iex"] = emit(key(pos::kInferExtra), val(pos::kInferExtra));
+  vars["iex2"] = emit(key(pos::kInferExtra2), val(pos::kInferExtra2));
+  for (const char* loop : {"mkldnn", "threads", "batch_size", "precision", "trt"}) vars[loop] = "";
+  for (const auto& use_gpu : split_list(val(pos::kInferUseGpu))) {
+    vars["ug"] = use_gpu;
+    const bool cpu = use_gpu == "False" || use_gpu == "cpu";
+    const bool gpu = use_gpu == "True" || use_gpu == "gpu";
+    if (!cpu && !gpu) {
+      warn(pos::kInferUseGpu, key(pos::kInferUseGpu),
+           fmt::format("'{}' is neither CPU (False, cpu) nor GPU (True, gpu); no inference runs for it", use_gpu));
+      continue;
+    }
+    const auto& branch = cpu ? d_.infer_cpu : d_.infer_gpu;
+    if (auto ok = inference_loops(branch, gpu, vars, 0, prefix, dep, quant, device); !ok) return ok;
+  }
+  return {};
+}
+
+// Which line each inference loop variable iterates.
+int loop_line(const std::string& name) {
+  if (name == "mkldnn") return pos::kEnableMkldnn;
+  if (name == "threads") return pos::kCpuThreads;
+  if (name == "batch_size") return pos::kInferBatch;
+  if (name == "trt") return pos::kUseTensorrt;
+  return pos::kPrecision;
+}
+
+bool skip_rule_applies(const std::string& rule, const Vars& v, const std::string& quant) {
+  const std::string& m = v.find("mkldnn")->second;
+  const std::string& p = v.find("precision")->second;
+  const std::string& trt = v.find("trt")->second;
+  if (rule == "cpu_no_mkldnn_fp16") return m == "False" && p == "fp16";
+  if (rule == "cpu_quant_needs_int8") return quant == "True" && test_differs(p, "int8");
+  if (rule == "cpu_no_mkldnn_quant") return m == "False" && quant == "True";
+  if (rule == "cpu_nonquant_needs_fp32") return quant == "False" && test_differs(p, "fp32");
+  if (rule == "gpu_int8_needs_quant") return quant == "False" && contains(p, "int8");
+  if (rule == "gpu_fp16_int8_need_trt") return (contains(p, "fp16") || contains(p, "int8")) && trt == "False";
+  if (rule == "gpu_quant_needs_trt_non_int8") return quant == "True" && (trt == "False" || contains(p, "int8"));
+  if (rule == "gpu_precision_true_needs_trt") return p == "True" && trt == "False";
+  if (rule == "run_modes") {
+    if (p == "paddle") return false;
+    return quant == "True" ? p != "trt_int8" : p == "trt_int8";
+  }
+  return false;
+}
+
+Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool on_gpu, Vars& vars, std::size_t level,
+                                      const std::string& prefix, const std::string& dep, const std::string& quant,
+                                      const std::optional<std::string>& device) {
+  if (level < branch.loops.size()) {
+    const std::string& name = branch.loops[level];
+    for (const auto& value : split_list(val(loop_line(name)))) {
+      vars[name] = value;
+      if (auto ok = inference_loops(branch, on_gpu, vars, level + 1, prefix, dep, quant, device); !ok) return ok;
+    }
+    return {};
+  }
+  for (const auto& rule : branch.skip) {
+    if (skip_rule_applies(rule, vars, quant)) return {};
+  }
+  vars["mkl"] = emit(key(pos::kEnableMkldnn), vars["mkldnn"]);
+  vars["mkl_always"] = key(pos::kEnableMkldnn) + "=" + vars["mkldnn"];
+  vars["thr"] = emit(key(pos::kCpuThreads), vars["threads"]);
+  vars["ib"] = emit(key(pos::kInferBatch), vars["batch_size"]);
+  vars["prec"] = emit(key(pos::kPrecision), vars["precision"]);
+  vars["trt_slot"] = emit(key(pos::kUseTensorrt), vars["trt"]);
+  if (!branch.results_dir.empty()) {
+    auto results = render(branch.results_dir, vars);
+    if (!results) return fail(results.error());
+    vars["res"] = emit(key(pos::kInferExtra), *results);
+  }
+  const std::string id = on_gpu ? fmt::format("{}/gpu_trt_{}_{}_bs{}", prefix, vars["trt"], vars["precision"],
+                                              vars["batch_size"])
+                                : fmt::format("{}/cpu_mkldnn_{}_threads_{}_{}_bs{}", prefix, vars["mkldnn"],
+                                              vars["threads"], vars["precision"], vars["batch_size"]);
+  std::string cwd = d_.infer_cwd == "." ? opt_.run_dir
+                    : opt_.run_dir == "." ? d_.infer_cwd
+                                          : opt_.run_dir + "/" + d_.infer_cwd;
+  auto stage = add_stage(StageKind::kInfer, id, branch.stage, vars, cwd);
+  if (!stage) return fail(stage.error());
+  if (!dep.empty()) (*stage)->deps = {dep};
+  (*stage)->needs.gpus = on_gpu ? 1 : 0;
+  (*stage)->benchmark = val(pos::kBenchmark) == "True";
+  (*stage)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : (on_gpu ? device : std::nullopt);
+  return {};
+}
+
+Result<void> Planner::whole_infer_branch() {
+  const auto& w = d_.whole_infer;
+  if (w.style != "export_list") {
+    return fail(Error::plain(fmt::format("dialect {}: whole-inference style '{}' is not implemented yet", d_.name,
+                                         w.style)));
+  }
+  if (opt_.gpu_id && !opt_.gpu_id->empty()) device_ = *opt_.gpu_id;
+  const auto models = split_list(val(pos::kInferModel));
+  const auto exports = split_list(val(pos::kInferExport));
+  const auto quants = split_list(val(pos::kInferQuant));
+  if (!opt_.compat && (exports.size() != models.size() || quants.size() != models.size())) {
+    return fail(Error::at(cfg_.path, cfg_.at(pos::kInferQuant).physical_line, key(pos::kInferQuant),
+                          fmt::format("{} infer models, {} export scripts and {} quant flags: the lists must have "
+                                      "one entry per model (spec D15)",
+                                      models.size(), exports.size(), quants.size())));
+  }
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    Vars vars = base_;
+    vars["index"] = std::to_string(i);
+    vars["model_i"] = models[i];
+    const std::string export_script = i < exports.size() ? exports[i] : "";
+    const std::string prefix = fmt::format("whole_infer/model_{}", i);
+    std::string export_id;
+    if (test_differs(export_script, "null")) {
+      vars["export_script"] = export_script;
+      auto output = render(w.export_output, vars);
+      if (!output) return fail(output.error());
+      vars["exp_w"] = emit(key(pos::kCheckpoints), models[i]);
+      vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), *output);
+      auto exported = add_stage(StageKind::kExport, prefix + "/export", w.export_stage, vars, opt_.run_dir);
+      if (!exported) return fail(exported.error());
+      (*exported)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : std::nullopt;
+      export_id = (*exported)->id;
+    }
+    auto model_dir = render(w.model_dir, vars);
+    if (!model_dir) return fail(model_dir.error());
+    vars["infer_model_dir"] = *model_dir;
+    vars["infer_data"] = val(w.data_line);
+    vars["infer_tag"] = "";
+    // An empty quant element vanishes from the reference's unquoted argument list,
+    // so the gpu argument slides into the quant slot (spec D15).
+    const bool shifted = i >= quants.size() || quants[i].empty();
+    vars["infer_gpu"] = shifted ? "" : "0";
+    const std::string quant = shifted ? "0" : quants[i];
+    const std::optional<std::string> device = opt_.gpu_id ? opt_.gpu_id : std::optional<std::string>("0");
+    if (auto ok = inference_matrix(vars, prefix + "/infer", export_id, quant, device); !ok) return ok;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<Plan> make_plan(const config::TrainInferConfig& config, const Dialect& dialect, const PlanOptions& options) {
+  return Planner(config, dialect, options).run();
+}
+
+}  // namespace tipc::plan

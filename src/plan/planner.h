@@ -1,0 +1,27 @@
+#pragma once
+// The pure planner: (config, dialect, mode, options) -> plan. It reads no files
+// and starts nothing; the reference runner's behaviour is reproduced from data.
+#include <optional>
+#include <string>
+
+#include "config/train_infer_config.h"
+#include "core/error.h"
+#include "dialect/dialect.h"
+#include "plan/plan.h"
+
+namespace tipc::plan {
+
+struct PlanOptions {
+  std::string mode;
+  bool compat = false;               // reproduce the reference byte for byte (spec §10)
+  std::string repo_root = ".";       // text of the absolute root where a dialect needs it (Clas LOG)
+  std::string run_dir = ".";         // where the runner is started, relative to the repository root
+  std::optional<std::string> python; // --python: replaces the config's interpreter
+  std::optional<std::string> gpu_id; // the reference's optional 3rd argument (whole-inference)
+  std::optional<std::string> initial_cuda_visible_devices;  // compat: the inherited value
+};
+
+Result<Plan> make_plan(const config::TrainInferConfig& config, const dialect::Dialect& dialect,
+                       const PlanOptions& options);
+
+}  // namespace tipc::plan
