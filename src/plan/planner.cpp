@@ -510,7 +510,9 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
   if (!dep.empty()) (*stage)->deps = {dep};
   (*stage)->needs.gpus = on_gpu ? 1 : 0;
   (*stage)->benchmark = val(pos::kBenchmark) == "True";
-  (*stage)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : (on_gpu ? device : std::nullopt);
+  // Default mode: logical ids; a GPU inference after a CPU training still needs one GPU.
+  (*stage)->env["CUDA_VISIBLE_DEVICES"] =
+      opt_.compat ? compat_device() : (on_gpu ? device.value_or("0") : std::optional<std::string>());
   return {};
 }
 

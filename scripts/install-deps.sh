@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tipc-run needs to build and test, when missing.
+# Needs root (apt-get); runs `apt-get update` first, as a fresh machine requires.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libboost-dev libboost-filesystem-dev   # Boost 1.74: Process (headers) + Filesystem
+  libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
+  nlohmann-json3-dev libcli11-dev libexpected-dev
+  libgtest-dev googletest
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing Debian packages: ${missing[*]}; run as root or install them" >&2
+  exit 2
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
