@@ -1,0 +1,102 @@
+#include "config/config_text.h"
+
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+
+namespace tipc::config {
+namespace {
+
+Result<ConfigText> parse(const std::string& bytes, bool keep_cr = false) {
+  ReadOptions options;
+  options.keep_carriage_returns = keep_cr;
+  return parse_config_text(bytes, "c.txt", options);
+}
+
+TEST(ConfigText, BlankLinesDoNotCountButKeepTheirPhysicalNumbers) {
+  const auto text = parse("a:1\n\n\nb:2\n   \nc:3");
+  ASSERT_TRUE(text);
+  ASSERT_EQ(text->lines.size(), 4u);  // a whitespace-only line is not empty (spec §2.1)
+  EXPECT_EQ(text->lines[1].text, "b:2");
+  EXPECT_EQ(text->lines[1].physical_line, 4);
+  EXPECT_EQ(text->lines[2].text, "   ");
+  EXPECT_EQ(text->lines[3].physical_line, 6);
+}
+
+TEST(ConfigText, CrlfIsAcceptedAndStrippedByDefault) {
+  const auto text = parse("a:1\r\nb:2\r\n");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->lines[0].text, "a:1");
+  EXPECT_EQ(text->lines[1].text, "b:2");
+}
+
+TEST(ConfigText, CompatKeepsTheCarriageReturnLikeTheReference) {
+  const auto text = parse("a:1\r\nb:2\r\n", true);
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->lines[0].text, "a:1\r");
+}
+
+TEST(ConfigText, Utf8ByteOrderMarkIsSkipped) {
+  const auto text = parse("\xEF\xBB\xBFmodel_name:x\n");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->lines[0].text, "model_name:x");
+}
+
+TEST(ConfigText, EmptyFileIsAClearError) {
+  for (const std::string bytes : {"", "\n\n\n", "\xEF\xBB\xBF"}) {
+    const auto text = parse(bytes);
+    ASSERT_FALSE(text);
+    EXPECT_NE(text.error().str().find("c.txt: the file is empty"), std::string::npos) << text.error().str();
+  }
+}
+
+TEST(ConfigText, BinaryDataIsRejectedWithItsLine) {
+  const auto text = parse(std::string("a:1\nb:\x7f" "ELF\0\x01\x02", 12));
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().str(), "c.txt:2: binary data (NUL byte); not a TIPC config");
+}
+
+TEST(ConfigText, InvalidUtf8IsRejected) {
+  const auto text = parse("a:1\nb:\xff\xfe\n");
+  ASSERT_FALSE(text);
+  EXPECT_NE(text.error().str().find("c.txt:2: invalid UTF-8"), std::string::npos);
+}
+
+TEST(ConfigText, ValidMultibyteUtf8IsAccepted) {
+  const auto text = parse("model_name:模型\n");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->lines[0].text, "model_name:模型");
+}
+
+TEST(ConfigText, TenMegabyteLineIsRejectedNotSlurped) {
+  const std::string huge = "a:1\n" + std::string(10u << 20, 'x') + "\n";
+  ReadOptions options;
+  options.limits.max_file_bytes = 64u << 20;
+  const auto text = parse_config_text(huge, "c.txt", options);
+  ASSERT_FALSE(text);
+  EXPECT_NE(text.error().str().find("c.txt:2: line is 10485760 bytes long"), std::string::npos);
+}
+
+TEST(ConfigText, OversizedFileIsRejectedBeforeParsing) {
+  test::TempDir dir;
+  const auto path = dir.write("big.txt", std::string(9u << 20, 'a'));
+  const auto text = read_config_text(path, {});
+  ASSERT_FALSE(text);
+  EXPECT_NE(text.error().str().find("bytes (limit"), std::string::npos);
+}
+
+TEST(ConfigText, MissingFileNamesThePath) {
+  const auto text = read_config_text("/nonexistent/x.txt", {});
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().str(), "/nonexistent/x.txt: cannot open the config file");
+}
+
+TEST(ConfigText, TruncatedLastLineIsKept) {
+  const auto text = parse("a:1\nb:2");
+  ASSERT_TRUE(text);
+  ASSERT_EQ(text->lines.size(), 2u);
+  EXPECT_EQ(text->lines[1].text, "b:2");
+}
+
+}  // namespace
+}  // namespace tipc::config
