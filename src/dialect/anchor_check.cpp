@@ -15,12 +15,13 @@ bool matches(const Anchor& anchor, const config::Field& field) {
 std::string expected_text(const Anchor& anchor) {
   if (!anchor.header.empty()) return fmt::format("a ===...{}...=== header", anchor.header);
   if (anchor.keys.size() == 1) return fmt::format("key '{}'", anchor.keys[0]);
-  return fmt::format("one of the keys '{}'", fmt::join(anchor.keys, "', '"));
+  const std::vector<std::string> others(anchor.keys.begin() + 1, anchor.keys.end());
+  return fmt::format("key '{}' (or '{}')", anchor.keys[0], fmt::join(others, "', '"));
 }
 
 std::string found_text(const config::Field& field) {
   if (is_header(field.text)) return fmt::format("header '{}'", field.text);
-  return fmt::format("key '{}'", field.key);
+  return fmt::format("'{}'", field.key);
 }
 
 const Anchor* anchor_at(const std::vector<Anchor>& anchors, int line) {

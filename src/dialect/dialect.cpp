@@ -16,13 +16,19 @@ class Reader {
  public:
   explicit Reader(std::string path) : path_(std::move(path)) {}
 
+  // parent[key], tolerating an absent parent (an optional block left out).
+  static YAML::Node child(const YAML::Node& parent, const std::string& key) {
+    if (!parent.IsDefined() || !parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+    return parent[key];
+  }
+
   [[noreturn]] void fail_at(const YAML::Node& node, const std::string& key, const std::string& message) const {
     const int line = node.IsDefined() ? node.Mark().line + 1 : 0;
     throw tipc::Error::at(path_, line, key, fmt::format("key '{}': {}", key, message));
   }
 
   std::string str(const YAML::Node& parent, const std::string& key, std::optional<std::string> fallback = {}) const {
-    const YAML::Node node = parent[key];
+    const YAML::Node node = child(parent, key);
     if (!node) {
       if (fallback) return *fallback;
       fail_at(parent, key, "missing");
@@ -32,7 +38,7 @@ class Reader {
   }
 
   int integer(const YAML::Node& parent, const std::string& key, std::optional<int> fallback = {}) const {
-    const YAML::Node node = parent[key];
+    const YAML::Node node = child(parent, key);
     if (!node) {
       if (fallback) return *fallback;
       fail_at(parent, key, "missing");
@@ -45,7 +51,7 @@ class Reader {
   }
 
   bool boolean(const YAML::Node& parent, const std::string& key, bool fallback) const {
-    const YAML::Node node = parent[key];
+    const YAML::Node node = child(parent, key);
     if (!node) return fallback;
     try {
       return node.as<bool>();
@@ -56,7 +62,7 @@ class Reader {
 
   // A string or a list of strings.
   std::vector<std::string> strings(const YAML::Node& parent, const std::string& key) const {
-    const YAML::Node node = parent[key];
+    const YAML::Node node = child(parent, key);
     if (!node) return {};
     if (node.IsScalar()) return {node.as<std::string>()};
     if (!node.IsSequence()) fail_at(node, key, "expected a string or a list of strings");
@@ -74,11 +80,11 @@ class Reader {
     for (const auto& a : allowed) {
       if (a == value) return value;
     }
-    fail_at(parent[key], key, fmt::format("'{}' is not one of: {}", value, fmt::join(allowed, ", ")));
+    fail_at(child(parent, key), key, fmt::format("'{}' is not one of: {}", value, fmt::join(allowed, ", ")));
   }
 
   StageTemplate stage(const YAML::Node& parent, const std::string& key) const {
-    const YAML::Node node = parent[key];
+    const YAML::Node node = child(parent, key);
     if (!node || !node.IsMap()) fail_at(node ? node : parent, key, "expected a map with command, log, status_log");
     StageTemplate t;
     t.command = str(node, "command");
@@ -91,7 +97,7 @@ class Reader {
   InferBranch infer_branch(const YAML::Node& parent, const std::string& key) const {
     InferBranch b;
     b.stage = stage(parent, key);
-    const YAML::Node node = parent[key];
+    const YAML::Node node = child(parent, key);
     b.loops = strings(node, "loops");
     b.skip = strings(node, "skip");
     b.results_dir = str(node, "results_dir", std::string());
@@ -194,10 +200,12 @@ Dialect Reader::read(const YAML::Node& root) const {
     const std::string name = item.first.as<std::string>();
     LookupSlot slot;
     slot.by = one_of(item.second, "by", {"autocast", "mode"}, "autocast");
-    for (const auto& c : item.second["cases"]) slot.cases[c.first.as<std::string>()] = c.second.as<std::string>();
+    for (const auto& c : item.second["cases"]) slot.cases.emplace_back(c.first.as<std::string>(), c.second.as<std::string>());
     slot.fallback = str(item.second, "default", std::string(" "));
-    d.lookup_slots[name] = slot;
+    d.lookup_slots.emplace_back(name, slot);
   }
+  for (const auto& item : root["train_env"]) d.train_env[item.first.as<std::string>()] = item.second.as<std::string>();
+  d.max_physical_lines = integer(root, "max_physical_lines", 0);
   for (const auto& node : root["model_suffix"]) {
     d.model_suffix.push_back({strings(node, "models"), strings(node, "autocast"), str(node, "text")});
   }
@@ -219,6 +227,7 @@ Dialect Reader::read(const YAML::Node& root) const {
     d.whole_infer.model_dir = str(whole, "model_dir", std::string("{model_i}"));
     d.whole_infer.export_output = str(whole, "export_output", std::string("{model_i}"));
     d.whole_infer.data_line = integer(whole, "data_line", 48);
+    d.whole_infer.infer_cwd = str(whole, "infer_cwd", std::string("."));
   }
   d.status_line = str(root, "status_line");
   d.banner = str(root, "banner", std::string());

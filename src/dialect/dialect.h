@@ -19,10 +19,11 @@ struct Anchor {
   std::string header;             // the line must be a ===...=== header containing this word
 };
 
-// A slot whose text is looked up by the autocast value or by the MODE.
+// A slot whose text is looked up by the autocast value or by the MODE. Case names
+// are glob patterns, tried in file order; the text is itself a template.
 struct LookupSlot {
   std::string by;  // "autocast" or "mode"
-  std::map<std::string, std::string> cases;
+  std::vector<std::pair<std::string, std::string>> cases;
   std::string fallback;
 };
 
@@ -80,12 +81,13 @@ struct InferBranch {
 };
 
 struct WholeInfer {
-  std::string style;               // "export_list" (OCR/Seg), "kl_quant" (Clas), "mode_list" (Det), "" none
+  std::string style;               // "export_list" (OCR/Seg), "kl_quant" (Clas), "mode_list" (Det), "none"
   std::vector<std::string> modes;  // MODE values that take this branch
   StageTemplate export_stage;
   std::string model_dir = "{model_i}";
   std::string export_output = "{model_i}";
   int data_line = 48;
+  std::string infer_cwd = ".";     // Clas KL: the runner changes into deploy/
 };
 
 struct Dialect {
@@ -117,7 +119,9 @@ struct Dialect {
   std::string launch_multi, launch_multi_node;   // the {launch} slot for distributed trains
   StageTemplate eval, export_, onnx_export;
   std::string onnx_export_key;          // key(L35) that enables the ONNX export
-  std::map<std::string, LookupSlot> lookup_slots;
+  std::vector<std::pair<std::string, LookupSlot>> lookup_slots;  // rendered in file order
+  std::map<std::string, std::string> train_env;   // extra variables exported before training (GAN)
+  int max_physical_lines = 0;   // compat: the runner reads only this many physical lines (Tpl: 51)
   std::vector<ModelSuffixRule> model_suffix;
 
   std::string infer_model_dir;

@@ -51,6 +51,9 @@ Result<Plan> plan_file(const std::string& config_path, const dialect::Dialect& d
   read.keep_carriage_returns = options.compat;
   auto text = config::read_config_text(config_path, read);
   if (!text) return fail(text.error());
+  if (options.compat && dialect.max_physical_lines > 0) {
+    std::erase_if(text->lines, [&](const config::ConfigLine& l) { return l.physical_line > dialect.max_physical_lines; });
+  }
   const config::TrainInferConfig config = config::split_config(*text, split_rules(dialect, options.compat));
   if (!options.compat) {
     if (auto problems = dialect::check_anchors(config, dialect.anchors); !problems.empty()) {

@@ -84,11 +84,18 @@ class Planner {
   Result<void> train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
                                const std::string& trainer);
   Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep, const std::string& quant,
-                                const std::optional<std::string>& device);
+                                const std::optional<std::string>& device, const std::string& cwd);
   Result<void> inference_loops(const dialect::InferBranch& branch, bool on_gpu, Vars& vars, std::size_t level,
                                const std::string& prefix, const std::string& dep, const std::string& quant,
-                               const std::optional<std::string>& device);
+                               const std::optional<std::string>& device, const std::string& cwd);
+  std::string run_dir_path(const std::string& relative) const;
   Result<void> whole_infer_branch();
+  Result<void> whole_infer_export_list();
+  Result<void> whole_infer_kl_quant();
+  Result<void> whole_infer_mode_list();
+  Result<Stage*> whole_infer_export(Vars& vars, const std::string& id);
+  Result<void> whole_infer_matrix(Vars& vars, const std::string& prefix, const std::string& export_id,
+                                  const std::string& quant, const std::string& cwd);
   Result<Stage*> add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
                            const std::string& cwd);
   std::optional<std::string> compat_device() const { return device_; }
@@ -191,8 +198,10 @@ std::string Planner::paired_use_gpu(std::size_t index, const GpuElement& gpu) co
 
 std::string Planner::lookup_slot(const dialect::LookupSlot& slot, const std::string& autocast) const {
   const std::string& selector = slot.by == "mode" ? opt_.mode : autocast;
-  const auto it = slot.cases.find(selector);
-  return it == slot.cases.end() ? slot.fallback : it->second;
+  for (const auto& [pattern, text] : slot.cases) {
+    if (glob_match(pattern, selector)) return text;
+  }
+  return slot.fallback;
 }
 
 Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
@@ -238,8 +247,14 @@ Result<Plan> Planner::run() {
   plan_.compat = opt_.compat;
   plan_.model_name = val(pos::kModelName);
   plan_.status_line = d_.status_line;
-  base_ = {{"py", val(pos::kPython)}, {"model", plan_.model_name}, {"mode", opt_.mode},
-           {"repo_root", opt_.repo_root}, {"log0", emit(key(pos::kSaveLogPath), "")}};
+  std::string model_pp = plan_.model_name;  // Video names its weights after the model, PP- spelled pp
+  for (std::size_t at = model_pp.find("PP-"); at != std::string::npos; at = model_pp.find("PP-", at)) {
+    model_pp.replace(at, 3, "pp");
+  }
+  base_ = {{"py", val(pos::kPython)},     {"model", plan_.model_name},
+           {"mode", opt_.mode},           {"repo_root", opt_.repo_root},
+           {"model_pp", model_pp},        {"log0", emit(key(pos::kSaveLogPath), "")},
+           {"exp_dir_key", key(pos::kSaveInferenceDir)}};
   auto log_dir = render(d_.log_dir, base_);
   if (!log_dir) return fail(log_dir.error());
   plan_.output_dir = *log_dir;
@@ -275,6 +290,7 @@ Result<void> Planner::train_branch() {
       }
       gpu = *parsed;
     }
+    if (opt_.compat && d_.devices.whole_list && gpu.device) gpu.device = gpu.gpus;  // GAN exports the whole list
     if (d_.devices.set_on_gpu_select && gpu.sets_device_on_select) device_ = gpu.device;
     for (const auto& autocast : split_list(val(pos::kAutoCast))) {
       for (const auto& trainer : split_list(val(pos::kTrainerList))) {
@@ -316,7 +332,11 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   vars["ac_kv"] = emit(key(pos::kAutoCast), autocast);
   vars["fname"] = emit("filename", plan_.model_name);
   vars["ts"] = choice->to_static_text;
-  for (const auto& [name, slot] : d_.lookup_slots) vars[name] = lookup_slot(slot, autocast);
+  for (const auto& [name, slot] : d_.lookup_slots) {
+    auto text = render(lookup_slot(slot, autocast), vars);
+    if (!text) return fail(text.error());
+    vars[name] = *text;
+  }
   std::string suffix;
   for (const auto& rule : d_.model_suffix) {
     const bool model_hit = std::any_of(rule.model_globs.begin(), rule.model_globs.end(),
@@ -341,6 +361,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   if (!train) return fail(train.error());
   const std::string train_id = (*train)->id;
   (*train)->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
+  for (const auto& [name, value] : d_.train_env) (*train)->env[name] = value;
   (*train)->env["CUDA_VISIBLE_DEVICES"] =
       opt_.compat ? compat_device() : (gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus));
 
@@ -410,7 +431,8 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
     vars["infer_gpu"] = gpu.gpus;
     const std::string prefix = opt_.compat ? "" : fmt::format("{}_{}_", trainer, autocast);
     vars["infer_tag"] = prefix;
-    if (auto ok = inference_matrix(vars, iteration + "/infer", export_id, choice->quant ? "True" : "False", one_gpu);
+    if (auto ok = inference_matrix(vars, iteration + "/infer", export_id, choice->quant ? "True" : "False", one_gpu,
+                                   d_.infer_cwd);
         !ok) {
       return ok;
     }
@@ -420,8 +442,14 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   return {};
 }
 
+std::string Planner::run_dir_path(const std::string& relative) const {
+  if (relative == ".") return opt_.run_dir;
+  return opt_.run_dir == "." ? relative : opt_.run_dir + "/" + relative;
+}
+
 Result<void> Planner::inference_matrix(Vars vars, const std::string& prefix, const std::string& dep,
-                                       const std::string& quant, const std::optional<std::string>& device) {
+                                       const std::string& quant, const std::optional<std::string>& device,
+                                       const std::string& cwd) {
   vars["infer_script"] = val(pos::kInference);
   vars["ugk"] = key(pos::kInferUseGpu);
   vars["model_dir_slot"] = emit(key(pos::kModelDir), vars["infer_model_dir"]);
@@ -440,7 +468,7 @@ Result<void> Planner::inference_matrix(Vars vars, const std::string& prefix, con
       continue;
     }
     const auto& branch = cpu ? d_.infer_cpu : d_.infer_gpu;
-    if (auto ok = inference_loops(branch, gpu, vars, 0, prefix, dep, quant, device); !ok) return ok;
+    if (auto ok = inference_loops(branch, gpu, vars, 0, prefix, dep, quant, device, cwd); !ok) return ok;
   }
   return {};
 }
@@ -475,12 +503,12 @@ bool skip_rule_applies(const std::string& rule, const Vars& v, const std::string
 
 Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool on_gpu, Vars& vars, std::size_t level,
                                       const std::string& prefix, const std::string& dep, const std::string& quant,
-                                      const std::optional<std::string>& device) {
+                                      const std::optional<std::string>& device, const std::string& cwd) {
   if (level < branch.loops.size()) {
     const std::string& name = branch.loops[level];
     for (const auto& value : split_list(val(loop_line(name)))) {
       vars[name] = value;
-      if (auto ok = inference_loops(branch, on_gpu, vars, level + 1, prefix, dep, quant, device); !ok) return ok;
+      if (auto ok = inference_loops(branch, on_gpu, vars, level + 1, prefix, dep, quant, device, cwd); !ok) return ok;
     }
     return {};
   }
@@ -502,10 +530,7 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
                                               vars["batch_size"])
                                 : fmt::format("{}/cpu_mkldnn_{}_threads_{}_{}_bs{}", prefix, vars["mkldnn"],
                                               vars["threads"], vars["precision"], vars["batch_size"]);
-  std::string cwd = d_.infer_cwd == "." ? opt_.run_dir
-                    : opt_.run_dir == "." ? d_.infer_cwd
-                                          : opt_.run_dir + "/" + d_.infer_cwd;
-  auto stage = add_stage(StageKind::kInfer, id, branch.stage, vars, cwd);
+  auto stage = add_stage(StageKind::kInfer, id, branch.stage, vars, run_dir_path(cwd));
   if (!stage) return fail(stage.error());
   if (!dep.empty()) (*stage)->deps = {dep};
   (*stage)->needs.gpus = on_gpu ? 1 : 0;
@@ -517,12 +542,36 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
 }
 
 Result<void> Planner::whole_infer_branch() {
-  const auto& w = d_.whole_infer;
-  if (w.style != "export_list") {
-    return fail(Error::plain(fmt::format("dialect {}: whole-inference style '{}' is not implemented yet", d_.name,
-                                         w.style)));
-  }
+  const auto& style = d_.whole_infer.style;
   if (opt_.gpu_id && !opt_.gpu_id->empty()) device_ = *opt_.gpu_id;
+  if (style == "export_list") return whole_infer_export_list();
+  if (style == "kl_quant") return whole_infer_kl_quant();
+  if (style == "mode_list") return whole_infer_mode_list();
+  return {};
+}
+
+Result<Stage*> Planner::whole_infer_export(Vars& vars, const std::string& id) {
+  auto exported = add_stage(StageKind::kExport, id, d_.whole_infer.export_stage, vars, opt_.run_dir);
+  if (!exported) return fail(exported.error());
+  (*exported)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : std::nullopt;
+  return exported;
+}
+
+Result<void> Planner::whole_infer_matrix(Vars& vars, const std::string& prefix, const std::string& export_id,
+                                         const std::string& quant, const std::string& cwd) {
+  const auto& w = d_.whole_infer;
+  auto model_dir = render(w.model_dir, vars);
+  if (!model_dir) return fail(model_dir.error());
+  vars["infer_model_dir"] = *model_dir;
+  vars["infer_data"] = val(w.data_line);
+  vars["infer_tag"] = "";
+  if (!vars.count("infer_gpu")) vars["infer_gpu"] = "0";
+  const std::optional<std::string> device = opt_.gpu_id ? opt_.gpu_id : std::optional<std::string>("0");
+  return inference_matrix(vars, prefix + "/infer", export_id, quant, device, cwd);
+}
+
+// OCR and Seg (spec §6.1, §6.4): one export (unless null) and one inference matrix per infer_model.
+Result<void> Planner::whole_infer_export_list() {
   const auto models = split_list(val(pos::kInferModel));
   const auto exports = split_list(val(pos::kInferExport));
   const auto quants = split_list(val(pos::kInferQuant));
@@ -536,32 +585,82 @@ Result<void> Planner::whole_infer_branch() {
     Vars vars = base_;
     vars["index"] = std::to_string(i);
     vars["model_i"] = models[i];
+    const std::size_t slash = models[i].find_last_of('/', models[i].empty() ? 0 : models[i].size() - 2);
+    vars["model_parent"] = slash == std::string::npos ? "." : models[i].substr(0, slash);
     const std::string export_script = i < exports.size() ? exports[i] : "";
     const std::string prefix = fmt::format("whole_infer/model_{}", i);
     std::string export_id;
+    vars["model_exported"] = models[i];
     if (test_differs(export_script, "null")) {
       vars["export_script"] = export_script;
-      auto output = render(w.export_output, vars);
+      auto output = render(d_.whole_infer.export_output, vars);
       if (!output) return fail(output.error());
       vars["exp_w"] = emit(key(pos::kCheckpoints), models[i]);
       vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), *output);
-      auto exported = add_stage(StageKind::kExport, prefix + "/export", w.export_stage, vars, opt_.run_dir);
+      vars["model_exported"] = *output;
+      auto exported = whole_infer_export(vars, prefix + "/export");
       if (!exported) return fail(exported.error());
-      (*exported)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : std::nullopt;
       export_id = (*exported)->id;
     }
-    auto model_dir = render(w.model_dir, vars);
-    if (!model_dir) return fail(model_dir.error());
-    vars["infer_model_dir"] = *model_dir;
-    vars["infer_data"] = val(w.data_line);
-    vars["infer_tag"] = "";
     // An empty quant element vanishes from the reference's unquoted argument list,
     // so the gpu argument slides into the quant slot (spec D15).
     const bool shifted = i >= quants.size() || quants[i].empty();
     vars["infer_gpu"] = shifted ? "" : "0";
-    const std::string quant = shifted ? "0" : quants[i];
-    const std::optional<std::string> device = opt_.gpu_id ? opt_.gpu_id : std::optional<std::string>("0");
-    if (auto ok = inference_matrix(vars, prefix + "/infer", export_id, quant, device); !ok) return ok;
+    if (auto ok = whole_infer_matrix(vars, prefix, export_id, shifted ? "0" : quants[i], d_.whole_infer.infer_cwd);
+        !ok) {
+      return ok;
+    }
+  }
+  return {};
+}
+
+// Clas (spec §6.2): only the KL post-training-quant path, when kl_quant is set.
+Result<void> Planner::whole_infer_kl_quant() {
+  const std::string& kl = val(pos::kKlQuant);
+  if (kl == "null" || kl == "False") return {};
+  Vars vars = base_;
+  vars["kl_script"] = kl;
+  vars["model_i"] = val(pos::kInferModel);
+  auto exported = whole_infer_export(vars, "whole_infer/kl_quant/export");
+  if (!exported) return fail(exported.error());
+  const std::string export_id = (*exported)->id;
+  return whole_infer_matrix(vars, "whole_infer/kl_quant", export_id, "True", d_.whole_infer.infer_cwd);
+}
+
+// Det (spec §6.3): the infer_mode list picks export scripts by name.
+Result<void> Planner::whole_infer_mode_list() {
+  static const std::map<std::string, int> kExportLine = {
+      {"norm", 30}, {"pact", 31}, {"fpgm", 32}, {"distill", 33}, {"kl_quant", 36}};
+  const auto quants = split_list(val(pos::kInferQuant));
+  std::size_t processed = 0;
+  const auto modes = split_list(val(pos::kInferExport));
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    const std::string& infer_mode = modes[i];
+    if (infer_mode == "null") continue;
+    if ((opt_.mode == "klquant_whole_infer") != (infer_mode == "kl_quant")) continue;
+    const auto line = kExportLine.find(infer_mode);
+    if (line == kExportLine.end()) {
+      Error error = Error::at(cfg_.path, cfg_.at(pos::kInferExport).physical_line, key(pos::kInferExport),
+                              fmt::format("undefined infer_mode '{}' (norm, pact, fpgm, distill or kl_quant)",
+                                          infer_mode));
+      if (opt_.compat) error.exit_code = kExitFailed;  // the reference's only non-zero exit
+      return fail(error);
+    }
+    // Compat indexes the quant list by processed modes (D15); default by position.
+    const std::size_t quant_index = opt_.compat ? processed : i;
+    ++processed;
+    Vars vars = base_;
+    vars["export_script"] = val(line->second);
+    vars["exp_w"] = emit(key(pos::kCheckpoints), val(pos::kCheckpoints));
+    vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), val(pos::kSaveInferenceDir));
+    vars["fname"] = emit("filename", plan_.model_name);
+    vars["save_inference_dir"] = val(pos::kSaveInferenceDir);
+    const std::string prefix = fmt::format("whole_infer/{}", infer_mode);
+    auto exported = whole_infer_export(vars, prefix + "/export");
+    if (!exported) return fail(exported.error());
+    const std::string export_id = (*exported)->id;
+    const std::string quant = quant_index < quants.size() ? quants[quant_index] : "";
+    if (auto ok = whole_infer_matrix(vars, prefix, export_id, quant, d_.whole_infer.infer_cwd); !ok) return ok;
   }
   return {};
 }

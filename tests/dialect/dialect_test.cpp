@@ -1,0 +1,52 @@
+#include "dialect/dialect.h"
+
+#include <gtest/gtest.h>
+
+#include "support/paths.h"
+#include "support/temp_dir.h"
+
+namespace tipc::dialect {
+namespace {
+
+TEST(Dialect, EveryShippedDialectLoads) {
+  for (const char* name : {"paddleocr", "paddleclas", "paddledetection", "paddleseg", "paddlevideo", "paddlegan",
+                           "template"}) {
+    const auto d = load_dialect(test::dialect_dir(), name);
+    ASSERT_TRUE(d) << name << ": " << d.error().str();
+    EXPECT_EQ(d->name, name);
+    EXPECT_FALSE(d->anchors.empty()) << name;
+  }
+}
+
+TEST(Dialect, UnknownNameListsTheKnownOnes) {
+  const auto d = load_dialect(test::dialect_dir(), "paddlefoo");
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().str().find("unknown dialect 'paddlefoo' (known: paddleclas, paddledetection"), std::string::npos)
+      << d.error().str();
+}
+
+TEST(Dialect, ErrorsNameFileLineAndKey) {
+  test::TempDir dir;
+  const auto path = dir.write("bad.yaml", "name: bad\nlog_dir: x\nepoch_batch: sometimes\n");
+  const auto d = load_dialect_file(path);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error().str(),
+            path + ":3: key 'epoch_batch': 'sometimes' is not one of: mode_select, clas, plain");
+  const auto broken = dir.write("broken.yaml", "name: [unclosed\n");
+  EXPECT_NE(load_dialect_file(broken).error().str().find(broken + ":"), std::string::npos);
+  const auto missing = dir.write("missing.yaml", "name: m\n");
+  EXPECT_NE(load_dialect_file(missing).error().str().find("key 'log_dir': missing"), std::string::npos);
+}
+
+TEST(Dialect, DetectedFromTheRepositoryMarkers) {
+  test::TempDir repo;
+  EXPECT_EQ(detect_dialect(test::dialect_dir(), repo.path().string()).value(), "");
+  repo.write("ppdet/__init__.py", "");
+  EXPECT_EQ(detect_dialect(test::dialect_dir(), repo.path().string()).value(), "paddledetection");
+  test::TempDir clas;
+  clas.write("ppcls/__init__.py", "");
+  EXPECT_EQ(detect_dialect(test::dialect_dir(), clas.path().string()).value(), "paddleclas");
+}
+
+}  // namespace
+}  // namespace tipc::dialect
