@@ -1,0 +1,117 @@
+// tipc-run as a user runs it: exit codes, messages, and a dry run that touches nothing.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_binary.h"
+
+namespace tipc::cli {
+namespace {
+namespace fs = std::filesystem;
+using test::run_tipc;
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    config_ = repo_.write("test_tipc/configs/alexnet.txt", test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
+  }
+  std::string edit(const std::string& from, const std::string& to) {
+    std::string text = test::slurp(config_);
+    text.replace(text.find(from), from.size(), to);
+    return repo_.write("test_tipc/configs/alexnet.txt", text);
+  }
+  std::vector<std::string> tree() const {
+    std::vector<std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(repo_.path())) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
+  test::TempDir repo_;
+  std::string config_;
+};
+
+TEST_F(CliTest, ADeletedLineExitsTwoWithFileAndLineAndStartsNothing) {
+  edit("pact_train:null\n", "");
+  const auto before = tree();
+  const auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("test_tipc/configs/alexnet.txt:17: expected key 'pact_train'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("found 'fpgm_train' (is a line missing above?)"), std::string::npos) << r.err;
+  EXPECT_EQ(tree(), before);
+}
+
+TEST_F(CliTest, AnUnknownModeExitsTwo) {
+  const auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_infer", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown mode 'lite_train_infer'"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(CliTest, ABinaryFileExitsTwo) {
+  const std::string elf("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20);
+  repo_.write("test_tipc/configs/alexnet.txt", elf);
+  const auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("alexnet.txt:1: binary data (NUL byte); not a TIPC config"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, AnEmptyOrMissingFileExitsTwo) {
+  repo_.write("empty.txt", "");
+  auto r = run_tipc(repo_.path(), {"empty.txt", "lite_train_lite_infer"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("empty.txt: the file is empty"), std::string::npos) << r.err;
+  r = run_tipc(repo_.path(), {"missing.txt", "lite_train_lite_infer"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("missing.txt: cannot open the config file"), std::string::npos) << r.err;
+}
+
+TEST_F(CliTest, DryRunJsonlPrintsOneObjectPerStageAndWritesNothing) {
+  const auto before = tree();
+  const auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run",
+                                         "--format", "jsonl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(tree(), before);
+  std::istringstream lines(r.out);
+  std::string line;
+  int count = 0;
+  std::set<std::string> kinds;
+  while (std::getline(lines, line)) {
+    const auto j = nlohmann::json::parse(line);
+    for (const char* field : {"id", "kind", "argv", "cwd", "env", "log", "deps", "needs"}) {
+      EXPECT_TRUE(j.contains(field)) << field << " in " << line;
+    }
+    EXPECT_EQ(j["argv"][0], "/usr/bin/python3");
+    kinds.insert(j["kind"]);
+    ++count;
+  }
+  EXPECT_EQ(count, 27);
+  EXPECT_EQ(kinds, (std::set<std::string>{"train", "eval", "export", "infer"}));
+}
+
+TEST_F(CliTest, TheDialectIsDetectedFromTheRepositoryOrNamed) {
+  repo_.write("ppcls/__init__.py", "");
+  auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2);  // the demo config is not laid out for PaddleClas: line 34 is not kl_quant
+  EXPECT_NE(r.err.find("alexnet.txt:34: expected key 'kl_quant'"), std::string::npos) << r.err;
+  r = run_tipc(repo_.path(),
+               {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run", "--dialect", "paddleocr"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(dialect paddleocr)"), std::string::npos);
+  r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dialect", "nope"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown dialect 'nope'"), std::string::npos);
+}
+
+TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
+  EXPECT_EQ(run_tipc(repo_.path(), {}).exit_code, 2);
+  EXPECT_EQ(run_tipc(repo_.path(), {"a.txt", "m", "--no-such-flag"}).exit_code, 2);
+  EXPECT_EQ(run_tipc(repo_.path(), {"a.txt", "m", "--format", "xml"}).exit_code, 2);
+  const auto help = run_tipc(repo_.path(), {"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--dry-run"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tipc::cli

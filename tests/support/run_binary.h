@@ -1,0 +1,50 @@
+#pragma once
+// Runs tipc-run as a user would, capturing exit code, stdout and stderr.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/paths.h"
+#include "support/temp_dir.h"
+
+namespace tipc::test {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string shell_quote(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs the binary in `cwd` with the given arguments.
+inline RunResult run_tipc(const std::string& cwd, const std::vector<std::string>& args) {
+  static TempDir capture;
+  std::string command = "cd " + shell_quote(cwd) + " && " + shell_quote(tipc_run_binary());
+  for (const auto& a : args) command += " " + shell_quote(a);
+  const std::string out = (capture.path() / "out").string(), err = (capture.path() / "err").string();
+  command += " >" + shell_quote(out) + " 2>" + shell_quote(err) + " </dev/null";
+  const int status = std::system(command.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+}  // namespace tipc::test
