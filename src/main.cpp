@@ -45,6 +45,11 @@ int main(int argc, char** argv) {
   plan_options.repo_root = root;
   plan_options.python = options->python;
   if (const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES")) plan_options.initial_cuda_visible_devices = cvd;
+  if (options->launcher) {
+    auto launcher = dialect::load_launcher(dialect::launchers_file(dialect_dir), *options->launcher);
+    if (!launcher) return report(launcher.error());
+    plan_options.launcher = *launcher;
+  }
   const auto plan = plan::plan_file(options->config, *dialect, plan_options);
   if (!plan) return report(plan.error());
   for (const auto& warning : plan->warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';

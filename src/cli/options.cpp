@@ -20,6 +20,7 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--python", o.python, "interpreter to use instead of the config's python: line");
   app.add_option("--dialect-dir", o.dialect_dir, "directory of dialect YAML files");
   app.add_option("--repo-root", o.repo_root, "repository root (default: the directory holding test_tipc/)");
+  app.add_option("--launcher", o.launcher, "launcher of distributed trains (configs/launchers.yaml), e.g. rank-env");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

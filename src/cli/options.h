@@ -18,6 +18,7 @@ struct Options {
   std::optional<std::string> python;
   std::optional<std::string> dialect_dir;
   std::optional<std::string> repo_root;
+  std::optional<std::string> launcher;
 };
 
 // Parses argv. Returns an Error with exit code 0 for --help/--version (the text is

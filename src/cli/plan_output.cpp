@@ -18,6 +18,8 @@ std::string stage_json_line(const plan::Stage& stage) {
       {"deps", stage.deps},
       {"needs", {{"gpus", stage.needs.gpus}, {"nodes", stage.needs.nodes}}},
       {"benchmark", stage.benchmark},
+      {"launcher", stage.launcher},
+      {"processes", stage.processes},
       {"command", stage.command},
   };
   // Replace invalid UTF-8 instead of throwing: configs are checked, but argv may still carry odd bytes.

@@ -185,10 +185,7 @@ Dialect Reader::read(const YAML::Node& root) const {
   d.train_single = stage(train, "single");
   d.train_multi = stage(train, "multi");
   d.train_multi_node = stage(train, "multi_node");
-  const YAML::Node launcher = root["launcher"];
-  if (!launcher) fail_at(root, "launcher", "missing");
-  d.launch_multi = str(launcher, "multi");
-  d.launch_multi_node = str(launcher, "multi_node");
+  d.launcher.name = str(root, "launcher");  // resolved by load_dialect against launchers.yaml
   d.eval = stage(root, "eval");
   d.export_ = stage(root, "export");
   if (root["onnx_export"]) {
@@ -269,7 +266,12 @@ Result<Dialect> load_dialect(const std::string& directory, const std::string& na
     std::sort(known.begin(), known.end());
     return fail(Error::plain(fmt::format("unknown dialect '{}' (known: {})", name, fmt::join(known, ", "))));
   }
-  return load_dialect_file(file.string());
+  auto dialect = load_dialect_file(file.string());
+  if (!dialect) return dialect;
+  auto launcher = load_launcher(launchers_file(directory), dialect->launcher.name);
+  if (!launcher) return fail(launcher.error());
+  dialect->launcher = *launcher;
+  return dialect;
 }
 
 Result<std::string> detect_dialect(const std::string& directory, const std::string& repo_root) {

@@ -9,6 +9,7 @@
 
 #include "config/key_value.h"
 #include "core/error.h"
+#include "dialect/launcher.h"
 
 namespace tipc::dialect {
 
@@ -116,7 +117,7 @@ struct Dialect {
   bool pact_pretrain_from_norm = false;   // Seg: pact/fpgm reuse the last norm run's eval weights
 
   StageTemplate train_single, train_multi, train_multi_node;
-  std::string launch_multi, launch_multi_node;   // the {launch} slot for distributed trains
+  Launcher launcher;          // the default launcher of distributed trains (configs/launchers.yaml)
   StageTemplate eval, export_, onnx_export;
   std::string onnx_export_key;          // key(L35) that enables the ONNX export
   std::vector<std::pair<std::string, LookupSlot>> lookup_slots;  // rendered in file order

@@ -29,6 +29,8 @@ struct Stage {
   std::vector<std::string> deps;  // ids of stages that must finish first
   Needs needs;
   bool benchmark = false;         // timing-sensitive inference: run alone
+  std::string launcher;           // the launcher of a distributed train ("" otherwise)
+  int processes = 1;              // processes tipc-run starts itself (rank-env launcher)
   std::string command;            // the reference's command text (status line)
   std::string shell_text;         // the string the reference evaluates (compat)
   std::string status_log;         // the log named in the status line

@@ -348,7 +348,10 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   const bool pact_or_fpgm = choice->rule && (choice->rule->train_line == 17 || choice->rule->train_line == 18) &&
                             choice->rule->match == TrainerRule::Match::kKeyEquals;
   vars["pre"] = d_.pact_pretrain_from_norm && pact_or_fpgm && !gpu.nodes ? last_norm_eval_weights_ : vars["pretrain"];
-  auto launch = render(gpu.launch == GpuElement::Launch::kMultiNode ? d_.launch_multi_node : d_.launch_multi, vars);
+  const dialect::Launcher& launcher = opt_.launcher.value_or(d_.launcher);
+  vars["gpu_count"] = std::to_string(gpu.gpu_count);
+  vars["master_addr"] = gpu.ips ? gpu.ips->substr(0, gpu.ips->find(',')) : "127.0.0.1";
+  auto launch = render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars);
   if (!launch) return fail(launch.error());
   vars["launch"] = *launch;
 
@@ -361,6 +364,10 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   if (!train) return fail(train.error());
   const std::string train_id = (*train)->id;
   (*train)->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
+  if (gpu.launch != GpuElement::Launch::kSingle) {
+    (*train)->launcher = launcher.name;
+    if (launcher.spawns_ranks) (*train)->processes = gpu.gpu_count;
+  }
   for (const auto& [name, value] : d_.train_env) (*train)->env[name] = value;
   (*train)->env["CUDA_VISIBLE_DEVICES"] =
       opt_.compat ? compat_device() : (gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus));

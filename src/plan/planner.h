@@ -19,6 +19,7 @@ struct PlanOptions {
   std::optional<std::string> python; // --python: replaces the config's interpreter
   std::optional<std::string> gpu_id; // the reference's optional 3rd argument (whole-inference)
   std::optional<std::string> initial_cuda_visible_devices;  // compat: the inherited value
+  std::optional<dialect::Launcher> launcher;  // replaces the dialect's default launcher
 };
 
 Result<Plan> make_plan(const config::TrainInferConfig& config, const dialect::Dialect& dialect,

@@ -249,3 +249,34 @@ TEST_F(PlannerTest, StageIdsAreUniqueEvenForRepeatedGpuElements) {
 
 }  // namespace
 }  // namespace tipc::plan
+
+namespace tipc::plan {
+namespace {
+
+TEST_F(PlannerTest, LaunchersAreDataAndRankEnvSpawnsOneProcessPerGpu) {
+  const std::string launchers = dialect::launchers_file(test::dialect_dir());
+  PlanOptions options;
+  options.mode = "lite_train_lite_infer";
+  const std::string path = dir_.write("a.txt", demo());
+  const auto paddle = plan_file(path, dialect_named("paddleocr"), options);
+  const Stage& paddle_train = stage(*paddle, "norm_train/gpus_0,1/autocast_null/train");
+  EXPECT_EQ(paddle_train.launcher, "paddle-gpus");
+  EXPECT_EQ(paddle_train.processes, 1);
+
+  options.launcher = dialect::load_launcher(launchers, "rank-env").value();
+  const auto ranks = plan_file(path, dialect_named("paddleocr"), options);
+  const Stage& rank_train = stage(*ranks, "norm_train/gpus_0,1/autocast_null/train");
+  EXPECT_EQ(rank_train.launcher, "rank-env");
+  EXPECT_EQ(rank_train.processes, 2);
+  EXPECT_EQ(rank_train.argv[1], "models/alexnet/train.py");
+
+  options.launcher = dialect::load_launcher(launchers, "torch-run").value();
+  const auto torch = plan_file(path, dialect_named("paddleocr"), options);
+  const Stage& torch_train = stage(*torch, "norm_train/gpus_0,1/autocast_null/train");
+  EXPECT_EQ(std::vector<std::string>(torch_train.argv.begin() + 1, torch_train.argv.begin() + 4),
+            (std::vector<std::string>{"-m", "torch.distributed.run", "--nproc_per_node=2"}));
+  EXPECT_FALSE(dialect::load_launcher(launchers, "mpirun"));
+}
+
+}  // namespace
+}  // namespace tipc::plan
