@@ -83,9 +83,21 @@ class Reader {
     fail_at(child(parent, key), key, fmt::format("'{}' is not one of: {}", value, fmt::join(allowed, ", ")));
   }
 
+  // A misspelt key would silently fall back to a default; reject it instead.
+  void only_keys(const YAML::Node& node, const std::string& where, std::initializer_list<const char*> allowed) const {
+    if (!node.IsDefined() || !node.IsMap()) return;
+    for (const auto& item : node) {
+      const std::string key = item.first.as<std::string>();
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
+        fail_at(item.first, key, fmt::format("unknown key in {}", where));
+      }
+    }
+  }
+
   StageTemplate stage(const YAML::Node& parent, const std::string& key) const {
     const YAML::Node node = child(parent, key);
     if (!node || !node.IsMap()) fail_at(node ? node : parent, key, "expected a map with command, log, status_log");
+    only_keys(node, key, {"command", "evaluated", "log", "status_log", "loops", "skip", "results_dir", "when_key_35"});
     StageTemplate t;
     t.command = str(node, "command");
     t.evaluated = str(node, "evaluated", std::string("{cmd}"));
@@ -137,6 +149,20 @@ std::vector<TrainerRule> trainer_rules(const Reader& r, const YAML::Node& root) 
 
 Dialect Reader::read(const YAML::Node& root) const {
   if (!root.IsMap()) fail_at(root, "(document)", "expected a map");
+  only_keys(root, "the dialect",
+            {"name", "markers", "known_modes", "compat_split", "epoch_batch", "use_gpu_pairing", "trainers",
+             "unknown_trainer", "to_static", "ips_threshold", "devices", "train_env", "max_physical_lines", "log_dir",
+             "save_log", "save_log_multi_node", "weights", "weights_subdir", "export_without_weights",
+             "checkpoint_fallback", "eval_weights_key_line", "pact_pretrain_from_norm", "lookup_slots", "model_suffix",
+             "train", "launcher", "eval", "export", "onnx_export", "infer", "whole_infer", "status_line", "banner",
+             "anchors"});
+  only_keys(child(root, "devices"), "devices",
+            {"set_on_gpu_select", "apply_before_eval", "apply_before_infer", "unset_after_infer", "unset_after_trainer",
+             "unset_before_train", "whole_list"});
+  only_keys(child(root, "train"), "train", {"single", "multi", "multi_node"});
+  only_keys(child(root, "infer"), "infer", {"model_dir", "data_line", "cwd", "cpu", "gpu", "quant_run_modes"});
+  only_keys(child(root, "whole_infer"), "whole_infer",
+            {"style", "modes", "export", "model_dir", "export_output", "data_line", "infer_cwd"});
   Dialect d;
   d.name = str(root, "name");
   d.source_file = path_;

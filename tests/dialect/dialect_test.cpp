@@ -34,6 +34,8 @@ TEST(Dialect, ErrorsNameFileLineAndKey) {
             path + ":3: key 'epoch_batch': 'sometimes' is not one of: mode_select, clas, plain");
   const auto broken = dir.write("broken.yaml", "name: [unclosed\n");
   EXPECT_NE(load_dialect_file(broken).error().str().find(broken + ":"), std::string::npos);
+  const auto typo = dir.write("typo.yaml", "name: t\nlog_dri: x\n");
+  EXPECT_EQ(load_dialect_file(typo).error().str(), typo + ":2: key 'log_dri': unknown key in the dialect");
   const auto missing = dir.write("missing.yaml", "name: m\n");
   EXPECT_NE(load_dialect_file(missing).error().str().find("key 'log_dir': missing"), std::string::npos);
 }
