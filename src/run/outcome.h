@@ -1,0 +1,35 @@
+#pragma once
+// The closed result vocabulary (lit's model) and the pure classification of a
+// finished stage. Every planned stage ends with exactly one Result.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tipc::run {
+
+enum class Result { kPass, kFail, kTimeout, kUnsupported, kSkipped, kUnresolved };
+
+const char* to_string(Result result);
+bool is_failure(Result result);  // FAIL, TIMEOUT, UNRESOLVED
+
+// What the executor observed about one stage.
+struct Observation {
+  bool started = false;
+  std::optional<int> exit_code;        // set when the process exited
+  std::optional<int> signal;           // set when it was killed by a signal
+  bool timed_out = false;
+  double timeout_seconds = 0;
+  bool interrupted = false;            // tipc-run was asked to stop while it ran
+  std::string launch_error;            // tipc-run could not start it (UNRESOLVED)
+  std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
+};
+
+struct Verdict {
+  Result result = Result::kUnresolved;
+  std::string reason;
+};
+
+// One pure function decides; printers and reporters only display the verdict.
+Verdict classify(const Observation& observation);
+
+}  // namespace tipc::run
