@@ -42,6 +42,7 @@ struct Plan {
   std::string mode;
   bool compat = false;
   std::string model_name;
+  std::string run_dir = ".";  // where the reference runner starts, relative to the repository root
   std::string output_dir;   // LOG
   std::string results_log;  // LOG/results_python.log
   std::string banner;       // written before the first status line ("" = none)

@@ -245,6 +245,7 @@ Result<Plan> Planner::run() {
   plan_.dialect = d_.name;
   plan_.mode = opt_.mode;
   plan_.compat = opt_.compat;
+  plan_.run_dir = opt_.run_dir;
   plan_.model_name = val(pos::kModelName);
   plan_.status_line = d_.status_line;
   std::string model_pp = plan_.model_name;  // Video names its weights after the model, PP- spelled pp

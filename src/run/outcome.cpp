@@ -7,32 +7,32 @@
 
 namespace tipc::run {
 
-const char* to_string(Result result) {
-  switch (result) {
-    case Result::kPass: return "PASS";
-    case Result::kFail: return "FAIL";
-    case Result::kTimeout: return "TIMEOUT";
-    case Result::kUnsupported: return "UNSUPPORTED";
-    case Result::kSkipped: return "SKIPPED";
-    case Result::kUnresolved: return "UNRESOLVED";
+const char* to_string(Status status) {
+  switch (status) {
+    case Status::kPass: return "PASS";
+    case Status::kFail: return "FAIL";
+    case Status::kTimeout: return "TIMEOUT";
+    case Status::kUnsupported: return "UNSUPPORTED";
+    case Status::kSkipped: return "SKIPPED";
+    case Status::kUnresolved: return "UNRESOLVED";
   }
   return "?";
 }
 
-bool is_failure(Result result) {
-  return result == Result::kFail || result == Result::kTimeout || result == Result::kUnresolved;
+bool is_failure(Status status) {
+  return status == Status::kFail || status == Status::kTimeout || status == Status::kUnresolved;
 }
 
 Verdict classify(const Observation& o) {
-  if (!o.launch_error.empty()) return {Result::kUnresolved, "could not start: " + o.launch_error};
-  if (!o.started) return {Result::kSkipped, o.interrupted ? "interrupted before it started" : "not started"};
-  if (o.timed_out) return {Result::kTimeout, fmt::format("timed out after {:g} s", o.timeout_seconds)};
-  if (o.interrupted) return {Result::kSkipped, "interrupted while running"};
-  if (o.signal) return {Result::kFail, fmt::format("killed by signal {} ({})", *o.signal, strsignal(*o.signal))};
-  if (!o.exit_code) return {Result::kUnresolved, "no exit status was observed"};
-  if (*o.exit_code != 0) return {Result::kFail, fmt::format("exit code {}", *o.exit_code)};
-  if (!o.log_findings.empty()) return {Result::kFail, "log check: " + o.log_findings.front()};
-  return {Result::kPass, ""};
+  if (!o.launch_error.empty()) return {Status::kUnresolved, "could not start: " + o.launch_error};
+  if (!o.started) return {Status::kSkipped, o.interrupted ? "interrupted before it started" : "not started"};
+  if (o.timed_out) return {Status::kTimeout, fmt::format("timed out after {:g} s", o.timeout_seconds)};
+  if (o.interrupted) return {Status::kSkipped, "interrupted while running"};
+  if (o.signal) return {Status::kFail, fmt::format("killed by signal {} ({})", *o.signal, strsignal(*o.signal))};
+  if (!o.exit_code) return {Status::kUnresolved, "no exit status was observed"};
+  if (*o.exit_code != 0) return {Status::kFail, fmt::format("exit code {}", *o.exit_code)};
+  if (!o.log_findings.empty()) return {Status::kFail, "log check: " + o.log_findings.front()};
+  return {Status::kPass, ""};
 }
 
 }  // namespace tipc::run

@@ -7,10 +7,10 @@
 
 namespace tipc::run {
 
-enum class Result { kPass, kFail, kTimeout, kUnsupported, kSkipped, kUnresolved };
+enum class Status { kPass, kFail, kTimeout, kUnsupported, kSkipped, kUnresolved };
 
-const char* to_string(Result result);
-bool is_failure(Result result);  // FAIL, TIMEOUT, UNRESOLVED
+const char* to_string(Status status);
+bool is_failure(Status status);  // FAIL, TIMEOUT, UNRESOLVED
 
 // What the executor observed about one stage.
 struct Observation {
@@ -25,7 +25,7 @@ struct Observation {
 };
 
 struct Verdict {
-  Result result = Result::kUnresolved;
+  Status result = Status::kUnresolved;
   std::string reason;
 };
 

@@ -18,7 +18,7 @@ TEST(Classify, TableOfOutcomes) {
   struct Row {
     const char* name;
     Observation observation;
-    Result result;
+    Status result;
     const char* reason;
   };
   Observation signalled = exited(0);
@@ -44,21 +44,21 @@ TEST(Classify, TableOfOutcomes) {
   no_status.started = true;
 
   const Row rows[] = {
-      {"zero exit", exited(0), Result::kPass, ""},
-      {"non-zero exit", exited(3), Result::kFail, "exit code 3"},
-      {"signal", signalled, Result::kFail, "killed by signal 11 (Segmentation fault)"},
-      {"timeout wins over the signal it caused", timed_out, Result::kTimeout, "timed out after 2.5 s"},
-      {"log check on a clean exit", traceback, Result::kFail, "log check: python traceback at line 12"},
+      {"zero exit", exited(0), Status::kPass, ""},
+      {"non-zero exit", exited(3), Status::kFail, "exit code 3"},
+      {"signal", signalled, Status::kFail, "killed by signal 11 (Segmentation fault)"},
+      {"timeout wins over the signal it caused", timed_out, Status::kTimeout, "timed out after 2.5 s"},
+      {"log check on a clean exit", traceback, Status::kFail, "log check: python traceback at line 12"},
       {"exit code wins over log check", [] {
          Observation o = exited(1);
          o.log_findings = {"nan loss"};
          return o;
-       }(), Result::kFail, "exit code 1"},
-      {"never started", never, Result::kSkipped, "not started"},
-      {"interrupted before start", interrupted_before, Result::kSkipped, "interrupted before it started"},
-      {"interrupted while running", interrupted_running, Result::kSkipped, "interrupted while running"},
-      {"launch error", launch, Result::kUnresolved, "could not start: no such file: /x/python"},
-      {"started without status", no_status, Result::kUnresolved, "no exit status was observed"},
+       }(), Status::kFail, "exit code 1"},
+      {"never started", never, Status::kSkipped, "not started"},
+      {"interrupted before start", interrupted_before, Status::kSkipped, "interrupted before it started"},
+      {"interrupted while running", interrupted_running, Status::kSkipped, "interrupted while running"},
+      {"launch error", launch, Status::kUnresolved, "could not start: no such file: /x/python"},
+      {"started without status", no_status, Status::kUnresolved, "no exit status was observed"},
   };
   for (const auto& row : rows) {
     const Verdict v = classify(row.observation);
@@ -68,12 +68,12 @@ TEST(Classify, TableOfOutcomes) {
 }
 
 TEST(Classify, FailureFlagsFollowLit) {
-  EXPECT_FALSE(is_failure(Result::kPass));
-  EXPECT_FALSE(is_failure(Result::kUnsupported));
-  EXPECT_FALSE(is_failure(Result::kSkipped));
-  EXPECT_TRUE(is_failure(Result::kFail));
-  EXPECT_TRUE(is_failure(Result::kTimeout));
-  EXPECT_TRUE(is_failure(Result::kUnresolved));
+  EXPECT_FALSE(is_failure(Status::kPass));
+  EXPECT_FALSE(is_failure(Status::kUnsupported));
+  EXPECT_FALSE(is_failure(Status::kSkipped));
+  EXPECT_TRUE(is_failure(Status::kFail));
+  EXPECT_TRUE(is_failure(Status::kTimeout));
+  EXPECT_TRUE(is_failure(Status::kUnresolved));
 }
 
 }  // namespace

@@ -1,0 +1,505 @@
+#include "data/extract.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <span>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "core/sha256.h"
+
+namespace tipc::data {
+namespace {
+
+namespace fs = std::filesystem;
+using Parts = std::vector<std::string>;
+using Reader = std::unique_ptr<archive, int (*)(archive*)>;
+
+// Symlinks followed while resolving one path before it counts as a loop (the kernel's limit).
+constexpr int kMaxSymlinkHops = 40;
+constexpr std::size_t kReadBlockBytes = 64 * 1024;
+
+std::string errno_text(int code) { return std::error_code(code, std::generic_category()).message(); }
+
+bool present(const fs::path& path) {
+  std::error_code ec;  // set for a missing path too, so it is not reported
+  return fs::exists(fs::symlink_status(path, ec));
+}
+
+// Components of a slash-separated path, without empty and "." ones; ".." is kept so
+// that callers can refuse it.
+Parts split_path(const std::string& path) {
+  Parts parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t slash = std::min(path.find('/', start), path.size());
+    std::string part = path.substr(start, slash - start);
+    if (!part.empty() && part != ".") parts.push_back(std::move(part));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+std::string join(std::span<const std::string> parts) {
+  std::string joined;
+  for (const auto& part : parts) {
+    if (!joined.empty()) joined += '/';
+    joined += part;
+  }
+  return joined;
+}
+
+bool has_dot_dot(const Parts& parts) { return std::ranges::find(parts, "..") != parts.end(); }
+
+bool starts_with(const Parts& parts, const Parts& prefix) {
+  return parts.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), parts.begin());
+}
+
+std::span<const std::string> parent_of(const Parts& parts) { return std::span(parts).first(parts.size() - 1); }
+
+// Follows `target` from directory `dir` (relative to root) the way the kernel would,
+// through the symlinks already unpacked, and tells whether it stays inside root.
+// Lexical normalisation is not enough: in "l/.." the ".." climbs from wherever l points.
+bool resolves_inside(const fs::path& root, Parts dir, const std::string& target) {
+  if (target.empty() || target.front() == '/') return false;
+  const Parts first = split_path(target);
+  std::deque<std::string> pending(first.begin(), first.end());
+  int hops = 0;
+  while (!pending.empty()) {
+    std::string part = std::move(pending.front());
+    pending.pop_front();
+    if (part == "..") {
+      if (dir.empty()) return false;
+      dir.pop_back();
+      continue;
+    }
+    dir.push_back(std::move(part));
+    const fs::path here = root / join(dir);
+    std::error_code ec;  // a missing component is not a link; the path may still be created
+    if (!fs::is_symlink(fs::symlink_status(here, ec))) continue;
+    const std::string next = fs::read_symlink(here, ec).string();
+    if (ec || ++hops > kMaxSymlinkHops || next.empty() || next.front() == '/') return false;
+    dir.pop_back();
+    const Parts next_parts = split_path(next);
+    pending.insert(pending.begin(), next_parts.begin(), next_parts.end());
+  }
+  return true;
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
+// A private directory inside the destination, so that renames out of it stay on one
+// file system; removed with everything in it when it goes out of scope, which is what
+// makes every failure leave nothing behind.
+class ScratchDir {
+ public:
+  static Result<ScratchDir> create_in(const fs::path& parent) {
+    std::string pattern = (parent / ".tipc-extract-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return fail(Error::at(parent.string(), 0, "", "cannot create a scratch directory: " + errno_text(errno)));
+    }
+    return ScratchDir(pattern);
+  }
+  ScratchDir(ScratchDir&& other) noexcept : path_(std::exchange(other.path_, {})) {}
+  ScratchDir& operator=(ScratchDir&&) = delete;
+  ~ScratchDir() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  explicit ScratchDir(fs::path path) : path_(std::move(path)) {}
+  fs::path path_;
+};
+
+Error corrupt_archive(const std::string& archive_path, archive* reader) {
+  const char* message = archive_error_string(reader);
+  return Error::at(archive_path, 0, "",
+                   std::string("truncated or corrupt archive: ") + (message ? message : "unknown error"));
+}
+
+// Only the formats a data step declares. archive_read_support_format_all would also
+// enable mtree, whose entries may name files on this machine to take their contents from.
+Result<Reader> open_reader(const std::string& archive_path) {
+  Reader reader(archive_read_new(), &archive_read_free);
+  if (!reader) return fail(Error::at(archive_path, 0, "", "cannot allocate an archive reader"));
+  // A filter libarchive was built without only makes such archives unrecognised.
+  archive_read_support_filter_all(reader.get());
+  archive_read_support_format_tar(reader.get());
+  archive_read_support_format_zip(reader.get());
+  const int status = archive_read_open_filename(reader.get(), archive_path.c_str(), kReadBlockBytes);
+  if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return fail(corrupt_archive(archive_path, reader.get()));
+  return reader;
+}
+
+// Unpacks one archive below `root`, entry by entry, refusing anything that could land
+// outside the declared path. Files are created with *at() calls relative to directory
+// descriptors opened with O_NOFOLLOW, so nothing is ever written through a symlink.
+class Extraction {
+ public:
+  Extraction(const std::string& archive_path, const Parts& creates, const ExtractLimits& limits,
+             const fs::path& root, int root_fd)
+      : archive_path_(archive_path), creates_(creates), limits_(limits), root_(root), root_fd_(root_fd) {}
+
+  Result<ExtractReport> run(archive* reader);
+
+ private:
+  Result<void> extract_entry(archive* reader, archive_entry* entry);
+  Result<Parts> checked_path() const;
+  Result<void> write_file(archive* reader, archive_entry* entry, const Parts& parts);
+  Result<void> copy_data(archive* reader, int fd);
+  Result<void> write_at(int fd, const void* data, std::size_t size, la_int64_t offset) const;
+  Result<void> make_symlink(archive_entry* entry, const Parts& parts);
+  Result<void> make_hardlink(archive_entry* entry, const Parts& parts);
+  Result<Fd> open_directory(std::span<const std::string> parts, bool create) const;
+  Result<void> clear_slot(int dir_fd, const std::string& name) const;
+  Result<void> check_symlinks_in_finished_tree();
+  Error refuse(const std::string& why) const;
+  Error system_error(const std::string& doing) const;
+
+  const std::string& archive_path_;
+  const Parts& creates_;
+  const ExtractLimits& limits_;
+  const fs::path& root_;
+  const int root_fd_;
+  std::string entry_;  // path of the entry being unpacked, for messages
+  ExtractReport report_;
+};
+
+Result<ExtractReport> Extraction::run(archive* reader) {
+  for (;;) {
+    archive_entry* entry = nullptr;
+    const int status = archive_read_next_header(reader, &entry);
+    if (status == ARCHIVE_EOF) break;
+    if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return fail(corrupt_archive(archive_path_, reader));
+    if (auto done = extract_entry(reader, entry); !done) return fail(done.error());
+  }
+  const std::string declared = join(creates_);
+  if (!present(root_ / declared)) {
+    return fail(Error::at(archive_path_, 0, "", "the archive does not create '" + declared + "'"));
+  }
+  if (auto checked = check_symlinks_in_finished_tree(); !checked) return fail(checked.error());
+  return report_;
+}
+
+Result<void> Extraction::extract_entry(archive* reader, archive_entry* entry) {
+  const char* name = archive_entry_pathname(entry);
+  entry_ = name ? name : "";
+  if (++report_.entries > limits_.max_entries) {
+    return fail(refuse("the archive has more than " + std::to_string(limits_.max_entries) + " entries (max_entries)"));
+  }
+  const auto parts = checked_path();
+  if (!parts) return fail(parts.error());
+  const auto type = archive_entry_filetype(entry);
+  // "./" and the parents of the declared path are directories that exist anyway.
+  if (type == AE_IFDIR && parts->size() < creates_.size() && starts_with(creates_, *parts)) return {};
+  if (!starts_with(*parts, creates_)) {
+    return fail(refuse("outside '" + join(creates_) + "', the only path this archive may create"));
+  }
+  if (archive_entry_hardlink(entry) != nullptr) return make_hardlink(entry, *parts);
+  switch (type) {
+    case AE_IFDIR: {
+      auto dir = open_directory(*parts, true);
+      if (!dir) return fail(dir.error());
+      return {};
+    }
+    case AE_IFREG: return write_file(reader, entry, *parts);
+    case AE_IFLNK: return make_symlink(entry, *parts);
+    case AE_IFCHR:
+    case AE_IFBLK: return fail(refuse("device files are refused"));
+    case AE_IFIFO: return fail(refuse("FIFOs are refused"));
+    case AE_IFSOCK: return fail(refuse("sockets are refused"));
+    default: return fail(refuse("entries of unknown type are refused"));
+  }
+}
+
+Result<Parts> Extraction::checked_path() const {
+  if (!entry_.empty() && entry_.front() == '/') return fail(refuse("absolute paths are refused"));
+  Parts parts = split_path(entry_);
+  if (has_dot_dot(parts)) return fail(refuse("paths containing '..' are refused"));
+  return parts;
+}
+
+Result<void> Extraction::write_file(archive* reader, archive_entry* entry, const Parts& parts) {
+  const auto dir = open_directory(parent_of(parts), true);
+  if (!dir) return fail(dir.error());
+  if (auto cleared = clear_slot(dir->get(), parts.back()); !cleared) return cleared;
+  const Fd file(::openat(dir->get(), parts.back().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (!file.valid()) return fail(system_error("cannot create the file"));
+  if (auto copied = copy_data(reader, file.get()); !copied) return copied;
+  // Execute bits stay; setuid, setgid, sticky and group/other write do not.
+  if (::fchmod(file.get(), archive_entry_perm(entry) & 0755) != 0) return fail(system_error("cannot set the mode"));
+  return {};
+}
+
+// Counts the bytes actually unpacked rather than trusting the header's size, which a
+// bomb may understate, and stops as soon as a limit is passed.
+Result<void> Extraction::copy_data(archive* reader, int fd) {
+  std::uint64_t extent = 0;  // end of the furthest block: the holes of sparse files count too
+  for (;;) {
+    const void* block = nullptr;
+    std::size_t size = 0;
+    la_int64_t offset = 0;
+    const int status = archive_read_data_block(reader, &block, &size, &offset);
+    if (status == ARCHIVE_EOF) break;
+    if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return fail(corrupt_archive(archive_path_, reader));
+    extent = std::max(extent, static_cast<std::uint64_t>(offset) + size);
+    if (extent > limits_.max_entry_bytes) {
+      return fail(refuse("larger than max_entry_bytes (" + std::to_string(limits_.max_entry_bytes) + " bytes)"));
+    }
+    if (report_.bytes + extent > limits_.max_total_bytes) {
+      return fail(refuse("the archive unpacks to more than max_total_bytes (" +
+                         std::to_string(limits_.max_total_bytes) + " bytes)"));
+    }
+    if (auto written = write_at(fd, block, size, offset); !written) return written;
+  }
+  report_.bytes += extent;
+  return {};
+}
+
+Result<void> Extraction::write_at(int fd, const void* data, std::size_t size, la_int64_t offset) const {
+  const auto* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t written = ::pwrite(fd, bytes, size, offset);
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) return fail(system_error("cannot write"));
+    bytes += written;
+    size -= static_cast<std::size_t>(written);
+    offset += written;
+  }
+  return {};
+}
+
+Result<void> Extraction::make_symlink(archive_entry* entry, const Parts& parts) {
+  const char* raw_target = archive_entry_symlink(entry);
+  const std::string target = raw_target ? raw_target : "";
+  if (target.empty()) return fail(refuse("symlink without a target"));
+  if (target.front() == '/') return fail(refuse("symlink to the absolute path '" + target + "' is refused"));
+  const auto parent = parent_of(parts);
+  if (!resolves_inside(root_, Parts(parent.begin(), parent.end()), target)) {
+    return fail(refuse("symlink to '" + target + "' points outside the extraction directory"));
+  }
+  const auto dir = open_directory(parent, true);
+  if (!dir) return fail(dir.error());
+  if (auto cleared = clear_slot(dir->get(), parts.back()); !cleared) return cleared;
+  if (::symlinkat(target.c_str(), dir->get(), parts.back().c_str()) != 0) {
+    return fail(system_error("cannot create the symlink"));
+  }
+  return {};
+}
+
+// A hardlink may only point at a regular file unpacked earlier: one to an absolute path
+// would expose a file of this machine, one to a symlink could resolve differently from
+// its new directory.
+Result<void> Extraction::make_hardlink(archive_entry* entry, const Parts& parts) {
+  const std::string target = archive_entry_hardlink(entry);
+  if (!target.empty() && target.front() == '/') {
+    return fail(refuse("hardlink to the absolute path '" + target + "' is refused"));
+  }
+  const Parts target_parts = split_path(target);
+  if (has_dot_dot(target_parts)) return fail(refuse("hardlink to '" + target + "' (containing '..') is refused"));
+  if (target_parts.empty()) return fail(refuse("hardlink without a target"));
+  const auto from = open_directory(parent_of(target_parts), false);
+  struct stat target_status {};
+  if (!from || ::fstatat(from->get(), target_parts.back().c_str(), &target_status, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISREG(target_status.st_mode)) {
+    return fail(refuse("hardlink target '" + target + "' is not a file unpacked before it"));
+  }
+  const auto dir = open_directory(parent_of(parts), true);
+  if (!dir) return fail(dir.error());
+  if (auto cleared = clear_slot(dir->get(), parts.back()); !cleared) return cleared;
+  if (::linkat(from->get(), target_parts.back().c_str(), dir->get(), parts.back().c_str(), 0) != 0) {
+    return fail(system_error("cannot create the hardlink"));
+  }
+  return {};
+}
+
+// Opens, and with `create` makes, a directory below root one component at a time with
+// O_NOFOLLOW, so that no entry is written through a symlink, even one pointing inside.
+Result<Fd> Extraction::open_directory(std::span<const std::string> parts, bool create) const {
+  Fd dir(::openat(root_fd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir.valid()) return fail(system_error("cannot open the extraction directory"));
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const char* name = parts[i].c_str();
+    const bool made = create && ::mkdirat(dir.get(), name, 0755) == 0;
+    if (create && !made && errno != EEXIST) return fail(system_error("cannot create '" + join(parts.first(i + 1)) + "'"));
+    Fd next(::openat(dir.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!next.valid() && (errno == ELOOP || errno == ENOTDIR)) {
+      return fail(refuse("'" + join(parts.first(i + 1)) + "' is a symlink or a file, not a directory"));
+    }
+    if (!next.valid()) return fail(system_error("cannot open '" + join(parts.first(i + 1)) + "'"));
+    // mkdirat's mode is narrowed by the umask; unpacked directories are 0755 whatever it is.
+    if (made && ::fchmod(next.get(), 0755) != 0) return fail(system_error("cannot set the mode"));
+    dir = std::move(next);
+  }
+  return dir;
+}
+
+// A later entry replaces an earlier one of the same name, as with tar, except a
+// directory, which would have to be deleted recursively.
+Result<void> Extraction::clear_slot(int dir_fd, const std::string& name) const {
+  struct stat existing {};
+  if (::fstatat(dir_fd, name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return {};
+    return fail(system_error("cannot inspect the existing entry"));
+  }
+  if (S_ISDIR(existing.st_mode)) return fail(refuse("a directory of that name was unpacked before it"));
+  if (::unlinkat(dir_fd, name.c_str(), 0) != 0) return fail(system_error("cannot replace the existing entry"));
+  return {};
+}
+
+// A symlink that stayed inside when it was unpacked can be redirected by a later one
+// ("a" -> "b/..", then "b" -> "../.."), so every link is checked again at the end.
+Result<void> Extraction::check_symlinks_in_finished_tree() {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root_, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_symlink(ec)) continue;
+    const fs::path relative = it->path().lexically_relative(root_);
+    entry_ = relative.generic_string();
+    const std::string target = fs::read_symlink(it->path(), ec).string();
+    if (ec || !resolves_inside(root_, split_path(relative.parent_path().generic_string()), target)) {
+      return fail(refuse("symlink to '" + target + "' points outside the extraction directory once the whole archive is unpacked"));
+    }
+  }
+  if (ec) return fail(Error::at(archive_path_, 0, "", "cannot walk the unpacked tree: " + ec.message()));
+  return {};
+}
+
+Error Extraction::refuse(const std::string& why) const {
+  return Error::at(archive_path_, 0, entry_, "entry '" + entry_ + "': " + why);
+}
+
+Error Extraction::system_error(const std::string& doing) const {
+  const int code = errno;
+  return refuse(doing + ": " + errno_text(code));
+}
+
+Result<ExtractReport> extract_into(const std::string& archive_path, const Parts& creates, const ExtractLimits& limits,
+                                   const fs::path& root) {
+  if (::mkdir(root.c_str(), 0755) != 0) return fail(Error::at(root.string(), 0, "", "cannot create: " + errno_text(errno)));
+  const Fd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!root_fd.valid()) return fail(Error::at(root.string(), 0, "", "cannot open: " + errno_text(errno)));
+  const auto reader = open_reader(archive_path);
+  if (!reader) return fail(reader.error());
+  Extraction extraction(archive_path, creates, limits, root, root_fd.get());
+  return extraction.run(reader->get());
+}
+
+Result<Parts> declared_path(const DataStep& step) {
+  const Parts parts = split_path(step.creates);
+  if (step.creates.empty() || step.creates.front() == '/' || parts.empty() || has_dot_dot(parts)) {
+    return fail(Error::at(step.archive, 0, "creates",
+                          "'creates' must be a relative path inside the destination without '..', got '" +
+                              step.creates + "'"));
+  }
+  return parts;
+}
+
+fs::path stamp_path(const fs::path& destination, const Parts& creates) {
+  std::string name = join(creates);
+  std::ranges::replace(name, '/', '_');
+  return destination / ("." + name + ".tipc-stamp");
+}
+
+bool stamp_matches(const fs::path& stamp, const std::string& digest) {
+  std::ifstream in(stamp);
+  std::string recorded;
+  return in >> recorded && recorded == digest;
+}
+
+// Written under a temporary name and renamed, so the stamp is never seen half-written.
+Result<void> write_stamp(const fs::path& stamp, const std::string& digest) {
+  fs::path temporary = stamp;
+  temporary += ".tmp";
+  std::ofstream out(temporary, std::ios::trunc);
+  out << digest << '\n';
+  out.close();
+  std::error_code ec;
+  if (out) fs::rename(temporary, stamp, ec);
+  if (!out || ec) return fail(Error::at(stamp.string(), 0, "", "cannot write the stamp"));
+  return {};
+}
+
+// The previous tree and its stamp are moved aside (into the scratch directory) before the
+// new tree moves in: a failed rename can then put both back, and a crash in between
+// leaves no stamp vouching for the wrong tree.
+Result<void> install_tree(const fs::path& staged, const fs::path& target, const fs::path& stamp,
+                          const fs::path& aside) {
+  const fs::path old_tree = aside / "previous-tree";
+  const fs::path old_stamp = aside / "previous-stamp";
+  const bool had_tree = present(target);
+  const bool had_stamp = present(stamp);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  if (!ec && had_stamp) fs::rename(stamp, old_stamp, ec);
+  if (!ec && had_tree) fs::rename(target, old_tree, ec);
+  if (!ec) fs::rename(staged, target, ec);
+  if (!ec) return {};
+  std::error_code ignored;
+  if (had_tree && !present(target)) fs::rename(old_tree, target, ignored);
+  if (had_stamp && !present(stamp)) fs::rename(old_stamp, stamp, ignored);
+  return fail(Error::at(target.string(), 0, "", "cannot move the unpacked tree into place: " + ec.message()));
+}
+
+}  // namespace
+
+Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits) {
+  const auto creates = declared_path(step);
+  if (!creates) return fail(creates.error());
+  const auto digest = sha256_file(step.archive);
+  if (!digest) return fail(digest.error());
+  const fs::path destination = step.destination;
+  const fs::path target = destination / join(*creates);
+  const fs::path stamp = stamp_path(destination, *creates);
+  if (stamp_matches(stamp, *digest) && present(target)) {
+    ExtractReport skipped;
+    skipped.skipped = true;
+    skipped.archive_sha256 = *digest;
+    return skipped;
+  }
+  std::error_code ec;
+  fs::create_directories(destination, ec);
+  if (ec) return fail(Error::at(step.destination, 0, "", "cannot create the destination: " + ec.message()));
+  const auto scratch = ScratchDir::create_in(destination);
+  if (!scratch) return fail(scratch.error());
+  const fs::path root = scratch->path() / "tree";
+  auto report = extract_into(step.archive, *creates, limits, root);
+  if (!report) return fail(report.error());
+  if (auto installed = install_tree(root / join(*creates), target, stamp, scratch->path()); !installed) {
+    return fail(installed.error());
+  }
+  if (auto stamped = write_stamp(stamp, *digest); !stamped) return fail(stamped.error());
+  report->archive_sha256 = *digest;
+  return report;
+}
+
+}  // namespace tipc::data

@@ -1,0 +1,41 @@
+#pragma once
+// Data preparation: unpack a mode's declared archive into its destination, once.
+//
+// The archive's SHA-256 is kept in a stamp file next to the tree it creates, so an
+// unchanged archive is not unpacked again and a changed one replaces the old tree.
+// Archives come from the network, so every entry is checked before it touches the
+// disk: nothing may land outside the declared path, and size and count limits stop tar
+// bombs. Extraction happens in a scratch directory that is renamed into place only
+// when the whole archive has been read, so a failure leaves the previous state as it
+// was.
+#include <cstdint>
+#include <string>
+
+#include "core/error.h"
+
+namespace tipc::data {
+
+struct ExtractLimits {
+  std::uint64_t max_total_bytes = 8ull << 30;  // sum of regular-file sizes, as written
+  std::uint64_t max_entries = 200000;
+  std::uint64_t max_entry_bytes = 4ull << 30;
+};
+
+// One declared data step.
+struct DataStep {
+  std::string archive;      // tar (plain, gzip, bzip2, xz, zstd) or zip; detected from the bytes
+  std::string destination;  // directory the archive is unpacked into; created if missing
+  std::string creates;      // relative path inside destination that the archive creates,
+                            // e.g. "alexnet"; the archive may create nothing else
+};
+
+struct ExtractReport {
+  bool skipped = false;  // the stamp matched: nothing was read or written
+  std::uint64_t entries = 0;
+  std::uint64_t bytes = 0;
+  std::string archive_sha256;
+};
+
+Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits = {});
+
+}  // namespace tipc::data

@@ -1,0 +1,71 @@
+#pragma once
+// The run's event stream. Reporters are listeners (Catch2 / googletest model); a
+// MultiListener fans every event out.
+#include <string>
+#include <vector>
+
+#include "plan/plan.h"
+#include "run/outcome.h"
+#include "run/resources.h"
+
+namespace tipc::run {
+
+struct StageRecord {
+  const plan::Plan* plan = nullptr;
+  const plan::Stage* stage = nullptr;
+  Observation observation;
+  Verdict verdict;
+  std::vector<std::string> gpus;  // physical ids allocated to it
+  double start_seconds = -1;      // since the run started; -1: never started
+  double end_seconds = -1;
+  std::string log_path;           // absolute
+  bool resumed = false;           // PASSed in an earlier run with the same command (--resume)
+  bool done = false;
+};
+
+struct RunInfo {
+  std::vector<const plan::Plan*> plans;
+  std::size_t total_stages = 0;
+  int jobs = 1;
+  ResourceSpec resources;
+};
+
+struct RunSummary {
+  std::vector<StageRecord> stages;
+  double seconds = 0;
+  bool interrupted = false;
+  int count(Status status) const;
+  // 0 all passed (UNSUPPORTED allowed unless strict), 1 any failure, 130 interrupted.
+  int exit_code(bool strict) const;
+};
+
+class Listener {
+ public:
+  virtual ~Listener() = default;
+  virtual void run_started(const RunInfo&) {}
+  virtual void stage_started(const StageRecord&) {}
+  virtual void stage_finished(const StageRecord&) {}
+  virtual void run_finished(const RunSummary&) {}
+};
+
+class MultiListener : public Listener {
+ public:
+  void add(Listener& listener) { listeners_.push_back(&listener); }
+  void run_started(const RunInfo& info) override {
+    for (auto* l : listeners_) l->run_started(info);
+  }
+  void stage_started(const StageRecord& record) override {
+    for (auto* l : listeners_) l->stage_started(record);
+  }
+  void stage_finished(const StageRecord& record) override {
+    for (auto* l : listeners_) l->stage_finished(record);
+  }
+  void run_finished(const RunSummary& summary) override {
+    for (auto* l : listeners_) l->run_finished(summary);
+  }
+
+ private:
+  std::vector<Listener*> listeners_;
+};
+
+}  // namespace tipc::run

@@ -1,0 +1,49 @@
+#pragma once
+// The process boundary (ninja's CommandRunner): the scheduler hands launches to an
+// Executor and waits for them to finish. The real one starts process groups; the
+// fake one simulates time so the scheduler is tested in milliseconds.
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "run/log_scanner.h"
+
+namespace tipc::run {
+
+using Clock = std::chrono::steady_clock;
+
+struct Launch {
+  std::string id;
+  std::vector<std::string> argv;
+  std::string cwd;  // absolute
+  std::map<std::string, std::optional<std::string>> env;  // changes to the inherited environment; nullopt removes
+  std::string log_path;      // absolute; stdout and stderr go here as they arrive
+  bool append_log = false;   // compat: the reference appends some logs
+  int processes = 1;         // >1: tipc-run's rank-env launcher starts that many ranks
+  std::vector<LogPattern> checks;
+};
+
+struct Finished {
+  std::string id;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::vector<std::string> log_findings;
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  // Starts the stage's process group; an error means it never ran.
+  virtual Result<void> start(const Launch& launch) = 0;
+  // Returns one finished stage, or nullopt once `until` has passed (or on an interrupt).
+  virtual std::optional<Finished> wait(Clock::time_point until) = 0;
+  // Sends a signal to every process of the stage.
+  virtual void signal(const std::string& id, int signal) = 0;
+  virtual Clock::time_point now() const = 0;
+  virtual std::size_t running() const = 0;
+};
+
+}  // namespace tipc::run

@@ -1,0 +1,52 @@
+#include "run/fake_executor.h"
+
+#include <algorithm>
+
+namespace tipc::run {
+
+Result<void> FakeExecutor::start(const Launch& launch) {
+  const auto it = scripts.find(launch.id);
+  const Script& script = it == scripts.end() ? default_script : it->second;
+  if (!script.launch_error.empty()) return fail(Error::plain(script.launch_error));
+  records.push_back({launch.id, now_, -1, launch.env, {}});
+  running_[launch.id] = {records.size() - 1, now_ + script.seconds, script.signal, script.exit_code};
+  return {};
+}
+
+std::optional<Finished> FakeExecutor::wait(Clock::time_point until) {
+  const double limit = std::chrono::duration<double>(until - epoch_).count();
+  auto next = std::min_element(running_.begin(), running_.end(),
+                               [](const auto& a, const auto& b) { return a.second.end < b.second.end; });
+  const double interrupt = interrupt_at >= now_ && !interrupt_fired_ ? interrupt_at : -1;
+  if (interrupt >= 0 && interrupt <= limit && (next == running_.end() || interrupt < next->second.end)) {
+    now_ = interrupt;
+    interrupt_fired_ = true;
+    return std::nullopt;
+  }
+  if (next == running_.end() || next->second.end > limit) {
+    now_ = std::max(now_, limit);
+    return std::nullopt;
+  }
+  now_ = std::max(now_, next->second.end);
+  Record& record = records[next->second.record];
+  record.end = now_;
+  Finished done{next->first, std::nullopt, next->second.signal, {}};
+  if (!done.signal) done.exit_code = next->second.exit_code;
+  const auto script = scripts.find(done.id);
+  if (script != scripts.end()) done.log_findings = script->second.log_findings;
+  running_.erase(next);
+  return done;
+}
+
+void FakeExecutor::signal(const std::string& id, int signal) {
+  const auto it = running_.find(id);
+  if (it == running_.end()) return;
+  records[it->second.record].signals.push_back(signal);
+  const auto script = scripts.find(id);
+  const bool ignores = signal == SIGTERM && script != scripts.end() && script->second.ignores_sigterm;
+  if (ignores) return;
+  it->second.end = now_;
+  it->second.signal = signal;
+}
+
+}  // namespace tipc::run

@@ -1,0 +1,59 @@
+#pragma once
+// A simulated executor with a virtual clock, for scheduler tests: each stage id has
+// a script (duration, exit, behaviour on SIGTERM), and every start is recorded.
+#include <csignal>
+
+#include "run/executor.h"
+
+namespace tipc::run {
+
+class FakeExecutor : public Executor {
+ public:
+  struct Script {
+    double seconds = 1.0;
+    int exit_code = 0;
+    std::optional<int> signal;       // dies by this signal at the end
+    bool ignores_sigterm = false;
+    std::string launch_error;        // start() fails
+    std::vector<std::string> log_findings;
+  };
+  struct Record {
+    std::string id;
+    double start = 0;
+    double end = -1;
+    std::map<std::string, std::optional<std::string>> env;
+    std::vector<int> signals;
+  };
+
+  std::map<std::string, Script> scripts;  // by stage id; missing ids use default_script
+  Script default_script;
+  std::vector<Record> records;            // in start order
+
+  Result<void> start(const Launch& launch) override;
+  std::optional<Finished> wait(Clock::time_point until) override;
+  void signal(const std::string& id, int signal) override;
+  Clock::time_point now() const override { return epoch_ + to_duration(now_); }
+  std::size_t running() const override { return running_.size(); }
+
+  double seconds_now() const { return now_; }
+  // Sets an interrupt flag at this virtual time (simulated Ctrl-C).
+  double interrupt_at = -1;
+  bool interrupt_fired() const { return interrupt_fired_; }
+
+ private:
+  struct Running {
+    std::size_t record;
+    double end;
+    std::optional<int> signal;
+    int exit_code;
+  };
+  static Clock::duration to_duration(double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  }
+  Clock::time_point epoch_ = Clock::time_point{} + std::chrono::hours(1);
+  double now_ = 0;
+  bool interrupt_fired_ = false;
+  std::map<std::string, Running> running_;
+};
+
+}  // namespace tipc::run

@@ -1,0 +1,300 @@
+#include "run/scheduler.h"
+
+#include <csignal>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace tipc::run {
+namespace fs = std::filesystem;
+
+double Timeouts::for_kind(plan::StageKind kind) const {
+  if (all) return *all;
+  const auto it = by_kind.find(kind);
+  return it == by_kind.end() ? 0 : it->second;
+}
+
+std::string stage_key(const plan::Plan& plan, const plan::Stage& stage) {
+  return plan.config_path + "#" + stage.id;
+}
+
+namespace {
+
+enum class State { kWaiting, kRunning, kDone };
+
+struct Slot {
+  StageRecord record;
+  State state = State::kWaiting;
+  std::vector<std::size_t> deps;
+  double deadline = 0;       // seconds since start; 0: none
+  double kill_deadline = 0;  // after SIGTERM
+};
+
+class Run {
+ public:
+  Run(const std::vector<const plan::Plan*>& plans, Executor& executor, Listener& listener,
+      const SchedulerOptions& options, const std::function<bool()>& interrupted)
+      : executor_(executor), listener_(listener), options_(options), interrupted_(interrupted) {
+    start_ = executor_.now();
+    for (const auto* plan : plans) add_plan(*plan);
+    info_.plans = plans;
+    info_.total_stages = slots_.size();
+    info_.jobs = options.jobs;
+    info_.resources = options.resources;
+  }
+
+  RunSummary run();
+
+ private:
+  void add_plan(const plan::Plan& plan);
+  double now() const { return std::chrono::duration<double>(executor_.now() - start_).count(); }
+  void finish(std::size_t index, Verdict verdict);
+  void preflight();
+  void skip_after_failed_dependencies();
+  void start_ready();
+  bool start(std::size_t index, const std::vector<std::string>& gpus);
+  Launch launch_for(const Slot& slot, const std::vector<std::string>& gpus) const;
+  void handle(const Finished& finished);
+  void enforce_deadlines();
+  void stop_everything();
+  std::optional<double> next_deadline() const;
+  bool anything_running() const { return running_ > 0; }
+
+  Executor& executor_;
+  Listener& listener_;
+  const SchedulerOptions& options_;
+  const std::function<bool()>& interrupted_;
+  Clock::time_point start_;
+  RunInfo info_;
+  std::vector<Slot> slots_;
+  std::map<std::string, std::size_t> by_id_;  // launch id -> slot
+  Usage usage_;
+  std::size_t running_ = 0;
+  std::size_t finished_ = 0;
+  bool benchmark_running_ = false;
+  bool stopping_ = false;
+  double stop_kill_deadline_ = 0;
+};
+
+void Run::add_plan(const plan::Plan& plan) {
+  std::map<std::string, std::size_t> local;
+  for (const auto& stage : plan.stages) {
+    Slot slot;
+    slot.record.plan = &plan;
+    slot.record.stage = &stage;
+    const fs::path run_dir = fs::path(options_.repo_root) / plan.run_dir;
+    slot.record.log_path = (run_dir / stage.log).lexically_normal().string();
+    for (const auto& dep : stage.deps) {
+      if (const auto it = local.find(dep); it != local.end()) slot.deps.push_back(it->second);
+    }
+    local[stage.id] = slots_.size();
+    by_id_[stage_key(plan, stage)] = slots_.size();
+    slots_.push_back(std::move(slot));
+  }
+}
+
+void Run::finish(std::size_t index, Verdict verdict) {
+  Slot& slot = slots_[index];
+  if (slot.state == State::kRunning) {
+    --running_;
+    for (const auto& gpu : slot.record.gpus) --usage_[gpu];
+    if (slot.record.stage->benchmark) benchmark_running_ = false;
+    slot.record.end_seconds = now();
+  }
+  slot.state = State::kDone;
+  ++finished_;
+  slot.record.verdict = std::move(verdict);
+  slot.record.done = true;
+  listener_.stage_finished(slot.record);
+}
+
+// A stage that can never fit is UNSUPPORTED at once instead of waited on forever.
+void Run::preflight() {
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const plan::Stage& stage = *slots_[i].record.stage;
+    if (options_.resumed.count(stage_key(*slots_[i].record.plan, stage))) {
+      slots_[i].record.resumed = true;
+      finish(i, {Status::kPass, "passed in an earlier run (--resume)"});
+    } else if (stage.needs.nodes > 1) {
+      finish(i, {Status::kUnsupported,
+                 fmt::format("needs {} nodes; the local executor runs on one machine", stage.needs.nodes)});
+    } else if (!can_ever_fit(options_.resources, stage.needs.gpus)) {
+      finish(i, {Status::kUnsupported,
+                 fmt::format("needs {} GPU{}; {} available ({})", stage.needs.gpus, stage.needs.gpus == 1 ? "" : "s",
+                             options_.resources.gpus.size(), options_.resources.source)});
+    }
+  }
+}
+
+void Run::skip_after_failed_dependencies() {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      if (slots_[i].state != State::kWaiting) continue;
+      for (std::size_t dep : slots_[i].deps) {
+        const StageRecord& d = slots_[dep].record;
+        if (slots_[dep].state == State::kDone && d.verdict.result != Status::kPass) {
+          finish(i, {Status::kSkipped, fmt::format("dependency {} {}", d.stage->id, to_string(d.verdict.result))});
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) const {
+  const plan::Stage& stage = *slot.record.stage;
+  Launch launch;
+  launch.id = stage_key(*slot.record.plan, stage);
+  launch.argv = stage.argv;
+  launch.cwd = (fs::path(options_.repo_root) / stage.cwd).lexically_normal().string();
+  launch.env = stage.env;
+  if (const auto it = launch.env.find("CUDA_VISIBLE_DEVICES"); it != launch.env.end() && it->second && !gpus.empty()) {
+    it->second = map_devices(*it->second, gpus);
+  }
+  launch.log_path = slot.record.log_path;
+  launch.append_log = options_.append_logs;
+  launch.processes = stage.processes;
+  if (options_.checks) launch.checks = options_.checks(stage);
+  return launch;
+}
+
+bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
+  Slot& slot = slots_[index];
+  const plan::Stage& stage = *slot.record.stage;
+  slot.record.gpus = gpus;
+  slot.record.start_seconds = now();
+  const Launch launch = launch_for(slot, gpus);
+  listener_.stage_started(slot.record);
+  if (auto ok = executor_.start(launch); !ok) {
+    slot.record.observation.launch_error = ok.error().str();
+    finish(index, classify(slot.record.observation));
+    return false;
+  }
+  slot.state = State::kRunning;
+  slot.record.observation.started = true;
+  ++running_;
+  for (const auto& gpu : gpus) ++usage_[gpu];
+  if (stage.benchmark) benchmark_running_ = true;
+  const double timeout = options_.timeouts.for_kind(stage.kind);
+  slot.record.observation.timeout_seconds = timeout;
+  slot.deadline = timeout > 0 ? slot.record.start_seconds + timeout : 0;
+  return true;
+}
+
+// Plan order first (so -j 1 is the reference's serial order); a stage that does not
+// fit now is passed over for later ones that do (backfilling). A benchmark stage
+// waits until nothing runs and then runs alone.
+void Run::start_ready() {
+  for (std::size_t i = 0; i < slots_.size() && !stopping_; ++i) {
+    if (static_cast<int>(running_) >= options_.jobs || benchmark_running_) return;
+    Slot& slot = slots_[i];
+    if (slot.state != State::kWaiting) continue;
+    const bool ready = std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) {
+      return slots_[d].state == State::kDone && slots_[d].record.verdict.result == Status::kPass;
+    });
+    if (!ready) continue;
+    if (slot.record.stage->benchmark && running_ > 0) return;  // drain, then run it alone
+    const auto gpus = allocate(options_.resources, usage_, slot.record.stage->needs.gpus);
+    if (!gpus) continue;
+    start(i, *gpus);
+  }
+}
+
+void Run::handle(const Finished& finished) {
+  const auto it = by_id_.find(finished.id);
+  if (it == by_id_.end()) return;
+  Slot& slot = slots_[it->second];
+  Observation& o = slot.record.observation;
+  o.exit_code = finished.exit_code;
+  o.signal = finished.signal;
+  o.log_findings = finished.log_findings;
+  if (stopping_ && !o.timed_out) o.interrupted = true;
+  finish(it->second, classify(o));
+}
+
+void Run::enforce_deadlines() {
+  const double t = now();
+  for (auto& slot : slots_) {
+    if (slot.state != State::kRunning) continue;
+    const std::string id = stage_key(*slot.record.plan, *slot.record.stage);
+    if (slot.deadline > 0 && t >= slot.deadline && !slot.record.observation.timed_out) {
+      slot.record.observation.timed_out = true;
+      slot.kill_deadline = t + options_.timeouts.grace;
+      executor_.signal(id, SIGTERM);
+    } else if (slot.kill_deadline > 0 && t >= slot.kill_deadline) {
+      slot.kill_deadline = 0;
+      executor_.signal(id, SIGKILL);
+    }
+  }
+  if (stopping_ && stop_kill_deadline_ > 0 && t >= stop_kill_deadline_) {
+    stop_kill_deadline_ = 0;
+    for (auto& slot : slots_) {
+      if (slot.state == State::kRunning) executor_.signal(stage_key(*slot.record.plan, *slot.record.stage), SIGKILL);
+    }
+  }
+}
+
+void Run::stop_everything() {
+  stopping_ = true;
+  stop_kill_deadline_ = now() + options_.timeouts.grace;
+  for (auto& slot : slots_) {
+    if (slot.state == State::kRunning) executor_.signal(stage_key(*slot.record.plan, *slot.record.stage), SIGTERM);
+  }
+}
+
+std::optional<double> Run::next_deadline() const {
+  std::optional<double> next;
+  auto consider = [&](double t) {
+    if (t > 0 && (!next || t < *next)) next = t;
+  };
+  for (const auto& slot : slots_) {
+    if (slot.state != State::kRunning) continue;
+    consider(slot.record.observation.timed_out ? slot.kill_deadline : slot.deadline);
+  }
+  if (stopping_) consider(stop_kill_deadline_);
+  return next;
+}
+
+RunSummary Run::run() {
+  listener_.run_started(info_);
+  preflight();
+  while (true) {
+    const std::size_t finished_before = finished_;
+    skip_after_failed_dependencies();
+    if (!stopping_ && interrupted_()) stop_everything();
+    if (!stopping_) start_ready();
+    if (!anything_running()) {
+      if (finished_ != finished_before) continue;  // a stage ended without running: its dependents may now be decided
+      break;
+    }
+    const auto deadline = next_deadline();
+    // Without a deadline, wake up now and then anyway so an interrupt is noticed.
+    const double wake = deadline ? *deadline : now() + 3600;
+    const auto until = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wake));
+    if (const auto finished = executor_.wait(until)) handle(*finished);
+    enforce_deadlines();
+  }
+  RunSummary summary;
+  summary.interrupted = stopping_;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].state != State::kWaiting) continue;
+    slots_[i].record.observation.interrupted = stopping_;
+    finish(i, stopping_ ? classify(slots_[i].record.observation)
+                        : Verdict{Status::kUnresolved, "could not be scheduled (a dependency cycle?)"});
+  }
+  for (auto& slot : slots_) summary.stages.push_back(slot.record);
+  summary.seconds = now();
+  listener_.run_finished(summary);
+  return summary;
+}
+
+}  // namespace
+
+RunSummary run_stages(const std::vector<const plan::Plan*>& plans, Executor& executor, Listener& listener,
+                      const SchedulerOptions& options, const std::function<bool()>& interrupted) {
+  return Run(plans, executor, listener, options, interrupted).run();
+}
+
+}  // namespace tipc::run

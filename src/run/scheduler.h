@@ -1,0 +1,43 @@
+#pragma once
+// Runs the stages of one or more plans on the given resources: dependency order,
+// all-or-nothing GPU allocation with backfilling, -j, timeouts that escalate from
+// SIGTERM to SIGKILL, benchmark stages alone, and a clean stop on interrupt.
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "plan/plan.h"
+#include "run/events.h"
+#include "run/executor.h"
+#include "run/resources.h"
+
+namespace tipc::run {
+
+struct Timeouts {
+  std::map<plan::StageKind, double> by_kind;  // seconds; missing or 0: none
+  std::optional<double> all;                  // --timeout: every stage
+  double grace = 5;                           // SIGTERM -> SIGKILL
+  double for_kind(plan::StageKind kind) const;
+};
+
+struct SchedulerOptions {
+  int jobs = 1;
+  ResourceSpec resources;
+  Timeouts timeouts;
+  std::string repo_root;  // absolute; stage cwd and log paths are relative to it (and the plan's run dir)
+  bool append_logs = false;
+  // Log checks per stage (traceback, nan loss, project patterns).
+  std::function<std::vector<LogPattern>(const plan::Stage&)> checks;
+  // Stages already PASSed in an earlier run (--resume), keyed by stage_key().
+  std::set<std::string> resumed;
+};
+
+// A stage's identity across a suite: "<config path>#<stage id>".
+std::string stage_key(const plan::Plan& plan, const plan::Stage& stage);
+
+RunSummary run_stages(const std::vector<const plan::Plan*>& plans, Executor& executor, Listener& listener,
+                      const SchedulerOptions& options, const std::function<bool()>& interrupted);
+
+}  // namespace tipc::run

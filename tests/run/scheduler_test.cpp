@@ -1,0 +1,244 @@
+// The scheduler against the fake executor: virtual time, so every test runs in
+// milliseconds and every timing is exact.
+#include "run/scheduler.h"
+
+#include <csignal>
+
+#include <gtest/gtest.h>
+
+#include "config/train_infer_config.h"
+#include "run/fake_executor.h"
+
+namespace tipc::run {
+namespace {
+
+using plan::StageKind;
+
+plan::Stage make_stage(const std::string& id, StageKind kind, int gpus, std::vector<std::string> deps = {}) {
+  plan::Stage s;
+  s.id = id;
+  s.kind = kind;
+  s.argv = {"python", id};
+  s.cwd = ".";
+  s.log = "logs/" + id + ".log";
+  s.needs.gpus = gpus;
+  s.deps = std::move(deps);
+  if (gpus > 0) s.env["CUDA_VISIBLE_DEVICES"] = gpus == 1 ? "0" : "0,1";
+  return s;
+}
+
+plan::Plan make_plan(std::vector<plan::Stage> stages, const std::string& name = "c.txt") {
+  plan::Plan p;
+  p.config_path = name;
+  p.stages = std::move(stages);
+  return p;
+}
+
+struct Recorder : Listener {
+  std::vector<std::string> started, finished;
+  void stage_started(const StageRecord& r) override { started.push_back(r.stage->id); }
+  void stage_finished(const StageRecord& r) override { finished.push_back(r.stage->id); }
+};
+
+class SchedulerTest : public ::testing::Test {
+ protected:
+  RunSummary run(const std::vector<const plan::Plan*>& plans, int jobs, int gpus) {
+    options_.jobs = jobs;
+    options_.resources.gpus.clear();
+    for (int i = 0; i < gpus; ++i) options_.resources.gpus.push_back({std::to_string(i), 1});
+    options_.resources.source = "test";
+    options_.repo_root = "/repo";
+    return run_stages(plans, fake_, recorder_, options_, [this] { return fake_.interrupt_fired(); });
+  }
+  const StageRecord& record(const RunSummary& s, const std::string& id) {
+    for (const auto& r : s.stages) {
+      if (r.stage->id == id) return r;
+    }
+    throw std::runtime_error(id);
+  }
+  const FakeExecutor::Record& started(const std::string& id) {
+    for (const auto& r : fake_.records) {
+      if (r.id == "c.txt#" + id) return r;
+    }
+    throw std::runtime_error(id);
+  }
+
+  FakeExecutor fake_;
+  Recorder recorder_;
+  SchedulerOptions options_;
+};
+
+TEST_F(SchedulerTest, SerialOrderWithOneJobIsThePlanOrder) {
+  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"}),
+                            make_stage("export", StageKind::kExport, 0, {"train"}),
+                            make_stage("infer", StageKind::kInfer, 0, {"export"})});
+  const auto s = run({&p}, 1, 0);
+  EXPECT_EQ(recorder_.started, (std::vector<std::string>{"train", "eval", "export", "infer"}));
+  EXPECT_EQ(s.exit_code(false), 0);
+  EXPECT_DOUBLE_EQ(s.seconds, 4.0);
+  EXPECT_EQ(record(s, "infer").log_path, "/repo/logs/infer.log");
+}
+
+TEST_F(SchedulerTest, IndependentStagesRunInParallelAfterTheirDependency) {
+  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"}),
+                            make_stage("export", StageKind::kExport, 0, {"train"})});
+  const auto s = run({&p}, 4, 0);
+  EXPECT_DOUBLE_EQ(started("eval").start, 1.0);
+  EXPECT_DOUBLE_EQ(started("export").start, 1.0);
+  EXPECT_DOUBLE_EQ(s.seconds, 2.0);
+}
+
+TEST_F(SchedulerTest, AFailedStageSkipsItsDependentsTransitively) {
+  fake_.scripts["c.txt#train"].exit_code = 2;
+  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("export", StageKind::kExport, 0, {"train"}),
+                            make_stage("infer", StageKind::kInfer, 0, {"export"}), make_stage("other", StageKind::kTrain, 0)});
+  const auto s = run({&p}, 1, 0);
+  EXPECT_EQ(record(s, "train").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "train").verdict.reason, "exit code 2");
+  EXPECT_EQ(record(s, "export").verdict.result, Status::kSkipped);
+  EXPECT_EQ(record(s, "export").verdict.reason, "dependency train FAIL");
+  EXPECT_EQ(record(s, "infer").verdict.reason, "dependency export SKIPPED");
+  EXPECT_EQ(record(s, "other").verdict.result, Status::kPass);
+  EXPECT_EQ(s.exit_code(false), 1);
+}
+
+TEST_F(SchedulerTest, AGpuStageWithoutGpusIsUnsupportedNotWaitedOn) {
+  const auto p = make_plan({make_stage("cpu", StageKind::kTrain, 0), make_stage("gpu", StageKind::kTrain, 1),
+                            make_stage("gpu-eval", StageKind::kEval, 1, {"gpu"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "gpu").verdict.result, Status::kUnsupported);
+  EXPECT_EQ(record(s, "gpu").verdict.reason, "needs 1 GPU; 0 available (test)");
+  EXPECT_EQ(record(s, "gpu-eval").verdict.result, Status::kUnsupported);
+  EXPECT_EQ(record(s, "cpu").verdict.result, Status::kPass);
+  EXPECT_EQ(s.exit_code(false), 0);
+  EXPECT_EQ(s.exit_code(true), 1);
+}
+
+TEST_F(SchedulerTest, MultiNodeTrainsAreUnsupportedLocally) {
+  auto stage = make_stage("fleet", StageKind::kTrain, 2);
+  stage.needs.nodes = 2;
+  const auto p = make_plan({stage});
+  const auto s = run({&p}, 2, 4);
+  EXPECT_EQ(record(s, "fleet").verdict.reason, "needs 2 nodes; the local executor runs on one machine");
+}
+
+TEST_F(SchedulerTest, AllocatedGpusReachTheStageMappedFromLogicalIds) {
+  const auto p = make_plan({make_stage("a", StageKind::kTrain, 2), make_stage("b", StageKind::kTrain, 1),
+                            make_stage("c", StageKind::kTrain, 1)});
+  run({&p}, 4, 4);
+  EXPECT_EQ(started("a").env.at("CUDA_VISIBLE_DEVICES"), "0,1");
+  EXPECT_EQ(started("b").env.at("CUDA_VISIBLE_DEVICES"), "2");
+  EXPECT_EQ(started("c").env.at("CUDA_VISIBLE_DEVICES"), "3");
+}
+
+TEST_F(SchedulerTest, NeverDoubleBooksAGpuAndBackfills) {
+  std::vector<plan::Stage> stages;
+  for (int i = 0; i < 20; ++i) {
+    const int gpus = i % 5 == 0 ? 2 : 1;
+    stages.push_back(make_stage("s" + std::to_string(i), StageKind::kTrain, gpus));
+    fake_.scripts["c.txt#s" + std::to_string(i)].seconds = 1 + (i * 7) % 5;
+  }
+  const auto p = make_plan(stages);
+  const auto s = run({&p}, 8, 4);
+  double gpu_seconds = 0, longest = 0;
+  for (const auto& a : fake_.records) {
+    const auto ga = config::split_list(*a.env.at("CUDA_VISIBLE_DEVICES"), ',');
+    gpu_seconds += (a.end - a.start) * static_cast<double>(ga.size());
+    longest = std::max(longest, a.end - a.start);
+    for (const auto& b : fake_.records) {
+      if (&a == &b || a.end <= b.start || b.end <= a.start) continue;
+      for (const auto& g : config::split_list(*b.env.at("CUDA_VISIBLE_DEVICES"), ',')) {
+        EXPECT_EQ(std::count(ga.begin(), ga.end(), g), 0) << a.id << " and " << b.id << " share GPU " << g;
+      }
+    }
+  }
+  EXPECT_EQ(s.count(Status::kPass), 20);
+  const double lower_bound = std::max(longest, gpu_seconds / 4);
+  EXPECT_LE(s.seconds, lower_bound * 1.25) << "makespan " << s.seconds << " vs lower bound " << lower_bound;
+}
+
+TEST_F(SchedulerTest, BenchmarkStagesRunAlone) {
+  auto bench = make_stage("bench", StageKind::kInfer, 1);
+  bench.benchmark = true;
+  const auto p = make_plan({make_stage("a", StageKind::kTrain, 1), bench, make_stage("b", StageKind::kTrain, 1),
+                            make_stage("c", StageKind::kTrain, 0)});
+  run({&p}, 4, 2);
+  const auto& b = started("bench");
+  for (const auto& r : fake_.records) {
+    if (r.id == b.id) continue;
+    EXPECT_TRUE(r.end <= b.start || r.start >= b.end) << r.id << " overlaps the benchmark";
+  }
+}
+
+TEST_F(SchedulerTest, TimeoutSendsSigtermThenSigkillAfterTheGrace) {
+  fake_.scripts["c.txt#polite"].seconds = 100;
+  fake_.scripts["c.txt#stubborn"].seconds = 100;
+  fake_.scripts["c.txt#stubborn"].ignores_sigterm = true;
+  options_.timeouts.by_kind[StageKind::kTrain] = 10;
+  options_.timeouts.grace = 3;
+  const auto p = make_plan({make_stage("polite", StageKind::kTrain, 0), make_stage("stubborn", StageKind::kTrain, 0)});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "polite").verdict.result, Status::kTimeout);
+  EXPECT_EQ(record(s, "polite").verdict.reason, "timed out after 10 s");
+  EXPECT_DOUBLE_EQ(started("polite").end, 10);
+  EXPECT_EQ(started("stubborn").signals, (std::vector<int>{SIGTERM, SIGKILL}));
+  EXPECT_DOUBLE_EQ(started("stubborn").end, 13);
+  EXPECT_EQ(record(s, "stubborn").verdict.result, Status::kTimeout);
+  EXPECT_EQ(s.exit_code(false), 1);
+}
+
+TEST_F(SchedulerTest, TimeoutOptionAppliesToEveryKind) {
+  options_.timeouts.all = 0.5;
+  const auto p = make_plan({make_stage("e", StageKind::kEval, 0)});
+  EXPECT_EQ(record(run({&p}, 1, 0), "e").verdict.result, Status::kTimeout);
+}
+
+TEST_F(SchedulerTest, InterruptStopsStartingSignalsRunningAndSkipsTheRest) {
+  fake_.interrupt_at = 1.5;
+  fake_.scripts["c.txt#a"].seconds = 5;
+  fake_.scripts["c.txt#b"].seconds = 5;
+  fake_.scripts["c.txt#b"].ignores_sigterm = true;
+  options_.timeouts.grace = 2;
+  const auto p = make_plan({make_stage("a", StageKind::kTrain, 0), make_stage("b", StageKind::kTrain, 0),
+                            make_stage("c", StageKind::kTrain, 0), make_stage("d", StageKind::kEval, 0, {"a"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_TRUE(s.interrupted);
+  EXPECT_EQ(s.exit_code(false), 130);
+  EXPECT_EQ(started("a").signals, std::vector<int>{SIGTERM});
+  EXPECT_EQ(started("b").signals, (std::vector<int>{SIGTERM, SIGKILL}));
+  EXPECT_DOUBLE_EQ(started("b").end, 3.5);
+  EXPECT_EQ(record(s, "a").verdict.reason, "interrupted while running");
+  EXPECT_EQ(record(s, "c").verdict.result, Status::kSkipped);
+  EXPECT_EQ(record(s, "c").verdict.reason, "interrupted before it started");
+  EXPECT_EQ(fake_.records.size(), 2u);
+}
+
+TEST_F(SchedulerTest, ALaunchErrorIsUnresolved) {
+  fake_.scripts["c.txt#a"].launch_error = "cannot execute python: No such file or directory";
+  const auto p = make_plan({make_stage("a", StageKind::kTrain, 0), make_stage("b", StageKind::kEval, 0, {"a"})});
+  const auto s = run({&p}, 1, 0);
+  EXPECT_EQ(record(s, "a").verdict.result, Status::kUnresolved);
+  EXPECT_EQ(record(s, "b").verdict.result, Status::kSkipped);
+  EXPECT_EQ(s.exit_code(false), 1);
+}
+
+TEST_F(SchedulerTest, ResumedStagesAreNotRun) {
+  const auto p = make_plan({make_stage("a", StageKind::kTrain, 0), make_stage("b", StageKind::kEval, 0, {"a"})});
+  options_.resumed = {"c.txt#a"};
+  const auto s = run({&p}, 1, 0);
+  EXPECT_TRUE(record(s, "a").resumed);
+  EXPECT_EQ(record(s, "a").verdict.result, Status::kPass);
+  ASSERT_EQ(fake_.records.size(), 1u);
+  EXPECT_EQ(fake_.records[0].id, "c.txt#b");
+}
+
+TEST_F(SchedulerTest, ASuiteSharesTheResources) {
+  const auto p1 = make_plan({make_stage("t", StageKind::kTrain, 1)}, "one.txt");
+  const auto p2 = make_plan({make_stage("t", StageKind::kTrain, 1)}, "two.txt");
+  const auto s = run({&p1, &p2}, 4, 1);
+  EXPECT_EQ(s.stages.size(), 2u);
+  EXPECT_DOUBLE_EQ(s.seconds, 2.0);  // one GPU: one after the other
+}
+
+}  // namespace
+}  // namespace tipc::run
