@@ -97,12 +97,13 @@ class Reader {
   StageTemplate stage(const YAML::Node& parent, const std::string& key) const {
     const YAML::Node node = child(parent, key);
     if (!node || !node.IsMap()) fail_at(node ? node : parent, key, "expected a map with command, log, status_log");
-    only_keys(node, key, {"command", "evaluated", "log", "status_log", "loops", "skip", "results_dir", "when_key_35"});
+    only_keys(node, key, {"command", "evaluated", "log", "status_log", "trainer_log", "loops", "skip", "results_dir", "when_key_35"});
     StageTemplate t;
     t.command = str(node, "command");
     t.evaluated = str(node, "evaluated", std::string("{cmd}"));
     t.log = str(node, "log");
     t.status_log = str(node, "status_log", std::string("{stage_log}"));
+    t.trainer_log = str(node, "trainer_log", std::string());
     return t;
   }
 

@@ -72,6 +72,7 @@ struct StageTemplate {
   std::string evaluated = "{cmd}";  // what the reference hands to the shell
   std::string log;              // where the stage's output goes
   std::string status_log;       // the log named in the status line
+  std::string trainer_log;      // a log the trainer writes itself, appended to `log` afterwards (OCR, Clas)
 };
 
 struct InferBranch {

@@ -34,6 +34,9 @@ struct Stage {
   std::string command;            // the reference's command text (status line)
   std::string shell_text;         // the string the reference evaluates (compat)
   std::string status_log;         // the log named in the status line
+  // A log the trainer writes itself; appended to `log` after the stage. The reference
+  // takes its presence as the train status (spec D2; compat status lines only).
+  std::string trainer_log;
 };
 
 struct Plan {

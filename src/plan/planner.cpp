@@ -225,6 +225,11 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   if (!status_log) return fail(status_log.error());
   stage.shell_text = *shell;
   stage.status_log = *status_log;
+  if (!tpl.trainer_log.empty()) {
+    auto trainer_log = render(tpl.trainer_log, vars);
+    if (!trainer_log) return fail(trainer_log.error());
+    stage.trainer_log = *trainer_log;
+  }
   auto words = split_shell_words(stage.command, {.pipe_is_space = opt_.compat});
   if (!words) return fail(words.error());
   stage.argv = std::move(words->words);
@@ -356,6 +361,14 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   if (!launch) return fail(launch.error());
   vars["launch"] = *launch;
 
+  std::string subdir = plan_.model_name;
+  for (const auto& rule : d_.weights_subdir) {
+    if (glob_match(rule.glob, plan_.model_name)) {
+      subdir = rule.value;
+      break;
+    }
+  }
+  vars["weights_subdir"] = subdir;
   const std::string iteration = fmt::format("{}/gpus_{}/autocast_{}", trainer, gpu.gpus, autocast);
   const auto& train_tpl = gpu.launch == GpuElement::Launch::kSingle  ? d_.train_single
                           : gpu.launch == GpuElement::Launch::kMulti ? d_.train_multi
@@ -380,14 +393,6 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
     train_model_name_ = *fallback;
     vars["train_model_name"] = train_model_name_;
   }
-  std::string subdir = plan_.model_name;
-  for (const auto& rule : d_.weights_subdir) {
-    if (glob_match(rule.glob, plan_.model_name)) {
-      subdir = rule.value;
-      break;
-    }
-  }
-  vars["weights_subdir"] = subdir;
   auto weights = render(d_.weights, vars);
   if (!weights) return fail(weights.error());
   vars["weights"] = *weights;

@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,22 @@ std::string stage_key(const plan::Plan& plan, const plan::Stage& stage) {
 namespace {
 
 enum class State { kWaiting, kRunning, kDone };
+
+// The reference appends the trainer's own train.log to the stage log (spec §4.1);
+// its lines are checked like the stage's output. False when the trainer wrote none.
+bool append_trainer_log(const std::string& from, const std::string& to, LogScanner& scanner) {
+  std::ifstream in(from, std::ios::binary);
+  if (!in) return false;
+  std::ofstream out(to, std::ios::binary | std::ios::app);
+  char buffer[64 << 10];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    const std::string_view chunk(buffer, static_cast<std::size_t>(in.gcount()));
+    out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    scanner.feed(chunk);
+  }
+  scanner.finish();
+  return true;
+}
 
 struct Slot {
   StageRecord record;
@@ -210,6 +227,13 @@ void Run::handle(const Finished& finished) {
   o.exit_code = finished.exit_code;
   o.signal = finished.signal;
   o.log_findings = finished.log_findings;
+  const plan::Stage& stage = *slot.record.stage;
+  if (!stage.trainer_log.empty()) {
+    const fs::path path = fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log;
+    LogScanner scanner(options_.checks ? options_.checks(stage) : std::vector<LogPattern>{});
+    o.trainer_log_found = append_trainer_log(path.string(), slot.record.log_path, scanner);
+    o.log_findings.insert(o.log_findings.end(), scanner.findings().begin(), scanner.findings().end());
+  }
   if (stopping_ && !o.timed_out) o.interrupted = true;
   finish(it->second, classify(o));
 }
@@ -270,8 +294,8 @@ RunSummary Run::run() {
       break;
     }
     const auto deadline = next_deadline();
-    // Without a deadline, wake up now and then anyway so an interrupt is noticed.
-    const double wake = deadline ? *deadline : now() + 3600;
+    // Wake at least once a second so an interrupt flag is noticed even without a signal.
+    const double wake = std::min(deadline.value_or(now() + 1), now() + 1);
     const auto until = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wake));
     if (const auto finished = executor_.wait(until)) handle(*finished);
     enforce_deadlines();

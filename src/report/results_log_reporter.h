@@ -1,0 +1,31 @@
+#pragma once
+// results_python.log, the reference runner's status log, as a listener. Compat
+// mode writes the dialect's exact bytes (yellow escape codes, append-only, the train
+// status taken from the trainer's own log, spec §8, D2, D12, D17); default mode
+// starts a fresh file per run, writes plain text and reports what really happened.
+#include <map>
+#include <string>
+
+#include "run/events.h"
+
+namespace tipc::report {
+
+class ResultsLogReporter : public run::Listener {
+ public:
+  ResultsLogReporter(std::string repo_root, bool compat) : repo_root_(std::move(repo_root)), compat_(compat) {}
+
+  void run_started(const run::RunInfo& info) override;
+  void stage_finished(const run::StageRecord& record) override;
+
+  // Whether the reference would have written "Run successfully" for this stage.
+  static bool reference_success(const run::StageRecord& record, bool compat);
+
+ private:
+  std::string path_of(const plan::Plan& plan) const;
+
+  std::string repo_root_;
+  bool compat_;
+  std::map<const plan::Plan*, bool> banner_written_;
+};
+
+}  // namespace tipc::report

@@ -1,0 +1,36 @@
+#pragma once
+// The real executor: each stage is a process group of its own (ninja's
+// SubprocessSet), stdin from /dev/null, stdout and stderr merged into one pipe that
+// is copied to the stage's log as it arrives. One poll loop owns every child.
+// Nothing started here outlives the executor: leftover group members are killed
+// when a stage's leader exits, and tipc-run is a child subreaper, so descendants
+// that leave their group are still found and killed at the end.
+#include <memory>
+
+#include "run/executor.h"
+#include "run/signals.h"
+
+namespace tipc::run {
+
+class ProcessExecutor : public Executor {
+ public:
+  explicit ProcessExecutor(const SignalWatch& signals);
+  ~ProcessExecutor() override;
+  ProcessExecutor(const ProcessExecutor&) = delete;
+  ProcessExecutor& operator=(const ProcessExecutor&) = delete;
+
+  Result<void> start(const Launch& launch) override;
+  std::optional<Finished> wait(Clock::time_point until) override;
+  void signal(const std::string& id, int signal) override;
+  Clock::time_point now() const override { return Clock::now(); }
+  std::size_t running() const override;
+
+  struct Job;
+
+ private:
+  const SignalWatch& signals_;
+  int interrupts_seen_ = 0;
+  std::vector<std::unique_ptr<Job>> jobs_;
+};
+
+}  // namespace tipc::run

@@ -1,0 +1,443 @@
+#include "data/extract.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/sha256.h"
+#include "support/temp_dir.h"
+
+namespace tipc::data {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class Format { kTar, kTarGz, kZip };
+
+// One entry of an archive a test builds.
+struct Entry {
+  std::string path;
+  unsigned type = AE_IFREG;
+  std::string data{};  // contents of a regular file
+  std::string link{};  // target of a symlink or a hardlink
+  bool hardlink = false;
+  int mode = 0644;
+  std::int64_t sparse_size = 0;  // > 0: a sparse file of this size whose data is `data`, at its end
+};
+
+Entry file(std::string path, std::string data, int mode = 0644) {
+  return {.path = std::move(path), .data = std::move(data), .mode = mode};
+}
+Entry directory(std::string path, int mode = 0755) { return {.path = std::move(path), .type = AE_IFDIR, .mode = mode}; }
+Entry symlink(std::string path, std::string target) {
+  return {.path = std::move(path), .type = AE_IFLNK, .link = std::move(target), .mode = 0777};
+}
+Entry hardlink(std::string path, std::string target) {
+  return {.path = std::move(path), .link = std::move(target), .hardlink = true};
+}
+Entry special(std::string path, unsigned type) { return {.path = std::move(path), .type = type}; }
+
+std::string random_bytes(std::size_t size) {
+  std::mt19937 generator(42);
+  std::string bytes(size, '\0');
+  for (char& byte : bytes) byte = static_cast<char>(generator());
+  return bytes;
+}
+
+void add_entry(archive* writer, const Entry& spec) {
+  const std::unique_ptr<archive_entry, void (*)(archive_entry*)> entry(archive_entry_new(), &archive_entry_free);
+  archive_entry_set_pathname(entry.get(), spec.path.c_str());
+  archive_entry_set_filetype(entry.get(), spec.type);
+  archive_entry_set_perm(entry.get(), spec.mode);
+  if (spec.type == AE_IFLNK) archive_entry_set_symlink(entry.get(), spec.link.c_str());
+  if (spec.hardlink) archive_entry_set_hardlink(entry.get(), spec.link.c_str());
+  if (spec.type == AE_IFCHR) {
+    archive_entry_set_rdevmajor(entry.get(), 1);
+    archive_entry_set_rdevminor(entry.get(), 3);
+  }
+  const auto stored = static_cast<std::int64_t>(spec.data.size());
+  archive_entry_set_size(entry.get(), std::max(stored, spec.sparse_size));
+  if (spec.sparse_size > 0) archive_entry_sparse_add_entry(entry.get(), spec.sparse_size - stored, stored);
+  ASSERT_EQ(archive_write_header(writer, entry.get()), ARCHIVE_OK) << spec.path << ": " << archive_error_string(writer);
+  if (!spec.data.empty()) {  // for a sparse file, the writer takes only the data, not the holes
+    ASSERT_EQ(archive_write_data(writer, spec.data.data(), spec.data.size()), stored);
+  }
+}
+
+void write_archive(const fs::path& out, Format format, const std::vector<Entry>& entries) {
+  const std::unique_ptr<archive, int (*)(archive*)> writer(archive_write_new(), &archive_write_free);
+  if (format == Format::kZip) {
+    archive_write_set_format_zip(writer.get());
+  } else {
+    archive_write_set_format_pax_restricted(writer.get());
+  }
+  if (format == Format::kTarGz) archive_write_add_filter_gzip(writer.get());
+  ASSERT_EQ(archive_write_open_filename(writer.get(), out.c_str()), ARCHIVE_OK) << archive_error_string(writer.get());
+  for (const auto& entry : entries) add_entry(writer.get(), entry);
+  ASSERT_EQ(archive_write_close(writer.get()), ARCHIVE_OK) << archive_error_string(writer.get());
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// Every path below dir, relative and sorted; symlinks are listed, not followed.
+std::vector<std::string> listing(const fs::path& dir) {
+  std::vector<std::string> paths;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    paths.push_back(entry.path().lexically_relative(dir).generic_string());
+  }
+  std::ranges::sort(paths);
+  return paths;
+}
+
+unsigned mode_of(const fs::path& path) { return static_cast<unsigned>(fs::symlink_status(path).permissions()); }
+
+// What is below dir: type, mode and contents of each path, to compare trees exactly.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> tree;
+  for (const auto& name : listing(dir)) {
+    const fs::path path = dir / name;
+    if (fs::is_symlink(fs::symlink_status(path))) {
+      tree[name] = "symlink -> " + fs::read_symlink(path).string();
+    } else if (fs::is_directory(path)) {
+      tree[name] = "directory " + std::to_string(mode_of(path));
+    } else {
+      tree[name] = "file " + std::to_string(mode_of(path)) + " " + read_file(path);
+    }
+  }
+  return tree;
+}
+
+ino_t inode_of(const fs::path& path) {
+  struct stat status {};
+  EXPECT_EQ(::lstat(path.c_str(), &status), 0) << path;
+  return status.st_ino;
+}
+
+std::vector<Entry> good_tree() {
+  return {directory("alexnet"),
+          file("alexnet/README", "AlexNet lite data\n"),
+          directory("alexnet/images"),
+          file("alexnet/images/0001.bin", random_bytes(100 * 1024)),
+          file("alexnet/run.sh", "#!/bin/sh\necho ok\n", 0755),
+          symlink("alexnet/latest", "images/0001.bin")};
+}
+
+class Extract : public ::testing::Test {
+ protected:
+  // Archives live apart from the destination's parent, so that everything under
+  // parent_ was written by prepare_data.
+  test::TempDir archives_;
+  test::TempDir parent_;
+
+  fs::path destination() const { return parent_.path() / "dest"; }
+
+  std::string archive(const std::string& name, Format format, const std::vector<Entry>& entries) const {
+    const fs::path path = archives_.path() / name;
+    write_archive(path, format, entries);
+    return path.string();
+  }
+
+  Result<ExtractReport> prepare(const std::string& archive_path, const ExtractLimits& limits = {},
+                                const std::string& creates = "alexnet") const {
+    return prepare_data({archive_path, destination().string(), creates}, limits);
+  }
+
+  // The archive is refused with a message naming `named`, and nothing is left anywhere
+  // below the destination's parent but the (empty) destination itself.
+  void expect_refused(const std::vector<Entry>& entries, const std::string& named, const ExtractLimits& limits = {},
+                      Format format = Format::kTar) const {
+    const auto path = archive("evil.archive", format, entries);
+    const auto result = prepare(path, limits);
+    ASSERT_FALSE(result) << "extracted although it names " << named;
+    const std::string message = result.error().str();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find(named), std::string::npos) << message;
+    EXPECT_EQ(listing(parent_.path()), std::vector<std::string>{"dest"});
+  }
+};
+
+TEST_F(Extract, TarTarGzAndZipProduceTheSameTree) {
+  const std::map<std::string, std::string> expected = {
+      {"alexnet", "directory 493"},
+      {"alexnet/README", "file 420 AlexNet lite data\n"},
+      {"alexnet/images", "directory 493"},
+      {"alexnet/images/0001.bin", "file 420 " + random_bytes(100 * 1024)},
+      {"alexnet/latest", "symlink -> images/0001.bin"},
+      {"alexnet/run.sh", "file 493 #!/bin/sh\necho ok\n"}};
+  for (const auto& [name, format] :
+       {std::pair{"data.tar", Format::kTar}, {"data.tar.gz", Format::kTarGz}, {"data.zip", Format::kZip}}) {
+    const auto destination = parent_.path() / name;
+    const auto report = prepare_data({archive(name, format, good_tree()), destination.string(), "alexnet"});
+    ASSERT_TRUE(report) << name << ": " << report.error().str();
+    EXPECT_FALSE(report->skipped);
+    EXPECT_EQ(report->entries, 6u) << name;
+    EXPECT_EQ(report->bytes, 100u * 1024 + 18 + 18) << name;
+    auto tree = snapshot(destination);
+    EXPECT_EQ(tree.erase(".alexnet.tipc-stamp"), 1u) << name;
+    EXPECT_EQ(tree, expected) << name;
+  }
+}
+
+TEST_F(Extract, StampHoldsTheArchiveDigest) {
+  const auto path = archive("data.tar", Format::kTar, good_tree());
+  const auto report = prepare(path);
+  ASSERT_TRUE(report) << report.error().str();
+  const auto digest = sha256_file(path);
+  ASSERT_TRUE(digest);
+  EXPECT_EQ(report->archive_sha256, *digest);
+  EXPECT_EQ(read_file(destination() / ".alexnet.tipc-stamp"), *digest + "\n");
+}
+
+TEST_F(Extract, ModesKeepExecuteBitsAndDropSetuidAndGroupWrite) {
+  const auto path = archive("modes.tar", Format::kTar,
+                            {directory("alexnet", 0700), file("alexnet/setuid", "x", 04777),
+                             file("alexnet/shared", "x", 0666), file("alexnet/private", "x", 0700)});
+  ASSERT_TRUE(prepare(path));
+  EXPECT_EQ(mode_of(destination() / "alexnet"), 0755u);
+  EXPECT_EQ(mode_of(destination() / "alexnet/setuid"), 0755u);
+  EXPECT_EQ(mode_of(destination() / "alexnet/shared"), 0644u);
+  EXPECT_EQ(mode_of(destination() / "alexnet/private"), 0700u);
+}
+
+TEST_F(Extract, HardlinkToAnEarlierFileSharesItsInode) {
+  const auto path = archive("links.tar", Format::kTar,
+                            {file("alexnet/weights", "w"), hardlink("alexnet/weights.copy", "alexnet/weights")});
+  const auto report = prepare(path);
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(inode_of(destination() / "alexnet/weights"), inode_of(destination() / "alexnet/weights.copy"));
+}
+
+TEST_F(Extract, NestedCreatesPathAcceptsItsParentDirectories) {
+  const auto path = archive("nested.tar", Format::kTar,
+                            {directory("./"), directory("lite_data"), file("lite_data/alexnet/train.txt", "1\n")});
+  const auto report = prepare(path, {}, "lite_data/alexnet");
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(read_file(destination() / "lite_data/alexnet/train.txt"), "1\n");
+  EXPECT_TRUE(fs::exists(destination() / ".lite_data_alexnet.tipc-stamp"));
+}
+
+TEST_F(Extract, DeclaredPathMayBeASingleFile) {
+  const auto path = archive("weights.tar", Format::kTar, {file("alexnet.pdparams", "weights")});
+  const auto report = prepare(path, {}, "alexnet.pdparams");
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(listing(destination()), (std::vector<std::string>{".alexnet.pdparams.tipc-stamp", "alexnet.pdparams"}));
+}
+
+TEST_F(Extract, SecondCallIsSkippedAndLeavesTheTreeUntouched) {
+  const auto path = archive("data.tar.gz", Format::kTarGz, good_tree());
+  ASSERT_TRUE(prepare(path));
+  const auto before = snapshot(destination());
+  const auto readme_inode = inode_of(destination() / "alexnet/README");
+  const auto tree_inode = inode_of(destination() / "alexnet");
+  const auto stamp_time = fs::last_write_time(destination() / ".alexnet.tipc-stamp");
+
+  const auto again = prepare(path);
+  ASSERT_TRUE(again) << again.error().str();
+  EXPECT_TRUE(again->skipped);
+  EXPECT_EQ(again->entries, 0u);
+  EXPECT_FALSE(again->archive_sha256.empty());
+  EXPECT_EQ(inode_of(destination() / "alexnet/README"), readme_inode);
+  EXPECT_EQ(inode_of(destination() / "alexnet"), tree_inode);
+  EXPECT_EQ(fs::last_write_time(destination() / ".alexnet.tipc-stamp"), stamp_time);
+  EXPECT_EQ(snapshot(destination()), before);
+}
+
+TEST_F(Extract, MissingTreeIsExtractedAgainDespiteTheStamp) {
+  const auto path = archive("data.tar", Format::kTar, good_tree());
+  ASSERT_TRUE(prepare(path));
+  fs::remove_all(destination() / "alexnet");
+  const auto report = prepare(path);
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_FALSE(report->skipped);
+  EXPECT_EQ(read_file(destination() / "alexnet/README"), "AlexNet lite data\n");
+}
+
+TEST_F(Extract, ChangedArchiveIsExtractedAgainAndStaleFilesAreGone) {
+  const auto path = archive("data.tar", Format::kTar, {file("alexnet/README", "one"), file("alexnet/old.txt", "old")});
+  ASSERT_TRUE(prepare(path));
+  archive("data.tar", Format::kTar, {file("alexnet/README", "two"), file("alexnet/new.txt", "new")});
+
+  const auto report = prepare(path);
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_FALSE(report->skipped);
+  EXPECT_EQ(listing(destination()),
+            (std::vector<std::string>{".alexnet.tipc-stamp", "alexnet", "alexnet/README", "alexnet/new.txt"}));
+  EXPECT_EQ(read_file(destination() / "alexnet/README"), "two");
+  EXPECT_EQ(read_file(destination() / ".alexnet.tipc-stamp"), *sha256_file(path) + "\n");
+}
+
+TEST_F(Extract, FailedReextractionKeepsThePreviousTreeAndStamp) {
+  const auto path = archive("data.tar", Format::kTar, good_tree());
+  ASSERT_TRUE(prepare(path));
+  const auto before = snapshot(destination());
+  archive("data.tar", Format::kTar, {file("alexnet/README", "new"), file("../../../evil", "x")});
+
+  const auto report = prepare(path);
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().str().find("../../../evil"), std::string::npos) << report.error().str();
+  EXPECT_EQ(snapshot(destination()), before);
+  EXPECT_FALSE(fs::exists(parent_.path() / "evil"));
+}
+
+TEST_F(Extract, RefusesDotDotAndLeavesNothingOutside) {
+  // Three levels up from the extraction directory is the destination's parent.
+  for (const char* evil : {"../evil", "../../../evil"}) {
+    expect_refused({file("alexnet/ok", "ok"), file(evil, "x")}, evil);
+  }
+}
+
+TEST_F(Extract, RefusesDotDotInsideTheDeclaredPath) {
+  expect_refused({file("alexnet/ok", "ok"), file("alexnet/../../evil", "x")}, "alexnet/../../evil");
+}
+
+TEST_F(Extract, RefusesDotDotInZipArchives) {
+  expect_refused({file("alexnet/ok", "ok"), file("../../../evil", "x")}, "../../../evil", {}, Format::kZip);
+}
+
+TEST_F(Extract, RefusesAbsolutePaths) {
+  for (const std::string& evil : {std::string("/abs/evil"), (parent_.path() / "evil").string()}) {
+    expect_refused({file("alexnet/ok", "ok"), file(evil, "x")}, evil);
+  }
+}
+
+TEST_F(Extract, RefusesSymlinkEscapingTheDestinationAndFilesWrittenThroughIt) {
+  for (const char* outside : {"../../outside", "../../../../outside"}) {
+    fs::create_directories(parent_.path() / "outside");
+    const std::vector<Entry> entries = {directory("alexnet"), symlink("alexnet/link", outside),
+                                        file("alexnet/link/x", "x")};
+    const auto result = prepare(archive("evil.tar", Format::kTar, entries));
+    ASSERT_FALSE(result);
+    EXPECT_NE(result.error().str().find("alexnet/link"), std::string::npos) << result.error().str();
+    EXPECT_EQ(listing(parent_.path()), (std::vector<std::string>{"dest", "outside"}));
+    fs::remove(parent_.path() / "outside");
+  }
+}
+
+TEST_F(Extract, RefusesAbsoluteSymlink) {
+  expect_refused({directory("alexnet"), symlink("alexnet/passwd", "/etc/passwd")}, "alexnet/passwd");
+}
+
+TEST_F(Extract, RefusesWritingThroughASymlinkEvenOneInside) {
+  expect_refused({directory("alexnet/real"), symlink("alexnet/link", "real"), file("alexnet/link/x", "x")},
+                 "alexnet/link/x");
+}
+
+TEST_F(Extract, RefusesSymlinkThatALaterSymlinkRedirectsOutside) {
+  // When l1 is unpacked, l2 does not exist and "l2/.." is alexnet/d; once l2 points at the
+  // extraction directory, l1 resolves to its parent.
+  expect_refused({directory("alexnet/d"), symlink("alexnet/d/l1", "l2/.."), symlink("alexnet/d/l2", "../..")},
+                 "alexnet/d/l1");
+}
+
+TEST_F(Extract, RefusesHardlinkToAnAbsolutePath) {
+  expect_refused({file("alexnet/ok", "ok"), hardlink("alexnet/passwd", "/etc/passwd")}, "alexnet/passwd");
+}
+
+TEST_F(Extract, RefusesHardlinkWithDotDot) {
+  expect_refused({file("alexnet/ok", "ok"), hardlink("alexnet/h", "alexnet/../../../victim")}, "alexnet/h");
+}
+
+TEST_F(Extract, RefusesCharacterDevices) {
+  expect_refused({file("alexnet/ok", "ok"), special("alexnet/null", AE_IFCHR)}, "alexnet/null");
+}
+
+TEST_F(Extract, RefusesFifos) {
+  expect_refused({file("alexnet/ok", "ok"), special("alexnet/pipe", AE_IFIFO)}, "alexnet/pipe");
+}
+
+TEST_F(Extract, RefusesEntriesOutsideTheDeclaredPath) {
+  for (const char* other : {"other/file", "alexnet2/file", "top-level-file"}) {
+    expect_refused({file("alexnet/ok", "ok"), file(other, "x")}, other);
+  }
+}
+
+TEST_F(Extract, StopsAtMaxEntries) {
+  std::vector<Entry> bomb;
+  for (int i = 0; i < 20; ++i) bomb.push_back(file("alexnet/f" + std::to_string(i), "x"));
+  expect_refused(bomb, "alexnet/f10", {.max_entries = 10});
+}
+
+TEST_F(Extract, StopsAtMaxEntryBytes) {
+  expect_refused({file("alexnet/small", "x"), file("alexnet/big", std::string(5000, 'b'))}, "alexnet/big",
+                 {.max_entry_bytes = 4096});
+}
+
+TEST_F(Extract, StopsAtMaxTotalBytes) {
+  const std::string kilobyte(1000, 'k');
+  expect_refused({file("alexnet/a", kilobyte), file("alexnet/b", kilobyte), file("alexnet/c", kilobyte)},
+                 "alexnet/c", {.max_total_bytes = 2500});
+}
+
+TEST_F(Extract, SparseHolesCountTowardsTheSizeLimit) {
+  // The archive stores 4 KiB of data; the file it describes unpacks to 1 MiB.
+  Entry sparse = file("alexnet/sparse", std::string(4096, 's'));
+  sparse.sparse_size = 1 << 20;
+  EXPECT_LT(fs::file_size(archive("sparse.tar", Format::kTar, {sparse})), 64u * 1024);
+  expect_refused({sparse}, "alexnet/sparse", {.max_entry_bytes = 64 * 1024});
+}
+
+TEST_F(Extract, RefusesTruncatedTarGz) {
+  const auto whole = archive("data.tar.gz", Format::kTarGz, {file("alexnet/blob", random_bytes(256 * 1024))});
+  const std::string bytes = read_file(whole);
+  std::ofstream(whole, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 2);
+
+  const auto result = prepare(whole);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().str().find(whole + ": truncated or corrupt archive: "), std::string::npos)
+      << result.error().str();
+  EXPECT_EQ(listing(parent_.path()), std::vector<std::string>{"dest"});
+}
+
+TEST_F(Extract, RefusesBytesThatAreNoArchive) {
+  const auto path = archives_.write("data.tar", "this is not an archive\n");
+  const auto result = prepare(path);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().str().find(path + ": truncated or corrupt archive: "), std::string::npos)
+      << result.error().str();
+  EXPECT_EQ(listing(parent_.path()), std::vector<std::string>{"dest"});
+}
+
+TEST_F(Extract, RefusesArchiveThatDoesNotCreateTheDeclaredPath) {
+  const auto path = archive("empty.tar", Format::kTar, {directory("./")});
+  const auto result = prepare(path);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().str().find("does not create 'alexnet'"), std::string::npos) << result.error().str();
+  EXPECT_EQ(listing(parent_.path()), std::vector<std::string>{"dest"});
+}
+
+TEST_F(Extract, MissingArchiveIsAnErrorNamingIt) {
+  const auto missing = (archives_.path() / "absent.tar").string();
+  const auto result = prepare(missing);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().str().find(missing), std::string::npos) << result.error().str();
+  EXPECT_TRUE(listing(parent_.path()).empty());
+}
+
+TEST_F(Extract, RefusesCreatesThatIsNotAPlainRelativePath) {
+  const auto path = archive("data.tar", Format::kTar, good_tree());
+  for (const char* creates : {"", ".", "/alexnet", "../alexnet", "alexnet/../.."}) {
+    const auto result = prepare(path, {}, creates);
+    ASSERT_FALSE(result) << "'" << creates << "'";
+    EXPECT_NE(result.error().str().find("'creates'"), std::string::npos) << result.error().str();
+  }
+  EXPECT_TRUE(listing(parent_.path()).empty());
+}
+
+}  // namespace
+}  // namespace tipc::data
