@@ -10,7 +10,8 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
   app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);
-  app.add_option("config", o.config, "TIPC config (train_infer_python.txt format)")->required();
+  app.add_option("config", o.config, "TIPC config (train_infer_python.txt format), or a directory of them (a suite)")
+      ->required();
   app.add_option("mode", o.mode, "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, ...")
       ->required();
   app.add_flag("--dry-run", o.dry_run, "print the plan and run nothing");
@@ -21,12 +22,26 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--dialect-dir", o.dialect_dir, "directory of dialect YAML files");
   app.add_option("--repo-root", o.repo_root, "repository root (default: the directory holding test_tipc/)");
   app.add_option("--launcher", o.launcher, "launcher of distributed trains (configs/launchers.yaml), e.g. rank-env");
+  app.add_option("--settings", o.settings, "project settings (default: test_tipc/tipc-run.yaml when present)");
+  app.add_option("-j,--jobs", o.jobs, "stages run at once (default: settings, else the number of CPU cores)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--gpus", o.gpus, "GPU ids to use, e.g. 0,1,2,3, or none (default: CUDA_VISIBLE_DEVICES or nvidia-smi -L)");
+  app.add_option("--resource-spec", o.resource_spec, "GPU resource spec file, YAML or JSON (CTest style)");
+  app.add_option("--timeout", o.timeout, "seconds every stage may run (default: per kind, from settings)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--strict", o.strict, "UNSUPPORTED stages fail the run");
+  app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"train", "eval", "export", "infer"}));
+  app.add_option("-k", o.pattern, "run only stages whose id matches (glob, or substring)");
+  app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
+  app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);
-    Error error = Error::plain(out.str().empty() ? err.str() : out.str());
+    Error error = Error::plain(code == 0 ? out.str() : err.str() + out.str());
     error.exit_code = code == 0 ? kExitPassed : kExitUsage;
     return fail(error);
   }

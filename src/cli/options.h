@@ -19,6 +19,16 @@ struct Options {
   std::optional<std::string> dialect_dir;
   std::optional<std::string> repo_root;
   std::optional<std::string> launcher;
+  std::optional<std::string> settings;     // default: <repo>/test_tipc/tipc-run.yaml when present
+  std::optional<int> jobs;
+  std::optional<std::string> gpus;
+  std::optional<std::string> resource_spec;
+  std::optional<double> timeout;
+  bool strict = false;
+  std::vector<std::string> only;           // stage kinds
+  std::optional<std::string> pattern;      // -k: stage ids matching this (glob, or substring)
+  bool resume = false;
+  bool prepare_script = false;
 };
 
 // Parses argv. Returns an Error with exit code 0 for --help/--version (the text is

@@ -33,7 +33,7 @@ void ResultsLogReporter::run_started(const run::RunInfo& info) {
     const std::string path = path_of(*plan);
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
-    if (!compat_) std::ofstream(path, std::ios::trunc);  // a fresh log per run (D12)
+    if (!compat_ && !keep_existing_) std::ofstream(path, std::ios::trunc);  // a fresh log per run (D12)
     banner_written_[plan] = plan->banner.empty();
   }
 }

@@ -12,7 +12,9 @@ namespace tipc::report {
 
 class ResultsLogReporter : public run::Listener {
  public:
-  ResultsLogReporter(std::string repo_root, bool compat) : repo_root_(std::move(repo_root)), compat_(compat) {}
+  // `keep_existing`: --resume continues the previous run's log.
+  ResultsLogReporter(std::string repo_root, bool compat, bool keep_existing = false)
+      : repo_root_(std::move(repo_root)), compat_(compat), keep_existing_(keep_existing) {}
 
   void run_started(const run::RunInfo& info) override;
   void stage_finished(const run::StageRecord& record) override;
@@ -25,6 +27,7 @@ class ResultsLogReporter : public run::Listener {
 
   std::string repo_root_;
   bool compat_;
+  bool keep_existing_;
   std::map<const plan::Plan*, bool> banner_written_;
 };
 

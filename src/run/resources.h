@@ -20,7 +20,7 @@ struct ResourceSpec {
   std::string source;  // where it came from, for messages ("--gpus", a file, "nvidia-smi -L", "none")
 };
 
-// `--gpus 0,1,2,3`
+// `--gpus 0,1,2,3`; `none` or `-1`: no GPU
 Result<ResourceSpec> parse_gpu_list(const std::string& list);
 
 // A resource-spec file, YAML or JSON (JSON is YAML), CTest-style:

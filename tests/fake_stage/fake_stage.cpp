@@ -12,6 +12,8 @@
 //   --children FILE        append the pids of forked children to FILE
 //   --write FILE           create FILE containing "ok"
 //   --read-stdin           read stdin and print how many bytes it gave
+//   --fail-if-missing FILE exit 1 unless FILE exists
+// Words with '=' or without a leading -- (what a runner passes) are echoed and ignored.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -88,6 +90,9 @@ int main(int argc, char** argv) {
     else if (flag == "--signal") die_by = std::atoi(argv[++i]);
     else if (flag == "--ignore-term") signal(SIGTERM, SIG_IGN);
     else if (flag == "--write") std::ofstream(argv[++i]) << "ok\n";
+    else if (flag == "--fail-if-missing") {
+      if (access(argv[++i], F_OK) != 0) exit_code = 1;
+    }
     else if (flag == "--print-mb") {
       const long mib = std::atol(argv[++i]);
       std::string line(1023, 'x');
@@ -102,6 +107,8 @@ int main(int argc, char** argv) {
     } else if (flag == "--read-stdin") {
       char buffer[64];
       std::printf("stdin gave %zd bytes\n", read(STDIN_FILENO, buffer, sizeof buffer));
+    } else if (flag.find('=') != std::string::npos || flag.rfind("--", 0) != 0) {
+      std::printf("arg %s\n", flag.c_str());  // what the runner passes (key=value, scripts): echoed, not interpreted
     } else {
       std::fprintf(stderr, "fake_stage: unknown flag %s (next %s)\n", flag.c_str(), value);
       return 64;

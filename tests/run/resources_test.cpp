@@ -17,6 +17,7 @@ TEST(Resources, GpuListParses) {
   EXPECT_FALSE(parse_gpu_list("0,0"));
   EXPECT_FALSE(parse_gpu_list("0;1"));
   EXPECT_TRUE(parse_gpu_list("")->gpus.empty());
+  EXPECT_TRUE(parse_gpu_list("none")->gpus.empty());
 }
 
 TEST(Resources, SpecFileInCTestAndShortForms) {

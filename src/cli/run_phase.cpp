@@ -1,0 +1,144 @@
+#include "cli/run_phase.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "data/extract.h"
+#include "report/console_reporter.h"
+#include "report/results_log_reporter.h"
+#include "run/journal.h"
+#include "run/process_executor.h"
+#include "run/scheduler.h"
+
+namespace tipc::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::string command_output(const char* command) {
+  std::string out;
+  if (FILE* pipe = popen(command, "r")) {
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    pclose(pipe);
+  }
+  return out;
+}
+
+Result<void> prepare_data(const Project& project, const std::string& mode) {
+  for (const auto& step : project.settings.data_for(mode)) {
+    const data::DataStep data_step{(fs::path(project.root) / step.archive).string(),
+                                   (fs::path(project.root) / step.destination).string(), step.creates};
+    auto report = data::prepare_data(data_step);
+    if (!report) return fail(report.error());
+    std::cout << fmt::format("tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
+                             report->skipped ? "up to date"
+                                             : fmt::format("extracted {} entries, {} bytes", report->entries,
+                                                           report->bytes));
+  }
+  return {};
+}
+
+// The repository's own prepare.sh, as the reference workflow runs it before the runner.
+Result<void> run_prepare_scripts(const Project& project, const std::vector<std::string>& configs,
+                                 const std::string& mode, run::Executor& executor) {
+  for (const auto& config : configs) {
+    run::Launch launch;
+    launch.id = "prepare:" + config;
+    launch.argv = {"bash", "test_tipc/prepare.sh", fs::absolute(config).string(), mode};
+    launch.cwd = project.root;
+    launch.log_path = project.root + "/test_tipc/output/prepare.log";
+    launch.append_log = true;
+    if (auto ok = executor.start(launch); !ok) return fail(ok.error());
+    std::optional<run::Finished> done;
+    while (!(done = executor.wait(run::Clock::now() + std::chrono::hours(24)))) {
+    }
+    if (done->exit_code != 0) {
+      return fail(Error{{Diagnostic{config, 0, "", fmt::format("test_tipc/prepare.sh failed ({}); see {}",
+                                                               done->signal ? fmt::format("signal {}", *done->signal)
+                                                                            : fmt::format("exit code {}", *done->exit_code),
+                                                               launch.log_path)}},
+                        kExitFailed});
+    }
+  }
+  return {};
+}
+
+run::Timeouts timeouts_for(const Project& project, const Options& options) {
+  run::Timeouts t;
+  for (const auto kind : {plan::StageKind::kTrain, plan::StageKind::kEval, plan::StageKind::kExport,
+                          plan::StageKind::kInfer}) {
+    const auto it = project.settings.timeouts.find(plan::to_string(kind));
+    if (it != project.settings.timeouts.end()) t.by_kind[kind] = it->second;
+  }
+  t.all = options.timeout;
+  t.grace = project.settings.grace;
+  return t;
+}
+
+std::vector<run::LogPattern> checks_for(const Project& project, const plan::Stage& stage) {
+  auto patterns = run::default_log_patterns(stage.kind == plan::StageKind::kTrain);
+  for (const auto& check : project.settings.log_checks) {
+    const bool applies = check.kinds.empty() ||
+                         std::find(check.kinds.begin(), check.kinds.end(), plan::to_string(stage.kind)) != check.kinds.end();
+    if (applies) patterns.push_back({check.name, std::regex(check.pattern)});
+  }
+  return patterns;
+}
+
+}  // namespace
+
+Result<run::ResourceSpec> resources_for(const Options& options) {
+  if (options.resource_spec) return run::load_resource_spec(*options.resource_spec);
+  if (options.gpus) return run::parse_gpu_list(*options.gpus);
+  std::optional<std::string> cvd;
+  if (const char* value = std::getenv("CUDA_VISIBLE_DEVICES")) cvd = value;
+  return run::detect_gpus(cvd, cvd ? "" : command_output("nvidia-smi -L 2>/dev/null"));
+}
+
+int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
+              const std::vector<std::string>& config_files) {
+  auto report_error = [](const Error& e) {
+    std::cerr << "tipc-run: error: " << e.str() << '\n';
+    return e.exit_code;
+  };
+  if (auto ok = prepare_data(project, options.mode); !ok) return report_error(ok.error());
+  auto resources = resources_for(options);
+  if (!resources) return report_error(resources.error());
+
+  run::SignalWatch& signals = run::SignalWatch::install();
+  run::ProcessExecutor executor(signals);
+  if (options.prepare_script) {
+    if (auto ok = run_prepare_scripts(project, config_files, options.mode, executor); !ok) return report_error(ok.error());
+  }
+
+  run::SchedulerOptions scheduler;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(cores));
+  scheduler.resources = *resources;
+  scheduler.timeouts = timeouts_for(project, options);
+  scheduler.repo_root = project.root;
+  scheduler.append_logs = options.compat;
+  scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
+  std::vector<const plan::Plan*> pointers;
+  for (const auto& plan : plans) pointers.push_back(&plan);
+  if (options.resume) scheduler.resumed = run::passed_in_journal(project.root, pointers);
+
+  report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO));
+  report::ResultsLogReporter results(project.root, options.compat, options.resume);
+  run::JournalWriter journal(project.root, options.resume);
+  run::MultiListener listeners;
+  listeners.add(console);
+  listeners.add(results);
+  listeners.add(journal);
+  const auto summary = run::run_stages(pointers, executor, listeners, scheduler, [&] { return signals.interrupted(); });
+  if (options.compat) return summary.interrupted ? kExitInterrupted : kExitPassed;  // the reference exits 0 (D1)
+  return summary.exit_code(options.strict);
+}
+
+}  // namespace tipc::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Executing plans: the data they need, the resources they get, the scheduler and
+// its reporters. Returns the process exit code.
+#include <vector>
+
+#include "cli/options.h"
+#include "cli/project.h"
+#include "plan/plan.h"
+#include "run/resources.h"
+
+namespace tipc::cli {
+
+// --resource-spec, else --gpus, else CUDA_VISIBLE_DEVICES / nvidia-smi -L.
+Result<run::ResourceSpec> resources_for(const Options& options);
+
+int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
+              const std::vector<std::string>& config_files);
+
+}  // namespace tipc::cli

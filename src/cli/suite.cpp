@@ -1,0 +1,84 @@
+#include "cli/suite.h"
+
+#include <fnmatch.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "plan/plan_file.h"
+
+namespace tipc::cli {
+namespace fs = std::filesystem;
+namespace {
+
+// A train_infer_python config starts with a ===...train_params...=== header.
+bool is_train_config(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line == "\r") continue;
+    return line.find("train_params") != std::string::npos && line.find("===") != std::string::npos;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> config_files(const std::string& argument) {
+  std::error_code ec;
+  if (!fs::is_directory(argument, ec)) return std::vector<std::string>{argument};
+  std::vector<std::string> files;
+  for (auto it = fs::recursive_directory_iterator(argument, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".txt" && is_train_config(it->path())) {
+      files.push_back(it->path().string());
+    }
+  }
+  if (ec) return fail(Error::at(argument, 0, "", "cannot list the directory: " + ec.message()));
+  if (files.empty()) return fail(Error::at(argument, 0, "", "no train_params config (*.txt) in this directory"));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& files, const Project& project,
+                                             const Options& options) {
+  plan::PlanOptions plan_options;
+  plan_options.mode = options.mode;
+  plan_options.compat = options.compat;
+  plan_options.repo_root = project.root;
+  plan_options.python = options.python;
+  plan_options.launcher = project.launcher;
+  if (const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES")) plan_options.initial_cuda_visible_devices = cvd;
+  std::vector<plan::Plan> plans;
+  Error problems;
+  for (const auto& file : files) {
+    auto plan = plan::plan_file(file, project.dialect, plan_options);
+    if (!plan) {
+      problems.diagnostics.insert(problems.diagnostics.end(), plan.error().diagnostics.begin(),
+                                  plan.error().diagnostics.end());
+      problems.exit_code = plan.error().exit_code;
+      continue;
+    }
+    plans.push_back(std::move(*plan));
+  }
+  if (!problems.diagnostics.empty()) return fail(problems);
+  return plans;
+}
+
+void select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds, const std::string& pattern) {
+  const bool glob = pattern.find_first_of("*?[") != std::string::npos;
+  auto selected = [&](const plan::Stage& stage) {
+    const bool kind_ok =
+        kinds.empty() || std::find(kinds.begin(), kinds.end(), plan::to_string(stage.kind)) != kinds.end();
+    const bool id_ok = pattern.empty() || (glob ? fnmatch(pattern.c_str(), stage.id.c_str(), 0) == 0
+                                                : stage.id.find(pattern) != std::string::npos);
+    return kind_ok && id_ok;
+  };
+  for (auto& plan : plans) {
+    std::erase_if(plan.stages, [&](const plan::Stage& s) { return !selected(s); });
+  }
+}
+
+}  // namespace tipc::cli

@@ -1,0 +1,40 @@
+#pragma once
+// The project's own tipc-run settings (test_tipc/tipc-run.yaml): stage timeouts,
+// extra log checks, the data each mode needs, and defaults for the command line.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace tipc::config {
+
+struct DataStepSetting {
+  std::string archive;      // relative to the repository root
+  std::string destination;  // relative to the repository root
+  std::string creates;      // relative to the destination
+};
+
+struct LogCheckSetting {
+  std::string name;
+  std::string pattern;              // ECMAScript regex, matched per output line
+  std::vector<std::string> kinds;   // train, eval, export, infer; empty: all
+};
+
+struct ProjectSettings {
+  std::string path;                              // "" when the project has none
+  std::map<std::string, double> timeouts{{"train", 7200}, {"eval", 1800}, {"export", 1800}, {"infer", 1800}};
+  double grace = 10;                             // seconds between SIGTERM and SIGKILL
+  std::vector<LogCheckSetting> log_checks;
+  std::map<std::string, std::vector<DataStepSetting>> data;  // by MODE; "all" applies to every mode
+  std::optional<std::string> launcher;
+  std::optional<std::string> dialect;
+  std::optional<int> jobs;
+
+  std::vector<DataStepSetting> data_for(const std::string& mode) const;
+};
+
+Result<ProjectSettings> load_project_settings(const std::string& path);
+
+}  // namespace tipc::config

@@ -1,0 +1,175 @@
+// tipc-run running real stages (the fake stage program as the interpreter):
+// results, exit codes, the output layout, resume, interrupts, data preparation.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/run_binary.h"
+
+namespace tipc::cli {
+namespace {
+namespace fs = std::filesystem;
+using test::run_tipc;
+
+std::string fake_config(const std::string& train = "train.py --record rec.txt --print train-done",
+                        const std::string& gpu_list = "-1") {
+  return "===========================train_params===========================\n"
+         "model_name:fake\n"
+         "python:" + test::fake_stage_binary() + "\n"
+         "gpu_list:" + gpu_list + "\n"
+         "--use-gpu:False\n--amp:null\n"
+         "--epochs:lite_train_lite_infer=1|whole_train_whole_infer=1\n--save-dir:./output/\n"
+         "--batch-size:lite_train_lite_infer=2|whole_train_whole_infer=2\n--pretrained:null\n"
+         "train_model_name:latest\ntrain_infer_img_dir:./data\nnull:null\n##\n"
+         "trainer:norm_train\nnorm_train:" + train + "\n"
+         "pact_train:null\nfpgm_train:null\ndistill_train:null\nnull:null\nnull:null\n##\n"
+         "===========================eval_params===========================\n"
+         "eval:eval.py --record rec.txt --fail-if-missing eval-ok\nnull:null\n##\n"
+         "===========================infer_params===========================\n"
+         "--output-dir:./output/\n--checkpoint:\nnorm_export:export.py --record rec.txt\nquant_export:null\n"
+         "fpgm_export:null\ndistill_export:null\nexport1:null\nexport2:null\ninference_dir:null\ninfer_model:./m\n"
+         "infer_export:null\ninfer_quant:False\ninference:infer.py --record rec.txt\n"
+         "--use-gpu:True|False\n--enable-mkldnn:False\n--cpu-threads:1\n--batch-size:1|2\n--use-tensorrt:False\n"
+         "--precision:fp32\n--model-dir:\n--image-dir:./data\nnull:null\n--benchmark:False\nnull:null\n";
+}
+
+class RunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo_.write("eval-ok", "");
+    config_ = repo_.write("test_tipc/configs/fake.txt", fake_config());
+  }
+  test::RunResult run(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_tipc(repo_.path(), args);
+  }
+  int records() const {
+    std::ifstream in(repo_.path() / "rec.txt");
+    int n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  }
+  fs::path output() const { return repo_.path() / "test_tipc/output/fake/lite_train_lite_infer"; }
+
+  test::TempDir repo_;
+  std::string config_;
+};
+
+TEST_F(RunTest, EveryCpuStagePassesAndGpuStagesAreUnsupported) {
+  const auto r = run({"-j", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(records(), 5);  // train, eval, export, 2 cpu inferences
+  EXPECT_NE(r.out.find("UNSUPPORTED norm_train/gpus_-1/autocast_null/infer/gpu_trt_False_fp32_bs1"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("needs 1 GPU; 0 available (--gpus)"), std::string::npos);
+  EXPECT_NE(r.out.find("tipc-run: 5 passed, 0 failed, 0 timed out, 2 unsupported"), std::string::npos) << r.out;
+  EXPECT_NE(test::slurp(output() / "norm_train_gpus_-1_autocast_null.log").find("train-done"), std::string::npos);
+  const std::string results = test::slurp(output() / "results_python.log");
+  EXPECT_EQ(std::count(results.begin(), results.end(), '\n'), 5);
+  EXPECT_NE(results.find(" Run successfully with command - fake - "), std::string::npos) << results;
+  EXPECT_EQ(results.find('\x1b'), std::string::npos);  // plain text by default (D17)
+  EXPECT_EQ(run({"--strict"}).exit_code, 1);
+}
+
+TEST_F(RunTest, AFailedTrainFailsTheRunAndSkipsItsDependents) {
+  repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --stderr boom --exit 3"));
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("FAIL        norm_train/gpus_-1/autocast_null/train"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("exit code 3"), std::string::npos);
+  EXPECT_NE(r.out.find("    last 30 log lines:"), std::string::npos);
+  EXPECT_NE(r.out.find("boom"), std::string::npos);
+  EXPECT_NE(r.out.find("dependency norm_train/gpus_-1/autocast_null/train FAIL"), std::string::npos);
+  EXPECT_NE(test::slurp(output() / "results_python.log").find(" Run failed with command"), std::string::npos);
+}
+
+TEST_F(RunTest, ATracebackInATrainThatExitsZeroIsAFailure) {
+  repo_.write("test_tipc/configs/fake.txt",
+              fake_config("train.py --print Traceback_(most_recent_call_last): --stderr "
+                          "'Traceback (most recent call last):'"));
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("log check: python traceback at line 3"), std::string::npos) << r.out;
+}
+
+TEST_F(RunTest, ResumeSkipsWhatPassedAndRerunsTheRest) {
+  fs::remove(repo_.path() / "eval-ok");
+  EXPECT_EQ(run().exit_code, 1);  // eval fails
+  EXPECT_EQ(records(), 5);        // eval failed, but export and inference depend only on the train
+  repo_.write("eval-ok", "");
+  fs::remove(repo_.path() / "rec.txt");
+  const auto r = run({"--resume"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(records(), 1);  // only the eval ran again
+  EXPECT_NE(r.out.find("passed in an earlier run (--resume)"), std::string::npos);
+}
+
+TEST_F(RunTest, OnlyAndPatternSelectStages) {
+  const auto r = run({"--only", "train,export"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(records(), 2);
+  fs::remove(repo_.path() / "rec.txt");
+  EXPECT_EQ(run({"-k", "*cpu_*bs2"}).exit_code, 0);
+  EXPECT_EQ(records(), 1);
+}
+
+TEST_F(RunTest, InterruptStopsTheRunWithExitCode130AndLeavesNoProcess) {
+  repo_.write("test_tipc/configs/fake.txt",
+              fake_config("train.py --children kids.txt --fork-ignoring-term 1 --sleep 60"));
+  const pid_t pid = fork();
+  if (pid == 0) {
+    chdir(repo_.path().c_str());
+    freopen("/dev/null", "w", stdout);
+    execl(test::tipc_run_binary().c_str(), "tipc-run", "test_tipc/configs/fake.txt", "lite_train_lite_infer",
+          "--gpus", "none", nullptr);
+    _exit(127);
+  }
+  for (int i = 0; i < 100 && !fs::exists(repo_.path() / "kids.txt"); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::ifstream kids(repo_.path() / "kids.txt");
+  pid_t kid = 0;
+  ASSERT_TRUE(kids >> kid);
+  for (int i = 0; i < 50 && kill(kid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_NE(kill(kid, 0), 0) << "a grandchild outlived tipc-run";
+}
+
+TEST_F(RunTest, SettingsDeclareTimeoutsAndDataAndBadSettingsAreErrors) {
+  repo_.write("test_tipc/tipc-run.yaml", "timeouts: {train: 0.5, grace: 0.2}\n");
+  repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --sleep 30"));
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("TIMEOUT     norm_train/gpus_-1/autocast_null/train"), std::string::npos) << r.out;
+  repo_.write("test_tipc/tipc-run.yaml", "timeouts: {train: 1}\nlog_checks:\n  - {name: x, pattern: \"(\"}\n");
+  const auto bad = run();
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("tipc-run.yaml:3: key 'pattern': not a valid regular expression"), std::string::npos)
+      << bad.err;
+  repo_.write("test_tipc/tipc-run.yaml", "data:\n  all:\n    - {archive: missing.tar, destination: d, creates: x}\n");
+  const auto missing = run();
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("missing.tar"), std::string::npos) << missing.err;
+}
+
+TEST_F(RunTest, ADirectoryOfConfigsRunsAsOneSuite) {
+  repo_.write("test_tipc/configs/second.txt", fake_config());
+  repo_.write("test_tipc/configs/notes.txt", "not a config\n");
+  const auto r = run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none", "-j", "4"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(records(), 10);
+  EXPECT_NE(r.out.find("tipc-run: 14 stages"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tipc::cli
