@@ -124,6 +124,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   scheduler.timeouts = timeouts_for(project, options);
   scheduler.repo_root = project.root;
   scheduler.append_logs = options.compat;
+  scheduler.multi_node_here = options.compat;
   scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
   std::vector<const plan::Plan*> pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);

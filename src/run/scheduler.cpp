@@ -132,7 +132,7 @@ void Run::preflight() {
     if (options_.resumed.count(stage_key(*slots_[i].record.plan, stage))) {
       slots_[i].record.resumed = true;
       finish(i, {Status::kPass, "passed in an earlier run (--resume)"});
-    } else if (stage.needs.nodes > 1) {
+    } else if (stage.needs.nodes > 1 && !options_.multi_node_here) {
       finish(i, {Status::kUnsupported,
                  fmt::format("needs {} nodes; the local executor runs on one machine", stage.needs.nodes)});
     } else if (!can_ever_fit(options_.resources, stage.needs.gpus)) {

@@ -28,6 +28,8 @@ struct SchedulerOptions {
   Timeouts timeouts;
   std::string repo_root;  // absolute; stage cwd and log paths are relative to it (and the plan's run dir)
   bool append_logs = false;
+  // Compat: like the reference, start multi-node launcher commands on this machine.
+  bool multi_node_here = false;
   // Log checks per stage (traceback, nan loss, project patterns).
   std::function<std::vector<LogPattern>(const plan::Stage&)> checks;
   // Stages already PASSed in an earlier run (--resume), keyed by stage_key().

@@ -9,5 +9,6 @@ inline std::string shared_dir() { return TIPC_TEST_SHARED_DIR; }
 inline std::string dialect_dir() { return source_dir() + "/configs/dialects"; }
 inline std::string tipc_run_binary() { return TIPC_RUN_BINARY; }
 inline std::string fake_stage_binary() { return TIPC_FAKE_STAGE; }
+inline std::string fake_python_binary() { return TIPC_FAKE_PYTHON; }
 
 }  // namespace tipc::test
