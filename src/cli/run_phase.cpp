@@ -86,7 +86,7 @@ std::vector<run::LogPattern> checks_for(const Project& project, const plan::Stag
   for (const auto& check : project.settings.log_checks) {
     const bool applies = check.kinds.empty() ||
                          std::find(check.kinds.begin(), check.kinds.end(), plan::to_string(stage.kind)) != check.kinds.end();
-    if (applies) patterns.push_back({check.name, std::regex(check.pattern)});
+    if (applies) patterns.push_back({check.name, std::regex(check.pattern), ""});
   }
   return patterns;
 }

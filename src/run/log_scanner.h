@@ -12,6 +12,9 @@ namespace tipc::run {
 struct LogPattern {
   std::string name;
   std::regex regex;
+  // Lower-case text every matching line contains: a cheap test that spares the
+  // (slow) regex on the millions of lines that cannot match. Empty: always run it.
+  std::string literal;
 };
 
 // Built-in checks: "python traceback", "nan or inf loss" (trains only).
@@ -27,6 +30,8 @@ class LogScanner {
 
  private:
   void check_line();
+
+  bool may_match(const LogPattern& pattern) const;
 
   static constexpr std::size_t kMaxLine = 16 << 10;
   static constexpr std::size_t kMaxFindings = 10;

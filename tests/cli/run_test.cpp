@@ -7,6 +7,9 @@
 #include <fstream>
 #include <thread>
 
+#include <sys/resource.h>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "support/run_binary.h"
@@ -169,6 +172,111 @@ TEST_F(RunTest, ADirectoryOfConfigsRunsAsOneSuite) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(records(), 10);
   EXPECT_NE(r.out.find("tipc-run: 14 stages"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tipc::cli
+
+namespace tipc::cli {
+namespace {
+
+TEST_F(RunTest, PeakMemoryStaysUnder50MbWithAGigabyteOfOutput) {
+  repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --print-mb 1024"));
+  const pid_t pid = fork();
+  if (pid == 0) {
+    chdir(repo_.path().c_str());
+    freopen("/dev/null", "w", stdout);
+    execl(test::tipc_run_binary().c_str(), "tipc-run", "test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus",
+          "none", "--only", "train", nullptr);
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_GE(fs::file_size(output() / "norm_train_gpus_-1_autocast_null.log"), 1024ull << 20);
+  std::cout << "tipc-run peak RSS with 1 GiB of stage output: " << usage.ru_maxrss / 1024 << " MiB\n";
+  EXPECT_LT(usage.ru_maxrss, 50 * 1024);
+}
+
+// Real processes on a fake 4-GPU spec: the recorded time windows never share a GPU.
+TEST_F(RunTest, NoGpuIsUsedByTwoStagesAtOnce) {
+  repo_.write("gpus.yaml", "gpus: [0, 1, 2, 3]\n");
+  fs::remove(config_);
+  const char* lists[] = {"0", "0,1", "1", "0|2,3", "3"};
+  for (int i = 0; i < 5; ++i) {
+    repo_.write(fmt::format("test_tipc/configs/c{}.txt", i),
+                fake_config("train.py --sleep 0.3 --record rec.txt", lists[i]));
+  }
+  const auto r = run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--resource-spec", "gpus.yaml",
+                                         "-j", "8", "--only", "train"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  struct Window {
+    double start, end;
+    std::vector<std::string> gpus;
+  };
+  std::vector<Window> windows;
+  std::ifstream in(repo_.path() / "rec.txt");
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream s(line);
+    std::string pid, pgid, cvd;
+    Window w{};
+    s >> pid >> pgid >> w.start >> w.end >> cvd;
+    for (std::size_t a = 0, b; a <= cvd.size(); a = b + 1) {
+      b = std::min(cvd.find(',', a), cvd.size());
+      w.gpus.push_back(cvd.substr(a, b - a));
+    }
+    windows.push_back(w);
+  }
+  ASSERT_EQ(windows.size(), 6u) << test::slurp((repo_.path() / "rec.txt").string()) << r.out;
+  int overlapping_pairs = 0;
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    for (std::size_t j = i + 1; j < windows.size(); ++j) {
+      if (windows[i].end <= windows[j].start || windows[j].end <= windows[i].start) continue;
+      ++overlapping_pairs;
+      for (const auto& g : windows[i].gpus) {
+        EXPECT_EQ(std::count(windows[j].gpus.begin(), windows[j].gpus.end(), g), 0) << "GPU " << g << " shared";
+      }
+    }
+  }
+  EXPECT_GT(overlapping_pairs, 0);  // the suite did run in parallel
+}
+
+TEST_F(RunTest, DataStepsUnpackOnceAndThePrepareScriptRuns) {
+  repo_.write("src/alexnet/train/a.txt", "a");
+  ASSERT_EQ(std::system(("tar -C " + test::shell_quote((repo_.path() / "src").string()) + " -cf " +
+                         test::shell_quote((repo_.path() / "lite.tar").string()) + " alexnet")
+                            .c_str()),
+            0);
+  repo_.write("test_tipc/tipc-run.yaml",
+              "data:\n  lite_train_lite_infer:\n    - {archive: lite.tar, destination: lite_data, creates: alexnet}\n");
+  repo_.write("test_tipc/prepare.sh", "echo prepared \"$1\" \"$2\" > prepared.txt\n");
+  auto r = run({"--only", "train", "--prepare-script"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(test::slurp((repo_.path() / "lite_data/alexnet/train/a.txt").string()), "a");
+  EXPECT_NE(r.out.find("data lite.tar -> lite_data/alexnet: extracted"), std::string::npos) << r.out;
+  EXPECT_NE(test::slurp((repo_.path() / "prepared.txt").string()).find("fake.txt lite_train_lite_infer"),
+            std::string::npos);
+  r = run({"--only", "train"});
+  EXPECT_NE(r.out.find("lite_data/alexnet: up to date"), std::string::npos) << r.out;
+  repo_.write("test_tipc/prepare.sh", "exit 4\n");
+  r = run({"--only", "train", "--prepare-script"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("test_tipc/prepare.sh failed (exit code 4)"), std::string::npos) << r.err;
+}
+
+TEST_F(RunTest, CompatModeWritesTheReferenceFormatAndExitsZero) {
+  fs::remove(repo_.path() / "eval-ok");
+  const auto r = run({"--compat"});
+  EXPECT_EQ(r.exit_code, 0);  // the reference always exits 0 (D1)
+  const std::string results = test::slurp(output() / "results_python.log");
+  EXPECT_NE(results.find("\x1b[33m Run failed with command - fake - "), std::string::npos) << results;
+  // The OCR train status is the trainer's own train.log being there (D2): the fake wrote none.
+  EXPECT_NE(results.find("\x1b[33m Run failed with command - fake - " + test::fake_stage_binary() + " train.py"),
+            std::string::npos);
+  run({"--compat"});
+  const std::string twice = test::slurp(output() / "results_python.log");
+  EXPECT_EQ(twice.size(), 2 * results.size());  // append-only (D12)
 }
 
 }  // namespace
