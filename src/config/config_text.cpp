@@ -52,8 +52,7 @@ Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& 
                                      const ReadOptions& options) {
   if (bytes.size() > options.limits.max_file_bytes) {
     return fail(Error::at(path, 0, "",
-                          fmt::format("file is {} bytes (limit {}); not a TIPC config", bytes.size(),
-                                      options.limits.max_file_bytes)));
+                          fmt::format("file is larger than {} bytes; not a TIPC config", options.limits.max_file_bytes)));
   }
   if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
 

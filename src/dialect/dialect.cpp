@@ -10,6 +10,11 @@ namespace tipc::dialect {
 namespace fs = std::filesystem;
 namespace {
 
+// The named inference skip rules the planner implements (docs/config-format.md).
+const std::string kSkipRules[] = {"cpu_no_mkldnn_fp16",     "cpu_quant_needs_int8",         "cpu_no_mkldnn_quant",
+                                  "cpu_nonquant_needs_fp32", "gpu_int8_needs_quant",         "gpu_fp16_int8_need_trt",
+                                  "gpu_quant_needs_trt_non_int8", "gpu_precision_true_needs_trt", "run_modes"};
+
 // Reading one YAML file into the struct; the first problem found is reported with
 // the file, the YAML line and the key.
 class Reader {
@@ -96,7 +101,7 @@ class Reader {
 
   StageTemplate stage(const YAML::Node& parent, const std::string& key) const {
     const YAML::Node node = child(parent, key);
-    if (!node || !node.IsMap()) fail_at(node ? node : parent, key, "expected a map with command, log, status_log");
+    if (!node || !node.IsMap()) fail_at(node ? node : parent, key, "expected a map with command and log");
     only_keys(node, key, {"command", "evaluated", "log", "status_log", "trainer_log", "loops", "skip", "results_dir", "when_key_35"});
     StageTemplate t;
     t.command = str(node, "command");
@@ -113,6 +118,11 @@ class Reader {
     const YAML::Node node = child(parent, key);
     b.loops = strings(node, "loops");
     b.skip = strings(node, "skip");
+    for (const auto& rule : b.skip) {
+      if (std::find(std::begin(kSkipRules), std::end(kSkipRules), rule) == std::end(kSkipRules)) {
+        fail_at(child(node, "skip"), "skip", fmt::format("unknown skip rule '{}'", rule));
+      }
+    }
     b.results_dir = str(node, "results_dir", std::string());
     return b;
   }
@@ -161,7 +171,7 @@ Dialect Reader::read(const YAML::Node& root) const {
             {"set_on_gpu_select", "apply_before_eval", "apply_before_infer", "unset_after_infer", "unset_after_trainer",
              "unset_before_train", "whole_list"});
   only_keys(child(root, "train"), "train", {"single", "multi", "multi_node"});
-  only_keys(child(root, "infer"), "infer", {"model_dir", "data_line", "cwd", "cpu", "gpu", "quant_run_modes"});
+  only_keys(child(root, "infer"), "infer", {"model_dir", "data_line", "cwd", "cpu", "gpu"});
   only_keys(child(root, "whole_infer"), "whole_infer",
             {"style", "modes", "export", "model_dir", "export_output", "data_line", "infer_cwd"});
   Dialect d;
@@ -241,7 +251,6 @@ Dialect Reader::read(const YAML::Node& root) const {
   d.infer_cwd = str(infer, "cwd", std::string("."));
   d.infer_cpu = infer_branch(infer, "cpu");
   d.infer_gpu = infer_branch(infer, "gpu");
-  d.gpu_run_modes_quant_only = strings(infer, "quant_run_modes");
 
   const YAML::Node whole = root["whole_infer"];
   if (whole) {
@@ -295,6 +304,10 @@ Result<Dialect> load_dialect(const std::string& directory, const std::string& na
   }
   auto dialect = load_dialect_file(file.string());
   if (!dialect) return dialect;
+  if (dialect->name != name) {
+    return fail(Error::at(file.string(), 1, "name",
+                          fmt::format("key 'name': '{}' differs from the file name '{}'", dialect->name, name)));
+  }
   auto launcher = load_launcher(launchers_file(directory), dialect->launcher.name);
   if (!launcher) return fail(launcher.error());
   dialect->launcher = *launcher;

@@ -130,7 +130,6 @@ struct Dialect {
   int infer_data_line = 12;
   std::string infer_cwd = ".";
   InferBranch infer_cpu, infer_gpu;
-  std::vector<std::string> gpu_run_modes_quant_only;   // Det run modes
 
   WholeInfer whole_infer;
   std::string status_line;   // format of one results_python.log line
@@ -142,10 +141,10 @@ struct Dialect {
 // Reads one dialect file; errors name the file, line and key.
 Result<Dialect> load_dialect_file(const std::string& path);
 
-// Finds a dialect by name (or alias) in a directory of YAML files.
+// Loads <directory>/<name>.yaml (and its launcher); the file's name: must match.
 Result<Dialect> load_dialect(const std::string& directory, const std::string& name);
 
-// Picks the dialect whose markers exist under repo_root; "" when none matches.
+// Picks the dialect whose markers exist under repo_root (files in name order); "" when none matches.
 Result<std::string> detect_dialect(const std::string& directory, const std::string& repo_root);
 
 // The directory of the shipped dialect files: $TIPC_DIALECT_DIR, next to the binary, or the source tree.

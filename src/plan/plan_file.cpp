@@ -30,6 +30,8 @@ Result<void> check_mode(const config::TrainInferConfig& config, const dialect::D
 // own default (often hundreds of epochs); say so.
 void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::Dialect& dialect, Plan& plan) {
   if (dialect.epoch_batch != "mode_select") return;
+  const auto& whole = dialect.whole_infer.modes;
+  if (std::find(whole.begin(), whole.end(), plan.mode) != whole.end()) return;  // whole-inference trains nothing
   for (int line : {config::pos::kEpoch, config::pos::kBatch}) {
     const std::string& value = config.value(line);
     if (value.find('=') == std::string::npos) continue;

@@ -575,7 +575,7 @@ Result<void> Planner::whole_infer_matrix(Vars& vars, const std::string& prefix, 
   const auto& w = d_.whole_infer;
   auto model_dir = render(w.model_dir, vars);
   if (!model_dir) return fail(model_dir.error());
-  vars["infer_model_dir"] = *model_dir;
+  vars["infer_model_dir"] = opt_.compat ? *model_dir : normalise_path(*model_dir);
   vars["infer_data"] = val(w.data_line);
   vars["infer_tag"] = "";
   if (!vars.count("infer_gpu")) vars["infer_gpu"] = "0";

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/paths.h"
+#include "support/run_binary.h"
 #include "support/temp_dir.h"
 
 namespace tipc::dialect {
@@ -36,8 +37,24 @@ TEST(Dialect, ErrorsNameFileLineAndKey) {
   EXPECT_NE(load_dialect_file(broken).error().str().find(broken + ":"), std::string::npos);
   const auto typo = dir.write("typo.yaml", "name: t\nlog_dri: x\n");
   EXPECT_EQ(load_dialect_file(typo).error().str(), typo + ":2: key 'log_dri': unknown key in the dialect");
+  std::string ocr = test::slurp(test::dialect_dir() + "/paddleocr.yaml");
+  ocr.replace(ocr.find("cpu_no_mkldnn_fp16"), 18, "cpu_fast_path");
+  const auto rules = load_dialect_file(dir.write("rules.yaml", ocr));
+  EXPECT_NE(rules.error().str().find("key 'skip': unknown skip rule 'cpu_fast_path'"), std::string::npos)
+      << rules.error().str();
   const auto missing = dir.write("missing.yaml", "name: m\n");
   EXPECT_NE(load_dialect_file(missing).error().str().find("key 'log_dir': missing"), std::string::npos);
+}
+
+TEST(Dialect, TheNameMustMatchTheFileName) {
+  test::TempDir dir;
+  const std::string text = test::slurp(test::dialect_dir() + "/paddleocr.yaml");
+  dir.write("ocr.yaml", text);
+  std::filesystem::copy_file(test::dialect_dir() + "/../launchers.yaml", dir.path() / "../launchers.yaml",
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto d = load_dialect(dir.path().string(), "ocr");
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().str().find("'paddleocr' differs from the file name 'ocr'"), std::string::npos) << d.error().str();
 }
 
 TEST(Dialect, DetectedFromTheRepositoryMarkers) {
