@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tipc-run needs to build and test, when missing.
+# Installs the Debian packages tipc-run needs to build, test and run its demo chain, when missing.
 # Needs root (apt-get); runs `apt-get update` first, as a fresh machine requires.
 set -euo pipefail
 
@@ -9,6 +9,8 @@ packages=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
   nlohmann-json3-dev libcli11-dev libexpected-dev
   libgtest-dev googletest
+  # the demo chain: PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
+  python3-torch python3-numpy python3-onnx python3-opencv
 )
 
 missing=()

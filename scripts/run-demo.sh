@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: the demo AlexNet chain. Until the executor lands it prints the plan.
+# The main job: builds tipc-run and runs the demo AlexNet chain (train with 2 ranks,
+# eval, export, inference matrix) on this machine's CPU and GPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-build/tipc-run test_tipc/configs/alexnet.txt lite_train_lite_infer --dry-run "$@"
+build/tipc-run test_tipc/configs/alexnet.txt lite_train_lite_infer "$@"

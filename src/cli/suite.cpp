@@ -50,6 +50,7 @@ Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& fil
   plan_options.repo_root = project.root;
   plan_options.python = options.python;
   plan_options.launcher = project.launcher;
+  plan_options.cpu_train_processes = project.settings.cpu_train_processes;
   if (const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES")) plan_options.initial_cuda_visible_devices = cvd;
   std::vector<plan::Plan> plans;
   Error problems;

@@ -94,7 +94,7 @@ Result<ProjectSettings> load_project_settings(const std::string& path) {
     const YAML::Node root = YAML::LoadFile(path);
     if (root.IsNull()) return s;
     if (!root.IsMap()) throw Error::at(path, 1, "", "expected a map of settings");
-    check_keys(path, root, {"timeouts", "log_checks", "data", "launcher", "dialect", "jobs"});
+    check_keys(path, root, {"timeouts", "log_checks", "data", "launcher", "dialect", "jobs", "cpu_train_processes"});
     if (root["timeouts"]) read_timeouts(path, root["timeouts"], s);
     if (root["log_checks"]) read_log_checks(path, root["log_checks"], s);
     if (root["data"]) read_data(path, root["data"], s);
@@ -103,6 +103,10 @@ Result<ProjectSettings> load_project_settings(const std::string& path) {
     if (root["jobs"]) {
       s.jobs = root["jobs"].as<int>();
       if (*s.jobs < 1) bad(path, root["jobs"], "jobs", "must be at least 1");
+    }
+    if (root["cpu_train_processes"]) {
+      s.cpu_train_processes = root["cpu_train_processes"].as<int>();
+      if (s.cpu_train_processes < 1) bad(path, root["cpu_train_processes"], "cpu_train_processes", "must be at least 1");
     }
     return s;
   } catch (const Error& e) {

@@ -31,6 +31,7 @@ struct ProjectSettings {
   std::optional<std::string> launcher;
   std::optional<std::string> dialect;
   std::optional<int> jobs;
+  int cpu_train_processes = 1;  // with a rank-spawning launcher: ranks of a CPU (-1) train (gloo)
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
 };

@@ -20,6 +20,7 @@ struct PlanOptions {
   std::optional<std::string> gpu_id; // the reference's optional 3rd argument (whole-inference)
   std::optional<std::string> initial_cuda_visible_devices;  // compat: the inherited value
   std::optional<dialect::Launcher> launcher;  // replaces the dialect's default launcher
+  int cpu_train_processes = 1;  // a CPU (-1) train runs as this many ranks when the launcher spawns ranks
 };
 
 Result<Plan> make_plan(const config::TrainInferConfig& config, const dialect::Dialect& dialect,

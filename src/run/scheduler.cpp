@@ -151,7 +151,9 @@ void Run::skip_after_failed_dependencies() {
       for (std::size_t dep : slots_[i].deps) {
         const StageRecord& d = slots_[dep].record;
         if (slots_[dep].state == State::kDone && d.verdict.result != Status::kPass) {
-          finish(i, {Status::kSkipped, fmt::format("dependency {} {}", d.stage->id, to_string(d.verdict.result))});
+          // What cannot run here makes its dependents unsupported too; a failure makes them skipped.
+          const Status status = d.verdict.result == Status::kUnsupported ? Status::kUnsupported : Status::kSkipped;
+          finish(i, {status, fmt::format("dependency {} {}", d.stage->id, to_string(d.verdict.result))});
           changed = true;
           break;
         }

@@ -109,6 +109,7 @@ TEST_F(SchedulerTest, AGpuStageWithoutGpusIsUnsupportedNotWaitedOn) {
   EXPECT_EQ(record(s, "gpu").verdict.result, Status::kUnsupported);
   EXPECT_EQ(record(s, "gpu").verdict.reason, "needs 1 GPU; 0 available (test)");
   EXPECT_EQ(record(s, "gpu-eval").verdict.result, Status::kUnsupported);
+  EXPECT_EQ(record(s, "gpu-eval").verdict.reason, "needs 1 GPU; 0 available (test)");
   EXPECT_EQ(record(s, "cpu").verdict.result, Status::kPass);
   EXPECT_EQ(s.exit_code(false), 0);
   EXPECT_EQ(s.exit_code(true), 1);

@@ -1,0 +1,40 @@
+#!/usr/bin/python3
+"""Exports a checkpoint for inference: TorchScript (model.pt), ONNX (model.onnx), the class
+names, and reprod_log-style result files of the eager and the TorchScript logits on a fixed
+input (forward_eager.npy, forward_torchscript.npy) for the alignment checks."""
+import argparse
+import os
+
+import torch
+
+import common
+
+FIXED_INPUT_SEED = 2026
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--checkpoint", required=True, help="checkpoint written by train.py")
+    p.add_argument("--output-dir", required=True)
+    p.add_argument("--use-gpu", type=common.str2bool, default=False)
+    args = p.parse_args()
+    model, classes = common.load_checkpoint(args.checkpoint)
+    os.makedirs(args.output_dir, exist_ok=True)
+    x = torch.rand(4, 3, common.IMAGE_SIZE, common.IMAGE_SIZE, generator=torch.Generator().manual_seed(FIXED_INPUT_SEED))
+    with torch.no_grad():
+        traced = torch.jit.trace(model, x)
+        traced.save(os.path.join(args.output_dir, "model.pt"))
+        torch.onnx.export(model, x, os.path.join(args.output_dir, "model.onnx"), opset_version=11,
+                          input_names=["image"], output_names=["logits"],
+                          dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}})
+        common.save_reprod_dict(os.path.join(args.output_dir, "forward_eager.npy"), {"logits": model(x).numpy()})
+        common.save_reprod_dict(os.path.join(args.output_dir, "forward_torchscript.npy"),
+                                {"logits": traced(x).numpy()})
+    common.save_reprod_dict(os.path.join(args.output_dir, "fixed_input.npy"), {"image": x.numpy()})
+    with open(os.path.join(args.output_dir, "classes.txt"), "w") as f:
+        f.write("\n".join(classes) + "\n")
+    common.log("export", f"wrote model.pt, model.onnx and the forward dumps to {args.output_dir}")
+
+
+if __name__ == "__main__":
+    main()

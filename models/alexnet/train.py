@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""Trains the demo AlexNet. With WORLD_SIZE > 1 (tipc-run's rank-env launcher sets RANK,
+WORLD_SIZE, MASTER_ADDR and MASTER_PORT) it trains data-parallel: gloo on CPU, nccl on GPUs.
+Rank 0 saves <save-dir>/latest.pt and writes <save-dir>/train.log."""
+import argparse
+import os
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel
+
+import common
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--data-dir", required=True)
+    p.add_argument("--save-dir", required=True)
+    p.add_argument("--use-gpu", type=common.str2bool, default=False)
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--lr", type=float, default=0.003)
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--pretrained", default=None)
+    p.add_argument("--threads", type=int, default=1)
+    return p.parse_args()
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    rank, world = int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+    device = common.pick_device(args.use_gpu)
+    if world > 1:
+        dist.init_process_group("nccl" if device.type == "cuda" else "gloo", rank=rank, world_size=world)
+    common.seed_everything(args.seed)
+    images, labels, _, classes = common.load_split(args.data_dir)
+    model = common.AlexNet(len(classes)).to(device)
+    if args.pretrained:
+        model.load_state_dict(torch.load(args.pretrained, map_location=device)["model"])
+    net = DistributedDataParallel(model) if world > 1 else model
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.lr)
+    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=max(1, args.epochs))
+    loss_fn = nn.CrossEntropyLoss()
+    os.makedirs(args.save_dir, exist_ok=True)
+    log_file = open(os.path.join(args.save_dir, "train.log"), "w") if rank == 0 else None
+    generator = torch.Generator().manual_seed(args.seed)
+    for epoch in range(1, args.epochs + 1):
+        order = torch.randperm(len(images), generator=generator)[rank::world]  # this rank's shard
+        batches = [order[i:i + args.batch_size] for i in range(0, len(order), args.batch_size)]
+        net.train()
+        for it, index in enumerate(batches, 1):
+            x, y = images[index].to(device), labels[index].to(device)
+            optimizer.zero_grad()
+            logits = net(x)
+            loss = loss_fn(logits, y)
+            loss.backward()
+            optimizer.step()
+            acc = (logits.argmax(1) == y).float().mean().item()
+            common.log("train", f"rank {rank}/{world} epoch: {epoch}/{args.epochs}, iter: {it}/{len(batches)}, "
+                       f"loss: {loss.item():.6f}, lr: {scheduler.get_last_lr()[0]:.6f}, acc: {acc:.6f}", log_file)
+        scheduler.step()
+    if rank == 0:
+        path = os.path.join(args.save_dir, "latest.pt")
+        common.save_checkpoint(path, model, classes, args.epochs)
+        common.log("train", f"rank 0 saved {path}", log_file)
+    if world > 1:
+        dist.barrier()
+        dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+// The demo chain end to end, as README command 1 runs it: real PyTorch training with two
+// gloo ranks, eval, export, inference; results checked against the ground truth.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/run_binary.h"
+
+namespace tipc::demo {
+namespace {
+namespace fs = std::filesystem;
+
+bool torch_available() { return std::system("/usr/bin/python3 -c 'import torch, cv2' >/dev/null 2>&1") == 0; }
+
+// key (image basename) -> (class id, score), from `infer result` lines or a ground-truth file.
+std::map<std::string, std::pair<int, double>> results_in(const std::string& text) {
+  static const std::regex kLine(R"((\S+)\t\[(\d+), ([0-9.]+)\])");
+  std::map<std::string, std::pair<int, double>> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, kLine)) continue;
+    const std::string key = fs::path(m[1].str()).filename();
+    if (!out.count(key)) out[key] = {std::stoi(m[2]), std::stod(m[3])};  // the first line with the key counts
+  }
+  return out;
+}
+
+// compare_results semantics: atol = rtol = 1e-3 on the score, the class must be equal.
+void expect_matches_ground_truth(const std::string& log, const std::map<std::string, std::pair<int, double>>& truth) {
+  const auto got = results_in(test::slurp(log));
+  ASSERT_EQ(got.size(), truth.size()) << log;
+  for (const auto& [key, want] : truth) {
+    ASSERT_TRUE(got.count(key)) << key << " missing in " << log;
+    EXPECT_EQ(got.at(key).first, want.first) << key << " in " << log;
+    EXPECT_LE(std::abs(got.at(key).second - want.second), 1e-3 + 1e-3 * std::abs(want.second)) << key << " in " << log;
+  }
+}
+
+class DemoChain : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!torch_available()) {
+      if (std::getenv("CI")) FAIL() << "CI must run the demo chain: /usr/bin/python3 lacks torch or cv2";
+      GTEST_SKIP() << "DEMO CHAIN NOT RUN: /usr/bin/python3 lacks torch or cv2 (scripts/install-deps.sh installs them)";
+    }
+    // A copy of the repository parts the chain needs, so the test writes nothing into the source tree.
+    const fs::path src = test::source_dir();
+    for (const char* part : {"models/alexnet", "lite_data/lite_data.tar", "test_tipc/configs/alexnet.txt",
+                             "test_tipc/tipc-run.yaml", "test_tipc/results"}) {
+      fs::create_directories((repo_.path() / part).parent_path());
+      fs::copy(src / part, repo_.path() / part, fs::copy_options::recursive);
+    }
+    fs::remove_all(repo_.path() / "models/alexnet/__pycache__");
+  }
+  fs::path out() const { return repo_.path() / "test_tipc/output/alexnet/lite_train_lite_infer"; }
+
+  test::TempDir repo_;
+};
+
+TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
+  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus", "none"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::cout << r.out;
+
+  // Per-stage results, from the journal.
+  std::map<std::string, std::string> results;
+  std::ifstream journal(out() / ".tipc-journal.jsonl");
+  for (std::string line; std::getline(journal, line);) {
+    const auto j = nlohmann::json::parse(line);
+    results[j["stage"]] = j["result"];
+  }
+  const std::string cpu = "norm_train/gpus_-1/autocast_null/";
+  for (const char* stage : {"train", "eval", "export", "infer/cpu_mkldnn_False_threads_1_fp32_bs1",
+                            "infer/cpu_mkldnn_False_threads_1_fp32_bs4", "infer/cpu_mkldnn_False_threads_2_fp32_bs1",
+                            "infer/cpu_mkldnn_False_threads_2_fp32_bs4"}) {
+    EXPECT_EQ(results[cpu + stage], "PASS") << stage;
+  }
+  EXPECT_EQ(std::count_if(results.begin(), results.end(), [](const auto& kv) { return kv.second == "PASS"; }), 7);
+  EXPECT_EQ(std::count_if(results.begin(), results.end(), [](const auto& kv) { return kv.second == "UNSUPPORTED"; }),
+            20);  // the GPU stages and what depends on them never ran
+  EXPECT_NE(r.out.find("UNSUPPORTED norm_train/gpus_0,1/autocast_null/train - needs 2 GPUs; 0 available"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("7 passed, 0 failed, 0 timed out, 20 unsupported, 0 skipped, 0 unresolved"), std::string::npos);
+
+  // Two ranks trained; rank 0 saved the model and wrote train.log, which was appended to the stage log.
+  const std::string train_log = test::slurp(out() / "norm_train_gpus_-1_autocast_null.log");
+  EXPECT_NE(train_log.find("[train] rank 0/2 epoch: 1/12, iter: 1/"), std::string::npos);
+  EXPECT_NE(train_log.find("[train] rank 1/2 epoch: 12/12, iter: 6/6"), std::string::npos);
+  EXPECT_NE(train_log.find("[train] rank 0 saved"), std::string::npos);
+  const fs::path model = out() / "norm_train_gpus_-1_autocast_null";
+  for (const char* file : {"latest.pt", "train.log", "model.pt", "model.onnx", "forward_eager.npy",
+                           "forward_torchscript.npy", "classes.txt"}) {
+    EXPECT_TRUE(fs::exists(model / file)) << file;
+  }
+  EXPECT_NE(test::slurp(out() / "norm_train_gpus_-1_autocast_null_nodes_1_eval.log").find("[eval] images: 32, top1:"),
+            std::string::npos);
+
+  // Every inference log matches the ground truth and carries AutoLog timings.
+  const auto truth = results_in(test::slurp(repo_.path() / "test_tipc/results/python_alexnet_results_fp32.txt"));
+  ASSERT_EQ(truth.size(), 24u);
+  int logs = 0;
+  for (const auto& entry : fs::directory_iterator(out())) {
+    const std::string name = entry.path().filename();
+    if (!name.starts_with("python_infer_")) continue;
+    ++logs;
+    expect_matches_ground_truth(entry.path(), truth);
+    EXPECT_NE(test::slurp(entry.path()).find("preprocess_time(ms): "), std::string::npos) << name;
+  }
+  EXPECT_EQ(logs, 4);
+
+  // The ONNX export, run through OpenCV's DNN module, gives the same answers.
+  const std::string onnx_log = (repo_.path() / "onnx.log").string();
+  ASSERT_EQ(std::system(("cd " + test::shell_quote(repo_.path()) +
+                         " && /usr/bin/python3 models/alexnet/infer.py --backend onnx --model-dir " +
+                         test::shell_quote(model.string()) + " --image-dir ./lite_data/alexnet/test > " +
+                         test::shell_quote(onnx_log))
+                            .c_str()),
+            0);
+  expect_matches_ground_truth(onnx_log, truth);
+
+  const std::string status = test::slurp(out() / "results_python.log");
+  std::size_t lines = 0;
+  for (std::size_t at = 0; (at = status.find(" Run successfully with command - alexnet - ", at)) != std::string::npos; ++at) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 7u);
+}
+
+TEST_F(DemoChain, UseGpuWithoutCudaIsAnErrorNotAFallback) {
+  if (std::system("/usr/bin/python3 -c 'import torch,sys; sys.exit(torch.cuda.is_available())'") != 0) {
+    GTEST_SKIP() << "this machine has CUDA";
+  }
+  const std::string err = (repo_.path() / "err.txt").string();
+  const int status = std::system(("cd " + test::shell_quote(repo_.path()) +
+                                  " && /usr/bin/python3 models/alexnet/eval.py --data-dir x --pretrained y "
+                                  "--use-gpu True >/dev/null 2>" + test::shell_quote(err)).c_str());
+  EXPECT_NE(status, 0);
+  EXPECT_NE(test::slurp(err).find("--use-gpu True but CUDA is not available"), std::string::npos) << test::slurp(err);
+}
+
+}  // namespace
+}  // namespace tipc::demo
