@@ -79,7 +79,7 @@ TEST_F(PlannerTest, TrainEvalExportThenTheInferenceMatrixPerGpuElement) {
                                                   "./lite_data/alexnet/train", "--use-gpu=False",
                                                   "--save-dir=./test_tipc/output/alexnet/lite_train_lite_infer/"
                                                   "norm_train_gpus_-1_autocast_null",
-                                                  "--epochs=2", "--batch-size=8", "--seed=42"}));
+                                                  "--epochs=12", "--batch-size=8", "--seed=42"}));
   EXPECT_EQ(train.needs.gpus, 0);
   EXPECT_EQ(train.env.at("CUDA_VISIBLE_DEVICES"), std::nullopt);
   EXPECT_EQ(p.stages[1].kind, StageKind::kEval);
