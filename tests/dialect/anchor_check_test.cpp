@@ -8,22 +8,16 @@
 #include <nlohmann/json.hpp>
 
 #include "support/paths.h"
+#include "support/run_binary.h"
 
 namespace tipc::dialect {
 namespace {
-
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 config::TrainInferConfig parse(const std::string& bytes, const std::string& name = "alexnet.txt") {
   return config::split_config(config::parse_config_text(bytes, name, {}).value(), {});
 }
 
-std::string demo_config() { return read(test::source_dir() + "/test_tipc/configs/alexnet.txt"); }
+std::string demo_config() { return test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"); }
 
 std::string without_line(const std::string& text, int physical) {
   std::istringstream in(text);
@@ -79,12 +73,12 @@ TEST(AnchorCheck, EveryCleanCorpusConfigIsSound) {
   int checked = 0, rejected_misaligned = 0;
   for (const auto& entry : fs::recursive_directory_iterator(corpus / "golden")) {
     if (!entry.path().string().ends_with(".meta.json")) continue;
-    const auto meta = nlohmann::json::parse(read(entry.path().string()))["corpus"];
+    const auto meta = nlohmann::json::parse(test::slurp(entry.path().string()))["corpus"];
     if (meta["dialect"].is_null() || !dialects.count(meta["dialect"])) continue;
     const auto flags = meta["flags"].get<std::vector<std::string>>();
     auto has = [&](const char* f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
     const auto d = load_dialect(test::dialect_dir(), dialects.at(meta["dialect"])).value();
-    const auto config = parse(read((corpus / meta["config_file"].get<std::string>()).string()));
+    const auto config = parse(test::slurp((corpus / meta["config_file"].get<std::string>()).string()));
     const auto problems = check_anchors(config, d.anchors);
     if (has("misaligned-config") || has("truncated-config") || has("other-layout")) {
       EXPECT_FALSE(problems.empty()) << meta["config_file"];

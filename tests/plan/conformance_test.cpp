@@ -15,6 +15,7 @@
 #include "dialect/dialect.h"
 #include "plan/plan_file.h"
 #include "support/paths.h"
+#include "support/run_binary.h"
 
 namespace tipc::plan {
 namespace {
@@ -32,13 +33,6 @@ std::string with_placeholder(std::string text) {
     text.replace(at, kRoot.size(), "<REPO_ROOT>");
   }
   return text;
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -68,7 +62,7 @@ std::string describe(const Invocation& i) {
 
 std::vector<Invocation> golden_invocations(const fs::path& file) {
   std::vector<Invocation> out;
-  for (const auto& line : lines_of(read_file(file))) {
+  for (const auto& line : lines_of(test::slurp(file))) {
     if (line.empty()) continue;
     const json j = json::parse(line);
     Invocation i{j["argv0"], j["argv"].get<std::vector<std::string>>(), j["cwd"], std::nullopt};
@@ -100,7 +94,7 @@ std::string status_log(const Plan& plan) {
 
 std::string golden_status_log(const fs::path& file) {
   std::string out;
-  for (const auto& line : lines_of(read_file(file))) {
+  for (const auto& line : lines_of(test::slurp(file))) {
     if (!line.starts_with("### ")) out += line + "\n";
   }
   return out;
@@ -126,7 +120,7 @@ struct Tally {
 
 // Compares one recorded run; returns the failures found (empty: conforms).
 std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dialect& dialect, Tally& tally) {
-  const json meta = json::parse(read_file(meta_file));
+  const json meta = json::parse(test::slurp(meta_file));
   const json& corpus = meta["corpus"];
   const std::string base = meta_file.string().substr(0, meta_file.string().size() - std::string(".meta.json").size());
   PlanOptions options;
@@ -150,7 +144,7 @@ std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dia
   }
   std::vector<std::string> shell;
   for (const auto& stage : plan->stages) shell.push_back(with_placeholder(stage.shell_text));
-  auto raw = lines_of(read_file(base + ".raw.cmds"));
+  auto raw = lines_of(test::slurp(base + ".raw.cmds"));
   std::erase_if(raw, [](const std::string& l) { return l.empty(); });
   if (raw == shell) ++tally.cmds_pass;
   else {
@@ -183,7 +177,7 @@ void run_repo(const std::string& repo) {
   }
   std::sort(metas.begin(), metas.end());
   for (const auto& meta_file : metas) {
-    const json corpus = json::parse(read_file(meta_file))["corpus"];
+    const json corpus = json::parse(test::slurp(meta_file))["corpus"];
     const bool dino = meta_file.filename().string().find("dino_r50_4scale") != std::string::npos;
     if (!corpus["compare"]["argv"].get<bool>() && !dino) continue;
     ++runs;

@@ -10,19 +10,13 @@
 
 #include "plan/plan_file.h"
 #include "support/paths.h"
+#include "support/run_binary.h"
 #include "support/temp_dir.h"
 
 namespace tipc::plan {
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string demo() { return read(test::source_dir() + "/test_tipc/configs/alexnet.txt"); }
+std::string demo() { return test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"); }
 
 std::string replace_line(std::string text, const std::string& prefix, const std::string& line) {
   const std::size_t at = text.find("\n" + prefix) + 1;
