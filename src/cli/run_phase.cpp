@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -46,7 +47,7 @@ Result<void> prepare_data(const Project& project, const std::string& mode) {
 
 // The repository's own prepare.sh, as the reference workflow runs it before the runner.
 Result<void> run_prepare_scripts(const Project& project, const std::vector<std::string>& configs,
-                                 const std::string& mode, run::Executor& executor) {
+                                 const std::string& mode, run::Executor& executor, const run::SignalWatch& signals) {
   for (const auto& config : configs) {
     run::Launch launch;
     launch.id = "prepare:" + config;
@@ -56,8 +57,14 @@ Result<void> run_prepare_scripts(const Project& project, const std::vector<std::
     launch.append_log = true;
     if (auto ok = executor.start(launch); !ok) return fail(ok.error());
     std::optional<run::Finished> done;
-    while (!(done = executor.wait(run::Clock::now() + std::chrono::hours(24)))) {
+    bool interrupted = false;
+    while (!(done = executor.wait(run::Clock::now() + std::chrono::seconds(1)))) {
+      if (signals.interrupted() && !interrupted) {
+        interrupted = true;
+        executor.signal(launch.id, SIGTERM);
+      }
     }
+    if (interrupted) return fail(Error{{Diagnostic{config, 0, "", "interrupted during test_tipc/prepare.sh"}}, kExitInterrupted});
     if (done->exit_code != 0) {
       return fail(Error{{Diagnostic{config, 0, "", fmt::format("test_tipc/prepare.sh failed ({}); see {}",
                                                                done->signal ? fmt::format("signal {}", *done->signal)
@@ -114,7 +121,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor executor(signals);
   if (options.prepare_script) {
-    if (auto ok = run_prepare_scripts(project, config_files, options.mode, executor); !ok) return report_error(ok.error());
+    if (auto ok = run_prepare_scripts(project, config_files, options.mode, executor, signals); !ok) return report_error(ok.error());
   }
 
   run::SchedulerOptions scheduler;

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -79,6 +80,9 @@ void select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string
   };
   for (auto& plan : plans) {
     std::erase_if(plan.stages, [&](const plan::Stage& s) { return !selected(s); });
+    std::set<std::string> kept;
+    for (const auto& stage : plan.stages) kept.insert(stage.id);
+    for (auto& stage : plan.stages) std::erase_if(stage.deps, [&](const std::string& d) { return !kept.count(d); });
   }
 }
 

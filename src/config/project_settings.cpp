@@ -24,6 +24,11 @@ void check_keys(const std::string& path, const YAML::Node& node, std::initialize
   }
 }
 
+void expect_shape(const std::string& path, const YAML::Node& root, const char* key, YAML::NodeType::value type) {
+  const YAML::Node node = root[key];
+  if (node && node.Type() != type) bad(path, node, key, type == YAML::NodeType::Map ? "expected a map" : "expected a list");
+}
+
 bool is_kind(const std::string& kind) {
   return std::any_of(std::begin(kKinds), std::end(kKinds), [&](const char* k) { return kind == k; });
 }
@@ -65,7 +70,9 @@ void read_log_checks(const std::string& path, const YAML::Node& node, ProjectSet
 
 void read_data(const std::string& path, const YAML::Node& node, ProjectSettings& s) {
   for (const auto& mode : node) {
+    if (!mode.second.IsSequence()) bad(path, mode.second, mode.first.as<std::string>(), "expected a list of data steps");
     for (const auto& step : mode.second) {
+      if (!step.IsMap()) bad(path, step, mode.first.as<std::string>(), "a data step is a map");
       check_keys(path, step, {"archive", "destination", "creates"});
       DataStepSetting d{step["archive"].as<std::string>(""), step["destination"].as<std::string>(""),
                         step["creates"].as<std::string>("")};
@@ -95,6 +102,9 @@ Result<ProjectSettings> load_project_settings(const std::string& path) {
     if (root.IsNull()) return s;
     if (!root.IsMap()) throw Error::at(path, 1, "", "expected a map of settings");
     check_keys(path, root, {"timeouts", "log_checks", "data", "launcher", "dialect", "jobs", "cpu_train_processes"});
+    expect_shape(path, root, "timeouts", YAML::NodeType::Map);
+    expect_shape(path, root, "log_checks", YAML::NodeType::Sequence);
+    expect_shape(path, root, "data", YAML::NodeType::Map);
     if (root["timeouts"]) read_timeouts(path, root["timeouts"], s);
     if (root["log_checks"]) read_log_checks(path, root["log_checks"], s);
     if (root["data"]) read_data(path, root["data"], s);

@@ -381,7 +381,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   if (gpu.launch != GpuElement::Launch::kSingle) {
     (*train)->launcher = launcher.name;
     if (launcher.spawns_ranks) (*train)->processes = gpu.gpu_count;
-  } else if (gpu.cpu && launcher.spawns_ranks && opt_.cpu_train_processes > 1) {
+  } else if (!opt_.compat && gpu.cpu && launcher.spawns_ranks && opt_.cpu_train_processes > 1) {
     (*train)->launcher = launcher.name;  // data-parallel on CPU (gloo)
     (*train)->processes = opt_.cpu_train_processes;
   }

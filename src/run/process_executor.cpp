@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
@@ -110,7 +111,13 @@ ProcessExecutor::~ProcessExecutor() {
     }
     closedir(proc);
   }
-  while (waitpid(-1, nullptr, WNOHANG) > 0) {
+  // Reap what was killed: a SIGKILLed child is a zombie only a moment later, and a
+  // zombie still answers kill(pid, 0). ECHILD ends it: we have no children left.
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  while (Clock::now() < deadline) {
+    const pid_t pid = waitpid(-1, nullptr, WNOHANG);
+    if (pid < 0) break;
+    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   for (auto& job : jobs_) {
     if (job->output_fd >= 0) close(job->output_fd);
@@ -174,11 +181,13 @@ Result<void> ProcessExecutor::start(const Launch& launch) {
   }
   close(pipe_fds[1]);
   if (!error.empty()) {
+    // Ranks that did start are killed; wait() reaps them as unknown children. The stage
+    // itself is reported once, by the caller, from this error.
     if (job->group > 0) killpg(job->group, SIGKILL);
     const std::string line = "tipc-run: " + error + "\n";
     [[maybe_unused]] const auto n = write(log_fd, line.data(), line.size());
-    jobs_.push_back(std::move(job));  // reaped and closed by wait()
-    jobs_.back()->exit_code = 127;
+    close(job->output_fd);
+    close(log_fd);
     return fail(Error::plain(error));
   }
   jobs_.push_back(std::move(job));

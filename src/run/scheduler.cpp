@@ -173,7 +173,8 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
     it->second = map_devices(*it->second, gpus);
   }
   launch.log_path = slot.record.log_path;
-  launch.append_log = options_.append_logs;
+  // The reference appends the train log (cat >>) and truncates the others (> log).
+  launch.append_log = options_.append_logs && stage.kind == plan::StageKind::kTrain;
   launch.processes = stage.processes;
   if (options_.checks) launch.checks = options_.checks(stage);
   return launch;

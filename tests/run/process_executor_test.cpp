@@ -240,3 +240,31 @@ TEST_F(ProcessExecutorTest, InterruptStopsEveryGroupAndSkipsTheRest) {
 
 }  // namespace
 }  // namespace tipc::run
+
+namespace tipc::run {
+namespace {
+
+TEST_F(ProcessExecutorTest, AStartFailureIsReportedOnceByTheScheduler) {
+  plan::Plan p;
+  p.config_path = "c.txt";
+  plan::Stage s;
+  s.id = "missing";
+  s.argv = {"no-such-interpreter-xyz"};
+  s.cwd = ".";
+  s.log = "missing.log";
+  p.stages = {s};
+  SchedulerOptions options;
+  options.repo_root = dir_.path().string();
+  ProcessExecutor executor(signals_);
+  struct Counter : Listener {
+    int finished = 0;
+    void stage_finished(const StageRecord&) override { ++finished; }
+  } counter;
+  const auto summary = run_stages({&p}, executor, counter, options, [] { return false; });
+  EXPECT_EQ(counter.finished, 1);
+  EXPECT_EQ(summary.stages[0].verdict.result, Status::kUnresolved);
+  EXPECT_EQ(executor.running(), 0u);
+}
+
+}  // namespace
+}  // namespace tipc::run
