@@ -12,7 +12,7 @@ namespace tipc::run {
 namespace {
 
 Result<std::vector<Gpu>> gpus_from_ids(const std::string& list, const std::string& what) {
-  static const std::regex kId(R"([^,\s]+)");  // indexes, GPU-/MIG- UUIDs, MIG-GPU-<uuid>/<gi>/<ci>
+  static const std::regex kId(R"([^,;\s]+)");  // indexes, GPU-/MIG- UUIDs, MIG-GPU-<uuid>/<gi>/<ci>
   std::vector<Gpu> gpus;
   for (const auto& id : config::split_list(list, ',')) {
     if (!std::regex_match(id, kId)) return fail(Error::plain(fmt::format("{}: '{}' is not a GPU id", what, id)));
