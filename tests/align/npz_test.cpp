@@ -1,0 +1,80 @@
+// .npz archives: stored and deflated members, object members, and broken archives.
+#include "align/npz.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "align/load.h"
+#include "support/paths.h"
+#include "support/temp_dir.h"
+
+namespace tipc::align {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string samples_dir() { return test::shared_dir() + "/align-samples"; }
+
+#define SKIP_WITHOUT_SAMPLES()                                                                \
+  if (!fs::is_directory(samples_dir()))                                                       \
+  GTEST_SKIP() << "NPZ SAMPLES NOT CHECKED: " << samples_dir() << " is missing (the shared " \
+                  "reference folder sits next to the checkout)"
+
+TEST(NpzRead, StoredAndDeflatedMembers) {
+  SKIP_WITHOUT_SAMPLES();
+  for (const std::string file : {"arrays.npz", "arrays_compressed.npz"}) {
+    const auto members = read_npz(samples_dir() + "/" + file);
+    ASSERT_TRUE(members) << file << ": " << members.error().str();
+    ASSERT_EQ(members->items.size(), 2u) << file;
+    EXPECT_EQ(members->items[0].first, "a");  // ".npy" dropped, archive order kept
+    EXPECT_EQ(members->items[1].first, "b");
+    const Array* a = members->find("a")->get<Array>();
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->dtype.descr(), "<f4");
+    EXPECT_EQ(a->to_doubles(), (std::vector<double>{0, 1, 2}));
+    const Array* b = members->find("b")->get<Array>();
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->dtype.descr(), "<f8");
+    EXPECT_EQ(b->to_doubles(), (std::vector<double>{1, 0, 0, 1}));  // eye(2)
+  }
+}
+
+TEST(NpzRead, ObjectMemberIsUnpickled) {
+  SKIP_WITHOUT_SAMPLES();
+  const auto value = load_values(samples_dir() + "/dict_in_npz.npz");
+  ASSERT_TRUE(value) << value.error().str();
+  const auto* members = value->get<Value::Dict>();
+  ASSERT_NE(members, nullptr);
+  const Value* d = members->find("d");
+  ASSERT_NE(d, nullptr);
+  const auto* inner = d->get<Value::Dict>();
+  ASSERT_NE(inner, nullptr) << d->describe();
+  EXPECT_EQ(inner->find("x")->get<Array>()->to_doubles(), (std::vector<double>{1, 1}));
+}
+
+TEST(NpzRead, BrokenArchivesAreErrorsNamingTheFile) {
+  test::TempDir dir;
+  const std::string path = dir.write("broken.npz", std::string("PK\x03\x04", 4) + std::string(40, '\x01'));
+  const auto members = read_npz(path);
+  ASSERT_FALSE(members);
+  EXPECT_NE(members.error().str().find("broken.npz"), std::string::npos) << members.error().str();
+  const auto loaded = load_values(path);
+  ASSERT_FALSE(loaded);
+  EXPECT_NE(loaded.error().str().find("broken.npz"), std::string::npos) << loaded.error().str();
+}
+
+TEST(NpzRead, BadMemberIsNamedInsideTheArchive) {
+  SKIP_WITHOUT_SAMPLES();
+  // A member limit smaller than the members: the error names archive and member.
+  const auto members = read_npz(samples_dir() + "/arrays_compressed.npz", NpzLimits{.max_member_bytes = 100});
+  ASSERT_FALSE(members);
+  EXPECT_NE(members.error().str().find("arrays_compressed.npz:a.npy: member larger than the size limit"),
+            std::string::npos)
+      << members.error().str();
+}
+
+}  // namespace
+}  // namespace tipc::align
