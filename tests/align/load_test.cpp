@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/align_samples.h"
 #include "support/paths.h"
 #include "support/temp_dir.h"
 
@@ -17,12 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string samples_dir() { return test::shared_dir() + "/align-samples"; }
-
-#define SKIP_WITHOUT_SAMPLES()                                                                  \
-  if (!fs::is_directory(samples_dir()))                                                         \
-  GTEST_SKIP() << "ALIGN SAMPLES NOT CHECKED: " << samples_dir() << " is missing (the shared " \
-                  "reference folder sits next to the checkout)"
+std::string samples_dir() { return test::align_samples_dir(); }
 
 Value load(const std::string& name) {
   auto value = load_values(samples_dir() + "/" + name);
@@ -58,7 +54,7 @@ std::vector<double> as_f32(std::vector<double> values) {
 }
 
 TEST(AlignLoadSamples, EveryNpyAndNpzLoads) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   int loaded = 0;
   for (const std::string& dir : {samples_dir(), samples_dir() + "/cases"}) {
     for (const auto& entry : fs::directory_iterator(dir)) {
@@ -73,7 +69,7 @@ TEST(AlignLoadSamples, EveryNpyAndNpzLoads) {
 }
 
 TEST(AlignLoadSamples, ResultFilesShareTheMemoisedArray) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value r1 = load("result_1.npy");
   const auto& d1 = dict_of(r1);
   EXPECT_EQ(keys(d1), (std::vector<std::string>{"demo_test_1", "demo_test_2"}));
@@ -100,7 +96,7 @@ TEST(AlignLoadSamples, ResultFilesShareTheMemoisedArray) {
 }
 
 TEST(AlignLoadSamples, OneKeyPerDtype) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   struct Case {
     std::string file;
     std::string descr;
@@ -131,7 +127,7 @@ TEST(AlignLoadSamples, OneKeyPerDtype) {
 }
 
 TEST(AlignLoadSamples, ZeroDimEmptyFortranNoncontig) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value zero = load("zero_dim.npy");
   const Array& loss = array_at(dict_of(zero), "loss");
   EXPECT_TRUE(loss.shape.empty());
@@ -159,7 +155,7 @@ TEST(AlignLoadSamples, ZeroDimEmptyFortranNoncontig) {
 }
 
 TEST(AlignLoadSamples, PythonValuesAndNumpyScalars) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value value = load("python_values.npy");
   const auto& d = dict_of(value);
   EXPECT_EQ(keys(d), (std::vector<std::string>{"pyfloat", "pyint", "pylist", "str", "none", "np_f32_scalar",
@@ -184,7 +180,7 @@ TEST(AlignLoadSamples, PythonValuesAndNumpyScalars) {
 }
 
 TEST(AlignLoadSamples, NestedDicts) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value value = load("nested.npy");
   const auto& d = dict_of(value);
   EXPECT_EQ(keys(d), (std::vector<std::string>{"outer", "top"}));
@@ -196,7 +192,7 @@ TEST(AlignLoadSamples, NestedDicts) {
 }
 
 TEST(AlignLoadSamples, AlexNetStyleFiles) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value top1 = load("alexnet_top1.npy");
   EXPECT_EQ(array_at(dict_of(top1), "top1").to_doubles(), as_f32({0.5655}));
 
@@ -216,7 +212,7 @@ TEST(AlignLoadSamples, AlexNetStyleFiles) {
 }
 
 TEST(AlignLoadSamples, LargeArrayAndManyKeys) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value large = load("large_array.npy");
   const auto big = array_at(dict_of(large), "big").to_doubles();
   ASSERT_EQ(big.size(), 1000u);
@@ -234,7 +230,7 @@ TEST(AlignLoadSamples, LargeArrayAndManyKeys) {
 }
 
 TEST(AlignLoadSamples, PlainArrays) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value f32 = load("plain_f32.npy");
   const Array* a = f32.get<Array>();
   ASSERT_NE(a, nullptr) << f32.describe();
@@ -248,7 +244,7 @@ TEST(AlignLoadSamples, PlainArrays) {
 }
 
 TEST(AlignLoadSamples, OlderAndNewerProtocols) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   for (const std::string file : {"proto2_result.npy", "proto5_result.npy"}) {
     const Value value = load(file);
     const Array& x = array_at(dict_of(value), "x");
@@ -258,7 +254,7 @@ TEST(AlignLoadSamples, OlderAndNewerProtocols) {
 }
 
 TEST(AlignLoadSamples, CasePairsLoadAsDicts) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value dtypes = load("cases/dtypes_1.npy");
   const auto& d = dict_of(dtypes);
   EXPECT_EQ(keys(d), (std::vector<std::string>{"f32f64", "i64", "u8", "f16"}));

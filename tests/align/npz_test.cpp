@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "align/load.h"
+#include "support/align_samples.h"
 #include "support/paths.h"
 #include "support/temp_dir.h"
 
@@ -16,15 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string samples_dir() { return test::shared_dir() + "/align-samples"; }
-
-#define SKIP_WITHOUT_SAMPLES()                                                                \
-  if (!fs::is_directory(samples_dir()))                                                       \
-  GTEST_SKIP() << "NPZ SAMPLES NOT CHECKED: " << samples_dir() << " is missing (the shared " \
-                  "reference folder sits next to the checkout)"
+std::string samples_dir() { return test::align_samples_dir(); }
 
 TEST(NpzRead, StoredAndDeflatedMembers) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   for (const std::string file : {"arrays.npz", "arrays_compressed.npz"}) {
     const auto members = read_npz(samples_dir() + "/" + file);
     ASSERT_TRUE(members) << file << ": " << members.error().str();
@@ -43,7 +39,7 @@ TEST(NpzRead, StoredAndDeflatedMembers) {
 }
 
 TEST(NpzRead, ObjectMemberIsUnpickled) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   const auto value = load_values(samples_dir() + "/dict_in_npz.npz");
   ASSERT_TRUE(value) << value.error().str();
   const auto* members = value->get<Value::Dict>();
@@ -67,7 +63,7 @@ TEST(NpzRead, BrokenArchivesAreErrorsNamingTheFile) {
 }
 
 TEST(NpzRead, BadMemberIsNamedInsideTheArchive) {
-  SKIP_WITHOUT_SAMPLES();
+  SKIP_WITHOUT_ALIGN_SAMPLES();
   // A member limit smaller than the members: the error names archive and member.
   const auto members = read_npz(samples_dir() + "/arrays_compressed.npz", NpzLimits{.max_member_bytes = 100});
   ASSERT_FALSE(members);
