@@ -115,3 +115,21 @@ TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
 
 }  // namespace
 }  // namespace tipc::cli
+
+namespace tipc::cli {
+namespace {
+
+TEST(CliDiff, TheDiffSubcommandComparesReprodLogFiles) {
+  const std::string samples = test::shared_dir() + "/align-samples";
+  if (!fs::exists(samples)) GTEST_SKIP() << "ALIGN SAMPLES NOT CHECKED: " << samples << " is missing";
+  test::TempDir dir;
+  const auto same = run_tipc(dir.path(), {"diff", samples + "/alexnet_top1.npy", samples + "/alexnet_top1.npy"});
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_NE(same.out.find("diff check passed"), std::string::npos) << same.out;
+  const auto missing = run_tipc(dir.path(), {"diff", samples + "/alexnet_top1.npy", "nope.npy"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nope.npy"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace tipc::cli

@@ -1,0 +1,268 @@
+#include "align/leaf_diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <type_traits>
+
+#include "align/promote.h"
+#include "align/py_repr.h"
+#include "align/reduce.h"
+
+namespace tipc::align {
+namespace {
+
+// ---- element layout: an operand is a strided view of an array's storage -------------
+
+struct Operand {
+  const Array* array = nullptr;
+  std::vector<std::size_t> shape;
+  std::vector<std::ptrdiff_t> strides;  // in elements of storage
+};
+
+Operand operand_of(const Array& array) {
+  Operand op{&array, array.shape, std::vector<std::ptrdiff_t>(array.ndim())};
+  std::ptrdiff_t step = 1;
+  for (std::size_t i = 0; i < array.ndim(); ++i) {
+    const std::size_t axis = array.fortran_order ? i : array.ndim() - 1 - i;
+    op.strides[axis] = step;
+    step *= static_cast<std::ptrdiff_t>(array.shape[axis]);
+  }
+  return op;
+}
+
+// a.T: all axes reversed; the storage stays, only the view changes.
+void transpose(Operand& op) {
+  std::reverse(op.shape.begin(), op.shape.end());
+  std::reverse(op.strides.begin(), op.strides.end());
+}
+
+std::optional<std::vector<std::size_t>> broadcast_shape(const std::vector<std::size_t>& a,
+                                                        const std::vector<std::size_t>& b) {
+  const std::size_t nd = std::max(a.size(), b.size());
+  std::vector<std::size_t> out(nd);
+  for (std::size_t i = 0; i < nd; ++i) {
+    const std::size_t da = i < nd - a.size() ? 1 : a[i - (nd - a.size())];
+    const std::size_t db = i < nd - b.size() ? 1 : b[i - (nd - b.size())];
+    if (da != db && da != 1 && db != 1) return std::nullopt;
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+// Leading axes are added and length-1 axes repeat: both get stride 0.
+Operand broadcast_to(const Operand& op, const std::vector<std::size_t>& shape) {
+  Operand out{op.array, shape, std::vector<std::ptrdiff_t>(shape.size(), 0)};
+  const std::size_t pad = shape.size() - op.shape.size();
+  for (std::size_t i = 0; i < op.shape.size(); ++i) {
+    if (op.shape[i] != 1 || shape[pad + i] == 1) out.strides[pad + i] = op.strides[i];
+  }
+  return out;
+}
+
+bool contiguous(const Operand& op, bool fortran) {
+  std::ptrdiff_t expected = 1;
+  for (std::size_t i = 0; i < op.shape.size(); ++i) {
+    const std::size_t axis = fortran ? i : op.shape.size() - 1 - i;
+    if (op.shape[axis] == 0) return true;
+    if (op.shape[axis] != 1 && op.strides[axis] != expected) return false;
+    expected *= static_cast<std::ptrdiff_t>(op.shape[axis]);
+  }
+  return true;
+}
+
+// numpy allocates the diff in Fortran order only when every operand is Fortran-contiguous
+// and not C-contiguous; the mean then sums in that memory order (fortran_mean_f32 case).
+bool diff_is_fortran_ordered(const Operand& a, const Operand& b, const std::vector<std::size_t>& shape) {
+  const auto fortran_only = [&](const Operand& op) {
+    return op.shape == shape && contiguous(op, true) && !contiguous(op, false);
+  };
+  return fortran_only(a) && fortran_only(b);
+}
+
+// Calls f(storage index in a, storage index in b) for every element of the result, in the
+// result's memory order.
+template <typename F>
+void for_each_pair(const Operand& a, const Operand& b, const std::vector<std::size_t>& shape, bool fortran, F&& f) {
+  const std::size_t nd = shape.size();
+  std::size_t total = 1;
+  for (const std::size_t d : shape) total *= d;
+  std::vector<std::size_t> index(nd, 0);
+  std::ptrdiff_t offset_a = 0, offset_b = 0;
+  for (std::size_t n = 0; n < total; ++n) {
+    f(static_cast<std::size_t>(offset_a), static_cast<std::size_t>(offset_b));
+    for (std::size_t i = 0; i < nd; ++i) {
+      const std::size_t axis = fortran ? i : nd - 1 - i;
+      ++index[axis];
+      offset_a += a.strides[axis];
+      offset_b += b.strides[axis];
+      if (index[axis] < shape[axis]) break;
+      const auto extent = static_cast<std::ptrdiff_t>(shape[axis]);
+      offset_a -= a.strides[axis] * extent;
+      offset_b -= b.strides[axis] * extent;
+      index[axis] = 0;
+    }
+  }
+}
+
+// ---- element arithmetic in the promoted dtype ----------------------------------------
+
+// Rounds to the nearest IEEE half (ties to even), returned widened; numpy's float16 casts.
+double round_to_half(double v) {
+  if (std::isnan(v) || std::isinf(v) || v == 0) return v;
+  const double magnitude = std::fabs(v);
+  if (magnitude >= 65520.0) return std::copysign(INFINITY, v);  // past the halfway point above 65504
+  int exponent = 0;
+  std::frexp(magnitude, &exponent);
+  const int quantum = std::max(exponent - 11, -24);  // 11 significant bits, subnormals at 2^-24
+  return std::copysign(std::ldexp(std::nearbyint(std::ldexp(magnitude, -quantum)), quantum), v);
+}
+
+__int128 exact_integer(const Array& array, std::size_t i) {
+  return array.dtype.kind == DtypeKind::UInt ? static_cast<__int128>(array.uint_at(i)) : array.int_at(i);
+}
+
+// Keeps the low `bytes` bytes of v, read back as signed or unsigned: numpy's wrap-around.
+__int128 wrap(__int128 v, std::size_t bytes, bool is_signed) {
+  const unsigned bits = static_cast<unsigned>(8 * bytes);
+  const auto mask = (static_cast<unsigned __int128>(1) << bits) - 1;
+  const unsigned __int128 low = static_cast<unsigned __int128>(v) & mask;
+  const auto sign_bit = static_cast<unsigned __int128>(1) << (bits - 1);
+  if (is_signed && (low & sign_bit) != 0) return static_cast<__int128>(low) - static_cast<__int128>(mask) - 1;
+  return static_cast<__int128>(low);
+}
+
+// np.abs(a - b) in an integer dtype: the subtraction wraps, and abs wraps too (abs of the
+// most negative value is itself; unsigned abs does nothing).
+__int128 wrapped_abs_diff(__int128 a, __int128 b, const Dtype& dtype) {
+  const bool is_signed = dtype.kind == DtypeKind::Int;
+  const __int128 diff = wrap(a - b, dtype.item_size, is_signed);
+  return is_signed && diff < 0 ? wrap(-diff, dtype.item_size, true) : diff;
+}
+
+StatValue floating(double v) { return StatValue{false, v, 0}; }
+StatValue integral(__int128 v) { return StatValue{true, 0, v}; }
+
+template <typename T>
+LeafStats float_stats(const std::vector<T>& diffs, bool half_output) {
+  const std::span<const T> values(diffs);
+  const double mean = numpy_mean(values);
+  return LeafStats{floating(nan_propagating_min(values)), floating(nan_propagating_max(values)),
+                   floating(half_output ? round_to_half(mean) : std::is_same_v<T, float> ? static_cast<float>(mean) : mean)};
+}
+
+struct Pairing {
+  Operand a, b;
+  std::vector<std::size_t> shape;
+  bool fortran = false;
+};
+
+LeafStats float_diff(const Pairing& p, const Dtype& dtype) {
+  const Array &a = *p.a.array, &b = *p.b.array;
+  if (dtype.item_size == 8) {
+    std::vector<double> diffs;
+    for_each_pair(p.a, p.b, p.shape, p.fortran,
+                  [&](std::size_t i, std::size_t j) { diffs.push_back(std::fabs(a.value_at(i) - b.value_at(j))); });
+    return float_stats(diffs, false);
+  }
+  std::vector<float> diffs;  // f4 diffs, or f2 diffs held exactly in float (numpy sums f2 in f4)
+  const bool half = dtype.item_size == 2;
+  for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
+    if (half) {
+      // Half operands differ exactly in double; one rounding gives numpy's half result.
+      diffs.push_back(static_cast<float>(std::fabs(round_to_half(round_to_half(a.value_at(i)) - round_to_half(b.value_at(j))))));
+    } else {
+      diffs.push_back(std::fabs(static_cast<float>(a.value_at(i)) - static_cast<float>(b.value_at(j))));
+    }
+  });
+  return float_stats(diffs, half);
+}
+
+// |a - b| of complex operands is real: hypot of the component differences.
+LeafStats complex_diff(const Pairing& p, const Dtype& dtype) {
+  const Array &a = *p.a.array, &b = *p.b.array;
+  if (dtype.item_size == 16) {
+    std::vector<double> diffs;
+    for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
+      const auto d = a.complex_at(i) - b.complex_at(j);
+      diffs.push_back(std::hypot(d.real(), d.imag()));
+    });
+    return float_stats(diffs, false);
+  }
+  std::vector<float> diffs;
+  for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
+    const auto x = a.complex_at(i), y = b.complex_at(j);
+    const float re = static_cast<float>(x.real()) - static_cast<float>(y.real());
+    const float im = static_cast<float>(x.imag()) - static_cast<float>(y.imag());
+    diffs.push_back(std::hypot(re, im));
+  });
+  return float_stats(diffs, false);
+}
+
+LeafStats integer_diff(const Pairing& p, const Dtype& dtype, bool exact, bool& wrapped) {
+  const Array &a = *p.a.array, &b = *p.b.array;
+  std::vector<__int128> diffs;
+  for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
+    const __int128 x = exact_integer(a, i), y = exact_integer(b, j);
+    const __int128 true_diff = x > y ? x - y : y - x;
+    const __int128 numpy_diff = wrapped_abs_diff(x, y, dtype);
+    wrapped = wrapped || true_diff != numpy_diff;
+    diffs.push_back(exact ? true_diff : numpy_diff);
+  });
+  // The mean of an integer array accumulates in float64.
+  std::vector<double> widened(diffs.begin(), diffs.end());
+  const auto [low, high] = std::minmax_element(diffs.begin(), diffs.end());
+  return LeafStats{integral(*low), integral(*high), floating(numpy_mean(std::span<const double>(widened)))};
+}
+
+}  // namespace
+
+bool StatValue::is_nan() const { return !integral && std::isnan(real); }
+
+std::string StatValue::text() const { return integral ? python_int_repr(integer) : python_float_repr(real); }
+
+std::string numpy_shape_text(const std::vector<std::size_t>& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? "," : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+tl::expected<LeafDiff, std::string> diff_arrays(const Array& a, const Array& b, const LeafDiffOptions& options) {
+  LeafDiff out;
+  Operand first = operand_of(a);
+  const Operand second = operand_of(b);
+  std::vector<std::size_t> reversed(a.shape.rbegin(), a.shape.rend());
+  if (a.shape != b.shape && reversed == b.shape) {
+    transpose(first);
+    out.transposed_first = true;
+  }
+  const auto shape = broadcast_shape(first.shape, second.shape);
+  if (!shape) {
+    return tl::unexpected("operands could not be broadcast together with shapes " + numpy_shape_text(first.shape) +
+                          " " + numpy_shape_text(second.shape) + " ");
+  }
+  out.shape = *shape;
+  out.broadcast = first.shape != second.shape;
+  out.diff_dtype = result_type_for_subtract(a, b);
+  if (out.diff_dtype.kind == DtypeKind::Bool) {
+    return tl::unexpected(std::string("numpy boolean subtract, the `-` operator, is not supported"));
+  }
+  if (element_count(out.shape).value_or(0) == 0) {
+    return tl::unexpected(std::string("zero-size array to reduction operation maximum which has no identity"));
+  }
+  Pairing pairing{broadcast_to(first, out.shape), broadcast_to(second, out.shape), out.shape, false};
+  pairing.fortran = diff_is_fortran_ordered(pairing.a, pairing.b, out.shape);
+  switch (out.diff_dtype.kind) {
+    case DtypeKind::Float: out.stats = float_diff(pairing, out.diff_dtype); break;
+    case DtypeKind::Complex:
+      out.stats = complex_diff(pairing, out.diff_dtype);
+      out.diff_dtype = Dtype{DtypeKind::Float, out.diff_dtype.item_size / 2, ByteOrder::Little};
+      break;
+    default: out.stats = integer_diff(pairing, out.diff_dtype, options.exact_integers, out.wrapped); break;
+  }
+  return out;
+}
+
+}  // namespace tipc::align

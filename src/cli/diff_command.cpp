@@ -1,0 +1,99 @@
+#include "cli/diff_command.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <variant>
+
+#include "align/diff.h"
+#include "align/diff_log.h"
+#include "core/error.h"
+
+namespace tipc::cli {
+namespace {
+
+struct DiffArgs {
+  std::string file1, file2;
+  align::DiffOptions options;
+  std::optional<std::string> log_path;
+};
+
+// Returns the parsed arguments, or the exit code (0 after --help).
+std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args, std::ostream& out,
+                                            std::ostream& err) {
+  DiffArgs parsed;
+  CLI::App app{"Compare two reprod_log result files like reprod_log's ReprodDiffHelper", "tipc-run diff"};
+  app.add_option("A", parsed.file1, "reference result file (its key order is the report order)")->required();
+  app.add_option("B", parsed.file2, "result file to check")->required();
+  app.add_option("--method", parsed.options.method, "mean, min, max, all, or a comma-separated list");
+  app.add_option("--threshold", parsed.options.threshold, "a statistic fails when it is greater than this");
+  app.add_option("--log", parsed.log_path, "also write the report to this file (replaced atomically)");
+  app.add_flag("--compat", parsed.options.compat,
+               "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e, out, err);
+    return code == 0 ? kExitPassed : kExitUsage;
+  }
+  return parsed;
+}
+
+// Temp file in the same directory, then rename: readers never see a half-written report.
+std::optional<std::string> write_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target(path);
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  const fs::path temp = target.string() + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+    file << text;
+    if (!file.flush()) return "cannot write " + temp.string();
+  }
+  fs::rename(temp, target, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    return "cannot write " + path + ": " + ec.message();
+  }
+  return std::nullopt;
+}
+
+void print_strict_findings(const align::DiffResult& result, std::ostream& err) {
+  for (const std::string& warning : result.warnings) err << "tipc-run diff: warning: " << warning << '\n';
+  for (const align::DiffEntry& entry : result.entries) {
+    if (!entry.is_group && !entry.passed) err << "tipc-run diff: key '" << entry.path << "' failed: " << entry.reason << '\n';
+  }
+}
+
+}  // namespace
+
+int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto parsed = parse_diff_args(args, out, err);
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  const DiffArgs& diff_args = std::get<DiffArgs>(parsed);
+  const auto result = align::compare_files(diff_args.file1, diff_args.file2, diff_args.options);
+  if (!result) {
+    err << "tipc-run diff: error: " << result.error().str() << '\n';
+    return result.error().exit_code;
+  }
+  const std::string timestamp = align::reprod_log_timestamp();
+  out << align::render_diff_stdout(*result, timestamp) << std::flush;
+  if (!diff_args.options.compat) print_strict_findings(*result, err);
+  if (diff_args.log_path) {
+    if (auto problem = write_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp))) {
+      err << "tipc-run diff: error: " << *problem << '\n';
+      return kExitUsage;
+    }
+  }
+  return result->passed ? kExitPassed : kExitFailed;
+}
+
+int diff_main(const std::vector<std::string>& args) { return diff_main(args, std::cout, std::cerr); }
+
+}  // namespace tipc::cli
