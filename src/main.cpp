@@ -2,6 +2,7 @@
 // main() is the list of phases; each phase lives in its own file under src/cli.
 #include <iostream>
 
+#include "cli/acceptance_command.h"
 #include "cli/diff_command.h"
 #include "cli/options.h"
 #include "cli/plan_output.h"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   using namespace tipc;
   // 0. Subcommands that are not a chain run: `tipc-run diff A B ...`.
   if (argc > 1 && std::string(argv[1]) == "diff") return cli::diff_main({argv + 2, argv + argc});
+  if (argc > 1 && std::string(argv[1]) == "acceptance") return cli::acceptance_main({argv + 2, argv + argc});
 
   // 1. Options.
   const auto options = cli::parse_options(argc, argv);

@@ -11,6 +11,8 @@
 
 #include "align/diff.h"
 #include "align/diff_log.h"
+#include "cli/subcommand.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace tipc::cli {
@@ -34,34 +36,8 @@ std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args
   app.add_option("--log", parsed.log_path, "also write the report to this file (replaced atomically)");
   app.add_flag("--compat", parsed.options.compat,
                "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 consumes from the back
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e, out, err);
-    return code == 0 ? kExitPassed : kExitUsage;
-  }
+  if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   return parsed;
-}
-
-// Temp file in the same directory, then rename: readers never see a half-written report.
-std::optional<std::string> write_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  const fs::path temp = target.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    file << text;
-    if (!file.flush()) return "cannot write " + temp.string();
-  }
-  fs::rename(temp, target, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return "cannot write " + path + ": " + ec.message();
-  }
-  return std::nullopt;
 }
 
 void print_strict_findings(const align::DiffResult& result, std::ostream& err) {
@@ -86,7 +62,7 @@ int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostr
   out << align::render_diff_stdout(*result, timestamp) << std::flush;
   if (!diff_args.options.compat) print_strict_findings(*result, err);
   if (diff_args.log_path) {
-    if (auto problem = write_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp))) {
+    if (auto problem = write_file_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp))) {
       err << "tipc-run diff: error: " << *problem << '\n';
       return kExitUsage;
     }

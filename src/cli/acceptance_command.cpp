@@ -1,0 +1,130 @@
+#include "cli/acceptance_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <variant>
+
+#include "align/acceptance.h"
+#include "align/diff_log.h"
+#include "align/py_repr.h"
+#include "cli/subcommand.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+
+namespace tipc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct AcceptanceArgs {
+  std::string dir;
+  std::optional<std::string> config;
+  bool compat = false;
+};
+
+// Returns the parsed arguments, or the exit code (0 after --help).
+std::variant<AcceptanceArgs, int> parse_acceptance_args(const std::vector<std::string>& args, std::ostream& out,
+                                                        std::ostream& err) {
+  AcceptanceArgs parsed;
+  CLI::App app{"Run the five reprod_log acceptance checks of a paper reproduction", "tipc-run acceptance"};
+  app.add_option("DIR", parsed.dir, "reproduction folder (also searched: DIR/log_reprod, DIR/diff)")->required();
+  app.add_option("--config", parsed.config, "YAML file: acceptance: {forward: 1e-6, ..., train_align: 0.0015}");
+  app.add_flag("--compat", parsed.compat,
+               "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
+  if (const auto code = parse_subcommand(app, args, out, err)) return *code;
+  return parsed;
+}
+
+// One log per compared check, as the acceptance bundle wants. Missing or unreadable pairs
+// get none: reprod_log would have raised before logging anything.
+std::optional<std::string> write_logs(const std::string& dir, const align::AcceptanceReport& report) {
+  const std::string timestamp = align::reprod_log_timestamp();
+  for (const align::CheckOutcome& outcome : report.outcomes) {
+    if (!outcome.diff) continue;
+    const fs::path log = fs::path(dir) / (outcome.check.name + "_diff.log");
+    if (auto problem = write_file_atomically(log.string(), align::render_diff_log(*outcome.diff, timestamp))) return problem;
+  }
+  return std::nullopt;
+}
+
+std::string files_column(const std::string& dir, const align::CheckOutcome& outcome) {
+  if (!outcome.files) return "-";
+  const auto relative = [&](const std::string& path) { return fs::path(path).lexically_relative(dir).string(); };
+  return relative(outcome.files->reference) + " vs " + relative(outcome.files->candidate);
+}
+
+std::string worst_column(const align::CheckOutcome& outcome) {
+  if (!outcome.worst_value) return "-";
+  return align::python_float_repr(*outcome.worst_value);
+}
+
+void print_table(const std::string& dir, const align::AcceptanceReport& report, std::ostream& out) {
+  std::size_t files_width = 5;
+  for (const auto& outcome : report.outcomes) files_width = std::max(files_width, files_column(dir, outcome).size());
+  const auto row = [&](const std::string& check, const std::string& files, const std::string& method,
+                       const std::string& threshold, const std::string& worst, const std::string& status) {
+    out << fmt::format("{:<12} {:<{}} {:<6} {:<10} {:<22} {}\n", check, files, files_width, method, threshold, worst,
+                       status);
+  };
+  row("check", "files", "method", "threshold", "worst value", "result");
+  for (const auto& outcome : report.outcomes) {
+    row(outcome.check.name, files_column(dir, outcome), outcome.check.method,
+        align::python_float_repr(outcome.check.threshold), worst_column(outcome),
+        align::check_status_name(outcome.status));
+  }
+}
+
+// Why each check did not pass, and the warnings of those that ran, on stderr.
+void print_findings(const align::AcceptanceReport& report, std::ostream& err) {
+  for (const auto& outcome : report.outcomes) {
+    for (const std::string& warning : outcome.warnings)
+      err << "tipc-run acceptance: warning: " << outcome.check.name << ": " << warning << '\n';
+    if (outcome.status != align::CheckStatus::Passed && !outcome.detail.empty())
+      err << "tipc-run acceptance: " << outcome.check.name << " " << align::check_status_name(outcome.status) << ": "
+          << outcome.detail << '\n';
+  }
+}
+
+Result<std::vector<align::AcceptanceCheck>> configured_checks(const AcceptanceArgs& args) {
+  auto checks = align::default_acceptance_checks();
+  if (!args.config) return checks;
+  return align::apply_threshold_file(std::move(checks), *args.config);
+}
+
+}  // namespace
+
+int acceptance_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto parsed = parse_acceptance_args(args, out, err);
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  const AcceptanceArgs& acceptance_args = std::get<AcceptanceArgs>(parsed);
+  std::error_code ec;
+  if (!fs::is_directory(acceptance_args.dir, ec)) {
+    err << "tipc-run acceptance: error: " << acceptance_args.dir << ": not a directory\n";
+    return kExitUsage;
+  }
+  const auto checks = configured_checks(acceptance_args);
+  if (!checks) {
+    err << "tipc-run acceptance: error: " << checks.error().str() << '\n';
+    return kExitUsage;
+  }
+  const auto report = align::run_acceptance(acceptance_args.dir, *checks, acceptance_args.compat);
+  print_table(acceptance_args.dir, report, out);
+  out << std::flush;
+  print_findings(report, err);
+  if (auto problem = write_logs(acceptance_args.dir, report)) {
+    err << "tipc-run acceptance: error: " << *problem << '\n';
+    return kExitUsage;
+  }
+  return report.exit_code();
+}
+
+int acceptance_main(const std::vector<std::string>& args) { return acceptance_main(args, std::cout, std::cerr); }
+
+}  // namespace tipc::cli

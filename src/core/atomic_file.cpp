@@ -1,0 +1,29 @@
+#include "core/atomic_file.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace tipc {
+
+std::optional<std::string> write_file_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target(path);
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  const fs::path temp = target.string() + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+    file << text;
+    if (!file.flush()) return "cannot write " + temp.string();
+  }
+  fs::rename(temp, target, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    return "cannot write " + path + ": " + ec.message();
+  }
+  return std::nullopt;
+}
+
+}  // namespace tipc
