@@ -1,10 +1,7 @@
 #include "cli/diff_command.h"
 
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <variant>
