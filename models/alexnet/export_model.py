@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Exports a checkpoint for inference: TorchScript (model.pt), ONNX (model.onnx), the class
 names, and reprod_log-style result files of the eager and the TorchScript logits on a fixed
-input (forward_eager.npy, forward_torchscript.npy) for the alignment checks."""
+input (forward_eager.npy, forward_torchscript.npy, and forward_onnx.npy from the ONNX
+model run through OpenCV's DNN module) for the alignment checks."""
 import argparse
 import os
 
@@ -10,6 +11,13 @@ import torch
 import common
 
 FIXED_INPUT_SEED = 2026
+
+
+def onnx_logits(path, batch):
+    import cv2  # only the export needs OpenCV here; training does not
+    net = cv2.dnn.readNetFromONNX(path)
+    net.setInput(batch)
+    return net.forward()
 
 
 def main():
@@ -30,6 +38,8 @@ def main():
         common.save_reprod_dict(os.path.join(args.output_dir, "forward_eager.npy"), {"logits": model(x).numpy()})
         common.save_reprod_dict(os.path.join(args.output_dir, "forward_torchscript.npy"),
                                 {"logits": traced(x).numpy()})
+    common.save_reprod_dict(os.path.join(args.output_dir, "forward_onnx.npy"),
+                            {"logits": onnx_logits(os.path.join(args.output_dir, "model.onnx"), x.numpy())})
     common.save_reprod_dict(os.path.join(args.output_dir, "fixed_input.npy"), {"image": x.numpy()})
     with open(os.path.join(args.output_dir, "classes.txt"), "w") as f:
         f.write("\n".join(classes) + "\n")

@@ -96,9 +96,17 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
   EXPECT_NE(train_log.find("[train] rank 0 saved"), std::string::npos);
   const fs::path model = out() / "norm_train_gpus_-1_autocast_null";
   for (const char* file : {"latest.pt", "train.log", "model.pt", "model.onnx", "forward_eager.npy",
-                           "forward_torchscript.npy", "classes.txt"}) {
+                           "forward_torchscript.npy", "forward_onnx.npy", "classes.txt"}) {
     EXPECT_TRUE(fs::exists(model / file)) << file;
   }
+  // The exported models agree with the eager one on the fixed input (reprod_log-style dumps).
+  const auto eager_vs_script = test::run_tipc(
+      repo_.path(), {"diff", (model / "forward_eager.npy").string(), (model / "forward_torchscript.npy").string()});
+  EXPECT_EQ(eager_vs_script.exit_code, 0) << eager_vs_script.out << eager_vs_script.err;
+  const auto eager_vs_onnx =
+      test::run_tipc(repo_.path(), {"diff", (model / "forward_eager.npy").string(),
+                                    (model / "forward_onnx.npy").string(), "--method", "max", "--threshold", "1e-4"});
+  EXPECT_EQ(eager_vs_onnx.exit_code, 0) << eager_vs_onnx.out << eager_vs_onnx.err;
   EXPECT_NE(test::slurp(out() / "norm_train_gpus_-1_autocast_null_nodes_1_eval.log").find("[eval] images: 32, top1:"),
             std::string::npos);
 
