@@ -15,14 +15,12 @@ config::SplitRules split_rules(const dialect::Dialect& dialect, bool compat) {
   return config::SplitRules{config::ValueSplit::kFirstColon, false, false};
 }
 
-Result<void> check_mode(const config::TrainInferConfig& config, const dialect::Dialect& dialect,
-                        const std::string& mode) {
+Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode) {
   const auto& known = dialect.known_modes;
   if (std::find(known.begin(), known.end(), mode) == known.end()) {
     return fail(Error::plain(fmt::format("unknown mode '{}' for dialect {} (known: {})", mode, dialect.name,
                                          fmt::join(known, ", "))));
   }
-  (void)config;
   return {};
 }
 
@@ -61,7 +59,7 @@ Result<Plan> plan_file(const std::string& config_path, const dialect::Dialect& d
     if (auto problems = dialect::check_anchors(config, dialect.anchors); !problems.empty()) {
       return fail(Error{std::move(problems)});
     }
-    if (auto ok = check_mode(config, dialect, options.mode); !ok) return fail(ok.error());
+    if (auto ok = check_mode(dialect, options.mode); !ok) return fail(ok.error());
   }
   auto plan = make_plan(config, dialect, options);
   if (plan && !options.compat) warn_unlisted_mode(config, dialect, *plan);

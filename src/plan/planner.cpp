@@ -113,6 +113,7 @@ class Planner {
   Vars base_;
   std::optional<std::string> device_;  // compat: the runner's CUDA_VISIBLE_DEVICES
   std::string ips_;                    // compat: the runner's `ips` variable, sticky across gpu elements
+  std::pair<std::string, std::string> to_static_;  // the to-static trainer's key and text, found once
   std::string train_model_name_;       // sticky: Seg's checkpoint fallback changes it for the rest of the run
   std::string last_norm_eval_weights_; // Seg: pact/fpgm trainers reuse it as pretrain
   std::set<std::string> ids_;
@@ -166,7 +167,7 @@ std::pair<std::string, std::string> Planner::to_static_trainer() const {
 }
 
 std::optional<TrainerChoice> Planner::choose_trainer(const std::string& trainer) const {
-  const auto [static_key, static_text] = to_static_trainer();
+  const auto& [static_key, static_text] = to_static_;
   for (const auto& rule : d_.trainer_rules) {
     bool hit = false;
     switch (rule.match) {
@@ -272,6 +273,7 @@ Result<Plan> Planner::run() {
     plan_.banner = *banner;
   }
   train_model_name_ = val(pos::kTrainModelName);
+  to_static_ = to_static_trainer();
   const auto& whole = d_.whole_infer.modes;
   const bool whole_infer = std::find(whole.begin(), whole.end(), opt_.mode) != whole.end();
   auto done = whole_infer ? whole_infer_branch() : train_branch();
