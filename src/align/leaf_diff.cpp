@@ -1,6 +1,8 @@
 #include "align/leaf_diff.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -8,6 +10,7 @@
 #include <type_traits>
 
 #include "align/promote.h"
+#include "align/parallel_blocks.h"
 #include "align/py_repr.h"
 #include "align/reduce.h"
 
@@ -82,28 +85,65 @@ bool diff_is_fortran_ordered(const Operand& a, const Operand& b, const std::vect
   return fortran_only(a) && fortran_only(b);
 }
 
-// Calls f(storage index in a, storage index in b) for every element of the result, in the
-// result's memory order.
-template <typename F>
-void for_each_pair(const Operand& a, const Operand& b, const std::vector<std::size_t>& shape, bool fortran, F&& f) {
-  const std::size_t nd = shape.size();
-  std::size_t total = 1;
-  for (const std::size_t d : shape) total *= d;
-  std::vector<std::size_t> index(nd, 0);
-  std::ptrdiff_t offset_a = 0, offset_b = 0;
-  for (std::size_t n = 0; n < total; ++n) {
-    f(static_cast<std::size_t>(offset_a), static_cast<std::size_t>(offset_b));
-    for (std::size_t i = 0; i < nd; ++i) {
-      const std::size_t axis = fortran ? i : nd - 1 - i;
-      ++index[axis];
-      offset_a += a.strides[axis];
-      offset_b += b.strides[axis];
-      if (index[axis] < shape[axis]) break;
-      const auto extent = static_cast<std::ptrdiff_t>(shape[axis]);
-      offset_a -= a.strides[axis] * extent;
-      offset_b -= b.strides[axis] * extent;
-      index[axis] = 0;
+struct Pairing {
+  Operand a, b;
+  std::vector<std::size_t> shape;
+  std::size_t total = 0;  // elements in the result
+  bool fortran = false;   // the result's memory order
+  bool linear = false;    // both operands are stored in the result's order: offset == index
+};
+
+// Storage offsets of a and b for consecutive result elements in the result's memory order,
+// starting at any element so that blocks can be produced independently.
+class PairCursor {
+ public:
+  PairCursor(const Pairing& p, std::size_t start) : p_(p), index_(p.shape.size(), 0) {
+    for (std::size_t i = 0; i < p.shape.size(); ++i) {
+      const std::size_t axis = iteration_axis(i);
+      index_[axis] = start % p.shape[axis];
+      start /= p.shape[axis];
+      offset_a_ += static_cast<std::ptrdiff_t>(index_[axis]) * p.a.strides[axis];
+      offset_b_ += static_cast<std::ptrdiff_t>(index_[axis]) * p.b.strides[axis];
     }
+  }
+  std::size_t a() const { return static_cast<std::size_t>(offset_a_); }
+  std::size_t b() const { return static_cast<std::size_t>(offset_b_); }
+
+  void advance() {
+    for (std::size_t i = 0; i < index_.size(); ++i) {
+      const std::size_t axis = iteration_axis(i);
+      ++index_[axis];
+      offset_a_ += p_.a.strides[axis];
+      offset_b_ += p_.b.strides[axis];
+      if (index_[axis] < p_.shape[axis]) return;
+      const auto extent = static_cast<std::ptrdiff_t>(p_.shape[axis]);
+      offset_a_ -= p_.a.strides[axis] * extent;
+      offset_b_ -= p_.b.strides[axis] * extent;
+      index_[axis] = 0;
+    }
+  }
+
+ private:
+  // The fastest-varying axis first.
+  std::size_t iteration_axis(std::size_t i) const { return p_.fortran ? i : index_.size() - 1 - i; }
+
+  const Pairing& p_;
+  std::vector<std::size_t> index_;
+  std::ptrdiff_t offset_a_ = 0, offset_b_ = 0;
+};
+
+// Writes element_diff(storage index in a, storage index in b) for the result elements
+// [start, start + out.size()).
+template <typename D, typename ElementDiff>
+void fill_diffs(const Pairing& p, std::size_t start, std::span<D> out, const ElementDiff& element_diff) {
+  if (p.linear) {
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = element_diff(start + k, start + k);
+    return;
+  }
+  PairCursor cursor(p, start);
+  for (D& d : out) {
+    d = element_diff(cursor.a(), cursor.b());
+    cursor.advance();
   }
 }
 
@@ -146,75 +186,117 @@ StatValue floating(double v) { return StatValue{false, v, 0}; }
 StatValue integral(__int128 v) { return StatValue{true, 0, v}; }
 
 template <typename T>
-LeafStats float_stats(const std::vector<T>& diffs, bool half_output) {
-  const std::span<const T> values(diffs);
-  const double mean = numpy_mean(values);
-  return LeafStats{floating(nan_propagating_min(values)), floating(nan_propagating_max(values)),
-                   floating(half_output ? round_to_half(mean) : std::is_same_v<T, float> ? static_cast<float>(mean) : mean)};
+bool stored_natively(const Array& array) {
+  return array.dtype == Dtype{DtypeKind::Float, sizeof(T), std::endian::native == std::endian::little
+                                                               ? ByteOrder::Little
+                                                               : ByteOrder::Big};
 }
 
-struct Pairing {
-  Operand a, b;
-  std::vector<std::size_t> shape;
-  bool fortran = false;
-};
+// The hot path: both operands already hold T in this machine's order, element for element
+// in the result's order, so |a - b| is a plain loop (memcpy: pickled payloads are unaligned).
+template <typename T>
+void native_abs_diffs(const Array& a, const Array& b, std::size_t start, std::span<T> out) {
+  const std::byte* pa = a.data.data() + start * sizeof(T);
+  const std::byte* pb = b.data.data() + start * sizeof(T);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    T x, y;
+    std::memcpy(&x, pa + k * sizeof(T), sizeof(T));
+    std::memcpy(&y, pb + k * sizeof(T), sizeof(T));
+    out[k] = std::fabs(x - y);
+  }
+}
+
+// Min, max and mean of a floating diff in T, streamed block by block.
+template <typename T, typename ElementDiff>
+LeafStats float_stats(const Pairing& p, bool half_output, const ElementDiff& element_diff) {
+  const Array &a = *p.a.array, &b = *p.b.array;
+  const bool native = p.linear && stored_natively<T>(a) && stored_natively<T>(b);
+  const auto blocks = summarize_blocks<BlockSummary<T>>(p.total, [&] {
+    return [&, buffer = std::vector<T>(kNumpyReduceBlock)](std::size_t start, std::size_t count) mutable {
+      const std::span<T> diffs(buffer.data(), count);
+      if (native) {
+        native_abs_diffs(a, b, start, diffs);
+      } else {
+        fill_diffs(p, start, diffs, element_diff);
+      }
+      return summarize_diff_block(std::span<const T>(diffs));
+    };
+  });
+  StreamTotals<T> totals;
+  for (const auto& block : blocks) totals.add(block);
+  // x.mean(): the sum in T, divided by n in double, rounded to the output dtype.
+  const double mean = static_cast<double>(totals.sum()) / static_cast<double>(p.total);
+  return LeafStats{floating(totals.min()), floating(totals.max()),
+                   floating(half_output ? round_to_half(mean) : static_cast<T>(mean))};
+}
 
 LeafStats float_diff(const Pairing& p, const Dtype& dtype) {
   const Array &a = *p.a.array, &b = *p.b.array;
   if (dtype.item_size == 8) {
-    std::vector<double> diffs;
-    for_each_pair(p.a, p.b, p.shape, p.fortran,
-                  [&](std::size_t i, std::size_t j) { diffs.push_back(std::fabs(a.value_at(i) - b.value_at(j))); });
-    return float_stats(diffs, false);
+    return float_stats<double>(p, false, [&](std::size_t i, std::size_t j) { return std::fabs(a.value_at(i) - b.value_at(j)); });
   }
-  std::vector<float> diffs;  // f4 diffs, or f2 diffs held exactly in float (numpy sums f2 in f4)
-  const bool half = dtype.item_size == 2;
-  for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
-    if (half) {
-      // Half operands differ exactly in double; one rounding gives numpy's half result.
-      diffs.push_back(static_cast<float>(std::fabs(round_to_half(round_to_half(a.value_at(i)) - round_to_half(b.value_at(j))))));
-    } else {
-      diffs.push_back(std::fabs(static_cast<float>(a.value_at(i)) - static_cast<float>(b.value_at(j))));
-    }
+  if (dtype.item_size == 2) {
+    // Half operands differ exactly in double; one rounding gives numpy's half result, which
+    // a float holds exactly (numpy sums f2 in f4).
+    return float_stats<float>(p, true, [&](std::size_t i, std::size_t j) {
+      return static_cast<float>(std::fabs(round_to_half(round_to_half(a.value_at(i)) - round_to_half(b.value_at(j)))));
+    });
+  }
+  return float_stats<float>(p, false, [&](std::size_t i, std::size_t j) {
+    return std::fabs(static_cast<float>(a.value_at(i)) - static_cast<float>(b.value_at(j)));
   });
-  return float_stats(diffs, half);
 }
 
 // |a - b| of complex operands is real: hypot of the component differences.
 LeafStats complex_diff(const Pairing& p, const Dtype& dtype) {
   const Array &a = *p.a.array, &b = *p.b.array;
   if (dtype.item_size == 16) {
-    std::vector<double> diffs;
-    for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
+    return float_stats<double>(p, false, [&](std::size_t i, std::size_t j) {
       const auto d = a.complex_at(i) - b.complex_at(j);
-      diffs.push_back(std::hypot(d.real(), d.imag()));
+      return std::hypot(d.real(), d.imag());
     });
-    return float_stats(diffs, false);
   }
-  std::vector<float> diffs;
-  for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
+  return float_stats<float>(p, false, [&](std::size_t i, std::size_t j) {
     const auto x = a.complex_at(i), y = b.complex_at(j);
     const float re = static_cast<float>(x.real()) - static_cast<float>(y.real());
     const float im = static_cast<float>(x.imag()) - static_cast<float>(y.imag());
-    diffs.push_back(std::hypot(re, im));
+    return std::hypot(re, im);
   });
-  return float_stats(diffs, false);
 }
+
+struct IntegerBlock {
+  __int128 min = 0, max = 0;
+  double sum = 0;  // the mean of an integer array accumulates in float64
+  bool wrapped = false;
+};
 
 LeafStats integer_diff(const Pairing& p, const Dtype& dtype, bool exact, bool& wrapped) {
   const Array &a = *p.a.array, &b = *p.b.array;
-  std::vector<__int128> diffs;
-  for_each_pair(p.a, p.b, p.shape, p.fortran, [&](std::size_t i, std::size_t j) {
-    const __int128 x = exact_integer(a, i), y = exact_integer(b, j);
-    const __int128 true_diff = x > y ? x - y : y - x;
-    const __int128 numpy_diff = wrapped_abs_diff(x, y, dtype);
-    wrapped = wrapped || true_diff != numpy_diff;
-    diffs.push_back(exact ? true_diff : numpy_diff);
+  const auto blocks = summarize_blocks<IntegerBlock>(p.total, [&] {
+    return [&, diffs = std::vector<__int128>(kNumpyReduceBlock), widened = std::vector<double>(kNumpyReduceBlock)](
+               std::size_t start, std::size_t count) mutable {
+      IntegerBlock out;
+      fill_diffs(p, start, std::span<__int128>(diffs.data(), count), [&](std::size_t i, std::size_t j) {
+        const __int128 x = exact_integer(a, i), y = exact_integer(b, j);
+        const __int128 true_diff = x > y ? x - y : y - x;
+        const __int128 numpy_diff = wrapped_abs_diff(x, y, dtype);
+        out.wrapped = out.wrapped || true_diff != numpy_diff;
+        return exact ? true_diff : numpy_diff;
+      });
+      const auto [low, high] = std::minmax_element(diffs.begin(), diffs.begin() + static_cast<std::ptrdiff_t>(count));
+      std::copy_n(diffs.begin(), count, widened.begin());
+      return IntegerBlock{*low, *high, numpy_pairwise_sum(std::span<const double>(widened.data(), count)), out.wrapped};
+    };
   });
-  // The mean of an integer array accumulates in float64.
-  std::vector<double> widened(diffs.begin(), diffs.end());
-  const auto [low, high] = std::minmax_element(diffs.begin(), diffs.end());
-  return LeafStats{integral(*low), integral(*high), floating(numpy_mean(std::span<const double>(widened)))};
+  IntegerBlock total = blocks.front();
+  total.sum = 0;
+  for (const auto& block : blocks) {
+    total.min = std::min(total.min, block.min);
+    total.max = std::max(total.max, block.max);
+    total.sum += block.sum;
+    wrapped = wrapped || block.wrapped;
+  }
+  return LeafStats{integral(total.min), integral(total.max), floating(total.sum / static_cast<double>(p.total))};
 }
 
 }  // namespace
@@ -252,8 +334,11 @@ tl::expected<LeafDiff, std::string> diff_arrays(const Array& a, const Array& b, 
   if (element_count(out.shape).value_or(0) == 0) {
     return tl::unexpected(std::string("zero-size array to reduction operation maximum which has no identity"));
   }
-  Pairing pairing{broadcast_to(first, out.shape), broadcast_to(second, out.shape), out.shape, false};
+  Pairing pairing{broadcast_to(first, out.shape), broadcast_to(second, out.shape), out.shape,
+                  *element_count(out.shape)};
   pairing.fortran = diff_is_fortran_ordered(pairing.a, pairing.b, out.shape);
+  // A broadcast axis has stride 0 and is never contiguous, so linear also means nothing broadcast.
+  pairing.linear = contiguous(pairing.a, pairing.fortran) && contiguous(pairing.b, pairing.fortran);
   switch (out.diff_dtype.kind) {
     case DtypeKind::Float: out.stats = float_diff(pairing, out.diff_dtype); break;
     case DtypeKind::Complex:

@@ -1,12 +1,14 @@
 #pragma once
-// numpy-exact reductions over a diff array laid out in memory order.
+// numpy-exact reductions over a diff, computed block by block so the diff array is never
+// materialised and the blocks can be summarised on several threads.
 //
 // numpy's add.reduce feeds its inner loop in buffers of 8192 elements and each call sums
-// its buffer pairwise (8 partial sums below 128 elements, halving above). Reproducing that
-// order exactly is what makes float32 means digit-identical to reprod_log's output; a
-// naive or double-precision sum differs in the last digits (spec §2.5).
+// its buffer pairwise (8 partial sums below 128 elements, halving above), accumulating the
+// buffer sums in order. Reproducing that order exactly is what makes float32 means
+// digit-identical to reprod_log's output; a naive or double-precision sum differs in the
+// last digits (spec §2.5). Summarising each 8192-element block on its own and adding the
+// block sums in block order is therefore exactly numpy's result, whichever thread did a block.
 #include <cstddef>
-#include <algorithm>
 #include <span>
 
 namespace tipc::align {
@@ -17,19 +19,36 @@ inline constexpr std::size_t kNumpyReduceBlock = 8192;
 template <typename T>
 T numpy_pairwise_sum(std::span<const T> x);
 
-// add.reduce over the whole sequence: blocks of 8192, each pairwise-summed into acc.
+// What the reductions need to know about one block of at most kNumpyReduceBlock values.
 template <typename T>
-T numpy_sum(std::span<const T> x);
+struct BlockSummary {
+  T sum = 0;  // numpy_pairwise_sum of the block
+  T min = 0;
+  T max = 0;
+  bool has_nan = false;
+};
 
-// x.mean() for a non-empty sequence: the T-accumulated sum divided by n in double
-// (the caller rounds the result to the output dtype).
+// A non-empty block of absolute differences (each >= 0 or NaN): its pairwise sum, extremes
+// and whether it holds a NaN.
 template <typename T>
-double numpy_mean(std::span<const T> x);
+BlockSummary<T> summarize_diff_block(std::span<const T> diffs);
 
-// x.min() / x.max() for a non-empty sequence of floating values; NaN propagates.
+// Blocks merged in order: the running sum adds block sums in T, as add.reduce does, and a
+// NaN anywhere makes min and max NaN, as numpy's min/max propagate it.
 template <typename T>
-T nan_propagating_min(std::span<const T> x);
-template <typename T>
-T nan_propagating_max(std::span<const T> x);
+class StreamTotals {
+ public:
+  void add(const BlockSummary<T>& block);
+  T sum() const { return sum_; }
+  T min() const;
+  T max() const;
+
+ private:
+  T sum_ = 0;
+  T min_ = 0;
+  T max_ = 0;
+  bool has_nan_ = false;
+  bool empty_ = true;
+};
 
 }  // namespace tipc::align

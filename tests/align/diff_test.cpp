@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "align/diff.h"
 #include "align/diff_log.h"
 #include "align/leaf_diff.h"
+#include "align/parallel_blocks.h"
 #include "align/py_repr.h"
 #include "align/reduce.h"
 #include "cli/diff_command.h"
@@ -327,6 +329,51 @@ Array array_of(Dtype dtype, std::vector<std::size_t> shape, const void* bytes, s
                SharedBytes::own(std::string_view(static_cast<const char*>(bytes), size))};
 }
 
+TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
+  // About a million elements: 129 reduction blocks, enough for several threads.
+  const std::size_t rows = 1024, cols = 1031;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> a(rows * cols), b(rows * cols), a_transposed(rows * cols);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = uniform(random);
+    b[i] = a[i] + uniform(random) * 1e-3f;
+  }
+  float expected_max = 0;
+  double expected_mean = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    expected_max = std::max(expected_max, std::fabs(a[i] - b[i]));
+    expected_mean += std::fabs(a[i] - b[i]) / static_cast<double>(a.size());
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) a_transposed[c * rows + r] = a[r * cols + c];
+  }
+  std::vector<std::uint32_t> b_big_endian(b.size());
+  std::memcpy(b_big_endian.data(), b.data(), b.size() * 4);
+  for (auto& word : b_big_endian) word = __builtin_bswap32(word);
+  const Dtype f4{DtypeKind::Float, 4, ByteOrder::Little}, f4_big{DtypeKind::Float, 4, ByteOrder::Big};
+  const std::size_t bytes = a.size() * 4;
+
+  const auto fast = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
+  const auto swapped = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes),
+                                   array_of(f4_big, {rows, cols}, b_big_endian.data(), bytes), {});
+  const auto transposed = diff_arrays(array_of(f4, {cols, rows}, a_transposed.data(), bytes),
+                                      array_of(f4, {rows, cols}, b.data(), bytes), {});
+  ASSERT_TRUE(fast && swapped && transposed);
+  EXPECT_TRUE(transposed->transposed_first);
+  EXPECT_EQ(fast->stats.max.real, expected_max);
+  EXPECT_NEAR(fast->stats.mean.real, expected_mean, expected_mean * 1e-5);
+  for (const auto* other : {&*swapped, &*transposed}) {
+    EXPECT_EQ(other->stats.min.text(), fast->stats.min.text());
+    EXPECT_EQ(other->stats.max.text(), fast->stats.max.text());
+    EXPECT_EQ(other->stats.mean.text(), fast->stats.mean.text());
+  }
+  b[rows * cols - 3] = NAN;  // in the last block, on whichever thread takes it
+  const auto with_nan = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
+  ASSERT_TRUE(with_nan);
+  EXPECT_TRUE(with_nan->stats.min.is_nan() && with_nan->stats.max.is_nan() && with_nan->stats.mean.is_nan());
+}
+
 TEST(DiffLeaf, SignedWrapAroundKeepsMinusOneTwentyEight) {
   const std::int8_t a[] = {127}, b[] = {-1};
   const Dtype i1{DtypeKind::Int, 1, ByteOrder::NotApplicable};
@@ -348,9 +395,7 @@ TEST(DiffLeaf, ZeroDimFloat64AgainstFloat32ArrayComputesInFloat32) {
   EXPECT_EQ(diff->stats.mean.text(), "0.0");
 }
 
-TEST(DiffReduce, PairwiseSumUsesEightAccumulatorsAndBlocks) {
-  std::vector<float> ones(20000, 1.0f);
-  EXPECT_EQ(numpy_sum(std::span<const float>(ones)), 20000.0f);
+TEST(DiffReduce, PairwiseSumStaysWithinUlpsWhereSequentialSummationDrifts) {
   std::vector<float> values(300);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = 1.0f / static_cast<float>(i + 1);
   // Sequential float summation differs from numpy's order in the last bits; pairwise must
@@ -358,6 +403,49 @@ TEST(DiffReduce, PairwiseSumUsesEightAccumulatorsAndBlocks) {
   double exact = 0;
   for (const float v : values) exact += v;
   EXPECT_NEAR(numpy_pairwise_sum(std::span<const float>(values)), exact, 2e-6);
+}
+
+TEST(DiffReduce, BlockSummaryFindsExtremesAndNaNInVectorLanesAndTail) {
+  // Nine values: two 4-lane vectors and a scalar tail; the extremes sit in different parts.
+  const std::vector<float> values{3.0f, 1.0f, 7.5f, 2.0f, 0.25f, 4.0f, 5.0f, 6.0f, 0.5f};
+  const auto summary = summarize_diff_block(std::span<const float>(values));
+  EXPECT_EQ(summary.min, 0.25f);
+  EXPECT_EQ(summary.max, 7.5f);
+  EXPECT_EQ(summary.sum, 29.25f);
+  EXPECT_FALSE(summary.has_nan);
+  for (const std::size_t at : {0u, 5u, 8u}) {
+    std::vector<float> with_nan = values;
+    with_nan[at] = NAN;
+    EXPECT_TRUE(summarize_diff_block(std::span<const float>(with_nan)).has_nan) << "NaN at " << at;
+  }
+  const std::vector<double> tail_minimum{2.0, 3.0, 4.0, 1.0, 0.125};
+  EXPECT_EQ(summarize_diff_block(std::span<const double>(tail_minimum)).min, 0.125);
+}
+
+TEST(DiffReduce, StreamTotalsAddBlockSumsInOrderAndPropagateNaN) {
+  // 2^24 + 1 + 1 in float: block order matters (1 + 1 first would give 2^24 + 2).
+  StreamTotals<float> totals;
+  totals.add({16777216.0f, 16777216.0f, 16777216.0f, false});
+  totals.add({1.0f, 1.0f, 1.0f, false});
+  totals.add({1.0f, 1.0f, 1.0f, false});
+  EXPECT_EQ(totals.sum(), 16777216.0f);
+  EXPECT_EQ(totals.min(), 1.0f);
+  EXPECT_EQ(totals.max(), 16777216.0f);
+  totals.add({0.0f, 0.0f, 0.0f, true});
+  EXPECT_TRUE(std::isnan(totals.min()));
+  EXPECT_TRUE(std::isnan(totals.max()));
+}
+
+TEST(DiffReduce, ParallelBlocksGiveTheSequentialBlockOrder) {
+  // Enough blocks for several threads; each summary records where its block starts.
+  const std::size_t total = 300 * kNumpyReduceBlock + 17;
+  const auto blocks = summarize_blocks<std::pair<std::size_t, std::size_t>>(
+      total, [] { return [](std::size_t start, std::size_t count) { return std::pair{start, count}; }; });
+  ASSERT_EQ(blocks.size(), 301u);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    EXPECT_EQ(blocks[i].first, i * kNumpyReduceBlock);
+    EXPECT_EQ(blocks[i].second, i + 1 < blocks.size() ? kNumpyReduceBlock : 17u);
+  }
 }
 
 }  // namespace
