@@ -145,7 +145,7 @@ CheckOutcome compare_pair(const AcceptanceCheck& check, const PairPaths& files, 
   CheckOutcome outcome;
   outcome.check = check;
   outcome.files = files;
-  const DiffOptions options{check.method, check.threshold, compat};
+  const DiffOptions options{check.method, check.threshold, compat, {}};
   auto result = compare_files(files.reference, files.candidate, options);
   if (!result) {
     // Structural mismatches are a failed check (reprod_log raises); unreadable files are errors.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "align/array.h"
 #include "align/load.h"
@@ -35,6 +36,7 @@ class Comparer {
     if (!options_.compat && leaf_count_ == 0) {
       return fail(mismatch("", fmt::format("nothing to compare: {} and {} hold no arrays", name1_, name2_)));
     }
+    warn_about_unused_layout_rules();
     return std::move(result_);
   }
 
@@ -90,7 +92,16 @@ class Comparer {
 
   Result<void> compare_leaf(const std::string& key, const std::string& path, int depth, const Array& a,
                             const Array& b) {
-    auto diff = diff_arrays(a, b, LeafDiffOptions{!options_.compat});
+    LeafDiffOptions leaf_options{!options_.compat, {}};
+    if (const LayoutRule* rule = find_layout_rule(options_.layout, path)) {
+      auto axes = layout_axes(*rule, b.ndim());
+      if (!axes) {
+        return fail(mismatch(path, fmt::format("key '{}' of {} ({}): {}", path, name2_, b.describe(), axes.error().str())));
+      }
+      leaf_options.second_axes = std::move(*axes);
+      used_layout_rules_.insert(rule);
+    }
+    auto diff = diff_arrays(a, b, leaf_options);
     if (!diff) {
       return fail(mismatch(path, fmt::format("key '{}': cannot compare {} ({}) with {} ({}): {}", path, a.describe(),
                                              name1_, b.describe(), name2_, diff.error())));
@@ -149,12 +160,22 @@ class Comparer {
     }
   }
 
+  void warn_about_unused_layout_rules() {
+    if (options_.compat) return;
+    for (const LayoutRule& rule : options_.layout) {
+      if (!used_layout_rules_.contains(&rule)) {
+        result_.warnings.push_back(fmt::format("layout rule '{}: {}' ({}) matched no key", rule.pattern, rule.transform, rule.source));
+      }
+    }
+  }
+
   const DiffOptions& options_;
   std::vector<Statistic> methods_;
   const std::string& name1_;
   const std::string& name2_;
   DiffResult result_;
   std::size_t leaf_count_ = 0;
+  std::set<const LayoutRule*> used_layout_rules_;
 };
 
 Result<const Value::Dict*> as_result_dict(const Value& value, const std::string& name) {

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "align/layout.h"
 #include "align/leaf_diff.h"
 #include "align/pickle.h"
 #include "core/error.h"
@@ -30,6 +31,9 @@ struct DiffOptions {
   std::string method = "mean";
   double threshold = 1e-6;
   bool compat = false;
+  // How B's arrays are laid out relative to A's, per key (layout.h); a rule matching no key
+  // is a warning in strict mode.
+  std::vector<LayoutRule> layout;
 };
 
 enum class Statistic { Min, Max, Mean };

@@ -42,6 +42,16 @@ void transpose(Operand& op) {
   std::reverse(op.strides.begin(), op.strides.end());
 }
 
+// numpy's op.transpose(axes), also only a view. The caller checked that axes fit.
+void permute(Operand& op, const std::vector<std::size_t>& axes) {
+  Operand permuted{op.array, {}, {}};
+  for (const std::size_t axis : axes) {
+    permuted.shape.push_back(op.shape[axis]);
+    permuted.strides.push_back(op.strides[axis]);
+  }
+  op = std::move(permuted);
+}
+
 std::optional<std::vector<std::size_t>> broadcast_shape(const std::vector<std::size_t>& a,
                                                         const std::vector<std::size_t>& b) {
   const std::size_t nd = std::max(a.size(), b.size());
@@ -314,9 +324,10 @@ std::string numpy_shape_text(const std::vector<std::size_t>& shape) {
 tl::expected<LeafDiff, std::string> diff_arrays(const Array& a, const Array& b, const LeafDiffOptions& options) {
   LeafDiff out;
   Operand first = operand_of(a);
-  const Operand second = operand_of(b);
+  Operand second = operand_of(b);
+  if (!options.second_axes.empty()) permute(second, options.second_axes);
   std::vector<std::size_t> reversed(a.shape.rbegin(), a.shape.rend());
-  if (a.shape != b.shape && reversed == b.shape) {
+  if (a.shape != second.shape && reversed == second.shape) {
     transpose(first);
     out.transposed_first = true;
   }

@@ -39,6 +39,8 @@ struct LeafDiff {
 struct LeafDiffOptions {
   // strict: integer diffs as exact |a - b| instead of numpy's wrapped arithmetic.
   bool exact_integers = false;
+  // b is read as numpy's b.transpose(second_axes) (a layout transform); empty: as stored.
+  std::vector<std::size_t> second_axes;
 };
 
 // The failure text mirrors the condition numpy raised (broadcast, bool subtract, empty);

@@ -19,6 +19,7 @@ struct DiffArgs {
   std::string file1, file2;
   align::DiffOptions options;
   std::optional<std::string> log_path;
+  std::optional<std::string> layout_path;
 };
 
 // Returns the parsed arguments, or the exit code (0 after --help).
@@ -31,6 +32,9 @@ std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args
   app.add_option("--method", parsed.options.method, "mean, min, max, all, or a comma-separated list");
   app.add_option("--threshold", parsed.options.threshold, "a statistic fails when it is greater than this");
   app.add_option("--log", parsed.log_path, "also write the report to this file (replaced atomically)");
+  app.add_option("--layout", parsed.layout_path,
+                 "YAML 'layout: {key: transform}' file: how B's arrays are laid out relative to A's "
+                 "(transpose, oihw_to_hwio, hwio_to_oihw or a list of axes)");
   app.add_flag("--compat", parsed.options.compat,
                "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
@@ -49,7 +53,15 @@ void print_strict_findings(const align::DiffResult& result, std::ostream& err) {
 int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   auto parsed = parse_diff_args(args, out, err);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
-  const DiffArgs& diff_args = std::get<DiffArgs>(parsed);
+  DiffArgs& diff_args = std::get<DiffArgs>(parsed);
+  if (diff_args.layout_path) {
+    auto rules = align::load_layout_file(*diff_args.layout_path);
+    if (!rules) {
+      err << "tipc-run diff: error: " << rules.error().str() << '\n';
+      return rules.error().exit_code;
+    }
+    diff_args.options.layout = std::move(*rules);
+  }
   const auto result = align::compare_files(diff_args.file1, diff_args.file2, diff_args.options);
   if (!result) {
     err << "tipc-run diff: error: " << result.error().str() << '\n';

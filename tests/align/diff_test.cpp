@@ -67,7 +67,7 @@ std::vector<Case> load_cases() {
 }
 
 Result<DiffResult> run_case(const Case& c, bool compat) {
-  return compare_files(c.file1, c.file2, DiffOptions{c.method, c.threshold, compat});
+  return compare_files(c.file1, c.file2, DiffOptions{c.method, c.threshold, compat, {}});
 }
 
 std::string stdout_of(const DiffResult& result) {
@@ -377,11 +377,11 @@ TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
 TEST(DiffLeaf, SignedWrapAroundKeepsMinusOneTwentyEight) {
   const std::int8_t a[] = {127}, b[] = {-1};
   const Dtype i1{DtypeKind::Int, 1, ByteOrder::NotApplicable};
-  const auto wrapped = diff_arrays(array_of(i1, {1}, a, 1), array_of(i1, {1}, b, 1), {false});
+  const auto wrapped = diff_arrays(array_of(i1, {1}, a, 1), array_of(i1, {1}, b, 1), {false, {}});
   ASSERT_TRUE(wrapped.has_value());
   EXPECT_EQ(wrapped->stats.max.text(), "-128");
   EXPECT_TRUE(wrapped->wrapped);
-  const auto exact = diff_arrays(array_of(i1, {1}, a, 1), array_of(i1, {1}, b, 1), {true});
+  const auto exact = diff_arrays(array_of(i1, {1}, a, 1), array_of(i1, {1}, b, 1), {true, {}});
   EXPECT_EQ(exact->stats.max.text(), "128");
 }
 
