@@ -30,9 +30,9 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--timeout", o.timeout, "seconds every stage may run (default: per kind, from settings)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--strict", o.strict, "UNSUPPORTED stages fail the run");
-  app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer")
+  app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer, check")
       ->delimiter(',')
-      ->check(CLI::IsMember({"train", "eval", "export", "infer"}));
+      ->check(CLI::IsMember({"train", "eval", "export", "infer", "check"}));
   app.add_option("-k", o.pattern, "run only stages whose id matches (glob, or substring)");
   app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
   app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");

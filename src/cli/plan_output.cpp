@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "plan/shell_words.h"
+
 namespace tipc::cli {
 
 std::string stage_json_line(const plan::Stage& stage) {
@@ -32,17 +34,10 @@ void print_plan_jsonl(const plan::Plan& plan, std::ostream& out) {
 
 namespace {
 
-std::string quote_word(const std::string& word) {
-  if (!word.empty() && word.find_first_of(" \t'\"\\$`|;&<>()*?[]#") == std::string::npos) return word;
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string env_text(const plan::Stage& stage) {
   std::string out;
   for (const auto& [name, value] : stage.env) {
-    out += value ? fmt::format("{}={} ", name, quote_word(*value)) : fmt::format("-u {} ", name);
+    out += value ? fmt::format("{}={} ", name, plan::quote_shell_word(*value)) : fmt::format("-u {} ", name);
   }
   return out.empty() ? out : "env " + out;
 }
@@ -53,10 +48,8 @@ void print_plan_text(const plan::Plan& plan, std::ostream& out) {
   out << fmt::format("# {} {} (dialect {}{}): {} stages, output {}\n", plan.model_name, plan.mode, plan.dialect,
                      plan.compat ? ", compat" : "", plan.stages.size(), plan.output_dir);
   for (const auto& stage : plan.stages) {
-    std::string argv;
-    for (const auto& word : stage.argv) argv += (argv.empty() ? "" : " ") + quote_word(word);
     out << fmt::format("[{}] {}\n", plan::to_string(stage.kind), stage.id);
-    out << fmt::format("    cd {} && {}{}\n", stage.cwd, env_text(stage), argv);
+    out << fmt::format("    cd {} && {}{}\n", stage.cwd, env_text(stage), plan::join_shell_words(stage.argv));
     out << fmt::format("    log {}{}{}\n", stage.log, stage.deps.empty() ? "" : "  after " + fmt::format("{}", fmt::join(stage.deps, ", ")),
                        stage.needs.gpus ? fmt::format("  gpus {}", stage.needs.gpus) : "");
   }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "plan/alignment_stages.h"
 #include "plan/plan_file.h"
 
 namespace tipc::cli {
@@ -23,6 +24,13 @@ bool is_train_config(const fs::path& path) {
     return line.find("train_params") != std::string::npos && line.find("===") != std::string::npos;
   }
   return false;
+}
+
+// Check stages run this very binary's comparison subcommands.
+std::string running_binary() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "tipc-run" : self.string();
 }
 
 }  // namespace
@@ -66,6 +74,12 @@ Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& fil
     plans.push_back(std::move(*plan));
   }
   if (!problems.diagnostics.empty()) return fail(problems);
+  // The reference runner has no alignment checks; --compat plans stay exactly its plans.
+  if (!options.compat) {
+    if (auto added = plan::add_alignment_stages(plans, project.settings.alignment, running_binary()); !added) {
+      return fail(added.error());
+    }
+  }
   return plans;
 }
 

@@ -8,7 +8,7 @@
 namespace tipc::config {
 namespace {
 
-const char* const kKinds[] = {"train", "eval", "export", "infer"};
+const char* const kKinds[] = {"train", "eval", "export", "infer", "check"};
 
 [[noreturn]] void bad(const std::string& path, const YAML::Node& node, const std::string& key, const std::string& what) {
   throw Error::at(path, node.Mark().line + 1, key, fmt::format("key '{}': {}", key, what));
@@ -36,7 +36,7 @@ bool is_kind(const std::string& kind) {
 void read_timeouts(const std::string& path, const YAML::Node& node, ProjectSettings& s) {
   for (const auto& item : node) {
     const std::string key = item.first.as<std::string>();
-    if (key != "grace" && !is_kind(key)) bad(path, item.first, key, "expected train, eval, export, infer or grace");
+    if (key != "grace" && !is_kind(key)) bad(path, item.first, key, "expected train, eval, export, infer, check or grace");
     double seconds = 0;
     try {
       seconds = item.second.as<double>();
@@ -61,7 +61,7 @@ void read_log_checks(const std::string& path, const YAML::Node& node, ProjectSet
     }
     if (check.name.empty()) check.name = check.pattern;
     for (const auto& kind : item["kinds"]) {
-      if (!is_kind(kind.as<std::string>())) bad(path, kind, "kinds", "expected train, eval, export or infer");
+      if (!is_kind(kind.as<std::string>())) bad(path, kind, "kinds", "expected train, eval, export, infer or check");
       check.kinds.push_back(kind.as<std::string>());
     }
     s.log_checks.push_back(check);
@@ -84,6 +84,96 @@ void read_data(const std::string& path, const YAML::Node& node, ProjectSettings&
   }
 }
 
+std::string required_text(const std::string& path, const YAML::Node& map, const char* key) {
+  const YAML::Node node = map[key];
+  if (!node) bad(path, map, key, "missing");
+  if (!node.IsScalar() || node.as<std::string>().empty()) bad(path, node, key, "expected a non-empty string");
+  return node.as<std::string>();
+}
+
+// A number given in YAML, passed on as its text after checking that it is one.
+std::string number_text(const std::string& path, const YAML::Node& node, const char* key) {
+  try {
+    if (node.as<double>() < 0) bad(path, node, key, "must not be negative");
+  } catch (const YAML::Exception&) {
+    bad(path, node, key, "expected a number");
+  }
+  return node.as<std::string>();
+}
+
+// Appends `--flag value` for every optional key present in the map.
+void optional_flags(const std::string& path, const YAML::Node& map, std::vector<std::string>& arguments,
+                    std::initializer_list<std::pair<const char*, bool>> keys_and_numeric) {
+  for (const auto& [key, numeric] : keys_and_numeric) {
+    if (const YAML::Node node = map[key]) {
+      arguments.push_back(std::string("--") + key);
+      arguments.push_back(numeric ? number_text(path, node, key) : node.as<std::string>());
+    }
+  }
+}
+
+void read_diff_check(const std::string& path, const YAML::Node& map, AlignmentCheckSetting& check) {
+  check_keys(path, map, {"reference", "candidate", "method", "threshold", "layout"});
+  check.subcommand = "diff";
+  check.arguments = {required_text(path, map, "reference"), required_text(path, map, "candidate")};
+  if (const YAML::Node method = map["method"]) {
+    static const std::regex methods("(mean|min|max|all)(,(mean|min|max|all))*");
+    if (!std::regex_match(method.as<std::string>(), methods)) {
+      bad(path, method, "method", "expected mean, min, max, all or a comma-separated list of them");
+    }
+  }
+  optional_flags(path, map, check.arguments, {{"method", false}, {"threshold", true}, {"layout", false}});
+}
+
+void read_ground_truth_check(const std::string& path, const YAML::Node& map, AlignmentCheckSetting& check) {
+  check_keys(path, map, {"results", "log", "atol", "rtol", "format"});
+  check.subcommand = "compare-results";
+  check.arguments = {"--gt", required_text(path, map, "results"), "--log", required_text(path, map, "log")};
+  if (const YAML::Node format = map["format"]) {
+    const std::string value = format.as<std::string>();
+    if (value != "tipc" && value != "video" && value != "metric") bad(path, format, "format", "expected tipc, video or metric");
+  }
+  optional_flags(path, map, check.arguments, {{"atol", true}, {"rtol", true}, {"format", false}});
+}
+
+void read_init_check(const std::string& path, const YAML::Node& map, AlignmentCheckSetting& check) {
+  check_keys(path, map, {"reference", "candidate", "keys", "threshold", "bins"});
+  check.subcommand = "init-check";
+  check.arguments = {required_text(path, map, "reference"), required_text(path, map, "candidate")};
+  if (const YAML::Node keys = map["keys"]) {
+    if (!keys.IsSequence()) bad(path, keys, "keys", "expected a list of keys");
+    for (const auto& key : keys) {
+      check.arguments.push_back("--key");
+      check.arguments.push_back(key.as<std::string>());
+    }
+  }
+  optional_flags(path, map, check.arguments, {{"threshold", true}, {"bins", true}});
+}
+
+void read_alignment(const std::string& path, const YAML::Node& node, ProjectSettings& s) {
+  static const std::regex name_pattern("[A-Za-z0-9_.-]+");
+  for (const auto& item : node) {
+    if (!item.IsMap()) bad(path, item, "alignment", "a check is a map");
+    check_keys(path, item, {"name", "after", "diff", "ground_truth", "init"});
+    AlignmentCheckSetting check;
+    check.name = required_text(path, item, "name");
+    if (!std::regex_match(check.name, name_pattern)) bad(path, item["name"], "name", "use letters, digits, '_', '.' and '-'");
+    for (const auto& other : s.alignment) {
+      if (other.name == check.name) bad(path, item["name"], "name", fmt::format("'{}' is already used ({})", check.name, other.source));
+    }
+    check.after = required_text(path, item, "after");
+    check.source = fmt::format("{}:{}", path, item.Mark().line + 1);
+    const int kinds = !!item["diff"] + !!item["ground_truth"] + !!item["init"];
+    if (kinds != 1) bad(path, item, check.name, "give exactly one of diff, ground_truth or init");
+    const char* kind = item["diff"] ? "diff" : item["ground_truth"] ? "ground_truth" : "init";
+    if (!item[kind].IsMap()) bad(path, item[kind], kind, "expected a map");
+    if (item["diff"]) read_diff_check(path, item["diff"], check);
+    if (item["ground_truth"]) read_ground_truth_check(path, item["ground_truth"], check);
+    if (item["init"]) read_init_check(path, item["init"], check);
+    s.alignment.push_back(std::move(check));
+  }
+}
+
 }  // namespace
 
 std::vector<DataStepSetting> ProjectSettings::data_for(const std::string& mode) const {
@@ -101,13 +191,16 @@ Result<ProjectSettings> load_project_settings(const std::string& path) {
     const YAML::Node root = YAML::LoadFile(path);
     if (root.IsNull()) return s;
     if (!root.IsMap()) throw Error::at(path, 1, "", "expected a map of settings");
-    check_keys(path, root, {"timeouts", "log_checks", "data", "launcher", "dialect", "jobs", "cpu_train_processes"});
+    check_keys(path, root,
+               {"timeouts", "log_checks", "data", "launcher", "dialect", "jobs", "cpu_train_processes", "alignment"});
     expect_shape(path, root, "timeouts", YAML::NodeType::Map);
     expect_shape(path, root, "log_checks", YAML::NodeType::Sequence);
     expect_shape(path, root, "data", YAML::NodeType::Map);
+    expect_shape(path, root, "alignment", YAML::NodeType::Sequence);
     if (root["timeouts"]) read_timeouts(path, root["timeouts"], s);
     if (root["log_checks"]) read_log_checks(path, root["log_checks"], s);
     if (root["data"]) read_data(path, root["data"], s);
+    if (root["alignment"]) read_alignment(path, root["alignment"], s);
     if (root["launcher"]) s.launcher = root["launcher"].as<std::string>();
     if (root["dialect"]) s.dialect = root["dialect"].as<std::string>();
     if (root["jobs"]) {

@@ -22,9 +22,21 @@ struct LogCheckSetting {
   std::vector<std::string> kinds;   // train, eval, export, infer; empty: all
 };
 
+// An alignment check run after the stages that produce its files (docs/settings.md). It
+// becomes a `check` stage per producing stage: tipc-run itself, running one of its
+// comparison subcommands in a child process (a crafted file cannot take the runner down).
+struct AlignmentCheckSetting {
+  std::string name;
+  std::string after;                   // a stage kind, or a glob over stage ids
+  std::string subcommand;              // "diff", "compare-results" or "init-check"
+  std::vector<std::string> arguments;  // its arguments; {model_dir}, {log}, {output_dir}, {model}, {mode}
+  std::string source;                  // "test_tipc/tipc-run.yaml:12", for messages
+};
+
 struct ProjectSettings {
   std::string path;                              // "" when the project has none
-  std::map<std::string, double> timeouts{{"train", 7200}, {"eval", 1800}, {"export", 1800}, {"infer", 1800}};
+  std::map<std::string, double> timeouts{
+      {"train", 7200}, {"eval", 1800}, {"export", 1800}, {"infer", 1800}, {"check", 600}};
   double grace = 10;                             // seconds between SIGTERM and SIGKILL
   std::vector<LogCheckSetting> log_checks;
   std::map<std::string, std::vector<DataStepSetting>> data;  // by MODE; "all" applies to every mode
@@ -32,6 +44,7 @@ struct ProjectSettings {
   std::optional<std::string> dialect;
   std::optional<int> jobs;
   int cpu_train_processes = 1;  // with a rank-spawning launcher: ranks of a CPU (-1) train (gloo)
+  std::vector<AlignmentCheckSetting> alignment;
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
 };

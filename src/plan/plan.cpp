@@ -10,6 +10,7 @@ const char* to_string(StageKind kind) {
     case StageKind::kEval: return "eval";
     case StageKind::kExport: return "export";
     case StageKind::kInfer: return "infer";
+    case StageKind::kCheck: return "check";
   }
   return "?";
 }

@@ -10,7 +10,8 @@
 
 namespace tipc::plan {
 
-enum class StageKind { kTrain, kEval, kExport, kInfer };
+// kCheck: an alignment check tipc-run runs on the files other stages produced.
+enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck };
 const char* to_string(StageKind kind);
 
 struct Needs {
@@ -37,6 +38,10 @@ struct Stage {
   // A log the trainer writes itself; appended to `log` after the stage. The reference
   // takes its presence as the train status (spec D2; compat status lines only).
   std::string trainer_log;
+  // Where the stage's model lives: the train's save directory for train, eval and export,
+  // the inference model directory for infer ("" when the dialect has none). Alignment
+  // checks name their files relative to it.
+  std::string model_dir;
 };
 
 struct Plan {

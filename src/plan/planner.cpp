@@ -242,6 +242,8 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   }
   if (opt_.python && !stage.argv.empty()) stage.argv[0] = *opt_.python;
   stage.cwd = cwd;
+  const auto model_dir = vars.find(kind == StageKind::kInfer ? "infer_model_dir" : "save_log");
+  if (model_dir != vars.end()) stage.model_dir = normalise_path(model_dir->second);
   plan_.stages.push_back(std::move(stage));
   return &plan_.stages.back();
 }

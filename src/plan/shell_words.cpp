@@ -155,4 +155,17 @@ Result<ShellWords> split_shell_words(std::string_view text, const ShellSplitOpti
   return Lexer(text, options).run();
 }
 
+std::string quote_shell_word(const std::string& word) {
+  if (!word.empty() && word.find_first_of(" \t'\"\\$`|;&<>()*?[]#") == std::string::npos) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string join_shell_words(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& word : argv) out += (out.empty() ? "" : " ") + quote_shell_word(word);
+  return out;
+}
+
 }  // namespace tipc::plan

@@ -28,4 +28,10 @@ struct ShellSplitOptions {
 
 Result<ShellWords> split_shell_words(std::string_view text, const ShellSplitOptions& options);
 
+// The word as a POSIX shell reads it back: unchanged when nothing in it is special,
+// otherwise single-quoted. For showing commands; tipc-run itself never runs a shell.
+std::string quote_shell_word(const std::string& word);
+// The argv as one line a person can paste into a shell.
+std::string join_shell_words(const std::vector<std::string>& argv);
+
 }  // namespace tipc::plan

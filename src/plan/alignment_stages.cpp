@@ -1,0 +1,86 @@
+#include "plan/alignment_stages.h"
+
+#include <fnmatch.h>
+
+#include <fmt/format.h>
+
+#include "plan/shell_words.h"
+#include "plan/template.h"
+
+namespace tipc::plan {
+namespace {
+
+bool follows(const config::AlignmentCheckSetting& check, const Stage& stage) {
+  if (stage.kind == StageKind::kCheck) return false;
+  for (const auto kind : {StageKind::kTrain, StageKind::kEval, StageKind::kExport, StageKind::kInfer}) {
+    if (check.after == to_string(kind)) return stage.kind == kind;
+  }
+  return fnmatch(check.after.c_str(), stage.id.c_str(), 0) == 0;
+}
+
+// "<producer log without .log>_check_<name>.log": beside the log of the stage it checks.
+std::string check_log(const Stage& producer, const std::string& name) {
+  const std::string& log = producer.log;
+  const bool has_suffix = log.size() > 4 && log.compare(log.size() - 4, 4, ".log") == 0;
+  return fmt::format("{}_check_{}.log", has_suffix ? log.substr(0, log.size() - 4) : log, name);
+}
+
+Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config::AlignmentCheckSetting& check,
+                          const std::string& binary) {
+  const Vars vars{{"model_dir", producer.model_dir}, {"log", producer.log}, {"output_dir", plan.output_dir},
+                  {"model", plan.model_name},       {"mode", plan.mode}};
+  Stage stage;
+  stage.id = producer.id + "/check/" + check.name;
+  stage.kind = StageKind::kCheck;
+  stage.argv = {binary, check.subcommand};
+  for (const auto& argument : check.arguments) {
+    if (argument.find("{model_dir}") != std::string::npos && producer.model_dir.empty()) {
+      return fail(Error::at(check.source, 0, check.name,
+                            fmt::format("check '{}' names {{model_dir}}, but stage {} has no model directory",
+                                        check.name, producer.id)));
+    }
+    auto rendered = render(argument, vars);
+    if (!rendered) {
+      return fail(Error::at(check.source, 0, check.name,
+                            fmt::format("check '{}': {} (known: {{model_dir}}, {{log}}, {{output_dir}}, {{model}}, {{mode}})",
+                                        check.name, rendered.error().str())));
+    }
+    stage.argv.push_back(*rendered);
+  }
+  stage.cwd = producer.cwd;
+  stage.env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
+  stage.log = check_log(producer, check.name);
+  stage.deps = {producer.id};
+  stage.command = join_shell_words(stage.argv);
+  stage.shell_text = stage.command;
+  stage.status_log = stage.log;
+  return stage;
+}
+
+}  // namespace
+
+Result<void> add_alignment_stages(std::vector<Plan>& plans, const std::vector<config::AlignmentCheckSetting>& checks,
+                                  const std::string& tipc_run_binary) {
+  for (const auto& check : checks) {
+    std::size_t added = 0;
+    for (Plan& plan : plans) {
+      const std::size_t producers = plan.stages.size();  // checks never follow checks
+      for (std::size_t i = 0; i < producers; ++i) {
+        if (!follows(check, plan.stages[i])) continue;
+        auto stage = check_stage(plan, plan.stages[i], check, tipc_run_binary);
+        if (!stage) return fail(stage.error());
+        plan.stages.push_back(std::move(*stage));
+        ++added;
+      }
+    }
+    if (added == 0) {
+      return fail(Error::at(check.source, 0, "after",
+                            fmt::format("alignment check '{}': after '{}' matches no stage (a stage kind: train, eval, "
+                                        "export, infer; or a glob over stage ids, see --dry-run)",
+                                        check.name, check.after)));
+    }
+  }
+  return {};
+}
+
+}  // namespace tipc::plan

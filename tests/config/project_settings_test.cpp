@@ -1,0 +1,82 @@
+// The `alignment:` section of test_tipc/tipc-run.yaml: checks become subcommand argument lists.
+#include "config/project_settings.h"
+
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+
+namespace tipc::config {
+namespace {
+
+Result<ProjectSettings> settings_from(test::TempDir& dir, const std::string& yaml) {
+  return load_project_settings(dir.write("tipc-run.yaml", yaml));
+}
+
+std::string error_of(const std::string& yaml) {
+  test::TempDir dir;
+  auto settings = settings_from(dir, yaml);
+  return settings ? "no error" : settings.error().str();
+}
+
+TEST(ProjectSettingsAlignment, EachKindBecomesItsSubcommandArguments) {
+  test::TempDir dir;
+  const auto settings = settings_from(dir, R"(alignment:
+  - name: eager_vs_torchscript
+    after: export
+    diff: {reference: "{model_dir}/a.npy", candidate: "{model_dir}/b.npy", method: max, threshold: 1.0e-4,
+           layout: layout.yaml}
+  - name: gt
+    after: "*/infer/*fp32*"
+    ground_truth: {results: "test_tipc/results/python_{model}_results_*.txt", log: "{log}", atol: 0.01}
+  - name: init
+    after: train
+    init: {reference: a.npy, candidate: b.npy, keys: [fc.weight, conv.weight], bins: 40}
+)");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  ASSERT_EQ(settings->alignment.size(), 3u);
+  const auto& diff = settings->alignment[0];
+  EXPECT_EQ(diff.subcommand, "diff");
+  EXPECT_EQ(diff.after, "export");
+  EXPECT_EQ(diff.arguments, (std::vector<std::string>{"{model_dir}/a.npy", "{model_dir}/b.npy", "--method", "max",
+                                                      "--threshold", "1.0e-4", "--layout", "layout.yaml"}));
+  EXPECT_NE(diff.source.find("tipc-run.yaml:2"), std::string::npos) << diff.source;
+  EXPECT_EQ(settings->alignment[1].subcommand, "compare-results");
+  EXPECT_EQ(settings->alignment[1].arguments,
+            (std::vector<std::string>{"--gt", "test_tipc/results/python_{model}_results_*.txt", "--log", "{log}",
+                                      "--atol", "0.01"}));
+  EXPECT_EQ(settings->alignment[2].subcommand, "init-check");
+  EXPECT_EQ(settings->alignment[2].arguments, (std::vector<std::string>{"a.npy", "b.npy", "--key", "fc.weight", "--key",
+                                                                        "conv.weight", "--bins", "40"}));
+  EXPECT_EQ(settings->timeouts.at("check"), 600);
+}
+
+TEST(ProjectSettingsAlignment, MistakesNameFileLineAndKey) {
+  const std::string head = "alignment:\n  - name: x\n    after: export\n";
+  EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b, metod: max}\n").find(":4: key 'metod': unknown key"),
+            std::string::npos)
+      << error_of(head + "    diff: {reference: a, candidate: b, metod: max}\n");
+  EXPECT_NE(error_of(head + "    diff: {reference: a}\n").find("key 'candidate': missing"), std::string::npos);
+  EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b, method: median}\n").find("expected mean, min, max"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b, threshold: -1}\n").find("must not be negative"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b, threshold: small}\n").find("expected a number"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b}\n    init: {reference: a, candidate: b}\n")
+                .find("exactly one of diff, ground_truth or init"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "    ground_truth: {results: r, log: l, format: csv}\n").find("expected tipc, video or metric"),
+            std::string::npos);
+  EXPECT_NE(error_of("alignment:\n  - name: x\n    diff: {reference: a, candidate: b}\n").find("key 'after': missing"),
+            std::string::npos);
+  EXPECT_NE(error_of("alignment:\n  - name: 'a b'\n    after: export\n    diff: {reference: a, candidate: b}\n")
+                .find("use letters, digits"),
+            std::string::npos);
+  const std::string twice = head + "    diff: {reference: a, candidate: b}\n" +
+                            "  - name: x\n    after: infer\n    diff: {reference: a, candidate: b}\n";
+  EXPECT_NE(error_of(twice).find(":5: key 'name': 'x' is already used"), std::string::npos) << error_of(twice);
+  EXPECT_NE(error_of("alignment: {name: x}\n").find("expected a list"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tipc::config

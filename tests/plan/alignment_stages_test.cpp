@@ -1,0 +1,111 @@
+// Alignment checks become `check` stages after the stages that produce their files.
+#include "plan/alignment_stages.h"
+
+#include <gtest/gtest.h>
+
+namespace tipc::plan {
+namespace {
+
+Stage stage(std::string id, StageKind kind, std::string log, std::string model_dir) {
+  Stage s;
+  s.id = std::move(id);
+  s.kind = kind;
+  s.log = std::move(log);
+  s.model_dir = std::move(model_dir);
+  s.cwd = ".";
+  return s;
+}
+
+Plan demo_plan() {
+  Plan plan;
+  plan.model_name = "alexnet";
+  plan.mode = "lite_train_lite_infer";
+  plan.output_dir = "test_tipc/output/alexnet/lite_train_lite_infer";
+  const std::string out = plan.output_dir + "/";
+  plan.stages = {
+      stage("cpu/train", StageKind::kTrain, out + "cpu.log", out + "cpu"),
+      stage("cpu/export", StageKind::kExport, out + "cpu_export.log", out + "cpu"),
+      stage("cpu/infer/fp32_bs1", StageKind::kInfer, out + "infer_fp32_bs1.log", out + "cpu"),
+      stage("cpu/infer/fp16_bs1", StageKind::kInfer, out + "infer_fp16_bs1.log", out + "cpu"),
+      stage("gpu/train", StageKind::kTrain, out + "gpu.log", out + "gpu"),
+      stage("gpu/export", StageKind::kExport, out + "gpu_export.log", out + "gpu"),
+  };
+  return plan;
+}
+
+config::AlignmentCheckSetting check(std::string name, std::string after, std::string subcommand,
+                                    std::vector<std::string> arguments) {
+  return {std::move(name), std::move(after), std::move(subcommand), std::move(arguments), "tipc-run.yaml:3"};
+}
+
+TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
+  std::vector<Plan> plans{demo_plan()};
+  const auto added = add_alignment_stages(
+      plans, {check("eager_vs_ts", "export", "diff", {"{model_dir}/forward_eager.npy", "{model_dir}/forward_ts.npy"})},
+      "/opt/tipc-run");
+  ASSERT_TRUE(added.has_value()) << added.error().str();
+  ASSERT_EQ(plans[0].stages.size(), 8u);
+  const Stage& cpu = plans[0].stages[6];
+  EXPECT_EQ(cpu.id, "cpu/export/check/eager_vs_ts");
+  EXPECT_EQ(cpu.kind, StageKind::kCheck);
+  EXPECT_EQ(cpu.deps, std::vector<std::string>{"cpu/export"});
+  EXPECT_EQ(cpu.argv, (std::vector<std::string>{"/opt/tipc-run", "diff",
+                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_eager.npy",
+                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_ts.npy"}));
+  EXPECT_EQ(cpu.log, "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.log");
+  EXPECT_EQ(cpu.status_log, cpu.log);
+  EXPECT_EQ(cpu.needs.gpus, 0);
+  EXPECT_EQ(plans[0].stages[7].deps, std::vector<std::string>{"gpu/export"});
+}
+
+TEST(AlignmentStages, AfterGlobSelectsStagesByIdAndLogIsTheProducersLog) {
+  std::vector<Plan> plans{demo_plan()};
+  const auto added = add_alignment_stages(
+      plans, {check("gt", "*/infer/*fp32*", "compare-results", {"--gt", "results/{model}_*.txt", "--log", "{log}"})},
+      "tipc-run");
+  ASSERT_TRUE(added.has_value()) << added.error().str();
+  ASSERT_EQ(plans[0].stages.size(), 7u) << "fp16 inference has no check";
+  const Stage& gt = plans[0].stages.back();
+  EXPECT_EQ(gt.id, "cpu/infer/fp32_bs1/check/gt");
+  EXPECT_EQ(gt.argv[3], "results/alexnet_*.txt");
+  EXPECT_EQ(gt.argv[5], "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log");
+  EXPECT_EQ(gt.command, "tipc-run compare-results --gt 'results/alexnet_*.txt' --log "
+                        "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log");
+}
+
+TEST(AlignmentStages, ChecksSpreadOverEveryPlanOfASuite) {
+  std::vector<Plan> plans{demo_plan(), demo_plan()};
+  plans[1].model_name = "resnet";
+  ASSERT_TRUE(add_alignment_stages(plans, {check("c", "train", "init-check", {"{model}.npy", "b.npy"})}, "t"));
+  EXPECT_EQ(plans[0].stages.back().argv[2], "alexnet.npy");
+  EXPECT_EQ(plans[1].stages.back().argv[2], "resnet.npy");
+}
+
+TEST(AlignmentStages, AfterMatchingNothingIsAnErrorNamingTheSettingsLine) {
+  std::vector<Plan> plans{demo_plan()};
+  const auto added = add_alignment_stages(plans, {check("c", "*/onnx_export", "diff", {"a", "b"})}, "t");
+  ASSERT_FALSE(added.has_value());
+  EXPECT_NE(added.error().str().find("tipc-run.yaml:3"), std::string::npos) << added.error().str();
+  EXPECT_NE(added.error().str().find("after '*/onnx_export' matches no stage"), std::string::npos);
+  EXPECT_EQ(plans[0].stages.size(), 6u);
+}
+
+TEST(AlignmentStages, UnknownVariableOrMissingModelDirIsAnError) {
+  std::vector<Plan> plans{demo_plan()};
+  const auto unknown = add_alignment_stages(plans, {check("c", "export", "diff", {"{save_dir}/a.npy", "b"})}, "t");
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_NE(unknown.error().str().find("known: {model_dir}, {log}"), std::string::npos) << unknown.error().str();
+  plans[0].stages[1].model_dir.clear();
+  const auto no_dir = add_alignment_stages(plans, {check("c", "cpu/export", "diff", {"{model_dir}/a.npy", "b"})}, "t");
+  ASSERT_FALSE(no_dir.has_value());
+  EXPECT_NE(no_dir.error().str().find("stage cpu/export has no model directory"), std::string::npos);
+}
+
+TEST(AlignmentStages, ChecksNeverFollowChecks) {
+  std::vector<Plan> plans{demo_plan()};
+  ASSERT_TRUE(add_alignment_stages(plans, {check("a", "*", "diff", {"x", "y"})}, "t"));
+  EXPECT_EQ(plans[0].stages.size(), 12u) << "one check per original stage, none for the new checks";
+}
+
+}  // namespace
+}  // namespace tipc::plan
