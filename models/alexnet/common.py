@@ -100,7 +100,10 @@ def load_split(split_dir):
 
 def log(stage, text, log_file=None):
     line = f"[{stage}] {text}"
-    print(line, flush=True)
+    # One write per line: print() writes the text and the newline separately, and the ranks
+    # share one log, so their lines would interleave mid-line.
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
     if log_file is not None:
         log_file.write(line + "\n")
         log_file.flush()
