@@ -2,6 +2,7 @@
 
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -10,6 +11,7 @@
 #include "align/diff_log.h"
 #include "cli/subcommand.h"
 #include "core/atomic_file.h"
+#include "core/json_file.h"
 #include "core/error.h"
 
 namespace tipc::cli {
@@ -20,6 +22,7 @@ struct DiffArgs {
   align::DiffOptions options;
   std::optional<std::string> log_path;
   std::optional<std::string> layout_path;
+  std::optional<std::string> json_path;
 };
 
 // Returns the parsed arguments, or the exit code (0 after --help).
@@ -35,6 +38,7 @@ std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args
   app.add_option("--layout", parsed.layout_path,
                  "YAML 'layout: {key: transform}' file: how B's arrays are laid out relative to A's "
                  "(transpose, oihw_to_hwio, hwio_to_oihw or a list of axes)");
+  app.add_option("--json", parsed.json_path, "also write the per-key values to this JSON file (replaced atomically)");
   app.add_flag("--compat", parsed.options.compat,
                "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
@@ -46,6 +50,23 @@ void print_strict_findings(const align::DiffResult& result, std::ostream& err) {
   for (const align::DiffEntry& entry : result.entries) {
     if (!entry.is_group && !entry.passed) err << "tipc-run diff: key '" << entry.path << "' failed: " << entry.reason << '\n';
   }
+}
+
+// What the run's reports show of a diff: every key's values against the threshold.
+nlohmann::ordered_json result_json(const DiffArgs& args, const align::DiffResult& result) {
+  auto keys = nlohmann::ordered_json::array();
+  for (const align::DiffEntry& entry : result.entries) {
+    if (entry.is_group) continue;
+    auto values = nlohmann::ordered_json::object();
+    for (const align::MethodCheck& check : entry.checks) {
+      values[std::string(align::statistic_name(check.statistic))] = check.value.as_double();
+    }
+    keys.push_back({{"key", entry.path}, {"passed", entry.passed}, {"reason", entry.reason},
+                    {"shape", entry.diff.shape}, {"values", values}});
+  }
+  return {{"check", "diff"},         {"reference", args.file1},        {"candidate", args.file2},
+          {"method", args.options.method}, {"threshold", args.options.threshold}, {"passed", result.passed},
+          {"keys", keys},            {"warnings", result.warnings}};
 }
 
 }  // namespace
@@ -72,6 +93,12 @@ int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostr
   if (!diff_args.options.compat) print_strict_findings(*result, err);
   if (diff_args.log_path) {
     if (auto problem = write_file_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp))) {
+      err << "tipc-run diff: error: " << *problem << '\n';
+      return kExitUsage;
+    }
+  }
+  if (diff_args.json_path) {
+    if (auto problem = write_json_atomically(*diff_args.json_path, result_json(diff_args, *result))) {
       err << "tipc-run diff: error: " << *problem << '\n';
       return kExitUsage;
     }

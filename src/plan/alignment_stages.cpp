@@ -18,11 +18,12 @@ bool follows(const config::AlignmentCheckSetting& check, const Stage& stage) {
   return fnmatch(check.after.c_str(), stage.id.c_str(), 0) == 0;
 }
 
-// "<producer log without .log>_check_<name>.log": beside the log of the stage it checks.
-std::string check_log(const Stage& producer, const std::string& name) {
+// "<producer log without .log>_check_<name>": the check's log (.log) and its values for
+// the reports (.json) sit beside the log of the stage it checks.
+std::string check_files_stem(const Stage& producer, const std::string& name) {
   const std::string& log = producer.log;
   const bool has_suffix = log.size() > 4 && log.compare(log.size() - 4, 4, ".log") == 0;
-  return fmt::format("{}_check_{}.log", has_suffix ? log.substr(0, log.size() - 4) : log, name);
+  return fmt::format("{}_check_{}", has_suffix ? log.substr(0, log.size() - 4) : log, name);
 }
 
 Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config::AlignmentCheckSetting& check,
@@ -47,9 +48,11 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
     }
     stage.argv.push_back(*rendered);
   }
+  const std::string stem = check_files_stem(producer, check.name);
+  stage.argv.insert(stage.argv.end(), {"--json", stem + ".json"});
   stage.cwd = producer.cwd;
   stage.env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
-  stage.log = check_log(producer, check.name);
+  stage.log = stem + ".log";
   stage.deps = {producer.id};
   stage.command = join_shell_words(stage.argv);
   stage.shell_text = stage.command;

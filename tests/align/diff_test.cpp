@@ -287,6 +287,25 @@ TEST(DiffCommand, LogFileIsWrittenWithoutCompareTimeLines) {
   }
 }
 
+TEST(DiffCommand, JsonFileCarriesEveryKeysValuesAndVerdict) {
+  SKIP_WITHOUT_SAMPLES();
+  test::TempDir dir;
+  const std::string json_path = (dir.path() / "diff.json").string();
+  const Case c = find_case("threshold_boundary_f32");
+  ASSERT_EQ(diff_command({c.file1, c.file2, "--threshold", "0.0015", "--method", "all", "--json", json_path}).code,
+            kExitFailed);
+  const auto json = nlohmann::json::parse(test::slurp(json_path));
+  EXPECT_EQ(json["check"], "diff");
+  EXPECT_EQ(json["threshold"], 0.0015);
+  EXPECT_FALSE(json["passed"].get<bool>());
+  ASSERT_FALSE(json["keys"].empty());
+  const auto& key = json["keys"][0];
+  EXPECT_FALSE(key["passed"].get<bool>());
+  EXPECT_GT(key["values"]["max"].get<double>(), 0.0015);
+  EXPECT_TRUE(key["values"].contains("min") && key["values"].contains("mean"));
+  EXPECT_NE(key["reason"].get<std::string>().find("threshold"), std::string::npos);
+}
+
 TEST(DiffCommand, BadInputExitsTwoWithAClearMessage) {
   SKIP_WITHOUT_SAMPLES();
   const std::string good = samples_dir() + "/result_1.npy";

@@ -51,7 +51,8 @@ TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
   EXPECT_EQ(cpu.deps, std::vector<std::string>{"cpu/export"});
   EXPECT_EQ(cpu.argv, (std::vector<std::string>{"/opt/tipc-run", "diff",
                                                 "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_eager.npy",
-                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_ts.npy"}));
+                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_ts.npy", "--json",
+                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.json"}));
   EXPECT_EQ(cpu.log, "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.log");
   EXPECT_EQ(cpu.status_log, cpu.log);
   EXPECT_EQ(cpu.needs.gpus, 0);
@@ -70,7 +71,8 @@ TEST(AlignmentStages, AfterGlobSelectsStagesByIdAndLogIsTheProducersLog) {
   EXPECT_EQ(gt.argv[3], "results/alexnet_*.txt");
   EXPECT_EQ(gt.argv[5], "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log");
   EXPECT_EQ(gt.command, "tipc-run compare-results --gt 'results/alexnet_*.txt' --log "
-                        "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log");
+                        "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log --json "
+                        "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1_check_gt.json");
 }
 
 TEST(AlignmentStages, ChecksSpreadOverEveryPlanOfASuite) {
