@@ -9,6 +9,7 @@ packages=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
   nlohmann-json3-dev libcli11-dev libexpected-dev
   libgtest-dev googletest
+  clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
   # the demo chain: PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
   python3-torch python3-numpy python3-onnx python3-opencv
 )

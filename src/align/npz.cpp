@@ -23,12 +23,15 @@ std::string archive_text(archive* a) {
   return text != nullptr ? text : "unknown libarchive error";
 }
 
-Reader open_zip(const std::string& path) {
+// Reads the file at `path`, or `bytes` when given (then `path` only names it in errors).
+Reader open_zip(const std::string& path, const SharedBytes* bytes) {
   Reader reader(archive_read_new(), archive_read_free);
   if (!reader) reject(path, "cannot allocate an archive reader");
   // Only ZIP: an .npz is never a tarball, and naming the format gives a clear error otherwise.
   archive_read_support_format_zip(reader.get());
-  if (archive_read_open_filename(reader.get(), path.c_str(), kReadBlockBytes) != ARCHIVE_OK) {
+  const int status = bytes != nullptr ? archive_read_open_memory(reader.get(), bytes->data(), bytes->size())
+                                      : archive_read_open_filename(reader.get(), path.c_str(), kReadBlockBytes);
+  if (status != ARCHIVE_OK) {
     reject(path, "cannot open as a ZIP (.npz) archive: " + archive_text(reader.get()));
   }
   return reader;
@@ -58,8 +61,8 @@ std::string member_key(std::string name) {
   return name;
 }
 
-Value::Dict read_npz_or_throw(const std::string& path, const NpzLimits& limits) {
-  Reader reader = open_zip(path);
+Value::Dict read_npz_or_throw(const std::string& path, const NpzLimits& limits, const SharedBytes* bytes) {
+  Reader reader = open_zip(path, bytes);
   Value::Dict members;
   std::set<std::string> seen;
   std::uint64_t total = 0;
@@ -86,7 +89,15 @@ Value::Dict read_npz_or_throw(const std::string& path, const NpzLimits& limits) 
 
 Result<Value::Dict> read_npz(const std::string& path, const NpzLimits& limits) {
   try {
-    return read_npz_or_throw(path, limits);
+    return read_npz_or_throw(path, limits, nullptr);
+  } catch (const Error& e) {
+    return fail(e);
+  }
+}
+
+Result<Value::Dict> read_npz(const SharedBytes& bytes, const std::string& name, const NpzLimits& limits) {
+  try {
+    return read_npz_or_throw(name, limits, &bytes);
   } catch (const Error& e) {
     return fail(e);
   }

@@ -19,5 +19,8 @@ struct NpzLimits {
 
 // Members in archive order, named without their ".npy" suffix (as numpy's NpzFile does).
 Result<Value::Dict> read_npz(const std::string& path, const NpzLimits& limits = {});
+// The same for an .npz already in memory (`bytes` must outlive the call; members are
+// copied); `name` is used in errors in place of the path.
+Result<Value::Dict> read_npz(const SharedBytes& bytes, const std::string& name, const NpzLimits& limits = {});
 
 }  // namespace tipc::align

@@ -62,6 +62,25 @@ TEST(NpzRead, BrokenArchivesAreErrorsNamingTheFile) {
   EXPECT_NE(loaded.error().str().find("broken.npz"), std::string::npos) << loaded.error().str();
 }
 
+TEST(NpzRead, BytesInMemoryReadLikeTheFile) {
+  SKIP_WITHOUT_ALIGN_SAMPLES();
+  for (const std::string file : {"arrays.npz", "arrays_compressed.npz", "dict_in_npz.npz"}) {
+    const auto bytes = SharedBytes::map_file(samples_dir() + "/" + file);
+    ASSERT_TRUE(bytes) << bytes.error().str();
+    const auto from_file = read_npz(samples_dir() + "/" + file);
+    const auto from_memory = read_npz(*bytes, file);
+    ASSERT_TRUE(from_file && from_memory) << file;
+    ASSERT_EQ(from_memory->items.size(), from_file->items.size()) << file;
+    for (std::size_t i = 0; i < from_file->items.size(); ++i) {
+      EXPECT_EQ(from_memory->items[i].first, from_file->items[i].first) << file;
+      EXPECT_EQ(from_memory->items[i].second->describe(), from_file->items[i].second->describe()) << file;
+    }
+  }
+  const auto broken = read_npz(SharedBytes::own(std::string("PK\x03\x04", 4) + std::string(40, '\x01')), "mem.npz");
+  ASSERT_FALSE(broken);
+  EXPECT_NE(broken.error().str().find("mem.npz"), std::string::npos) << broken.error().str();
+}
+
 TEST(NpzRead, BadMemberIsNamedInsideTheArchive) {
   SKIP_WITHOUT_ALIGN_SAMPLES();
   // A member limit smaller than the members: the error names archive and member.

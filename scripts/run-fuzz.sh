@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz, see docs/fuzzing.md) with clang under ASan and
+# UBSan in build-fuzz/, and runs each for SECONDS seconds, one after the other.
+#
+#   scripts/run-fuzz.sh SECONDS [TARGET...]     targets: npy npz pickle config extract (default: all)
+#
+# Each target starts from its seeds in tests/fuzz/corpus/<target>/ plus what earlier runs
+# found (build-fuzz/fuzz-corpus/<target>/, kept between runs). An input that crashes, leaks,
+# trips a sanitizer or a check, exceeds the per-input timeout or the memory limit is saved
+# in the artifacts directory (build-fuzz/fuzz-artifacts/<target>/, or $TIPC_FUZZ_ARTIFACTS)
+# and the script exits 1 once every target has run. Logs: build-fuzz/fuzz-logs/<target>.log.
+# Environment: TIPC_FUZZ_JOBS (build parallelism, default nproc), TIPC_FUZZ_TIMEOUT
+# (seconds per input, default 10), TIPC_FUZZ_RSS_MB (default 2048).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+
+usage() {
+  echo "usage: scripts/run-fuzz.sh SECONDS [npy|npz|pickle|config|extract ...]" >&2
+  exit 2
+}
+[ $# -ge 1 ] || usage
+seconds="$1"
+shift
+[[ "$seconds" =~ ^[1-9][0-9]*$ ]] || usage
+all_targets=(npy npz pickle config extract)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+for t in "${targets[@]}"; do
+  [[ " ${all_targets[*]} " == *" $t "* ]] || { echo "run-fuzz: unknown target '$t'" >&2; usage; }
+done
+
+scripts/install-deps.sh
+build="$root/build-fuzz"
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DTIPC_FUZZ=ON >/dev/null
+cmake --build "$build" -j "${TIPC_FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/%/_fuzz}"
+
+artifacts="${TIPC_FUZZ_ARTIFACTS:-$build/fuzz-artifacts}"
+case "$artifacts" in /*) ;; *) artifacts="$root/$artifacts" ;; esac
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+
+# The extraction target unpacks every input in a sandbox under $TMPDIR: tmpfs is several
+# times faster than a disk, and a sandbox left behind by a crash goes with this directory.
+scratch_parent=/dev/shm
+[ -d "$scratch_parent" ] && [ -w "$scratch_parent" ] || scratch_parent="${TMPDIR:-/tmp}"
+scratch="$(mktemp -d "$scratch_parent/tipc-run-fuzz.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+
+failed=()
+for t in "${targets[@]}"; do
+  corpus="$build/fuzz-corpus/$t"
+  out="$artifacts/$t"
+  log="$build/fuzz-logs/$t.log"
+  mkdir -p "$corpus" "$build/fuzz-logs"
+  rm -rf "$out"
+  mkdir -p "$out"
+  dict=()
+  [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
+  echo "run-fuzz: $t for ${seconds}s"
+  status=0
+  # The first corpus directory receives new inputs; the seeds in the tree stay untouched.
+  TMPDIR="$scratch" "$build/${t}_fuzz" -max_total_time="$seconds" -timeout="${TIPC_FUZZ_TIMEOUT:-10}" \
+    -rss_limit_mb="${TIPC_FUZZ_RSS_MB:-2048}" -artifact_prefix="$out/" -print_final_stats=1 \
+    "${dict[@]}" "$corpus" "$root/tests/fuzz/corpus/$t" >"$log" 2>&1 || status=$?
+  # The last status line (execs, cov, ft, corpus) and the final execution count.
+  grep -E '^#[0-9]+' "$log" | tail -n 1 | sed "s/^/run-fuzz: $t: /" || true
+  grep -E '^stat::number_of_executed_units' "$log" | sed "s/^/run-fuzz: $t: /" || true
+  found=$(find "$out" -type f ! -name 'slow-unit-*' | sort)
+  if [ "$status" -ne 0 ] || [ -n "$found" ]; then
+    echo "run-fuzz: $t FOUND A PROBLEM (exit $status); the end of $log:" >&2
+    tail -n 60 "$log" >&2
+    [ -n "$found" ] && echo "run-fuzz: $t: inputs saved: $found" >&2
+    failed+=("$t")
+  else
+    rmdir "$out" 2>/dev/null || true
+  fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "run-fuzz: findings in: ${failed[*]} (inputs in $artifacts)" >&2
+  exit 1
+fi
+echo "run-fuzz: no findings in ${targets[*]} (${seconds}s each)"
