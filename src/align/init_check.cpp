@@ -36,16 +36,21 @@ double ks_statistic(const std::vector<double>& a, const std::vector<double>& b) 
   return worst;
 }
 
-std::vector<double> histogram(const std::vector<double>& values, const std::vector<double>& edges) {
+std::vector<std::size_t> histogram(const std::vector<double>& values, const std::vector<double>& edges) {
   const std::size_t bins = edges.size() - 1;
-  std::vector<double> counts(bins, 0.0);
+  std::vector<std::size_t> counts(bins, 0);
   const double low = edges.front(), width = (edges.back() - edges.front()) / static_cast<double>(bins);
   for (double v : values) {
     const auto bin = width > 0 ? static_cast<std::size_t>((v - low) / width) : 0;
     counts[std::min(bin, bins - 1)] += 1;
   }
-  for (double& c : counts) c /= static_cast<double>(values.size());
   return counts;
+}
+
+std::vector<double> probabilities(const std::vector<std::size_t>& counts, std::size_t total) {
+  std::vector<double> p;
+  for (std::size_t c : counts) p.push_back(static_cast<double>(c) / static_cast<double>(total));
+  return p;
 }
 
 Result<std::vector<double>> sorted_finite_values(const Array& array, const char* which) {
@@ -80,8 +85,10 @@ Result<InitComparison> compare_initialisation(const Array& first, const Array& s
   for (std::size_t k = 0; k <= bins; ++k) {
     c.bin_edges.push_back(low + (high - low) * static_cast<double>(k) / static_cast<double>(bins));
   }
-  c.first_hist = histogram(*a, c.bin_edges);
-  c.second_hist = histogram(*b, c.bin_edges);
+  c.first_counts = histogram(*a, c.bin_edges);
+  c.second_counts = histogram(*b, c.bin_edges);
+  c.first_hist = probabilities(c.first_counts, a->size());
+  c.second_hist = probabilities(c.second_counts, b->size());
   for (std::size_t k = 0; k < bins; ++k) c.histogram_overlap += std::min(c.first_hist[k], c.second_hist[k]);
 
   c.passed = c.ks_statistic <= c.ks_limit;

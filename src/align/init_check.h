@@ -32,6 +32,7 @@ struct InitComparison {
   double histogram_overlap = 0; // sum over bins of min(p, q), 1 = identical histograms
   std::vector<double> bin_edges;             // bins + 1 edges over the joint range
   std::vector<double> first_hist, second_hist;  // bin probabilities
+  std::vector<std::size_t> first_counts, second_counts;  // the same bins as element counts
   bool passed = false;
   std::string reason;  // why it failed ("" when it passed)
 };

@@ -74,20 +74,26 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
   std::ifstream journal(out() / ".tipc-journal.jsonl");
   for (std::string line; std::getline(journal, line);) {
     const auto j = nlohmann::json::parse(line);
+    if (!j.contains("stage")) continue;  // the run's start and finish lines
     results[j["stage"]] = j["result"];
   }
   const std::string cpu = "norm_train/gpus_-1/autocast_null/";
-  for (const char* stage : {"train", "eval", "export", "infer/cpu_mkldnn_False_threads_1_fp32_bs1",
-                            "infer/cpu_mkldnn_False_threads_1_fp32_bs4", "infer/cpu_mkldnn_False_threads_2_fp32_bs1",
-                            "infer/cpu_mkldnn_False_threads_2_fp32_bs4"}) {
-    EXPECT_EQ(results[cpu + stage], "PASS") << stage;
+  const std::vector<std::string> cpu_inferences{
+      "infer/cpu_mkldnn_False_threads_1_fp32_bs1", "infer/cpu_mkldnn_False_threads_1_fp32_bs4",
+      "infer/cpu_mkldnn_False_threads_2_fp32_bs1", "infer/cpu_mkldnn_False_threads_2_fp32_bs4"};
+  std::vector<std::string> passing{"train", "eval", "export", "export/check/eager_vs_torchscript",
+                                   "export/check/torch_vs_onnx"};
+  for (const auto& inference : cpu_inferences) {
+    passing.push_back(inference);
+    passing.push_back(inference + "/check/inference_vs_ground_truth");  // the alignment checks of tipc-run.yaml
   }
-  EXPECT_EQ(std::count_if(results.begin(), results.end(), [](const auto& kv) { return kv.second == "PASS"; }), 7);
+  for (const auto& stage : passing) EXPECT_EQ(results[cpu + stage], "PASS") << stage;
+  EXPECT_EQ(std::count_if(results.begin(), results.end(), [](const auto& kv) { return kv.second == "PASS"; }), 13);
   EXPECT_EQ(std::count_if(results.begin(), results.end(), [](const auto& kv) { return kv.second == "UNSUPPORTED"; }),
-            20);  // the GPU stages and what depends on them never ran
+            38);  // the GPU stages, what depends on them, and their checks never ran
   EXPECT_NE(r.out.find("UNSUPPORTED norm_train/gpus_0,1/autocast_null/train - needs 2 GPUs; 0 available"),
             std::string::npos);
-  EXPECT_NE(r.out.find("7 passed, 0 failed, 0 timed out, 20 unsupported, 0 skipped, 0 unresolved"), std::string::npos);
+  EXPECT_NE(r.out.find("13 passed, 0 failed, 0 timed out, 38 unsupported, 0 skipped, 0 unresolved"), std::string::npos);
 
   // Two ranks trained; rank 0 saved the model and wrote train.log, which was appended to the stage log.
   const std::string train_log = test::slurp(out() / "norm_train_gpus_-1_autocast_null.log");
@@ -99,14 +105,11 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
                            "forward_torchscript.npy", "forward_onnx.npy", "classes.txt"}) {
     EXPECT_TRUE(fs::exists(model / file)) << file;
   }
-  // The exported models agree with the eager one on the fixed input (reprod_log-style dumps).
-  const auto eager_vs_script = test::run_tipc(
-      repo_.path(), {"diff", (model / "forward_eager.npy").string(), (model / "forward_torchscript.npy").string()});
-  EXPECT_EQ(eager_vs_script.exit_code, 0) << eager_vs_script.out << eager_vs_script.err;
-  const auto eager_vs_onnx =
-      test::run_tipc(repo_.path(), {"diff", (model / "forward_eager.npy").string(),
-                                    (model / "forward_onnx.npy").string(), "--method", "max", "--threshold", "1e-4"});
-  EXPECT_EQ(eager_vs_onnx.exit_code, 0) << eager_vs_onnx.out << eager_vs_onnx.err;
+  // The chain's own checks compared the exports with the eager model on the fixed input.
+  const std::string stem = (out() / "norm_train_gpus_-1_autocast_null_nodes_1_export_check_").string();
+  EXPECT_NE(test::slurp(stem + "eager_vs_torchscript.log").find("diff check passed"), std::string::npos);
+  EXPECT_NE(test::slurp(stem + "torch_vs_onnx.log").find("max diff: check passed: True"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(test::slurp(stem + "torch_vs_onnx.json"))["passed"].get<bool>());
   EXPECT_NE(test::slurp(out() / "norm_train_gpus_-1_autocast_null_nodes_1_eval.log").find("[eval] images: 32, top1:"),
             std::string::npos);
 
@@ -116,7 +119,7 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
   int logs = 0;
   for (const auto& entry : fs::directory_iterator(out())) {
     const std::string name = entry.path().filename();
-    if (!name.starts_with("python_infer_")) continue;
+    if (!name.starts_with("python_infer_") || name.find("_check_") != std::string::npos) continue;
     ++logs;
     expect_matches_ground_truth(entry.path(), truth);
     EXPECT_NE(test::slurp(entry.path()).find("preprocess_time(ms): "), std::string::npos) << name;
@@ -138,7 +141,23 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
   for (std::size_t at = 0; (at = status.find(" Run successfully with command - alexnet - ", at)) != std::string::npos; ++at) {
     ++lines;
   }
-  EXPECT_EQ(lines, 7u);
+  EXPECT_EQ(lines, 13u);  // the 7 stages and their 6 checks
+
+  // A wrong ground truth fails its check and the run. Only the checks run again, on the
+  // files this run left (their producers are not selected).
+  const fs::path truth_file = repo_.path() / "test_tipc/results/python_alexnet_results_fp32.txt";
+  std::string text = test::slurp(truth_file);
+  const std::string good = "circle_000.ppm\t[0, 0.913780]";
+  ASSERT_NE(text.find(good), std::string::npos);
+  text.replace(text.find(good), good.size(), "circle_000.ppm\t[0, 0.513780]");
+  std::ofstream(truth_file, std::ios::binary) << text;
+  const auto checks = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus",
+                                                    "none", "--only", "check", "-k", "*gpus_-1/*threads_1_fp32_bs1/check/*"});
+  EXPECT_EQ(checks.exit_code, 1) << checks.out << checks.err;
+  EXPECT_NE(checks.out.find("FAIL        " + cpu + "infer/cpu_mkldnn_False_threads_1_fp32_bs1/check/inference_vs_ground_truth"),
+            std::string::npos)
+      << checks.out;
+  EXPECT_NE(checks.out.find("circle_000.ppm"), std::string::npos) << "the failing key is named: " << checks.out;
 }
 
 TEST_F(DemoChain, UseGpuWithoutCudaIsAnErrorNotAFallback) {
