@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "align/load.h"
+#include "config/yaml_file.h"
 
 namespace tipc::align {
 namespace {
@@ -63,18 +62,6 @@ std::string known_check_names(const std::vector<AcceptanceCheck>& checks) {
   std::string names;
   for (const AcceptanceCheck& check : checks) names += (names.empty() ? "" : ", ") + check.name;
   return names;
-}
-
-Result<YAML::Node> load_yaml(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot read threshold file"));
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    return YAML::Load(text.str());
-  } catch (const YAML::Exception& e) {
-    return fail(Error::at(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg));
-  }
 }
 
 // The largest statistic over every leaf: the number a reader compares with the threshold.
@@ -175,7 +162,7 @@ std::vector<std::string> acceptance_search_folders() { return {".", "log_reprod"
 
 Result<std::vector<AcceptanceCheck>> apply_threshold_file(std::vector<AcceptanceCheck> checks,
                                                           const std::string& yaml_path) {
-  auto root = load_yaml(yaml_path);
+  auto root = config::load_yaml_file(yaml_path, "threshold file");
   if (!root) return fail(root.error());
   if (root->IsNull()) return checks;  // an empty file changes nothing
   if (!root->IsMap()) return fail(Error::at(yaml_path, line_of(*root), "", "expected a map with key 'acceptance'"));

@@ -3,8 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+
+#include "config/yaml_file.h"
 
 namespace tipc::align {
 namespace {
@@ -13,18 +13,6 @@ int line_of(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark()
 
 Error yaml_error(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& message) {
   return Error::at(file, line_of(node), key, key.empty() ? message : key + ": " + message);
-}
-
-Result<YAML::Node> load_yaml(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot read layer map"));
-  std::stringstream text;
-  text << in.rdbuf();
-  try {
-    return YAML::Load(text.str());
-  } catch (const YAML::Exception& e) {
-    return fail(Error::at(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg));
-  }
 }
 
 Result<std::string> read_route(const std::string& file, const YAML::Node& node, const std::string& key) {
@@ -196,7 +184,7 @@ void warn_unmatched(const std::string& file, const std::string& side, const Igno
 }  // namespace
 
 Result<LayerMap> read_layer_map(const std::string& path) {
-  auto root = load_yaml(path);
+  auto root = config::load_yaml_file(path, "layer map");
   if (!root) return fail(root.error());
   LayerMap map;
   map.file = path;

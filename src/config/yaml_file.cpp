@@ -1,0 +1,20 @@
+#include "config/yaml_file.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace tipc::config {
+
+Result<YAML::Node> load_yaml_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(Error::at(path, 0, "", "cannot read " + what));
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return YAML::Load(text.str());
+  } catch (const YAML::Exception& e) {
+    return fail(Error::at(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg));
+  }
+}
+
+}  // namespace tipc::config
