@@ -15,7 +15,7 @@
 #include "align/ground_truth.h"
 #include "align/py_repr.h"
 #include "cli/subcommand.h"
-#include "core/atomic_file.h"
+#include "core/json_file.h"
 #include "core/error.h"
 
 namespace tipc::cli {
@@ -235,9 +235,7 @@ int compare_results_main(const std::vector<std::string>& args, std::ostream& out
   if (!report) return error_exit(report.error(), err);
   print_report(*report, compare_args.tolerance, out);
   if (compare_args.json_path) {
-    const Json json = report_json(*report, *truths, compare_args);
-    const std::string text = json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
-    if (auto problem = write_file_atomically(*compare_args.json_path, text)) {
+    if (auto problem = write_json_atomically(*compare_args.json_path, report_json(*report, *truths, compare_args))) {
       return error_exit(Error::plain(*problem), err);
     }
   }

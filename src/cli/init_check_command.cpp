@@ -14,7 +14,7 @@
 #include "align/init_check.h"
 #include "align/load.h"
 #include "cli/subcommand.h"
-#include "core/atomic_file.h"
+#include "core/json_file.h"
 #include "core/error.h"
 
 namespace tipc::cli {
@@ -275,9 +275,7 @@ int init_check_main(const std::vector<std::string>& args, std::ostream& out, std
   if (!outcomes) return error_exit(outcomes.error(), err);
   print_report(*outcomes, *selection, check_args, out);
   if (check_args.json_path) {
-    const std::string text = report_json(*outcomes, *selection, check_args).dump(2, ' ', false,
-                                                                                  Json::error_handler_t::replace);
-    if (auto problem = write_file_atomically(*check_args.json_path, text + "\n")) {
+    if (auto problem = write_json_atomically(*check_args.json_path, report_json(*outcomes, *selection, check_args))) {
       return error_exit(Error::plain(*problem), err);
     }
   }
