@@ -9,6 +9,8 @@ packages=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
   nlohmann-json3-dev libcli11-dev libexpected-dev
   libgtest-dev googletest
+  libxml2-dev                # tests: junit.xml is validated against an XML schema
+  chromium fonts-dejavu-core # tests: report.html in headless chromium (the fonts: its screenshot has text)
   clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
   # the demo chain: PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
   python3-torch python3-numpy python3-onnx python3-opencv

@@ -10,6 +10,7 @@
 #include "cli/padiff_command.h"
 #include "cli/plan_output.h"
 #include "cli/project.h"
+#include "cli/report_command.h"
 #include "cli/run_phase.h"
 #include "cli/suite.h"
 
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   }
   if (argc > 1 && std::string(argv[1]) == "init-check") return cli::init_check_main({argv + 2, argv + argc});
   if (argc > 1 && std::string(argv[1]) == "padiff") return cli::padiff_main({argv + 2, argv + argc});
+  if (argc > 1 && std::string(argv[1]) == "report") return cli::report_main({argv + 2, argv + argc});
 
   // 1. Options.
   const auto options = cli::parse_options(argc, argv);

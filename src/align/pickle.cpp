@@ -109,7 +109,9 @@ std::optional<Callable> allowed_global(std::string_view module, std::string_view
 
 // ---- Small decoding helpers -------------------------------------------------------------
 
-// Code points of UTF-8 text, or nothing if the text is not valid UTF-8.
+// Code points of UTF-8 text, or nothing if the text is not valid UTF-8. Not core/utf8's
+// strict decoder: pickle decodes its strings with "surrogatepass", so encoded surrogates
+// (which Python may write for lone surrogates) must load.
 std::optional<std::vector<std::uint32_t>> utf8_code_points(std::string_view text) {
   std::vector<std::uint32_t> points;
   for (std::size_t i = 0; i < text.size();) {

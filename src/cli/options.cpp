@@ -35,6 +35,8 @@ Result<Options> parse_options(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"train", "eval", "export", "infer", "check"}));
   app.add_option("-k", o.pattern, "run only stages whose id matches (glob, or substring)");
   app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
+  app.add_option("--bundle", o.bundle,
+                 "also write the acceptance bundle (reports, logs, check files, configs, settings) to this .tar.gz");
   app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");
   try {
     app.parse(argc, argv);

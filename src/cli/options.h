@@ -29,6 +29,7 @@ struct Options {
   std::optional<std::string> pattern;      // -k: stage ids matching this (glob, or substring)
   bool resume = false;
   bool prepare_script = false;
+  std::optional<std::string> bundle;       // --bundle FILE.tar.gz: the acceptance bundle
 };
 
 // Parses argv. Returns an Error with exit code 0 for --help/--version (the text is

@@ -3,29 +3,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "plan/plan_json.h"
 #include "plan/shell_words.h"
 
 namespace tipc::cli {
 
 std::string stage_json_line(const plan::Stage& stage) {
-  nlohmann::ordered_json env = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : stage.env) env[name] = value ? nlohmann::ordered_json(*value) : nullptr;
-  const nlohmann::ordered_json line = {
-      {"id", stage.id},
-      {"kind", plan::to_string(stage.kind)},
-      {"argv", stage.argv},
-      {"cwd", stage.cwd},
-      {"env", env},
-      {"log", stage.log},
-      {"deps", stage.deps},
-      {"needs", {{"gpus", stage.needs.gpus}, {"nodes", stage.needs.nodes}}},
-      {"benchmark", stage.benchmark},
-      {"launcher", stage.launcher},
-      {"processes", stage.processes},
-      {"command", stage.command},
-  };
   // Replace invalid UTF-8 instead of throwing: configs are checked, but argv may still carry odd bytes.
-  return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return plan::stage_json(stage).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 void print_plan_jsonl(const plan::Plan& plan, std::ostream& out) {

@@ -12,6 +12,7 @@
 
 #include "data/extract.h"
 #include "report/console_reporter.h"
+#include "report/report_writer.h"
 #include "report/results_log_reporter.h"
 #include "run/journal.h"
 #include "run/process_executor.h"
@@ -139,11 +140,15 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
 
   report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO));
   report::ResultsLogReporter results(project.root, options.compat, options.resume);
-  run::JournalWriter journal(project.root, options.resume);
+  const std::string settings_file =
+      project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
+  run::JournalWriter journal({project.root, options.resume, settings_file});
+  report::ReportWriter reports(project.root, options.bundle, std::cout);
   run::MultiListener listeners;
   listeners.add(console);
   listeners.add(results);
   listeners.add(journal);
+  listeners.add(reports);  // after the journal: it reads the journal's last line
   const auto summary = run::run_stages(pointers, executor, listeners, scheduler, [&] { return signals.interrupted(); });
   if (options.compat) return summary.interrupted ? kExitInterrupted : kExitPassed;  // the reference exits 0 (D1)
   return summary.exit_code(options.strict);

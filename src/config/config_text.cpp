@@ -4,26 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "core/utf8.h"
+
 namespace tipc::config {
 namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-
-// Length of the UTF-8 sequence starting at s[i], or 0 if it is malformed.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(s[i]);
-  std::size_t length = 0;
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
-  else if (lead >= 0xE0 && lead <= 0xEF) length = 3;
-  else if (lead >= 0xF0 && lead <= 0xF4) length = 4;
-  else return 0;
-  if (i + length > s.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return length;
-}
 
 Result<void> check_line_bytes(std::string_view line, const std::string& path, int number,
                               const TextLimits& limits) {
@@ -36,12 +22,12 @@ Result<void> check_line_bytes(std::string_view line, const std::string& path, in
     if (line[i] == '\0') {
       return fail(Error::at(path, number, "", "binary data (NUL byte); not a TIPC config"));
     }
-    const std::size_t length = utf8_sequence_length(line, i);
-    if (length == 0) {
+    const auto character = decode_utf8(line, i);
+    if (!character) {
       return fail(Error::at(path, number, "",
                             fmt::format("invalid UTF-8 at byte {} of the line; not a text file", i + 1)));
     }
-    i += length;
+    i += character->length;
   }
   return {};
 }

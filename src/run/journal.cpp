@@ -1,19 +1,24 @@
 #include "run/journal.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "core/json_file.h"
+#include "plan/plan_json.h"
 #include "run/scheduler.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
 
 std::string stage_fingerprint(const plan::Stage& stage) {
   std::uint64_t hash = 1469598103934665603ull;  // FNV-1a: stable across builds and machines
@@ -27,18 +32,34 @@ std::string stage_fingerprint(const plan::Stage& stage) {
   return fmt::format("{:016x}", hash);
 }
 
+std::string plan_output_path(const std::string& repo_root, const plan::Plan& plan) {
+  return (fs::path(repo_root) / plan.run_dir / plan.output_dir).lexically_normal().string();
+}
+
 std::string journal_path(const std::string& repo_root, const plan::Plan& plan) {
-  return (fs::path(repo_root) / plan.run_dir / plan.output_dir / ".tipc-journal.jsonl").lexically_normal().string();
+  return (fs::path(plan_output_path(repo_root, plan)) / kJournalFileName).string();
+}
+
+std::string plan_file_path(const std::string& repo_root, const plan::Plan& plan) {
+  return (fs::path(plan_output_path(repo_root, plan)) / kPlanFileName).string();
+}
+
+std::vector<nlohmann::json> read_journal(const std::string& path) {
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    auto entry = nlohmann::json::parse(line, nullptr, false);
+    if (!entry.is_discarded() && entry.is_object()) lines.push_back(std::move(entry));
+  }
+  return lines;
 }
 
 std::set<std::string> passed_in_journal(const std::string& repo_root, const std::vector<const plan::Plan*>& plans) {
   std::set<std::string> passed;
   for (const auto* plan : plans) {
     std::map<std::string, std::pair<std::string, std::string>> last;  // id -> (result, fingerprint)
-    std::ifstream in(journal_path(repo_root, *plan));
-    for (std::string line; std::getline(in, line);) {
-      const auto entry = nlohmann::json::parse(line, nullptr, false);
-      if (entry.is_discarded() || !entry.contains("stage")) continue;  // a line cut by a crash
+    for (const auto& entry : read_journal(journal_path(repo_root, *plan))) {
+      if (!entry.contains("stage")) continue;  // a run line
       last[entry["stage"]] = {entry.value("result", ""), entry.value("fingerprint", "")};
     }
     for (const auto& stage : plan->stages) {
@@ -51,29 +72,117 @@ std::set<std::string> passed_in_journal(const std::string& repo_root, const std:
   return passed;
 }
 
+namespace {
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+Json optional_json(const auto& value) { return value ? Json(*value) : Json(nullptr); }
+
+// True when the file ends in the middle of a line (a crash cut its last write).
+bool ends_mid_line(int fd) {
+  struct stat info {};
+  char last = '\n';
+  return fstat(fd, &info) == 0 && info.st_size > 0 && pread(fd, &last, 1, info.st_size - 1) == 1 && last != '\n';
+}
+
+// One O_APPEND write per line: a crash leaves at most one cut line, which readers skip.
+// A line after a cut one starts on a line of its own (--resume appends to the journal).
+void append_line(const std::string& path, const Json& entry) {
+  std::string line = entry.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+  const int fd = open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  if (ends_mid_line(fd)) line.insert(0, "\n");
+  [[maybe_unused]] const auto n = write(fd, line.data(), line.size());
+  fsync(fd);
+  close(fd);
+}
+
+// The plan file's stage: the dry run's JSON with absolute cwd and log, and the
+// fingerprint that tells a resumed stage (an older PASS of the same command).
+Json stage_state_json(const std::string& repo_root, const plan::Plan& plan, const plan::Stage& stage) {
+  Json json = plan::stage_json(stage);
+  json["cwd"] = stage_cwd_path(repo_root, stage);
+  json["log"] = stage_log_path(repo_root, plan, stage);
+  json["fingerprint"] = stage_fingerprint(stage);
+  return json;
+}
+
+Json plan_state_json(const RunContext& context, const plan::Plan& plan, const std::string& run_id, double started) {
+  Json stages = Json::array();
+  for (const auto& stage : plan.stages) stages.push_back(stage_state_json(context.repo_root, plan, stage));
+  std::error_code ec;
+  return {{"schema", kStateSchema},
+          {"tool_version", TIPC_VERSION},
+          {"run_id", run_id},
+          {"started", started},
+          {"config", plan.config_path},
+          {"config_file", fs::absolute(plan.config_path, ec).lexically_normal().string()},
+          {"settings_file", context.settings_file.empty() ? Json(nullptr) : Json(context.settings_file)},
+          {"mode", plan.mode},
+          {"model", plan.model_name},
+          {"dialect", plan.dialect},
+          {"compat", plan.compat},
+          {"repo_root", context.repo_root},
+          {"output_dir", plan_output_path(context.repo_root, plan)},
+          {"stages", stages}};
+}
+
+Json run_started_json(const RunInfo& info, const RunContext& context, const std::string& run_id, double started) {
+  std::vector<std::string> gpus;
+  for (const auto& gpu : info.resources.gpus) gpus.push_back(gpu.id);
+  return {{"run", "started"},
+          {"run_id", run_id},
+          {"started", started},
+          {"jobs", info.jobs},
+          {"gpus", gpus},
+          {"resources", info.resources.source},
+          {"resumed", context.resumed},
+          {"tool_version", TIPC_VERSION}};
+}
+
+}  // namespace
+
 void JournalWriter::run_started(const RunInfo& info) {
-  for (const auto* plan : info.plans) {
-    const std::string path = journal_path(repo_root_, *plan);
+  plans_ = info.plans;
+  started_unix_ = unix_now();
+  const std::string run_id = fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid());
+  for (const auto* plan : plans_) {
+    const std::string path = journal_path(context_.repo_root, *plan);
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
-    if (!keep_existing_) std::ofstream(path, std::ios::trunc);
+    if (!context_.resumed) std::ofstream(path, std::ios::trunc);
+    const auto problem = write_json_atomically(plan_file_path(context_.repo_root, *plan),
+                                               plan_state_json(context_, *plan, run_id, started_unix_));
+    if (problem) std::cerr << "tipc-run: warning: " << *problem << "; this run's reports will be missing\n";
+    append_line(path, run_started_json(info, context_, run_id, started_unix_));
   }
 }
 
 void JournalWriter::stage_finished(const StageRecord& record) {
   if (record.resumed) return;
-  const nlohmann::json entry = {{"stage", record.stage->id},
-                                {"fingerprint", stage_fingerprint(*record.stage)},
-                                {"result", to_string(record.verdict.result)},
-                                {"reason", record.verdict.reason},
-                                {"seconds", record.end_seconds >= 0 ? record.end_seconds - record.start_seconds : 0}};
-  const std::string line = entry.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  // One O_APPEND write per entry: a crash leaves at most one cut line, which readers skip.
-  const int fd = open(journal_path(repo_root_, *record.plan).c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  [[maybe_unused]] const auto n = write(fd, line.data(), line.size());
-  fsync(fd);
-  close(fd);
+  const bool started = record.start_seconds >= 0;
+  const Observation& o = record.observation;
+  append_line(journal_path(context_.repo_root, *record.plan),
+              {{"stage", record.stage->id},
+               {"fingerprint", stage_fingerprint(*record.stage)},
+               {"result", to_string(record.verdict.result)},
+               {"reason", record.verdict.reason},
+               {"seconds", record.end_seconds >= 0 ? record.end_seconds - record.start_seconds : 0},
+               {"started", started ? Json(started_unix_ + record.start_seconds) : Json(nullptr)},
+               {"exit_code", optional_json(o.exit_code)},
+               {"signal", optional_json(o.signal)},
+               {"gpus", record.gpus},
+               {"log_findings", o.log_findings}});
+}
+
+void JournalWriter::run_finished(const RunSummary& summary) {
+  const Json entry = {{"run", "finished"},
+                      {"finished", started_unix_ + summary.seconds},
+                      {"seconds", summary.seconds},
+                      {"interrupted", summary.interrupted}};
+  for (const auto* plan : plans_) append_line(journal_path(context_.repo_root, *plan), entry);
 }
 
 }  // namespace tipc::run

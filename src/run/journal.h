@@ -1,33 +1,58 @@
 #pragma once
-// The run journal (<LOG>/.tipc-journal.jsonl): one line per finished stage, written
-// as it finishes, so a killed run can be resumed: --resume skips the stages that
-// PASSed with an unchanged command.
+// The run's state on disk, beside each plan's logs (<LOG>, the plan's output directory):
+//
+//   .tipc-plan.json      the plan as it runs: written atomically when the run starts
+//   .tipc-journal.jsonl  a "run started" line, one line per finished stage (written as it
+//                        finishes, one O_APPEND write each), a "run finished" line
+//
+// Reports are built from these files alone (report/report_loader.h), so a run that was
+// interrupted or killed can still be reported; --resume reads the journal to skip the
+// stages that PASSed with an unchanged command. docs/report-schema.md describes both files.
 #include <set>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "run/events.h"
 
 namespace tipc::run {
 
+inline constexpr int kStateSchema = 1;  // of both files; readers reject a newer one
+inline constexpr const char* kPlanFileName = ".tipc-plan.json";
+inline constexpr const char* kJournalFileName = ".tipc-journal.jsonl";
+
 // Changes whenever the stage's argv, working directory or environment change.
 std::string stage_fingerprint(const plan::Stage& stage);
 
+std::string plan_output_path(const std::string& repo_root, const plan::Plan& plan);  // absolute <LOG>
 std::string journal_path(const std::string& repo_root, const plan::Plan& plan);
+std::string plan_file_path(const std::string& repo_root, const plan::Plan& plan);
+
+// The journal's lines that parse, in order: a line cut by a crash is left out.
+std::vector<nlohmann::json> read_journal(const std::string& path);
 
 // Stage keys (stage_key) whose last journal entry is a PASS with the same fingerprint.
 std::set<std::string> passed_in_journal(const std::string& repo_root, const std::vector<const plan::Plan*>& plans);
 
+// What the state files record beyond the plans and the RunInfo.
+struct RunContext {
+  std::string repo_root;      // absolute
+  bool resumed = false;       // --resume: the journal is kept and appended to
+  std::string settings_file;  // the project settings used; "" when none
+};
+
 class JournalWriter : public Listener {
  public:
-  JournalWriter(std::string repo_root, bool keep_existing)
-      : repo_root_(std::move(repo_root)), keep_existing_(keep_existing) {}
+  explicit JournalWriter(RunContext context) : context_(std::move(context)) {}
   void run_started(const RunInfo& info) override;
   void stage_finished(const StageRecord& record) override;
+  void run_finished(const RunSummary& summary) override;
 
  private:
-  std::string repo_root_;
-  bool keep_existing_;
+  RunContext context_;
+  std::vector<const plan::Plan*> plans_;
+  double started_unix_ = 0;  // stage times are offsets from this
 };
 
 }  // namespace tipc::run

@@ -19,6 +19,13 @@ const char* to_string(Status status) {
   return "?";
 }
 
+std::optional<Status> status_from_string(const std::string& text) {
+  for (const Status status : kAllStatuses) {
+    if (text == to_string(status)) return status;
+  }
+  return std::nullopt;
+}
+
 bool is_failure(Status status) {
   return status == Status::kFail || status == Status::kTimeout || status == Status::kUnresolved;
 }

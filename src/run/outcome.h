@@ -8,8 +8,11 @@
 namespace tipc::run {
 
 enum class Status { kPass, kFail, kTimeout, kUnsupported, kSkipped, kUnresolved };
+inline constexpr Status kAllStatuses[] = {Status::kPass,        Status::kFail,    Status::kTimeout,
+                                          Status::kUnsupported, Status::kSkipped, Status::kUnresolved};
 
 const char* to_string(Status status);
+std::optional<Status> status_from_string(const std::string& text);  // "PASS" -> kPass; nullopt if unknown
 bool is_failure(Status status);  // FAIL, TIMEOUT, UNRESOLVED
 
 // What the executor observed about one stage.

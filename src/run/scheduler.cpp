@@ -19,6 +19,15 @@ std::string stage_key(const plan::Plan& plan, const plan::Stage& stage) {
   return plan.config_path + "#" + stage.id;
 }
 
+std::string stage_cwd_path(const std::string& repo_root, const plan::Stage& stage) {
+  const fs::path path = (fs::path(repo_root) / stage.cwd).lexically_normal();
+  return path.has_filename() || path == path.root_path() ? path.string() : path.parent_path().string();  // "x/." -> "x"
+}
+
+std::string stage_log_path(const std::string& repo_root, const plan::Plan& plan, const plan::Stage& stage) {
+  return (fs::path(repo_root) / plan.run_dir / stage.log).lexically_normal().string();
+}
+
 namespace {
 
 enum class State { kWaiting, kRunning, kDone };
@@ -99,8 +108,7 @@ void Run::add_plan(const plan::Plan& plan) {
     Slot slot;
     slot.record.plan = &plan;
     slot.record.stage = &stage;
-    const fs::path run_dir = fs::path(options_.repo_root) / plan.run_dir;
-    slot.record.log_path = (run_dir / stage.log).lexically_normal().string();
+    slot.record.log_path = stage_log_path(options_.repo_root, plan, stage);
     for (const auto& dep : stage.deps) {
       if (const auto it = local.find(dep); it != local.end()) slot.deps.push_back(it->second);
     }
@@ -167,7 +175,7 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
   Launch launch;
   launch.id = stage_key(*slot.record.plan, stage);
   launch.argv = stage.argv;
-  launch.cwd = (fs::path(options_.repo_root) / stage.cwd).lexically_normal().string();
+  launch.cwd = stage_cwd_path(options_.repo_root, stage);
   launch.env = stage.env;
   if (const auto it = launch.env.find("CUDA_VISIBLE_DEVICES"); it != launch.env.end() && it->second && !gpus.empty()) {
     it->second = map_devices(*it->second, gpus);

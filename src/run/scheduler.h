@@ -39,6 +39,11 @@ struct SchedulerOptions {
 // A stage's identity across a suite: "<config path>#<stage id>".
 std::string stage_key(const plan::Plan& plan, const plan::Stage& stage);
 
+// Where a stage runs and writes its log, as absolute paths: its cwd is relative to the
+// repository root, its log to the plan's run directory.
+std::string stage_cwd_path(const std::string& repo_root, const plan::Stage& stage);
+std::string stage_log_path(const std::string& repo_root, const plan::Plan& plan, const plan::Stage& stage);
+
 RunSummary run_stages(const std::vector<const plan::Plan*>& plans, Executor& executor, Listener& listener,
                       const SchedulerOptions& options, const std::function<bool()>& interrupted);
 

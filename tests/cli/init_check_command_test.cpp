@@ -3,26 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 
+#include "support/npy_file.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
 namespace tipc::test {
 namespace {
-
-// A version 1 .npy of float32 values, 1-D.
-std::string npy_float32(const std::vector<float>& values) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
-  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
-  header += '\n';
-  std::string payload(values.size() * sizeof(float), '\0');
-  std::memcpy(payload.data(), values.data(), payload.size());
-  return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + payload;
-}
 
 std::vector<float> normal_sample(double stddev, unsigned seed, std::size_t n = 5000) {
   std::mt19937 engine(seed);

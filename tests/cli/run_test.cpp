@@ -12,34 +12,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "support/fake_config.h"
 #include "support/run_binary.h"
 
 namespace tipc::cli {
 namespace {
 namespace fs = std::filesystem;
+using test::fake_config;
 using test::run_tipc;
-
-std::string fake_config(const std::string& train = "train.py --record rec.txt --print train-done",
-                        const std::string& gpu_list = "-1") {
-  return "===========================train_params===========================\n"
-         "model_name:fake\n"
-         "python:" + test::fake_stage_binary() + "\n"
-         "gpu_list:" + gpu_list + "\n"
-         "--use-gpu:False\n--amp:null\n"
-         "--epochs:lite_train_lite_infer=1|whole_train_whole_infer=1\n--save-dir:./output/\n"
-         "--batch-size:lite_train_lite_infer=2|whole_train_whole_infer=2\n--pretrained:null\n"
-         "train_model_name:latest\ntrain_infer_img_dir:./data\nnull:null\n##\n"
-         "trainer:norm_train\nnorm_train:" + train + "\n"
-         "pact_train:null\nfpgm_train:null\ndistill_train:null\nnull:null\nnull:null\n##\n"
-         "===========================eval_params===========================\n"
-         "eval:eval.py --record rec.txt --fail-if-missing eval-ok\nnull:null\n##\n"
-         "===========================infer_params===========================\n"
-         "--output-dir:./output/\n--checkpoint:\nnorm_export:export.py --record rec.txt\nquant_export:null\n"
-         "fpgm_export:null\ndistill_export:null\nexport1:null\nexport2:null\ninference_dir:null\ninfer_model:./m\n"
-         "infer_export:null\ninfer_quant:False\ninference:infer.py --record rec.txt\n"
-         "--use-gpu:True|False\n--enable-mkldnn:False\n--cpu-threads:1\n--batch-size:1|2\n--use-tensorrt:False\n"
-         "--precision:fp32\n--model-dir:\n--image-dir:./data\nnull:null\n--benchmark:False\nnull:null\n";
-}
 
 class RunTest : public ::testing::Test {
  protected:
@@ -125,14 +105,8 @@ TEST_F(RunTest, OnlyAndPatternSelectStages) {
 TEST_F(RunTest, InterruptStopsTheRunWithExitCode130AndLeavesNoProcess) {
   repo_.write("test_tipc/configs/fake.txt",
               fake_config("train.py --children kids.txt --fork-ignoring-term 1 --sleep 60"));
-  const pid_t pid = fork();
-  if (pid == 0) {
-    chdir(repo_.path().c_str());
-    freopen("/dev/null", "w", stdout);
-    execl(test::tipc_run_binary().c_str(), "tipc-run", "test_tipc/configs/fake.txt", "lite_train_lite_infer",
-          "--gpus", "none", nullptr);
-    _exit(127);
-  }
+  const pid_t pid =
+      test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"});
   for (int i = 0; i < 100 && !fs::exists(repo_.path() / "kids.txt"); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -182,14 +156,8 @@ namespace {
 
 TEST_F(RunTest, PeakMemoryStaysUnder50MbWithAGigabyteOfOutput) {
   repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --print-mb 1024"));
-  const pid_t pid = fork();
-  if (pid == 0) {
-    chdir(repo_.path().c_str());
-    freopen("/dev/null", "w", stdout);
-    execl(test::tipc_run_binary().c_str(), "tipc-run", "test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus",
-          "none", "--only", "train", nullptr);
-    _exit(127);
-  }
+  const pid_t pid = test::start_tipc(
+      repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none", "--only", "train"});
   int status = 0;
   rusage usage{};
   wait4(pid, &status, 0, &usage);

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/junit_xml.h"
 #include "support/run_binary.h"
+#include "support/tar_file.h"
 
 namespace tipc::demo {
 namespace {
@@ -43,6 +45,58 @@ void expect_matches_ground_truth(const std::string& log, const std::map<std::str
   }
 }
 
+// The run's five report files and its bundle (issue 6), built from what the chain logged.
+void expect_reports_of_the_cpu_run(const fs::path& out, const fs::path& bundle) {
+  const auto report = nlohmann::json::parse(test::slurp(out / "report.json"));
+  EXPECT_EQ(report["verdict"], "PASS");
+  EXPECT_EQ(report["counts"]["PASS"], 13);
+  EXPECT_EQ(report["counts"]["UNSUPPORTED"], 38);
+  std::map<std::string, nlohmann::json> stages;
+  for (const auto& stage : report["plans"][0]["stages"]) stages[stage["id"]] = stage;
+  const std::string cpu = "norm_train/gpus_-1/autocast_null/";
+  const auto& curves = stages[cpu + "train"]["metrics"]["curves"];
+  std::map<std::string, std::size_t> points;  // the ranks' lines interleave: their order varies
+  for (const auto& curve : curves) points[curve["name"]] = curve["points"].size();
+  const std::size_t iterations = 12 * 6;  // 12 epochs of 6 iterations
+  EXPECT_EQ(points, (std::map<std::string, std::size_t>{{"acc (rank 0)", iterations}, {"acc (rank 1)", iterations},
+                                                        {"loss (rank 0)", iterations}, {"loss (rank 1)", iterations},
+                                                        {"lr (rank 0)", iterations}, {"lr (rank 1)", iterations}}));
+  EXPECT_GT(stages[cpu + "eval"]["metrics"]["final_values"]["top1"].get<double>(), 0.5);
+  const auto& timings = stages[cpu + "infer/cpu_mkldnn_False_threads_2_fp32_bs4"]["metrics"]["timings"];
+  EXPECT_EQ(timings["batch_size"], 4);
+  EXPECT_EQ(timings["cpu_threads"], 2);
+  EXPECT_GT(timings["inference_ms"].get<double>(), 0);
+  const auto& onnx = stages[cpu + "export/check/torch_vs_onnx"]["check"];
+  EXPECT_EQ(onnx["values"][0]["label"], "logits: max");
+  EXPECT_LE(onnx["values"][0]["value"].get<double>(), onnx["values"][0]["limit"].get<double>());
+
+  const auto junit = test::read_junit(test::slurp(out / "junit.xml"));
+  EXPECT_EQ(junit.errors, "") << "junit.xml must pass the JUnit schema";
+  EXPECT_EQ(junit.cases.size(), 51u);
+  EXPECT_EQ(std::count_if(junit.cases.begin(), junit.cases.end(), [](const auto& c) { return c.outcome == "skipped"; }),
+            38);
+  EXPECT_NE(test::slurp(out / "summary.md").find("| lite_train_lite_infer | 13 | 0 | 0 | 38 | 0 | 0 |"), std::string::npos);
+  const std::string html = test::slurp(out / "report.html");
+  for (const char* section : {"<h3>Training curves</h3>", "<h3>Evaluation</h3>", "<h3>Inference latency</h3>",
+                              "<h3>Alignment checks</h3>", "<svg"}) {
+    EXPECT_NE(html.find(section), std::string::npos) << section;
+  }
+  EXPECT_NE(test::slurp(out / "results_python.log").find("Run successfully"), std::string::npos);
+
+  const auto members = test::read_tar_gz(bundle.string());
+  const std::string log_dir = "test_tipc/output/alexnet/lite_train_lite_infer/";
+  for (const std::string& name : std::vector<std::string>{
+           "reports/report.json", "reports/junit.xml", "reports/summary.md", "reports/report.html",
+        "test_tipc/configs/alexnet.txt", "test_tipc/tipc-run.yaml", log_dir + "norm_train_gpus_-1_autocast_null.log",
+        log_dir + "norm_train_gpus_-1_autocast_null/forward_onnx.npy",
+        log_dir + "norm_train_gpus_-1_autocast_null_nodes_1_export_check_torch_vs_onnx.json"}) {
+    EXPECT_EQ(members.count(name), 1u) << name;
+  }
+  if (members.count("reports/report.html")) {
+    EXPECT_EQ(members.at("reports/report.html"), html);
+  }
+}
+
 class DemoChain : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -65,9 +119,12 @@ class DemoChain : public ::testing::Test {
 };
 
 TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
-  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus", "none"});
+  const fs::path bundle = repo_.path() / "acceptance.tar.gz";
+  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus", "none",
+                                               "--bundle", bundle.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::cout << r.out;
+  expect_reports_of_the_cpu_run(out(), bundle);
 
   // Per-stage results, from the journal.
   std::map<std::string, std::string> results;

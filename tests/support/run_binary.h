@@ -1,6 +1,7 @@
 #pragma once
 // Runs tipc-run as a user would, capturing exit code, stdout and stderr.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -45,6 +46,24 @@ inline RunResult run_tipc(const std::string& cwd, const std::vector<std::string>
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+// Starts the binary in `cwd` in the background, stdout to /dev/null; returns its pid, for
+// tests that signal it or measure it with wait4.
+inline pid_t start_tipc(const std::string& cwd, const std::vector<std::string>& args) {
+  std::vector<std::string> words{"tipc-run"};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  const std::string binary = tipc_run_binary();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(cwd.c_str()) != 0 || !freopen("/dev/null", "w", stdout)) _exit(126);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
 }
 
 }  // namespace tipc::test

@@ -1,0 +1,68 @@
+#include "cli/report_command.h"
+
+#include <iostream>
+#include <optional>
+#include <variant>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/subcommand.h"
+#include "core/error.h"
+#include "report/bundle.h"
+#include "report/report_loader.h"
+#include "report/report_writer.h"
+
+namespace tipc::cli {
+namespace {
+
+struct ReportArgs {
+  std::string dir;
+  std::optional<std::string> bundle;
+  bool strict = false;
+};
+
+// Returns the parsed arguments, or the exit code (0 after --help).
+std::variant<ReportArgs, int> parse_report_args(const std::vector<std::string>& args, std::ostream& out,
+                                                std::ostream& err) {
+  ReportArgs parsed;
+  CLI::App app{"Rebuild a run's reports (report.json, junit.xml, summary.md, report.html) from the state it left on disk",
+               "tipc-run report"};
+  app.add_option("DIR", parsed.dir, "a run's output directory (test_tipc/output/<model>/<mode>, or test_tipc/output)")
+      ->required();
+  app.add_option("--bundle", parsed.bundle, "also write the acceptance bundle to this .tar.gz");
+  app.add_flag("--strict", parsed.strict, "UNSUPPORTED stages fail the run");
+  if (const auto code = parse_subcommand(app, args, out, err)) return *code;
+  return parsed;
+}
+
+int error_exit(const Error& error, std::ostream& err) {
+  err << "tipc-run report: error: " << error.str() << '\n';
+  return kExitUsage;
+}
+
+}  // namespace
+
+int report_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto parsed = parse_report_args(args, out, err);
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  const ReportArgs& report_args = std::get<ReportArgs>(parsed);
+  const auto report = report::load_run_report(report_args.dir);
+  if (!report) return error_exit(report.error(), err);
+  if (auto ok = report::write_reports(*report, report_args.dir); !ok) return error_exit(ok.error(), err);
+  if (report_args.bundle) {
+    if (auto ok = report::write_bundle(*report, report_args.dir, *report_args.bundle); !ok) {
+      return error_exit(ok.error(), err);
+    }
+  }
+  out << fmt::format("tipc-run report: {}: {}: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, "
+                     "{} unresolved\n",
+                     report_args.dir, report::verdict(*report), report->count("PASS"), report->count("FAIL"),
+                     report->count("TIMEOUT"), report->count("UNSUPPORTED"), report->count("SKIPPED"),
+                     report->count("UNRESOLVED"));
+  return report->exit_code(report_args.strict) == kExitPassed ? kExitPassed : kExitFailed;
+}
+
+int report_main(const std::vector<std::string>& args) { return report_main(args, std::cout, std::cerr); }
+
+}  // namespace tipc::cli

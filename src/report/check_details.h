@@ -1,0 +1,21 @@
+#pragma once
+// What a check stage wrote with --json, read back into the report model. Three shapes:
+//   tipc-run diff --json            keys, each with its statistics against one threshold
+//   tipc-run compare-results --json logs, each with its keys against atol + rtol * |gt|
+//   tipc-run init-check --json      keys, each with its KS statistic and histograms
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "report/run_report.h"
+
+namespace tipc::report {
+
+// `subcommand` is the check's (argv[1]); `cwd` resolves the relative paths the JSON names.
+// nullopt for a subcommand that writes no such file. Throws nlohmann::json::exception
+// on a JSON of the wrong shape. Ordered: rows keep the file's order (a diff's statistics).
+std::optional<CheckDetails> check_details_from_json(const std::string& subcommand, const nlohmann::ordered_json& json,
+                                                    const std::string& cwd);
+
+}  // namespace tipc::report

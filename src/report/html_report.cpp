@@ -1,0 +1,577 @@
+#include "report/html_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <functional>
+#include <map>
+
+#include "plan/shell_words.h"
+#include "report/html_text.h"
+#include "report/log_metrics.h"
+#include "report/report_text.h"
+#include "report/svg_chart.h"
+#include "run/outcome.h"
+
+namespace tipc::report {
+namespace {
+
+// Every colour of the page lives here; the charts only name classes (svg_chart.h).
+constexpr std::string_view kStylesheet = R"css(
+:root{color-scheme:light;--ink:#1f2328;--muted:#59636e;--line:#d8dee4;--soft:#f6f8fa;
+--pass:#1a7f37;--fail:#cf222e;--timeout:#bc4c00;--unresolved:#8250df;--unsupported:#6e7781;--skipped:#8c959f;
+--interrupted:#9a6700}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","DejaVu Sans",Arial,sans-serif;
+color:var(--ink);background:#fff}
+code,pre{font-family:ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12.5px}
+a{color:#0969da}
+.banner{color:#fff;padding:22px 32px 18px}
+.banner.pass{background:var(--pass)}.banner.fail{background:var(--fail)}.banner.interrupted{background:var(--interrupted)}
+.banner .tool{font-size:12px;letter-spacing:.08em;text-transform:uppercase;opacity:.85}
+.banner h1{margin:0 0 8px;font-size:32px;letter-spacing:.03em}
+.banner .count{display:inline-block;margin:0 6px 4px 0;padding:2px 10px;border-radius:999px;
+background:rgba(255,255,255,.18);font-weight:600;font-size:13px}
+main{max-width:1240px;margin:0 auto;padding:4px 32px 40px}
+.overview{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:12px;margin:20px 0 8px}
+.stat{border:1px solid var(--line);border-radius:8px;padding:10px 14px;background:var(--soft)}
+.stat .label{display:block;color:var(--muted);font-size:11.5px;text-transform:uppercase;letter-spacing:.06em}
+.stat .value{font-size:15px;font-weight:600;overflow-wrap:anywhere}
+nav.contents ul{margin:6px 0;padding-left:20px}
+nav.contents li{margin:2px 0}
+section.plan{margin-top:34px;border-top:3px solid var(--line);padding-top:6px}
+h2{font-size:22px;margin:12px 0 2px;overflow-wrap:anywhere}
+h3{font-size:17px;margin:30px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line)}
+h4{font-size:14px;margin:18px 0 8px;overflow-wrap:anywhere}
+.meta{color:var(--muted);margin:0 0 12px;overflow-wrap:anywhere}
+.muted{color:var(--muted)}
+table{border-collapse:collapse;width:100%;font-size:13px}
+th{text-align:left;color:var(--muted);font-weight:600;border-bottom:2px solid var(--line);padding:6px 8px;white-space:nowrap}
+td{border-bottom:1px solid var(--line);padding:6px 8px;vertical-align:top}
+tbody tr:nth-child(even) td{background:#fafbfc}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td code{overflow-wrap:anywhere}
+td.reason{max-width:360px;overflow-wrap:anywhere}
+.result{display:inline-block;min-width:96px;padding:1px 8px;border-radius:999px;color:#fff;text-align:center;
+font-size:11.5px;font-weight:700;letter-spacing:.04em}
+.result.pass{background:var(--pass)}.result.fail{background:var(--fail)}.result.timeout{background:var(--timeout)}
+.result.unresolved{background:var(--unresolved)}.result.unsupported{background:var(--unsupported)}
+.result.skipped{background:var(--skipped)}.result.unknown{background:var(--ink)}
+.tag{display:inline-block;margin-left:6px;padding:0 6px;border:1px solid var(--line);border-radius:4px;
+font-size:11px;color:var(--muted)}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(500px,1fr));gap:16px}
+figure{margin:0;border:1px solid var(--line);border-radius:8px;padding:10px 12px 4px;background:#fff}
+figcaption{font-weight:600;overflow-wrap:anywhere}
+svg.chart{display:block;width:100%;height:auto}
+svg text{font-family:system-ui,"DejaVu Sans",Arial,sans-serif}
+.tick{font-size:11px;fill:var(--muted)}.axis-label{font-size:12px;fill:var(--ink)}.legend{font-size:11px;fill:var(--ink)}
+.grid{stroke:#eaeef2}.axis{stroke:#8c959f}
+.line{fill:none;stroke:var(--c);stroke-width:1.8;stroke-linejoin:round;stroke-linecap:round}
+.dot,.swatch,.segment{fill:var(--c)}
+.area{fill:var(--c);stroke:var(--c);fill-opacity:.3;stroke-width:1.4}.area.hist-candidate{fill-opacity:.12;stroke-width:1.8}
+.series-0,.hist-reference{--c:#0072b2}.series-1,.hist-candidate{--c:#d55e00}.series-2{--c:#009e73}
+.series-3{--c:#cc79a7}.series-4{--c:#e69f00}.series-5{--c:#56b4e9}.series-6{--c:#3b3b3b}
+.seg-pre{--c:#56b4e9}.seg-infer{--c:#0072b2}.seg-post{--c:#e69f00}
+.track{fill:#eaeef2}.gauge-pass{fill:var(--pass)}.gauge-fail{fill:var(--fail)}.limit{stroke:var(--ink);stroke-width:2}
+svg.bar,svg.gauge{display:block}
+.key{margin:0 0 8px;color:var(--muted);font-size:12.5px}
+.key span.swatch{display:inline-block;width:12px;height:12px;margin:0 5px 0 14px;border-radius:2px;
+vertical-align:-1px;background:var(--c)}
+.key span.swatch:first-child{margin-left:0}
+.kv{display:inline-block;margin-right:18px;white-space:nowrap}.kv b{color:var(--muted);font-weight:600;margin-right:5px}
+.check{margin:8px 0 22px}
+ul.notes{margin:8px 0;padding-left:20px;color:var(--muted)}
+details.more{margin:8px 0 14px}details.more summary{cursor:pointer;color:var(--muted);padding:6px 0}
+details.failure{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;margin:12px 0;
+padding:0 14px 12px}
+details.failure summary{cursor:pointer;padding:10px 0;font-weight:600;overflow-wrap:anywhere}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:2px 0 8px}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
+pre.log{margin:6px 0 0;padding:12px 14px;border-radius:6px;background:#0d1117;color:#e6edf3;max-height:520px;
+overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.45}
+footer{border-top:1px solid var(--line);padding:14px 32px;color:var(--muted);font-size:12px;text-align:center}
+@media print{pre.log{max-height:none}.banner{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
+)css";
+
+// The page may load nothing: a file mailed or archived must look the same everywhere.
+constexpr std::string_view kContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'";
+
+constexpr std::string_view kNone = "&#8212;";  // an em dash for a missing value
+// A check with more values shows its headline values and folds the full list.
+constexpr std::size_t kCheckValuesShownWhole = 8;
+constexpr std::size_t kNearestValuesShown = 3;
+
+using Html = std::string;
+
+// ---- values ----
+
+Html milliseconds(const std::optional<double>& ms) { return ms ? fmt::format("{:.3f}", *ms) : Html(kNone); }
+
+std::string duration(double seconds) {
+  if (seconds < 60) return fmt::format("{:.1f} s", seconds);
+  const auto whole = static_cast<long long>(std::llround(seconds));
+  if (whole < 3600) return fmt::format("{} min {:02} s", whole / 60, whole % 60);
+  return fmt::format("{} h {:02} min", whole / 3600, whole % 3600 / 60);
+}
+
+std::string utc_time(double unix_seconds) {
+  const auto seconds = static_cast<std::time_t>(std::floor(unix_seconds));
+  std::tm parts{};
+  gmtime_r(&seconds, &parts);
+  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC", parts.tm_year + 1900, parts.tm_mon + 1,
+                     parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
+}
+
+// Escaped text that may wrap after `/`, `_` and `.`: stage ids and log names are long words.
+Html breakable(std::string_view text) {
+  Html html;
+  for (const char c : html_escape(text)) {
+    html += c;
+    if (c == '/' || c == '_' || c == '.') html += "<wbr>";
+  }
+  return html;
+}
+
+std::string joined(const std::vector<std::string>& items, std::string_view separator) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : std::string(separator)) + item;
+  return text;
+}
+
+std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+// A result this version does not know counts as a failure, as in RunReport::exit_code.
+bool is_failure(const std::string& result) {
+  return run::is_failure(run::status_from_string(result).value_or(run::Status::kUnresolved));
+}
+
+// A CSS class for a result: only the closed vocabulary, so no model text reaches a class.
+std::string result_class(const std::string& result) {
+  const auto status = run::status_from_string(result);
+  return status ? lower_case(run::to_string(*status)) : "unknown";
+}
+
+Html result_pill(const std::string& result) {
+  return fmt::format("<span class=\"result {}\">{}</span>", result_class(result), html_escape(result));
+}
+
+std::string tail_anchor(std::size_t plan, std::size_t stage) { return fmt::format("tail-{}-{}", plan, stage); }
+
+Html log_link(const std::string& path) {
+  if (path.empty()) return Html(kNone);
+  const std::string name = std::filesystem::path(path).filename().string();
+  return fmt::format("<a href=\"{}\" title=\"{}\">{}</a>", file_url(path), html_escape(path), breakable(name));
+}
+
+Html plan_title(const PlanReport& plan) {
+  const std::string config = std::filesystem::path(plan.config).filename().string();
+  return html_escape(config.empty() ? plan.config : config) + " <span class=\"muted\">&#183; " +
+         html_escape(plan.mode) + "</span>";
+}
+
+// ---- run overview ----
+
+std::size_t stage_count(const RunReport& report) {
+  std::size_t total = 0;
+  for (const auto& plan : report.plans) total += plan.stages.size();
+  return total;
+}
+
+Html status_counts(const RunReport& report) {
+  Html html;
+  for (const auto status : run::kAllStatuses) {
+    if (const int n = report.count(run::to_string(status))) {
+      html += fmt::format("<span class=\"count\">{} {}</span>", n, run::to_string(status));
+    }
+  }
+  return html;
+}
+
+Html head(const std::string& verdict) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>tipc-run report: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
+      kContentSecurityPolicy, verdict, kStylesheet);
+}
+
+Html banner(const RunReport& report, const std::string& verdict) {
+  return fmt::format(
+      "<header class=\"banner {}\">\n<div class=\"tool\">tipc-run report</div>\n<h1>{}</h1>\n"
+      "<div class=\"counts\"><span class=\"count\">{} stages</span>{}</div>\n</header>\n",
+      lower_case(verdict), verdict, stage_count(report), status_counts(report));
+}
+
+Html stat(std::string_view label, const Html& value) {
+  return fmt::format("<div class=\"stat\"><span class=\"label\">{}</span><span class=\"value\">{}</span></div>\n",
+                     label, value);
+}
+
+Html run_duration(const RunReport& report) {
+  if (report.started && report.finished) return duration(*report.finished - *report.started);
+  return report.interrupted ? "interrupted" : "cut short";
+}
+
+Html gpu_summary(const RunReport& report) {
+  Html gpus = report.gpus.empty() ? Html("none") : html_escape(joined(report.gpus, ", "));
+  if (!report.resources_source.empty()) {
+    gpus += " <span class=\"muted\">(" + html_escape(report.resources_source) + ")</span>";
+  }
+  return gpus;
+}
+
+Html overview(const RunReport& report) {
+  Html html = "<section class=\"overview\">\n";
+  html += stat("Started", report.started ? utc_time(*report.started) : Html(kNone));
+  html += stat("Finished", report.finished ? utc_time(*report.finished) : Html("not finished"));
+  html += stat("Duration", run_duration(report));
+  html += stat("Configs", fmt::format("{} ({} stages)", report.plans.size(), stage_count(report)));
+  html += stat("Jobs", std::to_string(report.jobs));
+  html += stat("GPUs", gpu_summary(report));
+  html += stat("tipc-run", html_escape(report.tool_version));
+  if (!report.repo_root.empty()) html += stat("Repository", "<code>" + html_escape(report.repo_root) + "</code>");
+  return html + "</section>\n";
+}
+
+Html plan_counts(const PlanReport& plan) {
+  std::map<std::string, int> counts;
+  for (const auto& stage : plan.stages) ++counts[stage.result];
+  std::vector<std::string> parts;
+  for (const auto& [result, n] : counts) parts.push_back(fmt::format("{} {}", n, html_escape(result)));
+  return joined(parts, ", ");
+}
+
+Html contents(const RunReport& report) {
+  Html html = "<nav class=\"contents\"><h3>Configurations</h3><ul>\n";
+  for (std::size_t p = 0; p < report.plans.size(); ++p) {
+    html += fmt::format("<li><a href=\"#plan-{}\">{}</a> <span class=\"muted\">{}</span></li>\n", p + 1,
+                        plan_title(report.plans[p]), plan_counts(report.plans[p]));
+  }
+  return html + "</ul></nav>\n";
+}
+
+// ---- per plan: the stage table ----
+
+// A table, or nothing when it has no rows.
+Html table(std::string_view header_cells, const Html& rows) {
+  if (rows.empty()) return "";
+  return fmt::format("<table><thead><tr>{}</tr></thead><tbody>\n{}</tbody></table>\n", header_cells, rows);
+}
+
+Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t stage_index) {
+  Html html = html_escape(stage.reason);
+  if (stage.signal) html += fmt::format(" <span class=\"tag\">signal {}</span>", *stage.signal);
+  if (is_failure(stage.result)) {
+    html += fmt::format(" <a href=\"#{}\">log tail</a>", tail_anchor(plan_index, stage_index));
+  }
+  return html;
+}
+
+Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index) {
+  const Html resumed = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
+  return fmt::format(
+      "<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td class=\"num\">{}</td><td>{}</td>"
+      "<td class=\"reason\">{}</td><td>{}</td></tr>\n",
+      breakable(stage.id), html_escape(stage.kind), result_pill(stage.result),
+      resumed, stage.seconds ? duration(*stage.seconds) : Html(kNone),
+      stage.gpus.empty() ? Html(kNone) : html_escape(joined(stage.gpus, ", ")),
+      reason_cell(stage, plan_index, stage_index), log_link(stage.log));
+}
+
+// UNSUPPORTED, or SKIPPED before it started: nothing to read but the reason.
+bool did_not_run(const StageReport& stage) { return !stage.started && !is_failure(stage.result); }
+
+Html stage_rows(const PlanReport& plan, std::size_t plan_index, bool ran) {
+  Html rows;
+  for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+    if (did_not_run(plan.stages[s]) != ran) rows += stage_row(plan.stages[s], plan_index, s);
+  }
+  return rows;
+}
+
+Html stages_table(const Html& rows) {
+  return table("<th>Stage</th><th>Kind</th><th>Result</th><th class=\"num\">Duration</th><th>GPUs</th><th>Reason</th>"
+               "<th>Log</th>",
+               rows);
+}
+
+// The stages that ran (or failed to) in a table; those that did not run folded below it,
+// so that a CPU run of a GPU matrix does not bury its results under dozens of rows.
+Html stage_table(const PlanReport& plan, std::size_t plan_index) {
+  const std::size_t not_run = std::count_if(plan.stages.begin(), plan.stages.end(), did_not_run);
+  Html html = stages_table(stage_rows(plan, plan_index, true));
+  if (not_run == 0) return html;
+  std::map<std::string, int> results;
+  for (const auto& stage : plan.stages) results[stage.result] += did_not_run(stage) ? 1 : 0;
+  std::vector<std::string> parts;
+  for (const auto& [result, n] : results) {
+    if (n > 0) parts.push_back(fmt::format("{} {}", n, html_escape(result)));
+  }
+  return html + fmt::format("<details class=\"more not-run\"><summary>{} stage{} did not run ({})</summary>\n{}"
+                            "</details>\n",
+                            not_run, not_run == 1 ? "" : "s", joined(parts, ", "),
+                            stages_table(stage_rows(plan, plan_index, false)));
+}
+
+// ---- per plan: train curves ----
+
+struct MetricChart {
+  std::string metric;
+  std::vector<ChartSeries> series;  // one per rank
+};
+
+// One chart per metric, its ranks as series, in the order the log first showed them.
+std::vector<MetricChart> charts_of(const StageMetrics& metrics) {
+  std::vector<MetricChart> charts;
+  for (const auto& curve : metrics.curves) {
+    const CurveNameParts name = split_curve_name(curve.name);
+    const auto same_metric = [&](const MetricChart& chart) { return chart.metric == name.metric; };
+    auto chart = std::find_if(charts.begin(), charts.end(), same_metric);
+    if (chart == charts.end()) chart = charts.insert(charts.end(), MetricChart{name.metric, {}});
+    const std::string label = name.rank ? fmt::format("rank {}", *name.rank) : name.metric;
+    chart->series.push_back({label, curve.points});
+  }
+  return charts;
+}
+
+Html figure(const Html& caption, const Html& svg) {
+  return "<figure><figcaption>" + caption + "</figcaption>\n" + svg + "</figure>\n";
+}
+
+Html train_curves(const StageReport& stage) {
+  Html html = "<h4><code>" + breakable(stage.id) + "</code></h4>\n<div class=\"charts\">\n";
+  for (const auto& chart : charts_of(stage.metrics)) {
+    html += figure(html_escape(chart.metric), svg_line_chart(chart.series, "iteration", chart.metric));
+  }
+  return html + "</div>\n";
+}
+
+// ---- per plan: sections built from some of its stages ----
+
+using StagePredicate = std::function<bool(const StageReport&)>;
+using StageRenderer = std::function<Html(const StageReport&, std::size_t stage_index)>;
+
+// What `render` makes of the stages `wanted` selects, in plan order.
+Html render_selected(const PlanReport& plan, const StagePredicate& wanted, const StageRenderer& render) {
+  Html html;
+  for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+    if (wanted(plan.stages[s])) html += render(plan.stages[s], s);
+  }
+  return html;
+}
+
+// A section only where it has content.
+Html titled(std::string_view title, const Html& body) {
+  return body.empty() ? Html() : fmt::format("<h3>{}</h3>\n", title) + body;
+}
+
+Html optional_text(const std::optional<std::string>& text) { return text ? html_escape(*text) : Html(kNone); }
+Html optional_int(const std::optional<int>& value) { return value ? std::to_string(*value) : Html(kNone); }
+
+// ---- evaluation results ----
+
+Html evaluation_row(const StageReport& stage) {
+  Html values;
+  for (const auto& [name, value] : stage.metrics.final_values) {
+    values += fmt::format("<span class=\"kv\"><b>{}</b>{}</span>", html_escape(name), format_number(value));
+  }
+  return fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n", breakable(stage.id),
+                     result_pill(stage.result), values);
+}
+
+Html evaluation_results(const PlanReport& plan) {
+  const Html rows = render_selected(
+      plan, [](const StageReport& s) { return s.kind != "train" && !s.metrics.final_values.empty(); },
+      [](const StageReport& s, std::size_t) { return evaluation_row(s); });
+  return titled("Evaluation", table("<th>Stage</th><th>Result</th><th>Values</th>", rows));
+}
+
+// ---- inference latency ----
+
+double per_batch_ms(const InferenceTimings& t) {
+  return t.preprocess_ms.value_or(0) + t.inference_ms.value_or(0) + t.postprocess_ms.value_or(0);
+}
+
+Html latency_bar(const InferenceTimings& t, double full_scale) {
+  const auto segment = [](const std::optional<double>& ms, const char* css_class, const char* name) {
+    return BarSegment{ms.value_or(0), css_class, fmt::format("{} {:.3f} ms", name, ms.value_or(0))};
+  };
+  return svg_stacked_bar({segment(t.preprocess_ms, "segment seg-pre", "preprocess"),
+                          segment(t.inference_ms, "segment seg-infer", "inference"),
+                          segment(t.postprocess_ms, "segment seg-post", "postprocess")},
+                         full_scale);
+}
+
+Html latency_row(const StageReport& stage, double full_scale) {
+  const InferenceTimings& t = *stage.metrics.timings;
+  return fmt::format(
+      "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
+      "<td class=\"num\">{}</td></tr>\n",
+      breakable(stage.id), optional_text(t.device), optional_text(t.precision), optional_int(t.batch_size),
+      optional_int(t.cpu_threads), milliseconds(t.preprocess_ms), milliseconds(t.inference_ms),
+      milliseconds(t.postprocess_ms), latency_bar(t, full_scale), milliseconds(t.total_ms));
+}
+
+Html inference_latency(const PlanReport& plan) {
+  const auto has_timings = [](const StageReport& s) { return s.metrics.timings.has_value(); };
+  double full_scale = 0;
+  for (const auto& stage : plan.stages) {
+    if (has_timings(stage)) full_scale = std::max(full_scale, per_batch_ms(*stage.metrics.timings));
+  }
+  const Html rows =
+      render_selected(plan, has_timings, [&](const StageReport& s, std::size_t) { return latency_row(s, full_scale); });
+  if (rows.empty()) return "";
+  const Html key =
+      "<p class=\"key\"><span class=\"swatch seg-pre\"></span>preprocess<span class=\"swatch seg-infer\"></span>"
+      "inference<span class=\"swatch seg-post\"></span>postprocess &#8212; milliseconds per batch as AutoLog "
+      "logged them; total is the whole run</p>\n";
+  return titled("Inference latency",
+                key + table("<th>Stage</th><th>Device</th><th>Precision</th><th class=\"num\">Batch</th>"
+                            "<th class=\"num\">Threads</th><th class=\"num\">Pre (ms)</th>"
+                            "<th class=\"num\">Inference (ms)</th><th class=\"num\">Post (ms)</th><th>Per batch</th>"
+                            "<th class=\"num\">Total (ms)</th>",
+                            rows));
+}
+
+// ---- alignment checks ----
+
+Html check_value_row(const CheckValue& value) {
+  return fmt::format(
+      "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
+      html_escape(value.label), format_number(value.value), value.limit ? format_number(*value.limit) : Html(kNone),
+      result_pill(value.passed ? "PASS" : "FAIL"),
+      value.limit ? svg_limit_gauge(value.value, *value.limit, value.passed) : Html(kNone));
+}
+
+Html histogram_figure(const HistogramPair& pair) {
+  const Html svg = svg_histogram_chart(pair);
+  return figure("<code>" + html_escape(pair.key) + "</code>",
+                svg.empty() ? "<p class=\"muted\">The histogram data is malformed.</p>" : svg);
+}
+
+Html check_notes(const std::vector<std::string>& notes) {
+  if (notes.empty()) return "";
+  Html html = "<ul class=\"notes\">";
+  for (const auto& note : notes) html += "<li>" + html_escape(note) + "</li>";
+  return html + "</ul>\n";
+}
+
+Html histogram_grid(const std::vector<HistogramPair>& histograms) {
+  if (histograms.empty()) return "";
+  Html html = "<div class=\"charts\">\n";
+  for (const auto& pair : histograms) html += histogram_figure(pair);
+  return html + "</div>\n";
+}
+
+Html check_values_table(const std::vector<const CheckValue*>& values) {
+  Html rows;
+  for (const CheckValue* value : values) rows += check_value_row(*value);
+  return table("<th>Value</th><th class=\"num\">Measured</th><th class=\"num\">Limit</th><th>Result</th>"
+               "<th>Against the limit (log scale, bar = value / limit)</th>",
+               rows);
+}
+
+// The values a long check shows before its full list: every failing one, or, when all
+// pass, the few nearest their limits.
+std::vector<const CheckValue*> headline_values(const CheckDetails& check) {
+  std::vector<const CheckValue*> values;
+  for (const auto& value : check.values) values.push_back(&value);
+  std::stable_sort(values.begin(), values.end(), [](const CheckValue* a, const CheckValue* b) {
+    return closeness_to_limit(*a) > closeness_to_limit(*b);
+  });
+  const auto failing = std::count_if(values.begin(), values.end(), [](const CheckValue* v) { return !v->passed; });
+  values.resize(failing > 0 ? failing : std::min(values.size(), kNearestValuesShown));
+  return values;
+}
+
+Html check_values(const CheckDetails& check) {
+  std::vector<const CheckValue*> all;
+  for (const auto& value : check.values) all.push_back(&value);
+  if (all.size() <= kCheckValuesShownWhole) return check_values_table(all);
+  const auto headline = headline_values(check);
+  const bool failing = !headline.front()->passed;
+  return fmt::format("<p class=\"key\">{} of {} values {}:</p>\n", headline.size(), all.size(),
+                     failing ? "fail" : "passed; nearest their limits") +
+         check_values_table(headline) +
+         fmt::format("<details class=\"more\"><summary>all {} values</summary>\n{}</details>\n", all.size(),
+                     check_values_table(all));
+}
+
+Html check_block(const StageReport& stage) {
+  const CheckDetails& check = *stage.check;
+  return fmt::format("<div class=\"check\"><h4>{} <code>{}</code><span class=\"tag\">{}</span></h4>\n",
+                     result_pill(stage.result), breakable(stage.id), html_escape(check.kind)) +
+         check_values(check) + check_notes(check.notes) + histogram_grid(check.histograms) + "</div>\n";
+}
+
+// ---- failures ----
+
+Html exit_status(const StageReport& stage) {
+  if (stage.signal) return fmt::format("killed by signal {}", *stage.signal);
+  if (stage.exit_code) return fmt::format("exit code {}", *stage.exit_code);
+  return "did not exit (never started, or stopped by tipc-run)";
+}
+
+Html command_line(const std::vector<std::string>& argv) {
+  std::vector<std::string> words;
+  for (const auto& word : argv) words.push_back(plan::quote_shell_word(word));
+  return html_escape(joined(words, " "));
+}
+
+Html log_checks(const StageReport& stage) {
+  if (stage.log_findings.empty()) return "";
+  return "<dt>Log checks</dt><dd>" + html_escape(joined(stage.log_findings, ", ")) + "</dd>";
+}
+
+Html failure_block(const StageReport& stage, const std::string& anchor) {
+  const Html tail = stage.log_tail.empty() ? Html("<p class=\"muted\">The log is empty or missing.</p>\n")
+                                           : "<pre class=\"log\">" + html_escape_log(stage.log_tail) + "</pre>\n";
+  return fmt::format(
+      "<details class=\"failure\" id=\"{}\" open><summary>{} <code>{}</code> <span class=\"muted\">{}</span>"
+      "</summary>\n<dl class=\"facts\"><dt>Command</dt><dd><code>{}</code></dd><dt>Directory</dt><dd><code>{}</code>"
+      "</dd><dt>Status</dt><dd>{}</dd>{}<dt>Log</dt><dd>{}</dd></dl>\n{}</details>\n",
+      anchor, result_pill(stage.result), breakable(stage.id), html_escape(stage.reason), command_line(stage.argv),
+      html_escape(stage.cwd), exit_status(stage), log_checks(stage), log_link(stage.log), tail);
+}
+
+// ---- the page ----
+
+Html plan_section(const PlanReport& plan, std::size_t plan_index) {
+  Html html = fmt::format(
+      "<section class=\"plan\" id=\"plan-{}\">\n<h2>{}</h2>\n<p class=\"meta\">model <b>{}</b> &#183; dialect {} "
+      "&#183; output <code>{}</code></p>\n",
+      plan_index, plan_title(plan), html_escape(plan.model), html_escape(plan.dialect), html_escape(plan.output_dir));
+  html += stage_table(plan, plan_index);
+  html += titled("Training curves",
+                 render_selected(plan, [](const StageReport& s) { return !s.metrics.curves.empty(); },
+                                 [](const StageReport& s, std::size_t) { return train_curves(s); }));
+  html += evaluation_results(plan);
+  html += inference_latency(plan);
+  html += titled("Alignment checks", render_selected(plan, [](const StageReport& s) { return s.check.has_value(); },
+                                                    [](const StageReport& s, std::size_t) { return check_block(s); }));
+  html += titled("Failures", render_selected(plan, [](const StageReport& s) { return is_failure(s.result); },
+                                             [&](const StageReport& s, std::size_t stage_index) {
+                                               return failure_block(s, tail_anchor(plan_index, stage_index));
+                                             }));
+  return html + "</section>\n";
+}
+
+}  // namespace
+
+std::string render_html_report(const RunReport& report) {
+  const std::string verdict = report::verdict(report);
+  Html html = head(verdict) + banner(report, verdict) + "<main>\n" + overview(report) + contents(report);
+  for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1);
+  return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";
+}
+
+}  // namespace tipc::report

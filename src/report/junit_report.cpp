@@ -1,0 +1,123 @@
+#include "report/junit_report.h"
+
+#include <ctime>
+#include <filesystem>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "report/report_text.h"
+#include "report/xml_escape.h"
+#include "run/outcome.h"
+
+namespace tipc::report {
+namespace {
+
+std::string attr(std::string_view text) { return xml_escape(text, XmlContext::kAttribute); }
+std::string text(std::string_view text) { return xml_escape(text, XmlContext::kText); }
+
+// Jenkins' schema allows only digits and a decimal point in a time.
+std::string junit_time(double seconds) { return fmt::format("{:.3f}", std::max(0.0, seconds)); }
+
+struct Totals {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+  double seconds = 0;
+
+  void add(const StageReport& stage) {
+    const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
+    ++tests;
+    failures += status == run::Status::kFail ? 1 : 0;
+    errors += status == run::Status::kTimeout || status == run::Status::kUnresolved ? 1 : 0;
+    skipped += status == run::Status::kUnsupported || status == run::Status::kSkipped ? 1 : 0;
+    seconds += stage.seconds.value_or(0);
+  }
+  void add(const Totals& other) {
+    tests += other.tests, failures += other.failures, errors += other.errors, skipped += other.skipped;
+    seconds += other.seconds;
+  }
+  std::string attributes() const {
+    return fmt::format("tests=\"{}\" failures=\"{}\" errors=\"{}\"", tests, failures, errors);
+  }
+};
+
+std::string class_name(const PlanReport& plan) {
+  return std::filesystem::path(plan.config).replace_extension().string() + "." + plan.mode;
+}
+
+// What a failure's text holds: the check values that failed, the check's notes, the log tail.
+std::string failure_text(const StageReport& stage) {
+  std::string out;
+  if (stage.check) {
+    for (const CheckValue& value : stage.check->values) {
+      if (!value.passed) out += check_value_line(value) + "\n";
+    }
+    for (const std::string& note : stage.check->notes) out += note + "\n";
+  }
+  if (!stage.log_tail.empty()) out += fmt::format("last lines of {}:\n{}", stage.log, stage.log_tail);
+  return out;
+}
+
+std::string outcome_element(const StageReport& stage) {
+  const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
+  if (status == run::Status::kPass) return "";
+  if (status == run::Status::kUnsupported || status == run::Status::kSkipped) {
+    return fmt::format("      <skipped message=\"{}\"/>\n", attr(stage.reason));
+  }
+  const char* element = status == run::Status::kFail ? "failure" : "error";
+  return fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element, attr(stage.reason),
+                     attr(stage.result), text(failure_text(stage)));
+}
+
+std::string system_out(const StageReport& stage) {
+  if (!stage.check || stage.check->values.empty()) return "";
+  std::string lines;
+  for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";
+  return fmt::format("      <system-out>{}</system-out>\n", text(lines));
+}
+
+std::string testcase(const PlanReport& plan, const StageReport& stage) {
+  const std::string start = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"",
+                                        attr(class_name(plan)), attr(stage.id), junit_time(stage.seconds.value_or(0)));
+  const std::string body = outcome_element(stage) + system_out(stage);
+  return body.empty() ? start + "/>\n" : start + ">\n" + body + "    </testcase>\n";
+}
+
+std::string properties(const PlanReport& plan) {
+  std::string out = "    <properties>\n";
+  for (const auto& [name, value] : {std::pair{"model", &plan.model}, std::pair{"dialect", &plan.dialect},
+                                    std::pair{"output_dir", &plan.output_dir}}) {
+    out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name, attr(*value));
+  }
+  return out + "    </properties>\n";
+}
+
+std::string timestamp_attribute(const RunReport& report) {
+  if (!report.started) return "";
+  return fmt::format(" timestamp=\"{:%Y-%m-%dT%H:%M:%S}\"", fmt::gmtime(static_cast<std::time_t>(*report.started)));
+}
+
+std::string testsuite(const RunReport& report, const PlanReport& plan, Totals& run_totals) {
+  Totals totals;
+  std::string cases;
+  for (const StageReport& stage : plan.stages) {
+    totals.add(stage);
+    cases += testcase(plan, stage);
+  }
+  run_totals.add(totals);
+  return fmt::format("  <testsuite name=\"{}\" {} skipped=\"{}\" time=\"{}\"{}>\n{}{}  </testsuite>\n",
+                     attr(plan.config + " " + plan.mode), totals.attributes(), totals.skipped,
+                     junit_time(totals.seconds), timestamp_attribute(report), properties(plan), cases);
+}
+
+}  // namespace
+
+std::string render_junit_report(const RunReport& report) {
+  Totals totals;
+  std::string suites;
+  for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, totals);
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run\" {} time=\"{}\">\n{}"
+                     "</testsuites>\n",
+                     totals.attributes(), junit_time(totals.seconds), suites);
+}
+
+}  // namespace tipc::report

@@ -1,0 +1,208 @@
+#include "report/markdown_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "report/report_text.h"
+#include "run/outcome.h"
+
+namespace tipc::report {
+namespace {
+
+constexpr std::size_t kMaxStageRows = 50;
+constexpr std::size_t kMaxFailingValuesPerCheck = 10;
+
+// Text that stays inside one table cell: no line breaks, no control characters, pipes
+// escaped, and no HTML (GitHub renders tags in Markdown).
+std::string cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+// A code span, unless the text holds a backtick (then plain text).
+std::string code(std::string_view text) {
+  return text.find('`') == std::string_view::npos ? "`" + cell(text) + "`" : cell(text);
+}
+
+const char* icon(const std::string& verdict_or_result) {
+  if (verdict_or_result == "PASS") return "✅";
+  if (verdict_or_result == "INTERRUPTED" || verdict_or_result == "UNSUPPORTED" || verdict_or_result == "SKIPPED") {
+    return "⚠️";
+  }
+  return "❌";
+}
+
+std::size_t count_never_started(const RunReport& report) {
+  std::size_t n = 0;
+  for (const auto& plan : report.plans) {
+    n += std::count_if(plan.stages.begin(), plan.stages.end(),
+                       [](const StageReport& s) { return !s.started && s.result == "SKIPPED"; });
+  }
+  return n;
+}
+
+std::string headline(const RunReport& report) {
+  const std::string verdict_text = verdict(report);
+  std::size_t stages = 0;
+  for (const auto& plan : report.plans) stages += plan.stages.size();
+  std::string details = fmt::format("{} stage{} of {} config{}", stages, stages == 1 ? "" : "s", report.plans.size(),
+                                    report.plans.size() == 1 ? "" : "s");
+  if (report.started && report.finished) details += fmt::format(" in {:.1f} s", *report.finished - *report.started);
+  details += fmt::format(" · {} job{}", report.jobs, report.jobs == 1 ? "" : "s");
+  details += report.gpus.empty() ? " · no GPU" : fmt::format(" · GPUs {}", fmt::join(report.gpus, ","));
+  if (!report.resources_source.empty()) details += fmt::format(" ({})", cell(report.resources_source));
+  if (!report.tool_version.empty()) details += " · tipc-run " + cell(report.tool_version);
+  std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict_text), verdict_text, details);
+  if (report.interrupted) {
+    const std::size_t never_started = count_never_started(report);
+    out += fmt::format("\nThe run ended before it was finished: {} stage{} never started.\n", never_started,
+                       never_started == 1 ? "" : "s");
+  }
+  return out;
+}
+
+std::string counts_table(const RunReport& report) {
+  std::string out = "\n| Config | Mode |";
+  std::string rule = "|---|---|";
+  for (const run::Status status : run::kAllStatuses) {
+    out += fmt::format(" {} |", run::to_string(status));
+    rule += "---:|";
+  }
+  out += "\n" + rule + "\n";
+  for (const PlanReport& plan : report.plans) {
+    out += fmt::format("| {} | {} |", code(plan.config), cell(plan.mode));
+    for (const run::Status status : run::kAllStatuses) {
+      out += fmt::format(" {} |", std::count_if(plan.stages.begin(), plan.stages.end(),
+                                                [&](const StageReport& s) { return s.result == run::to_string(status); }));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+struct StageRef {
+  const PlanReport* plan;
+  const StageReport* stage;
+};
+
+// With several configs a stage id alone is ambiguous: it gets the model and mode.
+std::string stage_label(const RunReport& report, const StageRef& ref) {
+  const std::string prefix = report.plans.size() > 1 ? ref.plan->model + " " + ref.plan->mode + ": " : "";
+  return code(prefix + ref.stage->id);
+}
+
+int severity(const std::string& result) {
+  const auto status = run::status_from_string(result).value_or(run::Status::kUnresolved);
+  return run::is_failure(status) ? 0 : status == run::Status::kSkipped ? 1 : 2;
+}
+
+std::string cut_notice(std::size_t shown, std::size_t total, const char* what) {
+  return shown < total ? fmt::format("\n… and {} more {} (see report.json).\n", total - shown, what) : "";
+}
+
+// One table row: a failure on its own, or every SKIPPED or UNSUPPORTED stage that shares
+// a result and a reason (a CPU run of a GPU matrix would otherwise list dozens of rows).
+struct NotPassedRow {
+  std::string result, reason;
+  std::vector<StageRef> stages;
+};
+
+std::vector<NotPassedRow> not_passed_rows(const RunReport& report) {
+  std::vector<NotPassedRow> rows;
+  for (const PlanReport& plan : report.plans) {
+    for (const StageReport& stage : plan.stages) {
+      if (stage.result == "PASS") continue;
+      const auto same_group = [&](const NotPassedRow& row) {
+        return severity(stage.result) > 0 && row.result == stage.result && row.reason == stage.reason;
+      };
+      if (auto it = std::find_if(rows.begin(), rows.end(), same_group); it != rows.end()) {
+        it->stages.push_back({&plan, &stage});
+      } else {
+        rows.push_back({stage.result, stage.reason, {{&plan, &stage}}});
+      }
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const NotPassedRow& a, const NotPassedRow& b) {
+    return severity(a.result) < severity(b.result);
+  });
+  return rows;
+}
+
+std::string stage_list(const RunReport& report, const std::vector<StageRef>& stages) {
+  constexpr std::size_t kNamedStages = 3;
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < std::min(stages.size(), kNamedStages); ++i) labels.push_back(stage_label(report, stages[i]));
+  std::string out = fmt::format("{}", fmt::join(labels, ", "));
+  if (stages.size() > kNamedStages) out += fmt::format(" and {} more", stages.size() - kNamedStages);
+  return out;
+}
+
+// Failures first, then SKIPPED, then UNSUPPORTED; plan order within each.
+std::string not_passed_table(const RunReport& report) {
+  const auto rows = not_passed_rows(report);
+  if (rows.empty()) return "";
+  std::string out = "\n### Stages that did not pass\n\n| Result | Stage | Reason |\n|---|---|---|\n";
+  const std::size_t shown = std::min(rows.size(), kMaxStageRows);
+  for (std::size_t i = 0; i < shown; ++i) {
+    out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), rows[i].result, stage_list(report, rows[i].stages),
+                       cell(rows[i].reason));
+  }
+  return out + cut_notice(shown, rows.size(), "rows");
+}
+
+// What a check shows: its failing values, or, when none fails, the one nearest its limit.
+std::vector<const CheckValue*> shown_values(const CheckDetails& check) {
+  std::vector<const CheckValue*> shown;
+  for (const CheckValue& value : check.values) {
+    if (!value.passed && shown.size() < kMaxFailingValuesPerCheck) shown.push_back(&value);
+  }
+  if (shown.empty() && !check.values.empty()) {
+    shown.push_back(&*std::max_element(check.values.begin(), check.values.end(),
+                                       [](const CheckValue& a, const CheckValue& b) { return closeness_to_limit(a) < closeness_to_limit(b); }));
+  }
+  return shown;
+}
+
+std::string check_rows(const RunReport& report, const StageRef& ref) {
+  const CheckDetails& check = *ref.stage->check;
+  const auto shown = shown_values(check);
+  std::string out;
+  for (const CheckValue* v : shown) {
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(report, ref), cell(v->label), format_number(v->value),
+                       v->limit ? format_number(*v->limit) : "", v->passed ? "✅" : "❌");
+  }
+  if (shown.size() < check.values.size()) {
+    out += fmt::format("| {} | … {} more | | | |\n", stage_label(report, ref), check.values.size() - shown.size());
+  }
+  for (const std::string& note : check.notes) {
+    out += fmt::format("| {} | {} | | | |\n", stage_label(report, ref), cell(note));
+  }
+  return out;
+}
+
+std::string checks_table(const RunReport& report) {
+  std::string rows;
+  for (const PlanReport& plan : report.plans) {
+    for (const StageReport& stage : plan.stages) {
+      if (stage.check) rows += check_rows(report, {&plan, &stage});
+    }
+  }
+  if (rows.empty()) return "";
+  return "\n### Alignment checks\n\n| Check | What | Measured | Limit | Result |\n|---|---|---:|---:|---|\n" + rows;
+}
+
+}  // namespace
+
+std::string render_markdown_report(const RunReport& report) {
+  return headline(report) + counts_table(report) + not_passed_table(report) + checks_table(report);
+}
+
+}  // namespace tipc::report

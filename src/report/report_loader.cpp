@@ -1,0 +1,310 @@
+#include "report/report_loader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "report/check_details.h"
+#include "report/console_reporter.h"
+#include "report/log_metrics.h"
+#include "run/journal.h"
+
+namespace tipc::report {
+namespace {
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+const char* const kNotStarted = "not started (the run ended before it)";
+
+struct PlanFile {
+  std::string path;
+  Json json;
+};
+
+// A field that is absent, null or of another type reads as nullopt: the journal is read
+// back whatever an older or crashed writer left.
+template <class T>
+std::optional<T> optional_field(const Json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return std::nullopt;
+  try {
+    return it->get<T>();
+  } catch (const Json::exception&) {
+    return std::nullopt;
+  }
+}
+
+Result<PlanFile> read_plan_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fail(Error::at(path, 0, "", "cannot read the plan file"));
+  Json json = Json::parse(in, nullptr, false);
+  if (json.is_discarded() || !json.is_object() || !json.contains("stages")) {
+    return fail(Error::at(path, 0, "", "not a tipc-run plan file"));
+  }
+  if (const int schema = optional_field<int>(json, "schema").value_or(0); schema > run::kStateSchema) {
+    return fail(Error::at(path, 0, "schema", fmt::format("written by a newer tipc-run (schema {})", schema)));
+  }
+  return PlanFile{path, std::move(json)};
+}
+
+Result<std::vector<PlanFile>> read_plan_files(const std::vector<std::string>& paths) {
+  std::vector<PlanFile> plans;
+  for (const auto& path : paths) {
+    auto plan = read_plan_file(path);
+    if (!plan) return fail(plan.error());
+    plans.push_back(std::move(*plan));
+  }
+  return plans;
+}
+
+// A plan's journal, split at the current run's "run started" line.
+struct PlanJournal {
+  std::optional<Json> started, finished;  // the current run's run lines
+  std::map<std::string, Json> entries;    // stage id -> the entry that decides it
+  std::set<std::string> resumed;          // ids whose entry is an earlier run's PASS
+};
+
+bool is_stage_line(const Json& line) {
+  return optional_field<std::string>(line, "stage") && optional_field<std::string>(line, "result");
+}
+
+std::size_t current_run_start(const std::vector<Json>& lines, const std::string& run_id) {
+  std::optional<std::size_t> last_start, own_start;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (optional_field<std::string>(lines[i], "run") != "started") continue;
+    last_start = i;
+    if (optional_field<std::string>(lines[i], "run_id") == run_id) own_start = i;
+  }
+  return own_start.value_or(last_start.value_or(0));
+}
+
+// Like --resume: an earlier run's last entry of a stage counts when it is a PASS of the
+// same command.
+void add_resumed(PlanJournal& journal, const std::vector<Json>& earlier, const Json& plan) {
+  std::map<std::string, const Json*> last;
+  for (const Json& line : earlier) {
+    if (is_stage_line(line)) last[line["stage"].get<std::string>()] = &line;
+  }
+  for (const Json& stage : plan.at("stages")) {
+    const auto it = last.find(stage.at("id").get<std::string>());
+    if (it == last.end() || (*it->second)["result"] != "PASS") continue;
+    if (optional_field<std::string>(*it->second, "fingerprint") != optional_field<std::string>(stage, "fingerprint")) {
+      continue;
+    }
+    journal.entries[it->first] = *it->second;
+    journal.resumed.insert(it->first);
+  }
+}
+
+PlanJournal read_plan_journal(const PlanFile& plan) {
+  const auto lines = run::read_journal((fs::path(plan.path).parent_path() / run::kJournalFileName).string());
+  const std::size_t begin = current_run_start(lines, optional_field<std::string>(plan.json, "run_id").value_or(""));
+  PlanJournal journal;
+  add_resumed(journal, {lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(begin)}, plan.json);
+  for (std::size_t i = begin; i < lines.size(); ++i) {
+    const Json& line = lines[i];
+    if (is_stage_line(line)) {
+      const std::string id = line["stage"].get<std::string>();
+      journal.entries[id] = line;  // the last entry wins
+      journal.resumed.erase(id);
+    } else if (optional_field<std::string>(line, "run") == "started") {
+      journal.started = line;
+    } else if (optional_field<std::string>(line, "run") == "finished") {
+      journal.finished = line;
+    }
+  }
+  return journal;
+}
+
+// A path under the output directory the plan file names, moved to where the plan file is
+// now (a CI artifact unpacked elsewhere).
+std::string relocated(const std::string& path, const std::string& recorded_dir, const std::string& actual_dir) {
+  if (recorded_dir.empty() || recorded_dir == actual_dir || !path.starts_with(recorded_dir + "/")) return path;
+  return actual_dir + path.substr(recorded_dir.size());
+}
+
+StageReport stage_from_plan(const Json& stage) {
+  StageReport report;
+  report.id = stage.at("id").get<std::string>();
+  report.kind = stage.at("kind").get<std::string>();
+  report.argv = stage.at("argv").get<std::vector<std::string>>();
+  for (const auto& [name, value] : stage.at("env").items()) {
+    report.env[name] = value.is_null() ? std::nullopt : std::optional<std::string>(value.get<std::string>());
+  }
+  report.cwd = stage.at("cwd").get<std::string>();
+  report.log = stage.at("log").get<std::string>();
+  report.deps = stage.at("deps").get<std::vector<std::string>>();
+  report.gpus_needed = stage.at("needs").at("gpus").get<int>();
+  report.reason = kNotStarted;
+  return report;
+}
+
+void apply_entry(StageReport& stage, const Json& entry, bool resumed) {
+  stage.result = entry["result"].get<std::string>();
+  stage.reason = optional_field<std::string>(entry, "reason").value_or("");
+  stage.exit_code = optional_field<int>(entry, "exit_code");
+  stage.signal = optional_field<int>(entry, "signal");
+  stage.started = optional_field<double>(entry, "started");
+  if (stage.started) stage.seconds = optional_field<double>(entry, "seconds");
+  stage.gpus = optional_field<std::vector<std::string>>(entry, "gpus").value_or(std::vector<std::string>{});
+  stage.log_findings = optional_field<std::vector<std::string>>(entry, "log_findings").value_or(std::vector<std::string>{});
+  stage.resumed = resumed;
+}
+
+double unix_mtime(const fs::path& path) {
+  std::error_code ec;
+  const auto time = fs::last_write_time(path, ec);
+  if (ec) return 0;
+  return std::chrono::duration<double>(std::chrono::file_clock::to_sys(time).time_since_epoch()).count();
+}
+
+// The check's --json file, unless it is older than the stage (an earlier run's). One that
+// cannot be read (cut, or of another shape) is a failed check with a note.
+void add_check(StageReport& stage) {
+  if (stage.kind != "check" || !stage.started || stage.argv.size() < 2) return;
+  const fs::path path = fs::path(stage.log).replace_extension(".json");
+  std::ifstream in(path);
+  if (!in || unix_mtime(path) + 1 < *stage.started) return;  // 1 s: file systems with coarse times
+  const auto json = nlohmann::ordered_json::parse(in, nullptr, false);
+  if (!json.is_discarded()) {
+    try {
+      stage.check = check_details_from_json(stage.argv[1], json, stage.cwd);
+      return;
+    } catch (const Json::exception&) {
+    }
+  }
+  stage.check = CheckDetails();
+  stage.check->kind = stage.argv[1];
+  stage.check->notes = {"cannot read " + path.string()};
+}
+
+StageReport stage_report(const PlanFile& plan, const Json& stage, const PlanJournal& journal) {
+  StageReport report = stage_from_plan(stage);
+  report.log = relocated(report.log, optional_field<std::string>(plan.json, "output_dir").value_or(""),
+                         fs::path(plan.path).parent_path().string());
+  if (const auto it = journal.entries.find(report.id); it != journal.entries.end()) {
+    apply_entry(report, it->second, journal.resumed.count(report.id) > 0);
+  }
+  add_check(report);
+  if (report.started) report.metrics = parse_stage_metrics_file(report.kind, report.log);
+  if (report.started && report.result != "PASS") report.log_tail = log_tail(report.log, kLogTailLines);
+  return report;
+}
+
+PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
+  const Json& json = plan.json;
+  PlanReport report;
+  report.config = json.at("config").get<std::string>();
+  report.config_file = optional_field<std::string>(json, "config_file").value_or("");
+  report.mode = json.at("mode").get<std::string>();
+  report.model = optional_field<std::string>(json, "model").value_or("");
+  report.dialect = optional_field<std::string>(json, "dialect").value_or("");
+  report.output_dir = fs::path(plan.path).parent_path().string();
+  for (const Json& stage : json.at("stages")) report.stages.push_back(stage_report(plan, stage, journal));
+  return report;
+}
+
+// What the run was given, from the first plan's files.
+void set_run_metadata(RunReport& run, const PlanFile& plan, const PlanJournal& journal) {
+  run.tool_version = optional_field<std::string>(plan.json, "tool_version").value_or("");
+  run.repo_root = optional_field<std::string>(plan.json, "repo_root").value_or("");
+  run.settings_file = optional_field<std::string>(plan.json, "settings_file").value_or("");
+  if (!journal.started) return;
+  run.jobs = optional_field<int>(*journal.started, "jobs").value_or(1);
+  run.gpus = optional_field<std::vector<std::string>>(*journal.started, "gpus").value_or(std::vector<std::string>{});
+  run.resources_source = optional_field<std::string>(*journal.started, "resources").value_or("");
+  run.resumed = optional_field<bool>(*journal.started, "resumed").value_or(false);
+}
+
+// Over every plan: the earliest start, the latest finish. One plan without a "run
+// finished" line makes the run cut short: interrupted, with no finish time.
+void set_run_times(RunReport& run, const std::vector<PlanFile>& plans, const std::vector<PlanJournal>& journals) {
+  bool cut_short = false;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    if (const auto started = optional_field<double>(plans[i].json, "started")) {
+      run.started = std::min(run.started.value_or(*started), *started);
+    }
+    const std::optional<Json>& finish_line = journals[i].finished;
+    const auto finished = finish_line ? optional_field<double>(*finish_line, "finished") : std::nullopt;
+    cut_short = cut_short || !finished;
+    if (finished) run.finished = std::max(run.finished.value_or(*finished), *finished);
+    if (finish_line && optional_field<bool>(*finish_line, "interrupted").value_or(false)) run.interrupted = true;
+  }
+  if (cut_short) {
+    run.interrupted = true;
+    run.finished.reset();
+  }
+}
+
+Result<RunReport> report_from_plans(const std::vector<PlanFile>& plans) {
+  RunReport run;
+  std::vector<PlanJournal> journals;
+  for (const auto& plan : plans) {
+    try {
+      journals.push_back(read_plan_journal(plan));
+      if (run.plans.empty()) set_run_metadata(run, plan, journals.back());
+      run.plans.push_back(plan_report(plan, journals.back()));
+    } catch (const Json::exception& e) {
+      return fail(Error::at(plan.path, 0, "", fmt::format("not a tipc-run plan file: {}", e.what())));
+    }
+  }
+  set_run_times(run, plans, journals);
+  return run;
+}
+
+std::vector<std::string> find_plan_files(const fs::path& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; it != end;
+       it.increment(ec)) {
+    if (it->path().filename() == run::kPlanFileName && it->is_regular_file(ec)) files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The plans of the run that started last; plans of older runs in the same tree are left out.
+std::vector<PlanFile> newest_run(std::vector<PlanFile> plans) {
+  std::string newest_id;
+  double newest_start = -1;
+  for (const auto& plan : plans) {
+    const double started = optional_field<double>(plan.json, "started").value_or(0);
+    if (started > newest_start) {
+      newest_start = started;
+      newest_id = optional_field<std::string>(plan.json, "run_id").value_or("");
+    }
+  }
+  std::erase_if(plans, [&](const PlanFile& plan) {
+    return optional_field<std::string>(plan.json, "run_id").value_or("") != newest_id;
+  });
+  return plans;
+}
+
+}  // namespace
+
+Result<RunReport> load_run_report_files(const std::vector<std::string>& plan_files) {
+  auto plans = read_plan_files(plan_files);
+  if (!plans) return fail(plans.error());
+  return report_from_plans(*plans);
+}
+
+Result<RunReport> load_run_report(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return fail(Error::at(dir, 0, "", "not a directory"));
+  const auto files = find_plan_files(dir);
+  if (files.empty()) {
+    return fail(Error::at(dir, 0, "", fmt::format("no {} at or under this directory: not the output of a tipc-run run",
+                                                  run::kPlanFileName)));
+  }
+  auto plans = read_plan_files(files);
+  if (!plans) return fail(plans.error());
+  return report_from_plans(newest_run(std::move(*plans)));
+}
+
+}  // namespace tipc::report

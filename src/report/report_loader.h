@@ -1,0 +1,31 @@
+#pragma once
+// Builds the report model from what a run left on disk (run/journal.h): the plan files,
+// the journals, the stage logs and the checks' JSON files. Never from live events, so the
+// end of a run and `tipc-run report DIR` give the same reports, and a run that was
+// interrupted or killed is reported completely:
+//
+// * every stage of the plan file appears, in plan order; a stage the journal does not
+//   name is SKIPPED, "not started (the run ended before it)";
+// * the journal's last entry of a stage wins; a line cut by a crash is left out; entries
+//   of earlier runs (--resume) count only as PASSes of an unchanged command (resumed);
+// * a run without a "run finished" line was cut short: interrupted, no finish time;
+// * a check stage's values come from its JSON file (its log path with .json for .log);
+// * a stage that started and did not pass carries the last 30 lines of its log.
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "report/run_report.h"
+
+namespace tipc::report {
+
+inline constexpr int kLogTailLines = 30;
+
+// The newest run whose plan files (.tipc-plan.json) lie at or under `dir`. An error when
+// there is none, or a plan file cannot be read.
+Result<RunReport> load_run_report(const std::string& dir);
+
+// One run, from its plan files (the plan order of the report).
+Result<RunReport> load_run_report_files(const std::vector<std::string>& plan_files);
+
+}  // namespace tipc::report

@@ -1,0 +1,69 @@
+#include "report/report_writer.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.h"
+#include "report/bundle.h"
+#include "report/html_report.h"
+#include "report/json_report.h"
+#include "report/junit_report.h"
+#include "report/markdown_report.h"
+#include "report/report_loader.h"
+#include "run/journal.h"
+
+namespace tipc::report {
+
+const std::vector<ReportFile>& report_files() {
+  static const std::vector<ReportFile> files = {
+      {"report.json", render_json_report},
+      {"junit.xml", render_junit_report},
+      {"summary.md", render_markdown_report},
+      {"report.html", render_html_report},
+  };
+  return files;
+}
+
+Result<void> write_reports(const RunReport& report, const std::string& dir) {
+  for (const ReportFile& file : report_files()) {
+    const std::string path = (std::filesystem::path(dir) / file.name).string();
+    if (const auto problem = write_file_atomically(path, file.render(report))) return fail(Error::plain(*problem));
+  }
+  return {};
+}
+
+std::string report_directory(const std::string& repo_root, const std::vector<const plan::Plan*>& plans) {
+  if (plans.size() == 1) return run::plan_output_path(repo_root, *plans.front());
+  return (std::filesystem::path(repo_root) / "test_tipc" / "output").string();
+}
+
+void ReportWriter::run_started(const run::RunInfo& info) {
+  plan_files_.clear();
+  for (const auto* plan : info.plans) plan_files_.push_back(run::plan_file_path(repo_root_, *plan));
+  directory_ = report_directory(repo_root_, info.plans);
+}
+
+// The reports' directory, and the bundle when asked for.
+Result<std::string> ReportWriter::write_all() const {
+  const auto report = load_run_report_files(plan_files_);
+  if (!report) return fail(report.error());
+  if (auto ok = write_reports(*report, directory_); !ok) return fail(ok.error());
+  if (bundle_) {
+    if (auto ok = write_bundle(*report, directory_, *bundle_); !ok) return fail(ok.error());
+  }
+  return directory_;
+}
+
+void ReportWriter::run_finished(const run::RunSummary&) {
+  std::vector<std::string> names;
+  for (const ReportFile& file : report_files()) names.push_back(file.name);
+  if (const auto written = write_all()) {
+    out_ << fmt::format("tipc-run: reports in {} ({}){}\n", *written, fmt::join(names, ", "),
+                        bundle_ ? ", bundle " + *bundle_ : "");
+  } else {
+    out_ << "tipc-run: warning: reports: " << written.error().str() << '\n';
+  }
+}
+
+}  // namespace tipc::report

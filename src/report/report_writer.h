@@ -1,0 +1,52 @@
+#pragma once
+// Writes a run's reports when it finishes. They are loaded from the state the run left on
+// disk (report_loader.h), exactly as `tipc-run report DIR` does, never from the events,
+// so both give the same files. Add it after the JournalWriter: it reads the journal's
+// "run finished" line.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "report/run_report.h"
+#include "run/events.h"
+
+namespace tipc::report {
+
+// A report file and its renderer (a pure function of the model).
+struct ReportFile {
+  const char* name;
+  std::string (*render)(const RunReport&);
+};
+
+// Every report file, in the order they are written: report.json, junit.xml, summary.md, report.html.
+// The one place a new report (report.html) is added.
+const std::vector<ReportFile>& report_files();
+
+// Renders every report file into `dir`, each atomically (a temp file, then a rename).
+Result<void> write_reports(const RunReport& report, const std::string& dir);
+
+// Where a run's reports go: the plan's output directory for one plan, else
+// <repo>/test_tipc/output.
+std::string report_directory(const std::string& repo_root, const std::vector<const plan::Plan*>& plans);
+
+class ReportWriter : public run::Listener {
+ public:
+  // `out` gets one line naming the reports (or a warning); `bundle` is --bundle's file.
+  ReportWriter(std::string repo_root, std::optional<std::string> bundle, std::ostream& out)
+      : repo_root_(std::move(repo_root)), bundle_(std::move(bundle)), out_(out) {}
+  void run_started(const run::RunInfo& info) override;
+  void run_finished(const run::RunSummary& summary) override;
+
+ private:
+  Result<std::string> write_all() const;
+
+  std::string repo_root_;
+  std::optional<std::string> bundle_;
+  std::ostream& out_;
+  std::vector<std::string> plan_files_;
+  std::string directory_;
+};
+
+}  // namespace tipc::report

@@ -1,0 +1,44 @@
+#include "report/run_report.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+#include "run/outcome.h"
+
+namespace tipc::report {
+
+int RunReport::count(const std::string& result) const {
+  int n = 0;
+  for (const auto& plan : plans) {
+    for (const auto& stage : plan.stages) n += stage.result == result ? 1 : 0;
+  }
+  return n;
+}
+
+int RunReport::exit_code(bool strict) const {
+  if (interrupted) return kExitInterrupted;
+  for (const auto& plan : plans) {
+    for (const auto& stage : plan.stages) {
+      // A result this version does not know is no pass.
+      const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
+      if (run::is_failure(status) || (strict && status == run::Status::kUnsupported)) return kExitFailed;
+    }
+  }
+  return kExitPassed;
+}
+
+double closeness_to_limit(const CheckValue& value) {
+  if (std::isnan(value.value)) return std::numeric_limits<double>::infinity();
+  return value.limit && *value.limit > 0 ? value.value / *value.limit : value.value;
+}
+
+const char* verdict(const RunReport& report) {
+  switch (report.exit_code(false)) {
+    case kExitPassed: return "PASS";
+    case kExitInterrupted: return "INTERRUPTED";
+    default: return "FAIL";
+  }
+}
+
+}  // namespace tipc::report

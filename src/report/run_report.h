@@ -1,0 +1,131 @@
+#pragma once
+// The model every report is rendered from (report.json, JUnit XML, summary.md, report.html).
+//
+// It is built from what a run leaves on disk (the plan file, the journal, the stage logs
+// and the checks' JSON files), never from live events, so `tipc-run report DIR` and the
+// end of a run produce the same reports, and an interrupted or killed run can be reported
+// completely: every planned stage appears, the ones that never ran as SKIPPED.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tipc::report {
+
+// One point of a curve parsed from a train log (log_metrics.h).
+struct CurvePoint {
+  double step = 0;  // the x axis: global iteration (or epoch when a log has no iterations)
+  double value = 0;
+};
+
+// A named series: "loss", "acc", "lr", "top1", ... of one rank.
+struct Curve {
+  std::string name;
+  std::vector<CurvePoint> points;
+};
+
+// AutoLog-style inference timings of one inference stage.
+struct InferenceTimings {
+  // preprocess/inference/postprocess: per batch or image as logged; total: the whole run's
+  // AutoLog "total time spent".
+  std::optional<double> preprocess_ms, inference_ms, postprocess_ms, total_ms;
+  std::optional<int> batch_size;
+  std::optional<std::string> precision, device;
+  std::optional<int> cpu_threads;
+};
+
+// Metrics parsed from a stage's log; empty when the log has none.
+struct StageMetrics {
+  std::vector<Curve> curves;                    // train stages
+  std::map<std::string, double> final_values;   // e.g. eval "top1" -> 0.97
+  std::optional<InferenceTimings> timings;      // infer stages
+};
+
+// One value of an alignment check against its limit (a diff statistic, a tolerance, a KS statistic).
+struct CheckValue {
+  std::string label;  // "logits: max", "circle_000.ppm", "fc.weight: KS"
+  double value = 0;
+  std::optional<double> limit;
+  bool passed = true;
+};
+
+// A weight-initialisation histogram pair (init-check), for the HTML report.
+struct HistogramPair {
+  std::string key;
+  std::vector<double> edges;           // bins + 1 edges, shared by both sides
+  std::vector<double> reference, candidate;  // counts per bin
+};
+
+// What a check stage wrote with --json: its kind and its values.
+struct CheckDetails {
+  std::string kind;  // "diff", "compare-results", "init-check"
+  bool passed = false;
+  std::vector<CheckValue> values;
+  std::vector<HistogramPair> histograms;
+  std::vector<std::string> notes;  // warnings, skipped logs
+  std::vector<std::string> compared_files;  // absolute; diff: the reference and candidate (for the bundle)
+};
+
+struct StageReport {
+  std::string id;
+  std::string kind;  // train, eval, export, infer, check
+  std::vector<std::string> argv;
+  std::map<std::string, std::optional<std::string>> env;  // nullopt: the variable is removed
+  std::string cwd;
+  std::string log;  // absolute path
+  std::vector<std::string> deps;
+  int gpus_needed = 0;
+
+  std::string result = "SKIPPED";  // PASS, FAIL, TIMEOUT, UNSUPPORTED, SKIPPED, UNRESOLVED
+  std::string reason;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::optional<double> started;  // Unix time, seconds
+  std::optional<double> seconds;  // duration
+  std::vector<std::string> gpus;  // physical ids it ran on
+  bool resumed = false;           // PASSed in an earlier run (--resume)
+  std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
+
+  StageMetrics metrics;
+  std::optional<CheckDetails> check;  // check stages whose JSON file exists
+  std::string log_tail;               // last lines of the log, for stages that did not pass
+};
+
+// One config in one mode: a JUnit testsuite.
+struct PlanReport {
+  std::string config;       // as given on the command line
+  std::string config_file;  // absolute
+  std::string mode;
+  std::string model;
+  std::string dialect;
+  std::string output_dir;  // absolute
+  std::vector<StageReport> stages;  // plan order
+};
+
+struct RunReport {
+  int schema = 1;
+  std::string tool_version;
+  std::optional<double> started, finished;  // Unix time; finished is absent for a run cut short
+  bool interrupted = false;
+  int jobs = 1;
+  std::vector<std::string> gpus;  // the GPUs the run was given
+  std::string resources_source;   // "--gpus", "nvidia-smi -L", a spec file, "none"
+  bool resumed = false;           // --resume
+  std::string repo_root;          // absolute
+  std::string settings_file;      // absolute; "" when the project has none
+  std::vector<PlanReport> plans;
+
+  int count(const std::string& result) const;
+  // As the run exits: 130 interrupted (or cut short: no finish recorded), 1 any failure
+  // (UNSUPPORTED too when strict), else 0.
+  int exit_code(bool strict) const;
+};
+
+// How near a check value is to its limit, as value / limit (above 1: over it); the value
+// itself without a positive limit; not a number is the worst: infinity.
+double closeness_to_limit(const CheckValue& value);
+
+// The headline of every report: "PASS", "FAIL" or "INTERRUPTED", from exit_code(false).
+const char* verdict(const RunReport& report);
+
+}  // namespace tipc::report

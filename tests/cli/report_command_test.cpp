@@ -1,0 +1,163 @@
+// `tipc-run report DIR` and --bundle, run as a user would on the output of real runs of
+// tipc-fake-stage: the same reports as the run's own, an interrupted or killed run still
+// reported completely, and bad input.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/fake_config.h"
+#include "support/junit_xml.h"
+#include "support/run_binary.h"
+#include "support/tar_file.h"
+
+namespace tipc::cli {
+namespace {
+namespace fs = std::filesystem;
+using test::run_tipc;
+using test::slurp;
+
+const std::vector<std::string> kReports = {"report.json", "junit.xml", "summary.md", "report.html"};
+
+class ReportCommand : public ::testing::Test {
+ protected:
+  void SetUp() override { repo_.write("eval-ok", ""); }
+  void use_train(const std::string& train) { repo_.write("test_tipc/configs/fake.txt", test::fake_config(train)); }
+  test::RunResult run(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_tipc(repo_.path(), args);
+  }
+  // Starts tipc-run in the background; returns its pid.
+  pid_t start_run() {
+    return test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"});
+  }
+  void wait_for(const fs::path& file) {
+    for (int i = 0; i < 200 && !fs::exists(file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    ASSERT_TRUE(fs::exists(file)) << file;
+  }
+  std::map<std::string, std::string> reports() const {
+    std::map<std::string, std::string> files;
+    for (const auto& name : kReports) files[name] = slurp((output() / name).string());
+    return files;
+  }
+  // Every stage of the plan, with its result, from report.json.
+  std::map<std::string, std::string> results() const {
+    std::map<std::string, std::string> out;
+    const auto json = nlohmann::json::parse(slurp((output() / "report.json").string()));
+    for (const auto& stage : json["plans"][0]["stages"]) out[stage["id"]] = stage["result"];
+    return out;
+  }
+  fs::path output() const { return repo_.path() / "test_tipc/output/fake/lite_train_lite_infer"; }
+
+  test::TempDir repo_;
+};
+
+TEST_F(ReportCommand, RebuildsTheRunsOwnReportsByteForByte) {
+  use_train("train.py --print train-done");
+  const auto r = run();
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("tipc-run: reports in " + output().string() + " (report.json, junit.xml, summary.md, report.html)"),
+            std::string::npos)
+      << r.out;
+  const auto written = reports();
+  for (const auto& name : kReports) fs::remove(output() / name);
+  const auto rebuilt = run_tipc(repo_.path(), {"report", output().string()});
+  EXPECT_EQ(rebuilt.exit_code, 0) << rebuilt.out << rebuilt.err;
+  EXPECT_NE(rebuilt.out.find(": PASS: 5 passed, 0 failed, 0 timed out, 2 unsupported"), std::string::npos) << rebuilt.out;
+  EXPECT_EQ(reports(), written);
+  EXPECT_EQ(run_tipc(repo_.path(), {"report", output().string(), "--strict"}).exit_code, 1);
+  EXPECT_EQ(test::read_junit(written.at("junit.xml")).errors, "");
+}
+
+TEST_F(ReportCommand, AFailedRunExitsOneAndItsReportsNameTheFailure) {
+  use_train("train.py --stderr 'boom <&>' --exit 3");
+  ASSERT_EQ(run().exit_code, 1);
+  const auto r = run_tipc(repo_.path(), {"report", output().string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto junit = test::read_junit(slurp((output() / "junit.xml").string()));
+  ASSERT_EQ(junit.errors, "");
+  ASSERT_EQ(junit.cases.size(), 7u);
+  EXPECT_EQ(junit.cases[0].outcome, "failure");
+  EXPECT_EQ(junit.cases[0].message, "exit code 3");
+  EXPECT_NE(junit.cases[0].text.find("boom <&>"), std::string::npos) << junit.cases[0].text;
+  EXPECT_NE(slurp((output() / "summary.md").string()).find("| ❌ FAIL | `norm_train/gpus_-1/autocast_null/train` |"),
+            std::string::npos);
+}
+
+TEST_F(ReportCommand, AnInterruptedRunLeavesValidReportsListingEveryStage) {
+  use_train("train.py --sleep 60");
+  const pid_t pid = start_run();
+  wait_for(output() / "norm_train_gpus_-1_autocast_null.log");
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const auto stages = results();
+  EXPECT_EQ(stages.size(), 7u);
+  EXPECT_EQ(std::count_if(stages.begin(), stages.end(), [](const auto& kv) { return kv.second == "SKIPPED"; }), 5);
+  EXPECT_EQ(std::count_if(stages.begin(), stages.end(), [](const auto& kv) { return kv.second == "UNSUPPORTED"; }), 2);
+  const auto junit = test::read_junit(slurp((output() / "junit.xml").string()));
+  EXPECT_EQ(junit.errors, "");
+  EXPECT_EQ(junit.cases.size(), 7u);
+  EXPECT_EQ(nlohmann::json::parse(slurp((output() / "report.json").string()))["verdict"], "INTERRUPTED");
+}
+
+TEST_F(ReportCommand, AKilledRunIsReportedFromItsState) {
+  use_train("train.py --sleep 1");
+  const pid_t pid = start_run();
+  wait_for(output() / "norm_train_gpus_-1_autocast_null.log");
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  EXPECT_FALSE(fs::exists(output() / "report.json"));
+  const auto r = run_tipc(repo_.path(), {"report", (repo_.path() / "test_tipc/output").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find(": INTERRUPTED: 0 passed"), std::string::npos) << r.out;
+  // Written into DIR, the directory given.
+  const auto json = nlohmann::json::parse(slurp((repo_.path() / "test_tipc/output/report.json").string()));
+  EXPECT_EQ(json["finished"], nullptr);
+  ASSERT_EQ(json["plans"][0]["stages"].size(), 7u);
+  for (const auto& stage : json["plans"][0]["stages"]) {
+    if (stage["result"] == "SKIPPED") {
+      EXPECT_EQ(stage["reason"], "not started (the run ended before it)");
+    }
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // the orphaned train ends by itself
+}
+
+TEST_F(ReportCommand, TheBundleHoldsReportsLogsConfigAndSettings) {
+  use_train("train.py --print train-done");
+  repo_.write("test_tipc/tipc-run.yaml", "jobs: 1\n");
+  const auto r = run({"--bundle", "acceptance.tar.gz"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto members = test::tar_member_names((repo_.path() / "acceptance.tar.gz").string());
+  for (const char* name : {"reports/report.json", "reports/junit.xml", "reports/summary.md", "reports/report.html",
+                           "test_tipc/configs/fake.txt", "test_tipc/tipc-run.yaml",
+                           "test_tipc/output/fake/lite_train_lite_infer/norm_train_gpus_-1_autocast_null.log"}) {
+    EXPECT_EQ(members.count(name), 1u) << name;
+  }
+  const auto rebuilt = run_tipc(repo_.path(), {"report", output().string(), "--bundle", "again.tar.gz"});
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
+  EXPECT_EQ(test::tar_member_names((repo_.path() / "again.tar.gz").string()), members);
+}
+
+TEST_F(ReportCommand, ADirectoryWithoutRunStateIsExitTwo) {
+  auto r = run_tipc(repo_.path(), {"report", repo_.path().string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no .tipc-plan.json at or under this directory"), std::string::npos) << r.err;
+  r = run_tipc(repo_.path(), {"report"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_tipc(repo_.path(), {"report", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--bundle"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tipc::cli

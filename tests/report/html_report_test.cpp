@@ -1,0 +1,233 @@
+#include "report/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "core/utf8.h"
+#include "support/realistic_run_report.h"
+#include "support/text_search.h"
+
+namespace tipc::report {
+namespace {
+
+using test::occurrences;
+
+// The text between the first `start` after `from` and the `end` that follows it.
+std::string between(const std::string& text, const std::string& from, const std::string& start,
+                    const std::string& end) {
+  const std::size_t anchor = text.find(from);
+  const std::size_t begin = text.find(start, anchor == std::string::npos ? 0 : anchor);
+  if (anchor == std::string::npos || begin == std::string::npos) return "";
+  return text.substr(begin, text.find(end, begin) + end.size() - begin);
+}
+
+bool is_clean_utf8(const std::string& text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto c = decode_utf8(text, at);
+    if (!c) return false;
+    if ((c->code_point < 0x20 && c->code_point != '\n' && c->code_point != '\t') || c->code_point == 0x7F) return false;
+    at += c->length;
+  }
+  return true;
+}
+
+// The page without the <wbr> break hints that long ids carry, to search for their text.
+std::string rendered(const RunReport& report) {
+  std::string html = render_html_report(report);
+  for (std::size_t at = html.find("<wbr>"); at != std::string::npos; at = html.find("<wbr>", at)) html.erase(at, 5);
+  return html;
+}
+
+StageReport hostile_stage() {
+  StageReport stage = test::realistic::demo_stage("<script>alert(\"id\")</script>&amp;'x'", "infer", "FAIL", 1.0);
+  stage.reason = "reason with <b>tags</b> & \"quotes\"";
+  stage.log = "/tmp/a dir/<x>&\"y\".log";
+  stage.argv = {"python3", "-c", "print('</pre><script>alert(1)</script>')"};
+  stage.log_tail = std::string("line one <img src=x onerror=alert(1)>\n") + "bell\x07 nul" + std::string(1, '\0') +
+                   " del\x7f\n" +
+                   "\x1b[1;31mred\x1b[0m & invalid \xff\xfe utf-8 \xed\xa0\x80 surrogate \xc0\xaf overlong\n" +
+                   "crlf\r\nprogress 10%\rprogress 20%\n</pre></details><script>alert(2)</script>\n";
+  return stage;
+}
+
+RunReport hostile_report() {
+  RunReport report = test::realistic::run_report();
+  report.plans[0].stages.push_back(hostile_stage());
+  report.plans[0].mode = "<mode>";
+  report.tool_version = "0.1.0<script>";
+  return report;
+}
+
+TEST(HtmlReport, IsOneSelfContainedDocument) {
+  const std::string html = rendered(test::realistic::run_report());
+
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(occurrences(html, "</html>"), 1u);
+  EXPECT_NE(html.find("http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+  for (const std::string fetching : {"http://", "https://", "src=", "<link", "@import", "url(", "<script", "<img",
+                                     "<iframe", "<object", "<embed", "xlink:href", "@font-face"}) {
+    EXPECT_EQ(html.find(fetching), std::string::npos) << fetching;
+  }
+  EXPECT_TRUE(is_clean_utf8(html));
+}
+
+TEST(HtmlReport, ShowsTheVerdictCountsAndRunFacts) {
+  const std::string html = rendered(test::realistic::run_report());
+
+  EXPECT_NE(html.find("<header class=\"banner fail\">"), std::string::npos);
+  EXPECT_NE(html.find("<h1>FAIL</h1>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"count\">12 stages</span>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"count\">7 PASS</span>"), std::string::npos);
+  EXPECT_NE(html.find("2024-05-01 12:00:00 UTC"), std::string::npos);
+  EXPECT_NE(html.find("2024-05-01 12:12:34 UTC"), std::string::npos);
+  EXPECT_NE(html.find("12 min 34 s"), std::string::npos);
+  EXPECT_NE(html.find("0, 1 <span class=\"muted\">(--gpus)</span>"), std::string::npos);
+}
+
+TEST(HtmlReport, VerdictFollowsTheRun) {
+  RunReport passed = test::realistic::run_report();
+  passed.plans.resize(1);
+  passed.plans[0].stages.resize(3);
+  EXPECT_NE(rendered(passed).find("<h1>PASS</h1>"), std::string::npos);
+  passed.interrupted = true;
+  EXPECT_NE(rendered(passed).find("<header class=\"banner interrupted\">"), std::string::npos);
+}
+
+TEST(HtmlReport, EveryStageHasARowWithItsResultAndLogLink) {
+  const RunReport report = test::realistic::run_report();
+  const std::string html = rendered(report);
+
+  for (const auto& plan : report.plans) {
+    for (const auto& stage : plan.stages) EXPECT_NE(html.find("<code>" + stage.id + "</code>"), std::string::npos);
+  }
+  EXPECT_NE(html.find("<span class=\"result timeout\">TIMEOUT</span>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"result unsupported\">UNSUPPORTED</span>"), std::string::npos);
+  const std::string output = "file:///work/demo/test_tipc/output/alexnet/lite_train_lite_infer/";
+  EXPECT_NE(html.find("href=\"" + output + "train%20logs/train.log\""), std::string::npos);
+}
+
+TEST(HtmlReport, DrawsAChartPerTrainMetricWithARankPerSeries) {
+  const std::string html = rendered(test::realistic::run_report());
+  const std::string loss_chart = between(html, "<figcaption>loss</figcaption>", "<svg", "</svg>");
+
+  EXPECT_EQ(occurrences(loss_chart, "<polyline class=\"line\""), 2u);
+  EXPECT_NE(loss_chart.find(">rank 0</text>"), std::string::npos);
+  EXPECT_NE(loss_chart.find(">rank 1</text>"), std::string::npos);
+  EXPECT_NE(loss_chart.find(">iteration</text>"), std::string::npos);
+  EXPECT_NE(html.find("<figcaption>acc</figcaption>"), std::string::npos);
+  EXPECT_NE(html.find("<figcaption>lr</figcaption>"), std::string::npos);
+}
+
+TEST(HtmlReport, HasAnSvgPerCurveMetricAndPerHistogram) {
+  const std::string html = rendered(test::realistic::run_report());
+  // loss, lr and acc of the train stage, and two weight histograms of the init check.
+  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 5u);
+  EXPECT_EQ(occurrences(html, "class=\"area hist-reference\""), 2u);
+  EXPECT_EQ(occurrences(html, "class=\"area hist-candidate\""), 2u);
+  EXPECT_EQ(html.find("nan"), std::string::npos);
+  EXPECT_EQ(html.find("inf\""), std::string::npos);
+}
+
+TEST(HtmlReport, ShowsInferenceLatencyEvaluationAndChecks) {
+  const std::string html = rendered(test::realistic::run_report());
+
+  EXPECT_NE(html.find("<h3>Inference latency</h3>"), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<svg class=\"bar\""), 3u);  // two CPU infers and the whole-infer one
+  EXPECT_NE(html.find("<td class=\"num\">0.310</td><td class=\"num\">3.900</td><td class=\"num\">0.061</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<b>top1</b>0.96875"), std::string::npos);
+  EXPECT_NE(html.find("<h3>Alignment checks</h3>"), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<svg class=\"gauge\""), 4u);
+  EXPECT_NE(html.find("class=\"gauge-fail\""), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">0.0123</td><td class=\"num\">0.012</td>"), std::string::npos);
+  EXPECT_NE(html.find("the candidate&#39;s std is 16% above"), std::string::npos);
+}
+
+TEST(HtmlReport, FailuresShowTheirLogTailsAndTheTableLinksToThem) {
+  const std::string html = rendered(test::realistic::run_report());
+
+  EXPECT_EQ(occurrences(html, "<details class=\"failure\""), 3u);  // init check, onnx infer, timeout
+  EXPECT_NE(html.find("<a href=\"#tail-1-8\">log tail</a>"), std::string::npos);
+  EXPECT_NE(html.find("<details class=\"failure\" id=\"tail-1-8\" open>"), std::string::npos);
+  EXPECT_NE(html.find("Node [Gemm]:(onnx_node!/classifier/Linear) parse error &amp; &lt;shape mismatch&gt;\n"),
+            std::string::npos);
+  EXPECT_NE(html.find("killed by signal 15"), std::string::npos);
+}
+
+TEST(HtmlReport, EscapesHostileTextEverywhere) {
+  const std::string html = rendered(hostile_report());
+
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("<b>tags"), std::string::npos);
+  EXPECT_EQ(html.find("<mode>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&quot;id&quot;)&lt;/script&gt;&amp;amp;&#39;x&#39;"), std::string::npos);
+  EXPECT_NE(html.find("href=\"file:///tmp/a%20dir/%3Cx%3E%26%22y%22.log\""), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<pre class=\"log\">"), occurrences(html, "</pre>"));
+  EXPECT_EQ(occurrences(html, "<details"), occurrences(html, "</details>"));
+  EXPECT_TRUE(is_clean_utf8(html));
+
+  const std::string tail = between(html, "line one", "line one", "</pre>");
+  EXPECT_NE(tail.find("bell\xe2\x90\x87 nul\xe2\x90\x80 del\xe2\x90\xa1\n"), std::string::npos);  // control pictures
+  EXPECT_NE(tail.find("red &amp; invalid \xef\xbf\xbd\xef\xbf\xbd utf-8"), std::string::npos);     // no colour codes
+  EXPECT_NE(tail.find("crlf\nprogress 10%\nprogress 20%\n"), std::string::npos);
+}
+
+TEST(HtmlReport, MalformedHistogramsAreNotedNotDrawn) {
+  RunReport report = test::realistic::run_report();
+  report.plans[0].stages[4].check->histograms[0].edges.pop_back();
+  const std::string html = rendered(report);
+  EXPECT_NE(html.find("The histogram data is malformed."), std::string::npos);
+  EXPECT_EQ(occurrences(html, "class=\"area hist-reference\""), 1u);
+}
+
+TEST(HtmlReport, StagesThatDidNotRunAreFoldedBelowTheOnesThatDid) {
+  const RunReport report = test::realistic::run_report();
+  const std::string html = rendered(report);
+  const std::string plan = between(html, "id=\"plan-1\"", "<table>", "</section>");
+  const std::string ran = between(plan, "", "<table>", "</table>");
+  const std::string folded = between(plan, "", "<details class=\"more not-run\">", "</details>");
+
+  EXPECT_NE(folded.find("<summary>2 stages did not run (1 SKIPPED, 1 UNSUPPORTED)</summary>"), std::string::npos)
+      << folded;
+  EXPECT_NE(folded.find("infer/gpu_trt_False_precision_fp16_batchsize_1"), std::string::npos);
+  EXPECT_NE(folded.find("check/inference_vs_ground_truth"), std::string::npos);
+  EXPECT_EQ(ran.find("UNSUPPORTED"), std::string::npos) << ran;
+  EXPECT_NE(ran.find("infer/onnx_cpu_threads_1_batchsize_1"), std::string::npos) << "a failure stays in the table";
+  EXPECT_NE(ran.find("TIMEOUT"), std::string::npos);
+}
+
+TEST(HtmlReport, ALongCheckShowsItsFailingValuesFirstAndFoldsTheRest) {
+  RunReport report = test::realistic::run_report();
+  StageReport check = test::realistic::demo_stage("check/many", "check", "FAIL", 0.2);
+  check.check = CheckDetails{"compare-results", false, {}, {}, {}, {}};
+  for (int i = 0; i < 20; ++i) check.check->values.push_back({"image_" + std::to_string(i), 0.0001, 0.001, true});
+  check.check->values[13] = {"image_13", 0.5, 0.001, false};
+  report.plans[0].stages.push_back(check);
+  const std::string block = between(rendered(report), "check/many</code><span class=\"tag\">", "<p", "</div>");
+
+  EXPECT_NE(block.find("<p class=\"key\">1 of 20 values fail:</p>"), std::string::npos) << block.substr(0, 500);
+  const std::string headline = between(block, "", "<table>", "</table>");
+  EXPECT_EQ(occurrences(headline, "<tr><td>"), 1u);
+  EXPECT_NE(headline.find("image_13"), std::string::npos);
+  const std::string all = between(block, "", "<details class=\"more\"><summary>all 20 values</summary>", "</details>");
+  EXPECT_EQ(occurrences(all, "<tr><td>"), 20u);
+
+  check.check->values[13].passed = true;
+  check.check->values[13].value = 0.0009;
+  report.plans[0].stages.back() = check;
+  const std::string passing = between(rendered(report), "check/many</code><span class=\"tag\">", "<p", "</table>");
+  EXPECT_NE(passing.find("3 of 20 values passed; nearest their limits:"), std::string::npos) << passing.substr(0, 500);
+  EXPECT_LT(passing.find("image_13"), passing.find("image_0<")) << "nearest the limit first";
+}
+
+TEST(HtmlReport, RendersAnEmptyRunAndIsDeterministic) {
+  const RunReport empty;
+  const std::string html = rendered(empty);
+  EXPECT_NE(html.find("<span class=\"count\">0 stages</span>"), std::string::npos);
+  EXPECT_EQ(render_html_report(test::realistic::run_report()), render_html_report(test::realistic::run_report()));
+}
+
+}  // namespace
+}  // namespace tipc::report

@@ -1,0 +1,57 @@
+// report.json: pinned by a golden file, and what tools rely on checked field by field.
+#include "report/json_report.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/golden.h"
+#include "support/sample_report.h"
+
+namespace tipc::report {
+namespace {
+
+TEST(JsonReport, MatchesTheGoldenFile) { test::expect_golden("report.json", render_json_report(test::sample_run_report())); }
+
+TEST(JsonReport, HoldsTheVerdictCountsAndEveryStage) {
+  const auto json = nlohmann::json::parse(render_json_report(test::sample_run_report()));
+  EXPECT_EQ(json["schema"], "tipc-run-report");
+  EXPECT_EQ(json["schema_version"], 1);
+  EXPECT_EQ(json["verdict"], "FAIL");
+  EXPECT_EQ(json["exit_code"], 1);
+  EXPECT_EQ(json["seconds"], 30.5);
+  EXPECT_EQ(json["counts"]["total"], 10);
+  EXPECT_EQ(json["counts"]["PASS"], 5);
+  EXPECT_EQ(json["counts"]["UNRESOLVED"], 0);  // every result is present
+  ASSERT_EQ(json["plans"].size(), 2u);
+  const auto& stages = json["plans"][0]["stages"];
+  ASSERT_EQ(stages.size(), 9u);
+  EXPECT_EQ(stages[0]["env"]["CUDA_VISIBLE_DEVICES"], nullptr);  // removed
+  EXPECT_EQ(stages[2]["signal"], 15);
+  EXPECT_EQ(stages[2]["exit_code"], nullptr);
+  EXPECT_EQ(stages[3]["started"], nullptr);  // never ran
+  EXPECT_EQ(stages[6]["check"]["values"][1]["limit"], 1e-6);
+  EXPECT_EQ(stages[6]["check"]["values"][1]["passed"], false);
+  EXPECT_EQ(stages[8]["check"]["histograms"][0]["edges"].size(), 3u);
+}
+
+TEST(JsonReport, ANonFiniteValueIsNullAndInvalidUtf8IsReplaced) {
+  RunReport run = test::sample_run_report();
+  run.plans[0].stages[6].check->values[0].value = std::numeric_limits<double>::quiet_NaN();
+  const auto json = nlohmann::json::parse(render_json_report(run));  // would throw on bad UTF-8
+  EXPECT_EQ(json["plans"][0]["stages"][6]["check"]["values"][0]["value"], nullptr);
+  EXPECT_NE(json["plans"][0]["stages"][1]["log_tail"].get<std::string>().find("\xEF\xBF\xBD"), std::string::npos);
+}
+
+TEST(JsonReport, AnInterruptedRunSaysSo) {
+  RunReport run = test::sample_run_report();
+  run.interrupted = true;
+  run.finished.reset();
+  const auto json = nlohmann::json::parse(render_json_report(run));
+  EXPECT_EQ(json["verdict"], "INTERRUPTED");
+  EXPECT_EQ(json["exit_code"], 130);
+  EXPECT_EQ(json["finished"], nullptr);
+  EXPECT_EQ(json["seconds"], nullptr);
+}
+
+}  // namespace
+}  // namespace tipc::report

@@ -1,0 +1,88 @@
+// junit.xml: pinned by a golden file, parsed back strictly and validated against the
+// structure Jenkins and GitLab read (tests/report/junit.xsd).
+#include "report/junit_report.h"
+
+#include <gtest/gtest.h>
+
+#include "support/golden.h"
+#include "support/junit_xml.h"
+#include "support/sample_report.h"
+
+namespace tipc::report {
+namespace {
+
+TEST(JunitReport, MatchesTheGoldenFile) { test::expect_golden("junit.xml", render_junit_report(test::sample_run_report())); }
+
+TEST(JunitReport, IsValidAndItsCountsAddUp) {
+  const auto file = test::read_junit(render_junit_report(test::sample_run_report()));
+  ASSERT_EQ(file.errors, "");
+  ASSERT_EQ(file.suites.size(), 2u);
+  EXPECT_EQ(file.root_attributes.at("tests"), "10");
+  EXPECT_EQ(file.root_attributes.at("failures"), "2");
+  EXPECT_EQ(file.root_attributes.at("errors"), "1");
+  const auto& suite = file.suites[0].attributes;
+  EXPECT_EQ(suite.at("name"), "test_tipc/configs/alexnet.txt lite_train_lite_infer");
+  EXPECT_EQ(suite.at("tests"), "9");
+  EXPECT_EQ(file.suites[0].cases, 9);
+  EXPECT_EQ(suite.at("failures"), "2");
+  EXPECT_EQ(suite.at("errors"), "1");
+  EXPECT_EQ(suite.at("skipped"), "2");
+  EXPECT_EQ(suite.at("time"), "21.125");
+  EXPECT_EQ(suite.at("timestamp"), "2023-11-14T22:13:20");
+}
+
+TEST(JunitReport, EveryStageIsATestCaseWithItsOutcome) {
+  const auto run = test::sample_run_report();
+  const auto file = test::read_junit(render_junit_report(run));
+  ASSERT_EQ(file.errors, "");
+  ASSERT_EQ(file.cases.size(), 10u);
+  std::size_t i = 0;
+  for (const auto& plan : run.plans) {
+    for (const auto& stage : plan.stages) EXPECT_EQ(file.cases[i++].name, stage.id);
+  }
+  EXPECT_EQ(file.cases[0].classname, "test_tipc/configs/alexnet.lite_train_lite_infer");
+  EXPECT_EQ(file.cases[0].outcome, "");
+  EXPECT_EQ(file.cases[1].outcome, "failure");
+  EXPECT_EQ(file.cases[2].outcome, "error");  // TIMEOUT
+  EXPECT_EQ(file.cases[3].outcome, "skipped");
+  EXPECT_EQ(file.cases[3].message, "needs 1 GPU; 0 available (--gpus)");
+  EXPECT_EQ(file.cases[4].outcome, "skipped");
+  EXPECT_EQ(file.cases[6].outcome, "failure");  // the diff check: its failing value in the text
+  EXPECT_NE(file.cases[6].text.find("logits: max = 2.5e-05 > limit 1e-06: FAIL"), std::string::npos) << file.cases[6].text;
+  EXPECT_EQ(file.cases[9].classname, "test_tipc/configs/other.whole_infer");
+}
+
+TEST(JunitReport, MarkupAndControlCharactersSurviveEscaping) {
+  const auto file = test::read_junit(render_junit_report(test::sample_run_report()));
+  ASSERT_EQ(file.errors, "");
+  const auto& eval = file.cases[1];
+  EXPECT_EQ(eval.message, "exit code 3 <&\"'>");
+  EXPECT_NE(eval.text.find("  a < b && \"c\" 'd'\n"), std::string::npos) << eval.text;
+  EXPECT_NE(eval.text.find("\\x1b[31mred\\x1b[0m \\x07bell \xEF\xBF\xBD\xEF\xBF\xBD bytes"), std::string::npos)
+      << eval.text;
+}
+
+TEST(JunitReport, AnyBytesInAnyFieldStayValidXml) {
+  RunReport run = test::sample_run_report();
+  std::string every_byte;
+  for (int c = 0; c < 256; ++c) every_byte += static_cast<char>(c);
+  for (auto& stage : run.plans[0].stages) {
+    stage.id += every_byte;
+    stage.reason += every_byte + "\r\n\t";
+    stage.log_tail += every_byte;
+  }
+  run.plans[0].config += every_byte;
+  const auto file = test::read_junit(render_junit_report(run));
+  EXPECT_EQ(file.errors, "");
+  ASSERT_EQ(file.cases.size(), 10u);
+  EXPECT_EQ(file.cases[1].message.substr(file.cases[1].message.size() - 3), "\r\n\t");  // kept as references
+}
+
+TEST(JunitReport, AnEmptyRunIsStillValid) {
+  const auto file = test::read_junit(render_junit_report(RunReport{}));
+  EXPECT_EQ(file.errors, "");
+  EXPECT_EQ(file.root_attributes.at("tests"), "0");
+}
+
+}  // namespace
+}  // namespace tipc::report

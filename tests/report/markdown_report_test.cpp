@@ -1,0 +1,81 @@
+// summary.md: pinned by a golden file; tables stay tables whatever the text holds.
+#include "report/markdown_report.h"
+
+#include <gtest/gtest.h>
+
+#include "support/golden.h"
+#include "support/sample_report.h"
+
+namespace tipc::report {
+namespace {
+
+TEST(MarkdownReport, MatchesTheGoldenFile) {
+  test::expect_golden("summary.md", render_markdown_report(test::sample_run_report()));
+}
+
+TEST(MarkdownReport, APassingRunIsOneLineOfVerdictAndTheCounts) {
+  RunReport run = test::sample_run_report();
+  run.plans.erase(run.plans.begin());
+  run.plans[0].stages[0].result = "PASS";
+  const std::string md = render_markdown_report(run);
+  EXPECT_TRUE(md.starts_with("## ✅ tipc-run: PASS\n\n1 stage of 1 config in 30.5 s")) << md;
+  EXPECT_EQ(md.find("### Stages that did not pass"), std::string::npos);
+}
+
+TEST(MarkdownReport, AnInterruptedRunCountsTheStagesThatNeverStarted) {
+  RunReport run = test::sample_run_report();
+  run.interrupted = true;
+  const std::string md = render_markdown_report(run);
+  EXPECT_TRUE(md.starts_with("## ⚠️ tipc-run: INTERRUPTED")) << md;
+  EXPECT_NE(md.find("1 stage never started."), std::string::npos) << md;
+}
+
+TEST(MarkdownReport, CellsKeepOneLineAndEscapePipesAndTags) {
+  RunReport run = test::sample_run_report();
+  run.plans[0].stages[1].reason = "a|b\nc <script>";
+  const std::string md = render_markdown_report(run);
+  EXPECT_NE(md.find("| a\\|b c &lt;script&gt; |"), std::string::npos) << md;
+}
+
+TEST(MarkdownReport, APassingCheckShowsItsValueNearestTheLimit) {
+  RunReport run = test::sample_run_report();
+  auto& check = *run.plans[0].stages[7].check;
+  check.values = {{"a", 0.1, 1, true}, {"b", 0.9, 1, true}, {"c", 0.5, 1, true}};
+  const std::string md = render_markdown_report(run);
+  EXPECT_NE(md.find("| b | 0.9 | 1 | ✅ |\n| `alexnet lite_train_lite_infer: norm_train/gpus_-1/infer/cpu_bs1/check/truth` | … 2 more"),
+            std::string::npos)
+      << md;
+}
+
+TEST(MarkdownReport, StagesNotRunForTheSameReasonShareOneRowFailuresKeepTheirOwn) {
+  RunReport run = test::sample_run_report();
+  run.plans.erase(run.plans.begin());
+  auto& stages = run.plans[0].stages;
+  stages.clear();
+  for (int i = 0; i < 5; ++i) stages.push_back(test::sample_stage("gpu" + std::to_string(i), "infer", "UNSUPPORTED", "needs 1 GPU"));
+  stages.push_back(test::sample_stage("two", "train", "UNSUPPORTED", "needs 2 GPUs"));
+  for (int i = 0; i < 2; ++i) stages.push_back(test::sample_stage("bad" + std::to_string(i), "eval", "FAIL", "exit code 1"));
+  const std::string md = render_markdown_report(run);
+  EXPECT_NE(md.find("| Reason |\n|---|---|---|\n"
+                    "| ❌ FAIL | `bad0` | exit code 1 |\n"
+                    "| ❌ FAIL | `bad1` | exit code 1 |\n"
+                    "| ⚠️ UNSUPPORTED | `gpu0`, `gpu1`, `gpu2` and 2 more | needs 1 GPU |\n"
+                    "| ⚠️ UNSUPPORTED | `two` | needs 2 GPUs |\n"),
+            std::string::npos)
+      << md;
+}
+
+TEST(MarkdownReport, LongTablesAreCut) {
+  RunReport run = test::sample_run_report();
+  auto& stages = run.plans[0].stages;
+  for (int i = 0; i < 60; ++i) stages.push_back(test::sample_stage("s" + std::to_string(i), "infer", "FAIL", "x"));
+  auto& check = *stages[6].check;
+  for (int i = 0; i < 20; ++i) check.values.push_back({"k" + std::to_string(i), 1, 2, true});
+  const std::string md = render_markdown_report(run);
+  EXPECT_NE(md.find("… and 15 more rows (see report.json)."), std::string::npos) << md;
+  EXPECT_NE(md.find("| … 21 more | | | |"), std::string::npos) << md;
+  EXPECT_NE(md.find("logits: max | 2.5e-05 | 1e-06 | ❌"), std::string::npos);  // the failing value
+}
+
+}  // namespace
+}  // namespace tipc::report

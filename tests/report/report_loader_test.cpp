@@ -1,0 +1,218 @@
+// Building the report model from the state a run left on disk: complete for runs that
+// were cut short, the last journal entry winning, cut lines skipped, resumed stages,
+// check files, log tails, the newest run of a tree.
+#include "report/report_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "support/fake_run.h"
+#include "support/run_binary.h"
+
+namespace tipc::report {
+namespace {
+namespace fs = std::filesystem;
+using plan::StageKind;
+using test::fake_plan;
+using test::fake_stage;
+
+const StageReport& stage(const RunReport& report, const std::string& id) {
+  for (const auto& s : report.plans.at(0).stages) {
+    if (s.id == id) return s;
+  }
+  throw std::runtime_error("no stage " + id);
+}
+
+void append(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::app) << text; }
+
+std::string journal(const test::FakeRun& run) { return run.output() + "/" + run::kJournalFileName; }
+
+TEST(ReportLoader, AFinishedRunHasEveryStageWithItsResult) {
+  test::FakeRun run;
+  run.options.resources.gpus = {{"0", 1}};
+  run.script("eval").exit_code = 3;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain, {}, 1), fake_stage("eval", StageKind::kEval, {"train"}),
+                            fake_stage("infer", StageKind::kInfer, {"eval"}), fake_stage("big", StageKind::kTrain, {}, 4)});
+  run.run({&p});
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(report->tool_version, TIPC_VERSION);
+  EXPECT_FALSE(report->interrupted);
+  ASSERT_TRUE(report->started && report->finished);
+  EXPECT_DOUBLE_EQ(*report->finished - *report->started, 2.0);
+  EXPECT_EQ(report->gpus, std::vector<std::string>{"0"});
+  EXPECT_EQ(report->resources_source, "--gpus");
+  ASSERT_EQ(report->plans.size(), 1u);
+  EXPECT_EQ(report->plans[0].config, "test_tipc/configs/m.txt");
+  EXPECT_EQ(report->plans[0].output_dir, run.output());
+  ASSERT_EQ(report->plans[0].stages.size(), 4u);
+  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  EXPECT_EQ(stage(*report, "train").gpus, std::vector<std::string>{"0"});
+  EXPECT_EQ(stage(*report, "train").gpus_needed, 1);
+  EXPECT_EQ(stage(*report, "eval").result, "FAIL");
+  EXPECT_EQ(stage(*report, "eval").exit_code, 3);
+  EXPECT_DOUBLE_EQ(*stage(*report, "eval").seconds, 1.0);
+  EXPECT_EQ(stage(*report, "infer").result, "SKIPPED");
+  EXPECT_EQ(stage(*report, "infer").reason, "dependency eval FAIL");
+  EXPECT_FALSE(stage(*report, "infer").started);
+  EXPECT_EQ(stage(*report, "big").result, "UNSUPPORTED");
+  EXPECT_EQ(report->exit_code(false), 1);
+}
+
+TEST(ReportLoader, AKilledRunListsEveryStageAndTheUnstartedOnesAreSkipped) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),
+                            fake_stage("export", StageKind::kExport, {"train"})});
+  run.run({&p});
+  // What a SIGKILL after the train leaves: the run line and the train's line only.
+  const auto lines = run::read_journal(journal(run));
+  std::ofstream(journal(run), std::ios::trunc) << lines[0].dump() << "\n" << lines[1].dump() << "\n";
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_TRUE(report->interrupted);
+  EXPECT_FALSE(report->finished);
+  EXPECT_EQ(report->exit_code(false), 130);
+  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  for (const char* id : {"eval", "export"}) {
+    EXPECT_EQ(stage(*report, id).result, "SKIPPED");
+    EXPECT_EQ(stage(*report, id).reason, "not started (the run ended before it)");
+  }
+}
+
+TEST(ReportLoader, ACutLastLineIsSkippedAndTheLastEntryWins) {
+  test::FakeRun run;
+  run.script("train").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
+  run.run({&p});
+  append(journal(run), R"({"stage": "train", "result": "PASS", "reason": "again", "started": 5, "seconds": 2})" "\n");
+  append(journal(run), R"({"stage": "eval", "result": "FA)");
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  EXPECT_EQ(stage(*report, "train").reason, "again");
+  EXPECT_EQ(stage(*report, "eval").result, "PASS");
+}
+
+TEST(ReportLoader, AResumedRunKeepsTheEarlierPassesOfUnchangedCommandsOnly) {
+  test::FakeRun run;
+  run.script("eval").exit_code = 1;
+  auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval),
+                      fake_stage("export", StageKind::kExport)});
+  run.run({&p});
+  run.script("eval").exit_code = 0;
+  p.stages[2].argv.push_back("--changed");
+  run.run({&p}, {}, true);
+  // Cut the second run short after its eval: export (changed) has only the first run's PASS.
+  const auto lines = run::read_journal(journal(run));
+  std::ofstream out(journal(run), std::ios::trunc);
+  for (std::size_t i = 0; i + 2 < lines.size(); ++i) out << lines[i].dump() << "\n";
+  out.close();
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_TRUE(report->resumed);
+  EXPECT_TRUE(stage(*report, "train").resumed);
+  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  EXPECT_FALSE(stage(*report, "eval").resumed);
+  EXPECT_EQ(stage(*report, "eval").result, "PASS");
+  EXPECT_EQ(stage(*report, "export").result, "SKIPPED");
+}
+
+TEST(ReportLoader, AStageThatDidNotPassCarriesItsLogTail) {
+  test::FakeRun run;
+  run.script("train").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  run.run({&p});
+  std::string log;
+  for (int i = 1; i <= 40; ++i) log += "line " + std::to_string(i) + "\n";
+  run.repo.write("test_tipc/output/m/lite/train.log", log);
+  run.repo.write("test_tipc/output/m/lite/eval.log", "a stale log of an earlier run\n");
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  const std::string& tail = stage(*report, "train").log_tail;
+  EXPECT_TRUE(tail.starts_with("line 11\n")) << tail;
+  EXPECT_TRUE(tail.ends_with("line 40\n")) << tail;
+  EXPECT_EQ(stage(*report, "eval").log_tail, "");  // it never started
+}
+
+TEST(ReportLoader, ACheckStageGetsItsJsonFileButNotAStaleOne) {
+  test::FakeRun run;
+  auto check = fake_stage("check", StageKind::kCheck);
+  check.argv = {"tipc-run", "diff", "a.npy", "b.npy"};
+  const auto p = fake_plan({check, fake_stage("late", StageKind::kCheck)});
+  run.run({&p});
+  const std::string json = R"({"check": "diff", "reference": "a.npy", "candidate": "b.npy", "method": "mean",
+    "threshold": 1e-6, "passed": false, "warnings": [],
+    "keys": [{"key": "logits", "passed": false, "reason": "mean diff", "shape": [2], "values": {"mean": 0.5}}]})";
+  const std::string path = run.repo.write("test_tipc/output/m/lite/check.json", json);
+  auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  ASSERT_TRUE(stage(*report, "check").check);
+  const CheckDetails& details = *stage(*report, "check").check;
+  EXPECT_EQ(details.kind, "diff");
+  ASSERT_EQ(details.values.size(), 1u);
+  EXPECT_EQ(details.values[0].label, "logits: mean");
+  EXPECT_EQ(details.compared_files[0], (run.repo.path() / "a.npy").string());
+  EXPECT_FALSE(stage(*report, "late").check);  // no JSON file
+
+  fs::last_write_time(path, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  report = load_run_report(run.output());
+  EXPECT_FALSE(stage(*report, "check").check);  // older than the stage: an earlier run's
+
+  run.repo.write("test_tipc/output/m/lite/check.json", "{\"cut");
+  report = load_run_report(run.output());
+  ASSERT_TRUE(stage(*report, "check").check);
+  EXPECT_FALSE(stage(*report, "check").check->passed);
+  EXPECT_NE(stage(*report, "check").check->notes.at(0).find("cannot read"), std::string::npos);
+}
+
+TEST(ReportLoader, TheNewestRunOfATreeIsReported) {
+  test::FakeRun run;
+  const auto a = fake_plan({fake_stage("train", StageKind::kTrain)}, "a");
+  const auto b = fake_plan({fake_stage("train", StageKind::kTrain)}, "b");
+  const auto c = fake_plan({fake_stage("train", StageKind::kTrain)}, "c");
+  run.run({&a});
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  run.run({&b, &c});  // a suite
+  const auto report = load_run_report((run.repo.path() / "test_tipc/output").string());
+  ASSERT_TRUE(report) << report.error().str();
+  ASSERT_EQ(report->plans.size(), 2u);
+  EXPECT_EQ(report->plans[0].model, "b");
+  EXPECT_EQ(report->plans[1].model, "c");
+}
+
+TEST(ReportLoader, AMovedOutputDirectoryStillFindsItsLogs) {
+  test::FakeRun run;
+  run.script("train").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  run.repo.write("test_tipc/output/m/lite/train.log", "boom\n");
+  test::TempDir elsewhere;
+  fs::copy(run.output(), elsewhere.path() / "artifact", fs::copy_options::recursive);
+  const auto report = load_run_report((elsewhere.path() / "artifact").string());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(stage(*report, "train").log, (elsewhere.path() / "artifact/train.log").string());
+  EXPECT_EQ(stage(*report, "train").log_tail, "boom\n");
+}
+
+TEST(ReportLoader, BadInputIsAnErrorThatSaysWhere) {
+  test::TempDir dir;
+  auto report = load_run_report(dir.path().string());
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().str().find("no .tipc-plan.json at or under this directory"), std::string::npos)
+      << report.error().str();
+  EXPECT_FALSE(load_run_report((dir.path() / "missing").string()));
+  dir.write("x/.tipc-plan.json", "{\"stages\": 3}");
+  report = load_run_report(dir.path().string());
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().str().find("x/.tipc-plan.json"), std::string::npos) << report.error().str();
+  dir.write("x/.tipc-plan.json", "{\"schema\": 99, \"stages\": []}");
+  report = load_run_report(dir.path().string());
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().str().find("newer tipc-run"), std::string::npos) << report.error().str();
+}
+
+}  // namespace
+}  // namespace tipc::report

@@ -1,0 +1,120 @@
+// The run's state files: the plan file and the journal, as the fake executor's runs
+// leave them, and --resume reading the journal back.
+#include "run/journal.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "support/fake_run.h"
+#include "support/run_binary.h"
+
+namespace tipc::run {
+namespace {
+using plan::StageKind;
+using test::fake_plan;
+using test::fake_stage;
+
+std::vector<nlohmann::json> journal_of(const test::FakeRun& run) {
+  return read_journal(run.output() + "/" + kJournalFileName);
+}
+
+TEST(Journal, ThePlanFileHoldsEveryStageWithAbsolutePaths) {
+  test::FakeRun run;
+  auto train = fake_stage("train", StageKind::kTrain);
+  train.env = {{"CUDA_VISIBLE_DEVICES", std::nullopt}, {"A", "1"}};
+  const auto p = fake_plan({train, fake_stage("infer", StageKind::kInfer, {"train"}, 2)});
+  run.run({&p});
+  const auto plan = nlohmann::json::parse(test::slurp(run.output() + "/" + kPlanFileName));
+  EXPECT_EQ(plan["schema"], kStateSchema);
+  EXPECT_EQ(plan["tool_version"], TIPC_VERSION);
+  EXPECT_EQ(plan["config"], "test_tipc/configs/m.txt");
+  EXPECT_EQ(plan["mode"], "lite");
+  EXPECT_EQ(plan["model"], "m");
+  EXPECT_EQ(plan["dialect"], "paddleocr");
+  EXPECT_EQ(plan["output_dir"], run.output());
+  ASSERT_EQ(plan["stages"].size(), 2u);
+  const auto& stage = plan["stages"][0];
+  EXPECT_EQ(stage["id"], "train");
+  EXPECT_EQ(stage["kind"], "train");
+  EXPECT_EQ(stage["argv"], nlohmann::json::array({"python3", "train.py"}));
+  EXPECT_EQ(stage["env"]["CUDA_VISIBLE_DEVICES"], nullptr);
+  EXPECT_EQ(stage["env"]["A"], "1");
+  EXPECT_EQ(stage["cwd"], run.repo.path().string());
+  EXPECT_EQ(stage["log"], run.output() + "/train.log");
+  EXPECT_EQ(stage["fingerprint"], stage_fingerprint(train));
+  EXPECT_EQ(plan["stages"][1]["deps"], nlohmann::json::array({"train"}));
+  EXPECT_EQ(plan["stages"][1]["needs"]["gpus"], 2);
+}
+
+TEST(Journal, RunLinesFrameOneLinePerFinishedStage) {
+  test::FakeRun run;
+  run.options.resources.gpus = {{"3", 1}};
+  run.script("infer").exit_code = 2;
+  run.script("infer").log_findings = {"python traceback at line 4"};
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain, {}, 1), fake_stage("infer", StageKind::kInfer)});
+  run.run({&p});
+  const auto lines = journal_of(run);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0]["run"], "started");
+  EXPECT_EQ(lines[0]["jobs"], 1);
+  EXPECT_EQ(lines[0]["gpus"], nlohmann::json::array({"3"}));
+  EXPECT_EQ(lines[0]["resources"], "--gpus");
+  EXPECT_EQ(lines[0]["resumed"], false);
+  const double started = lines[0]["started"];
+  EXPECT_EQ(lines[1]["stage"], "train");
+  EXPECT_EQ(lines[1]["result"], "PASS");
+  EXPECT_EQ(lines[1]["exit_code"], 0);
+  EXPECT_EQ(lines[1]["signal"], nullptr);
+  EXPECT_EQ(lines[1]["gpus"], nlohmann::json::array({"3"}));
+  EXPECT_DOUBLE_EQ(lines[1]["started"].get<double>(), started);
+  EXPECT_DOUBLE_EQ(lines[2]["started"].get<double>(), started + 1);  // virtual time
+  EXPECT_EQ(lines[2]["exit_code"], 2);
+  EXPECT_EQ(lines[2]["log_findings"], nlohmann::json::array({"python traceback at line 4"}));
+  EXPECT_EQ(lines[3]["run"], "finished");
+  EXPECT_DOUBLE_EQ(lines[3]["finished"].get<double>(), started + 2);
+  EXPECT_EQ(lines[3]["interrupted"], false);
+}
+
+TEST(Journal, AStageThatNeverRanHasNoStartAndASignalIsRecorded) {
+  test::FakeRun run;
+  run.script("train").signal = 9;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  run.run({&p});
+  const auto lines = journal_of(run);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[1]["signal"], 9);
+  EXPECT_EQ(lines[2]["result"], "SKIPPED");
+  EXPECT_EQ(lines[2]["started"], nullptr);
+}
+
+TEST(Journal, ACutLineIsSkippedAndResumeStillWorks) {
+  test::FakeRun run;
+  run.script("eval").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  run.run({&p});
+  std::ofstream(run.output() + "/" + kJournalFileName, std::ios::app) << "{\"stage\": \"ev";  // a crash mid-write
+  EXPECT_EQ(journal_of(run).size(), 4u);
+  const auto passed = passed_in_journal(run.repo.path().string(), {&p});
+  EXPECT_EQ(passed, (std::set<std::string>{"test_tipc/configs/m.txt#train"}));
+
+  run.script("eval").exit_code = 0;
+  const auto summary = run.run({&p}, {}, true);
+  EXPECT_EQ(summary.exit_code(false), 0);
+  const auto lines = journal_of(run);
+  ASSERT_EQ(lines.size(), 7u);  // the first run's 4, then started, eval, finished
+  EXPECT_EQ(lines[4]["run"], "started");
+  EXPECT_EQ(lines[4]["resumed"], true);
+  EXPECT_EQ(lines[5]["stage"], "eval");
+}
+
+TEST(Journal, AChangedCommandIsNotResumed) {
+  test::FakeRun run;
+  auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  p.stages[0].argv.push_back("--epochs=2");
+  EXPECT_TRUE(passed_in_journal(run.repo.path().string(), {&p}).empty());
+}
+
+}  // namespace
+}  // namespace tipc::run

@@ -1,0 +1,116 @@
+#pragma once
+// A report model with a bit of everything, fixed times and paths, for the renderers'
+// golden files: one plan with every result, checks of the three kinds, text that needs
+// escaping (markup characters, control characters, invalid UTF-8), and a second plan.
+#include <string>
+
+#include "report/run_report.h"
+
+namespace tipc::test {
+
+inline report::StageReport sample_stage(std::string id, std::string kind, std::string result, std::string reason) {
+  report::StageReport s;
+  s.id = std::move(id);
+  s.kind = std::move(kind);
+  s.result = std::move(result);
+  s.reason = std::move(reason);
+  s.argv = {"python3", "tools/" + s.kind + ".py", "-o", "Global.use_gpu=False"};
+  s.cwd = "/repo";
+  s.log = "/repo/test_tipc/output/alexnet/lite_train_lite_infer/" + s.kind + ".log";
+  return s;
+}
+
+inline report::StageReport ran(report::StageReport s, double started, double seconds, int exit_code) {
+  s.started = started;
+  s.seconds = seconds;
+  s.exit_code = exit_code;
+  return s;
+}
+
+// A plan of test_tipc/configs/<model>.txt under `repo_root`, without stages.
+inline report::PlanReport plan_of(const std::string& repo_root, const std::string& model, const std::string& mode,
+                                  const std::string& dialect) {
+  report::PlanReport plan;
+  plan.config = "test_tipc/configs/" + model + ".txt";
+  plan.config_file = repo_root + "/" + plan.config;
+  plan.mode = mode;
+  plan.model = model;
+  plan.dialect = dialect;
+  plan.output_dir = repo_root + "/test_tipc/output/" + model + "/" + mode;
+  return plan;
+}
+
+inline report::PlanReport sample_plan() {
+  using report::CheckValue;
+  report::PlanReport plan = plan_of("/repo", "alexnet", "lite_train_lite_infer", "paddleocr");
+
+  auto train = ran(sample_stage("norm_train/gpus_-1/train", "train", "PASS", ""), 1700000000.5, 12.25, 0);
+  train.env = {{"CUDA_VISIBLE_DEVICES", std::nullopt}, {"FLAGS_cudnn_deterministic", "1"}};
+  train.metrics.curves = {{"loss", {{1, 2.5}, {2, 1.25}}}};
+  train.metrics.final_values = {{"top1", 0.5}};
+
+  auto eval = ran(sample_stage("norm_train/gpus_-1/eval", "eval", "FAIL", "exit code 3 <&\"'>"), 1700000013, 2, 3);
+  eval.deps = {"norm_train/gpus_-1/train"};
+  eval.log_tail = "Traceback (most recent call last):\n  a < b && \"c\" 'd'\n\x1b[31mred\x1b[0m \x07" "bell \xff\xfe bytes\n";
+
+  auto infer = ran(sample_stage("norm_train/gpus_-1/infer/cpu_bs1", "infer", "TIMEOUT", "timed out after 5 s"),
+                   1700000013, 5, 0);
+  infer.exit_code.reset();
+  infer.signal = 15;
+  infer.log_tail = "still running\n";
+  infer.metrics.timings = report::InferenceTimings{1.5, 10.25, 0.5, 12.25, 1, "fp32", "cpu", 1};
+
+  auto gpu = sample_stage("norm_train/gpus_0/train", "train", "UNSUPPORTED", "needs 1 GPU; 0 available (--gpus)");
+  gpu.gpus_needed = 1;
+  auto skipped = sample_stage("norm_train/gpus_-1/export", "export", "SKIPPED", "not started (the run ended before it)");
+  auto resumed = ran(sample_stage("norm_train/gpus_-1/export_prev", "export", "PASS", "passed in an earlier run (--resume)"),
+                     1690000000, 1, 0);
+  resumed.resumed = true;
+
+  auto diff = ran(sample_stage("norm_train/gpus_-1/export/check/eager_vs_onnx", "check", "FAIL", "exit code 1"),
+                  1700000020, 0.125, 1);
+  diff.log = "/repo/test_tipc/output/alexnet/lite_train_lite_infer/export_check_eager_vs_onnx.log";
+  report::CheckDetails diff_check;
+  diff_check.kind = "diff";
+  diff_check.values = {CheckValue{"logits: mean", 1e-7, 1e-6, true}, CheckValue{"logits: max", 2.5e-5, 1e-6, false}};
+  diff_check.notes = {"only in B: logits.bias"};
+  diff_check.compared_files = {"/repo/out/eager.npy", "/repo/out/onnx.npy"};
+  diff.check = diff_check;
+
+  auto compare = ran(sample_stage("norm_train/gpus_-1/infer/cpu_bs1/check/truth", "check", "PASS", ""), 1700000021, 0.5, 0);
+  report::CheckDetails compare_check;
+  compare_check.kind = "compare-results";
+  compare_check.passed = true;
+  compare_check.values = {CheckValue{"python_infer_cpu_fp32.log: ./lite_data/a|b.ppm", 2e-6, 1.000913, true}};
+  compare.check = compare_check;
+
+  auto init = ran(sample_stage("norm_train/gpus_-1/train/check/init", "check", "PASS", ""), 1700000022, 0.25, 0);
+  report::CheckDetails init_check;
+  init_check.kind = "init-check";
+  init_check.passed = true;
+  init_check.values = {CheckValue{"fc.weight: KS", 0.0125, 0.0326, true}};
+  init_check.histograms = {{"fc.weight", {-1, 0, 1}, {10, 12}, {11, 11}}};
+  init.check = init_check;
+
+  plan.stages = {train, eval, infer, gpu, skipped, resumed, diff, compare, init};
+  return plan;
+}
+
+inline report::RunReport sample_run_report() {
+  report::RunReport run;
+  run.tool_version = "0.1.0";
+  run.started = 1700000000;
+  run.finished = 1700000030.5;
+  run.jobs = 2;
+  run.gpus = {};
+  run.resources_source = "--gpus";
+  run.repo_root = "/repo";
+  run.settings_file = "/repo/test_tipc/tipc-run.yaml";
+  run.plans = {sample_plan()};
+  report::PlanReport second = plan_of("/repo", "other", "whole_infer", "paddleclas");
+  second.stages = {ran(sample_stage("infer/cpu", "infer", "PASS", ""), 1700000001, 3.5, 0)};
+  run.plans.push_back(second);
+  return run;
+}
+
+}  // namespace tipc::test
