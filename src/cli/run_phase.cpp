@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "data/extract.h"
+#include "report/check_events.h"
 #include "report/console_reporter.h"
 #include "report/report_writer.h"
 #include "report/results_log_reporter.h"
@@ -149,7 +150,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   listeners.add(results);
   listeners.add(journal);
   listeners.add(reports);  // after the journal: it reads the journal's last line
-  const auto summary = run::run_stages(pointers, executor, listeners, scheduler, [&] { return signals.interrupted(); });
+  report::CheckEventSource events(project.root, listeners);
+  const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
   if (options.compat) return summary.interrupted ? kExitInterrupted : kExitPassed;  // the reference exits 0 (D1)
   return summary.exit_code(options.strict);
 }

@@ -1,6 +1,8 @@
 #include "report/check_details.h"
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include <fmt/format.h>
@@ -110,6 +112,34 @@ std::optional<CheckDetails> check_details_from_json(const std::string& subcomman
   if (subcommand == "compare-results") return compare_results_details(json);
   if (subcommand == "init-check") return init_check_details(json);
   return std::nullopt;
+}
+
+namespace {
+
+double unix_mtime(const fs::path& path) {
+  std::error_code ec;
+  const auto time = fs::last_write_time(path, ec);
+  if (ec) return 0;
+  return std::chrono::duration<double>(std::chrono::file_clock::to_sys(time).time_since_epoch()).count();
+}
+
+}  // namespace
+
+std::optional<CheckDetails> read_check_file(const std::string& log, const std::string& subcommand,
+                                            const std::string& cwd, double started_unix) {
+  const fs::path path = fs::path(log).replace_extension(".json");
+  std::ifstream in(path);
+  if (!in || unix_mtime(path) + 1 < started_unix) return std::nullopt;  // 1 s: file systems with coarse times
+  const auto json = Json::parse(in, nullptr, false);
+  if (!json.is_discarded()) {
+    try {
+      return check_details_from_json(subcommand, json, cwd);
+    } catch (const Json::exception&) {
+    }
+  }
+  CheckDetails unreadable = details_of(subcommand, false);
+  unreadable.notes = {"cannot read " + path.string()};
+  return unreadable;
 }
 
 }  // namespace tipc::report

@@ -18,4 +18,10 @@ namespace tipc::report {
 std::optional<CheckDetails> check_details_from_json(const std::string& subcommand, const nlohmann::ordered_json& json,
                                                     const std::string& cwd);
 
+// The --json file a check stage wrote beside its log (the log's path with ".json"), read
+// back; nullopt when there is none, or it is older than the stage's start (an earlier
+// run's). One that cannot be read (cut, or of another shape) is a failed check with a note.
+std::optional<CheckDetails> read_check_file(const std::string& log, const std::string& subcommand,
+                                            const std::string& cwd, double started_unix);
+
 }  // namespace tipc::report

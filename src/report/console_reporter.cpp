@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
 #include <fmt/format.h>
+
+#include "report/report_text.h"
 
 namespace tipc::report {
 
@@ -86,6 +89,19 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
     const std::string tail = log_tail(record.log_path, tail_lines_);
     if (!tail.empty()) line(fmt::format("    last {} log lines:\n{}", tail_lines_, tail));
   }
+}
+
+void ConsoleReporter::check_finished(const run::StageRecord& record, const CheckDetails& check) {
+  if (!run::is_failure(record.verdict.result)) return;  // a pass is one line, as for any stage
+  constexpr std::size_t kFailingValuesShown = 10;
+  const auto shown = headline_values(check, kFailingValuesShown, 0);
+  std::string text = "    check values:";
+  for (const CheckValue* value : shown) text += "\n      " + check_value_line(*value);
+  const std::size_t failing =
+      std::count_if(check.values.begin(), check.values.end(), [](const CheckValue& v) { return !v.passed; });
+  if (failing > shown.size()) text += fmt::format("\n      ... and {} more failing (report.json)", failing - shown.size());
+  for (const auto& note : check.notes) text += "\n      note: " + note;
+  if (!shown.empty() || !check.notes.empty()) line(text);
 }
 
 void ConsoleReporter::run_finished(const run::RunSummary& summary) {

@@ -1,10 +1,12 @@
 #pragma once
 // What a person sees while a run goes: on a terminal one rewritten status line
 // (`[done/total] stage-id`, ninja style), plain lines otherwise; every stage that did
-// not pass gets a line, a failure also its command, exit status and last log lines.
+// not pass gets a line, a failure also its command, exit status and last log lines; a
+// failed check its failing values against their limits.
 #include <cstdio>
 #include <string>
 
+#include "report/run_report.h"
 #include "run/events.h"
 
 namespace tipc::report {
@@ -23,6 +25,7 @@ class ConsoleReporter : public run::Listener {
   void run_started(const run::RunInfo& info) override;
   void stage_started(const run::StageRecord& record) override;
   void stage_finished(const run::StageRecord& record) override;
+  void check_finished(const run::StageRecord& record, const CheckDetails& check) override;
   void run_finished(const run::RunSummary& summary) override;
 
  private:

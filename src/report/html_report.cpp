@@ -101,7 +101,8 @@ footer{border-top:1px solid var(--line);padding:14px 32px;color:var(--muted);fon
 constexpr std::string_view kContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'";
 
 constexpr std::string_view kNone = "&#8212;";  // an em dash for a missing value
-// A check with more values shows its headline values and folds the full list.
+// A check with more values shows its headline values (every failing one, or the few
+// nearest their limits) and folds the full list.
 constexpr std::size_t kCheckValuesShownWhole = 8;
 constexpr std::size_t kNearestValuesShown = 3;
 
@@ -480,24 +481,11 @@ Html check_values_table(const std::vector<const CheckValue*>& values) {
                rows);
 }
 
-// The values a long check shows before its full list: every failing one, or, when all
-// pass, the few nearest their limits.
-std::vector<const CheckValue*> headline_values(const CheckDetails& check) {
-  std::vector<const CheckValue*> values;
-  for (const auto& value : check.values) values.push_back(&value);
-  std::stable_sort(values.begin(), values.end(), [](const CheckValue* a, const CheckValue* b) {
-    return closeness_to_limit(*a) > closeness_to_limit(*b);
-  });
-  const auto failing = std::count_if(values.begin(), values.end(), [](const CheckValue* v) { return !v->passed; });
-  values.resize(failing > 0 ? failing : std::min(values.size(), kNearestValuesShown));
-  return values;
-}
-
 Html check_values(const CheckDetails& check) {
   std::vector<const CheckValue*> all;
   for (const auto& value : check.values) all.push_back(&value);
   if (all.size() <= kCheckValuesShownWhole) return check_values_table(all);
-  const auto headline = headline_values(check);
+  const auto headline = headline_values(check, all.size(), kNearestValuesShown);
   const bool failing = !headline.front()->passed;
   return fmt::format("<p class=\"key\">{} of {} values {}:</p>\n", headline.size(), all.size(),
                      failing ? "fail" : "passed; nearest their limits") +

@@ -158,22 +158,9 @@ std::string not_passed_table(const RunReport& report) {
   return out + cut_notice(shown, rows.size(), "rows");
 }
 
-// What a check shows: its failing values, or, when none fails, the one nearest its limit.
-std::vector<const CheckValue*> shown_values(const CheckDetails& check) {
-  std::vector<const CheckValue*> shown;
-  for (const CheckValue& value : check.values) {
-    if (!value.passed && shown.size() < kMaxFailingValuesPerCheck) shown.push_back(&value);
-  }
-  if (shown.empty() && !check.values.empty()) {
-    shown.push_back(&*std::max_element(check.values.begin(), check.values.end(),
-                                       [](const CheckValue& a, const CheckValue& b) { return closeness_to_limit(a) < closeness_to_limit(b); }));
-  }
-  return shown;
-}
-
 std::string check_rows(const RunReport& report, const StageRef& ref) {
   const CheckDetails& check = *ref.stage->check;
-  const auto shown = shown_values(check);
+  const auto shown = headline_values(check, kMaxFailingValuesPerCheck, 1);
   std::string out;
   for (const CheckValue* v : shown) {
     out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(report, ref), cell(v->label), format_number(v->value),

@@ -1,7 +1,6 @@
 #include "report/report_loader.h"
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -157,31 +156,9 @@ void apply_entry(StageReport& stage, const Json& entry, bool resumed) {
   stage.resumed = resumed;
 }
 
-double unix_mtime(const fs::path& path) {
-  std::error_code ec;
-  const auto time = fs::last_write_time(path, ec);
-  if (ec) return 0;
-  return std::chrono::duration<double>(std::chrono::file_clock::to_sys(time).time_since_epoch()).count();
-}
-
-// The check's --json file, unless it is older than the stage (an earlier run's). One that
-// cannot be read (cut, or of another shape) is a failed check with a note.
 void add_check(StageReport& stage) {
   if (stage.kind != "check" || !stage.started || stage.argv.size() < 2) return;
-  const fs::path path = fs::path(stage.log).replace_extension(".json");
-  std::ifstream in(path);
-  if (!in || unix_mtime(path) + 1 < *stage.started) return;  // 1 s: file systems with coarse times
-  const auto json = nlohmann::ordered_json::parse(in, nullptr, false);
-  if (!json.is_discarded()) {
-    try {
-      stage.check = check_details_from_json(stage.argv[1], json, stage.cwd);
-      return;
-    } catch (const Json::exception&) {
-    }
-  }
-  stage.check = CheckDetails();
-  stage.check->kind = stage.argv[1];
-  stage.check->notes = {"cannot read " + path.string()};
+  stage.check = read_check_file(stage.log, stage.argv[1], stage.cwd, *stage.started);
 }
 
 StageReport stage_report(const PlanFile& plan, const Json& stage, const PlanJournal& journal) {

@@ -1,5 +1,6 @@
 #include "report/run_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -31,6 +32,18 @@ int RunReport::exit_code(bool strict) const {
 double closeness_to_limit(const CheckValue& value) {
   if (std::isnan(value.value)) return std::numeric_limits<double>::infinity();
   return value.limit && *value.limit > 0 ? value.value / *value.limit : value.value;
+}
+
+std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing, std::size_t nearest) {
+  std::vector<const CheckValue*> values;
+  for (const auto& value : check.values) values.push_back(&value);
+  std::stable_sort(values.begin(), values.end(), [](const CheckValue* a, const CheckValue* b) {
+    return closeness_to_limit(*a) > closeness_to_limit(*b);
+  });
+  const auto failing = static_cast<std::size_t>(
+      std::count_if(values.begin(), values.end(), [](const CheckValue* v) { return !v->passed; }));
+  values.resize(std::min(values.size(), failing > 0 ? std::min(failing, max_failing) : nearest));
+  return values;
 }
 
 const char* verdict(const RunReport& report) {

@@ -125,6 +125,10 @@ struct RunReport {
 // itself without a positive limit; not a number is the worst: infinity.
 double closeness_to_limit(const CheckValue& value);
 
+// What a report shows of a check first, worst first: its failing values (at most
+// `max_failing`), or, when none fails, the `nearest` values nearest their limits.
+std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing, std::size_t nearest);
+
 // The headline of every report: "PASS", "FAIL" or "INTERRUPTED", from exit_code(false).
 const char* verdict(const RunReport& report);
 

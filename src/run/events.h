@@ -1,12 +1,17 @@
 #pragma once
-// The run's event stream. Reporters are listeners (Catch2 / googletest model); a
-// MultiListener fans every event out.
+// The run's event stream: run started, stage started, stage finished, check finished, run
+// finished. Reporters are listeners (Catch2 / googletest model); a MultiListener fans
+// every event out.
 #include <string>
 #include <vector>
 
 #include "plan/plan.h"
 #include "run/outcome.h"
 #include "run/resources.h"
+
+namespace tipc::report {
+struct CheckDetails;  // report/run_report.h: what a check measured, against its limits
+}
 
 namespace tipc::run {
 
@@ -45,6 +50,9 @@ class Listener {
   virtual void run_started(const RunInfo&) {}
   virtual void stage_started(const StageRecord&) {}
   virtual void stage_finished(const StageRecord&) {}
+  // After stage_finished of a check stage that ran and wrote its --json file
+  // (report::CheckEventSource reads it).
+  virtual void check_finished(const StageRecord&, const report::CheckDetails&) {}
   virtual void run_finished(const RunSummary&) {}
 };
 
@@ -59,6 +67,9 @@ class MultiListener : public Listener {
   }
   void stage_finished(const StageRecord& record) override {
     for (auto* l : listeners_) l->stage_finished(record);
+  }
+  void check_finished(const StageRecord& record, const report::CheckDetails& check) override {
+    for (auto* l : listeners_) l->check_finished(record, check);
   }
   void run_finished(const RunSummary& summary) override {
     for (auto* l : listeners_) l->run_finished(summary);

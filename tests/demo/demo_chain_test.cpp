@@ -214,7 +214,10 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
   EXPECT_NE(checks.out.find("FAIL        " + cpu + "infer/cpu_mkldnn_False_threads_1_fp32_bs1/check/inference_vs_ground_truth"),
             std::string::npos)
       << checks.out;
-  EXPECT_NE(checks.out.find("circle_000.ppm"), std::string::npos) << "the failing key is named: " << checks.out;
+  EXPECT_NE(checks.out.find("    check values:\n      python_infer_norm_train_null_cpu_gpus_-1_usemkldnn_False_threads_1_"
+                            "precision_fp32_batchsize_1.log: circle_000.ppm = 0.4 > limit "),
+            std::string::npos)
+      << "the failing key is named with its value and limit: " << checks.out;
 }
 
 TEST_F(DemoChain, UseGpuWithoutCudaIsAnErrorNotAFallback) {

@@ -56,6 +56,35 @@ TEST(ConsoleReporter, PlainLinesNameResultAndReasonAndFailuresShowTheLogTail) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
 }
 
+TEST(ConsoleReporter, AFailedCheckListsItsFailingValuesWorstFirstAndAPassedOneNothing) {
+  plan::Plan plan;
+  plan::Stage stage;
+  stage.id = "export/check/eager_vs_onnx";
+  run::StageRecord record;
+  record.plan = &plan;
+  record.stage = &stage;
+  record.verdict = {run::Status::kFail, "exit code 1"};
+  CheckDetails check;
+  check.kind = "diff";
+  check.values = {{"logits: mean", 1e-7, 1e-6, true}, {"logits: max", 2e-5, 1e-6, false}, {"probs: max", 3e-3, 1e-6, false}};
+  check.notes = {"only in B: logits.bias"};
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&buffer, &size);
+  ConsoleReporter reporter(out, {false, false});
+  reporter.check_finished(record, check);
+  record.verdict = {run::Status::kPass, ""};
+  reporter.check_finished(record, check);
+  std::fclose(out);
+  const std::string text(buffer, size);
+  std::free(buffer);
+  EXPECT_EQ(text,
+            "    check values:\n"
+            "      probs: max = 0.003 > limit 1e-06: FAIL\n"
+            "      logits: max = 2e-05 > limit 1e-06: FAIL\n"
+            "      note: only in B: logits.bias\n");
+}
+
 TEST(LogTail, ReturnsTheLastLines) {
   test::TempDir dir;
   EXPECT_EQ(log_tail(dir.write("a.log", "1\n2\n3\n"), 2), "2\n3\n");

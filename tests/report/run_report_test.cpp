@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "support/sample_report.h"
 
 namespace tipc::report {
@@ -34,6 +36,24 @@ TEST(RunReport, ExitCodeIsTheRunsExitCode) {
   EXPECT_STREQ(verdict(interrupted), "INTERRUPTED");
   EXPECT_STREQ(verdict(with_results({"PASS"})), "PASS");
   EXPECT_STREQ(verdict(with_results({"FAIL"})), "FAIL");
+}
+
+std::vector<std::string> labels(const std::vector<const CheckValue*>& values) {
+  std::vector<std::string> out;
+  for (const CheckValue* value : values) out.push_back(value->label);
+  return out;
+}
+
+TEST(HeadlineValues, FailingValuesWorstFirstElseTheNearestTheirLimits) {
+  CheckDetails check;
+  check.values = {{"a", 0.5, 1, true}, {"b", 3, 1, false}, {"c", 0.9, 1, true}, {"d", 2, 1, false},
+                  {"e", std::nan(""), 1, false}, {"f", 0.1, 1, true}};
+  EXPECT_EQ(labels(headline_values(check, 10, 2)), (std::vector<std::string>{"e", "b", "d"})) << "NaN is the worst";
+  EXPECT_EQ(labels(headline_values(check, 2, 2)), (std::vector<std::string>{"e", "b"}));
+  for (auto& value : check.values) value = {value.label, std::isnan(value.value) ? 0.0 : value.value / 4, 1, true};
+  EXPECT_EQ(labels(headline_values(check, 10, 2)), (std::vector<std::string>{"b", "d"}));
+  EXPECT_TRUE(headline_values(check, 10, 0).empty());
+  EXPECT_TRUE(headline_values(CheckDetails{}, 10, 3).empty());
 }
 
 }  // namespace
