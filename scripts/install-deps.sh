@@ -12,6 +12,7 @@ packages=(
   libxml2-dev                # tests: junit.xml is validated against an XML schema
   chromium fonts-dejavu-core # tests: report.html in headless chromium (the fonts: its screenshot has text)
   clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
+  slurmctld slurmd slurm-client munge  # tests: --executor slurm on a local cluster (scripts/slurm-local.sh)
   # the demo chain: PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
   python3-torch python3-numpy python3-onnx python3-opencv
 )

@@ -37,9 +37,19 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
   app.add_option("--bundle", o.bundle,
                  "also write the acceptance bundle (reports, logs, check files, configs, settings) to this .tar.gz");
+  app.add_option("--executor", o.executor, "where stages run: local (this machine) or slurm (a job step each)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  app.add_option("--partition", o.partition, "slurm: the partition (default: settings' slurm.partition)");
+  app.add_option("--account", o.account, "slurm: the account (default: settings' slurm.account)");
   app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");
   try {
     app.parse(argc, argv);
+    if (o.executor != "slurm" && (o.partition || o.account)) {
+      throw CLI::ValidationError("--partition and --account", "apply to --executor slurm only");
+    }
+    if (o.executor == "slurm" && (o.gpus || o.resource_spec)) {
+      throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; Slurm allocates the GPUs");
+    }
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);

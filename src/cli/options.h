@@ -30,6 +30,9 @@ struct Options {
   bool resume = false;
   bool prepare_script = false;
   std::optional<std::string> bundle;       // --bundle FILE.tar.gz: the acceptance bundle
+  std::string executor = "local";          // local | slurm
+  std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
+  std::optional<std::string> account;      // slurm
 };
 
 // Parses argv. Returns an Error with exit code 0 for --help/--version (the text is

@@ -15,23 +15,15 @@
 #include "report/console_reporter.h"
 #include "report/report_writer.h"
 #include "report/results_log_reporter.h"
+#include "run/command.h"
 #include "run/journal.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
+#include "run/slurm.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
 namespace {
-
-std::string command_output(const char* command) {
-  std::string out;
-  if (FILE* pipe = popen(command, "r")) {
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
-    pclose(pipe);
-  }
-  return out;
-}
 
 Result<void> prepare_data(const Project& project, const std::string& mode) {
   for (const auto& step : project.settings.data_for(mode)) {
@@ -107,8 +99,45 @@ Result<run::ResourceSpec> resources_for(const Options& options) {
   if (options.gpus) return run::parse_gpu_list(*options.gpus);
   std::optional<std::string> cvd;
   if (const char* value = std::getenv("CUDA_VISIBLE_DEVICES")) cvd = value;
-  return run::detect_gpus(cvd, cvd ? "" : command_output("nvidia-smi -L 2>/dev/null"));
+  if (cvd) return run::detect_gpus(cvd, "");
+  const auto listing = run::run_command({"nvidia-smi", "-L"});
+  return run::detect_gpus(std::nullopt, listing.ok() ? listing.output : "");
 }
+
+namespace {
+
+run::SlurmOptions slurm_options(const Project& project, const Options& options) {
+  const config::SlurmSetting& setting = project.settings.slurm;
+  return {options.partition ? options.partition : setting.partition, options.account ? options.account : setting.account,
+          setting.cpus_per_task, setting.srun_args};
+}
+
+// Where the stages go: GPUs of this machine for the local executor; for Slurm, what the
+// cluster offers (the scheduler then leaves placement to it).
+Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm, run::SchedulerOptions& scheduler) {
+  if (options.executor != "slurm") {
+    auto resources = resources_for(options);
+    if (!resources) return fail(resources.error());
+    scheduler.resources = *resources;
+    return {};
+  }
+  auto cluster = run::query_slurm_cluster(slurm, [](const auto& argv) { return run::run_command(argv); });
+  if (!cluster) return fail(cluster.error());
+  scheduler.cluster = *cluster;
+  scheduler.resources.source = fmt::format("{}: {} node{}, up to {} GPU{} per node", cluster->source, cluster->nodes,
+                                           cluster->nodes == 1 ? "" : "s", cluster->max_gpus_per_node,
+                                           cluster->max_gpus_per_node == 1 ? "" : "s");
+  return {};
+}
+
+// Stages in flight at once: each is a process here (or an srun waiting on the cluster).
+int default_jobs(const Options& options) {
+  constexpr int kSlurmJobsInFlight = 256;
+  if (options.executor == "slurm") return kSlurmJobsInFlight;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+}  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
               const std::vector<std::string>& config_files) {
@@ -117,19 +146,20 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
     return e.exit_code;
   };
   if (auto ok = prepare_data(project, options.mode); !ok) return report_error(ok.error());
-  auto resources = resources_for(options);
-  if (!resources) return report_error(resources.error());
+  run::SchedulerOptions scheduler;
+  const run::SlurmOptions slurm = slurm_options(project, options);
+  if (auto ok = place_stages(options, slurm, scheduler); !ok) return report_error(ok.error());
 
   run::SignalWatch& signals = run::SignalWatch::install();
-  run::ProcessExecutor executor(signals);
+  run::ProcessExecutor local(signals);
   if (options.prepare_script) {
-    if (auto ok = run_prepare_scripts(project, config_files, options.mode, executor, signals); !ok) return report_error(ok.error());
+    if (auto ok = run_prepare_scripts(project, config_files, options.mode, local, signals); !ok) return report_error(ok.error());
   }
+  std::optional<run::SlurmExecutor> on_slurm;
+  if (options.executor == "slurm") on_slurm.emplace(local, slurm, [](const auto& argv) { return run::run_command(argv); });
+  run::Executor& executor = on_slurm ? static_cast<run::Executor&>(*on_slurm) : local;
 
-  run::SchedulerOptions scheduler;
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(cores));
-  scheduler.resources = *resources;
+  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options)));
   scheduler.timeouts = timeouts_for(project, options);
   scheduler.repo_root = project.root;
   scheduler.append_logs = options.compat;

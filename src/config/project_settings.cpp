@@ -174,6 +174,28 @@ void read_alignment(const std::string& path, const YAML::Node& node, ProjectSett
   }
 }
 
+void read_slurm(const std::string& path, const YAML::Node& node, SlurmSetting& slurm) {
+  check_keys(path, node, {"partition", "account", "cpus_per_task", "srun_args"});
+  if (node["partition"]) slurm.partition = required_text(path, node, "partition");
+  if (node["account"]) slurm.account = required_text(path, node, "account");
+  if (const YAML::Node cpus = node["cpus_per_task"]) {
+    try {
+      slurm.cpus_per_task = cpus.as<int>();
+    } catch (const YAML::Exception&) {
+      bad(path, cpus, "cpus_per_task", "expected a whole number");
+    }
+    if (*slurm.cpus_per_task < 1) bad(path, cpus, "cpus_per_task", "must be at least 1");
+  }
+  if (const YAML::Node args = node["srun_args"]) {
+    if (!args.IsSequence()) bad(path, args, "srun_args", "expected a list of srun flags");
+    for (const auto& arg : args) {
+      const std::string flag = arg.as<std::string>("");
+      if (!flag.starts_with("-")) bad(path, arg, "srun_args", fmt::format("'{}' is not an srun flag (-x or --name=value)", flag));
+      slurm.srun_args.push_back(flag);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<DataStepSetting> ProjectSettings::data_for(const std::string& mode) const {
@@ -192,11 +214,14 @@ Result<ProjectSettings> load_project_settings(const std::string& path) {
     if (root.IsNull()) return s;
     if (!root.IsMap()) throw Error::at(path, 1, "", "expected a map of settings");
     check_keys(path, root,
-               {"timeouts", "log_checks", "data", "launcher", "dialect", "jobs", "cpu_train_processes", "alignment"});
+               {"timeouts", "log_checks", "data", "launcher", "dialect", "jobs", "cpu_train_processes", "alignment",
+                "slurm"});
     expect_shape(path, root, "timeouts", YAML::NodeType::Map);
     expect_shape(path, root, "log_checks", YAML::NodeType::Sequence);
     expect_shape(path, root, "data", YAML::NodeType::Map);
     expect_shape(path, root, "alignment", YAML::NodeType::Sequence);
+    expect_shape(path, root, "slurm", YAML::NodeType::Map);
+    if (root["slurm"]) read_slurm(path, root["slurm"], s.slurm);
     if (root["timeouts"]) read_timeouts(path, root["timeouts"], s);
     if (root["log_checks"]) read_log_checks(path, root["log_checks"], s);
     if (root["data"]) read_data(path, root["data"], s);

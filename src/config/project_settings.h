@@ -33,6 +33,14 @@ struct AlignmentCheckSetting {
   std::string source;                  // "test_tipc/tipc-run.yaml:12", for messages
 };
 
+// `slurm:` (docs/slurm.md): where --executor slurm sends the stages.
+struct SlurmSetting {
+  std::optional<std::string> partition;
+  std::optional<std::string> account;
+  std::optional<int> cpus_per_task;
+  std::vector<std::string> srun_args;  // extra srun flags, e.g. ["--qos=ci", "--constraint=a100"]
+};
+
 struct ProjectSettings {
   std::string path;                              // "" when the project has none
   std::map<std::string, double> timeouts{
@@ -45,6 +53,7 @@ struct ProjectSettings {
   std::optional<int> jobs;
   int cpu_train_processes = 1;  // with a rank-spawning launcher: ranks of a CPU (-1) train (gloo)
   std::vector<AlignmentCheckSetting> alignment;
+  SlurmSetting slurm;
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
 };

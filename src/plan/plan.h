@@ -32,6 +32,9 @@ struct Stage {
   bool benchmark = false;         // timing-sensitive inference: run alone
   std::string launcher;           // the launcher of a distributed train ("" otherwise)
   int processes = 1;              // processes tipc-run starts itself (rank-env launcher)
+  // A multi-node train: the hosts the config names (its `ips`), as they appear in argv. An
+  // executor that allocates machines (Slurm) puts the allocated ones in their place.
+  std::string hosts;
   std::string command;            // the reference's command text (status line)
   std::string shell_text;         // the string the reference evaluates (compat)
   std::string status_log;         // the log named in the status line

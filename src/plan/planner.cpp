@@ -382,6 +382,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   if (!train) return fail(train.error());
   const std::string train_id = (*train)->id;
   (*train)->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
+  if (gpu.nodes) (*train)->hosts = gpu.ips.value_or("");
   if (gpu.launch != GpuElement::Launch::kSingle) {
     (*train)->launcher = launcher.name;
     if (launcher.spawns_ranks) (*train)->processes = gpu.gpu_count;

@@ -76,6 +76,7 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
   const std::string word = paint(fmt::format("{:<11}", run::to_string(result)), result);
   std::string text = fmt::format("[{}/{}] {} {}", done_, total_, word, record.stage->id);
   if (record.start_seconds >= 0 && record.end_seconds >= 0) text += fmt::format(" ({:.1f} s)", seconds);
+  if (!record.job_id.empty()) text += fmt::format(" [job {}]", record.job_id);
   if (!record.verdict.reason.empty()) text += " - " + record.verdict.reason;
   if (result == run::Status::kPass && style_.rewrite) {
     status(text);

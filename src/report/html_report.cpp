@@ -277,12 +277,13 @@ Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t s
 }
 
 Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index) {
-  const Html resumed = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
+  Html tags = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
+  if (!stage.job_id.empty()) tags += "<span class=\"tag\">job " + html_escape(stage.job_id) + "</span>";
   return fmt::format(
       "<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td class=\"num\">{}</td><td>{}</td>"
       "<td class=\"reason\">{}</td><td>{}</td></tr>\n",
       breakable(stage.id), html_escape(stage.kind), result_pill(stage.result),
-      resumed, stage.seconds ? duration(*stage.seconds) : Html(kNone),
+      tags, stage.seconds ? duration(*stage.seconds) : Html(kNone),
       stage.gpus.empty() ? Html(kNone) : html_escape(joined(stage.gpus, ", ")),
       reason_cell(stage, plan_index, stage_index), log_link(stage.log));
 }

@@ -75,6 +75,7 @@ Json stage_json(const StageReport& s) {
           {"started", optional_json(s.started)},
           {"seconds", optional_json(s.seconds)},
           {"gpus", s.gpus},
+          {"job_id", s.job_id.empty() ? Json(nullptr) : Json(s.job_id)},
           {"resumed", s.resumed},
           {"log_findings", s.log_findings},
           {"metrics", metrics_json(s.metrics)},

@@ -68,11 +68,14 @@ std::string outcome_element(const StageReport& stage) {
                      attr(stage.result), text(failure_text(stage)));
 }
 
+// The cluster job that ran the stage, and a check's values.
 std::string system_out(const StageReport& stage) {
-  if (!stage.check || stage.check->values.empty()) return "";
   std::string lines;
-  for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";
-  return fmt::format("      <system-out>{}</system-out>\n", text(lines));
+  if (!stage.job_id.empty()) lines += "job " + stage.job_id + "\n";
+  if (stage.check) {
+    for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";
+  }
+  return lines.empty() ? "" : fmt::format("      <system-out>{}</system-out>\n", text(lines));
 }
 
 std::string testcase(const PlanReport& plan, const StageReport& stage) {

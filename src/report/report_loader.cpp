@@ -153,6 +153,7 @@ void apply_entry(StageReport& stage, const Json& entry, bool resumed) {
   if (stage.started) stage.seconds = optional_field<double>(entry, "seconds");
   stage.gpus = optional_field<std::vector<std::string>>(entry, "gpus").value_or(std::vector<std::string>{});
   stage.log_findings = optional_field<std::vector<std::string>>(entry, "log_findings").value_or(std::vector<std::string>{});
+  stage.job_id = optional_field<std::string>(entry, "job_id").value_or("");
   stage.resumed = resumed;
 }
 

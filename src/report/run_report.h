@@ -83,6 +83,7 @@ struct StageReport {
   std::optional<double> started;  // Unix time, seconds
   std::optional<double> seconds;  // duration
   std::vector<std::string> gpus;  // physical ids it ran on
+  std::string job_id;             // the cluster's job id (--executor slurm); "" otherwise
   bool resumed = false;           // PASSed in an earlier run (--resume)
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
 

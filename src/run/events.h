@@ -24,6 +24,7 @@ struct StageRecord {
   double start_seconds = -1;      // since the run started; -1: never started
   double end_seconds = -1;
   std::string log_path;           // absolute
+  std::string job_id;             // the cluster's job id (--executor slurm)
   bool resumed = false;           // PASSed in an earlier run with the same command (--resume)
   bool done = false;
 };

@@ -24,6 +24,13 @@ struct Launch {
   bool append_log = false;   // compat: the reference appends some logs
   int processes = 1;         // >1: tipc-run's rank-env launcher starts that many ranks
   std::vector<LogPattern> checks;
+  // For an executor that allocates the machines itself (Slurm); the local one has placed
+  // the stage already (CUDA_VISIBLE_DEVICES in env) and ignores these.
+  int gpus = 0;              // per node
+  int nodes = 1;
+  bool exclusive = false;    // a benchmark: alone on its machine
+  double time_limit = 0;     // seconds; 0: none
+  std::string hosts;         // plan::Stage::hosts
 };
 
 struct Finished {
@@ -31,6 +38,7 @@ struct Finished {
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::vector<std::string> log_findings;
+  std::string job_id;  // the cluster's job id, when an executor submitted the stage as a job
 };
 
 class Executor {

@@ -8,7 +8,7 @@ Result<void> FakeExecutor::start(const Launch& launch) {
   const auto it = scripts.find(launch.id);
   const Script& script = it == scripts.end() ? default_script : it->second;
   if (!script.launch_error.empty()) return fail(Error::plain(script.launch_error));
-  records.push_back({launch.id, now_, -1, launch.env, {}});
+  records.push_back({launch.id, now_, -1, launch.env, {}, launch});
   running_[launch.id] = {records.size() - 1, now_ + script.seconds, script.signal, script.exit_code};
   return {};
 }
@@ -30,7 +30,7 @@ std::optional<Finished> FakeExecutor::wait(Clock::time_point until) {
   now_ = std::max(now_, next->second.end);
   Record& record = records[next->second.record];
   record.end = now_;
-  Finished done{next->first, std::nullopt, next->second.signal, {}};
+  Finished done{next->first, std::nullopt, next->second.signal, {}, ""};
   if (!done.signal) done.exit_code = next->second.exit_code;
   const auto script = scripts.find(done.id);
   if (script != scripts.end()) done.log_findings = script->second.log_findings;

@@ -23,6 +23,7 @@ class FakeExecutor : public Executor {
     double end = -1;
     std::map<std::string, std::optional<std::string>> env;
     std::vector<int> signals;
+    Launch launch;  // as given
   };
 
   std::map<std::string, Script> scripts;  // by stage id; missing ids use default_script

@@ -164,8 +164,7 @@ void JournalWriter::stage_finished(const StageRecord& record) {
   if (record.resumed) return;
   const bool started = record.start_seconds >= 0;
   const Observation& o = record.observation;
-  append_line(journal_path(context_.repo_root, *record.plan),
-              {{"stage", record.stage->id},
+  Json entry = {{"stage", record.stage->id},
                {"fingerprint", stage_fingerprint(*record.stage)},
                {"result", to_string(record.verdict.result)},
                {"reason", record.verdict.reason},
@@ -174,7 +173,9 @@ void JournalWriter::stage_finished(const StageRecord& record) {
                {"exit_code", optional_json(o.exit_code)},
                {"signal", optional_json(o.signal)},
                {"gpus", record.gpus},
-               {"log_findings", o.log_findings}});
+               {"log_findings", o.log_findings}};
+  if (!record.job_id.empty()) entry["job_id"] = record.job_id;
+  append_line(journal_path(context_.repo_root, *record.plan), entry);
 }
 
 void JournalWriter::run_finished(const RunSummary& summary) {

@@ -272,7 +272,7 @@ std::optional<Finished> ProcessExecutor::wait(Clock::time_point until) {
       }
       if (job.complete()) {
         job.scanner->finish();
-        Finished done{job.id, job.exit_code, job.signal, job.scanner->findings()};
+        Finished done{job.id, job.exit_code, job.signal, job.scanner->findings(), ""};
         close(job.log_fd);
         jobs_.erase(it);
         return done;

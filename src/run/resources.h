@@ -20,6 +20,14 @@ struct ResourceSpec {
   std::string source;  // where it came from, for messages ("--gpus", a file, "nvidia-smi -L", "none")
 };
 
+// What a cluster that allocates machines itself offers (Slurm's sinfo): a stage needing
+// more cannot run there.
+struct ClusterCapacity {
+  int nodes = 0;
+  int max_gpus_per_node = 0;
+  std::string source;  // for messages: "slurm partition debug (sinfo)"
+};
+
 // `--gpus 0,1,2,3`; `none` or `-1`: no GPU
 Result<ResourceSpec> parse_gpu_list(const std::string& list);
 

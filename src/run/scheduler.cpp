@@ -133,6 +133,31 @@ void Run::finish(std::size_t index, Verdict verdict) {
   listener_.stage_finished(slot.record);
 }
 
+std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+// Why a stage can never run where this run sends it; nullopt when it can.
+std::optional<std::string> never_fits(const plan::Needs& needs, const SchedulerOptions& options) {
+  if (const auto& cluster = options.cluster) {
+    if (needs.nodes > cluster->nodes) {
+      return fmt::format("needs {}; the cluster has {} ({})", plural(needs.nodes, "node"), cluster->nodes,
+                         cluster->source);
+    }
+    if (needs.gpus > cluster->max_gpus_per_node) {
+      return fmt::format("needs {} per node; the cluster's nodes have at most {} ({})", plural(needs.gpus, "GPU"),
+                         cluster->max_gpus_per_node, cluster->source);
+    }
+    return std::nullopt;
+  }
+  if (needs.nodes > 1 && !options.multi_node_here) {
+    return fmt::format("needs {} nodes; the local executor runs on one machine", needs.nodes);
+  }
+  if (!can_ever_fit(options.resources, needs.gpus)) {
+    return fmt::format("needs {}; {} available ({})", plural(needs.gpus, "GPU"), options.resources.gpus.size(),
+                       options.resources.source);
+  }
+  return std::nullopt;
+}
+
 // A stage that can never fit is UNSUPPORTED at once instead of waited on forever.
 void Run::preflight() {
   for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -140,13 +165,8 @@ void Run::preflight() {
     if (options_.resumed.count(stage_key(*slots_[i].record.plan, stage))) {
       slots_[i].record.resumed = true;
       finish(i, {Status::kPass, "passed in an earlier run (--resume)"});
-    } else if (stage.needs.nodes > 1 && !options_.multi_node_here) {
-      finish(i, {Status::kUnsupported,
-                 fmt::format("needs {} nodes; the local executor runs on one machine", stage.needs.nodes)});
-    } else if (!can_ever_fit(options_.resources, stage.needs.gpus)) {
-      finish(i, {Status::kUnsupported,
-                 fmt::format("needs {} GPU{}; {} available ({})", stage.needs.gpus, stage.needs.gpus == 1 ? "" : "s",
-                             options_.resources.gpus.size(), options_.resources.source)});
+    } else if (const auto reason = never_fits(stage.needs, options_)) {
+      finish(i, {Status::kUnsupported, *reason});
     }
   }
 }
@@ -179,6 +199,14 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
   launch.env = stage.env;
   if (const auto it = launch.env.find("CUDA_VISIBLE_DEVICES"); it != launch.env.end() && it->second && !gpus.empty()) {
     it->second = map_devices(*it->second, gpus);
+  }
+  if (options_.cluster && stage.needs.gpus > 0) launch.env["CUDA_VISIBLE_DEVICES"] = std::nullopt;  // the cluster's
+  launch.gpus = stage.needs.gpus;
+  launch.nodes = stage.needs.nodes;
+  launch.exclusive = stage.benchmark;
+  launch.hosts = stage.hosts;
+  if (const double timeout = options_.timeouts.for_kind(stage.kind); timeout > 0) {
+    launch.time_limit = timeout + options_.timeouts.grace;  // a backstop: tipc-run stops it at the timeout
   }
   launch.log_path = slot.record.log_path;
   // The reference appends the train log (cat >>) and truncates the others (> log).
@@ -216,13 +244,17 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
 // waits until nothing runs and then runs alone.
 void Run::start_ready() {
   for (std::size_t i = 0; i < slots_.size() && !stopping_; ++i) {
-    if (static_cast<int>(running_) >= options_.jobs || benchmark_running_) return;
+    if (static_cast<int>(running_) >= options_.jobs || (benchmark_running_ && !options_.cluster)) return;
     Slot& slot = slots_[i];
     if (slot.state != State::kWaiting) continue;
     const bool ready = std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) {
       return slots_[d].state == State::kDone && slots_[d].record.verdict.result == Status::kPass;
     });
     if (!ready) continue;
+    if (options_.cluster) {  // the cluster places it, a benchmark on a machine of its own
+      start(i, {});
+      continue;
+    }
     if (slot.record.stage->benchmark && running_ > 0) return;  // drain, then run it alone
     const auto gpus = allocate(options_.resources, usage_, slot.record.stage->needs.gpus);
     if (!gpus) continue;
@@ -238,6 +270,7 @@ void Run::handle(const Finished& finished) {
   o.exit_code = finished.exit_code;
   o.signal = finished.signal;
   o.log_findings = finished.log_findings;
+  slot.record.job_id = finished.job_id;
   const plan::Stage& stage = *slot.record.stage;
   if (!stage.trainer_log.empty()) {
     const fs::path path = fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log;

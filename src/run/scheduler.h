@@ -4,6 +4,7 @@
 // SIGTERM to SIGKILL, benchmark stages alone, and a clean stop on interrupt.
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ struct SchedulerOptions {
   std::function<std::vector<LogPattern>(const plan::Stage&)> checks;
   // Stages already PASSed in an earlier run (--resume), keyed by stage_key().
   std::set<std::string> resumed;
+  // Set when the executor's cluster allocates GPUs and machines (--executor slurm): no
+  // local GPU allocation, stages are checked against the cluster's capacity, and a
+  // benchmark stage asks for a machine of its own instead of draining the run.
+  std::optional<ClusterCapacity> cluster;
 };
 
 // A stage's identity across a suite: "<config path>#<stage id>".

@@ -78,5 +78,32 @@ TEST(ProjectSettingsAlignment, MistakesNameFileLineAndKey) {
   EXPECT_NE(error_of("alignment: {name: x}\n").find("expected a list"), std::string::npos);
 }
 
+TEST(ProjectSettingsSlurm, PartitionAccountCpusAndSrunFlags) {
+  test::TempDir dir;
+  const auto settings = settings_from(dir, R"(slurm:
+  partition: gpu
+  account: vision
+  cpus_per_task: 8
+  srun_args: ["--qos=ci", "--constraint=a100"]
+)");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  EXPECT_EQ(settings->slurm.partition, "gpu");
+  EXPECT_EQ(settings->slurm.account, "vision");
+  EXPECT_EQ(settings->slurm.cpus_per_task, 8);
+  EXPECT_EQ(settings->slurm.srun_args, (std::vector<std::string>{"--qos=ci", "--constraint=a100"}));
+}
+
+TEST(ProjectSettingsSlurm, MistakesNameFileLineAndKey) {
+  EXPECT_NE(error_of("slurm:\n  partitions: gpu\n").find("tipc-run.yaml:2: key 'partitions': unknown key"),
+            std::string::npos)
+      << error_of("slurm:\n  partitions: gpu\n");
+  EXPECT_NE(error_of("slurm:\n  cpus_per_task: many\n").find(":2: key 'cpus_per_task': expected a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_of("slurm:\n  cpus_per_task: 0\n").find("must be at least 1"), std::string::npos);
+  EXPECT_NE(error_of("slurm:\n  srun_args: [\"--qos=ci\", \"qos\"]\n").find("'qos' is not an srun flag"),
+            std::string::npos);
+  EXPECT_NE(error_of("slurm: [gpu]\n").find(":1: key 'slurm': expected a map"), std::string::npos) << error_of("slurm: [gpu]\n");
+}
+
 }  // namespace
 }  // namespace tipc::config

@@ -12,6 +12,7 @@
 
 #include "support/junit_xml.h"
 #include "support/run_binary.h"
+#include "support/slurm_cluster.h"
 #include "support/tar_file.h"
 
 namespace tipc::demo {
@@ -218,6 +219,30 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
                             "precision_fp32_batchsize_1.log: circle_000.ppm = 0.4 > limit "),
             std::string::npos)
       << "the failing key is named with its value and limit: " << checks.out;
+}
+
+// The same chain with every stage a Slurm job on a local cluster without GPUs: the GPU
+// stages cannot run there, the CPU stages (the two-rank train included) pass as locally.
+TEST_F(DemoChain, RunsItsCpuStagesThroughSlurm) {
+  test::LocalSlurm cluster;
+  if (!test::cluster_is_up(cluster, cluster.start(0))) GTEST_SKIP() << "SLURM TESTS NOT RUN: " << cluster.why();
+  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--executor",
+                                               "slurm"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("13 passed, 0 failed, 0 timed out, 38 unsupported, 0 skipped, 0 unresolved"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("UNSUPPORTED norm_train/gpus_0/autocast_null/train - needs 1 GPU per node; the cluster's nodes "
+                       "have at most 0"),
+            std::string::npos)
+      << r.out;
+  const std::string train_log = test::slurp(out() / "norm_train_gpus_-1_autocast_null.log");
+  EXPECT_NE(train_log.find("[train] rank 1/2 epoch: 12/12, iter: 6/6"), std::string::npos) << "both ranks ran as tasks";
+  const auto report = nlohmann::json::parse(test::slurp(out() / "report.json"));
+  for (const auto& stage : report["plans"][0]["stages"]) {
+    if (stage["result"] == "PASS") {
+      EXPECT_TRUE(stage["job_id"].is_string()) << stage["id"];
+    }
+  }
 }
 
 TEST_F(DemoChain, UseGpuWithoutCudaIsAnErrorNotAFallback) {

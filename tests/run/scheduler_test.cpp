@@ -123,6 +123,35 @@ TEST_F(SchedulerTest, MultiNodeTrainsAreUnsupportedLocally) {
   EXPECT_EQ(record(s, "fleet").verdict.reason, "needs 2 nodes; the local executor runs on one machine");
 }
 
+TEST_F(SchedulerTest, OnAClusterTheClusterPlacesStagesAndOnlyWhatNoNodeOffersIsUnsupported) {
+  options_.cluster = ClusterCapacity{2, 4, "slurm (sinfo)"};
+  auto fleet = make_stage("fleet", StageKind::kTrain, 2);
+  fleet.needs.nodes = 2;
+  fleet.hosts = "10.0.0.1,10.0.0.2";
+  auto bench = make_stage("bench", StageKind::kInfer, 1);
+  bench.benchmark = true;
+  auto three_nodes = make_stage("three", StageKind::kTrain, 1);
+  three_nodes.needs.nodes = 3;
+  const auto p = make_plan({fleet, make_stage("eight", StageKind::kTrain, 8), three_nodes, bench,
+                            make_stage("a", StageKind::kTrain, 4), make_stage("b", StageKind::kTrain, 4)});
+  options_.timeouts.by_kind[StageKind::kTrain] = 100;
+  options_.timeouts.grace = 5;
+  const auto s = run({&p}, 8, 0);  // no local GPU: the cluster's count
+  EXPECT_EQ(record(s, "eight").verdict.reason, "needs 8 GPUs per node; the cluster's nodes have at most 4 (slurm (sinfo))");
+  EXPECT_EQ(record(s, "three").verdict.reason, "needs 3 nodes; the cluster has 2 (slurm (sinfo))");
+  EXPECT_EQ(s.count(Status::kPass), 4);
+  for (const char* id : {"fleet", "bench", "a", "b"}) {
+    EXPECT_EQ(started(id).start, 0) << id << ": every stage is handed to the cluster at once";
+    EXPECT_FALSE(started(id).env.at("CUDA_VISIBLE_DEVICES")) << id << ": Slurm sets it from the allocation";
+  }
+  EXPECT_EQ(started("fleet").launch.nodes, 2);
+  EXPECT_EQ(started("fleet").launch.gpus, 2);
+  EXPECT_EQ(started("fleet").launch.hosts, "10.0.0.1,10.0.0.2");
+  EXPECT_EQ(started("fleet").launch.time_limit, 105);
+  EXPECT_TRUE(started("bench").launch.exclusive);
+  EXPECT_FALSE(started("a").launch.exclusive);
+}
+
 TEST_F(SchedulerTest, AllocatedGpusReachTheStageMappedFromLogicalIds) {
   const auto p = make_plan({make_stage("a", StageKind::kTrain, 2), make_stage("b", StageKind::kTrain, 1),
                             make_stage("c", StageKind::kTrain, 1)});

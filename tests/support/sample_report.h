@@ -48,6 +48,7 @@ inline report::PlanReport sample_plan() {
   train.env = {{"CUDA_VISIBLE_DEVICES", std::nullopt}, {"FLAGS_cudnn_deterministic", "1"}};
   train.metrics.curves = {{"loss", {{1, 2.5}, {2, 1.25}}}};
   train.metrics.final_values = {{"top1", 0.5}};
+  train.job_id = "4711";  // run as a Slurm job
 
   auto eval = ran(sample_stage("norm_train/gpus_-1/eval", "eval", "FAIL", "exit code 3 <&\"'>"), 1700000013, 2, 3);
   eval.deps = {"norm_train/gpus_-1/train"};

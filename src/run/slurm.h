@@ -1,0 +1,76 @@
+#pragma once
+// The Slurm executor (docs/slurm.md): every stage runs as a job step that `srun` asks
+// Slurm for, so the cluster allocates GPUs (--gres, CUDA_VISIBLE_DEVICES), machines
+// (--nodes) and time (--time), and tipc-run keeps its own scheduler for dependencies,
+// timeouts, log checks and reports. `srun` itself runs locally under the local executor,
+// so its output lands in the usual stage log as it arrives, and stopping it stops the step.
+// Each job gets a name unique to the run; `scancel --name` cancels it (also while it
+// waits for resources) and `squeue --name` finds its job id for the reports.
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "run/command.h"
+#include "run/executor.h"
+#include "run/resources.h"
+
+namespace tipc::run {
+
+struct SlurmOptions {
+  std::optional<std::string> partition;
+  std::optional<std::string> account;
+  std::optional<int> cpus_per_task;
+  std::vector<std::string> srun_args;  // extra srun flags, as given
+};
+
+// Runs a helper command (sinfo, squeue, scancel); a fake in tests.
+using CommandRunner = std::function<CommandResult(const std::vector<std::string>&)>;
+
+// The local launch that runs `launch` as a Slurm job step named `job_name`: srun with
+// the stage's needs, the stage's own command after it. Variables named SLURM_* that
+// tipc-run inherited (it may itself run inside a job) are removed, so that every stage
+// is a job of its own; SLURM_CONF is kept.
+Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std::string& job_name,
+                    const std::vector<std::string>& inherited_slurm_variables);
+
+// The SLURM_* variables of this process's environment, SLURM_CONF excepted.
+std::vector<std::string> inherited_slurm_variables();
+
+// What `sinfo --noheader --Node --format=%N|%G` lists: nodes (each once) and the most
+// GPUs one of them has.
+Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std::string& source);
+
+// Asks the cluster (sinfo) what it offers, in the partition when one is set.
+Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const CommandRunner& run);
+
+class SlurmExecutor : public Executor {
+ public:
+  // `local` runs the srun processes; `run` the helper commands.
+  SlurmExecutor(Executor& local, SlurmOptions options, CommandRunner run);
+  ~SlurmExecutor() override;  // cancels the jobs of stages still running
+  SlurmExecutor(const SlurmExecutor&) = delete;
+  SlurmExecutor& operator=(const SlurmExecutor&) = delete;
+
+  Result<void> start(const Launch& launch) override;
+  std::optional<Finished> wait(Clock::time_point until) override;
+  // Signals srun (it forwards the signal to the step) and cancels the job in Slurm:
+  // SIGTERM cancels it (Slurm's own TERM, then KILL after KillWait), SIGKILL kills it.
+  void signal(const std::string& id, int signal) override;
+  Clock::time_point now() const override { return local_.now(); }
+  std::size_t running() const override { return local_.running(); }
+
+ private:
+  std::string job_id_of(const std::string& job_name) const;
+
+  Executor& local_;
+  SlurmOptions options_;
+  CommandRunner run_;
+  std::vector<std::string> inherited_;
+  std::map<std::string, std::string> job_names_;  // launch id -> job name, while it runs
+  std::size_t submitted_ = 0;
+};
+
+}  // namespace tipc::run

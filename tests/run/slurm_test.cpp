@@ -1,0 +1,191 @@
+// The Slurm executor without a cluster: the srun command a stage becomes, sinfo's
+// listing, and the executor's job names, job ids and cancellation against a fake runner.
+// tests/run/slurm_cluster_test.cpp runs the same code against a real local Slurm.
+#include "run/slurm.h"
+
+#include <csignal>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "run/fake_executor.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+
+namespace tipc::run {
+namespace {
+namespace fs = std::filesystem;
+
+Launch stage_launch() {
+  Launch launch;
+  launch.id = "test_tipc/configs/alexnet.txt#norm_train/gpus_0,1/autocast_null/train";
+  launch.argv = {"python3", "train.py", "--epochs=1"};
+  launch.cwd = "/repo";
+  launch.log_path = "/repo/test_tipc/output/train.log";
+  launch.env = {{"FLAGS_cudnn_deterministic", "1"}};
+  launch.gpus = 2;
+  return launch;
+}
+
+std::vector<std::string> words_before(const std::vector<std::string>& argv, const std::string& program) {
+  return {argv.begin(), std::find(argv.begin(), argv.end(), program)};
+}
+
+TEST(SlurmLaunch, AStageBecomesOneSrunJobStepWithItsNeeds) {
+  Launch launch = stage_launch();
+  launch.time_limit = 7210;
+  const Launch step = slurm_launch(launch, {"gpu", "proj", 8, {"--qos=ci"}}, "tipc-42-1", {});
+  EXPECT_EQ(words_before(step.argv, "python3"),
+            (std::vector<std::string>{"srun", "--quiet", "--job-name=tipc-42-1", "--comment=" + launch.id,
+                                      "--chdir=/repo", "--nodes=1", "--ntasks-per-node=1", "--kill-on-bad-exit=1",
+                                      "--gres=gpu:2", "--cpus-per-task=8", "--time=121", "--partition=gpu",
+                                      "--account=proj", "--qos=ci"}));
+  EXPECT_EQ(std::vector<std::string>(step.argv.end() - 3, step.argv.end()), launch.argv) << "the command comes last, as is";
+  EXPECT_EQ(step.log_path, launch.log_path) << "srun's output goes to the stage's own log";
+  EXPECT_EQ(step.cwd, launch.cwd);
+  EXPECT_EQ(step.env.at("FLAGS_cudnn_deterministic"), "1");
+  EXPECT_EQ(step.id, launch.id);
+}
+
+TEST(SlurmLaunch, ACpuStageAsksForNoGpuAndABenchmarkForAMachineOfItsOwn) {
+  Launch launch = stage_launch();
+  launch.gpus = 0;
+  launch.exclusive = true;
+  const Launch step = slurm_launch(launch, {}, "tipc-1-2", {});
+  const auto flags = words_before(step.argv, "python3");
+  EXPECT_EQ(std::count_if(flags.begin(), flags.end(), [](const std::string& f) { return f.starts_with("--gres"); }), 0);
+  EXPECT_EQ(std::count(flags.begin(), flags.end(), "--exclusive"), 1);
+  EXPECT_EQ(std::count_if(flags.begin(), flags.end(), [](const std::string& f) { return f.starts_with("--time"); }), 0);
+}
+
+TEST(SlurmLaunch, RankEnvRanksBecomeTasksAndMultiNodeHostsAreReplacedInsideTheJob) {
+  Launch launch = stage_launch();
+  launch.processes = 2;
+  launch.nodes = 2;
+  launch.hosts = "192.168.0.1,192.168.0.2";
+  launch.argv = {"python3", "-m", "paddle.distributed.launch", "--ips=192.168.0.1,192.168.0.2", "train.py"};
+  const Launch step = slurm_launch(launch, {}, "tipc-1-3", {});
+  EXPECT_EQ(step.processes, 1) << "srun starts the ranks, not the local launcher";
+  const auto flags = words_before(step.argv, "bash");
+  EXPECT_EQ(std::count(flags.begin(), flags.end(), "--nodes=2"), 1);
+  EXPECT_EQ(std::count(flags.begin(), flags.end(), "--ntasks-per-node=2"), 1);
+  const auto wrapper = std::find(step.argv.begin(), step.argv.end(), "bash");
+  ASSERT_NE(wrapper, step.argv.end());
+  EXPECT_EQ(*(wrapper + 1), "-c");
+  EXPECT_NE((wrapper + 2)->find("export RANK=$SLURM_PROCID"), std::string::npos);
+  EXPECT_EQ(std::vector<std::string>(wrapper + 4, step.argv.end()), launch.argv);
+  EXPECT_EQ(step.env.at("TIPC_SLURM_RANKS_PER_NODE"), "2");
+  EXPECT_EQ(step.env.at("TIPC_SLURM_CONFIG_HOSTS"), "192.168.0.1,192.168.0.2");
+}
+
+// The step wrapper run by bash as Slurm would run it on each task: a fake scontrol
+// names the allocated hosts, and the command prints what it was given.
+TEST(SlurmLaunch, TheStepWrapperPutsTheAllocatedHostsInPlaceOfTheConfigsAndSetsTheRankVariables) {
+  test::TempDir dir;
+  dir.write("bin/scontrol", "#!/bin/sh\nprintf 'localhost\\nlocalhost\\n'\n");
+  fs::permissions(dir.path() / "bin/scontrol", fs::perms::owner_all);
+  Launch launch = stage_launch();
+  launch.processes = 2;
+  launch.hosts = "192.168.0.1,192.168.0.2";
+  launch.argv = {"sh", "-c", "echo \"$1|$RANK/$WORLD_SIZE/$LOCAL_RANK/$LOCAL_WORLD_SIZE@$MASTER_ADDR:$MASTER_PORT\"", "sh",
+                 "--ips=192.168.0.1,192.168.0.2"};
+  const Launch step = slurm_launch(launch, {}, "tipc-1-5", {});
+  const auto bash = std::find(step.argv.begin(), step.argv.end(), "bash");
+  ASSERT_NE(bash, step.argv.end());
+  std::string command = "cd " + test::shell_quote(dir.path()) + " && env PATH=" + test::shell_quote((dir.path() / "bin").string()) +
+                        ":$PATH SLURM_JOB_NODELIST=node[1-2] SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NTASKS=4 SLURM_JOB_ID=12345";
+  for (const auto& [name, value] : step.env) {
+    if (value && name.starts_with("TIPC_SLURM_")) command += " " + name + "=" + test::shell_quote(*value);
+  }
+  for (auto word = bash; word != step.argv.end(); ++word) command += " " + test::shell_quote(*word);
+  command += " > out.txt";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  EXPECT_EQ(test::slurp(dir.path() / "out.txt"), "--ips=127.0.0.1,127.0.0.1|3/4/1/2@127.0.0.1:31845\n");
+}
+
+TEST(SlurmLaunch, InheritedSlurmVariablesAreRemovedSoEachStageIsAJobOfItsOwn) {
+  const Launch step = slurm_launch(stage_launch(), {}, "tipc-1-4", {"SLURM_JOB_ID", "SLURM_NTASKS"});
+  EXPECT_EQ(step.env.at("SLURM_JOB_ID"), std::nullopt);
+  EXPECT_EQ(step.env.at("SLURM_NTASKS"), std::nullopt);
+  EXPECT_EQ(step.env.count("SLURM_CONF"), 0u);
+}
+
+TEST(SlurmCluster, SinfoListsNodesOnceAndTheLargestGpuCount) {
+  const auto capacity = parse_sinfo_nodes("n1|gpu:2\nn2|gpu:a100:4(S:0-1),mps:100\nn1|gpu:2\nn3|(null)\n", "slurm (sinfo)");
+  ASSERT_TRUE(capacity) << capacity.error().str();
+  EXPECT_EQ(capacity->nodes, 3);
+  EXPECT_EQ(capacity->max_gpus_per_node, 4);
+  EXPECT_EQ(capacity->source, "slurm (sinfo)");
+  EXPECT_FALSE(parse_sinfo_nodes("", "slurm (sinfo)"));
+  const auto garbage = parse_sinfo_nodes("PARTITION AVAIL\n", "slurm (sinfo)");
+  ASSERT_FALSE(garbage);
+  EXPECT_NE(garbage.error().str().find("unexpected line 'PARTITION AVAIL'"), std::string::npos);
+}
+
+TEST(SlurmCluster, AQueryNamesThePartitionAndAFailedSinfoIsAnError) {
+  std::vector<std::string> asked;
+  const auto capacity = query_slurm_cluster({"gpu", {}, {}, {}}, [&](const std::vector<std::string>& argv) {
+    asked = argv;
+    return CommandResult{0, "n1|gpu:8\n"};
+  });
+  ASSERT_TRUE(capacity);
+  EXPECT_EQ(capacity->source, "slurm partition gpu (sinfo)");
+  EXPECT_EQ(asked.back(), "--partition=gpu");
+  const auto down = query_slurm_cluster({}, [](const std::vector<std::string>&) {
+    return CommandResult{1, "sinfo: error: Unable to contact slurm controller (connect failure)\n"};
+  });
+  ASSERT_FALSE(down);
+  EXPECT_EQ(down.error().str(),
+            "--executor slurm: sinfo failed: sinfo: error: Unable to contact slurm controller (connect failure)");
+}
+
+class SlurmExecutorTest : public ::testing::Test {
+ protected:
+  CommandResult helper(const std::vector<std::string>& argv) {
+    commands_.push_back(argv);
+    if (argv[0] == "squeue") return {0, "4711\n"};
+    return {0, ""};
+  }
+  FakeExecutor local_;
+  std::vector<std::vector<std::string>> commands_;
+};
+
+TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobId) {
+  SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
+  ASSERT_TRUE(slurm.start(stage_launch()));
+  ASSERT_EQ(local_.records.size(), 1u);
+  EXPECT_EQ(local_.records[0].launch.argv[0], "srun");
+  const std::string name_flag = local_.records[0].launch.argv[2];
+  ASSERT_TRUE(name_flag.starts_with("--job-name=tipc-")) << name_flag;
+  const auto finished = slurm.wait(local_.now() + std::chrono::seconds(10));
+  ASSERT_TRUE(finished);
+  EXPECT_EQ(finished->job_id, "4711");
+  ASSERT_EQ(commands_.size(), 1u);
+  EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all",
+                                                    "--name=" + name_flag.substr(11), "--format=%i"}));
+}
+
+TEST_F(SlurmExecutorTest, SignalsReachSrunAndCancelTheJobAndDestructionCancelsWhatRuns) {
+  local_.default_script.seconds = 100;
+  {
+    SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
+    Launch first = stage_launch(), second = stage_launch();
+    second.id += "-2";
+    ASSERT_TRUE(slurm.start(first));
+    ASSERT_TRUE(slurm.start(second));
+    slurm.signal(first.id, SIGTERM);
+    slurm.signal(first.id, SIGKILL);
+    EXPECT_EQ(local_.records[0].signals, (std::vector<int>{SIGTERM, SIGKILL}));
+    const std::string name = local_.records[0].launch.argv[2].substr(11);
+    ASSERT_EQ(commands_.size(), 2u);
+    EXPECT_EQ(commands_[0], (std::vector<std::string>{"scancel", "--name=" + name}));
+    EXPECT_EQ(commands_[1], (std::vector<std::string>{"scancel", "--signal=KILL", "--name=" + name}));
+    commands_.clear();
+  }
+  // Both still ran when the executor went away (an error path): both jobs are cancelled.
+  ASSERT_EQ(commands_.size(), 2u);
+  for (const auto& command : commands_) EXPECT_EQ(command[0], "scancel");
+}
+
+}  // namespace
+}  // namespace tipc::run
