@@ -15,8 +15,10 @@ namespace tipc::run {
 namespace {
 
 // Runs inside the job, on every task, when a stage needs what only the allocation knows:
-// the allocated hosts (as addresses) in place of the config's for a multi-node launcher,
-// and the rank variables of tipc-run's rank-env launcher (one task per rank).
+// the allocated hosts (as addresses) in place of the config's for a multi-node launcher
+// (the whole list, as paddle's --ips; the first host alone, as torch.distributed.run's
+// --master_addr, whose --node_rank comes from PET_NODE_RANK), and the rank variables of
+// tipc-run's rank-env launcher (one task per rank).
 constexpr const char* kStepWrapper = R"(addresses=
 for host in $(scontrol show hostnames "$SLURM_JOB_NODELIST"); do
   address=$(getent ahostsv4 "$host" | awk 'NR == 1 { print $1 }')
@@ -28,7 +30,17 @@ if [ "${TIPC_SLURM_RANKS_PER_NODE:-0}" -gt 0 ]; then
   export MASTER_PORT=$((29500 + SLURM_JOB_ID % 10000))
 fi
 if [ -n "${TIPC_SLURM_CONFIG_HOSTS:-}" ]; then
-  set -- "${@//"$TIPC_SLURM_CONFIG_HOSTS"/$addresses}"
+  export PET_NODE_RANK=$SLURM_NODEID
+  first=${TIPC_SLURM_CONFIG_HOSTS%%,*}
+  words=()
+  for word in "$@"; do
+    word=${word//"$TIPC_SLURM_CONFIG_HOSTS"/$addresses}
+    case $word in
+      "$first" | *="$first") word=${word%"$first"}${addresses%%,*} ;;
+    esac
+    words+=("$word")
+  done
+  set -- "${words[@]}"
 fi
 exec "$@")";
 

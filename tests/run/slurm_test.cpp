@@ -87,20 +87,22 @@ TEST(SlurmLaunch, TheStepWrapperPutsTheAllocatedHostsInPlaceOfTheConfigsAndSetsT
   Launch launch = stage_launch();
   launch.processes = 2;
   launch.hosts = "192.168.0.1,192.168.0.2";
-  launch.argv = {"sh", "-c", "echo \"$1|$RANK/$WORLD_SIZE/$LOCAL_RANK/$LOCAL_WORLD_SIZE@$MASTER_ADDR:$MASTER_PORT\"", "sh",
-                 "--ips=192.168.0.1,192.168.0.2"};
+  launch.argv = {"sh", "-c",
+                 "echo \"$1 $2 $3|$RANK/$WORLD_SIZE/$LOCAL_RANK/$LOCAL_WORLD_SIZE@$MASTER_ADDR:$MASTER_PORT node $PET_NODE_RANK\"",
+                 "sh", "--ips=192.168.0.1,192.168.0.2", "--master_addr=192.168.0.1", "--other=192.168.0.10"};
   const Launch step = slurm_launch(launch, {}, "tipc-1-5", {});
   const auto bash = std::find(step.argv.begin(), step.argv.end(), "bash");
   ASSERT_NE(bash, step.argv.end());
   std::string command = "cd " + test::shell_quote(dir.path()) + " && env PATH=" + test::shell_quote((dir.path() / "bin").string()) +
-                        ":$PATH SLURM_JOB_NODELIST=node[1-2] SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NTASKS=4 SLURM_JOB_ID=12345";
+                        ":$PATH SLURM_JOB_NODELIST=node[1-2] SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NTASKS=4 SLURM_JOB_ID=12345 SLURM_NODEID=1";
   for (const auto& [name, value] : step.env) {
     if (value && name.starts_with("TIPC_SLURM_")) command += " " + name + "=" + test::shell_quote(*value);
   }
   for (auto word = bash; word != step.argv.end(); ++word) command += " " + test::shell_quote(*word);
   command += " > out.txt";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
-  EXPECT_EQ(test::slurp(dir.path() / "out.txt"), "--ips=127.0.0.1,127.0.0.1|3/4/1/2@127.0.0.1:31845\n");
+  EXPECT_EQ(test::slurp(dir.path() / "out.txt"),
+            "--ips=127.0.0.1,127.0.0.1 --master_addr=127.0.0.1 --other=192.168.0.10|3/4/1/2@127.0.0.1:31845 node 1\n");
 }
 
 TEST(SlurmLaunch, InheritedSlurmVariablesAreRemovedSoEachStageIsAJobOfItsOwn) {
