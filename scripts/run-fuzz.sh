@@ -47,18 +47,16 @@ scratch_parent=/dev/shm
 scratch="$(mktemp -d "$scratch_parent/tipc-run-fuzz.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
 
-failed=()
-for t in "${targets[@]}"; do
-  corpus="$build/fuzz-corpus/$t"
-  out="$artifacts/$t"
-  log="$build/fuzz-logs/$t.log"
+# One target: fuzzes for the time given, prints its last status, leaves its verdict in
+# $build/fuzz-logs/<target>.status (0 = no finding).
+fuzz_one() {
+  local t="$1" corpus="$build/fuzz-corpus/$1" out="$artifacts/$1" log="$build/fuzz-logs/$1.log"
   mkdir -p "$corpus" "$build/fuzz-logs"
   rm -rf "$out"
   mkdir -p "$out"
-  dict=()
+  local dict=()
   [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
-  echo "run-fuzz: $t for ${seconds}s"
-  status=0
+  local status=0
   # The first corpus directory receives new inputs; the seeds in the tree stay untouched.
   TMPDIR="$scratch" "$build/${t}_fuzz" -max_total_time="$seconds" -timeout="${TIPC_FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb="${TIPC_FUZZ_RSS_MB:-2048}" -artifact_prefix="$out/" -print_final_stats=1 \
@@ -66,15 +64,31 @@ for t in "${targets[@]}"; do
   # The last status line (execs, cov, ft, corpus) and the final execution count.
   grep -E '^#[0-9]+' "$log" | tail -n 1 | sed "s/^/run-fuzz: $t: /" || true
   grep -E '^stat::number_of_executed_units' "$log" | sed "s/^/run-fuzz: $t: /" || true
+  local found
   found=$(find "$out" -type f ! -name 'slow-unit-*' | sort)
   if [ "$status" -ne 0 ] || [ -n "$found" ]; then
     echo "run-fuzz: $t FOUND A PROBLEM (exit $status); the end of $log:" >&2
     tail -n 60 "$log" >&2
     [ -n "$found" ] && echo "run-fuzz: $t: inputs saved: $found" >&2
-    failed+=("$t")
+    echo 1 >"$build/fuzz-logs/$t.status"
   else
     rmdir "$out" 2>/dev/null || true
+    echo 0 >"$build/fuzz-logs/$t.status"
   fi
+}
+
+# One target per core at a time: each fuzzer is single-threaded.
+parallel="${TIPC_FUZZ_PARALLEL:-$(nproc)}"
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  echo "run-fuzz: $t for ${seconds}s"
+  fuzz_one "$t" &
+done
+wait
+
+failed=()
+for t in "${targets[@]}"; do
+  [ "$(cat "$build/fuzz-logs/$t.status" 2>/dev/null || echo 1)" = 0 ] || failed+=("$t")
 done
 
 if [ ${#failed[@]} -gt 0 ]; then

@@ -1,5 +1,6 @@
 // tipc-run: reads TIPC configs, plans their stages and runs them.
 // main() is the list of phases; each phase lives in its own file under src/cli.
+#include <csignal>
 #include <iostream>
 
 #include "cli/acceptance_command.h"
@@ -25,6 +26,9 @@ int report(const tipc::Error& error) {
 
 int main(int argc, char** argv) {
   using namespace tipc;
+  // A file size limit (ulimit -f) makes a write fail with EFBIG, which is reported where
+  // it happens, instead of killing tipc-run mid-run. Stages get the default back.
+  std::signal(SIGXFSZ, SIG_IGN);
   // 0. Subcommands that are not a chain run: `tipc-run diff A B ...`.
   if (argc > 1 && std::string(argv[1]) == "diff") return cli::diff_main({argv + 2, argv + argc});
   if (argc > 1 && std::string(argv[1]) == "acceptance") return cli::acceptance_main({argv + 2, argv + argc});
@@ -50,7 +54,7 @@ int main(int argc, char** argv) {
   if (!files) return report(files.error());
   auto plans = cli::plan_configs(*files, *project, *options);
   if (!plans) return report(plans.error());
-  cli::select_stages(*plans, options->only, options->pattern.value_or(""));
+  if (auto ok = cli::select_stages(*plans, options->only, options->pattern.value_or("")); !ok) return report(ok.error());
   for (const auto& plan : *plans) {
     for (const auto& warning : plan.warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';
   }

@@ -83,7 +83,8 @@ Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& fil
   return plans;
 }
 
-void select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds, const std::string& pattern) {
+Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
+                           const std::string& pattern) {
   const bool glob = pattern.find_first_of("*?[") != std::string::npos;
   auto selected = [&](const plan::Stage& stage) {
     const bool kind_ok =
@@ -92,12 +93,23 @@ void select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string
                                                 : stage.id.find(pattern) != std::string::npos);
     return kind_ok && id_ok;
   };
+  std::size_t planned = 0, kept_total = 0;
+  std::string example;
   for (auto& plan : plans) {
+    planned += plan.stages.size();
+    if (example.empty() && !plan.stages.empty()) example = plan.stages.front().id;
     std::erase_if(plan.stages, [&](const plan::Stage& s) { return !selected(s); });
     std::set<std::string> kept;
     for (const auto& stage : plan.stages) kept.insert(stage.id);
     for (auto& stage : plan.stages) std::erase_if(stage.deps, [&](const std::string& d) { return !kept.count(d); });
+    kept_total += plan.stages.size();
   }
+  if (kept_total > 0 || planned == 0 || (kinds.empty() && pattern.empty())) return {};
+  std::vector<std::string> asked;
+  if (!kinds.empty()) asked.push_back(fmt::format("--only {}", fmt::join(kinds, ",")));
+  if (!pattern.empty()) asked.push_back(fmt::format("-k '{}'", pattern));
+  return fail(Error::plain(
+      fmt::format("{} selects none of the {} planned stages (one is {})", fmt::join(asked, " "), planned, example)));
 }
 
 }  // namespace tipc::cli

@@ -17,6 +17,8 @@ Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& fil
                                              const Options& options);
 
 // Keeps the stages --only and -k select (dependencies on dropped stages are dropped too).
-void select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds, const std::string& pattern);
+// A selection that keeps no stage at all is an error: a CI job would pass on nothing.
+Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
+                           const std::string& pattern);
 
 }  // namespace tipc::cli

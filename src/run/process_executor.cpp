@@ -29,16 +29,21 @@ namespace {
 constexpr auto kLeftoverGrace = std::chrono::seconds(2);  // group members that outlive their leader
 constexpr std::size_t kReadChunk = 64 << 10;
 
-// Runs in the child between fork and exec: its own process group, and the shared
-// output pipe as stdout and stderr.
+// Runs in the child between fork and exec: its own process group, the shared output
+// pipe as stdout and stderr, the default action for SIGXFSZ (tipc-run ignores it), and
+// death with tipc-run: a tipc-run killed by SIGKILL cannot stop its stages itself.
 struct ChildSetup : bp::extend::handler {
   int output_fd;
   pid_t group;
+  pid_t parent;
   template <class Executor>
   void on_exec_setup(Executor&) const {
     setpgid(0, group);
     dup2(output_fd, STDOUT_FILENO);
     dup2(output_fd, STDERR_FILENO);
+    signal(SIGXFSZ, SIG_DFL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // tipc-run died before the line above
   }
 };
 
@@ -87,6 +92,7 @@ struct ProcessExecutor::Job {
   std::optional<Clock::time_point> leaders_done;  // when the last rank exited
   bool leftovers_termed = false;
   bool leftovers_killed = false;
+  std::string log_error;  // the first failed write to the log (a full disk, a file size limit)
 
   bool group_alive() const { return group > 0 && killpg(group, 0) == 0; }
   bool complete() const { return alive.empty() && output_fd < 0 && !group_alive(); }
@@ -169,7 +175,7 @@ Result<void> ProcessExecutor::start(const Launch& launch) {
     }
     try {
       bp::child child(bp::exe = program->string(), bp::args = args, bp::start_dir = launch.cwd, env,
-                      bp::std_in < bp::null, ChildSetup{{}, pipe_fds[1], job->group});
+                      bp::std_in < bp::null, ChildSetup{{}, pipe_fds[1], job->group, getpid()});
       const pid_t pid = child.id();
       child.detach();  // reaped by our own waitpid loop
       if (job->group == 0) job->group = pid;
@@ -209,9 +215,13 @@ void pump(ProcessExecutor::Job& job) {
     const ssize_t n = read(job.output_fd, buffer, sizeof buffer);
     if (n > 0) {
       const char* p = buffer;
-      for (ssize_t left = n; left > 0;) {
+      for (ssize_t left = n; left > 0 && job.log_error.empty();) {
         const ssize_t w = write(job.log_fd, p, static_cast<std::size_t>(left));
-        if (w <= 0) break;  // a full disk: keep draining the pipe so the child is not blocked
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {  // a full disk or a size limit: keep draining the pipe so the child is not blocked
+          job.log_error = w < 0 ? std::strerror(errno) : "nothing written";
+          break;
+        }
         p += w;
         left -= w;
       }
@@ -273,6 +283,7 @@ std::optional<Finished> ProcessExecutor::wait(Clock::time_point until) {
       if (job.complete()) {
         job.scanner->finish();
         Finished done{job.id, job.exit_code, job.signal, job.scanner->findings(), ""};
+        if (!job.log_error.empty()) done.log_findings.push_back("log incomplete (" + job.log_error + ")");
         close(job.log_fd);
         jobs_.erase(it);
         return done;

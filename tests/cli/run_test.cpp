@@ -13,7 +13,9 @@
 #include <gtest/gtest.h>
 
 #include "support/fake_config.h"
+#include "support/fake_repo_run.h"
 #include "support/run_binary.h"
+#include "support/sanitizers.h"
 
 namespace tipc::cli {
 namespace {
@@ -21,28 +23,7 @@ namespace fs = std::filesystem;
 using test::fake_config;
 using test::run_tipc;
 
-class RunTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    repo_.write("eval-ok", "");
-    config_ = repo_.write("test_tipc/configs/fake.txt", fake_config());
-  }
-  test::RunResult run(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return run_tipc(repo_.path(), args);
-  }
-  int records() const {
-    std::ifstream in(repo_.path() / "rec.txt");
-    int n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
-  }
-  fs::path output() const { return repo_.path() / "test_tipc/output/fake/lite_train_lite_infer"; }
-
-  test::TempDir repo_;
-  std::string config_;
-};
+class RunTest : public test::FakeRepoTest {};
 
 TEST_F(RunTest, EveryCpuStagePassesAndGpuStagesAreUnsupported) {
   const auto r = run({"-j", "2"});
@@ -100,6 +81,12 @@ TEST_F(RunTest, OnlyAndPatternSelectStages) {
   fs::remove(repo_.path() / "rec.txt");
   EXPECT_EQ(run({"-k", "*cpu_*bs2"}).exit_code, 0);
   EXPECT_EQ(records(), 1);
+  fs::remove(repo_.path() / "rec.txt");
+  const auto nothing = run({"--only", "eval", "-k", "*bs2"});
+  EXPECT_EQ(nothing.exit_code, 2) << "a selection of nothing must not pass";
+  EXPECT_NE(nothing.err.find("--only eval -k '*bs2' selects none of the 7 planned stages (one is "), std::string::npos)
+      << nothing.err;
+  EXPECT_EQ(records(), 0);
 }
 
 TEST_F(RunTest, InterruptStopsTheRunWithExitCode130AndLeavesNoProcess) {
@@ -155,6 +142,7 @@ namespace tipc::cli {
 namespace {
 
 TEST_F(RunTest, PeakMemoryStaysUnder50MbWithAGigabyteOfOutput) {
+  TIPC_SKIP_MEMORY_MEASUREMENT_UNDER_SANITIZERS();
   repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --print-mb 1024"));
   const pid_t pid = test::start_tipc(
       repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none", "--only", "train"});

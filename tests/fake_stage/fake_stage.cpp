@@ -8,6 +8,7 @@
 //   --ignore-term          ignore SIGTERM
 //   --fork-ignoring-term N fork N children that ignore SIGTERM and sleep 300 s
 //   --fork-closing-stdout  fork a child that closes stdout/stderr and sleeps 300 s
+//   --close-stdout         close its own stdout and stderr (and go on with the next flags)
 //   --setsid-child         fork a child that leaves the process group (setsid) and sleeps 300 s
 //   --children FILE        append the pids of forked children to FILE
 //   --write FILE           create FILE containing "ok"
@@ -102,6 +103,9 @@ int main(int argc, char** argv) {
       for (int n = std::atoi(argv[++i]); n > 0; --n) fork_child(children, ignore_term_and_wait);
     } else if (flag == "--fork-closing-stdout") {
       fork_child(children, close_output_and_wait);
+    } else if (flag == "--close-stdout") {
+      close(STDOUT_FILENO);
+      close(STDERR_FILENO);
     } else if (flag == "--setsid-child") {
       fork_child(children, leave_group_and_wait);
     } else if (flag == "--read-stdin") {

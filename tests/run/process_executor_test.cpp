@@ -17,6 +17,7 @@
 #include "run/scheduler.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
+#include "support/sanitizers.h"
 #include "support/temp_dir.h"
 
 namespace tipc::run {
@@ -71,6 +72,19 @@ class ProcessExecutorTest : public ::testing::Test {
     return {};
   }
   std::string path(const std::string& name) const { return (dir_.path() / name).string(); }
+  // One stage that ignores SIGTERM, as do the two children it forks (their pids go to "kids").
+  plan::Plan stubborn_plan() const {
+    plan::Plan p;
+    p.config_path = "c.txt";
+    plan::Stage s;
+    s.id = "stubborn";
+    s.argv = {test::fake_stage_binary(), "--ignore-term", "--children", path("kids"), "--fork-ignoring-term", "2",
+              "--sleep", "60"};
+    s.cwd = ".";
+    s.log = "stubborn.log";
+    p.stages = {s};
+    return p;
+  }
 
   test::TempDir dir_;
   SignalWatch& signals_ = SignalWatch::install();
@@ -170,6 +184,7 @@ TEST_F(ProcessExecutorTest, RankEnvLauncherStartsOneProcessPerRankInOneGroup) {
 }
 
 TEST_F(ProcessExecutorTest, AGigabyteOfOutputKeepsMemoryFlat) {
+  TIPC_SKIP_MEMORY_MEASUREMENT_UNDER_SANITIZERS();
   rusage before{}, after{};
   getrusage(RUSAGE_SELF, &before);
   ProcessExecutor executor(signals_);
@@ -183,15 +198,7 @@ TEST_F(ProcessExecutorTest, AGigabyteOfOutputKeepsMemoryFlat) {
 
 // Scheduler + real processes: a timeout escalates to SIGKILL and leaves nothing behind.
 TEST_F(ProcessExecutorTest, TimeoutKillsTheWholeGroupEvenWhenItIgnoresSigterm) {
-  plan::Plan p;
-  p.config_path = "c.txt";
-  plan::Stage s;
-  s.id = "stubborn";
-  s.argv = {test::fake_stage_binary(), "--ignore-term", "--children", path("kids"), "--fork-ignoring-term", "2",
-            "--sleep", "60"};
-  s.cwd = ".";
-  s.log = "stubborn.log";
-  p.stages = {s};
+  const plan::Plan p = stubborn_plan();
   SchedulerOptions options;
   options.repo_root = dir_.path().string();
   options.timeouts.all = 0.5;
@@ -236,6 +243,41 @@ TEST_F(ProcessExecutorTest, InterruptStopsEveryGroupAndSkipsTheRest) {
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(pids_in(path("kids")).size(), 2u);
   for (pid_t kid : pids_in(path("kids"))) EXPECT_FALSE(alive(kid)) << kid;
+}
+
+// Issue 8: the timeout and the interrupt, 100 times each, with a stage whose two children
+// ignore SIGTERM: every process ends every time. Short limits keep it to seconds.
+TEST_F(ProcessExecutorTest, AHundredTimeoutsAndAHundredInterruptsLeaveNoProcessBehind) {
+  constexpr int kRepetitions = 100;
+  const plan::Plan p = stubborn_plan();
+  SchedulerOptions options;
+  options.repo_root = dir_.path().string();
+  options.timeouts.grace = 0.05;
+  ProcessExecutor executor(signals_);
+  struct : Listener {} quiet;
+  int timeouts = 0, interrupts = 0;
+  for (int i = 0; i < kRepetitions; ++i) {
+    options.timeouts.all = 0.05;
+    timeouts += run_stages({&p}, executor, quiet, options, [] { return false; }).stages[0].verdict.result ==
+                Status::kTimeout;
+  }
+  options.timeouts.all.reset();
+  for (int i = 0; i < kRepetitions; ++i) {
+    const std::size_t kids_before = pids_in(path("kids")).size();
+    const int seen = signals_.interrupts();
+    std::thread ctrl_c([&] {  // once the stage and its children run
+      while (pids_in(path("kids")).size() < kids_before + 2) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      signals_.simulate_interrupt();
+    });
+    const auto summary = run_stages({&p}, executor, quiet, options, [&] { return signals_.interrupts() > seen; });
+    ctrl_c.join();
+    interrupts += summary.interrupted;
+  }
+  EXPECT_EQ(timeouts, kRepetitions);
+  EXPECT_EQ(interrupts, kRepetitions);
+  const auto kids = pids_in(path("kids"));
+  EXPECT_EQ(kids.size(), 4u * kRepetitions);
+  EXPECT_EQ(std::count_if(kids.begin(), kids.end(), alive), 0) << "processes left behind";
 }
 
 }  // namespace

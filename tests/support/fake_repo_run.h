@@ -1,0 +1,42 @@
+#pragma once
+// A scratch repository with the fake-stage config (support/fake_config.h) and tipc-run run
+// in it for real, for the tests of whole runs (tests/cli/run_test.cpp, run_faults_test.cpp).
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/fake_config.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+
+namespace tipc::test {
+
+class FakeRepoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo_.write("eval-ok", "");
+    config_ = repo_.write("test_tipc/configs/fake.txt", fake_config());
+  }
+  // tipc-run test_tipc/configs/fake.txt lite_train_lite_infer --gpus none EXTRA...
+  RunResult run(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_tipc(repo_.path(), args);
+  }
+  // Lines the fake stages wrote with --record rec.txt: one per stage that ran to its end.
+  int records() const {
+    std::ifstream in(repo_.path() / "rec.txt");
+    int n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  }
+  std::filesystem::path output() const { return repo_.path() / "test_tipc/output/fake/lite_train_lite_infer"; }
+
+  TempDir repo_;
+  std::string config_;
+};
+
+}  // namespace tipc::test
