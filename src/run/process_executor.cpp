@@ -14,11 +14,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <fmt/format.h>
+
+extern char** environ;
 
 namespace tipc::run {
 namespace bp = boost::process;
@@ -32,12 +36,16 @@ constexpr std::size_t kReadChunk = 64 << 10;
 // Runs in the child between fork and exec: its own process group, the shared output
 // pipe as stdout and stderr, the default action for SIGXFSZ (tipc-run ignores it), and
 // death with tipc-run: a tipc-run killed by SIGKILL cannot stop its stages itself.
+// The environment is handed to execve directly: Boost 1.74's environment lookup reads
+// past the end of shorter variables (found by ASan).
 struct ChildSetup : bp::extend::handler {
   int output_fd;
   pid_t group;
   pid_t parent;
+  char** environment;
   template <class Executor>
-  void on_exec_setup(Executor&) const {
+  void on_exec_setup(Executor& exec) const {
+    exec.env = environment;
     setpgid(0, group);
     dup2(output_fd, STDOUT_FILENO);
     dup2(output_fd, STDERR_FILENO);
@@ -62,16 +70,39 @@ int free_local_port() {
   return port;
 }
 
-Result<fs::path> find_program(const std::string& name, const std::string& cwd, const bp::environment& env) {
+using Environment = std::map<std::string, std::string>;
+
+Environment inherited_environment() {
+  Environment env;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view text(*entry);
+    const auto equals = text.find('=');
+    if (equals != std::string_view::npos) env.emplace(text.substr(0, equals), text.substr(equals + 1));
+  }
+  return env;
+}
+
+// NAME=VALUE strings and the null-terminated array of pointers execve takes.
+struct EnvironmentBlock {
+  std::vector<std::string> entries;
+  std::vector<char*> pointers;
+  explicit EnvironmentBlock(const Environment& env) {
+    for (const auto& [name, value] : env) entries.push_back(name + "=" + value);
+    for (auto& entry : entries) pointers.push_back(entry.data());
+    pointers.push_back(nullptr);
+  }
+};
+
+Result<fs::path> find_program(const std::string& name, const std::string& cwd, const Environment& env) {
   if (name.find('/') != std::string::npos) {
     const fs::path path = fs::path(name).is_absolute() ? fs::path(name) : fs::path(cwd) / name;
     if (access(path.c_str(), X_OK) == 0) return path;
     return fail(Error::plain(fmt::format("cannot execute '{}': {}", path.string(), std::strerror(errno))));
   }
   std::vector<boost::filesystem::path> dirs;
-  const auto it = env.find("PATH");
-  if (it != env.end()) {
-    for (const auto& dir : it->to_vector()) dirs.emplace_back(dir);
+  if (const auto it = env.find("PATH"); it != env.end()) {
+    std::istringstream path(it->second);
+    for (std::string dir; std::getline(path, dir, ':');) dirs.emplace_back(dir.empty() ? "." : dir);
   }
   const auto found = bp::search_path(name, dirs);
   if (found.empty()) return fail(Error::plain(fmt::format("cannot find '{}' on PATH", name)));
@@ -154,7 +185,7 @@ Result<void> ProcessExecutor::start(const Launch& launch) {
   job->scanner = std::make_unique<LogScanner>(launch.checks);
   fcntl(job->output_fd, F_SETFL, O_NONBLOCK);
 
-  bp::environment env = boost::this_process::environment();
+  Environment env = inherited_environment();
   for (const auto& [name, value] : launch.env) {
     if (value) env[name] = *value;
     else env.erase(name);
@@ -173,9 +204,10 @@ Result<void> ProcessExecutor::start(const Launch& launch) {
       env["MASTER_ADDR"] = "127.0.0.1";
       env["MASTER_PORT"] = master_port;
     }
+    EnvironmentBlock block(env);
     try {
-      bp::child child(bp::exe = program->string(), bp::args = args, bp::start_dir = launch.cwd, env,
-                      bp::std_in < bp::null, ChildSetup{{}, pipe_fds[1], job->group, getpid()});
+      bp::child child(bp::exe = program->string(), bp::args = args, bp::start_dir = launch.cwd, bp::std_in < bp::null,
+                      ChildSetup{{}, pipe_fds[1], job->group, getpid(), block.pointers.data()});
       const pid_t pid = child.id();
       child.detach();  // reaped by our own waitpid loop
       if (job->group == 0) job->group = pid;

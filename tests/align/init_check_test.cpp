@@ -10,7 +10,7 @@ namespace {
 
 Array float32_array(const std::vector<float>& values) {
   std::vector<std::byte> bytes(values.size() * sizeof(float));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
   return Array{*dtype_from_descr("<f4"), {values.size()}, false, SharedBytes::own(std::move(bytes))};
 }
 

@@ -9,12 +9,15 @@
 //   --fork-ignoring-term N fork N children that ignore SIGTERM and sleep 300 s
 //   --fork-closing-stdout  fork a child that closes stdout/stderr and sleeps 300 s
 //   --close-stdout         close its own stdout and stderr (and go on with the next flags)
+//   --barrier DIR N        leave a file in DIR, then wait until DIR holds N files (exit 1
+//                          after 120 s): proves that N stages ran at the same time
 //   --setsid-child         fork a child that leaves the process group (setsid) and sleeps 300 s
 //   --children FILE        append the pids of forked children to FILE
 //   --write FILE           create FILE containing "ok"
 //   --read-stdin           read stdin and print how many bytes it gave
 //   --fail-if-missing FILE exit 1 unless FILE exists
 // Words with '=' or without a leading -- (what a runner passes) are echoed and ignored.
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,6 +56,22 @@ pid_t fork_child(const std::string& children_file, void (*body)()) {
   }
   if (!children_file.empty()) append_line(children_file, std::to_string(pid));
   return pid;
+}
+
+// True once `dir` holds `count` entries, false after two minutes of waiting.
+bool barrier(const std::string& dir, long count) {
+  mkdir(dir.c_str(), 0755);
+  std::ofstream(dir + "/" + std::to_string(getpid())) << "here\n";
+  for (int tick = 0; tick < 120 * 20; ++tick) {
+    long entries = 0;
+    if (DIR* d = opendir(dir.c_str())) {
+      while (const dirent* e = readdir(d)) entries += e->d_name[0] != '.';
+      closedir(d);
+    }
+    if (entries >= count) return true;
+    sleep_for(0.05);
+  }
+  return false;
 }
 
 void ignore_term_and_wait() {
@@ -103,6 +122,12 @@ int main(int argc, char** argv) {
       for (int n = std::atoi(argv[++i]); n > 0; --n) fork_child(children, ignore_term_and_wait);
     } else if (flag == "--fork-closing-stdout") {
       fork_child(children, close_output_and_wait);
+    } else if (flag == "--barrier") {
+      const std::string dir = argv[++i];
+      if (!barrier(dir, std::atol(argv[++i]))) {
+        std::fprintf(stderr, "fake_stage: barrier %s not reached\n", dir.c_str());
+        exit_code = 1;
+      }
     } else if (flag == "--close-stdout") {
       close(STDOUT_FILENO);
       close(STDERR_FILENO);

@@ -16,7 +16,7 @@ inline std::string npy_float32(const std::vector<float>& values) {
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
   std::string payload(values.size() * sizeof(float), '\0');
-  std::memcpy(payload.data(), values.data(), payload.size());
+  if (!values.empty()) std::memcpy(payload.data(), values.data(), payload.size());
   return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + payload;
 }
 

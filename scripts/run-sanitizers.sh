@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer in
+# ./build-asan (CI runs it after the plain suite). -O0: at -O1 GCC takes twice as long
+# per file, and the suite is bound by its child processes, not by tipc-run's own speed.
+# Any sanitizer report fails the test that triggered it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake -S . -B build-asan -G Ninja -DTIPC_WERROR=ON -DTIPC_SANITIZE=ON -DCMAKE_BUILD_TYPE=None \
+  -DCMAKE_CXX_FLAGS="-O0" >/dev/null
+cmake --build build-asan -j "$(nproc)"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
