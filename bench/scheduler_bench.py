@@ -1,16 +1,38 @@
 #!/usr/bin/env python3
 """Runner overhead and scheduling quality of tipc-run, as ratios measured in one run.
 
-  1. per-stage overhead: N trivial stages (/bin/true) through tipc-run -j 1, against
-     the same N processes started by a plain loop (CPU and wall time per stage);
-  2. makespan: a suite of 20 fake trains with declared durations on a fake 4-GPU spec,
-     against its lower bound max(longest stage, GPU-seconds / 4), and against -j 1.
+  1. runner overhead: N trivial stages (/bin/true) through tipc-run -j 1 --gpus none.
+     * tipc-run's own CPU per stage (goal < 5 ms). tipc-run's rusage from wait4 holds its
+       own CPU plus that of the stage processes it reaped, so the stages' share is taken
+       off in two ways: (a) the CPU of the same N /bin/true processes started by a plain
+       spawn loop (the gated figure), and (b) cross-check: tipc-run's reaped children's
+       CPU (cutime + cstime of /proc/PID/stat, sampled until it exits).
+     * tipc-run's peak RSS (goal < 30 MB): ru_maxrss from wait4, which is
+       max(tipc-run's own peak, the peak of any one child it reaped). A child's peak is at
+       most tipc-run's RSS when it forked (fork copies the page tables; exec records the
+       copied address space's high-water mark) plus /bin/true's own ~1 MB, so this is
+       tipc-run's own peak. Cross-check: VmHWM of /proc/PID/status, tipc-run's own
+       high-water mark, sampled every 5 ms until it exits.
+  2. makespan: a suite of 40 fake configs (tipc-fake-stage as python, declared durations via
+     --sleep), 1-, 2- and 4-GPU trains each followed by eval, export, a GPU inference and a
+     CPU inference, on a fake 8-GPU spec (--gpus 0,...,7) with -j 32, so that GPUs, not -j,
+     limit concurrency (CPU stages take no GPU). Makespan (tipc-run's wall time) against
+     its lower bound max(critical path, GPU-seconds / 8) computed from the declared
+     durations of the plans tipc-run makes (goal <= 1.10); speed-up over -j 1. A simulation
+     of tipc-run's policy (plan order with backfilling) on the declared durations says how
+     much of the gap is the policy and how much the runner's own time.
+
+Exit code 1 if a goal is missed.
+
+Takes about 80 s on 2 cores (the -j 1 run is 60 s of it). The scratch repositories go to
+Python's temp dir: TMPDIR=/dev/shm shows what the file system costs (tipc-run fsyncs its
+journal after every stage).
 
 Usage: bench/scheduler_bench.py [BUILD_DIR]   (default: build)
 """
+import heapq
+import json
 import os
-import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,11 +42,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
 TIPC = os.path.join(BUILD, "tipc-run")
 FAKE = os.path.join(BUILD, "tipc-fake-stage")
+TICK = os.sysconf("SC_CLK_TCK")
+
+GPUS = 8
+JOBS = 32
+CONFIGS = 40
+STAGES = 1000
+GOAL_RATIO = 1.10
+GOAL_CPU_MS = 5.0
+GOAL_RSS_MB = 30.0
 
 
-def config(python, train, gpu_list="-1", threads="1", batches="1"):
+def config(python, train, model="bench", gpu_list="-1", threads="1", batches="1", eval_="null",
+           export="export", infer="infer", infer_gpu="False"):
     return f"""===========================train_params===========================
-model_name:bench
+model_name:{model}
 python:{python}
 gpu_list:{gpu_list}
 --use-gpu:False
@@ -46,13 +78,13 @@ null:null
 null:null
 ##
 ===========================eval_params===========================
-eval:null
+eval:{eval_}
 null:null
 ##
 ===========================infer_params===========================
 --output-dir:./output/
 --checkpoint:
-norm_export:export
+norm_export:{export}
 quant_export:null
 fpgm_export:null
 distill_export:null
@@ -62,8 +94,8 @@ inference_dir:null
 infer_model:./m
 infer_export:null
 infer_quant:False
-inference:infer
---use-gpu:False
+inference:{infer}
+--use-gpu:{infer_gpu}
 --enable-mkldnn:False
 --cpu-threads:{threads}
 --batch-size:{batches}
@@ -77,65 +109,213 @@ null:null
 """
 
 
-def children_cpu():
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
 
 
-def timed(cmd, cwd):
-    cpu0, t0 = children_cpu(), time.monotonic()
-    subprocess.run(cmd, cwd=cwd, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.monotonic() - t0, children_cpu() - cpu0
+def proc_sample(pid):
+    """(VmHWM KiB, reaped children's CPU seconds) of a live process, or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            hwm = next((int(l.split()[1]) for l in f if l.startswith("VmHWM:")), None)
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        # after the ")": state is field 3, so utime..cstime (14..17) are fields[11..14]
+        if hwm is None:
+            return None  # a zombie: no memory map any more
+        return hwm, (int(fields[13]) + int(fields[14])) / TICK
+    except (OSError, StopIteration, IndexError, ValueError):
+        return None
 
 
-def overhead(tmp, stages=1000):
+def run_measured(argv, cwd, sample_every=0.005):
+    """Run argv; returns wall s, exit code, stdout, wait4 rusage, last /proc sample (or None)."""
+    t0 = time.monotonic()
+    out = tempfile.TemporaryFile()
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+    last = None
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        s = proc_sample(proc.pid)
+        if s is not None:
+            last = s
+        time.sleep(sample_every)
+    wall = time.monotonic() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out.seek(0)
+    return wall, proc.returncode, out.read().decode(errors="replace"), ru, last
+
+
+def spawn_loop(argv, n):
+    """n runs of argv from a plain loop: wall s, CPU s of the children."""
+    cpu = 0.0
+    t0 = time.monotonic()
+    for _ in range(n):
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        cpu += ru.ru_utime + ru.ru_stime
+    return time.monotonic() - t0, cpu
+
+
+def summary_line(output):
+    lines = [l for l in output.splitlines() if l.startswith("tipc-run:") and " passed," in l]
+    return lines[-1] if lines else "(no summary line)"
+
+
+def check_run(what, code, output, stages):
+    if code != 0 or f"{stages} passed," not in summary_line(output):
+        sys.exit(f"{what}: tipc-run exited {code}, expected {stages} passed stages:\n{output[-3000:]}")
+
+
+def overhead(tmp):
     # 1 train + 1 export + threads x batches CPU inferences, all /bin/true.
     batches = "|".join(str(b) for b in range(1, 51))
-    threads = "|".join(str(t) for t in range(1, stages // 50 + 1))
-    os.makedirs(os.path.join(tmp, "test_tipc/configs"), exist_ok=True)
-    with open(os.path.join(tmp, "test_tipc/configs/c.txt"), "w") as f:
-        f.write(config("/bin/true", "train", threads=threads, batches=batches))
-    n = 2 + (stages // 50) * 50
-    wall, cpu = timed([TIPC, "test_tipc/configs/c.txt", "lite_train_lite_infer", "-j", "1", "--gpus", "none"], tmp)
-    base_wall, base_cpu = 0.0, 0.0
-    cpu0, t0 = children_cpu(), time.monotonic()
-    for _ in range(n):
-        subprocess.run(["/bin/true"])
-    base_wall, base_cpu = time.monotonic() - t0, children_cpu() - cpu0
-    return n, wall, cpu, base_wall, base_cpu
+    threads = "|".join(str(t) for t in range(1, STAGES // 50 + 1))
+    write(os.path.join(tmp, "test_tipc/configs/c.txt"), config("/bin/true", "train", threads=threads, batches=batches))
+    n = 2 + (STAGES // 50) * 50
+    wall, code, out, ru, last = run_measured(
+        [TIPC, "test_tipc/configs/c.txt", "lite_train_lite_infer", "-j", "1", "--gpus", "none"], tmp)
+    check_run("overhead run", code, out, n)
+    base_wall, base_cpu = spawn_loop(["/bin/true"], n)
+    total = ru.ru_utime + ru.ru_stime
+    return {
+        "n": n, "wall": wall, "total_cpu": total, "user": ru.ru_utime, "sys": ru.ru_stime,
+        "base_wall": base_wall, "base_cpu": base_cpu,
+        "own_cpu": total - base_cpu,  # (a)
+        "own_cpu_proc": total - last[1] if last else float("nan"),  # (b)
+        "maxrss_kib": ru.ru_maxrss, "hwm_kib": last[0] if last else 0,
+    }
+
+
+def suite():
+    """The 40 configs: (name, gpu ids, train s, eval s, export s, infer s)."""
+    out = []
+    for i in range(CONFIGS):
+        k = 4 if i % 8 == 3 else 2 if i % 4 == 1 else 1  # 5 four-GPU, 10 two-GPU, 25 one-GPU trains
+        train = 0.4 + 0.2 * ((i * 3) % 7)                 # 0.4 .. 1.6 s
+        out.append((f"m{i:02}", ",".join(str(g) for g in range(k)), train, 0.15, 0.15, 0.1))
+    return out
+
+
+def stage_plan(tmp, path):
+    """tipc-run's plan of one config: [(id, gpus needed, declared seconds, deps)]."""
+    p = subprocess.run([TIPC, path, "lite_train_lite_infer", "--dry-run", "--format", "jsonl"], cwd=tmp,
+                       check=True, capture_output=True, text=True)
+    stages = []
+    for line in p.stdout.splitlines():
+        s = json.loads(line)
+        argv = s["argv"]
+        seconds = float(argv[argv.index("--sleep") + 1])
+        stages.append((s["id"], s["needs"]["gpus"], seconds, s["deps"]))
+    return stages
+
+
+def critical_path(stages):
+    finish = {}
+    for sid, _, seconds, deps in stages:  # plan order is a topological order
+        finish[sid] = seconds + max((finish[d] for d in deps), default=0.0)
+    return max(finish.values())
+
+
+def simulate(plans, gpus, jobs):
+    """tipc-run's policy on declared durations: walk the stages in plan order at every event and
+    start each ready one that fits (all-or-nothing GPUs, backfilling). Returns the makespan."""
+    flat = [(ci, sid, need, sec, [(ci, d) for d in deps]) for ci, st in enumerate(plans) for sid, need, sec, deps in st]
+    state = {(ci, sid): "wait" for ci, sid, *_ in flat}
+    free, running, t, events = gpus, 0, 0.0, []
+    while True:
+        for ci, sid, need, sec, deps in flat:
+            if running >= jobs:
+                break
+            if state[(ci, sid)] != "wait" or any(state[d] != "done" for d in deps) or need > free:
+                continue
+            state[(ci, sid)] = "run"
+            free -= need
+            running += 1
+            heapq.heappush(events, (t + sec, ci, sid, need))
+        if not events:
+            return t
+        t, ci, sid, need = heapq.heappop(events)
+        state[(ci, sid)] = "done"
+        free += need
+        running -= 1
 
 
 def makespan(tmp):
-    durations = [(1 + (i * 7) % 5) * 0.25 for i in range(20)]
-    gpus = ["0,1" if i % 5 == 0 else "0" for i in range(20)]
-    os.makedirs(os.path.join(tmp, "test_tipc/configs"), exist_ok=True)
-    for i, (d, g) in enumerate(zip(durations, gpus)):
-        with open(os.path.join(tmp, f"test_tipc/configs/c{i:02}.txt"), "w") as f:
-            f.write(config(FAKE, f"train.py --sleep {d}", gpu_list=g))
-    with open(os.path.join(tmp, "gpus.yaml"), "w") as f:
-        f.write("gpus: [0, 1, 2, 3]\n")
-    args = [TIPC, "test_tipc/configs", "lite_train_lite_infer", "--only", "train", "--resource-spec", "gpus.yaml"]
-    parallel, _ = timed(args + ["-j", "8"], tmp)
-    serial, _ = timed(args + ["-j", "1"], tmp)
-    gpu_seconds = sum(d * len(g.split(",")) for d, g in zip(durations, gpus))
-    bound = max(max(durations), gpu_seconds / 4)
-    return parallel, serial, bound
+    for name, ids, train, ev, ex, inf in suite():
+        write(os.path.join(tmp, f"test_tipc/configs/{name}.txt"),
+              config(FAKE, f"train.py --sleep {train:g}", model=name, gpu_list=ids, eval_=f"eval.py --sleep {ev:g}",
+                     export=f"export.py --sleep {ex:g}", infer=f"infer.py --sleep {inf:g}", infer_gpu="True|False"))
+    plans = [stage_plan(tmp, f"test_tipc/configs/{name}.txt") for name, *_ in suite()]
+    n = sum(len(p) for p in plans)
+    gpu_seconds = sum(need * sec for p in plans for _, need, sec, _ in p)
+    serial_sum = sum(sec for p in plans for _, _, sec, _ in p)
+    path = max(critical_path(p) for p in plans)
+    bound = max(path, gpu_seconds / GPUS)
+    args = [TIPC, "test_tipc/configs", "lite_train_lite_infer", "--gpus", ",".join(str(g) for g in range(GPUS))]
+    parallel, code, out, ru, last = run_measured(args + ["-j", str(JOBS)], tmp)
+    check_run("makespan run", code, out, n)
+    serial, code, out, _, _ = run_measured(args + ["-j", "1"], tmp, sample_every=0.05)
+    check_run("-j 1 run", code, out, n)
+    return {
+        "n": n, "parallel": parallel, "serial": serial, "bound": bound, "path": path, "gpu_seconds": gpu_seconds,
+        "serial_sum": serial_sum, "simulated": simulate(plans, GPUS, JOBS), "maxrss_kib": ru.ru_maxrss,
+        "hwm_kib": last[0] if last else 0,
+        "mix": {k: sum(1 for _, ids, *_ in suite() if len(ids.split(",")) == k) for k in (1, 2, 4)},
+    }
 
 
 def main():
     if not os.path.exists(TIPC) or not os.path.exists(FAKE):
         sys.exit(f"build tipc-run and tipc-fake-stage first ({BUILD})")
+    print(f"tipc-run: {TIPC}   load average at start: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
-        n, wall, cpu, base_wall, base_cpu = overhead(tmp)
-    print(f"per-stage overhead over {n} trivial stages (-j 1):")
-    print(f"  tipc-run: {1000 * wall / n:.2f} ms wall, {1000 * cpu / n:.2f} ms CPU per stage (stage process included)")
-    print(f"  plain spawn loop: {1000 * base_wall / n:.2f} ms wall, {1000 * base_cpu / n:.2f} ms CPU per process")
-    print(f"  tipc-run's own CPU per stage: {1000 * (cpu - base_cpu) / n:.2f} ms")
+        o = overhead(tmp)
     with tempfile.TemporaryDirectory() as tmp:
-        parallel, serial, bound = makespan(tmp)
-    print("20 fake trains (4 of them on 2 GPUs) on a fake 4-GPU spec:")
-    print(f"  makespan {parallel:.2f} s, lower bound {bound:.2f} s: ratio {parallel / bound:.3f}")
-    print(f"  -j 1: {serial:.2f} s: speed-up {serial / parallel:.2f}x")
+        m = makespan(tmp)
+    n = o["n"]
+    cpu_ms = 1000 * o["own_cpu"] / n
+    rss_mb = max(o["maxrss_kib"], m["maxrss_kib"]) / 1024
+    ratio = m["parallel"] / m["bound"]
+    rows = [
+        (f"{n} trivial stages (/bin/true), -j 1: wall per stage", f"{1000 * o['wall'] / n:.2f} ms", ""),
+        ("  same processes from a plain spawn loop: wall per process", f"{1000 * o['base_wall'] / n:.2f} ms", ""),
+        ("  tipc-run + stages CPU per stage (wait4 rusage)",
+         f"{1000 * o['total_cpu'] / n:.2f} ms ({1000 * o['user'] / n:.2f} user, {1000 * o['sys'] / n:.2f} sys)", ""),
+        ("  plain spawn loop CPU per process", f"{1000 * o['base_cpu'] / n:.2f} ms", ""),
+        ("  tipc-run's own CPU per stage (a: total - spawn loop)", f"{cpu_ms:.2f} ms",
+         f"< {GOAL_CPU_MS:g} ms " + ("ok" if cpu_ms < GOAL_CPU_MS else "MISSED")),
+        ("  cross-check (b: total - reaped children's cutime+cstime)", f"{1000 * o['own_cpu_proc'] / n:.2f} ms", ""),
+        ("  peak RSS: wait4 ru_maxrss (max of tipc-run and one child)", f"{o['maxrss_kib'] / 1024:.1f} MiB", ""),
+        ("  tipc-run's VmHWM, last sample before exit", f"{o['hwm_kib'] / 1024:.1f} MiB", ""),
+        (f"{CONFIGS}-config suite, {m['n']} stages: peak RSS (ru_maxrss / VmHWM)",
+         f"{m['maxrss_kib'] / 1024:.1f} / {m['hwm_kib'] / 1024:.1f} MiB", ""),
+        ("tipc-run's peak RSS, larger of the two runs", f"{rss_mb:.1f} MiB",
+         f"< {GOAL_RSS_MB:g} MB " + ("ok" if rss_mb * 1.048576 < GOAL_RSS_MB else "MISSED")),
+        (f"makespan: {m['mix'][1]} 1-GPU, {m['mix'][2]} 2-GPU, {m['mix'][4]} 4-GPU trains + eval/export/infer, "
+         f"{GPUS} GPUs, -j {JOBS}", f"{m['parallel']:.2f} s", ""),
+        (f"  lower bound max(critical path {m['path']:.2f} s, GPU-seconds {m['gpu_seconds']:.2f} / {GPUS})",
+         f"{m['bound']:.2f} s", ""),
+        ("  makespan / lower bound", f"{ratio:.3f}", f"<= {GOAL_RATIO:.2f} " + ("ok" if ratio <= GOAL_RATIO else "MISSED")),
+        ("  tipc-run's policy simulated on the declared durations / lower bound",
+         f"{m['simulated']:.2f} s = {m['simulated'] / m['bound']:.3f}", ""),
+        (f"  -j 1 (declared durations sum to {m['serial_sum']:.2f} s)", f"{m['serial']:.2f} s", ""),
+        ("  speed-up over -j 1", f"{m['serial'] / m['parallel']:.2f}x", ""),
+    ]
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    for label, value, goal in rows:
+        print(f"{label:<{width}}  {value:>{vwidth}}  {goal}")
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    missed = [r[0].strip() for r in rows if r[2].endswith("MISSED")]
+    if missed:
+        print("goals missed: " + "; ".join(missed))
+        sys.exit(1)
 
 
 if __name__ == "__main__":
