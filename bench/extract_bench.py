@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 
+from tipc_config import config
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOAL = 1.2
 # tmpfs by default: on ext4, repeated unpack/delete cycles of 10,000 files make inode allocation
@@ -42,58 +44,7 @@ GOAL = 1.2
 # CPU in consecutive rounds on this machine), which swamps both tools; tmpfs measures the tools.
 DEFAULT_WORKDIR = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
-CONFIG = """===========================train_params===========================
-model_name:extract
-python:/bin/true
-gpu_list:-1
---use-gpu:False
---amp:null
---epochs:lite_train_lite_infer=1
---save-dir:./output/
---batch-size:lite_train_lite_infer=1
---pretrained:null
-train_model_name:latest
-train_infer_img_dir:./data
-null:null
-##
-trainer:norm_train
-norm_train:train
-pact_train:null
-fpgm_train:null
-distill_train:null
-null:null
-null:null
-##
-===========================eval_params===========================
-eval:null
-null:null
-##
-===========================infer_params===========================
---output-dir:./output/
---checkpoint:
-norm_export:null
-quant_export:null
-fpgm_export:null
-distill_export:null
-export1:null
-export2:null
-inference_dir:null
-infer_model:./m
-infer_export:null
-infer_quant:False
-inference:infer
---use-gpu:False
---enable-mkldnn:False
---cpu-threads:1
---batch-size:1
---use-tensorrt:False
---precision:fp32
---model-dir:
---image-dir:./data
-null:null
---benchmark:False
-null:null
-"""
+CONFIG = config("/bin/true", "train", model="extract", export="null")
 
 
 def make_tree(top, files, dirs=250):

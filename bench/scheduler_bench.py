@@ -25,8 +25,7 @@
 Exit code 1 if a goal is missed.
 
 Takes about 80 s on 2 cores (the -j 1 run is 60 s of it). The scratch repositories go to
-Python's temp dir: TMPDIR=/dev/shm shows what the file system costs (tipc-run fsyncs its
-journal after every stage).
+Python's temp dir: TMPDIR=/dev/shm shows what the file system costs.
 
 Usage: bench/scheduler_bench.py [BUILD_DIR]   (default: build)
 """
@@ -37,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from tipc_config import config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
@@ -53,60 +54,6 @@ GOAL_CPU_MS = 5.0
 GOAL_RSS_MB = 30.0
 
 
-def config(python, train, model="bench", gpu_list="-1", threads="1", batches="1", eval_="null",
-           export="export", infer="infer", infer_gpu="False"):
-    return f"""===========================train_params===========================
-model_name:{model}
-python:{python}
-gpu_list:{gpu_list}
---use-gpu:False
---amp:null
---epochs:lite_train_lite_infer=1
---save-dir:./output/
---batch-size:lite_train_lite_infer=1
---pretrained:null
-train_model_name:latest
-train_infer_img_dir:./data
-null:null
-##
-trainer:norm_train
-norm_train:{train}
-pact_train:null
-fpgm_train:null
-distill_train:null
-null:null
-null:null
-##
-===========================eval_params===========================
-eval:{eval_}
-null:null
-##
-===========================infer_params===========================
---output-dir:./output/
---checkpoint:
-norm_export:{export}
-quant_export:null
-fpgm_export:null
-distill_export:null
-export1:null
-export2:null
-inference_dir:null
-infer_model:./m
-infer_export:null
-infer_quant:False
-inference:{infer}
---use-gpu:{infer_gpu}
---enable-mkldnn:False
---cpu-threads:{threads}
---batch-size:{batches}
---use-tensorrt:False
---precision:fp32
---model-dir:
---image-dir:./data
-null:null
---benchmark:False
-null:null
-"""
 
 
 def write(path, text):
