@@ -8,13 +8,14 @@ kept), page cache warm, in WORKDIR (default /dev/shm, see DEFAULT_WORKDIR), by:
   tar:  `tar -xf data.tar -C DIR` into a fresh, empty directory;
   C:    tipc-run on a scratch repository whose test_tipc/tipc-run.yaml declares the archive
         as a data step (`data: {all: [{archive: data.tar, destination: out, creates: data}]}`)
-        and whose config has a single trivial stage (/bin/true), with out/ removed first;
+        and whose config has a single trivial stage (/bin/true), with out/ removed first
+        (the step hashes the archive's bytes for its stamp as it unpacks them);
   B:    the same run with the tree in place: the step finds its stamp and says "up to date"
-        (it still reads the archive for its SHA-256);
+        (it reads the archive once for its SHA-256);
   A:    the same run without the data step (--settings naming a file without `data:`).
 
-tipc-run's extraction time is C - B (the goal ratio, (C - B) / tar <= 1.2); C - A, the
-whole data step including the archive's SHA-256, is printed too. Before every timed run the
+tipc-run's whole data step is C - A, the SHA-256 included (the goal ratio, (C - A) / tar
+<= 1.2); C - B, about the extraction alone, is printed too. Before every timed run the
 previous tree is removed and `sync` is run (untimed), so that neither side pays for the
 other's write-back; the runs alternate (tar first in even rounds, tipc-run first in odd ones).
 Both trees are checked to be identical to the source tree (file count, and a SHA-256 over
@@ -199,10 +200,11 @@ def main():
     print(f"trees: source {source_digest[0]} files {source_digest[1][:16]}, tar {tar_digest[0]} files "
           f"{tar_digest[1][:16]}, tipc-run {tipc_digest[0]} files {tipc_digest[1][:16]}: "
           + ("identical" if same else "DIFFERENT"))
-    print(f"tipc-run extraction / tar: {ratio:.2f}  (goal <= {GOAL})  " + ("ok" if ratio <= GOAL else "MISSED"))
-    print(f"tipc-run whole data step / tar: {step_ratio:.2f}  (for information)")
+    print(f"tipc-run whole data step / tar: {step_ratio:.2f}  (goal <= {GOAL})  "
+          + ("ok" if step_ratio <= GOAL else "MISSED"))
+    print(f"tipc-run extraction alone (C - B) / tar: {ratio:.2f}  (for information)")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
-    if not same or ratio > GOAL:
+    if not same or step_ratio > GOAL:
         sys.exit(1)
 
 

@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libboost-dev libboost-filesystem-dev   # Boost 1.74: Process (headers) + Filesystem
   libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
+  libssl-dev                 # libcrypto: SHA-256 of data archives with the CPU's SHA instructions
   nlohmann-json3-dev libcli11-dev libexpected-dev
   libgtest-dev googletest
   libxml2-dev                # tests: junit.xml is validated against an XML schema

@@ -29,7 +29,8 @@ using Reader = std::unique_ptr<archive, int (*)(archive*)>;
 
 // Symlinks followed while resolving one path before it counts as a loop (the kernel's limit).
 constexpr int kMaxSymlinkHops = 40;
-constexpr std::size_t kReadBlockBytes = 64 * 1024;
+constexpr std::size_t kReadBlockBytes = 256 * 1024;
+constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 std::string errno_text(int code) { return std::error_code(code, std::generic_category()).message(); }
 
@@ -116,6 +117,78 @@ class Fd {
   int fd_;
 };
 
+// libarchive reads the archive through this, and the bytes are hashed in file order on
+// the way: a data step reads its archive once, and the stamp's digest is that of the very
+// bytes that were unpacked. Reads after a seek (zip) are not in order; digest() hashes
+// whatever the in-order prefix is missing.
+class HashingSource {
+ public:
+  explicit HashingSource(Fd file) : file_(std::move(file)), block_(kReadBlockBytes) {}
+  HashingSource(const HashingSource&) = delete;
+  HashingSource& operator=(const HashingSource&) = delete;
+
+  void attach(archive* reader) {
+    archive_read_set_read_callback(reader, &HashingSource::read);
+    archive_read_set_seek_callback(reader, &HashingSource::seek);
+    archive_read_set_callback_data(reader, this);
+  }
+
+  // Digest of the whole file; reads what has not been hashed yet (tar's zero blocks after
+  // its end marker, or everything when nothing was unpacked).
+  Result<std::string> digest(const std::string& archive_path) {
+    for (;;) {
+      const ssize_t got = ::pread(file_.get(), block_.data(), block_.size(), static_cast<off_t>(hashed_));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return fail(Error::at(archive_path, 0, "", "read error: " + errno_text(errno)));
+      if (got == 0) return hash_.hex_digest();
+      hash_.update(block_.data(), static_cast<std::size_t>(got));
+      hashed_ += static_cast<std::uint64_t>(got);
+    }
+  }
+
+ private:
+  static la_ssize_t read(archive* reader, void* self, const void** block) {
+    auto& source = *static_cast<HashingSource*>(self);
+    ssize_t got = 0;
+    do {
+      got = ::read(source.file_.get(), source.block_.data(), source.block_.size());
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) {
+      archive_set_error(reader, errno, "read error: %s", errno_text(errno).c_str());
+      return ARCHIVE_FATAL;
+    }
+    source.hash_in_order(static_cast<std::uint64_t>(got));
+    source.position_ += static_cast<std::uint64_t>(got);
+    *block = source.block_.data();
+    return got;
+  }
+
+  static la_int64_t seek(archive* reader, void* self, la_int64_t offset, int whence) {
+    auto& source = *static_cast<HashingSource*>(self);
+    const off_t now = ::lseek(source.file_.get(), offset, whence);
+    if (now < 0) {
+      archive_set_error(reader, errno, "seek error: %s", errno_text(errno).c_str());
+      return ARCHIVE_FATAL;
+    }
+    source.position_ = static_cast<std::uint64_t>(now);
+    return now;
+  }
+
+  // Hashes the part of the block just read that extends the hashed prefix.
+  void hash_in_order(std::uint64_t size) {
+    const std::uint64_t end = position_ + size;
+    if (position_ > hashed_ || hashed_ >= end) return;
+    hash_.update(block_.data() + (hashed_ - position_), end - hashed_);
+    hashed_ = end;
+  }
+
+  Fd file_;
+  std::vector<char> block_;
+  std::uint64_t position_ = 0;  // of the next read()
+  std::uint64_t hashed_ = 0;    // bytes 0 .. hashed_ are in hash_
+  Sha256 hash_;
+};
+
 // A private directory inside the destination, so that renames out of it stay on one
 // file system; removed with everything in it when it goes out of scope, which is what
 // makes every failure leave nothing behind.
@@ -149,14 +222,15 @@ Error corrupt_archive(const std::string& archive_path, archive* reader) {
 
 // Only the formats a data step declares. archive_read_support_format_all would also
 // enable mtree, whose entries may name files on this machine to take their contents from.
-Result<Reader> open_reader(const std::string& archive_path) {
+Result<Reader> open_reader(const std::string& archive_path, HashingSource& source) {
   Reader reader(archive_read_new(), &archive_read_free);
   if (!reader) return fail(Error::at(archive_path, 0, "", "cannot allocate an archive reader"));
   // A filter libarchive was built without only makes such archives unrecognised.
   archive_read_support_filter_all(reader.get());
   archive_read_support_format_tar(reader.get());
   archive_read_support_format_zip(reader.get());
-  const int status = archive_read_open_filename(reader.get(), archive_path.c_str(), kReadBlockBytes);
+  source.attach(reader.get());
+  const int status = archive_read_open1(reader.get());
   if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return fail(corrupt_archive(archive_path, reader.get()));
   return reader;
 }
@@ -180,7 +254,10 @@ class Extraction {
   Result<void> write_at(int fd, const void* data, std::size_t size, la_int64_t offset) const;
   Result<void> make_symlink(archive_entry* entry, const Parts& parts);
   Result<void> make_hardlink(archive_entry* entry, const Parts& parts);
-  Result<Fd> open_directory(std::span<const std::string> parts, bool create) const;
+  Result<int> open_directory(std::span<const std::string> parts, bool create);
+  Result<Fd> open_child_directory(int parent, std::span<const std::string> path, bool create) const;
+  template <typename Create>
+  Result<void> create_entry(int dir_fd, const std::string& name, const std::string& doing, Create create) const;
   Result<void> clear_slot(int dir_fd, const std::string& name) const;
   Result<void> check_symlinks_in_finished_tree();
   Error refuse(const std::string& why) const;
@@ -193,6 +270,12 @@ class Extraction {
   const int root_fd_;
   std::string entry_;  // path of the entry being unpacked, for messages
   ExtractReport report_;
+  // The directories of the last path opened, kept open: chain_fds_[i] is the directory
+  // chain_names_[0..i]. An archive lists a directory's entries together, so most entries
+  // need no lookup at all. The descriptors stay right for the whole extraction because
+  // an unpacked directory is never replaced (clear_slot).
+  Parts chain_names_;
+  std::vector<Fd> chain_fds_;
 };
 
 Result<ExtractReport> Extraction::run(archive* reader) {
@@ -228,7 +311,7 @@ Result<void> Extraction::extract_entry(archive* reader, archive_entry* entry) {
   if (archive_entry_hardlink(entry) != nullptr) return make_hardlink(entry, *parts);
   switch (type) {
     case AE_IFDIR: {
-      auto dir = open_directory(*parts, true);
+      const auto dir = open_directory(*parts, true);
       if (!dir) return fail(dir.error());
       return {};
     }
@@ -252,9 +335,13 @@ Result<Parts> Extraction::checked_path() const {
 Result<void> Extraction::write_file(archive* reader, archive_entry* entry, const Parts& parts) {
   const auto dir = open_directory(parent_of(parts), true);
   if (!dir) return fail(dir.error());
-  if (auto cleared = clear_slot(dir->get(), parts.back()); !cleared) return cleared;
-  const Fd file(::openat(dir->get(), parts.back().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-  if (!file.valid()) return fail(system_error("cannot create the file"));
+  int created = -1;
+  const auto made = create_entry(*dir, parts.back(), "cannot create the file", [&] {
+    created = ::openat(*dir, parts.back().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    return created >= 0;
+  });
+  if (!made) return made;
+  const Fd file(created);
   if (auto copied = copy_data(reader, file.get()); !copied) return copied;
   // Execute bits stay; setuid, setgid, sticky and group/other write do not.
   if (::fchmod(file.get(), archive_entry_perm(entry) & 0755) != 0) return fail(system_error("cannot set the mode"));
@@ -310,11 +397,8 @@ Result<void> Extraction::make_symlink(archive_entry* entry, const Parts& parts) 
   }
   const auto dir = open_directory(parent, true);
   if (!dir) return fail(dir.error());
-  if (auto cleared = clear_slot(dir->get(), parts.back()); !cleared) return cleared;
-  if (::symlinkat(target.c_str(), dir->get(), parts.back().c_str()) != 0) {
-    return fail(system_error("cannot create the symlink"));
-  }
-  return {};
+  return create_entry(*dir, parts.back(), "cannot create the symlink",
+                      [&] { return ::symlinkat(target.c_str(), *dir, parts.back().c_str()) == 0; });
 }
 
 // A hardlink may only point at a regular file unpacked earlier: one to an absolute path
@@ -328,44 +412,70 @@ Result<void> Extraction::make_hardlink(archive_entry* entry, const Parts& parts)
   const Parts target_parts = split_path(target);
   if (has_dot_dot(target_parts)) return fail(refuse("hardlink to '" + target + "' (containing '..') is refused"));
   if (target_parts.empty()) return fail(refuse("hardlink without a target"));
-  const auto from = open_directory(parent_of(target_parts), false);
+  const auto from_chain = open_directory(parent_of(target_parts), false);
+  const Fd from(from_chain ? ::dup(*from_chain) : -1);  // the next open_directory may close the chain's
   struct stat target_status {};
-  if (!from || ::fstatat(from->get(), target_parts.back().c_str(), &target_status, AT_SYMLINK_NOFOLLOW) != 0 ||
+  if (!from.valid() || ::fstatat(from.get(), target_parts.back().c_str(), &target_status, AT_SYMLINK_NOFOLLOW) != 0 ||
       !S_ISREG(target_status.st_mode)) {
     return fail(refuse("hardlink target '" + target + "' is not a file unpacked before it"));
   }
   const auto dir = open_directory(parent_of(parts), true);
   if (!dir) return fail(dir.error());
-  if (auto cleared = clear_slot(dir->get(), parts.back()); !cleared) return cleared;
-  if (::linkat(from->get(), target_parts.back().c_str(), dir->get(), parts.back().c_str(), 0) != 0) {
-    return fail(system_error("cannot create the hardlink"));
-  }
-  return {};
+  return create_entry(*dir, parts.back(), "cannot create the hardlink", [&] {
+    return ::linkat(from.get(), target_parts.back().c_str(), *dir, parts.back().c_str(), 0) == 0;
+  });
 }
 
-// Opens, and with `create` makes, a directory below root one component at a time with
-// O_NOFOLLOW, so that no entry is written through a symlink, even one pointing inside.
-Result<Fd> Extraction::open_directory(std::span<const std::string> parts, bool create) const {
-  Fd dir(::openat(root_fd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!dir.valid()) return fail(system_error("cannot open the extraction directory"));
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const char* name = parts[i].c_str();
-    const bool made = create && ::mkdirat(dir.get(), name, 0755) == 0;
-    if (create && !made && errno != EEXIST) return fail(system_error("cannot create '" + join(parts.first(i + 1)) + "'"));
-    Fd next(::openat(dir.get(), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!next.valid() && (errno == ELOOP || errno == ENOTDIR)) {
-      return fail(refuse("'" + join(parts.first(i + 1)) + "' is a symlink or a file, not a directory"));
-    }
-    if (!next.valid()) return fail(system_error("cannot open '" + join(parts.first(i + 1)) + "'"));
-    // mkdirat's mode is narrowed by the umask; unpacked directories are 0755 whatever it is.
-    if (made && ::fchmod(next.get(), 0755) != 0) return fail(system_error("cannot set the mode"));
-    dir = std::move(next);
+// The directory `parts` below root, opened (and with `create`, made) one component at
+// a time with O_NOFOLLOW, so that no entry is written through a symlink, even one
+// pointing inside. The descriptor is the chain's: valid until the next call.
+Result<int> Extraction::open_directory(std::span<const std::string> parts, bool create) {
+  std::size_t kept = 0;
+  while (kept < parts.size() && kept < chain_names_.size() && chain_names_[kept] == parts[kept]) ++kept;
+  if (kept < parts.size()) {
+    chain_names_.resize(kept);
+    chain_fds_.erase(chain_fds_.begin() + static_cast<std::ptrdiff_t>(kept), chain_fds_.end());
   }
+  for (std::size_t i = kept; i < parts.size(); ++i) {
+    auto next = open_child_directory(i == 0 ? root_fd_ : chain_fds_.back().get(), parts.first(i + 1), create);
+    if (!next) return fail(next.error());
+    chain_names_.push_back(parts[i]);
+    chain_fds_.push_back(std::move(*next));
+  }
+  return parts.empty() ? root_fd_ : chain_fds_[parts.size() - 1].get();
+}
+
+Result<Fd> Extraction::open_child_directory(int parent, std::span<const std::string> path, bool create) const {
+  const char* name = path.back().c_str();
+  Fd dir(::openat(parent, name, kDirectoryFlags));
+  if (!dir.valid() && errno == ENOENT && create) {
+    if (::mkdirat(parent, name, 0755) != 0) return fail(system_error("cannot create '" + join(path) + "'"));
+    dir = Fd(::openat(parent, name, kDirectoryFlags));
+    // mkdirat's mode is narrowed by the umask; unpacked directories are 0755 whatever it is.
+    if (dir.valid() && ::fchmod(dir.get(), 0755) != 0) return fail(system_error("cannot set the mode"));
+  }
+  if (!dir.valid() && (errno == ELOOP || errno == ENOTDIR)) {
+    return fail(refuse("'" + join(path) + "' is a symlink or a file, not a directory"));
+  }
+  if (!dir.valid()) return fail(system_error("cannot open '" + join(path) + "'"));
   return dir;
 }
 
-// A later entry replaces an earlier one of the same name, as with tar, except a
-// directory, which would have to be deleted recursively.
+// Makes a file, symlink or hardlink with `create` (true when made, errno set when not).
+// A later entry replaces an earlier one of the same name, as with tar; the name is looked
+// at only when it is taken, so a fresh tree costs one call per entry.
+template <typename Create>
+Result<void> Extraction::create_entry(int dir_fd, const std::string& name, const std::string& doing,
+                                      Create create) const {
+  if (create()) return {};
+  if (errno != EEXIST) return fail(system_error(doing));
+  if (auto cleared = clear_slot(dir_fd, name); !cleared) return cleared;
+  if (!create()) return fail(system_error(doing));
+  return {};
+}
+
+// Removes an earlier entry of the name, unless it is a directory, which would have to be
+// deleted recursively.
 Result<void> Extraction::clear_slot(int dir_fd, const std::string& name) const {
   struct stat existing {};
   if (::fstatat(dir_fd, name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -403,12 +513,12 @@ Error Extraction::system_error(const std::string& doing) const {
   return refuse(doing + ": " + errno_text(code));
 }
 
-Result<ExtractReport> extract_into(const std::string& archive_path, const Parts& creates, const ExtractLimits& limits,
-                                   const fs::path& root) {
+Result<ExtractReport> extract_into(HashingSource& source, const std::string& archive_path, const Parts& creates,
+                                   const ExtractLimits& limits, const fs::path& root) {
   if (::mkdir(root.c_str(), 0755) != 0) return fail(Error::at(root.string(), 0, "", "cannot create: " + errno_text(errno)));
   const Fd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!root_fd.valid()) return fail(Error::at(root.string(), 0, "", "cannot open: " + errno_text(errno)));
-  const auto reader = open_reader(archive_path);
+  const auto reader = open_reader(archive_path, source);
   if (!reader) return fail(reader.error());
   Extraction extraction(archive_path, creates, limits, root, root_fd.get());
   return extraction.run(reader->get());
@@ -475,16 +585,21 @@ Result<void> install_tree(const fs::path& staged, const fs::path& target, const 
 Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits) {
   const auto creates = declared_path(step);
   if (!creates) return fail(creates.error());
-  const auto digest = sha256_file(step.archive);
-  if (!digest) return fail(digest.error());
+  Fd archive_file(::open(step.archive.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!archive_file.valid()) return fail(Error::at(step.archive, 0, "", "cannot open: " + errno_text(errno)));
+  HashingSource source(std::move(archive_file));
   const fs::path destination = step.destination;
   const fs::path target = destination / join(*creates);
   const fs::path stamp = stamp_path(destination, *creates);
-  if (stamp_matches(stamp, *digest) && present(target)) {
-    ExtractReport skipped;
-    skipped.skipped = true;
-    skipped.archive_sha256 = *digest;
-    return skipped;
+  if (present(stamp) && present(target)) {
+    const auto digest = source.digest(step.archive);
+    if (!digest) return fail(digest.error());
+    if (stamp_matches(stamp, *digest)) {
+      ExtractReport skipped;
+      skipped.skipped = true;
+      skipped.archive_sha256 = *digest;
+      return skipped;
+    }
   }
   std::error_code ec;
   fs::create_directories(destination, ec);
@@ -492,8 +607,10 @@ Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& li
   const auto scratch = ScratchDir::create_in(destination);
   if (!scratch) return fail(scratch.error());
   const fs::path root = scratch->path() / "tree";
-  auto report = extract_into(step.archive, *creates, limits, root);
+  auto report = extract_into(source, step.archive, *creates, limits, root);
   if (!report) return fail(report.error());
+  const auto digest = source.digest(step.archive);
+  if (!digest) return fail(digest.error());
   if (auto installed = install_tree(root / join(*creates), target, stamp, scratch->path()); !installed) {
     return fail(installed.error());
   }

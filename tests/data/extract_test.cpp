@@ -194,14 +194,58 @@ TEST_F(Extract, TarTarGzAndZipProduceTheSameTree) {
   }
 }
 
-TEST_F(Extract, StampHoldsTheArchiveDigest) {
-  const auto path = archive("data.tar", Format::kTar, good_tree());
+// The digest is taken of the bytes as they are unpacked: the whole file in order, also
+// for zip, whose reader seeks, and for tar's zero blocks after its end marker.
+TEST_F(Extract, StampHoldsTheDigestOfTheWholeArchive) {
+  for (const auto& [name, format] :
+       {std::pair{"data.tar", Format::kTar}, {"data.tar.gz", Format::kTarGz}, {"data.zip", Format::kZip}}) {
+    const auto path = archive(name, format, good_tree());
+    const auto destination = parent_.path() / name;
+    const auto report = prepare_data({path, destination.string(), "alexnet"});
+    ASSERT_TRUE(report) << name << ": " << report.error().str();
+    const auto digest = sha256_file(path);
+    ASSERT_TRUE(digest);
+    EXPECT_EQ(report->archive_sha256, *digest) << name;
+    EXPECT_EQ(read_file(destination / ".alexnet.tipc-stamp"), *digest + "\n") << name;
+  }
+}
+
+TEST_F(Extract, EntriesThatMoveBetweenDirectoriesLandWhereTheyBelong) {
+  const auto path = archive("mixed.tar", Format::kTar,
+                            {file("alexnet/a/1", "a1"), file("alexnet/b/1", "b1"), file("alexnet/a/b/2", "ab2"),
+                             file("alexnet/a/3", "a3"), file("alexnet/b/c/d/4", "bcd4"), file("alexnet/5", "5"),
+                             file("alexnet/a/b/6", "ab6")});
   const auto report = prepare(path);
   ASSERT_TRUE(report) << report.error().str();
-  const auto digest = sha256_file(path);
-  ASSERT_TRUE(digest);
-  EXPECT_EQ(report->archive_sha256, *digest);
-  EXPECT_EQ(read_file(destination() / ".alexnet.tipc-stamp"), *digest + "\n");
+  const std::map<std::string, std::string> expected = {
+      {"alexnet", "directory 493"},       {"alexnet/5", "file 420 5"},
+      {"alexnet/a", "directory 493"},     {"alexnet/a/1", "file 420 a1"},
+      {"alexnet/a/3", "file 420 a3"},     {"alexnet/a/b", "directory 493"},
+      {"alexnet/a/b/2", "file 420 ab2"},  {"alexnet/a/b/6", "file 420 ab6"},
+      {"alexnet/b", "directory 493"},     {"alexnet/b/1", "file 420 b1"},
+      {"alexnet/b/c", "directory 493"},   {"alexnet/b/c/d", "directory 493"},
+      {"alexnet/b/c/d/4", "file 420 bcd4"}};
+  auto tree = snapshot(destination());
+  tree.erase(".alexnet.tipc-stamp");
+  EXPECT_EQ(tree, expected);
+}
+
+TEST_F(Extract, LaterEntryReplacesAnEarlierFileOrLinkOfTheSameName) {
+  const auto path = archive("again.tar", Format::kTar,
+                            {file("alexnet/x", "one"), file("alexnet/x", "two"), symlink("alexnet/l", "x"),
+                             file("alexnet/l", "plain"), file("alexnet/m", "m"), symlink("alexnet/m", "x"),
+                             file("alexnet/h", "h"), hardlink("alexnet/h", "alexnet/x")});
+  const auto report = prepare(path);
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(read_file(destination() / "alexnet/x"), "two");
+  EXPECT_EQ(snapshot(destination())["alexnet/l"], "file 420 plain");
+  EXPECT_EQ(snapshot(destination())["alexnet/m"], "symlink -> x");
+  EXPECT_EQ(inode_of(destination() / "alexnet/h"), inode_of(destination() / "alexnet/x"));
+}
+
+TEST_F(Extract, RefusesEntryThatWouldReplaceAnUnpackedDirectory) {
+  expect_refused({file("alexnet/d/inside", "x"), file("alexnet/d", "flat")}, "alexnet/d");
+  expect_refused({directory("alexnet/d"), symlink("alexnet/d", "..")}, "alexnet/d");
 }
 
 TEST_F(Extract, ModesKeepExecuteBitsAndDropSetuidAndGroupWrite) {
