@@ -54,22 +54,51 @@ std::vector<nlohmann::json> read_journal(const std::string& path) {
   return lines;
 }
 
+namespace {
+
+// Each stage's last journal entry that `counts`, by stage id.
+template <typename Counts>
+std::map<std::string, nlohmann::json> last_entries(const std::string& path, Counts counts) {
+  std::map<std::string, nlohmann::json> last;
+  for (auto& entry : read_journal(path)) {
+    if (!entry.contains("stage") || !entry["stage"].is_string() || !counts(entry)) continue;
+    const std::string id = entry["stage"];
+    last[id] = std::move(entry);
+  }
+  return last;
+}
+
+}  // namespace
+
 std::set<std::string> passed_in_journal(const std::string& repo_root, const std::vector<const plan::Plan*>& plans) {
   std::set<std::string> passed;
   for (const auto* plan : plans) {
-    std::map<std::string, std::pair<std::string, std::string>> last;  // id -> (result, fingerprint)
-    for (const auto& entry : read_journal(journal_path(repo_root, *plan))) {
-      if (!entry.contains("stage")) continue;  // a run line
-      last[entry["stage"]] = {entry.value("result", ""), entry.value("fingerprint", "")};
-    }
+    const auto last = last_entries(journal_path(repo_root, *plan), [](const nlohmann::json&) { return true; });
     for (const auto& stage : plan->stages) {
       const auto it = last.find(stage.id);
-      if (it != last.end() && it->second.first == "PASS" && it->second.second == stage_fingerprint(stage)) {
+      if (it != last.end() && it->second.value("result", "") == "PASS" &&
+          it->second.value("fingerprint", "") == stage_fingerprint(stage)) {
         passed.insert(stage_key(*plan, stage));
       }
     }
   }
   return passed;
+}
+
+std::map<std::string, double> durations_in_journal(const std::string& repo_root,
+                                                   const std::vector<const plan::Plan*>& plans) {
+  std::map<std::string, double> seconds;
+  const auto ran = [](const nlohmann::json& entry) {
+    return entry.contains("started") && !entry["started"].is_null() && entry.contains("seconds") &&
+           entry["seconds"].is_number() && entry["seconds"].get<double>() >= 0;
+  };
+  for (const auto* plan : plans) {
+    const auto last = last_entries(journal_path(repo_root, *plan), ran);
+    for (const auto& stage : plan->stages) {
+      if (const auto it = last.find(stage.id); it != last.end()) seconds[stage_key(*plan, stage)] = it->second["seconds"];
+    }
+  }
+  return seconds;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 // Reports are built from these files alone (report/report_loader.h), so a run that was
 // interrupted or killed can still be reported; --resume reads the journal to skip the
 // stages that PASSed with an unchanged command. docs/report-schema.md describes both files.
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,6 +35,11 @@ std::vector<nlohmann::json> read_journal(const std::string& path);
 
 // Stage keys (stage_key) whose last journal entry is a PASS with the same fingerprint.
 std::set<std::string> passed_in_journal(const std::string& repo_root, const std::vector<const plan::Plan*>& plans);
+
+// Seconds each stage ran the last time the journal saw it start, by stage key: the
+// scheduler's estimates (SchedulerOptions::history). Read before the run truncates it.
+std::map<std::string, double> durations_in_journal(const std::string& repo_root,
+                                                   const std::vector<const plan::Plan*>& plans);
 
 // What the state files record beyond the plans and the RunInfo.
 struct RunContext {

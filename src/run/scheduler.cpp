@@ -3,8 +3,11 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 
 #include <fmt/format.h>
+
+#include "run/priority.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;
@@ -63,6 +66,7 @@ class Run {
       : executor_(executor), listener_(listener), options_(options), interrupted_(interrupted) {
     start_ = executor_.now();
     for (const auto* plan : plans) add_plan(*plan);
+    order_ = start_order();
     info_.plans = plans;
     info_.total_stages = slots_.size();
     info_.jobs = options.jobs;
@@ -73,6 +77,7 @@ class Run {
 
  private:
   void add_plan(const plan::Plan& plan);
+  std::vector<std::size_t> start_order() const;
   double now() const { return std::chrono::duration<double>(executor_.now() - start_).count(); }
   void finish(std::size_t index, Verdict verdict);
   void preflight();
@@ -93,6 +98,7 @@ class Run {
   Clock::time_point start_;
   RunInfo info_;
   std::vector<Slot> slots_;
+  std::vector<std::size_t> order_;  // slot indices in the order start_ready offers them resources
   std::map<std::string, std::size_t> by_id_;  // launch id -> slot
   Usage usage_;
   std::size_t running_ = 0;
@@ -131,6 +137,22 @@ void Run::finish(std::size_t index, Verdict verdict) {
   slot.record.verdict = std::move(verdict);
   slot.record.done = true;
   listener_.stage_finished(slot.record);
+}
+
+// With -j 1 plan order, the reference's serial order; otherwise critical path first.
+std::vector<std::size_t> Run::start_order() const {
+  if (options_.jobs <= 1) {
+    std::vector<std::size_t> plan_order(slots_.size());
+    std::iota(plan_order.begin(), plan_order.end(), 0);
+    return plan_order;
+  }
+  std::vector<StageCost> costs;
+  costs.reserve(slots_.size());
+  for (const auto& slot : slots_) {
+    const plan::Stage& stage = *slot.record.stage;
+    costs.push_back({stage.kind, stage.needs.gpus, slot.deps, stage_key(*slot.record.plan, stage)});
+  }
+  return critical_path_order(costs, estimate_seconds(costs, options_.history));
 }
 
 std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
@@ -239,11 +261,11 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   return true;
 }
 
-// Plan order first (so -j 1 is the reference's serial order); a stage that does not
-// fit now is passed over for later ones that do (backfilling). A benchmark stage
-// waits until nothing runs and then runs alone.
+// In start order; a stage that does not fit now is passed over for later ones that do
+// (backfilling). A benchmark stage waits until nothing runs and then runs alone.
 void Run::start_ready() {
-  for (std::size_t i = 0; i < slots_.size() && !stopping_; ++i) {
+  for (const std::size_t i : order_) {
+    if (stopping_) return;
     if (static_cast<int>(running_) >= options_.jobs || (benchmark_running_ && !options_.cluster)) return;
     Slot& slot = slots_[i];
     if (slot.state != State::kWaiting) continue;

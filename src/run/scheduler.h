@@ -1,6 +1,6 @@
 #pragma once
 // Runs the stages of one or more plans on the given resources: dependency order,
-// all-or-nothing GPU allocation with backfilling, -j, timeouts that escalate from
+// critical path first, all-or-nothing GPU allocation with backfilling, -j, timeouts that escalate from
 // SIGTERM to SIGKILL, benchmark stages alone, and a clean stop on interrupt.
 #include <functional>
 #include <map>
@@ -35,6 +35,9 @@ struct SchedulerOptions {
   std::function<std::vector<LogPattern>(const plan::Stage&)> checks;
   // Stages already PASSed in an earlier run (--resume), keyed by stage_key().
   std::set<std::string> resumed;
+  // Seconds each stage took in the previous run, keyed by stage_key(): the estimates
+  // behind the critical-path start order (run/priority.h).
+  std::map<std::string, double> history;
   // Set when the executor's cluster allocates GPUs and machines (--executor slurm): no
   // local GPU allocation, stages are checked against the cluster's capacity, and a
   // benchmark stage asks for a machine of its own instead of draining the run.

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "run/journal.h"
 #include "support/fake_config.h"
 #include "support/fake_repo_run.h"
 #include "support/run_binary.h"
@@ -140,6 +141,35 @@ TEST_F(RunTest, ADirectoryOfConfigsRunsAsOneSuite) {
 
 namespace tipc::cli {
 namespace {
+
+// One GPU, two trains: the quick one is first in plan order, so it starts first; the
+// next run has the journal's times and starts the slow one first.
+TEST_F(RunTest, TheNextRunStartsTheStageThatTookLongestFirst) {
+  fs::remove(config_);
+  auto model_config = [](const std::string& model, const std::string& sleep) {
+    std::string text = fake_config("train.py --sleep " + sleep, "0");
+    text.replace(text.find("model_name:fake"), 15, "model_name:" + model);
+    return text;
+  };
+  repo_.write("test_tipc/configs/a_quick.txt", model_config("quick", "0.05"));
+  repo_.write("test_tipc/configs/b_slow.txt", model_config("slow", "0.6"));
+  auto train_start = [&](const std::string& model) {
+    for (const auto& entry : run::read_journal(
+             (repo_.path() / "test_tipc/output" / model / "lite_train_lite_infer" / run::kJournalFileName).string())) {
+      if (entry.value("stage", "").starts_with("norm_train")) return entry["started"].get<double>();
+    }
+    ADD_FAILURE() << "no train in " << model << "'s journal";
+    return 0.0;
+  };
+  const std::vector<std::string> args = {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "0", "-j", "2",
+                                         "--only", "train"};
+  const auto first = run_tipc(repo_.path(), args);
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_LT(train_start("quick"), train_start("slow")) << "no times yet: plan order";
+  const auto second = run_tipc(repo_.path(), args);
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  EXPECT_LT(train_start("slow"), train_start("quick")) << "the slow train's 0.6 s from the first run put it first";
+}
 
 TEST_F(RunTest, PeakMemoryStaysUnder50MbWithAGigabyteOfOutput) {
   TIPC_SKIP_MEMORY_MEASUREMENT_UNDER_SANITIZERS();

@@ -108,6 +108,28 @@ TEST(Journal, ACutLineIsSkippedAndResumeStillWorks) {
   EXPECT_EQ(lines[5]["stage"], "eval");
 }
 
+TEST(Journal, TheTimesOfStagesThatRanAreReadBackForTheNextRun) {
+  test::FakeRun run;
+  run.script("train").seconds = 3;
+  run.script("eval").seconds = 2;
+  run.script("eval").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),
+                            fake_stage("infer", StageKind::kInfer, {"eval"})});
+  run.run({&p});
+  const auto seconds = durations_in_journal(run.repo.path().string(), {&p});
+  EXPECT_EQ(seconds, (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 3},
+                                                    {"test_tipc/configs/m.txt#eval", 2}}))
+      << "a failed stage's time counts; a skipped one has none";
+
+  run.script("eval").seconds = 4;  // --resume appends: the rerun eval's time wins, the train's stays
+  run.script("eval").exit_code = 0;
+  run.run({&p}, {}, true);
+  EXPECT_EQ(durations_in_journal(run.repo.path().string(), {&p}),
+            (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 3},
+                                           {"test_tipc/configs/m.txt#eval", 4},
+                                           {"test_tipc/configs/m.txt#infer", 1}}));
+}
+
 TEST(Journal, AChangedCommandIsNotResumed) {
   test::FakeRun run;
   auto p = fake_plan({fake_stage("train", StageKind::kTrain)});

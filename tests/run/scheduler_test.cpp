@@ -79,6 +79,37 @@ TEST_F(SchedulerTest, SerialOrderWithOneJobIsThePlanOrder) {
   EXPECT_EQ(record(s, "infer").log_path, "/repo/logs/infer.log");
 }
 
+TEST_F(SchedulerTest, WithOneJobPlanOrderStaysWhateverTheLastRunTook) {
+  const auto p = make_plan({make_stage("a", StageKind::kTrain, 0), make_stage("b", StageKind::kTrain, 0)});
+  options_.history = {{"c.txt#a", 1}, {"c.txt#b", 50}};
+  run({&p}, 1, 0);
+  EXPECT_EQ(recorder_.started, (std::vector<std::string>{"a", "b"}));
+}
+
+// Two GPUs, three 1-GPU stages of 1, 1 and 3 s. In plan order the 3 s stage starts
+// last and the run takes 4 s; with the last run's times it starts first: 3 s.
+class StartOrderTest : public SchedulerTest {
+ protected:
+  RunSummary run_three() {
+    fake_.scripts["c.txt#long"].seconds = 3;
+    return run({&plan_}, 4, 2);
+  }
+  const plan::Plan plan_ = make_plan({make_stage("short1", StageKind::kTrain, 1),
+                                      make_stage("short2", StageKind::kTrain, 1), make_stage("long", StageKind::kTrain, 1)});
+};
+
+TEST_F(StartOrderTest, WithoutTimesOfALastRunEqualStagesStartInPlanOrder) {
+  EXPECT_DOUBLE_EQ(run_three().seconds, 4.0);
+  EXPECT_EQ(recorder_.started, (std::vector<std::string>{"short1", "short2", "long"}));
+}
+
+TEST_F(StartOrderTest, TheLastRunsTimesPutTheLongestChainFirst) {
+  options_.history = {{"c.txt#short1", 1}, {"c.txt#short2", 1}, {"c.txt#long", 3}};
+  EXPECT_DOUBLE_EQ(run_three().seconds, 3.0);
+  EXPECT_EQ(recorder_.started, (std::vector<std::string>{"long", "short1", "short2"}));
+  EXPECT_DOUBLE_EQ(started("long").start, 0.0);
+}
+
 TEST_F(SchedulerTest, IndependentStagesRunInParallelAfterTheirDependency) {
   const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"}),
                             make_stage("export", StageKind::kExport, 0, {"train"})});
