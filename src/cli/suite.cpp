@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -83,6 +84,29 @@ Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& fil
   return plans;
 }
 
+namespace {
+
+// Each kept stage's left-out dependencies, and theirs in turn while they are left out too.
+void record_unselected_deps(plan::Plan& plan, const std::set<std::string>& kept) {
+  std::map<std::string, const plan::Stage*> by_id;
+  for (const auto& stage : plan.stages) by_id[stage.id] = &stage;
+  for (auto& stage : plan.stages) {
+    if (!kept.count(stage.id)) continue;
+    std::vector<std::string> pending(stage.deps.begin(), stage.deps.end());
+    std::set<std::string> seen;
+    while (!pending.empty()) {
+      const std::string id = pending.back();
+      pending.pop_back();
+      const auto it = by_id.find(id);
+      if (kept.count(id) || it == by_id.end() || !seen.insert(id).second) continue;
+      stage.unselected_deps.push_back({id, it->second->needs});
+      pending.insert(pending.end(), it->second->deps.begin(), it->second->deps.end());
+    }
+  }
+}
+
+}  // namespace
+
 Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
                            const std::string& pattern) {
   const bool glob = pattern.find_first_of("*?[") != std::string::npos;
@@ -98,9 +122,12 @@ Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std
   for (auto& plan : plans) {
     planned += plan.stages.size();
     if (example.empty() && !plan.stages.empty()) example = plan.stages.front().id;
-    std::erase_if(plan.stages, [&](const plan::Stage& s) { return !selected(s); });
     std::set<std::string> kept;
-    for (const auto& stage : plan.stages) kept.insert(stage.id);
+    for (const auto& stage : plan.stages) {
+      if (selected(stage)) kept.insert(stage.id);
+    }
+    record_unselected_deps(plan, kept);
+    std::erase_if(plan.stages, [&](const plan::Stage& s) { return !kept.count(s.id); });
     for (auto& stage : plan.stages) std::erase_if(stage.deps, [&](const std::string& d) { return !kept.count(d); });
     kept_total += plan.stages.size();
   }

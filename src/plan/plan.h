@@ -19,6 +19,12 @@ struct Needs {
   int nodes = 1;  // machines for a multi-node train
 };
 
+// A dependency that --only or -k left out of the run, with what it needs.
+struct UnselectedDep {
+  std::string id;
+  Needs needs;
+};
+
 struct Stage {
   std::string id;
   StageKind kind = StageKind::kTrain;
@@ -28,6 +34,10 @@ struct Stage {
   std::map<std::string, std::optional<std::string>> env;
   std::string log;                // where the stage's output is written
   std::vector<std::string> deps;  // ids of stages that must finish first
+  // The stages before it that the selection (--only, -k) left out, through left-out
+  // stages only: one that could never run here makes this stage UNSUPPORTED, as it is in
+  // a full run, instead of running on inputs nothing here could have made.
+  std::vector<UnselectedDep> unselected_deps;
   Needs needs;
   bool benchmark = false;         // timing-sensitive inference: run alone
   std::string launcher;           // the launcher of a distributed train ("" otherwise)

@@ -180,14 +180,27 @@ std::optional<std::string> never_fits(const plan::Needs& needs, const SchedulerO
   return std::nullopt;
 }
 
-// A stage that can never fit is UNSUPPORTED at once instead of waited on forever.
+// Why a stage after a left-out one can never run here: that one could not (nullopt: it could).
+std::optional<std::string> unselected_dep_never_fits(const plan::Stage& stage, const SchedulerOptions& options) {
+  for (const auto& dep : stage.unselected_deps) {
+    if (const auto reason = never_fits(dep.needs, options)) {
+      return fmt::format("dependency {} (not selected) {}", dep.id, *reason);
+    }
+  }
+  return std::nullopt;
+}
+
+// A stage that can never fit is UNSUPPORTED at once instead of waited on forever; so is
+// one after a stage --only or -k left out that could never run here (as in a full run).
 void Run::preflight() {
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     const plan::Stage& stage = *slots_[i].record.stage;
     if (options_.resumed.count(stage_key(*slots_[i].record.plan, stage))) {
       slots_[i].record.resumed = true;
       finish(i, {Status::kPass, "passed in an earlier run (--resume)"});
-    } else if (const auto reason = never_fits(stage.needs, options_)) {
+    } else if (auto reason = never_fits(stage.needs, options_)) {
+      finish(i, {Status::kUnsupported, *reason});
+    } else if ((reason = unselected_dep_never_fits(stage, options_))) {
       finish(i, {Status::kUnsupported, *reason});
     }
   }

@@ -201,6 +201,17 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
   }
   EXPECT_EQ(lines, 13u);  // the 7 stages and their 6 checks
 
+  // Only the checks, on the files this run left (their producers are not selected): the
+  // checks of stages that could not run here are UNSUPPORTED, as in the full run.
+  const auto only_checks = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer",
+                                                         "--gpus", "none", "--only", "check"});
+  EXPECT_EQ(only_checks.exit_code, 0) << only_checks.out << only_checks.err;
+  EXPECT_NE(only_checks.out.find("6 passed, 0 failed, 0 timed out, 18 unsupported"), std::string::npos) << only_checks.out;
+  EXPECT_NE(only_checks.out.find("UNSUPPORTED norm_train/gpus_0/autocast_null/export/check/torch_vs_onnx - dependency "
+                                 "norm_train/gpus_0/autocast_null/export (not selected) needs 1 GPU; 0 available"),
+            std::string::npos)
+      << only_checks.out;
+
   // A wrong ground truth fails its check and the run. Only the checks run again, on the
   // files this run left (their producers are not selected).
   const fs::path truth_file = repo_.path() / "test_tipc/results/python_alexnet_results_fp32.txt";

@@ -146,6 +146,29 @@ TEST_F(SchedulerTest, AGpuStageWithoutGpusIsUnsupportedNotWaitedOn) {
   EXPECT_EQ(s.exit_code(true), 1);
 }
 
+// --only check: the check's producer was left out. A producer that could never run here
+// makes the check UNSUPPORTED, as in a full run; one that could leaves it to run.
+TEST_F(SchedulerTest, AStageAfterALeftOutStageThatCouldNeverRunHereIsUnsupported) {
+  auto gpu_check = make_stage("gpu-infer/check", StageKind::kCheck, 0);
+  gpu_check.unselected_deps = {{"gpu-infer", {1, 1}}, {"export", {0, 1}}};
+  auto cpu_check = make_stage("cpu-infer/check", StageKind::kCheck, 0);
+  cpu_check.unselected_deps = {{"cpu-infer", {0, 1}}, {"export", {0, 1}}};
+  const auto p = make_plan({gpu_check, cpu_check});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "gpu-infer/check").verdict.result, Status::kUnsupported);
+  EXPECT_EQ(record(s, "gpu-infer/check").verdict.reason,
+            "dependency gpu-infer (not selected) needs 1 GPU; 0 available (test)");
+  EXPECT_EQ(record(s, "cpu-infer/check").verdict.result, Status::kPass);
+  EXPECT_EQ(recorder_.started, (std::vector<std::string>{"cpu-infer/check"}));
+}
+
+TEST_F(SchedulerTest, AStageAfterALeftOutStageThatCouldRunHereRuns) {
+  auto check = make_stage("gpu-infer/check", StageKind::kCheck, 0);
+  check.unselected_deps = {{"gpu-infer", {1, 1}}};
+  const auto p = make_plan({check});
+  EXPECT_EQ(record(run({&p}, 2, 1), "gpu-infer/check").verdict.result, Status::kPass);
+}
+
 TEST_F(SchedulerTest, MultiNodeTrainsAreUnsupportedLocally) {
   auto stage = make_stage("fleet", StageKind::kTrain, 2);
   stage.needs.nodes = 2;
