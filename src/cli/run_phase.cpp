@@ -32,7 +32,8 @@ Result<void> prepare_data(const Project& project, const std::string& mode) {
     auto report = data::prepare_data(data_step);
     if (!report) return fail(report.error());
     std::cout << fmt::format("tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
-                             report->skipped ? "up to date"
+                             report->skipped ? (report->hashed ? "up to date (same SHA-256)"
+                                                               : "up to date (archive unchanged since its stamp)")
                                              : fmt::format("extracted {} entries, {} bytes", report->entries,
                                                            report->bytes));
   }

@@ -7,18 +7,23 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <span>
 #include <system_error>
 #include <utility>
 #include <vector>
 
-#include "core/sha256.h"
+#include <fmt/format.h>
+
+#include "core/unique_fd.h"
+#include "data/hashing_source.h"
 
 namespace tipc::data {
 namespace {
@@ -29,7 +34,6 @@ using Reader = std::unique_ptr<archive, int (*)(archive*)>;
 
 // Symlinks followed while resolving one path before it counts as a loop (the kernel's limit).
 constexpr int kMaxSymlinkHops = 40;
-constexpr std::size_t kReadBlockBytes = 256 * 1024;
 constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 std::string errno_text(int code) { return std::error_code(code, std::generic_category()).message(); }
@@ -99,96 +103,6 @@ bool resolves_inside(const fs::path& root, Parts dir, const std::string& target)
   return true;
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    std::swap(fd_, other.fd_);
-    return *this;
-  }
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-
- private:
-  int fd_;
-};
-
-// libarchive reads the archive through this, and the bytes are hashed in file order on
-// the way: a data step reads its archive once, and the stamp's digest is that of the very
-// bytes that were unpacked. Reads after a seek (zip) are not in order; digest() hashes
-// whatever the in-order prefix is missing.
-class HashingSource {
- public:
-  explicit HashingSource(Fd file) : file_(std::move(file)), block_(kReadBlockBytes) {}
-  HashingSource(const HashingSource&) = delete;
-  HashingSource& operator=(const HashingSource&) = delete;
-
-  void attach(archive* reader) {
-    archive_read_set_read_callback(reader, &HashingSource::read);
-    archive_read_set_seek_callback(reader, &HashingSource::seek);
-    archive_read_set_callback_data(reader, this);
-  }
-
-  // Digest of the whole file; reads what has not been hashed yet (tar's zero blocks after
-  // its end marker, or everything when nothing was unpacked).
-  Result<std::string> digest(const std::string& archive_path) {
-    for (;;) {
-      const ssize_t got = ::pread(file_.get(), block_.data(), block_.size(), static_cast<off_t>(hashed_));
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) return fail(Error::at(archive_path, 0, "", "read error: " + errno_text(errno)));
-      if (got == 0) return hash_.hex_digest();
-      hash_.update(block_.data(), static_cast<std::size_t>(got));
-      hashed_ += static_cast<std::uint64_t>(got);
-    }
-  }
-
- private:
-  static la_ssize_t read(archive* reader, void* self, const void** block) {
-    auto& source = *static_cast<HashingSource*>(self);
-    ssize_t got = 0;
-    do {
-      got = ::read(source.file_.get(), source.block_.data(), source.block_.size());
-    } while (got < 0 && errno == EINTR);
-    if (got < 0) {
-      archive_set_error(reader, errno, "read error: %s", errno_text(errno).c_str());
-      return ARCHIVE_FATAL;
-    }
-    source.hash_in_order(static_cast<std::uint64_t>(got));
-    source.position_ += static_cast<std::uint64_t>(got);
-    *block = source.block_.data();
-    return got;
-  }
-
-  static la_int64_t seek(archive* reader, void* self, la_int64_t offset, int whence) {
-    auto& source = *static_cast<HashingSource*>(self);
-    const off_t now = ::lseek(source.file_.get(), offset, whence);
-    if (now < 0) {
-      archive_set_error(reader, errno, "seek error: %s", errno_text(errno).c_str());
-      return ARCHIVE_FATAL;
-    }
-    source.position_ = static_cast<std::uint64_t>(now);
-    return now;
-  }
-
-  // Hashes the part of the block just read that extends the hashed prefix.
-  void hash_in_order(std::uint64_t size) {
-    const std::uint64_t end = position_ + size;
-    if (position_ > hashed_ || hashed_ >= end) return;
-    hash_.update(block_.data() + (hashed_ - position_), end - hashed_);
-    hashed_ = end;
-  }
-
-  Fd file_;
-  std::vector<char> block_;
-  std::uint64_t position_ = 0;  // of the next read()
-  std::uint64_t hashed_ = 0;    // bytes 0 .. hashed_ are in hash_
-  Sha256 hash_;
-};
-
 // A private directory inside the destination, so that renames out of it stay on one
 // file system; removed with everything in it when it goes out of scope, which is what
 // makes every failure leave nothing behind.
@@ -255,7 +169,7 @@ class Extraction {
   Result<void> make_symlink(archive_entry* entry, const Parts& parts);
   Result<void> make_hardlink(archive_entry* entry, const Parts& parts);
   Result<int> open_directory(std::span<const std::string> parts, bool create);
-  Result<Fd> open_child_directory(int parent, std::span<const std::string> path, bool create) const;
+  Result<UniqueFd> open_child_directory(int parent, std::span<const std::string> path, bool create) const;
   template <typename Create>
   Result<void> create_entry(int dir_fd, const std::string& name, const std::string& doing, Create create) const;
   Result<void> clear_slot(int dir_fd, const std::string& name) const;
@@ -275,7 +189,7 @@ class Extraction {
   // need no lookup at all. The descriptors stay right for the whole extraction because
   // an unpacked directory is never replaced (clear_slot).
   Parts chain_names_;
-  std::vector<Fd> chain_fds_;
+  std::vector<UniqueFd> chain_fds_;
 };
 
 Result<ExtractReport> Extraction::run(archive* reader) {
@@ -341,7 +255,7 @@ Result<void> Extraction::write_file(archive* reader, archive_entry* entry, const
     return created >= 0;
   });
   if (!made) return made;
-  const Fd file(created);
+  const UniqueFd file(created);
   if (auto copied = copy_data(reader, file.get()); !copied) return copied;
   // Execute bits stay; setuid, setgid, sticky and group/other write do not.
   if (::fchmod(file.get(), archive_entry_perm(entry) & 0755) != 0) return fail(system_error("cannot set the mode"));
@@ -413,7 +327,7 @@ Result<void> Extraction::make_hardlink(archive_entry* entry, const Parts& parts)
   if (has_dot_dot(target_parts)) return fail(refuse("hardlink to '" + target + "' (containing '..') is refused"));
   if (target_parts.empty()) return fail(refuse("hardlink without a target"));
   const auto from_chain = open_directory(parent_of(target_parts), false);
-  const Fd from(from_chain ? ::dup(*from_chain) : -1);  // the next open_directory may close the chain's
+  const UniqueFd from(from_chain ? ::dup(*from_chain) : -1);  // the next open_directory may close the chain's
   struct stat target_status {};
   if (!from.valid() || ::fstatat(from.get(), target_parts.back().c_str(), &target_status, AT_SYMLINK_NOFOLLOW) != 0 ||
       !S_ISREG(target_status.st_mode)) {
@@ -445,12 +359,12 @@ Result<int> Extraction::open_directory(std::span<const std::string> parts, bool 
   return parts.empty() ? root_fd_ : chain_fds_[parts.size() - 1].get();
 }
 
-Result<Fd> Extraction::open_child_directory(int parent, std::span<const std::string> path, bool create) const {
+Result<UniqueFd> Extraction::open_child_directory(int parent, std::span<const std::string> path, bool create) const {
   const char* name = path.back().c_str();
-  Fd dir(::openat(parent, name, kDirectoryFlags));
+  UniqueFd dir(::openat(parent, name, kDirectoryFlags));
   if (!dir.valid() && errno == ENOENT && create) {
     if (::mkdirat(parent, name, 0755) != 0) return fail(system_error("cannot create '" + join(path) + "'"));
-    dir = Fd(::openat(parent, name, kDirectoryFlags));
+    dir = UniqueFd(::openat(parent, name, kDirectoryFlags));
     // mkdirat's mode is narrowed by the umask; unpacked directories are 0755 whatever it is.
     if (dir.valid() && ::fchmod(dir.get(), 0755) != 0) return fail(system_error("cannot set the mode"));
   }
@@ -516,7 +430,7 @@ Error Extraction::system_error(const std::string& doing) const {
 Result<ExtractReport> extract_into(HashingSource& source, const std::string& archive_path, const Parts& creates,
                                    const ExtractLimits& limits, const fs::path& root) {
   if (::mkdir(root.c_str(), 0755) != 0) return fail(Error::at(root.string(), 0, "", "cannot create: " + errno_text(errno)));
-  const Fd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  const UniqueFd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!root_fd.valid()) return fail(Error::at(root.string(), 0, "", "cannot open: " + errno_text(errno)));
   const auto reader = open_reader(archive_path, source);
   if (!reader) return fail(reader.error());
@@ -540,18 +454,57 @@ fs::path stamp_path(const fs::path& destination, const Parts& creates) {
   return destination / ("." + name + ".tipc-stamp");
 }
 
-bool stamp_matches(const fs::path& stamp, const std::string& digest) {
-  std::ifstream in(stamp);
-  std::string recorded;
-  return in >> recorded && recorded == digest;
+// The archive's size, inode and times, as a stamp records them: while they stay the same,
+// so do its bytes.
+struct FileState {
+  std::string text;
+  double changed = 0;  // ctime, seconds since the epoch
+};
+
+Result<FileState> file_state(int fd, const std::string& path) {
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) return fail(Error::at(path, 0, "", "cannot stat: " + errno_text(errno)));
+  return FileState{fmt::format("size={} mtime={}.{:09} ctime={}.{:09} inode={} device={}", info.st_size,
+                               info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec,
+                               info.st_ino, info.st_dev),
+                   static_cast<double>(info.st_ctim.tv_sec) + static_cast<double>(info.st_ctim.tv_nsec) * 1e-9};
+}
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// A changed file keeps its ctime when the change falls within the timestamp tick of the
+// change before it, so a state is trusted only when the archive had been left alone for
+// a while before it was read, and was not changed while it was read; otherwise the stamp
+// holds the digest alone and the next run hashes the archive again.
+constexpr double kSettledSeconds = 1.0;
+
+std::string settled_state(const FileState& before, double read_from, const FileState& after) {
+  return before.text == after.text && before.changed < read_from - kSettledSeconds ? before.text : "";
+}
+
+struct Stamp {
+  std::string digest;
+  std::string state;  // "" when not recorded
+};
+
+// Line 1 the digest, line 2 the file state (stamps of older versions have line 1 only).
+std::optional<Stamp> read_stamp(const fs::path& path) {
+  std::ifstream in(path);
+  Stamp stamp;
+  if (!std::getline(in, stamp.digest) || stamp.digest.empty()) return std::nullopt;
+  std::getline(in, stamp.state);
+  return stamp;
 }
 
 // Written under a temporary name and renamed, so the stamp is never seen half-written.
-Result<void> write_stamp(const fs::path& stamp, const std::string& digest) {
+Result<void> write_stamp(const fs::path& stamp, const Stamp& content) {
   fs::path temporary = stamp;
   temporary += ".tmp";
   std::ofstream out(temporary, std::ios::trunc);
-  out << digest << '\n';
+  out << content.digest << '\n';
+  if (!content.state.empty()) out << content.state << '\n';
   out.close();
   std::error_code ec;
   if (out) fs::rename(temporary, stamp, ec);
@@ -580,26 +533,50 @@ Result<void> install_tree(const fs::path& staged, const fs::path& target, const 
   return fail(Error::at(target.string(), 0, "", "cannot move the unpacked tree into place: " + ec.message()));
 }
 
+ExtractReport up_to_date(const std::string& digest, bool hashed) {
+  ExtractReport report;
+  report.skipped = true;
+  report.hashed = hashed;
+  report.archive_sha256 = digest;
+  return report;
+}
+
+// The stamp's verdict on an archive whose tree is in place: up to date, by its recorded
+// file state or by its digest (then the stamp learns the current state, when settled),
+// or nullopt when the archive changed.
+Result<std::optional<ExtractReport>> check_stamp(const fs::path& path, const Stamp& stamp, HashingSource& source,
+                                                 const std::string& archive_path, const FileState& state,
+                                                 double read_from) {
+  if (!stamp.state.empty() && stamp.state == state.text) return std::optional(up_to_date(stamp.digest, false));
+  const auto digest = source.digest(archive_path);
+  if (!digest) return fail(digest.error());
+  if (*digest != stamp.digest) return std::optional<ExtractReport>();
+  const auto after = file_state(source.fd(), archive_path);
+  if (!after) return fail(after.error());
+  if (const std::string settled = settled_state(state, read_from, *after); !settled.empty() && settled != stamp.state) {
+    if (auto stamped = write_stamp(path, {*digest, settled}); !stamped) return fail(stamped.error());
+  }
+  return std::optional(up_to_date(*digest, true));
+}
+
 }  // namespace
 
 Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits) {
   const auto creates = declared_path(step);
   if (!creates) return fail(creates.error());
-  Fd archive_file(::open(step.archive.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd archive_file(::open(step.archive.c_str(), O_RDONLY | O_CLOEXEC));
   if (!archive_file.valid()) return fail(Error::at(step.archive, 0, "", "cannot open: " + errno_text(errno)));
+  const double read_from = unix_now();
+  const auto before = file_state(archive_file.get(), step.archive);
+  if (!before) return fail(before.error());
   HashingSource source(std::move(archive_file));
   const fs::path destination = step.destination;
   const fs::path target = destination / join(*creates);
   const fs::path stamp = stamp_path(destination, *creates);
-  if (present(stamp) && present(target)) {
-    const auto digest = source.digest(step.archive);
-    if (!digest) return fail(digest.error());
-    if (stamp_matches(stamp, *digest)) {
-      ExtractReport skipped;
-      skipped.skipped = true;
-      skipped.archive_sha256 = *digest;
-      return skipped;
-    }
+  if (const auto recorded = read_stamp(stamp); recorded && present(target)) {
+    auto verdict = check_stamp(stamp, *recorded, source, step.archive, *before, read_from);
+    if (!verdict) return fail(verdict.error());
+    if (*verdict) return std::move(**verdict);
   }
   std::error_code ec;
   fs::create_directories(destination, ec);
@@ -611,11 +588,16 @@ Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& li
   if (!report) return fail(report.error());
   const auto digest = source.digest(step.archive);
   if (!digest) return fail(digest.error());
+  const auto after = file_state(source.fd(), step.archive);
+  if (!after) return fail(after.error());
   if (auto installed = install_tree(root / join(*creates), target, stamp, scratch->path()); !installed) {
     return fail(installed.error());
   }
-  if (auto stamped = write_stamp(stamp, *digest); !stamped) return fail(stamped.error());
+  if (auto stamped = write_stamp(stamp, {*digest, settled_state(*before, read_from, *after)}); !stamped) {
+    return fail(stamped.error());
+  }
   report->archive_sha256 = *digest;
+  report->hashed = true;
   return report;
 }
 

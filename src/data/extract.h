@@ -2,7 +2,10 @@
 // Data preparation: unpack a mode's declared archive into its destination, once.
 //
 // The archive's SHA-256 is kept in a stamp file next to the tree it creates, so an
-// unchanged archive is not unpacked again and a changed one replaces the old tree.
+// unchanged archive is not unpacked again and a changed one replaces the old tree. The
+// stamp also records the archive's size, inode and times: while they are unchanged the
+// archive is not even read again (the kernel sets a file's ctime on every change, and
+// nothing sets it back), as git trusts its index.
 // Archives come from the network, so every entry is checked before it touches the
 // disk: nothing may land outside the declared path, and size and count limits stop tar
 // bombs. Extraction happens in a scratch directory that is renamed into place only
@@ -30,7 +33,8 @@ struct DataStep {
 };
 
 struct ExtractReport {
-  bool skipped = false;  // the stamp matched: nothing was read or written
+  bool skipped = false;  // the stamp matched: nothing was written
+  bool hashed = false;   // the archive was read for its SHA-256 (not when the stamp's file state matched)
   std::uint64_t entries = 0;
   std::uint64_t bytes = 0;
   std::string archive_sha256;

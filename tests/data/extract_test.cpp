@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/sha256.h"
@@ -195,11 +197,14 @@ TEST_F(Extract, TarTarGzAndZipProduceTheSameTree) {
 }
 
 // The digest is taken of the bytes as they are unpacked: the whole file in order, also
-// for zip, whose reader seeks, and for tar's zero blocks after its end marker.
+// for zip, whose reader seeks, and for tar's zero blocks after its end marker. The
+// archives span many of the reader's blocks (256 KiB, four in turn, hashed on a thread).
 TEST_F(Extract, StampHoldsTheDigestOfTheWholeArchive) {
+  auto entries = good_tree();
+  entries.push_back(file("alexnet/large.bin", random_bytes(5 << 20)));
   for (const auto& [name, format] :
        {std::pair{"data.tar", Format::kTar}, {"data.tar.gz", Format::kTarGz}, {"data.zip", Format::kZip}}) {
-    const auto path = archive(name, format, good_tree());
+    const auto path = archive(name, format, entries);
     const auto destination = parent_.path() / name;
     const auto report = prepare_data({path, destination.string(), "alexnet"});
     ASSERT_TRUE(report) << name << ": " << report.error().str();
@@ -300,6 +305,87 @@ TEST_F(Extract, SecondCallIsSkippedAndLeavesTheTreeUntouched) {
   EXPECT_EQ(inode_of(destination() / "alexnet"), tree_inode);
   EXPECT_EQ(fs::last_write_time(destination() / ".alexnet.tipc-stamp"), stamp_time);
   EXPECT_EQ(snapshot(destination()), before);
+}
+
+// The stamp records the archive's file state only once the archive has been left alone
+// for a second (a change within the same timestamp tick keeps the ctime).
+void let_settle() { std::this_thread::sleep_for(std::chrono::milliseconds(1100)); }
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST_F(Extract, ASettledArchiveIsNotReadAgainUntilItsFileStateChanges) {
+  const auto path = archive("data.tar", Format::kTar, good_tree());
+  let_settle();
+  const auto first = prepare(path);
+  ASSERT_TRUE(first) << first.error().str();
+  EXPECT_TRUE(first->hashed);
+  const auto stamp = lines_of(read_file(destination() / ".alexnet.tipc-stamp"));
+  ASSERT_EQ(stamp.size(), 2u);
+  EXPECT_EQ(stamp[0], first->archive_sha256);
+  EXPECT_EQ(stamp[1].rfind("size=" + std::to_string(fs::file_size(path)) + " mtime=", 0), 0u) << stamp[1];
+
+  const auto second = prepare(path);
+  ASSERT_TRUE(second) << second.error().str();
+  EXPECT_TRUE(second->skipped);
+  EXPECT_FALSE(second->hashed) << "the recorded state matched: the archive was not read";
+  EXPECT_EQ(second->archive_sha256, first->archive_sha256);
+
+  // The same size and mtime, other bytes: the ctime still tells.
+  struct stat before {};
+  ASSERT_EQ(::stat(path.c_str(), &before), 0);
+  const std::string text = read_file(path);
+  const auto at = text.find("AlexNet lite data");
+  ASSERT_NE(at, std::string::npos);
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(at));
+    file.write("B", 1);
+  }
+  const timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+  const auto third = prepare(path);
+  ASSERT_TRUE(third) << third.error().str();
+  EXPECT_FALSE(third->skipped);
+  EXPECT_TRUE(third->hashed);
+  EXPECT_EQ(read_file(destination() / "alexnet/README"), "BlexNet lite data\n");
+}
+
+TEST_F(Extract, AStampWithoutFileStateLearnsItWhenTheDigestMatches) {
+  const auto path = archive("data.tar", Format::kTar, good_tree());
+  let_settle();
+  ASSERT_TRUE(prepare(path));
+  const fs::path stamp = destination() / ".alexnet.tipc-stamp";
+  const std::string digest = lines_of(read_file(stamp)).at(0);
+  std::ofstream(stamp, std::ios::trunc) << digest << "\n";  // as an older tipc-run wrote it
+
+  const auto hashed = prepare(path);
+  ASSERT_TRUE(hashed) << hashed.error().str();
+  EXPECT_TRUE(hashed->skipped);
+  EXPECT_TRUE(hashed->hashed);
+  EXPECT_EQ(lines_of(read_file(stamp)).size(), 2u) << "the stamp has the state again";
+  const auto quick = prepare(path);
+  ASSERT_TRUE(quick) << quick.error().str();
+  EXPECT_FALSE(quick->hashed);
+}
+
+TEST_F(Extract, ATouchedArchiveIsHashedAndTheStampKeptUntilItSettles) {
+  const auto path = archive("data.tar", Format::kTar, good_tree());
+  let_settle();
+  ASSERT_TRUE(prepare(path));
+  const fs::path stamp = destination() / ".alexnet.tipc-stamp";
+  const std::string recorded = read_file(stamp);
+  fs::last_write_time(path, fs::last_write_time(path) - std::chrono::hours(1));  // its ctime is now
+
+  const auto again = prepare(path);
+  ASSERT_TRUE(again) << again.error().str();
+  EXPECT_TRUE(again->skipped);
+  EXPECT_TRUE(again->hashed);
+  EXPECT_EQ(read_file(stamp), recorded) << "a state that just changed is not recorded";
 }
 
 TEST_F(Extract, MissingTreeIsExtractedAgainDespiteTheStamp) {
