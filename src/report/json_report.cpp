@@ -2,6 +2,8 @@
 
 #include "run/outcome.h"
 
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 namespace tipc::report {
@@ -91,22 +93,56 @@ std::vector<const StageReport*> stages_of(const std::vector<PlanReport>& plans) 
   return stages;
 }
 
-Json plan_json(const PlanReport& plan) {
-  Json stages = Json::array();
-  for (const auto& stage : plan.stages) stages.push_back(stage_json(stage));
+// A plan without its stages ("stages" last and empty): they are written one at a time.
+Json plan_head_json(const PlanReport& plan) {
   return {{"config", plan.config},         {"config_file", plan.config_file},
           {"mode", plan.mode},             {"model", plan.model},
           {"dialect", plan.dialect},       {"output_dir", plan.output_dir},
-          {"counts", counts_json(stages_of({plan}))}, {"stages", stages}};
+          {"counts", counts_json(stages_of({plan}))}, {"stages", Json::array()}};
+}
+
+constexpr int kIndent = 2;
+
+// `json` as dump(2) writes it nested `depth` levels deep: every line after the first
+// indented. (A dumped string never holds a raw newline.)
+void append_nested(std::string& out, const Json& json, int depth) {
+  const std::string pad(static_cast<std::size_t>(kIndent * depth), ' ');
+  for (const char c : json.dump(kIndent, ' ', false, Json::error_handler_t::replace)) {
+    out += c;
+    if (c == '\n') out += pad;
+  }
+}
+
+// `head`, whose last member is an empty array, with that array's `count` elements
+// appended by `element` one at a time: what dump(2) writes for the whole tree, without
+// the whole tree in memory (a 1000-stage report's tree took several MiB).
+void append_streamed(std::string& out, const Json& head, int depth, std::size_t count,
+                     const std::function<void(std::string&, std::size_t, int)>& element) {
+  std::string text;
+  append_nested(text, head, depth);
+  const std::size_t empty = text.rfind("[]");
+  if (count == 0 || empty == std::string::npos) {
+    out += text;
+    return;
+  }
+  out.append(text, 0, empty + 1);
+  for (std::size_t i = 0; i < count; ++i) {
+    out += '\n';
+    out.append(static_cast<std::size_t>(kIndent * (depth + 2)), ' ');
+    element(out, i, depth + 2);
+    if (i + 1 < count) out += ',';
+  }
+  out += '\n';
+  out.append(static_cast<std::size_t>(kIndent * (depth + 1)), ' ');
+  out += ']';
+  out.append(text, empty + 2);
 }
 
 }  // namespace
 
 std::string render_json_report(const RunReport& report) {
-  Json plans = Json::array();
-  for (const auto& plan : report.plans) plans.push_back(plan_json(plan));
   const bool timed = report.started && report.finished;
-  const Json json = {{"schema", "tipc-run-report"},
+  const Json head = {{"schema", "tipc-run-report"},
                      {"schema_version", report.schema},
                      {"tool_version", report.tool_version},
                      {"verdict", verdict(report)},
@@ -122,8 +158,17 @@ std::string render_json_report(const RunReport& report) {
                      {"repo_root", report.repo_root},
                      {"settings_file", report.settings_file},
                      {"counts", counts_json(stages_of(report.plans))},
-                     {"plans", plans}};
-  return json.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+                     {"plans", Json::array()}};
+  std::string out;
+  append_streamed(out, head, 0, report.plans.size(), [&](std::string& text, std::size_t p, int depth) {
+    const PlanReport& plan = report.plans[p];
+    append_streamed(text, plan_head_json(plan), depth, plan.stages.size(),
+                    [&](std::string& inner, std::size_t s, int stage_depth) {
+                      append_nested(inner, stage_json(plan.stages[s]), stage_depth);
+                    });
+  });
+  out += '\n';
+  return out;
 }
 
 }  // namespace tipc::report

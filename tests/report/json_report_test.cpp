@@ -12,6 +12,21 @@ namespace {
 
 TEST(JsonReport, MatchesTheGoldenFile) { test::expect_golden("report.json", render_json_report(test::sample_run_report())); }
 
+// The stages are written one at a time, never as one tree; the text must still be what
+// dumping the whole tree writes, also with no plan, or a plan without stages.
+TEST(JsonReport, IsWhatDumpingTheWholeTreeWrites) {
+  auto with_empty_plan = test::sample_run_report();
+  with_empty_plan.plans.push_back(with_empty_plan.plans.front());
+  with_empty_plan.plans.back().stages.clear();
+  auto without_plans = test::sample_run_report();
+  without_plans.plans.clear();
+  for (const auto* report : {&with_empty_plan, &without_plans}) {
+    const std::string text = render_json_report(*report);
+    EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(2) + "\n");
+  }
+  EXPECT_EQ(nlohmann::json::parse(render_json_report(with_empty_plan))["plans"].back()["stages"], nlohmann::json::array());
+}
+
 TEST(JsonReport, HoldsTheVerdictCountsAndEveryStage) {
   const auto json = nlohmann::json::parse(render_json_report(test::sample_run_report()));
   EXPECT_EQ(json["schema"], "tipc-run-report");
