@@ -75,9 +75,11 @@ bool starts_with(const Parts& parts, const Parts& prefix) {
 std::span<const std::string> parent_of(const Parts& parts) { return std::span(parts).first(parts.size() - 1); }
 
 // Follows `target` from directory `dir` (relative to root) the way the kernel would,
-// through the symlinks already unpacked, and tells whether it stays inside root.
-// Lexical normalisation is not enough: in "l/.." the ".." climbs from wherever l points.
-bool resolves_inside(const fs::path& root, Parts dir, const std::string& target) {
+// through the symlinks already unpacked, and tells whether it ends inside `within` (the
+// declared path; a link to a sibling of it would reach outside what the archive may
+// create once the tree is in place). Lexical normalisation is not enough: in "l/.." the
+// ".." climbs from wherever l points.
+bool resolves_within(const fs::path& root, Parts dir, const std::string& target, const Parts& within) {
   if (target.empty() || target.front() == '/') return false;
   const Parts first = split_path(target);
   std::deque<std::string> pending(first.begin(), first.end());
@@ -100,7 +102,7 @@ bool resolves_inside(const fs::path& root, Parts dir, const std::string& target)
     const Parts next_parts = split_path(next);
     pending.insert(pending.begin(), next_parts.begin(), next_parts.end());
   }
-  return true;
+  return starts_with(dir, within);
 }
 
 // A private directory inside the destination, so that renames out of it stay on one
@@ -306,8 +308,8 @@ Result<void> Extraction::make_symlink(archive_entry* entry, const Parts& parts) 
   if (target.empty()) return fail(refuse("symlink without a target"));
   if (target.front() == '/') return fail(refuse("symlink to the absolute path '" + target + "' is refused"));
   const auto parent = parent_of(parts);
-  if (!resolves_inside(root_, Parts(parent.begin(), parent.end()), target)) {
-    return fail(refuse("symlink to '" + target + "' points outside the extraction directory"));
+  if (!resolves_within(root_, Parts(parent.begin(), parent.end()), target, creates_)) {
+    return fail(refuse("symlink to '" + target + "' points outside '" + join(creates_) + "'"));
   }
   const auto dir = open_directory(parent, true);
   if (!dir) return fail(dir.error());
@@ -410,8 +412,9 @@ Result<void> Extraction::check_symlinks_in_finished_tree() {
     const fs::path relative = it->path().lexically_relative(root_);
     entry_ = relative.generic_string();
     const std::string target = fs::read_symlink(it->path(), ec).string();
-    if (ec || !resolves_inside(root_, split_path(relative.parent_path().generic_string()), target)) {
-      return fail(refuse("symlink to '" + target + "' points outside the extraction directory once the whole archive is unpacked"));
+    if (ec || !resolves_within(root_, split_path(relative.parent_path().generic_string()), target, creates_)) {
+      return fail(refuse("symlink to '" + target + "' points outside '" + join(creates_) +
+                         "' once the whole archive is unpacked"));
     }
   }
   if (ec) return fail(Error::at(archive_path_, 0, "", "cannot walk the unpacked tree: " + ec.message()));

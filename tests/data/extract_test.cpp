@@ -249,8 +249,10 @@ TEST_F(Extract, LaterEntryReplacesAnEarlierFileOrLinkOfTheSameName) {
 }
 
 TEST_F(Extract, RefusesEntryThatWouldReplaceAnUnpackedDirectory) {
-  expect_refused({file("alexnet/d/inside", "x"), file("alexnet/d", "flat")}, "alexnet/d");
-  expect_refused({directory("alexnet/d"), symlink("alexnet/d", "..")}, "alexnet/d");
+  expect_refused({file("alexnet/d/inside", "x"), file("alexnet/d", "flat")},
+                 "entry 'alexnet/d': a directory of that name was unpacked before it");
+  expect_refused({directory("alexnet/d"), directory("alexnet/e"), symlink("alexnet/d", "e")},
+                 "entry 'alexnet/d': a directory of that name was unpacked before it");
 }
 
 TEST_F(Extract, ModesKeepExecuteBitsAndDropSetuidAndGroupWrite) {
@@ -459,6 +461,24 @@ TEST_F(Extract, RefusesSymlinkEscapingTheDestinationAndFilesWrittenThroughIt) {
   }
 }
 
+// Inside the destination but outside the declared path: once the tree is in place, the
+// link would reach a sibling data set of the destination.
+TEST_F(Extract, RefusesSymlinkToASiblingOfTheDeclaredPath) {
+  expect_refused({directory("alexnet"), symlink("alexnet/other", "../resnet/weights")}, "points outside 'alexnet'");
+  expect_refused({directory("alexnet"), symlink("alexnet/up", ".."), file("alexnet/x", "x")}, "alexnet/up");
+  expect_refused({symlink("alexnet", "images"), directory("images")}, "points outside 'alexnet'");
+}
+
+TEST_F(Extract, SymlinksMayClimbAndComeBackInsideTheDeclaredPath) {
+  const auto path = archive("links.tar", Format::kTar,
+                            {file("alexnet/images/1.bin", "1"), symlink("alexnet/images/self", "../images/1.bin"),
+                             symlink("alexnet/top", "images/../images/1.bin")});
+  const auto report = prepare(path);
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(read_file(destination() / "alexnet/images/self"), "1");
+  EXPECT_EQ(read_file(destination() / "alexnet/top"), "1");
+}
+
 TEST_F(Extract, RefusesAbsoluteSymlink) {
   expect_refused({directory("alexnet"), symlink("alexnet/passwd", "/etc/passwd")}, "alexnet/passwd");
 }
@@ -469,9 +489,9 @@ TEST_F(Extract, RefusesWritingThroughASymlinkEvenOneInside) {
 }
 
 TEST_F(Extract, RefusesSymlinkThatALaterSymlinkRedirectsOutside) {
-  // When l1 is unpacked, l2 does not exist and "l2/.." is alexnet/d; once l2 points at the
-  // extraction directory, l1 resolves to its parent.
-  expect_refused({directory("alexnet/d"), symlink("alexnet/d/l1", "l2/.."), symlink("alexnet/d/l2", "../..")},
+  // When l1 is unpacked, l2 does not exist and "l2/.." is alexnet/d; once l2 points at
+  // alexnet (inside), l1 resolves to alexnet's parent.
+  expect_refused({directory("alexnet/d"), symlink("alexnet/d/l1", "l2/.."), symlink("alexnet/d/l2", "..")},
                  "alexnet/d/l1");
 }
 
