@@ -169,7 +169,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   std::vector<const plan::Plan*> pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
   if (options.resume) scheduler.resumed = run::passed_in_journal(project.root, pointers);
-  scheduler.history = run::durations_in_journal(project.root, pointers);
+  scheduler.history = run::recorded_durations(project.root, pointers);
 
   report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO));
   report::ResultsLogReporter results(project.root, options.compat, options.resume);

@@ -85,17 +85,41 @@ std::set<std::string> passed_in_journal(const std::string& repo_root, const std:
   return passed;
 }
 
-std::map<std::string, double> durations_in_journal(const std::string& repo_root,
-                                                   const std::vector<const plan::Plan*>& plans) {
+std::string times_file_path(const std::string& repo_root, const plan::Plan& plan) {
+  return (fs::path(plan_output_path(repo_root, plan)) / kTimesFileName).string();
+}
+
+namespace {
+
+// Stage id -> seconds: the times file of the plan's output directory, with the journal's
+// times over it (they are newer). Stages no longer planned keep their time.
+std::map<std::string, double> durations_by_id(const std::string& repo_root, const plan::Plan& plan) {
   std::map<std::string, double> seconds;
+  std::ifstream in(times_file_path(repo_root, plan));
+  const auto recorded = nlohmann::json::parse(in, nullptr, false);
+  if (recorded.is_object() && recorded.value("schema", 0) == kStateSchema && recorded.contains("seconds") &&
+      recorded["seconds"].is_object()) {
+    for (const auto& [id, value] : recorded["seconds"].items()) {
+      if (value.is_number() && value.get<double>() >= 0) seconds[id] = value.get<double>();
+    }
+  }
   const auto ran = [](const nlohmann::json& entry) {
     return entry.contains("started") && !entry["started"].is_null() && entry.contains("seconds") &&
            entry["seconds"].is_number() && entry["seconds"].get<double>() >= 0;
   };
+  for (const auto& [id, entry] : last_entries(journal_path(repo_root, plan), ran)) seconds[id] = entry["seconds"];
+  return seconds;
+}
+
+}  // namespace
+
+std::map<std::string, double> recorded_durations(const std::string& repo_root,
+                                                 const std::vector<const plan::Plan*>& plans) {
+  std::map<std::string, double> seconds;
   for (const auto* plan : plans) {
-    const auto last = last_entries(journal_path(repo_root, *plan), ran);
+    const auto by_id = durations_by_id(repo_root, *plan);
     for (const auto& stage : plan->stages) {
-      if (const auto it = last.find(stage.id); it != last.end()) seconds[stage_key(*plan, stage)] = it->second["seconds"];
+      if (const auto it = by_id.find(stage.id); it != by_id.end()) seconds[stage_key(*plan, stage)] = it->second;
     }
   }
   return seconds;
@@ -214,7 +238,13 @@ void JournalWriter::run_finished(const RunSummary& summary) {
                       {"finished", started_unix_ + summary.seconds},
                       {"seconds", summary.seconds},
                       {"interrupted", summary.interrupted}};
-  for (const auto* plan : plans_) append_line(journal_path(context_.repo_root, *plan), entry);
+  for (const auto* plan : plans_) {
+    append_line(journal_path(context_.repo_root, *plan), entry);
+    // Only estimates: a times file that cannot be written costs the next run its start order, not its result.
+    const auto problem = write_json_atomically(times_file_path(context_.repo_root, *plan),
+                                               {{"schema", kStateSchema}, {"seconds", durations_by_id(context_.repo_root, *plan)}});
+    if (problem) std::cerr << "tipc-run: warning: " << *problem << "; the next run orders its stages without these times\n";
+  }
 }
 
 }  // namespace tipc::run

@@ -4,6 +4,9 @@
 //   .tipc-plan.json      the plan as it runs: written atomically when the run starts
 //   .tipc-journal.jsonl  a "run started" line, one line per finished stage (written as it
 //                        finishes, one O_APPEND write each), a "run finished" line
+//   .tipc-times.json     each stage's time the last time it ran, by stage id, across runs
+//                        (a run restricted by --only or -k keeps the others'): what the
+//                        scheduler's start order estimates from; rewritten when a run ends
 //
 // Reports are built from these files alone (report/report_loader.h), so a run that was
 // interrupted or killed can still be reported; --resume reads the journal to skip the
@@ -22,6 +25,7 @@ namespace tipc::run {
 inline constexpr int kStateSchema = 1;  // of both files; readers reject a newer one
 inline constexpr const char* kPlanFileName = ".tipc-plan.json";
 inline constexpr const char* kJournalFileName = ".tipc-journal.jsonl";
+inline constexpr const char* kTimesFileName = ".tipc-times.json";
 
 // Changes whenever the stage's argv, working directory or environment change.
 std::string stage_fingerprint(const plan::Stage& stage);
@@ -29,6 +33,7 @@ std::string stage_fingerprint(const plan::Stage& stage);
 std::string plan_output_path(const std::string& repo_root, const plan::Plan& plan);  // absolute <LOG>
 std::string journal_path(const std::string& repo_root, const plan::Plan& plan);
 std::string plan_file_path(const std::string& repo_root, const plan::Plan& plan);
+std::string times_file_path(const std::string& repo_root, const plan::Plan& plan);
 
 // The journal's lines that parse, in order: a line cut by a crash is left out.
 std::vector<nlohmann::json> read_journal(const std::string& path);
@@ -36,10 +41,11 @@ std::vector<nlohmann::json> read_journal(const std::string& path);
 // Stage keys (stage_key) whose last journal entry is a PASS with the same fingerprint.
 std::set<std::string> passed_in_journal(const std::string& repo_root, const std::vector<const plan::Plan*>& plans);
 
-// Seconds each stage ran the last time the journal saw it start, by stage key: the
-// scheduler's estimates (SchedulerOptions::history). Read before the run truncates it.
-std::map<std::string, double> durations_in_journal(const std::string& repo_root,
-                                                   const std::vector<const plan::Plan*>& plans);
+// Seconds each stage of the plans ran the last time it started, by stage key: the times
+// file, with the journal's newer times over it. The scheduler's estimates
+// (SchedulerOptions::history); read before the run truncates the journal.
+std::map<std::string, double> recorded_durations(const std::string& repo_root,
+                                                 const std::vector<const plan::Plan*>& plans);
 
 // What the state files record beyond the plans and the RunInfo.
 struct RunContext {

@@ -116,7 +116,7 @@ TEST(Journal, TheTimesOfStagesThatRanAreReadBackForTheNextRun) {
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),
                             fake_stage("infer", StageKind::kInfer, {"eval"})});
   run.run({&p});
-  const auto seconds = durations_in_journal(run.repo.path().string(), {&p});
+  const auto seconds = recorded_durations(run.repo.path().string(), {&p});
   EXPECT_EQ(seconds, (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 3},
                                                     {"test_tipc/configs/m.txt#eval", 2}}))
       << "a failed stage's time counts; a skipped one has none";
@@ -124,10 +124,39 @@ TEST(Journal, TheTimesOfStagesThatRanAreReadBackForTheNextRun) {
   run.script("eval").seconds = 4;  // --resume appends: the rerun eval's time wins, the train's stays
   run.script("eval").exit_code = 0;
   run.run({&p}, {}, true);
-  EXPECT_EQ(durations_in_journal(run.repo.path().string(), {&p}),
+  EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}),
             (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 3},
                                            {"test_tipc/configs/m.txt#eval", 4},
                                            {"test_tipc/configs/m.txt#infer", 1}}));
+}
+
+// A run restricted to some stages rewrites the journal; the times file keeps the others'.
+TEST(Journal, TimesOfStagesARestrictedRunLeftOutAreKept) {
+  test::FakeRun run;
+  run.script("train").seconds = 3;
+  run.script("eval").seconds = 2;
+  const auto full = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  run.run({&full});
+  run.script("train").seconds = 4;
+  const auto only_train = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&only_train});
+  EXPECT_EQ(journal_of(run).size(), 3u) << "the journal holds the last run alone";
+  EXPECT_EQ(recorded_durations(run.repo.path().string(), {&full}),
+            (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 4}, {"test_tipc/configs/m.txt#eval", 2}}));
+  const auto times = nlohmann::json::parse(test::slurp(run.output() + "/" + kTimesFileName));
+  EXPECT_EQ(times["schema"], kStateSchema);
+  EXPECT_EQ(times["seconds"], (nlohmann::json{{"eval", 2.0}, {"train", 4.0}}));
+}
+
+TEST(Journal, AnUnreadableTimesFileOnlyLosesTheEstimates) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  std::ofstream(run.output() + "/" + kTimesFileName, std::ios::trunc) << "{\"schema\": 1, \"seconds\": [";
+  std::ofstream(run.output() + "/" + kJournalFileName, std::ios::trunc);
+  EXPECT_TRUE(recorded_durations(run.repo.path().string(), {&p}).empty());
+  EXPECT_EQ(run.run({&p}).exit_code(false), 0);
+  EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).size(), 1u) << "rewritten at the end of the run";
 }
 
 TEST(Journal, AChangedCommandIsNotResumed) {
