@@ -42,6 +42,8 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--partition", o.partition, "slurm: the partition (default: settings' slurm.partition)");
   app.add_option("--account", o.account, "slurm: the account (default: settings' slurm.account)");
   app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");
+  app.add_flag("-v,--verbose", o.verbose,
+               "explain the scheduler's decisions on stderr: the start order with each stage's estimate, each start");
   try {
     app.parse(argc, argv);
     if (o.executor != "slurm" && (o.partition || o.account)) {

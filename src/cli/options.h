@@ -33,6 +33,7 @@ struct Options {
   std::string executor = "local";          // local | slurm
   std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
   std::optional<std::string> account;      // slurm
+  bool verbose = false;                    // the scheduler's decisions on stderr
 };
 
 // Parses argv. Returns an Error with exit code 0 for --help/--version (the text is

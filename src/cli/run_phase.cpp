@@ -9,6 +9,8 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include "data/extract.h"
 #include "report/check_events.h"
@@ -138,10 +140,20 @@ int default_jobs(const Options& options) {
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+// The run's debug log (spdlog's default logger, off unless --verbose): stderr, one
+// "tipc-run: " line per message, next to the console's stdout.
+void set_up_debug_log(bool verbose) {
+  auto logger = std::make_shared<spdlog::logger>("tipc-run", std::make_shared<spdlog::sinks::stderr_sink_st>());
+  logger->set_pattern("tipc-run: %v");
+  logger->set_level(verbose ? spdlog::level::debug : spdlog::level::off);
+  spdlog::set_default_logger(logger);
+}
+
 }  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
               const std::vector<std::string>& config_files) {
+  set_up_debug_log(options.verbose);
   auto report_error = [](const Error& e) {
     std::cerr << "tipc-run: error: " << e.str() << '\n';
     return e.exit_code;

@@ -25,7 +25,17 @@ struct Mean {
 
 }  // namespace
 
-std::vector<double> estimate_seconds(const std::vector<StageCost>& stages, const std::map<std::string, double>& history) {
+const char* to_string(EstimateSource source) {
+  switch (source) {
+    case EstimateSource::kRecorded: return "its last run";
+    case EstimateSource::kMeanOfKind: return "mean of its kind";
+    case EstimateSource::kDefaultOfKind: return "default of its kind";
+  }
+  return "?";
+}
+
+std::vector<Estimate> estimate_seconds(const std::vector<StageCost>& stages,
+                                       const std::map<std::string, double>& history) {
   std::map<plan::StageKind, Mean> by_kind;
   for (const auto& stage : stages) {
     if (const auto it = history.find(stage.key); it != history.end()) {
@@ -33,38 +43,39 @@ std::vector<double> estimate_seconds(const std::vector<StageCost>& stages, const
       ++by_kind[stage.kind].count;
     }
   }
-  std::vector<double> seconds;
-  seconds.reserve(stages.size());
+  std::vector<Estimate> estimates;
+  estimates.reserve(stages.size());
   for (const auto& stage : stages) {
     const auto known = history.find(stage.key);
     const auto kind = by_kind.find(stage.kind);
     if (known != history.end()) {
-      seconds.push_back(known->second);
+      estimates.push_back({known->second, EstimateSource::kRecorded});
     } else if (kind != by_kind.end()) {
-      seconds.push_back(kind->second.sum / kind->second.count);
+      estimates.push_back({kind->second.sum / kind->second.count, EstimateSource::kMeanOfKind});
     } else {
-      seconds.push_back(default_seconds(stage.kind));
+      estimates.push_back({default_seconds(stage.kind), EstimateSource::kDefaultOfKind});
     }
   }
-  return seconds;
+  return estimates;
 }
 
-std::vector<std::size_t> critical_path_order(const std::vector<StageCost>& stages, const std::vector<double>& seconds) {
+StartOrder critical_path_order(const std::vector<StageCost>& stages, const std::vector<Estimate>& estimates) {
   // Dependents come after their dependencies, so one backward pass sees each stage's
   // dependents finished before the stage itself.
-  std::vector<double> ahead(stages.size(), 0);  // the longest chain of dependents after a stage
-  std::vector<double> chain(stages.size(), 0);  // the stage's own time plus that
+  StartOrder start;
+  std::vector<double> after(stages.size(), 0);  // the longest chain of dependents after a stage
+  start.ahead.assign(stages.size(), 0);
   for (std::size_t i = stages.size(); i-- > 0;) {
-    chain[i] = seconds[i] + ahead[i];
-    for (const std::size_t dep : stages[i].deps) ahead[dep] = std::max(ahead[dep], chain[i]);
+    start.ahead[i] = estimates[i].seconds + after[i];
+    for (const std::size_t dep : stages[i].deps) after[dep] = std::max(after[dep], start.ahead[i]);
   }
-  std::vector<std::size_t> order(stages.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (chain[a] != chain[b]) return chain[a] > chain[b];
+  start.order.resize(stages.size());
+  std::iota(start.order.begin(), start.order.end(), 0);
+  std::stable_sort(start.order.begin(), start.order.end(), [&](std::size_t a, std::size_t b) {
+    if (start.ahead[a] != start.ahead[b]) return start.ahead[a] > start.ahead[b];
     return stages[a].gpus > stages[b].gpus;
   });
-  return order;
+  return start;
 }
 
 }  // namespace tipc::run

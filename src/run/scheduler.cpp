@@ -6,6 +6,8 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include "run/priority.h"
 
@@ -139,9 +141,12 @@ void Run::finish(std::size_t index, Verdict verdict) {
   listener_.stage_finished(slot.record);
 }
 
+std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
 // With -j 1 plan order, the reference's serial order; otherwise critical path first.
 std::vector<std::size_t> Run::start_order() const {
   if (options_.jobs <= 1) {
+    spdlog::debug("start order: plan order (-j 1, the reference's serial order)");
     std::vector<std::size_t> plan_order(slots_.size());
     std::iota(plan_order.begin(), plan_order.end(), 0);
     return plan_order;
@@ -152,10 +157,18 @@ std::vector<std::size_t> Run::start_order() const {
     const plan::Stage& stage = *slot.record.stage;
     costs.push_back({stage.kind, stage.needs.gpus, slot.deps, stage_key(*slot.record.plan, stage)});
   }
-  return critical_path_order(costs, estimate_seconds(costs, options_.history));
+  const auto estimates = estimate_seconds(costs, options_.history);
+  auto start = critical_path_order(costs, estimates);
+  if (spdlog::should_log(spdlog::level::debug)) {  // --verbose: why the stages start in this order
+    spdlog::debug("start order, critical path first (estimated seconds ahead: the stage's own and its longest chain of dependents'):");
+    for (std::size_t rank = 0; rank < start.order.size(); ++rank) {
+      const std::size_t i = start.order[rank];
+      spdlog::debug("  {:>4}. {}  {:.1f} s ahead, {:.1f} s its own ({}), {}", rank + 1, costs[i].key, start.ahead[i],
+                    estimates[i].seconds, to_string(estimates[i].source), plural(costs[i].gpus, "GPU"));
+    }
+  }
+  return std::move(start.order);
 }
-
-std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 // Why a stage can never run where this run sends it; nullopt when it can.
 std::optional<std::string> never_fits(const plan::Needs& needs, const SchedulerOptions& options) {
@@ -257,6 +270,7 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   slot.record.gpus = gpus;
   slot.record.start_seconds = now();
   const Launch launch = launch_for(slot, gpus);
+  spdlog::debug("start {}{}", launch.id, gpus.empty() ? "" : fmt::format(" on GPU {}", fmt::join(gpus, ",")));
   listener_.stage_started(slot.record);
   if (auto ok = executor_.start(launch); !ok) {
     slot.record.observation.launch_error = ok.error().str();

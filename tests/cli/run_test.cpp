@@ -166,9 +166,19 @@ TEST_F(RunTest, TheNextRunStartsTheStageThatTookLongestFirst) {
   const auto first = run_tipc(repo_.path(), args);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   EXPECT_LT(train_start("quick"), train_start("slow")) << "no times yet: plan order";
-  const auto second = run_tipc(repo_.path(), args);
+  EXPECT_EQ(first.err.find("start order"), std::string::npos) << "the debug log is off without --verbose: " << first.err;
+  auto verbose = args;
+  verbose.push_back("--verbose");
+  const auto second = run_tipc(repo_.path(), verbose);
   ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
   EXPECT_LT(train_start("slow"), train_start("quick")) << "the slow train's 0.6 s from the first run put it first";
+  const auto slow = second.err.find("   1. test_tipc/configs/b_slow.txt#norm_train/gpus_0/autocast_null/train  0.6");
+  EXPECT_NE(slow, std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("(its last run), 1 GPU", slow), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("   2. test_tipc/configs/a_quick.txt#"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("tipc-run: start test_tipc/configs/b_slow.txt#norm_train/gpus_0/autocast_null/train on GPU 0"),
+            std::string::npos)
+      << second.err;
 }
 
 TEST_F(RunTest, PeakMemoryStaysUnder50MbWithAGigabyteOfOutput) {
