@@ -270,7 +270,9 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   slot.record.gpus = gpus;
   slot.record.start_seconds = now();
   const Launch launch = launch_for(slot, gpus);
-  spdlog::debug("start {}{}", launch.id, gpus.empty() ? "" : fmt::format(" on GPU {}", fmt::join(gpus, ",")));
+  if (spdlog::should_log(spdlog::level::debug)) {
+    spdlog::debug("start {}{}", launch.id, gpus.empty() ? "" : fmt::format(" on GPU {}", fmt::join(gpus, ",")));
+  }
   listener_.stage_started(slot.record);
   if (auto ok = executor_.start(launch); !ok) {
     slot.record.observation.launch_error = ok.error().str();
