@@ -75,10 +75,11 @@ bool starts_with(const Parts& parts, const Parts& prefix) {
 std::span<const std::string> parent_of(const Parts& parts) { return std::span(parts).first(parts.size() - 1); }
 
 // Follows `target` from directory `dir` (relative to root) the way the kernel would,
-// through the symlinks already unpacked, and tells whether it ends inside `within` (the
-// declared path; a link to a sibling of it would reach outside what the archive may
-// create once the tree is in place). Lexical normalisation is not enough: in "l/.." the
-// ".." climbs from wherever l points.
+// through the symlinks already unpacked, and tells whether it stays inside `within` (the
+// declared path) all the way. Not only the end counts: outside `within` the scratch tree
+// has none of what the destination holds (a sibling there may be a symlink), so a path
+// through it could resolve elsewhere once the tree is in place. Lexical normalisation is
+// not enough either: in "l/.." the ".." climbs from wherever l points.
 bool resolves_within(const fs::path& root, Parts dir, const std::string& target, const Parts& within) {
   if (target.empty() || target.front() == '/') return false;
   const Parts first = split_path(target);
@@ -88,10 +89,12 @@ bool resolves_within(const fs::path& root, Parts dir, const std::string& target,
     std::string part = std::move(pending.front());
     pending.pop_front();
     if (part == "..") {
-      if (dir.empty()) return false;
+      if (dir.size() <= within.size()) return false;
       dir.pop_back();
       continue;
     }
+    // Below `within` only on the way into it (from a link named like the declared path).
+    if (dir.size() < within.size() && part != within[dir.size()]) return false;
     dir.push_back(std::move(part));
     const fs::path here = root / join(dir);
     std::error_code ec;  // a missing component is not a link; the path may still be created
@@ -245,6 +248,9 @@ Result<Parts> Extraction::checked_path() const {
   if (!entry_.empty() && entry_.front() == '/') return fail(refuse("absolute paths are refused"));
   Parts parts = split_path(entry_);
   if (has_dot_dot(parts)) return fail(refuse("paths containing '..' are refused"));
+  if (parts.size() > limits_.max_depth) {
+    return fail(refuse("deeper than max_depth (" + std::to_string(limits_.max_depth) + " path components)"));
+  }
   return parts;
 }
 

@@ -22,6 +22,9 @@ struct ExtractLimits {
   std::uint64_t max_total_bytes = 8ull << 30;  // sum of regular-file sizes, as written
   std::uint64_t max_entries = 200000;
   std::uint64_t max_entry_bytes = 4ull << 30;
+  // Components of an entry's path. The directories of the path being unpacked are held
+  // open, so this bounds the descriptors an extraction needs.
+  std::uint64_t max_depth = 256;
 };
 
 // One declared data step.

@@ -97,15 +97,17 @@ std::map<std::string, double> durations_by_id(const std::string& repo_root, cons
   std::map<std::string, double> seconds;
   std::ifstream in(times_file_path(repo_root, plan));
   const auto recorded = nlohmann::json::parse(in, nullptr, false);
-  if (recorded.is_object() && recorded.value("schema", 0) == kStateSchema && recorded.contains("seconds") &&
-      recorded["seconds"].is_object()) {
+  const auto schema = recorded.is_object() ? recorded.find("schema") : recorded.end();
+  if (schema != recorded.end() && schema->is_number_integer() && *schema == kStateSchema &&
+      recorded.contains("seconds") && recorded["seconds"].is_object()) {
     for (const auto& [id, value] : recorded["seconds"].items()) {
       if (value.is_number() && value.get<double>() >= 0) seconds[id] = value.get<double>();
     }
   }
+  // A stage an interrupt stopped (SKIPPED after it started) ran for less than it takes.
   const auto ran = [](const nlohmann::json& entry) {
-    return entry.contains("started") && !entry["started"].is_null() && entry.contains("seconds") &&
-           entry["seconds"].is_number() && entry["seconds"].get<double>() >= 0;
+    return entry.contains("started") && !entry["started"].is_null() && entry.value("result", "") != "SKIPPED" &&
+           entry.contains("seconds") && entry["seconds"].is_number() && entry["seconds"].get<double>() >= 0;
   };
   for (const auto& [id, entry] : last_entries(journal_path(repo_root, plan), ran)) seconds[id] = entry["seconds"];
   return seconds;

@@ -469,6 +469,15 @@ TEST_F(Extract, RefusesSymlinkToASiblingOfTheDeclaredPath) {
   expect_refused({symlink("alexnet", "images"), directory("images")}, "points outside 'alexnet'");
 }
 
+// Outside the declared path the scratch tree has none of the destination's contents (a
+// sibling there may be a symlink), so a link may not pass through it even to come back.
+TEST_F(Extract, RefusesSymlinkThatLeavesTheDeclaredPathOnItsWay) {
+  expect_refused({directory("alexnet"), symlink("alexnet/l", "../resnet/../alexnet/x"), file("alexnet/x", "x")},
+                 "points outside 'alexnet'");
+  expect_refused({directory("alexnet"), symlink("alexnet/l", "../alexnet/x"), file("alexnet/x", "x")},
+                 "points outside 'alexnet'");
+}
+
 TEST_F(Extract, SymlinksMayClimbAndComeBackInsideTheDeclaredPath) {
   const auto path = archive("links.tar", Format::kTar,
                             {file("alexnet/images/1.bin", "1"), symlink("alexnet/images/self", "../images/1.bin"),
@@ -521,6 +530,15 @@ TEST_F(Extract, StopsAtMaxEntries) {
   std::vector<Entry> bomb;
   for (int i = 0; i < 20; ++i) bomb.push_back(file("alexnet/f" + std::to_string(i), "x"));
   expect_refused(bomb, "alexnet/f10", {.max_entries = 10});
+}
+
+TEST_F(Extract, StopsAtMaxDepth) {
+  std::string deep = "alexnet";
+  for (int i = 0; i < 300; ++i) deep += "/d";
+  expect_refused({file(deep + "/f", "x")}, "deeper than max_depth (256 path components)");
+  std::string allowed = "alexnet";
+  for (int i = 0; i < 254; ++i) allowed += "/d";
+  ASSERT_TRUE(prepare(archive("deep.tar", Format::kTar, {file(allowed + "/f", "x")})));
 }
 
 TEST_F(Extract, StopsAtMaxEntryBytes) {

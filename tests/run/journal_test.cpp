@@ -151,12 +151,28 @@ TEST(Journal, TimesOfStagesARestrictedRunLeftOutAreKept) {
 TEST(Journal, AnUnreadableTimesFileOnlyLosesTheEstimates) {
   test::FakeRun run;
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  for (const char* bad : {"{\"schema\": 1, \"seconds\": [", "{\"schema\": \"1\", \"seconds\": {\"train\": 1}}",
+                          "{\"schema\": 1, \"seconds\": {\"train\": \"1\"}}", "[1]"}) {
+    run.run({&p});
+    std::ofstream(run.output() + "/" + kTimesFileName, std::ios::trunc) << bad;
+    std::ofstream(run.output() + "/" + kJournalFileName, std::ios::trunc);
+    EXPECT_TRUE(recorded_durations(run.repo.path().string(), {&p}).empty()) << bad;
+    EXPECT_EQ(run.run({&p}).exit_code(false), 0) << bad;
+    EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).size(), 1u) << "rewritten at the end of the run";
+  }
+}
+
+TEST(Journal, AStageAnInterruptStoppedLeavesItsEarlierTime) {
+  test::FakeRun run;
+  run.script("train").seconds = 5;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
   run.run({&p});
-  std::ofstream(run.output() + "/" + kTimesFileName, std::ios::trunc) << "{\"schema\": 1, \"seconds\": [";
-  std::ofstream(run.output() + "/" + kJournalFileName, std::ios::trunc);
-  EXPECT_TRUE(recorded_durations(run.repo.path().string(), {&p}).empty());
-  EXPECT_EQ(run.run({&p}).exit_code(false), 0);
-  EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).size(), 1u) << "rewritten at the end of the run";
+  run.script("train").seconds = 30;
+  run.executor.interrupt_at = run.executor.seconds_now() + 1;
+  const auto summary = run.run({&p});
+  ASSERT_TRUE(summary.interrupted);
+  EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).at("test_tipc/configs/m.txt#train"), 5)
+      << "the interrupted 1 s is not what the train takes";
 }
 
 TEST(Journal, AChangedCommandIsNotResumed) {
