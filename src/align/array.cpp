@@ -10,20 +10,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <system_error>
+
+#include "core/unique_fd.h"
 
 namespace tipc::align {
 namespace {
-
-std::string errno_text(int code) { return std::error_code(code, std::generic_category()).message(); }
-
-// Closes the descriptor on every path out of map_file.
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    if (fd >= 0) ::close(fd);
-  }
-};
 
 // std::byteswap is C++23; GCC 12 lacks it.
 template <typename U>
@@ -122,14 +113,14 @@ SharedBytes SharedBytes::own(std::string_view bytes) {
 }
 
 Result<SharedBytes> SharedBytes::map_file(const std::string& path) {
-  FdCloser fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (fd.fd < 0) return fail(Error::at(path, 0, "", "cannot open: " + errno_text(errno)));
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd.valid()) return fail(Error::at(path, 0, "", "cannot open: " + errno_text(errno)));
   struct stat info {};
-  if (::fstat(fd.fd, &info) != 0) return fail(Error::at(path, 0, "", "cannot stat: " + errno_text(errno)));
+  if (::fstat(fd.get(), &info) != 0) return fail(Error::at(path, 0, "", "cannot stat: " + errno_text(errno)));
   if (!S_ISREG(info.st_mode)) return fail(Error::at(path, 0, "", "not a regular file"));
   const auto size = static_cast<std::size_t>(info.st_size);
   if (size == 0) return own(std::vector<std::byte>{});  // mmap refuses length 0
-  void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.fd, 0);
+  void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
   if (address == MAP_FAILED) return fail(Error::at(path, 0, "", "cannot map: " + errno_text(errno)));
   SharedBytes out;
   out.owner_ = std::shared_ptr<const void>(address, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });

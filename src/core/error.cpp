@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include <system_error>
+
 namespace tipc {
 
 std::string Diagnostic::str() const {
@@ -23,5 +25,7 @@ std::string Error::str() const {
   }
   return out;
 }
+
+std::string errno_text(int code) { return std::error_code(code, std::generic_category()).message(); }
 
 }  // namespace tipc

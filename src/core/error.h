@@ -38,4 +38,7 @@ using Result = tl::expected<T, Error>;
 
 inline tl::unexpected<Error> fail(Error error) { return tl::unexpected<Error>(std::move(error)); }
 
+// The text of an errno value ("No such file or directory"), for messages.
+std::string errno_text(int code);
+
 }  // namespace tipc

@@ -36,8 +36,6 @@ using Reader = std::unique_ptr<archive, int (*)(archive*)>;
 constexpr int kMaxSymlinkHops = 40;
 constexpr int kDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
-std::string errno_text(int code) { return std::error_code(code, std::generic_category()).message(); }
-
 bool present(const fs::path& path) {
   std::error_code ec;  // set for a missing path too, so it is not reported
   return fs::exists(fs::symlink_status(path, ec));

@@ -2,14 +2,11 @@
 
 #include <cerrno>
 #include <exception>
-#include <system_error>
 
 namespace tipc::data {
 namespace {
 
 constexpr std::size_t kReadBlockBytes = 256 * 1024;
-
-std::string errno_text(int code) { return std::error_code(code, std::generic_category()).message(); }
 
 }  // namespace
 
