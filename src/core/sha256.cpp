@@ -2,16 +2,12 @@
 
 #include <openssl/evp.h>
 
-#include <cerrno>
-#include <cstdio>
+#include <memory>
 #include <stdexcept>
-#include <system_error>
-#include <vector>
+#include <string>
 
 namespace tipc {
 namespace {
-
-constexpr std::size_t kFileChunk = 1 << 20;
 
 // libcrypto fails only when it cannot allocate, which the rest of the program treats as fatal too.
 void require(int status, const char* what) {
@@ -43,21 +39,6 @@ std::string Sha256::hex_digest() const {
     hex += kHex[digest[i] & 0xf];
   }
   return hex;
-}
-
-Result<std::string> sha256_file(const std::string& path) {
-  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) {
-    return fail(Error::at(path, 0, "", "cannot open: " + std::error_code(errno, std::generic_category()).message()));
-  }
-  Sha256 hash;
-  std::vector<char> chunk(kFileChunk);
-  std::size_t got = 0;
-  while ((got = std::fread(chunk.data(), 1, chunk.size(), file.get())) > 0) hash.update(chunk.data(), got);
-  if (std::ferror(file.get())) {
-    return fail(Error::at(path, 0, "", "read error: " + std::error_code(errno, std::generic_category()).message()));
-  }
-  return hash.hex_digest();
 }
 
 }  // namespace tipc

@@ -7,8 +7,6 @@
 #include <memory>
 #include <string>
 
-#include "core/error.h"
-
 struct evp_md_ctx_st;  // OpenSSL's EVP_MD_CTX, kept out of this header
 
 namespace tipc {
@@ -25,8 +23,5 @@ class Sha256 {
  private:
   std::unique_ptr<evp_md_ctx_st, void (*)(evp_md_ctx_st*)> context_;
 };
-
-// Hex SHA-256 of a file's bytes; an error names the file.
-Result<std::string> sha256_file(const std::string& path);
 
 }  // namespace tipc

@@ -4,7 +4,6 @@
 
 #include <string>
 
-#include "support/temp_dir.h"
 
 namespace tipc {
 namespace {
@@ -53,22 +52,6 @@ TEST(Sha256, DigestCanBeTakenMidStream) {
   EXPECT_EQ(hash.hex_digest(), digest_of("ab"));
   hash.update("c", 1);
   EXPECT_EQ(hash.hex_digest(), digest_of("abc"));
-}
-
-TEST(Sha256, FileDigestEqualsDigestOfItsBytes) {
-  const test::TempDir dir;
-  const std::string bytes(3 << 20, '\x5a');  // spans several 1 MiB read chunks
-  const auto digest = sha256_file(dir.write("data.bin", bytes));
-  ASSERT_TRUE(digest) << digest.error().str();
-  EXPECT_EQ(*digest, digest_of(bytes));
-}
-
-TEST(Sha256, MissingFileIsAnErrorNamingIt) {
-  const test::TempDir dir;
-  const auto missing = (dir.path() / "absent.tar").string();
-  const auto digest = sha256_file(missing);
-  ASSERT_FALSE(digest);
-  EXPECT_NE(digest.error().str().find(missing), std::string::npos) << digest.error().str();
 }
 
 }  // namespace
