@@ -1,0 +1,12 @@
+#include "support/paths.h"
+
+namespace tipc::test {
+
+std::string source_dir() { return TIPC_TEST_SOURCE_DIR; }
+std::string shared_dir() { return TIPC_TEST_SHARED_DIR; }
+std::string dialect_dir() { return source_dir() + "/configs/dialects"; }
+std::string tipc_run_binary() { return TIPC_RUN_BINARY; }
+std::string fake_stage_binary() { return TIPC_FAKE_STAGE; }
+std::string fake_python_binary() { return TIPC_FAKE_PYTHON; }
+
+}  // namespace tipc::test
