@@ -17,6 +17,7 @@
 #include "cli/subcommand.h"
 #include "core/json_file.h"
 #include "core/error.h"
+#include "core/plural.h"
 
 namespace tipc::cli {
 namespace {
@@ -141,7 +142,7 @@ void print_log(const align::LogCheck& log, std::ostream& out) {
     out << ": " << log.reason << '\n';
     return;
   }
-  out << fmt::format(" (vs {}, {} keys)", log.gt_file, log.keys.size());
+  out << fmt::format(" (vs {}, {})", log.gt_file, plural(log.keys.size(), "key"));
   out << (log.reason.empty() ? "" : ": " + log.reason) << '\n';
   for (const align::KeyComparison& key : log.keys) {
     if (key.status == align::KeyStatus::Passed) continue;

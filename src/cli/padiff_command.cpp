@@ -14,6 +14,7 @@
 #include "align/padiff_dump.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
+#include "core/plural.h"
 
 namespace tipc::cli {
 namespace {
@@ -63,11 +64,6 @@ Result<align::PadiffOptions> padiff_options(const PadiffArgs& args) {
 }
 
 std::string number(double value) { return fmt::format("{:.6g}", value); }
-
-// "1 divergence", "2 divergences".
-std::string counted(std::size_t n, const std::string& noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
 
 std::string index_text(const std::vector<std::size_t>& index) { return fmt::format("[{}]", fmt::join(index, ", ")); }
 
@@ -168,8 +164,8 @@ void print_worst_layers(const align::PadiffResult& result, std::size_t top, std:
 
 void print_result(const PadiffArgs& args, const align::PadiffResult& result, std::ostream& out) {
   out << fmt::format("tipc-run padiff: A {}, B {}: {} compared in {} (mode {}, atol {}, rtol {})\n", args.dump_a,
-                     args.dump_b, counted(result.layers.size(), "layer pair"),
-                     counted(result.ranks, "rank directory pair"), args.mode, number(args.tolerance.atol),
+                     args.dump_b, plural(result.layers.size(), "layer pair"),
+                     plural(result.ranks, "rank directory pair"), args.mode, number(args.tolerance.atol),
                      number(args.tolerance.rtol));
   if (!result.passed()) {
     print_first_divergence(result, out);
@@ -177,7 +173,7 @@ void print_result(const PadiffArgs& args, const align::PadiffResult& result, std
   }
   print_worst_layers(result, args.top, out);
   out << (result.passed() ? "PASS: no divergence\n"
-                          : "FAIL: " + counted(result.divergences.size(), "divergence") + "\n");
+                          : "FAIL: " + plural(result.divergences.size(), "divergence") + "\n");
 }
 
 Result<align::PadiffResult> run_comparison(const PadiffArgs& args) {

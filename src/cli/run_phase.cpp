@@ -12,6 +12,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "core/plural.h"
 #include "data/extract.h"
 #include "report/check_events.h"
 #include "report/console_reporter.h"
@@ -36,8 +37,8 @@ Result<void> prepare_data(const Project& project, const std::string& mode) {
     std::cout << fmt::format("tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
                              report->skipped ? (report->hashed ? "up to date (same SHA-256)"
                                                                : "up to date (archive unchanged since its stamp)")
-                                             : fmt::format("extracted {} entries, {} bytes", report->entries,
-                                                           report->bytes));
+                                             : fmt::format("extracted {}, {}", plural(report->entries, "entry", "entries"),
+                                                           plural(report->bytes, "byte")));
   }
   return {};
 }
@@ -127,9 +128,9 @@ Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm
   auto cluster = run::query_slurm_cluster(slurm, [](const auto& argv) { return run::run_command(argv); });
   if (!cluster) return fail(cluster.error());
   scheduler.cluster = *cluster;
-  scheduler.resources.source = fmt::format("{}: {} node{}, up to {} GPU{} per node", cluster->source, cluster->nodes,
-                                           cluster->nodes == 1 ? "" : "s", cluster->max_gpus_per_node,
-                                           cluster->max_gpus_per_node == 1 ? "" : "s");
+  scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster->source,
+                                           plural(cluster->nodes, "node"),
+                                           plural(cluster->max_gpus_per_node, "GPU"));
   return {};
 }
 

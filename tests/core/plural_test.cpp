@@ -1,0 +1,20 @@
+#include "core/plural.h"
+
+#include <gtest/gtest.h>
+
+namespace tipc {
+namespace {
+
+TEST(Plural, OneIsSingularEveryOtherCountPlural) {
+  EXPECT_EQ(plural(0, "stage"), "0 stages");
+  EXPECT_EQ(plural(1, "stage"), "1 stage");
+  EXPECT_EQ(plural(2, "GPU"), "2 GPUs");
+}
+
+TEST(Plural, AnIrregularPluralIsUsedAsGiven) {
+  EXPECT_EQ(plural(1, "match", "matches"), "1 match");
+  EXPECT_EQ(plural(3, "match", "matches"), "3 matches");
+}
+
+}  // namespace
+}  // namespace tipc
