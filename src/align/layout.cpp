@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -114,7 +115,7 @@ Result<std::vector<LayoutRule>> load_layout_file(const std::string& path) {
     }
     return layout_rules_from_yaml(root["layout"], path);
   } catch (const YAML::BadFile&) {
-    return fail(Error::at(path, 0, "", "cannot open the layout file"));
+    return fail(Error::at(path, 0, "", "cannot open the layout file: " + errno_text(errno)));
   } catch (const YAML::Exception& e) {
     return fail(Error::at(path, e.mark.line + 1, "", e.msg));
   }

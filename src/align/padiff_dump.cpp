@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -90,7 +91,7 @@ int line_at(const std::string& text, std::size_t offset) {
 
 Result<Json> read_json(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot read file"));
+  if (!in) return fail(Error::at(path, 0, "", "cannot read the file: " + errno_text(errno)));
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();

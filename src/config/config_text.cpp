@@ -1,5 +1,6 @@
 #include "config/config_text.h"
 
+#include <cerrno>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -63,12 +64,12 @@ Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& 
 
 Result<ConfigText> read_config_text(const std::string& path, const ReadOptions& options) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot open the config file"));
+  if (!in) return fail(Error::at(path, 0, "", "cannot open the config file: " + errno_text(errno)));
   std::string bytes;
   // Read one byte past the limit so an oversized file is reported, not silently cut.
   bytes.resize(options.limits.max_file_bytes + 1);
   in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (in.bad()) return fail(Error::at(path, 0, "", "cannot read the config file"));
+  if (in.bad()) return fail(Error::at(path, 0, "", "cannot read the config file: " + errno_text(errno)));
   bytes.resize(static_cast<std::size_t>(in.gcount()));
   return parse_config_text(bytes, path, options);
 }

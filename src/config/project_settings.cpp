@@ -1,5 +1,6 @@
 #include "config/project_settings.h"
 
+#include <cerrno>
 #include <regex>
 
 #include <fmt/format.h>
@@ -240,7 +241,7 @@ Result<ProjectSettings> load_project_settings(const std::string& path) {
   } catch (const Error& e) {
     return fail(e);
   } catch (const YAML::BadFile&) {
-    return fail(Error::at(path, 0, "", "cannot open the settings file"));
+    return fail(Error::at(path, 0, "", "cannot open the settings file: " + errno_text(errno)));
   } catch (const YAML::Exception& e) {
     return fail(Error::at(path, e.mark.line + 1, "", e.msg));
   }

@@ -1,5 +1,6 @@
 #include "config/yaml_file.h"
 
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 
@@ -7,7 +8,7 @@ namespace tipc::config {
 
 Result<YAML::Node> load_yaml_file(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot read " + what));
+  if (!in) return fail(Error::at(path, 0, "", "cannot read " + what + ": " + errno_text(errno)));
   std::stringstream text;
   text << in.rdbuf();
   try {

@@ -2,8 +2,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
+
+#include "core/error.h"
 
 namespace tipc {
 
@@ -16,7 +19,7 @@ std::optional<std::string> write_file_atomically(const std::string& path, const 
   {
     std::ofstream file(temp, std::ios::binary | std::ios::trunc);
     file << text;
-    if (!file.flush()) return "cannot write " + temp.string();
+    if (!file.flush()) return "cannot write " + temp.string() + ": " + errno_text(errno);
   }
   fs::rename(temp, target, ec);
   if (ec) {

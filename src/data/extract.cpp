@@ -514,8 +514,9 @@ Result<void> write_stamp(const fs::path& stamp, const Stamp& content) {
   if (!content.state.empty()) out << content.state << '\n';
   out.close();
   std::error_code ec;
-  if (out) fs::rename(temporary, stamp, ec);
-  if (!out || ec) return fail(Error::at(stamp.string(), 0, "", "cannot write the stamp"));
+  if (!out) return fail(Error::at(temporary.string(), 0, "", "cannot write the stamp: " + errno_text(errno)));
+  fs::rename(temporary, stamp, ec);
+  if (ec) return fail(Error::at(stamp.string(), 0, "", "cannot write the stamp: " + ec.message()));
   return {};
 }
 

@@ -1,5 +1,6 @@
 #include "dialect/dialect.h"
 
+#include <cerrno>
 #include <filesystem>
 #include <unistd.h>
 
@@ -285,7 +286,7 @@ Result<Dialect> load_dialect_file(const std::string& path) {
   } catch (const tipc::Error& e) {
     return fail(e);
   } catch (const YAML::BadFile&) {
-    return fail(Error::at(path, 0, "", "cannot open the dialect file"));
+    return fail(Error::at(path, 0, "", "cannot open the dialect file: " + errno_text(errno)));
   } catch (const YAML::Exception& e) {
     return fail(Error::at(path, e.mark.line + 1, "", e.msg));
   }

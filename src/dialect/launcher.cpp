@@ -1,5 +1,6 @@
 #include "dialect/launcher.h"
 
+#include <cerrno>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -24,7 +25,7 @@ Result<Launcher> load_launcher(const std::string& file, const std::string& name)
                       node["spawns_ranks"].as<bool>(false)};
     return launcher;
   } catch (const YAML::BadFile&) {
-    return fail(Error::at(file, 0, "", "cannot open the launchers file"));
+    return fail(Error::at(file, 0, "", "cannot open the launchers file: " + errno_text(errno)));
   } catch (const YAML::Exception& e) {
     return fail(Error::at(file, e.mark.line + 1, name, e.msg));
   }

@@ -138,7 +138,7 @@ std::optional<CheckDetails> read_check_file(const std::string& log, const std::s
     }
   }
   CheckDetails unreadable = details_of(subcommand, false);
-  unreadable.notes = {"cannot read " + path.string()};
+  unreadable.notes = {"cannot read " + path.string() + ": not a check's JSON file"};
   return unreadable;
 }
 

@@ -1,5 +1,6 @@
 #include "report/report_loader.h"
 
+#include <cerrno>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -41,7 +42,7 @@ std::optional<T> optional_field(const Json& object, const char* key) {
 
 Result<PlanFile> read_plan_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return fail(Error::at(path, 0, "", "cannot read the plan file"));
+  if (!in) return fail(Error::at(path, 0, "", "cannot read the plan file: " + errno_text(errno)));
   Json json = Json::parse(in, nullptr, false);
   if (json.is_discarded() || !json.is_object() || !json.contains("stages")) {
     return fail(Error::at(path, 0, "", "not a tipc-run plan file"));

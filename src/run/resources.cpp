@@ -1,5 +1,6 @@
 #include "run/resources.h"
 
+#include <cerrno>
 #include <algorithm>
 #include <regex>
 
@@ -61,7 +62,7 @@ Result<ResourceSpec> load_resource_spec(const std::string& path) {
   } catch (const Error& e) {
     return fail(e);
   } catch (const YAML::BadFile&) {
-    return fail(Error::at(path, 0, "", "cannot open the resource spec"));
+    return fail(Error::at(path, 0, "", "cannot open the resource spec: " + errno_text(errno)));
   } catch (const YAML::Exception& e) {
     return fail(Error::at(path, e.mark.line + 1, "", e.msg));
   }

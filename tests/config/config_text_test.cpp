@@ -85,10 +85,10 @@ TEST(ConfigText, OversizedFileIsRejectedBeforeParsing) {
   EXPECT_EQ(text.error().str(), path + ": file is larger than 8388608 bytes; not a TIPC config");
 }
 
-TEST(ConfigText, MissingFileNamesThePath) {
+TEST(ConfigText, MissingFileNamesThePathAndTheSystemsReason) {
   const auto text = read_config_text("/nonexistent/x.txt", {});
   ASSERT_FALSE(text);
-  EXPECT_EQ(text.error().str(), "/nonexistent/x.txt: cannot open the config file");
+  EXPECT_EQ(text.error().str(), "/nonexistent/x.txt: cannot open the config file: No such file or directory");
 }
 
 TEST(ConfigText, TruncatedLastLineIsKept) {
