@@ -1,10 +1,31 @@
 #include "cli/options.h"
 
+#include <algorithm>
+#include <array>
+#include <filesystem>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace tipc::cli {
+namespace {
+
+// Modes of the Paddle dialects (each dialect file lists its own).
+constexpr std::array<std::string_view, 6> kKnownModes{"lite_train_lite_infer",   "lite_train_whole_infer",
+                                                      "whole_train_whole_infer", "whole_infer",
+                                                      "klquant_whole_infer",     "benchmark_train"};
+
+// `tipc-run MODE CONFIG`: no CONFIG by that name, and it is a mode's name (or the mode names a file).
+bool looks_swapped(const Options& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(o.config, ec)) return false;
+  return std::find(kKnownModes.begin(), kKnownModes.end(), o.config) != kKnownModes.end() || fs::exists(o.mode, ec);
+}
+
+}  // namespace
 
 Result<Options> parse_options(int argc, const char* const* argv) {
   Options o;
@@ -12,7 +33,7 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);
   app.add_option("config", o.config, "TIPC config (train_infer_python.txt format), or a directory of them (a suite)")
       ->required();
-  app.add_option("mode", o.mode, "lite_train_lite_infer, lite_train_whole_infer, whole_train_whole_infer, whole_infer, ...")
+  app.add_option("mode", o.mode, fmt::format("{}, ...", fmt::join(kKnownModes, ", ")))
       ->required();
   app.add_flag("--dry-run", o.dry_run, "print the plan and run nothing");
   app.add_option("--format", o.format, "dry-run output format")->check(CLI::IsMember({"text", "jsonl"}));
@@ -51,6 +72,10 @@ Result<Options> parse_options(int argc, const char* const* argv) {
     }
     if (o.executor == "slurm" && (o.gpus || o.resource_spec)) {
       throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; Slurm allocates the GPUs");
+    }
+    if (looks_swapped(o)) {
+      throw CLI::ValidationError("config", fmt::format("no such file or directory: {}; did you mean: tipc-run {} {}?",
+                                                       o.config, o.mode, o.config));
     }
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
