@@ -2,6 +2,7 @@
 
 #include <ctime>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -21,7 +22,6 @@ std::string junit_time(double seconds) { return fmt::format("{:.3f}", std::max(0
 
 struct Totals {
   int tests = 0, failures = 0, errors = 0, skipped = 0;
-  double seconds = 0;
 
   void add(const StageReport& stage) {
     const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
@@ -29,16 +29,36 @@ struct Totals {
     failures += status == run::Status::kFail ? 1 : 0;
     errors += status == run::Status::kTimeout || status == run::Status::kUnresolved ? 1 : 0;
     skipped += status == run::Status::kUnsupported || status == run::Status::kSkipped ? 1 : 0;
-    seconds += stage.seconds.value_or(0);
   }
   void add(const Totals& other) {
     tests += other.tests, failures += other.failures, errors += other.errors, skipped += other.skipped;
-    seconds += other.seconds;
   }
   std::string attributes() const {
     return fmt::format("tests=\"{}\" failures=\"{}\" errors=\"{}\"", tests, failures, errors);
   }
 };
+
+// Wall time, as the console reports it, not the sum of stage times (stages run side by side):
+// the run's, from its start to its finish; without both, the sum is all there is.
+double run_seconds(const RunReport& report) {
+  if (report.started && report.finished) return *report.finished - *report.started;
+  double sum = 0;
+  for (const PlanReport& plan : report.plans) {
+    for (const StageReport& stage : plan.stages) sum += stage.seconds.value_or(0);
+  }
+  return sum;
+}
+
+// A plan's: from its first stage's start to its last stage's end in this run.
+double plan_seconds(const RunReport& report, const PlanReport& plan) {
+  std::optional<double> first, last;
+  for (const StageReport& stage : plan.stages) {
+    if (!stage.started || (report.started && *stage.started < *report.started)) continue;  // an earlier run's
+    first = std::min(first.value_or(*stage.started), *stage.started);
+    last = std::max(last.value_or(*stage.started), *stage.started + stage.seconds.value_or(0));
+  }
+  return first ? *last - *first : 0;
+}
 
 std::string class_name(const PlanReport& plan) {
   return std::filesystem::path(plan.config).replace_extension().string() + "." + plan.mode;
@@ -109,7 +129,7 @@ std::string testsuite(const RunReport& report, const PlanReport& plan, Totals& r
   run_totals.add(totals);
   return fmt::format("  <testsuite name=\"{}\" {} skipped=\"{}\" time=\"{}\"{}>\n{}{}  </testsuite>\n",
                      attr(plan.config + " " + plan.mode), totals.attributes(), totals.skipped,
-                     junit_time(totals.seconds), timestamp_attribute(report), properties(plan), cases);
+                     junit_time(plan_seconds(report, plan)), timestamp_attribute(report), properties(plan), cases);
 }
 
 }  // namespace
@@ -120,7 +140,7 @@ std::string render_junit_report(const RunReport& report) {
   for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, totals);
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run\" {} time=\"{}\">\n{}"
                      "</testsuites>\n",
-                     totals.attributes(), junit_time(totals.seconds), suites);
+                     totals.attributes(), junit_time(run_seconds(report)), suites);
 }
 
 }  // namespace tipc::report

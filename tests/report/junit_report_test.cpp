@@ -27,8 +27,25 @@ TEST(JunitReport, IsValidAndItsCountsAddUp) {
   EXPECT_EQ(suite.at("failures"), "2");
   EXPECT_EQ(suite.at("errors"), "1");
   EXPECT_EQ(suite.at("skipped"), "2");
-  EXPECT_EQ(suite.at("time"), "21.125");
+  EXPECT_EQ(file.root_attributes.at("time"), "30.500");  // the run's wall time
+  EXPECT_EQ(suite.at("time"), "21.750");  // first start to last end; the resumed stage ran in an earlier run
   EXPECT_EQ(suite.at("timestamp"), "2023-11-14T22:13:20");
+}
+
+TEST(JunitReport, TimesAreWallTimesNotTheSumOfStagesThatRanSideBySide) {
+  RunReport run;
+  run.started = 100;
+  run.finished = 112.5;
+  PlanReport plan = test::plan_of("/repo", "alexnet", "lite_train_lite_infer", "paddleocr");
+  plan.stages = {test::ran(test::sample_stage("a", "infer", "PASS", ""), 101, 10, 0),
+                 test::ran(test::sample_stage("b", "infer", "PASS", ""), 101.5, 10, 0)};
+  run.plans = {plan};
+  const auto file = test::read_junit(render_junit_report(run));
+  ASSERT_EQ(file.errors, "");
+  EXPECT_EQ(file.root_attributes.at("time"), "12.500");
+  EXPECT_EQ(file.suites[0].attributes.at("time"), "10.500");
+  run.finished.reset();  // cut short: no finish time, so the stages' sum is all there is
+  EXPECT_EQ(test::read_junit(render_junit_report(run)).root_attributes.at("time"), "20.000");
 }
 
 TEST(JunitReport, EveryStageIsATestCaseWithItsOutcome) {
