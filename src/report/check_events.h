@@ -18,6 +18,7 @@ class CheckEventSource : public run::Listener {
   void run_started(const run::RunInfo& info) override;
   void stage_started(const run::StageRecord& record) override { downstream_.stage_started(record); }
   void stage_finished(const run::StageRecord& record) override;
+  void tick(double run_seconds) override { downstream_.tick(run_seconds); }
   void run_finished(const run::RunSummary& summary) override { downstream_.run_finished(summary); }
 
  private:

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "report/report_text.h"
 
 namespace tipc::report {
@@ -60,40 +61,92 @@ void ConsoleReporter::line(const std::string& text) {
 
 void ConsoleReporter::run_started(const run::RunInfo& info) {
   total_ = info.total_stages;
-  line(fmt::format("tipc-run: {} stages, {} job{}, {} GPU{} ({})", info.total_stages, info.jobs,
-                   info.jobs == 1 ? "" : "s", info.resources.gpus.size(), info.resources.gpus.size() == 1 ? "" : "s",
-                   info.resources.source.empty() ? "none" : info.resources.source));
+  std::vector<std::string> gpus;
+  for (const auto& gpu : info.resources.gpus) gpus.push_back(gpu.id);
+  line(fmt::format("tipc-run: {}, {}, GPUs: {}", plural(info.total_stages, "stage"),
+                   plural(static_cast<std::size_t>(info.jobs), "job"), gpus_text(gpus, info.resources.source)));
 }
 
 void ConsoleReporter::stage_started(const run::StageRecord& record) {
-  status(fmt::format("[{}/{}] {}", done_, total_, record.stage->id));
+  flush_pending_details();
+  running_[record.stage] = {record.stage->id, record.start_seconds, 0};
+  if (style_.rewrite) {
+    status(fmt::format("[{}/{}] {}", done_, total_, record.stage->id));
+  } else {
+    line(fmt::format("[{}/{}] {:<11} {}", done_, total_, "started", record.stage->id));
+  }
+}
+
+std::string running_time(long minutes) {
+  return minutes < 60 ? fmt::format("{}m", minutes) : fmt::format("{}h {:02}m", minutes / 60, minutes % 60);
+}
+
+// A terminal shows the running stage in its status line; a log gets a line each minute.
+void ConsoleReporter::tick(double run_seconds) {
+  flush_pending_details();
+  if (style_.rewrite) return;
+  for (auto& [stage, running] : running_) {
+    const auto minutes = static_cast<long>((run_seconds - running.start_seconds) / 60);
+    if (minutes <= running.minutes_reported) continue;
+    running.minutes_reported = minutes;
+    line(fmt::format("[{}/{}] still running: {} (for {})", done_, total_, running.id, running_time(minutes)));
+  }
 }
 
 void ConsoleReporter::stage_finished(const run::StageRecord& record) {
+  flush_pending_details();
   ++done_;
+  running_.erase(record.stage);
   const run::Status result = record.verdict.result;
+  if (result == run::Status::kUnsupported) note_unsupported(record);
   const double seconds = record.end_seconds >= 0 ? record.end_seconds - record.start_seconds : 0;
   const std::string word = paint(fmt::format("{:<11}", run::to_string(result)), result);
   std::string text = fmt::format("[{}/{}] {} {}", done_, total_, word, record.stage->id);
   if (record.start_seconds >= 0 && record.end_seconds >= 0) text += fmt::format(" ({:.1f} s)", seconds);
   if (!record.job_id.empty()) text += fmt::format(" [job {}]", record.job_id);
   if (!record.verdict.reason.empty()) text += " - " + record.verdict.reason;
-  if (result == run::Status::kPass && style_.rewrite) {
+  // A terminal shows a pass in its status line only; UNSUPPORTED is summarised at the end.
+  if ((result == run::Status::kPass && style_.rewrite) || result == run::Status::kUnsupported) {
     status(text);
     return;
   }
   line(text);
-  if (run::is_failure(result) && record.start_seconds >= 0) {
-    std::string command;
-    for (const auto& word_ : record.stage->argv) command += (command.empty() ? "" : " ") + word_;
-    line(fmt::format("    command: {}\n    cwd: {}\n    log: {}", command, record.stage->cwd, record.log_path));
-    const std::string tail = log_tail(record.log_path, tail_lines_);
-    if (!tail.empty()) line(fmt::format("    last {} log lines:\n{}", tail_lines_, tail));
+  if (!run::is_failure(result) || record.start_seconds < 0) return;
+  if (record.stage->kind == plan::StageKind::kCheck) {
+    pending_details_ = record;  // its values may show it failed like an earlier check
+  } else {
+    failure_details(record);
   }
+}
+
+void ConsoleReporter::failure_details(const run::StageRecord& record) {
+  std::string command;
+  for (const auto& word : record.stage->argv) command += (command.empty() ? "" : " ") + word;
+  line(fmt::format("    command: {}\n    cwd: {}\n    log: {}", command, record.stage->cwd, record.log_path));
+  const std::string tail = log_tail(record.log_path, tail_lines_);
+  if (!tail.empty()) line(fmt::format("    last {} log lines:\n{}", tail_lines_, tail));
+}
+
+// A failed check that wrote no values: its details as for any failed stage.
+void ConsoleReporter::flush_pending_details() {
+  if (!pending_details_) return;
+  const run::StageRecord record = std::move(*pending_details_);
+  pending_details_.reset();
+  failure_details(record);
 }
 
 void ConsoleReporter::check_finished(const run::StageRecord& record, const CheckDetails& check) {
   if (!run::is_failure(record.verdict.result)) return;  // a pass is one line, as for any stage
+  const std::string failures = check_failures_text(check);
+  if (!failures.empty()) {
+    const auto [first, inserted] = failed_checks_.emplace(failures, record.stage->id);
+    if (!inserted) {
+      pending_details_.reset();
+      line(fmt::format("    same failures as check {}\n    log: {}", first->second, record.log_path));
+      return;
+    }
+  }
+  flush_pending_details();
   constexpr std::size_t kFailingValuesShown = 10;
   const auto shown = headline_values(check, kFailingValuesShown, 0);
   std::string text = "    check values:";
@@ -105,7 +158,41 @@ void ConsoleReporter::check_finished(const run::StageRecord& record, const Check
   if (!shown.empty() || !check.notes.empty()) line(text);
 }
 
+// Grouped by the reason at the root: a stage after one that could not run shares its reason.
+void ConsoleReporter::note_unsupported(const run::StageRecord& record) {
+  std::string reason = record.verdict.reason;
+  for (const auto& dep : record.stage->deps) {
+    if (const auto it = unsupported_reason_.find({record.plan, dep}); it != unsupported_reason_.end()) {
+      reason = it->second;
+      break;
+    }
+  }
+  unsupported_reason_[{record.plan, record.stage->id}] = reason;
+  auto group = std::find_if(unsupported_.begin(), unsupported_.end(),
+                            [&](const UnsupportedGroup& g) { return g.reason == reason; });
+  if (group == unsupported_.end()) group = unsupported_.insert(unsupported_.end(), {reason, {}});
+  group->ids.push_back(record.stage->id);
+}
+
+void ConsoleReporter::unsupported_summary() {
+  if (unsupported_.empty()) return;
+  constexpr std::size_t kIdsShown = 3;
+  std::size_t total = 0;
+  for (const auto& group : unsupported_) total += group.ids.size();
+  std::string text = fmt::format("tipc-run: {} could not run here:", plural(total, "stage"));
+  for (const auto& group : unsupported_) {
+    const std::size_t shown = std::min(group.ids.size(), kIdsShown);
+    std::string ids;
+    for (std::size_t i = 0; i < shown; ++i) ids += (i == 0 ? "" : ", ") + group.ids[i];
+    if (group.ids.size() > shown) ids += fmt::format(" and {} more", group.ids.size() - shown);
+    text += fmt::format("\n  {} ({}): {}", plural(group.ids.size(), "stage"), group.reason, ids);
+  }
+  line(paint(text, run::Status::kUnsupported));
+}
+
 void ConsoleReporter::run_finished(const run::RunSummary& summary) {
+  flush_pending_details();
+  unsupported_summary();
   using run::Status;
   line(fmt::format("tipc-run: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, {} unresolved in {:.1f} s{}",
                    summary.count(Status::kPass), summary.count(Status::kFail), summary.count(Status::kTimeout),

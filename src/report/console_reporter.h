@@ -1,10 +1,17 @@
 #pragma once
 // What a person sees while a run goes: on a terminal one rewritten status line
-// (`[done/total] stage-id`, ninja style), plain lines otherwise; every stage that did
-// not pass gets a line, a failure also its command, exit status and last log lines; a
-// failed check its failing values against their limits.
+// (`[done/total] stage-id`, ninja style); otherwise (a CI log) a line when a stage starts
+// and a "still running" line every minute it runs. Every stage that failed or was skipped
+// gets a line, a failure also its command, exit status and last log lines; a failed check
+// its failing values against their limits, or, when an earlier check failed with the same
+// values, a reference to that one. Stages that could not run here (UNSUPPORTED) are
+// summarised once at the end, grouped by reason.
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "report/run_report.h"
 #include "run/events.h"
@@ -26,19 +33,44 @@ class ConsoleReporter : public run::Listener {
   void stage_started(const run::StageRecord& record) override;
   void stage_finished(const run::StageRecord& record) override;
   void check_finished(const run::StageRecord& record, const CheckDetails& check) override;
+  void tick(double run_seconds) override;
   void run_finished(const run::RunSummary& summary) override;
 
  private:
+  struct Running {
+    std::string id;
+    double start_seconds = 0;
+    long minutes_reported = 0;
+  };
+  struct UnsupportedGroup {
+    std::string reason;
+    std::vector<std::string> ids;
+  };
+
   void status(const std::string& text);
   void line(const std::string& text);
   std::string paint(const std::string& text, run::Status status) const;
+  void failure_details(const run::StageRecord& record);
+  void flush_pending_details();
+  void note_unsupported(const run::StageRecord& record);
+  void unsupported_summary();
 
   std::FILE* out_;
   ConsoleStyle style_;
   int tail_lines_;
   std::size_t total_ = 0, done_ = 0;
   bool status_shown_ = false;
+  std::map<const plan::Stage*, Running> running_;
+  // A failed check's command and log tail wait for its values (check_finished follows).
+  std::optional<run::StageRecord> pending_details_;
+  std::map<std::string, std::string> failed_checks_;  // check_failures_text -> the first check's id
+  std::vector<UnsupportedGroup> unsupported_;          // in the order their first stage ended
+  // The reason an UNSUPPORTED stage could not run, through its dependencies: by plan and stage id.
+  std::map<std::pair<const plan::Plan*, std::string>, std::string> unsupported_reason_;
 };
+
+// "4m", "1h 05m": how long a stage has been running, in whole minutes.
+std::string running_time(long minutes);
 
 // The last `lines` lines of a file (reads at most the last 64 KiB).
 std::string log_tail(const std::string& path, int lines);

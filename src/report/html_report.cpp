@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 
+#include "core/plural.h"
 #include "plan/shell_words.h"
 #include "report/html_text.h"
 #include "report/log_metrics.h"
@@ -207,8 +209,8 @@ Html head(const std::string& verdict) {
 Html banner(const RunReport& report, const std::string& verdict) {
   return fmt::format(
       "<header class=\"banner {}\">\n<div class=\"tool\">tipc-run report</div>\n<h1>{}</h1>\n"
-      "<div class=\"counts\"><span class=\"count\">{} stages</span>{}</div>\n</header>\n",
-      lower_case(verdict), verdict, stage_count(report), status_counts(report));
+      "<div class=\"counts\"><span class=\"count\">{}</span>{}</div>\n</header>\n",
+      lower_case(verdict), verdict, plural(stage_count(report), "stage"), status_counts(report));
 }
 
 Html stat(std::string_view label, const Html& value) {
@@ -221,22 +223,14 @@ Html run_duration(const RunReport& report) {
   return report.interrupted ? "interrupted" : "cut short";
 }
 
-Html gpu_summary(const RunReport& report) {
-  Html gpus = report.gpus.empty() ? Html("none") : html_escape(joined(report.gpus, ", "));
-  if (!report.resources_source.empty()) {
-    gpus += " <span class=\"muted\">(" + html_escape(report.resources_source) + ")</span>";
-  }
-  return gpus;
-}
-
 Html overview(const RunReport& report) {
   Html html = "<section class=\"overview\">\n";
   html += stat("Started", report.started ? utc_time(*report.started) : Html(kNone));
   html += stat("Finished", report.finished ? utc_time(*report.finished) : Html("not finished"));
   html += stat("Duration", run_duration(report));
-  html += stat("Configs", fmt::format("{} ({} stages)", report.plans.size(), stage_count(report)));
+  html += stat("Configs", fmt::format("{} ({})", report.plans.size(), plural(stage_count(report), "stage")));
   html += stat("Jobs", std::to_string(report.jobs));
-  html += stat("GPUs", gpu_summary(report));
+  html += stat("GPUs", html_escape(gpus_text(report.gpus, report.resources_source)));
   html += stat("tipc-run", html_escape(report.tool_version));
   if (!report.repo_root.empty()) html += stat("Repository", "<code>" + html_escape(report.repo_root) + "</code>");
   return html + "</section>\n";
@@ -317,9 +311,9 @@ Html stage_table(const PlanReport& plan, std::size_t plan_index) {
   for (const auto& [result, n] : results) {
     if (n > 0) parts.push_back(fmt::format("{} {}", n, html_escape(result)));
   }
-  return html + fmt::format("<details class=\"more not-run\"><summary>{} stage{} did not run ({})</summary>\n{}"
+  return html + fmt::format("<details class=\"more not-run\"><summary>{} did not run ({})</summary>\n{}"
                             "</details>\n",
-                            not_run, not_run == 1 ? "" : "s", joined(parts, ", "),
+                            plural(not_run, "stage"), joined(parts, ", "),
                             stages_table(stage_rows(plan, plan_index, false)));
 }
 
@@ -495,11 +489,37 @@ Html check_values(const CheckDetails& check) {
                      check_values_table(all));
 }
 
-Html check_block(const StageReport& stage) {
+std::string check_anchor(std::size_t plan, std::size_t stage) { return fmt::format("check-{}-{}", plan, stage); }
+
+// For each check that failed with the same values as an earlier one of the plan, that
+// earlier one's index, by stage index: its values are shown once.
+std::map<std::size_t, std::size_t> same_failures_as(const PlanReport& plan) {
+  std::map<std::string, std::size_t> first_with;
+  std::map<std::size_t, std::size_t> earlier;
+  for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+    if (!plan.stages[s].check) continue;
+    const std::string failures = check_failures_text(*plan.stages[s].check);
+    if (failures.empty()) continue;
+    if (const auto [first, inserted] = first_with.emplace(failures, s); !inserted) earlier[s] = first->second;
+  }
+  return earlier;
+}
+
+Html same_failures_note(const PlanReport& plan, std::size_t plan_index, std::size_t earlier) {
+  return fmt::format("<p class=\"muted\">Same failures as <a href=\"#{}\"><code>{}</code></a>.</p>\n",
+                     check_anchor(plan_index, earlier), breakable(plan.stages[earlier].id));
+}
+
+Html check_block(const PlanReport& plan, std::size_t plan_index, std::size_t stage_index,
+                 const std::optional<std::size_t>& earlier) {
+  const StageReport& stage = plan.stages[stage_index];
   const CheckDetails& check = *stage.check;
-  return fmt::format("<div class=\"check\"><h4>{} <code>{}</code><span class=\"tag\">{}</span></h4>\n",
-                     result_pill(stage.result), breakable(stage.id), html_escape(check.kind)) +
-         check_values(check) + check_notes(check.notes) + histogram_grid(check.histograms) + "</div>\n";
+  const Html body = earlier ? same_failures_note(plan, plan_index, *earlier)
+                            : check_values(check) + check_notes(check.notes) + histogram_grid(check.histograms);
+  return fmt::format("<div class=\"check\" id=\"{}\"><h4>{} <code>{}</code><span class=\"tag\">{}</span></h4>\n",
+                     check_anchor(plan_index, stage_index), result_pill(stage.result), breakable(stage.id),
+                     html_escape(check.kind)) +
+         body + "</div>\n";
 }
 
 // ---- failures ----
@@ -521,9 +541,8 @@ Html log_checks(const StageReport& stage) {
   return "<dt>Log checks</dt><dd>" + html_escape(joined(stage.log_findings, ", ")) + "</dd>";
 }
 
-Html failure_block(const StageReport& stage, const std::string& anchor) {
-  const Html tail = stage.log_tail.empty() ? Html("<p class=\"muted\">The log is empty or missing.</p>\n")
-                                           : "<pre class=\"log\">" + html_escape_log(stage.log_tail) + "</pre>\n";
+// `tail`: the log's last lines, or what stands for them.
+Html failure_block(const StageReport& stage, const std::string& anchor, const Html& tail) {
   return fmt::format(
       "<details class=\"failure\" id=\"{}\" open><summary>{} <code>{}</code> <span class=\"muted\">{}</span>"
       "</summary>\n<dl class=\"facts\"><dt>Command</dt><dd><code>{}</code></dd><dt>Directory</dt><dd><code>{}</code>"
@@ -533,6 +552,32 @@ Html failure_block(const StageReport& stage, const std::string& anchor) {
 }
 
 // ---- the page ----
+
+Html log_tail_block(const StageReport& stage) {
+  return stage.log_tail.empty() ? Html("<p class=\"muted\">The log is empty or missing.</p>\n")
+                                : "<pre class=\"log\">" + html_escape_log(stage.log_tail) + "</pre>\n";
+}
+
+// A check that failed like an earlier one refers to it, among the checks and the failures.
+Html checks_and_failures(const PlanReport& plan, std::size_t plan_index) {
+  const auto same_failures = same_failures_as(plan);
+  auto earlier = [&](std::size_t s) -> std::optional<std::size_t> {
+    const auto it = same_failures.find(s);
+    return it == same_failures.end() ? std::nullopt : std::optional(it->second);
+  };
+  const Html checks = render_selected(plan, [](const StageReport& s) { return s.check.has_value(); },
+                                      [&](const StageReport&, std::size_t s) {
+                                        return check_block(plan, plan_index, s, earlier(s));
+                                      });
+  const Html failures = render_selected(plan, [](const StageReport& s) { return is_failure(s.result); },
+                                        [&](const StageReport& s, std::size_t s_index) {
+                                          const auto first = earlier(s_index);
+                                          return failure_block(s, tail_anchor(plan_index, s_index),
+                                                               first ? same_failures_note(plan, plan_index, *first)
+                                                                     : log_tail_block(s));
+                                        });
+  return titled("Alignment checks", checks) + titled("Failures", failures);
+}
 
 Html plan_section(const PlanReport& plan, std::size_t plan_index) {
   Html html = fmt::format(
@@ -545,12 +590,7 @@ Html plan_section(const PlanReport& plan, std::size_t plan_index) {
                                  [](const StageReport& s, std::size_t) { return train_curves(s); }));
   html += evaluation_results(plan);
   html += inference_latency(plan);
-  html += titled("Alignment checks", render_selected(plan, [](const StageReport& s) { return s.check.has_value(); },
-                                                    [](const StageReport& s, std::size_t) { return check_block(s); }));
-  html += titled("Failures", render_selected(plan, [](const StageReport& s) { return is_failure(s.result); },
-                                             [&](const StageReport& s, std::size_t stage_index) {
-                                               return failure_block(s, tail_anchor(plan_index, stage_index));
-                                             }));
+  html += checks_and_failures(plan, plan_index);
   return html + "</section>\n";
 }
 

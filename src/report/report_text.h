@@ -1,6 +1,7 @@
 #pragma once
-// Wording shared by the text reports (JUnit XML, summary.md).
+// Wording shared by the reports (console, JUnit XML, summary.md, report.html).
 #include <string>
+#include <vector>
 
 #include "report/run_report.h"
 
@@ -11,5 +12,14 @@ std::string format_number(double value);
 
 // "logits: max = 2e-05 > limit 1e-06: FAIL"
 std::string check_value_line(const CheckValue& value);
+
+// A check's failing values (one check_value_line each, in its order) and its notes; ""
+// when no value fails. Two checks that failed alike have the same text: a report shows
+// the values once and refers to the first from the others.
+std::string check_failures_text(const CheckDetails& check);
+
+// The GPUs a run was given and where that came from: "none", "none (--gpus)",
+// "0, 1 (nvidia-smi -L)". A source of "none" (nothing found) is not repeated.
+std::string gpus_text(const std::vector<std::string>& gpus, const std::string& source);
 
 }  // namespace tipc::report

@@ -1,6 +1,6 @@
 #pragma once
 // The run's event stream: run started, stage started, stage finished, check finished, run
-// finished. Reporters are listeners (Catch2 / googletest model); a MultiListener fans
+// finished, and a tick while stages run. Reporters are listeners (Catch2 / googletest model); a MultiListener fans
 // every event out.
 #include <string>
 #include <vector>
@@ -54,6 +54,9 @@ class Listener {
   // After stage_finished of a check stage that ran and wrote its --json file
   // (report::CheckEventSource reads it).
   virtual void check_finished(const StageRecord&, const report::CheckDetails&) {}
+  // While any stage runs, at least once a second of the run's clock (the executor's, so
+  // virtual under the fake one): `run_seconds` since the run started. For progress lines.
+  virtual void tick(double /*run_seconds*/) {}
   virtual void run_finished(const RunSummary&) {}
 };
 
@@ -71,6 +74,9 @@ class MultiListener : public Listener {
   }
   void check_finished(const StageRecord& record, const report::CheckDetails& check) override {
     for (auto* l : listeners_) l->check_finished(record, check);
+  }
+  void tick(double run_seconds) override {
+    for (auto* l : listeners_) l->tick(run_seconds);
   }
   void run_finished(const RunSummary& summary) override {
     for (auto* l : listeners_) l->run_finished(summary);

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include "core/plural.h"
 #include "run/priority.h"
 
 namespace tipc::run {
@@ -141,8 +142,6 @@ void Run::finish(std::size_t index, Verdict verdict) {
   listener_.stage_finished(slot.record);
 }
 
-std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
-
 // With -j 1 plan order, the reference's serial order; otherwise critical path first.
 std::vector<std::size_t> Run::start_order() const {
   if (options_.jobs <= 1) {
@@ -187,8 +186,10 @@ std::optional<std::string> never_fits(const plan::Needs& needs, const SchedulerO
     return fmt::format("needs {} nodes; the local executor runs on one machine", needs.nodes);
   }
   if (!can_ever_fit(options.resources, needs.gpus)) {
-    return fmt::format("needs {}; {} available ({})", plural(needs.gpus, "GPU"), options.resources.gpus.size(),
-                       options.resources.source);
+    const std::size_t have = options.resources.gpus.size();
+    const std::string& source = options.resources.source;
+    return fmt::format("needs {}; {} available{}", plural(needs.gpus, "GPU"), have == 0 ? "none" : std::to_string(have),
+                       source.empty() || source == "none" ? "" : " (" + source + ")");
   }
   return std::nullopt;
 }
@@ -394,6 +395,7 @@ RunSummary Run::run() {
     const auto until = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wake));
     if (const auto finished = executor_.wait(until)) handle(*finished);
     enforce_deadlines();
+    listener_.tick(now());
   }
   RunSummary summary;
   summary.interrupted = stopping_;

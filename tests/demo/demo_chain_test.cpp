@@ -149,8 +149,8 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
   EXPECT_EQ(std::count_if(results.begin(), results.end(), [](const auto& kv) { return kv.second == "PASS"; }), 13);
   EXPECT_EQ(std::count_if(results.begin(), results.end(), [](const auto& kv) { return kv.second == "UNSUPPORTED"; }),
             38);  // the GPU stages, what depends on them, and their checks never ran
-  EXPECT_NE(r.out.find("UNSUPPORTED norm_train/gpus_0,1/autocast_null/train - needs 2 GPUs; 0 available"),
-            std::string::npos);
+  EXPECT_NE(r.out.find("tipc-run: 38 stages could not run here:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" (needs 2 GPUs; none available"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("13 passed, 0 failed, 0 timed out, 38 unsupported, 0 skipped, 0 unresolved"), std::string::npos);
 
   // Two ranks trained; rank 0 saved the model and wrote train.log, which was appended to the stage log.
@@ -207,8 +207,8 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndMatchesTheGroundTruth) {
                                                          "--gpus", "none", "--only", "check"});
   EXPECT_EQ(only_checks.exit_code, 0) << only_checks.out << only_checks.err;
   EXPECT_NE(only_checks.out.find("6 passed, 0 failed, 0 timed out, 18 unsupported"), std::string::npos) << only_checks.out;
-  EXPECT_NE(only_checks.out.find("UNSUPPORTED norm_train/gpus_0/autocast_null/export/check/torch_vs_onnx - dependency "
-                                 "norm_train/gpus_0/autocast_null/export (not selected) needs 1 GPU; 0 available"),
+  EXPECT_NE(only_checks.out.find(" (dependency norm_train/gpus_0/autocast_null/export (not selected) needs 1 GPU; none "
+                                 "available"),
             std::string::npos)
       << only_checks.out;
 
@@ -242,8 +242,7 @@ TEST_F(DemoChain, RunsItsCpuStagesThroughSlurm) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("13 passed, 0 failed, 0 timed out, 38 unsupported, 0 skipped, 0 unresolved"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("UNSUPPORTED norm_train/gpus_0/autocast_null/train - needs 1 GPU per node; the cluster's nodes "
-                       "have at most 0"),
+  EXPECT_NE(r.out.find(" (needs 1 GPU per node; the cluster's nodes have at most 0"),
             std::string::npos)
       << r.out;
   const std::string train_log = test::slurp(out() / "norm_train_gpus_-1_autocast_null.log");

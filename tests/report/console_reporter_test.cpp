@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "run/fake_executor.h"
+#include "run/scheduler.h"
 #include "support/temp_dir.h"
 
 namespace tipc::report {
@@ -83,6 +85,175 @@ TEST(ConsoleReporter, AFailedCheckListsItsFailingValuesWorstFirstAndAPassedOneNo
             "      probs: max = 0.003 > limit 1e-06: FAIL\n"
             "      logits: max = 2e-05 > limit 1e-06: FAIL\n"
             "      note: only in B: logits.bias\n");
+}
+
+// What a reporter prints, captured.
+class Captured {
+ public:
+  Captured() : out_(open_memstream(&buffer_, &size_)) {}
+  ~Captured() { std::free(buffer_); }
+  std::FILE* file() { return out_; }
+  std::string text() {
+    std::fflush(out_);
+    return std::string(buffer_, size_);
+  }
+
+ private:
+  char* buffer_ = nullptr;
+  std::size_t size_ = 0;
+  std::FILE* out_;
+};
+
+plan::Stage stage_of(const std::string& id, plan::StageKind kind, int gpus, std::vector<std::string> deps = {}) {
+  plan::Stage stage;
+  stage.id = id;
+  stage.kind = kind;
+  stage.argv = {"python3", id};
+  stage.cwd = ".";
+  stage.log = id + ".log";
+  stage.needs.gpus = gpus;
+  stage.deps = std::move(deps);
+  return stage;
+}
+
+run::RunSummary run_on_fake(const plan::Plan& plan, run::FakeExecutor& fake, run::Listener& listener) {
+  run::SchedulerOptions options;
+  options.resources.source = "--gpus";
+  options.repo_root = "/repo";
+  return run::run_stages({&plan}, fake, listener, options, [] { return false; });
+}
+
+TEST(ConsoleReporter, TheFirstLineCountsStagesJobsAndGpusInWords) {
+  Captured out;
+  plan::Plan plan;
+  ConsoleReporter reporter(out.file(), {false, false});
+  reporter.run_started({{&plan}, 1, 1, {{}, "none"}});
+  reporter.run_started({{&plan}, 2, 4, {{{"0", 1}, {"1", 1}}, "nvidia-smi -L"}});
+  EXPECT_EQ(out.text(),
+            "tipc-run: 1 stage, 1 job, GPUs: none\n"
+            "tipc-run: 2 stages, 4 jobs, GPUs: 0, 1 (nvidia-smi -L)\n");
+}
+
+TEST(ConsoleReporter, StagesThatCouldNotRunAreSummarisedOnceAtTheEndByTheReasonAtTheirRoot) {
+  plan::Plan plan;
+  plan.config_path = "c.txt";
+  plan.stages = {stage_of("gpu/train", plan::StageKind::kTrain, 1),
+                 stage_of("gpu/eval", plan::StageKind::kEval, 0, {"gpu/train"}),
+                 stage_of("gpu/export", plan::StageKind::kExport, 0, {"gpu/train"}),
+                 stage_of("gpu/infer", plan::StageKind::kInfer, 0, {"gpu/export"}),
+                 stage_of("two/train", plan::StageKind::kTrain, 2),
+                 stage_of("cpu/train", plan::StageKind::kTrain, 0)};
+  run::FakeExecutor fake;
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
+  run_on_fake(plan, fake, reporter);
+  const std::string text = out.text();
+  EXPECT_EQ(text.find("UNSUPPORTED"), std::string::npos) << text;  // no line of its own
+  const std::string summary =
+      "tipc-run: 5 stages could not run here:\n"
+      "  4 stages (needs 1 GPU; none available (--gpus)): gpu/train, gpu/eval, gpu/export and 1 more\n"
+      "  1 stage (needs 2 GPUs; none available (--gpus)): two/train\n"
+      "tipc-run: 1 passed, ";
+  const auto at = text.find(summary);
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_GT(at, text.find("PASS        cpu/train"));  // at the end, after the stages that ran
+}
+
+TEST(ConsoleReporter, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeatingItsDetails) {
+  test::TempDir dir;
+  plan::Plan plan;
+  std::vector<plan::Stage> stages = {stage_of("bs1/check", plan::StageKind::kCheck, 0),
+                                     stage_of("bs4/check", plan::StageKind::kCheck, 0),
+                                     stage_of("bs8/check", plan::StageKind::kCheck, 0)};
+  CheckDetails alike;
+  alike.values = {{"a.ppm", 0.02, 0.001, false}, {"b.ppm", 0, 0.001, true}};
+  CheckDetails other = alike;
+  other.values[0].value = 0.03;
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
+  reporter.run_started({{&plan}, stages.size(), 1, {{}, "none"}});
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    run::StageRecord record;
+    record.plan = &plan;
+    record.stage = &stages[i];
+    record.start_seconds = 0;
+    record.end_seconds = 1;
+    record.log_path = dir.write(std::to_string(i) + ".log", "the check's own table\n");
+    record.verdict = {run::Status::kFail, "exit code 1"};
+    reporter.stage_finished(record);
+    reporter.check_finished(record, i == 2 ? other : alike);
+  }
+  const std::string text = out.text();
+  EXPECT_NE(text.find("[2/3] FAIL        bs4/check (1.0 s) - exit code 1\n    same failures as check bs1/check\n"),
+            std::string::npos)
+      << text;
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("the check's own table"), 2u);  // bs1 and bs8, not bs4
+  EXPECT_EQ(count("a.ppm = 0.02 > limit 0.001: FAIL"), 1u);
+  EXPECT_EQ(count("a.ppm = 0.03 > limit 0.001: FAIL"), 1u);  // other values: shown in full
+}
+
+TEST(ConsoleReporter, AFailedCheckWithoutValuesStillShowsItsCommandAndLog) {
+  test::TempDir dir;
+  plan::Plan plan;
+  const plan::Stage stage = stage_of("crashed/check", plan::StageKind::kCheck, 0);
+  run::StageRecord record;
+  record.plan = &plan;
+  record.stage = &stage;
+  record.start_seconds = 0;
+  record.end_seconds = 1;
+  record.log_path = dir.write("check.log", "Traceback: boom\n");
+  record.verdict = {run::Status::kFail, "exit code 1"};
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
+  reporter.stage_finished(record);  // no check_finished: it wrote no JSON
+  reporter.run_finished({});
+  const std::string text = out.text();
+  EXPECT_NE(text.find("    command: python3 crashed/check\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("Traceback: boom\n"), std::string::npos) << text;
+}
+
+TEST(ConsoleReporter, InALogAStageGetsAStartLineAndAStillRunningLineEachMinute) {
+  plan::Plan plan;
+  plan.config_path = "c.txt";
+  plan.stages = {stage_of("train", plan::StageKind::kTrain, 0), stage_of("eval", plan::StageKind::kEval, 0, {"train"})};
+  run::FakeExecutor fake;
+  fake.scripts["c.txt#train"].seconds = 150;  // virtual seconds: the test does not wait
+  fake.scripts["c.txt#eval"].seconds = 59;
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
+  run_on_fake(plan, fake, reporter);
+  const std::string text = out.text();
+  EXPECT_NE(text.find("[0/2] started     train\n"
+                      "[0/2] still running: train (for 1m)\n"
+                      "[0/2] still running: train (for 2m)\n"
+                      "[1/2] PASS        train (150.0 s)\n"
+                      "[1/2] started     eval\n"
+                      "[2/2] PASS        eval (59.0 s)\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ConsoleReporter, OnATerminalNoStillRunningLines) {
+  plan::Plan plan;
+  plan.config_path = "c.txt";
+  plan.stages = {stage_of("train", plan::StageKind::kTrain, 0)};
+  run::FakeExecutor fake;
+  fake.default_script.seconds = 150;
+  Captured out;
+  ConsoleReporter reporter(out.file(), {true, false});
+  run_on_fake(plan, fake, reporter);
+  EXPECT_EQ(out.text().find("still running"), std::string::npos) << out.text();
+}
+
+TEST(RunningTime, MinutesThenHoursAndMinutes) {
+  EXPECT_EQ(running_time(2), "2m");
+  EXPECT_EQ(running_time(59), "59m");
+  EXPECT_EQ(running_time(65), "1h 05m");
 }
 
 TEST(LogTail, ReturnsTheLastLines) {

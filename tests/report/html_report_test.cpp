@@ -4,6 +4,8 @@
 
 #include <regex>
 
+#include <fmt/format.h>
+
 #include "core/utf8.h"
 #include "support/realistic_run_report.h"
 #include "support/text_search.h"
@@ -82,7 +84,32 @@ TEST(HtmlReport, ShowsTheVerdictCountsAndRunFacts) {
   EXPECT_NE(html.find("2024-05-01 12:00:00 UTC"), std::string::npos);
   EXPECT_NE(html.find("2024-05-01 12:12:34 UTC"), std::string::npos);
   EXPECT_NE(html.find("12 min 34 s"), std::string::npos);
-  EXPECT_NE(html.find("0, 1 <span class=\"muted\">(--gpus)</span>"), std::string::npos);
+  EXPECT_NE(html.find("<span class=\"value\">0, 1 (--gpus)</span>"), std::string::npos);
+}
+
+TEST(HtmlReport, NoGpusReadsNoneWithoutRepeatingIt) {
+  RunReport report = test::realistic::run_report();
+  report.gpus.clear();
+  report.resources_source = "none";
+  EXPECT_NE(rendered(report).find("<span class=\"label\">GPUs</span><span class=\"value\">none</span>"),
+            std::string::npos);
+}
+
+TEST(HtmlReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeatingItsValues) {
+  RunReport report = test::realistic::run_report();
+  for (const std::string id : {"check/bs1", "check/bs4"}) {
+    StageReport check = test::realistic::demo_stage(id, "check", "FAIL", 0.2);
+    check.check = CheckDetails{"compare-results", false, {{"circle_001.ppm", 0.0219, 0.0018, false}}, {}, {}, {}};
+    check.log_tail = "circle_001.ppm: |gt - pred| = 0.0219\n";
+    report.plans[0].stages.push_back(check);
+  }
+  const std::string html = rendered(report);
+  EXPECT_EQ(occurrences(html, "<code>circle_001.ppm</code>"), 1u);  // one values table
+  EXPECT_EQ(occurrences(html, "circle_001.ppm: |gt - pred|"), 1u);  // one log tail
+  const std::size_t first = report.plans[0].stages.size() - 2;
+  const std::string reference = fmt::format("Same failures as <a href=\"#check-1-{}\"><code>check/bs1</code></a>.", first);
+  EXPECT_EQ(occurrences(html, reference), 2u) << "among the checks and among the failures";
+  EXPECT_NE(html.find(fmt::format("<div class=\"check\" id=\"check-1-{}\">", first)), std::string::npos);
 }
 
 TEST(HtmlReport, VerdictFollowsTheRun) {

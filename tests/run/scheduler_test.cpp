@@ -36,8 +36,10 @@ plan::Plan make_plan(std::vector<plan::Stage> stages, const std::string& name = 
 
 struct Recorder : Listener {
   std::vector<std::string> started, finished;
+  std::vector<double> ticks;
   void stage_started(const StageRecord& r) override { started.push_back(r.stage->id); }
   void stage_finished(const StageRecord& r) override { finished.push_back(r.stage->id); }
+  void tick(double run_seconds) override { ticks.push_back(run_seconds); }
 };
 
 class SchedulerTest : public ::testing::Test {
@@ -138,9 +140,9 @@ TEST_F(SchedulerTest, AGpuStageWithoutGpusIsUnsupportedNotWaitedOn) {
                             make_stage("gpu-eval", StageKind::kEval, 1, {"gpu"})});
   const auto s = run({&p}, 2, 0);
   EXPECT_EQ(record(s, "gpu").verdict.result, Status::kUnsupported);
-  EXPECT_EQ(record(s, "gpu").verdict.reason, "needs 1 GPU; 0 available (test)");
+  EXPECT_EQ(record(s, "gpu").verdict.reason, "needs 1 GPU; none available (test)");
   EXPECT_EQ(record(s, "gpu-eval").verdict.result, Status::kUnsupported);
-  EXPECT_EQ(record(s, "gpu-eval").verdict.reason, "needs 1 GPU; 0 available (test)");
+  EXPECT_EQ(record(s, "gpu-eval").verdict.reason, "needs 1 GPU; none available (test)");
   EXPECT_EQ(record(s, "cpu").verdict.result, Status::kPass);
   EXPECT_EQ(s.exit_code(false), 0);
   EXPECT_EQ(s.exit_code(true), 1);
@@ -157,7 +159,7 @@ TEST_F(SchedulerTest, AStageAfterALeftOutStageThatCouldNeverRunHereIsUnsupported
   const auto s = run({&p}, 2, 0);
   EXPECT_EQ(record(s, "gpu-infer/check").verdict.result, Status::kUnsupported);
   EXPECT_EQ(record(s, "gpu-infer/check").verdict.reason,
-            "dependency gpu-infer (not selected) needs 1 GPU; 0 available (test)");
+            "dependency gpu-infer (not selected) needs 1 GPU; none available (test)");
   EXPECT_EQ(record(s, "cpu-infer/check").verdict.result, Status::kPass);
   EXPECT_EQ(recorder_.started, (std::vector<std::string>{"cpu-infer/check"}));
 }
@@ -322,6 +324,18 @@ TEST_F(SchedulerTest, ASuiteSharesTheResources) {
   const auto s = run({&p1, &p2}, 4, 1);
   EXPECT_EQ(s.stages.size(), 2u);
   EXPECT_DOUBLE_EQ(s.seconds, 2.0);  // one GPU: one after the other
+}
+
+TEST_F(SchedulerTest, TicksAtLeastOnceASecondWhileAStageRunsAndNotAfterwards) {
+  fake_.default_script.seconds = 150.5;
+  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0)});
+  run({&p}, 1, 0);
+  ASSERT_FALSE(recorder_.ticks.empty());
+  EXPECT_LE(recorder_.ticks.front(), 1.0);
+  for (std::size_t i = 1; i < recorder_.ticks.size(); ++i) {
+    EXPECT_LE(recorder_.ticks[i] - recorder_.ticks[i - 1], 1.0) << "between ticks " << i - 1 << " and " << i;
+  }
+  EXPECT_DOUBLE_EQ(recorder_.ticks.back(), 150.5);  // the last: when the stage ended
 }
 
 }  // namespace
