@@ -158,9 +158,15 @@ void ConsoleReporter::check_finished(const run::StageRecord& record, const Check
   if (!shown.empty() || !check.notes.empty()) line(text);
 }
 
-// Grouped by the reason at the root: a stage after one that could not run shares its reason.
+// Grouped by the reason at the root: a stage after one that could not run shares its reason,
+// and one after a stage --only or -k left out has that stage's reason (the scheduler puts
+// "dependency ID (not selected) " before it).
 void ConsoleReporter::note_unsupported(const run::StageRecord& record) {
   std::string reason = record.verdict.reason;
+  for (const auto& dep : record.stage->unselected_deps) {
+    const std::string prefix = fmt::format("dependency {} (not selected) ", dep.id);
+    if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
+  }
   for (const auto& dep : record.stage->deps) {
     if (const auto it = unsupported_reason_.find({record.plan, dep}); it != unsupported_reason_.end()) {
       reason = it->second;

@@ -159,6 +159,22 @@ TEST(ConsoleReporter, StagesThatCouldNotRunAreSummarisedOnceAtTheEndByTheReasonA
   EXPECT_GT(at, text.find("PASS        cpu/train"));  // at the end, after the stages that ran
 }
 
+TEST(ConsoleReporter, StagesAfterLeftOutOnesThatCouldNotRunShareTheReasonOfThose) {
+  plan::Plan plan;
+  plan.config_path = "c.txt";
+  plan.stages = {stage_of("a/check", plan::StageKind::kCheck, 0), stage_of("b/check", plan::StageKind::kCheck, 0)};
+  plan.stages[0].unselected_deps = {{"a/export", {1, 1}}};  // --only check left its producer out
+  plan.stages[1].unselected_deps = {{"b/export", {1, 1}}};
+  run::FakeExecutor fake;
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
+  run_on_fake(plan, fake, reporter);
+  EXPECT_NE(out.text().find("tipc-run: 2 stages could not run here:\n"
+                            "  2 stages (needs 1 GPU; none available (--gpus)): a/check, b/check\n"),
+            std::string::npos)
+      << out.text();
+}
+
 TEST(ConsoleReporter, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeatingItsDetails) {
   test::TempDir dir;
   plan::Plan plan;
