@@ -45,29 +45,37 @@ int main(int argc, char** argv) {
     (options.error().exit_code == kExitPassed ? std::cout : std::cerr) << options.error().str();
     return options.error().exit_code;
   }
-  // 2. The project: repository root, settings, dialect, launcher.
+  // 2. The project: repository root, settings, dialect, launcher. Which dialect, and why,
+  //    heads the console (stderr on a dry run: its stdout is the plan).
   const auto project = cli::load_project(*options);
   if (!project) return report(project.error());
+  cli::print_dialect_choice(project->dialect_choice, options->dry_run ? std::cerr : std::cout, std::cerr);
 
   // 3. Plans, one per config (a directory is a suite). Pure: nothing is written or started.
+  //    An invalid config is reported and left out; the others are still planned.
   const auto files = cli::config_files(options->config);
   if (!files) return report(files.error());
-  auto plans = cli::plan_configs(*files, *project, *options);
-  if (!plans) return report(plans.error());
-  if (auto ok = cli::select_stages(*plans, options->only, options->pattern.value_or("")); !ok) return report(ok.error());
-  for (const auto& plan : *plans) {
+  auto suite = cli::plan_configs(*files, *project, *options);
+  if (!suite) return report(suite.error());
+  cli::print_invalid_configs(*suite, std::cerr);
+  if (suite->plans.empty()) return kExitUsage;
+  auto& plans = suite->plans;
+  if (auto ok = cli::select_stages(plans, options->only, options->pattern.value_or("")); !ok) return report(ok.error());
+  for (const auto& plan : plans) {
     for (const auto& warning : plan.warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';
   }
 
   // 4. A dry run prints the plans and stops.
   if (options->dry_run) {
-    for (const auto& plan : *plans) {
+    for (const auto& plan : plans) {
       if (options->format == "jsonl") cli::print_plan_jsonl(plan, std::cout);
       else cli::print_plan_text(plan, std::cout);
     }
-    return kExitPassed;
+    return cli::suite_exit_code(*suite, kExitPassed);
   }
 
   // 5. Data, resources, stages, reports.
-  return cli::run_plans(*plans, *project, *options, *files);
+  const int exit_code = cli::run_plans(plans, *project, *options, suite->valid_files(), suite->problems);
+  std::cout << cli::invalid_configs_summary(*suite);
+  return cli::suite_exit_code(*suite, exit_code);
 }

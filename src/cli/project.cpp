@@ -2,10 +2,34 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "cli/repo_root.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
+namespace {
+
+// The settings file as a person finds it: relative to the repository when inside it.
+std::string shown_path(const std::string& path, const std::string& root) {
+  std::error_code ec;
+  const fs::path relative = fs::absolute(path, ec).lexically_normal().lexically_relative(root);
+  return relative.empty() || *relative.begin() == ".." ? path : relative.string();
+}
+
+Result<dialect::DialectChoice> choose_dialect(const Options& options, const Project& project,
+                                              const std::string& dialect_dir) {
+  if (options.dialect) return dialect::DialectChoice{*options.dialect, "given by --dialect", ""};
+  if (const auto& declared = project.settings.dialect) {
+    return dialect::DialectChoice{
+        *declared,
+        fmt::format("declared in {}:{}", shown_path(project.settings.path, project.root), project.settings.dialect_line),
+        ""};
+  }
+  return dialect::detect_dialect(dialect_dir, project.root);
+}
+
+}  // namespace
 
 Result<Project> load_project(const Options& options) {
   Project project;
@@ -21,14 +45,15 @@ Result<Project> load_project(const Options& options) {
   }
 
   const std::string dialect_dir = options.dialect_dir.value_or(dialect::default_dialect_directory());
-  std::string name = options.dialect.value_or(project.settings.dialect.value_or(""));
-  if (name.empty()) {
-    auto detected = dialect::detect_dialect(dialect_dir, project.root);
-    if (!detected) return fail(detected.error());
-    name = detected->empty() ? "paddleocr" : *detected;
+  auto choice = choose_dialect(options, project, dialect_dir);
+  if (!choice) return fail(choice.error());
+  project.dialect_choice = *choice;
+  auto dialect = dialect::load_dialect(dialect_dir, choice->name);
+  if (!dialect) {
+    Error error = dialect.error();
+    error.diagnostics.back().message += " (" + choice->source + ")";  // which --dialect or settings line to fix
+    return fail(error);
   }
-  auto dialect = dialect::load_dialect(dialect_dir, name);
-  if (!dialect) return fail(dialect.error());
   project.dialect = *dialect;
 
   if (const auto launcher = options.launcher ? options.launcher : project.settings.launcher) {
@@ -37,6 +62,11 @@ Result<Project> load_project(const Options& options) {
     project.launcher = *loaded;
   }
   return project;
+}
+
+void print_dialect_choice(const dialect::DialectChoice& choice, std::ostream& out, std::ostream& warnings) {
+  out << fmt::format("tipc-run: dialect {} ({})\n", choice.name, choice.source);
+  if (!choice.doubt.empty()) warnings << "tipc-run: warning: " << choice.doubt << '\n';
 }
 
 }  // namespace tipc::cli

@@ -2,6 +2,7 @@
 // Everything a run needs to know about the repository it runs in: its root, its
 // tipc-run settings, its dialect and launcher.
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "cli/options.h"
@@ -15,10 +16,15 @@ struct Project {
   std::string root;  // absolute
   config::ProjectSettings settings;
   dialect::Dialect dialect;
+  dialect::DialectChoice dialect_choice;  // its name and how it was chosen, for the console and reports
   std::optional<dialect::Launcher> launcher;
 };
 
-// --dialect, else the settings' dialect, else detected from the root's markers, else paddleocr.
+// --dialect, else the settings' dialect, else detected from the root's markers
+// (dialect::detect_dialect: an error when none decides).
 Result<Project> load_project(const Options& options);
+
+// "tipc-run: dialect NAME (SOURCE)" on `out`; a doubt about a detection as a warning on `warnings`.
+void print_dialect_choice(const dialect::DialectChoice& choice, std::ostream& out, std::ostream& warnings);
 
 }  // namespace tipc::cli

@@ -153,7 +153,7 @@ void set_up_debug_log(bool verbose) {
 }  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
-              const std::vector<std::string>& config_files) {
+              const std::vector<std::string>& config_files, const std::vector<Diagnostic>& invalid_configs) {
   set_up_debug_log(options.verbose);
   auto report_error = [](const Error& e) {
     std::cerr << "tipc-run: error: " << e.str() << '\n';
@@ -188,7 +188,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   report::ResultsLogReporter results(project.root, options.compat, options.resume);
   const std::string settings_file =
       project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
-  run::JournalWriter journal({project.root, options.resume, settings_file});
+  run::JournalWriter journal(
+      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs});
   report::ReportWriter reports(project.root, options.bundle, std::cout);
   run::MultiListener listeners;
   listeners.add(console);

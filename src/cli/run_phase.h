@@ -13,7 +13,8 @@ namespace tipc::cli {
 // --resource-spec, else --gpus, else CUDA_VISIBLE_DEVICES / nvidia-smi -L.
 Result<run::ResourceSpec> resources_for(const Options& options);
 
+// `invalid_configs`: the problems of the configs left out of the run, for its reports.
 int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
-              const std::vector<std::string>& config_files);
+              const std::vector<std::string>& config_files, const std::vector<Diagnostic>& invalid_configs);
 
 }  // namespace tipc::cli

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <set>
 
 #include <fmt/format.h>
@@ -52,8 +53,15 @@ Result<std::vector<std::string>> config_files(const std::string& argument) {
   return files;
 }
 
-Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& files, const Project& project,
-                                             const Options& options) {
+std::vector<std::string> Suite::valid_files() const {
+  std::vector<std::string> files;
+  for (const auto& plan : plans) files.push_back(plan.config_path);
+  return files;
+}
+
+namespace {
+
+plan::PlanOptions plan_options_for(const Project& project, const Options& options) {
   plan::PlanOptions plan_options;
   plan_options.mode = options.mode;
   plan_options.compat = options.compat;
@@ -62,26 +70,55 @@ Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& fil
   plan_options.launcher = project.launcher;
   plan_options.cpu_train_processes = project.settings.cpu_train_processes;
   if (const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES")) plan_options.initial_cuda_visible_devices = cvd;
-  std::vector<plan::Plan> plans;
-  Error problems;
+  return plan_options;
+}
+
+// The config's problems, each naming the config (a problem of the whole file may not).
+void add_problems(Suite& suite, const std::string& file, const Error& error) {
+  suite.invalid_files.push_back(file);
+  for (Diagnostic problem : error.diagnostics) {
+    if (problem.file.empty()) problem.file = file;
+    suite.problems.push_back(std::move(problem));
+  }
+}
+
+}  // namespace
+
+Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options) {
+  // The MODE is the same for every config: one error, not one per file.
+  if (!options.compat) {
+    if (auto ok = plan::check_mode(project.dialect, options.mode); !ok) return fail(ok.error());
+  }
+  const plan::PlanOptions plan_options = plan_options_for(project, options);
+  Suite suite;
+  suite.configs = files.size();
   for (const auto& file : files) {
     auto plan = plan::plan_file(file, project.dialect, plan_options);
-    if (!plan) {
-      problems.diagnostics.insert(problems.diagnostics.end(), plan.error().diagnostics.begin(),
-                                  plan.error().diagnostics.end());
-      problems.exit_code = plan.error().exit_code;
-      continue;
-    }
-    plans.push_back(std::move(*plan));
+    if (plan) suite.plans.push_back(std::move(*plan));
+    else add_problems(suite, file, plan.error());
   }
-  if (!problems.diagnostics.empty()) return fail(problems);
   // The reference runner has no alignment checks; --compat plans stay exactly its plans.
   if (!options.compat) {
-    if (auto added = plan::add_alignment_stages(plans, project.settings.alignment, running_binary()); !added) {
+    if (auto added = plan::add_alignment_stages(suite.plans, project.settings.alignment, running_binary()); !added) {
       return fail(added.error());
     }
   }
-  return plans;
+  return suite;
+}
+
+void print_invalid_configs(const Suite& suite, std::ostream& out) {
+  for (const auto& problem : suite.problems) out << "tipc-run: error: " << problem.str() << '\n';
+  out << invalid_configs_summary(suite);
+}
+
+std::string invalid_configs_summary(const Suite& suite) {
+  if (suite.configs < 2 || suite.invalid_files.empty()) return "";
+  return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
+                     suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", "));
+}
+
+int suite_exit_code(const Suite& suite, int run_exit_code) {
+  return run_exit_code == kExitPassed && !suite.invalid_files.empty() ? kExitUsage : run_exit_code;
 }
 
 namespace {

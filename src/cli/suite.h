@@ -1,5 +1,6 @@
 #pragma once
 // One config, or a directory of configs run as one suite on the same resources.
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -12,9 +13,30 @@ namespace tipc::cli {
 // The config itself, or every train_params config under a directory (sorted).
 Result<std::vector<std::string>> config_files(const std::string& argument);
 
-// Plans every config; all problems of all configs are reported together.
-Result<std::vector<plan::Plan>> plan_configs(const std::vector<std::string>& files, const Project& project,
-                                             const Options& options);
+// The configs of one run: the plans of the valid ones, and why the others are left out.
+struct Suite {
+  std::size_t configs = 0;           // every config given, valid or not
+  std::vector<plan::Plan> plans;     // the valid configs', in file order
+  std::vector<Diagnostic> problems;  // every problem of every invalid config (file, line, key)
+  std::vector<std::string> invalid_files;
+
+  std::vector<std::string> valid_files() const;  // the planned configs, as given
+};
+
+// Plans every config. An invalid config is left out with all its problems and the others
+// are still planned: one upstream file that does not conform must not stop a folder. An
+// error only for what spoils every config: an unknown MODE, a settings problem.
+Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options);
+
+// One "tipc-run: error: FILE:LINE: ..." line per problem, then invalid_configs_summary.
+void print_invalid_configs(const Suite& suite, std::ostream& out);
+
+// "tipc-run: 1 of 3 configs invalid, left out: FILE" when a folder had invalid configs; "" otherwise.
+std::string invalid_configs_summary(const Suite& suite);
+
+// A run with an invalid config never exits 0: 2 (a config error) when every stage that ran
+// passed; a failed stage's 1 and an interrupt's 130 stay, they say more.
+int suite_exit_code(const Suite& suite, int run_exit_code);
 
 // Keeps the stages --only and -k select (dependencies on dropped stages are dropped too).
 // A selection that keeps no stage at all is an error: a CI job would pass on nothing.

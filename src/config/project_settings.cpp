@@ -228,7 +228,10 @@ Result<ProjectSettings> load_project_settings(const std::string& path) {
     if (root["data"]) read_data(path, root["data"], s);
     if (root["alignment"]) read_alignment(path, root["alignment"], s);
     if (root["launcher"]) s.launcher = root["launcher"].as<std::string>();
-    if (root["dialect"]) s.dialect = root["dialect"].as<std::string>();
+    if (root["dialect"]) {
+      s.dialect = root["dialect"].as<std::string>();
+      s.dialect_line = root["dialect"].Mark().line + 1;
+    }
     if (root["jobs"]) {
       s.jobs = root["jobs"].as<int>();
       if (*s.jobs < 1) bad(path, root["jobs"], "jobs", "must be at least 1");

@@ -50,6 +50,7 @@ struct ProjectSettings {
   std::map<std::string, std::vector<DataStepSetting>> data;  // by MODE; "all" applies to every mode
   std::optional<std::string> launcher;
   std::optional<std::string> dialect;
+  int dialect_line = 0;  // where `dialect:` is, for "declared in test_tipc/tipc-run.yaml:2"
   std::optional<int> jobs;
   int cpu_train_processes = 1;  // with a rank-spawning launcher: ranks of a CPU (-1) train (gloo)
   std::vector<AlignmentCheckSetting> alignment;

@@ -15,15 +15,6 @@ config::SplitRules split_rules(const dialect::Dialect& dialect, bool compat) {
   return config::SplitRules{config::ValueSplit::kFirstColon, false, false};
 }
 
-Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode) {
-  const auto& known = dialect.known_modes;
-  if (std::find(known.begin(), known.end(), mode) == known.end()) {
-    return fail(Error::plain(fmt::format("unknown mode '{}' for dialect {} (known: {})", mode, dialect.name,
-                                         fmt::join(known, ", "))));
-  }
-  return {};
-}
-
 // D5: a MODE missing from a `mode=value|...` list silently falls back to the model's
 // own default (often hundreds of epochs); say so.
 void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::Dialect& dialect, Plan& plan) {
@@ -45,6 +36,15 @@ void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::D
 }
 
 }  // namespace
+
+Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode) {
+  const auto& known = dialect.known_modes;
+  if (std::find(known.begin(), known.end(), mode) == known.end()) {
+    return fail(Error::plain(fmt::format("unknown mode '{}' for dialect {} (known: {})", mode, dialect.name,
+                                         fmt::join(known, ", "))));
+  }
+  return {};
+}
 
 Result<Plan> plan_file(const std::string& config_path, const dialect::Dialect& dialect, const PlanOptions& options) {
   config::ReadOptions read;

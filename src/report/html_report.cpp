@@ -581,9 +581,11 @@ Html checks_and_failures(const PlanReport& plan, std::size_t plan_index) {
 
 Html plan_section(const PlanReport& plan, std::size_t plan_index) {
   Html html = fmt::format(
-      "<section class=\"plan\" id=\"plan-{}\">\n<h2>{}</h2>\n<p class=\"meta\">model <b>{}</b> &#183; dialect {} "
+      "<section class=\"plan\" id=\"plan-{}\">\n<h2>{}</h2>\n<p class=\"meta\">model <b>{}</b> &#183; dialect {}{} "
       "&#183; output <code>{}</code></p>\n",
-      plan_index, plan_title(plan), html_escape(plan.model), html_escape(plan.dialect), html_escape(plan.output_dir));
+      plan_index, plan_title(plan), html_escape(plan.model), html_escape(plan.dialect),
+      plan.dialect_source.empty() ? "" : " <span class=\"muted\">(" + html_escape(plan.dialect_source) + ")</span>",
+      html_escape(plan.output_dir));
   html += stage_table(plan, plan_index);
   html += titled("Training curves",
                  render_selected(plan, [](const StageReport& s) { return !s.metrics.curves.empty(); },
@@ -594,11 +596,25 @@ Html plan_section(const PlanReport& plan, std::size_t plan_index) {
   return html + "</section>\n";
 }
 
+// The configs left out as invalid, one row per problem.
+Html invalid_configs_section(const RunReport& report) {
+  Html rows;
+  for (const ConfigProblem& p : report.invalid_configs) {
+    rows += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
+                        breakable(p.file), p.line > 0 ? std::to_string(p.line) : Html(kNone), html_escape(p.key),
+                        html_escape(p.message));
+  }
+  if (rows.empty()) return "";
+  return "<section class=\"plan\" id=\"invalid-configs\">\n<h2>Invalid configs (left out of the run)</h2>\n" +
+         table("<th>Config</th><th>Line</th><th>Key</th><th>Problem</th>", rows) + "</section>\n";
+}
+
 }  // namespace
 
 std::string render_html_report(const RunReport& report) {
   const std::string verdict = report::verdict(report);
-  Html html = head(verdict) + banner(report, verdict) + "<main>\n" + overview(report) + contents(report);
+  Html html = head(verdict) + banner(report, verdict) + "<main>\n" + overview(report) + contents(report) +
+              invalid_configs_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1);
   return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";
 }

@@ -97,8 +97,15 @@ std::vector<const StageReport*> stages_of(const std::vector<PlanReport>& plans) 
 Json plan_head_json(const PlanReport& plan) {
   return {{"config", plan.config},         {"config_file", plan.config_file},
           {"mode", plan.mode},             {"model", plan.model},
-          {"dialect", plan.dialect},       {"output_dir", plan.output_dir},
+          {"dialect", plan.dialect},       {"dialect_source", plan.dialect_source},
+          {"output_dir", plan.output_dir},
           {"counts", counts_json(stages_of({plan}))}, {"stages", Json::array()}};
+}
+
+Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
+  Json list = Json::array();
+  for (const auto& p : problems) list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
+  return list;
 }
 
 constexpr int kIndent = 2;
@@ -158,6 +165,7 @@ std::string render_json_report(const RunReport& report) {
                      {"repo_root", report.repo_root},
                      {"settings_file", report.settings_file},
                      {"counts", counts_json(stages_of(report.plans))},
+                     {"invalid_configs", invalid_configs_json(report.invalid_configs)},
                      {"plans", Json::array()}};
   std::string out;
   append_streamed(out, head, 0, report.plans.size(), [&](std::string& text, std::size_t p, int depth) {

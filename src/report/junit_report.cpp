@@ -132,11 +132,30 @@ std::string testsuite(const RunReport& report, const PlanReport& plan, Totals& r
                      junit_time(plan_seconds(report, plan)), timestamp_attribute(report), properties(plan), cases);
 }
 
+// The configs left out as invalid: one <error> testcase per problem, named FILE:LINE.
+std::string invalid_configs_suite(const RunReport& report, Totals& run_totals) {
+  if (report.invalid_configs.empty()) return "";
+  std::string cases;
+  for (const ConfigProblem& problem : report.invalid_configs) {
+    const std::string where = problem.line > 0 ? fmt::format("{}:{}", problem.file, problem.line) : problem.file;
+    cases += fmt::format(
+        "    <testcase classname=\"invalid-config\" name=\"{}\" time=\"0.000\">\n"
+        "      <error message=\"{}\" type=\"invalid config\">{}</error>\n    </testcase>\n",
+        attr(where), attr(problem.message), text(fmt::format("{}: {}", where, problem.message)));
+  }
+  const int n = static_cast<int>(report.invalid_configs.size());
+  run_totals.tests += n;
+  run_totals.errors += n;
+  return fmt::format("  <testsuite name=\"invalid configs\" tests=\"{0}\" failures=\"0\" errors=\"{0}\" skipped=\"0\" "
+                     "time=\"0.000\">\n{1}  </testsuite>\n",
+                     n, cases);
+}
+
 }  // namespace
 
 std::string render_junit_report(const RunReport& report) {
   Totals totals;
-  std::string suites;
+  std::string suites = invalid_configs_suite(report, totals);
   for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, totals);
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run\" {} time=\"{}\">\n{}"
                      "</testsuites>\n",

@@ -186,10 +186,32 @@ std::string checks_table(const RunReport& report) {
   return "\n### Alignment checks\n\n| Check | What | Measured | Limit | Result |\n|---|---|---:|---:|---|\n" + rows;
 }
 
+// Which dialect planned the configs, and how it was chosen.
+std::string dialect_lines(const RunReport& report) {
+  std::vector<std::string> dialects;  // one per distinct dialect and source: a suite has one
+  for (const auto& plan : report.plans) {
+    std::string text = "Dialect " + code(plan.dialect);
+    if (!plan.dialect_source.empty()) text += " (" + cell(plan.dialect_source) + ")";
+    if (std::find(dialects.begin(), dialects.end(), text) == dialects.end()) dialects.push_back(text);
+  }
+  return dialects.empty() ? "" : fmt::format("\n{}\n", fmt::join(dialects, " · "));
+}
+
+std::string invalid_configs_table(const RunReport& report) {
+  if (report.invalid_configs.empty()) return "";
+  std::string out = "\n### Invalid configs (left out of the run)\n\n| Config | Line | Key | Problem |\n|---|---:|---|---|\n";
+  for (const ConfigProblem& p : report.invalid_configs) {
+    out += fmt::format("| {} | {} | {} | {} |\n", code(p.file), p.line > 0 ? std::to_string(p.line) : "",
+                       p.key.empty() ? "" : code(p.key), cell(p.message));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_markdown_report(const RunReport& report) {
-  return headline(report) + counts_table(report) + not_passed_table(report) + checks_table(report);
+  return headline(report) + dialect_lines(report) + counts_table(report) + invalid_configs_table(report) +
+         not_passed_table(report) + checks_table(report);
 }
 
 }  // namespace tipc::report

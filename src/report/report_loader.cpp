@@ -184,14 +184,28 @@ PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
   report.mode = json.at("mode").get<std::string>();
   report.model = optional_field<std::string>(json, "model").value_or("");
   report.dialect = optional_field<std::string>(json, "dialect").value_or("");
+  report.dialect_source = optional_field<std::string>(json, "dialect_source").value_or("");
   report.output_dir = fs::path(plan.path).parent_path().string();
   for (const Json& stage : json.at("stages")) report.stages.push_back(stage_report(plan, stage, journal));
   return report;
 }
 
+// The configs the run left out; every plan file of the run lists them all.
+std::vector<ConfigProblem> invalid_configs(const Json& plan) {
+  std::vector<ConfigProblem> problems;
+  for (const Json& item : optional_field<Json>(plan, "invalid_configs").value_or(Json::array())) {
+    if (!item.is_object()) continue;
+    problems.push_back({optional_field<std::string>(item, "file").value_or(""), optional_field<int>(item, "line").value_or(0),
+                        optional_field<std::string>(item, "key").value_or(""),
+                        optional_field<std::string>(item, "message").value_or("")});
+  }
+  return problems;
+}
+
 // What the run was given, from the first plan's files.
 void set_run_metadata(RunReport& run, const PlanFile& plan, const PlanJournal& journal) {
   run.tool_version = optional_field<std::string>(plan.json, "tool_version").value_or("");
+  run.invalid_configs = invalid_configs(plan.json);
   run.repo_root = optional_field<std::string>(plan.json, "repo_root").value_or("");
   run.settings_file = optional_field<std::string>(plan.json, "settings_file").value_or("");
   if (!journal.started) return;

@@ -26,7 +26,7 @@ int RunReport::exit_code(bool strict) const {
       if (run::is_failure(status) || (strict && status == run::Status::kUnsupported)) return kExitFailed;
     }
   }
-  return kExitPassed;
+  return invalid_configs.empty() ? kExitPassed : kExitUsage;
 }
 
 double closeness_to_limit(const CheckValue& value) {

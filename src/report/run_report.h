@@ -92,6 +92,14 @@ struct StageReport {
   std::string log_tail;               // last lines of the log, for stages that did not pass
 };
 
+// A problem of a config the run left out as invalid (the others ran).
+struct ConfigProblem {
+  std::string file;  // as given on the command line
+  int line = 0;      // 0: the whole file
+  std::string key;
+  std::string message;
+};
+
 // One config in one mode: a JUnit testsuite.
 struct PlanReport {
   std::string config;       // as given on the command line
@@ -99,6 +107,7 @@ struct PlanReport {
   std::string mode;
   std::string model;
   std::string dialect;
+  std::string dialect_source;  // how it was chosen: "declared in test_tipc/tipc-run.yaml:2", "marker ppcls/ found in ..."
   std::string output_dir;  // absolute
   std::vector<StageReport> stages;  // plan order
 };
@@ -115,10 +124,11 @@ struct RunReport {
   std::string repo_root;          // absolute
   std::string settings_file;      // absolute; "" when the project has none
   std::vector<PlanReport> plans;
+  std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
 
   int count(const std::string& result) const;
   // As the run exits: 130 interrupted (or cut short: no finish recorded), 1 any failure
-  // (UNSUPPORTED too when strict), else 0.
+  // (UNSUPPORTED too when strict), 2 an invalid config left out, else 0.
   int exit_code(bool strict) const;
 };
 

@@ -166,6 +166,12 @@ Json stage_state_json(const std::string& repo_root, const plan::Plan& plan, cons
   return json;
 }
 
+Json invalid_configs_json(const std::vector<Diagnostic>& problems) {
+  Json list = Json::array();
+  for (const auto& p : problems) list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
+  return list;
+}
+
 Json plan_state_json(const RunContext& context, const plan::Plan& plan, const std::string& run_id, double started) {
   Json stages = Json::array();
   for (const auto& stage : plan.stages) stages.push_back(stage_state_json(context.repo_root, plan, stage));
@@ -180,6 +186,8 @@ Json plan_state_json(const RunContext& context, const plan::Plan& plan, const st
           {"mode", plan.mode},
           {"model", plan.model_name},
           {"dialect", plan.dialect},
+          {"dialect_source", context.dialect_source},
+          {"invalid_configs", invalid_configs_json(context.invalid_configs)},
           {"compat", plan.compat},
           {"repo_root", context.repo_root},
           {"output_dir", plan_output_path(context.repo_root, plan)},

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "run/events.h"
 
 namespace tipc::run {
@@ -52,6 +53,8 @@ struct RunContext {
   std::string repo_root;      // absolute
   bool resumed = false;       // --resume: the journal is kept and appended to
   std::string settings_file;  // the project settings used; "" when none
+  std::string dialect_source;  // how the dialect was chosen (dialect::DialectChoice::source)
+  std::vector<Diagnostic> invalid_configs;  // configs of the run left out, with their problems
 };
 
 class JournalWriter : public Listener {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/fake_config.h"
 #include "support/run_binary.h"
 
 namespace tipc::cli {
@@ -14,6 +15,7 @@ using test::run_tipc;
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    repo_.write(test::kPaddleOcrMarker, "");
     config_ = repo_.write("test_tipc/configs/alexnet.txt", test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
   }
   std::string edit(const std::string& from, const std::string& to) {
@@ -91,18 +93,61 @@ TEST_F(CliTest, DryRunJsonlPrintsOneObjectPerStageAndWritesNothing) {
   EXPECT_EQ(kinds, (std::set<std::string>{"train", "eval", "export", "infer"}));
 }
 
-TEST_F(CliTest, TheDialectIsDetectedFromTheRepositoryOrNamed) {
+TEST_F(CliTest, TheDialectIsDetectedFromTheRepositoryOrNamedAndTheConsoleSaysHow) {
+  const std::vector<std::string> dry_run = {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run"};
+  auto r = run_tipc(repo_.path(), dry_run);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("tipc-run: dialect paddleocr (marker ppocr/ found in " + repo_.path().string() + ")\n"),
+            std::string::npos)
+      << r.err;
+  fs::remove_all(repo_.path() / "ppocr");
   repo_.write("ppcls/__init__.py", "");
-  auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run"});
+  r = run_tipc(repo_.path(), dry_run);
   EXPECT_EQ(r.exit_code, 2);  // the demo config is not laid out for PaddleClas: line 34 is not kl_quant
+  EXPECT_NE(r.err.find("tipc-run: dialect paddleclas (marker ppcls/ found in "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("alexnet.txt:34: expected key 'kl_quant'"), std::string::npos) << r.err;
-  r = run_tipc(repo_.path(),
-               {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run", "--dialect", "paddleocr"});
+  auto named = dry_run;
+  named.insert(named.end(), {"--dialect", "paddleocr"});
+  r = run_tipc(repo_.path(), named);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("(dialect paddleocr)"), std::string::npos);
+  EXPECT_NE(r.err.find("tipc-run: dialect paddleocr (given by --dialect)"), std::string::npos) << r.err;
   r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dialect", "nope"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown dialect 'nope'"), std::string::npos);
+}
+
+TEST_F(CliTest, WithoutAMarkerNothingIsGuessedTheErrorNamesTheCandidatesAndDialectWorks) {
+  fs::remove_all(repo_.path() / "ppocr");
+  const auto before = tree();
+  auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("tipc-run: error: " + repo_.path().string() + ": no dialect marker found"), std::string::npos)
+      << r.err;
+  for (const char* candidate : {"paddleclas       ppcls", "paddledetection  ppdet", "paddlegan        ppgan",
+                                "paddleocr        ppocr, tools/infer/predict_det.py", "paddleseg        paddleseg",
+                                "paddlevideo      paddlevideo", "template         test_tipc/test_train_inference_python.sh",
+                                "--dialect NAME", "`dialect: NAME` in test_tipc/tipc-run.yaml"}) {
+    EXPECT_NE(r.err.find(candidate), std::string::npos) << candidate << " in " << r.err;
+  }
+  EXPECT_EQ(tree(), before);
+  r = run_tipc(repo_.path(),
+               {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run", "--dialect", "paddleocr"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(CliTest, ADialectDeclaredInTheSettingsNamesItsLine) {
+  repo_.write("test_tipc/tipc-run.yaml", "# settings\njobs: 1\ndialect: paddleocr\n");
+  auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("tipc-run: dialect paddleocr (declared in test_tipc/tipc-run.yaml:3)\n"), std::string::npos)
+      << r.err;
+  repo_.write("test_tipc/tipc-run.yaml", "dialect: paddlefoo\n");
+  r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown dialect 'paddlefoo'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(declared in test_tipc/tipc-run.yaml:1)"), std::string::npos) << r.err;
 }
 
 TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {

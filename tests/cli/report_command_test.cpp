@@ -27,7 +27,10 @@ const std::vector<std::string> kReports = {"report.json", "junit.xml", "summary.
 
 class ReportCommand : public ::testing::Test {
  protected:
-  void SetUp() override { repo_.write("eval-ok", ""); }
+  void SetUp() override {
+    repo_.write(test::kPaddleOcrMarker, "");
+    repo_.write("eval-ok", "");
+  }
   void use_train(const std::string& train) { repo_.write("test_tipc/configs/fake.txt", test::fake_config(train)); }
   test::RunResult run(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"};

@@ -73,6 +73,7 @@ class SlurmRun : public ::testing::Test {
   }
   void SetUp() override {
     if (!test::cluster_is_up(*cluster_, started_)) GTEST_SKIP() << "SLURM TESTS NOT RUN: " << cluster_->why();
+    repo_.write(test::kPaddleOcrMarker, "");
     repo_.write("eval-ok", "");
   }
   // A fake-stage config named `model`, trains on one GPU and on two.

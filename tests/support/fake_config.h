@@ -8,6 +8,10 @@
 
 namespace tipc::test {
 
+// The directory that makes dialect detection pick paddleocr, the layout of fake_config():
+// a scratch repository without a marker is an error (no dialect is guessed).
+inline constexpr const char* kPaddleOcrMarker = "ppocr/__init__.py";
+
 inline std::string fake_config(const std::string& train = "train.py --record rec.txt --print train-done",
                                const std::string& gpu_list = "-1") {
   return "===========================train_params===========================\n"

@@ -17,6 +17,7 @@ namespace tipc::test {
 class FakeRepoTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    repo_.write(kPaddleOcrMarker, "");
     repo_.write("eval-ok", "");
     config_ = repo_.write("test_tipc/configs/fake.txt", fake_config());
   }

@@ -50,7 +50,7 @@ class FakeRun {
   run::RunSummary run(const std::vector<const plan::Plan*>& plans, std::vector<run::Listener*> extra = {},
                       bool resume = false) {
     if (resume) options.resumed = run::passed_in_journal(options.repo_root, plans);
-    run::JournalWriter journal({options.repo_root, resume, ""});
+    run::JournalWriter journal({options.repo_root, resume, "", "", {}});
     run::MultiListener listeners;
     listeners.add(journal);
     for (auto* listener : extra) listeners.add(*listener);
