@@ -94,6 +94,9 @@ TEST(ResultsLogConformance, CompatSerialRunsWriteTheReferenceBytes) {
     const auto& corpus = meta["corpus"];
     if (!corpus["compare"]["results_log"].get<bool>() || !corpus["compare"]["argv"].get<bool>()) continue;
     const std::string repo = meta["repo"];
+    // The second round of the corpus (its README §9: PaddleVideo, PaddleGAN, models) has no
+    // byte-verified native dialect yet; conformance there is the traced planner's (issue 15).
+    if (!dialects.contains(repo)) continue;
     const auto dialect = dialect::load_dialect(test::dialect_dir(), dialects.at(repo)).value();
     const std::string base = meta_file.string().substr(0, meta_file.string().size() - 10);
     const std::string want = golden_log(base + ".results_python.log");
