@@ -54,7 +54,12 @@ int main(int argc, char** argv) {
   if (!files) return report(files.error());
   auto plans = cli::plan_configs(*files, *project, *options);
   if (!plans) return report(plans.error());
-  if (auto ok = cli::select_stages(*plans, options->only, options->pattern.value_or("")); !ok) return report(ok.error());
+  const std::vector<plan::Plan> whole_plans = *plans;  // the reports describe the plans whole
+  if (auto ok = cli::select_stages(*plans, options->only, options->pattern.value_or("")); !ok) {
+    // A selection of nothing is a usage error (a typo, most likely), unless nothing is accepted.
+    if (!options->allow_nothing) return report(ok.error());
+    std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";
+  }
   for (const auto& plan : *plans) {
     for (const auto& warning : plan.warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';
   }
@@ -69,5 +74,5 @@ int main(int argc, char** argv) {
   }
 
   // 5. Data, resources, stages, reports.
-  return cli::run_plans(*plans, *project, *options, *files);
+  return cli::run_plans(*plans, whole_plans, *project, *options, *files);
 }

@@ -13,7 +13,10 @@ namespace tipc::cli {
 // --resource-spec, else --gpus, else CUDA_VISIBLE_DEVICES / nvidia-smi -L.
 Result<run::ResourceSpec> resources_for(const Options& options);
 
-int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
-              const std::vector<std::string>& config_files);
+// `plans` are the stages --only and -k selected; `whole_plans` the same plans before that
+// (the reports describe them whole). The exit code is the whole plan's verdict, except that
+// a run in which none of its own stages ran is NOTHING RAN (run/run_verdict.h).
+int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
+              const Options& options, const std::vector<std::string>& config_files);
 
 }  // namespace tipc::cli
