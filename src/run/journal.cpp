@@ -56,9 +56,9 @@ std::vector<nlohmann::json> read_journal(const std::string& path) {
     if (entry.value("run", "") == "started") {
       run_id = entry.value("run_id", nlohmann::json(nullptr));
       run_started = entry.value("started", nlohmann::json(nullptr));
-    } else if (entry.contains("stage") && !entry.contains("run_id")) {
+    } else if (!entry.contains("run_id")) {
       entry["run_id"] = run_id;
-      entry["run_started"] = run_started;
+      if (entry.contains("stage")) entry["run_started"] = run_started;
     }
     lines.push_back(std::move(entry));
   }
@@ -279,6 +279,7 @@ void JournalWriter::stage_finished(const StageRecord& record) {
 
 void JournalWriter::run_finished(const RunSummary& summary) {
   const Json entry = {{"run", "finished"},
+                      {"run_id", run_id_},
                       {"finished", started_unix_ + summary.seconds},
                       {"seconds", summary.seconds},
                       {"interrupted", summary.interrupted}};

@@ -40,9 +40,9 @@ std::string journal_path(const std::string& repo_root, const plan::Plan& plan);
 std::string plan_file_path(const std::string& repo_root, const plan::Plan& plan);
 std::string times_file_path(const std::string& repo_root, const plan::Plan& plan);
 
-// The journal's lines that parse, in order: a line cut by a crash is left out. Every stage
-// line names the run that wrote it ("run_id", "run_started"); one written before stage
-// lines named it takes them from the "run started" line above it.
+// The journal's lines that parse, in order: a line cut by a crash is left out. Every line
+// names the run that wrote it ("run_id"; a stage line also "run_started"); one written
+// before lines named it takes them from the "run started" line above it.
 std::vector<nlohmann::json> read_journal(const std::string& path);
 
 // Stage keys (stage_key) whose last journal entry is a PASS with the same fingerprint.
