@@ -240,6 +240,7 @@ Json run_started_json(const RunInfo& info, const RunContext& context, const std:
 
 void JournalWriter::run_started(const RunInfo& info) {
   plans_ = info.plans;
+  not_started_.clear();
   started_unix_ = unix_now();
   run_id_ = fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid());
   for (std::size_t i = 0; i < plans_.size(); ++i) {
@@ -259,8 +260,7 @@ void JournalWriter::run_started(const RunInfo& info) {
 void JournalWriter::stage_finished(const StageRecord& record) {
   const Observation& o = record.observation;
   const bool started = record.start_seconds >= 0;
-  // What this run did not run keeps its last result: a resumed PASS, a stage an interrupt kept from starting.
-  if (record.resumed || (o.interrupted && !started)) return;
+  if (record.resumed) return;  // it keeps its last result, the PASS it was resumed on
   Json entry = {{"stage", record.stage->id},
                {"run_id", run_id_},
                {"run_started", started_unix_},
@@ -274,10 +274,20 @@ void JournalWriter::stage_finished(const StageRecord& record) {
                {"gpus", record.gpus},
                {"log_findings", o.log_findings}};
   if (!record.job_id.empty()) entry["job_id"] = record.job_id;
+  // An interrupt also skips the dependents of the stages it stopped: whether a skip is
+  // this run's result is known only at its end.
+  if (!started && record.verdict.result == Status::kSkipped) {
+    not_started_.emplace_back(record.plan, std::move(entry));
+    return;
+  }
   append_line(journal_path(context_.repo_root, *record.plan), entry);
 }
 
 void JournalWriter::run_finished(const RunSummary& summary) {
+  for (const auto& [plan, skipped] : not_started_) {
+    if (!summary.interrupted) append_line(journal_path(context_.repo_root, *plan), skipped);
+  }
+  not_started_.clear();
   const Json entry = {{"run", "finished"},
                       {"run_id", run_id_},
                       {"finished", started_unix_ + summary.seconds},

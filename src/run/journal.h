@@ -80,6 +80,9 @@ class JournalWriter : public Listener {
   std::vector<const plan::Plan*> plans_;
   std::string run_id_;
   double started_unix_ = 0;  // stage times are offsets from this
+  // Stages skipped before they started: written when the run finishes, unless it was
+  // interrupted (then they keep their earlier results).
+  std::vector<std::pair<const plan::Plan*, nlohmann::ordered_json>> not_started_;
 };
 
 }  // namespace tipc::run
