@@ -60,7 +60,12 @@ int main(int argc, char** argv) {
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;
-  if (auto ok = cli::select_stages(plans, options->only, options->pattern.value_or("")); !ok) return report(ok.error());
+  const std::vector<plan::Plan> whole_plans = plans;  // the reports describe the plans whole
+  if (auto ok = cli::select_stages(plans, options->only, options->pattern.value_or("")); !ok) {
+    // A selection of nothing is a usage error (a typo, most likely), unless nothing is accepted.
+    if (!options->allow_nothing) return report(ok.error());
+    std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";
+  }
   for (const auto& plan : plans) {
     for (const auto& warning : plan.warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';
   }
@@ -75,7 +80,8 @@ int main(int argc, char** argv) {
   }
 
   // 5. Data, resources, stages, reports.
-  const int exit_code = cli::run_plans(plans, *project, *options, suite->valid_files(), suite->problems);
+  const int exit_code =
+      cli::run_plans(plans, whole_plans, *project, *options, suite->valid_files(), suite->problems);
   std::cout << cli::invalid_configs_summary(*suite);
   return cli::suite_exit_code(*suite, exit_code);
 }

@@ -51,6 +51,10 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--timeout", o.timeout, "seconds every stage may run (default: per kind, from settings)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--strict", o.strict, "UNSUPPORTED stages fail the run");
+  app.add_flag("--allow-nothing", o.allow_nothing,
+               "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 1");
+  app.add_flag("--no-wait", o.no_wait,
+               "when another tipc-run holds an output directory, exit 2 at once instead of waiting for it");
   app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer, check")
       ->delimiter(',')
       ->check(CLI::IsMember({"train", "eval", "export", "infer", "check"}));

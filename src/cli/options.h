@@ -25,6 +25,8 @@ struct Options {
   std::optional<std::string> resource_spec;
   std::optional<double> timeout;
   bool strict = false;
+  bool allow_nothing = false;              // a run in which no stage ran exits 0 (else 1)
+  bool no_wait = false;                    // an output directory in use by another run: exit 2 at once
   std::vector<std::string> only;           // stage kinds
   std::optional<std::string> pattern;      // -k: stage ids matching this (glob, or substring)
   bool resume = false;

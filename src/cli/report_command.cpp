@@ -20,6 +20,7 @@ struct ReportArgs {
   std::string dir;
   std::optional<std::string> bundle;
   bool strict = false;
+  bool allow_nothing = false;
 };
 
 // Returns the parsed arguments, or the exit code (0 after --help).
@@ -32,6 +33,7 @@ std::variant<ReportArgs, int> parse_report_args(const std::vector<std::string>& 
       ->required();
   app.add_option("--bundle", parsed.bundle, "also write the acceptance bundle to this .tar.gz");
   app.add_flag("--strict", parsed.strict, "UNSUPPORTED stages fail the run");
+  app.add_flag("--allow-nothing", parsed.allow_nothing, "exit 0, not 1, when no stage of the plan ran");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   return parsed;
 }
@@ -55,12 +57,15 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
       return error_exit(ok.error(), err);
     }
   }
+  // The verdict of the whole plan: the stages a filtered or resumed run did not run count with their last result.
+  const run::RunVerdict verdict = report->verdict();
   out << fmt::format("tipc-run report: {}: {}: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, "
                      "{} unresolved\n",
-                     report_args.dir, report::verdict(*report), report->count("PASS"), report->count("FAIL"),
+                     report_args.dir, verdict.headline(), report->count("PASS"), report->count("FAIL"),
                      report->count("TIMEOUT"), report->count("UNSUPPORTED"), report->count("SKIPPED"),
                      report->count("UNRESOLVED"));
-  return report->exit_code(report_args.strict) == kExitPassed ? kExitPassed : kExitFailed;
+  if (const std::string why = verdict.explanation(); !why.empty()) out << "tipc-run report: " << why << '\n';
+  return report->exit_code({report_args.strict, report_args.allow_nothing});
 }
 
 int report_main(const std::vector<std::string>& args) { return report_main(args, std::cout, std::cerr); }

@@ -20,6 +20,7 @@
 #include "report/results_log_reporter.h"
 #include "run/command.h"
 #include "run/journal.h"
+#include "run/output_lock.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
 #include "run/slurm.h"
@@ -150,15 +151,27 @@ void set_up_debug_log(bool verbose) {
   spdlog::set_default_logger(logger);
 }
 
+Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, const Project& project,
+                                      const Options& options) {
+  std::vector<std::string> dirs;
+  for (const auto& plan : plans) dirs.push_back(run::plan_output_path(project.root, plan));
+  const auto waiting = [](const std::string& line) { std::cerr << "tipc-run: " << line << std::endl; };
+  return run::lock_output_dirs(dirs, {!options.no_wait, waiting});
+}
+
 }  // namespace
 
-int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
-              const std::vector<std::string>& config_files, const std::vector<Diagnostic>& invalid_configs) {
+int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
+              const Options& options, const std::vector<std::string>& config_files,
+              const std::vector<Diagnostic>& invalid_configs) {
   set_up_debug_log(options.verbose);
   auto report_error = [](const Error& e) {
     std::cerr << "tipc-run: error: " << e.str() << '\n';
     return e.exit_code;
   };
+  // Before anything is written: another run on these output directories finishes first.
+  const auto locks = lock_outputs(plans, project, options);
+  if (!locks) return report_error(locks.error());
   if (auto ok = prepare_data(project, options.mode); !ok) return report_error(ok.error());
   run::SchedulerOptions scheduler;
   const run::SlurmOptions slurm = slurm_options(project, options);
@@ -179,8 +192,9 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   scheduler.append_logs = options.compat;
   scheduler.multi_node_here = options.compat;
   scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
-  std::vector<const plan::Plan*> pointers;
+  std::vector<const plan::Plan*> pointers, whole_pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
+  for (const auto& plan : whole_plans) whole_pointers.push_back(&plan);
   if (options.resume) scheduler.resumed = run::passed_in_journal(project.root, pointers);
   scheduler.history = run::recorded_durations(project.root, pointers);
 
@@ -189,7 +203,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   const std::string settings_file =
       project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
   run::JournalWriter journal(
-      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs});
+      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs, whole_pointers});
   report::ReportWriter reports(project.root, options.bundle, std::cout);
   run::MultiListener listeners;
   listeners.add(console);
@@ -199,7 +213,12 @@ int run_plans(const std::vector<plan::Plan>& plans, const Project& project, cons
   report::CheckEventSource events(project.root, listeners);
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
   if (options.compat) return summary.interrupted ? kExitInterrupted : kExitPassed;  // the reference exits 0 (D1)
-  return summary.exit_code(options.strict);
+  const run::RunVerdict own = summary.verdict();
+  const run::RunVerdict verdict =
+      own.kind == run::VerdictKind::kNothingRan || !reports.report() ? own : reports.report()->verdict();
+  const run::VerdictRules rules{options.strict, options.allow_nothing};
+  std::cout << report::verdict_line(verdict, rules) << '\n';
+  return verdict.exit_code(rules);
 }
 
 }  // namespace tipc::cli

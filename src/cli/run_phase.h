@@ -13,8 +13,12 @@ namespace tipc::cli {
 // --resource-spec, else --gpus, else CUDA_VISIBLE_DEVICES / nvidia-smi -L.
 Result<run::ResourceSpec> resources_for(const Options& options);
 
+// `plans` are the stages --only and -k selected; `whole_plans` the same plans before that
+// (the reports describe them whole). The exit code is the whole plan's verdict, except that
+// a run in which none of its own stages ran is NOTHING RAN (run/run_verdict.h).
 // `invalid_configs`: the problems of the configs left out of the run, for its reports.
-int run_plans(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
-              const std::vector<std::string>& config_files, const std::vector<Diagnostic>& invalid_configs);
+int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
+              const Options& options, const std::vector<std::string>& config_files,
+              const std::vector<Diagnostic>& invalid_configs);
 
 }  // namespace tipc::cli

@@ -12,6 +12,7 @@
 
 #include "plan/alignment_stages.h"
 #include "plan/plan_file.h"
+#include "run/run_verdict.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -118,7 +119,7 @@ std::string invalid_configs_summary(const Suite& suite) {
 }
 
 int suite_exit_code(const Suite& suite, int run_exit_code) {
-  return run_exit_code == kExitPassed && !suite.invalid_files.empty() ? kExitUsage : run_exit_code;
+  return run::exit_code_with_invalid_configs(run_exit_code, !suite.invalid_files.empty());
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/plural.h"
+#include "core/error.h"
 #include "report/report_text.h"
 
 namespace tipc::report {
@@ -204,6 +205,16 @@ void ConsoleReporter::run_finished(const run::RunSummary& summary) {
                    summary.count(Status::kPass), summary.count(Status::kFail), summary.count(Status::kTimeout),
                    summary.count(Status::kUnsupported), summary.count(Status::kSkipped),
                    summary.count(Status::kUnresolved), summary.seconds, summary.interrupted ? " (interrupted)" : ""));
+}
+
+std::string verdict_line(const run::RunVerdict& verdict, const run::VerdictRules& rules) {
+  if (verdict.kind == run::VerdictKind::kNothingRan) {
+    return fmt::format("tipc-run: {} ({})", verdict.explanation(),
+                       verdict.exit_code(rules) == kExitPassed ? "accepted: --allow-nothing"
+                                                               : "exit 1; --allow-nothing accepts it");
+  }
+  const std::string why = verdict.explanation();
+  return "tipc-run: " + verdict.headline() + (why.empty() ? "" : ": " + why);
 }
 
 }  // namespace tipc::report

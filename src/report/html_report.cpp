@@ -34,6 +34,8 @@ code,pre{font-family:ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menlo,Cons
 a{color:#0969da}
 .banner{color:#fff;padding:22px 32px 18px}
 .banner.pass{background:var(--pass)}.banner.fail{background:var(--fail)}.banner.interrupted{background:var(--interrupted)}
+.banner.partial{background:var(--interrupted)}.banner.nothing{background:var(--unsupported)}
+.banner .why{margin:0 0 8px;font-weight:600}
 .banner .tool{font-size:12px;letter-spacing:.08em;text-transform:uppercase;opacity:.85}
 .banner h1{margin:0 0 8px;font-size:32px;letter-spacing:.03em}
 .banner .count{display:inline-block;margin:0 6px 4px 0;padding:2px 10px;border-radius:999px;
@@ -206,11 +208,25 @@ Html head(const std::string& verdict) {
       kContentSecurityPolicy, verdict, kStylesheet);
 }
 
-Html banner(const RunReport& report, const std::string& verdict) {
+// A partial pass or a run in which nothing ran has a colour of its own: it must not look like a pass.
+const char* banner_class(run::VerdictKind kind) {
+  switch (kind) {
+    case run::VerdictKind::kPass: return "pass";
+    case run::VerdictKind::kPartial: return "partial";
+    case run::VerdictKind::kNothingRan: return "nothing";
+    case run::VerdictKind::kInterrupted: return "interrupted";
+    default: return "fail";
+  }
+}
+
+Html banner(const RunReport& report, const run::RunVerdict& verdict) {
+  const std::string why = verdict.explanation();
   return fmt::format(
-      "<header class=\"banner {}\">\n<div class=\"tool\">tipc-run report</div>\n<h1>{}</h1>\n"
+      "<header class=\"banner {}\">\n<div class=\"tool\">tipc-run report</div>\n<h1>{}</h1>\n{}"
       "<div class=\"counts\"><span class=\"count\">{}</span>{}</div>\n</header>\n",
-      lower_case(verdict), verdict, plural(stage_count(report), "stage"), status_counts(report));
+      banner_class(verdict.kind), html_escape(verdict.headline()),
+      why.empty() ? Html() : "<p class=\"why\">" + html_escape(why) + "</p>\n", plural(stage_count(report), "stage"),
+      status_counts(report));
 }
 
 Html stat(std::string_view label, const Html& value) {
@@ -272,6 +288,7 @@ Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t s
 
 Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index) {
   Html tags = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
+  if (stage.earlier_run && !stage.resumed) tags += "<span class=\"tag\">" + html_escape(earlier_run_note(stage)) + "</span>";
   if (!stage.job_id.empty()) tags += "<span class=\"tag\">job " + html_escape(stage.job_id) + "</span>";
   return fmt::format(
       "<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td class=\"num\">{}</td><td>{}</td>"
@@ -612,9 +629,9 @@ Html invalid_configs_section(const RunReport& report) {
 }  // namespace
 
 std::string render_html_report(const RunReport& report) {
-  const std::string verdict = report::verdict(report);
-  Html html = head(verdict) + banner(report, verdict) + "<main>\n" + overview(report) + contents(report) +
-              invalid_configs_section(report);
+  const run::RunVerdict verdict = report.verdict();
+  Html html = head(html_escape(verdict.headline())) + banner(report, verdict) + "<main>\n" + overview(report) +
+              contents(report) + invalid_configs_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1);
   return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";
 }

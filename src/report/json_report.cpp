@@ -61,6 +61,11 @@ Json check_json(const CheckDetails& check) {
           {"histograms", histograms},   {"notes", check.notes},   {"compared_files", check.compared_files}};
 }
 
+Json earlier_run_json(const std::optional<EarlierRun>& run) {
+  if (!run) return nullptr;
+  return {{"run_id", run->id}, {"started", optional_json(run->started)}, {"same_command", run->same_command}};
+}
+
 Json stage_json(const StageReport& s) {
   return {{"id", s.id},
           {"kind", s.kind},
@@ -79,6 +84,7 @@ Json stage_json(const StageReport& s) {
           {"gpus", s.gpus},
           {"job_id", s.job_id.empty() ? Json(nullptr) : Json(s.job_id)},
           {"resumed", s.resumed},
+          {"earlier_run", earlier_run_json(s.earlier_run)},
           {"log_findings", s.log_findings},
           {"metrics", metrics_json(s.metrics)},
           {"check", s.check ? check_json(*s.check) : Json(nullptr)},
@@ -149,11 +155,15 @@ void append_streamed(std::string& out, const Json& head, int depth, std::size_t 
 
 std::string render_json_report(const RunReport& report) {
   const bool timed = report.started && report.finished;
+  const run::RunVerdict verdict = report.verdict();
   const Json head = {{"schema", "tipc-run-report"},
                      {"schema_version", report.schema},
                      {"tool_version", report.tool_version},
-                     {"verdict", verdict(report)},
-                     {"exit_code", report.exit_code(false)},
+                     {"verdict", verdict.word()},
+                     {"headline", verdict.headline()},
+                     {"explanation", verdict.explanation()},
+                     {"could_not_run", verdict.could_not_run},
+                     {"exit_code", report.exit_code({})},
                      {"started", optional_json(report.started)},
                      {"finished", optional_json(report.finished)},
                      {"seconds", timed ? Json(*report.finished - *report.started) : Json(nullptr)},

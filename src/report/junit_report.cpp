@@ -77,20 +77,28 @@ std::string failure_text(const StageReport& stage) {
   return out;
 }
 
+// The stage's reason, and when its result is an earlier run's, that run's time.
+std::string message(const StageReport& stage) {
+  const std::string note = earlier_run_note(stage);
+  if (note.empty()) return stage.reason;
+  return stage.reason.empty() ? note : stage.reason + " (" + note + ")";
+}
+
 std::string outcome_element(const StageReport& stage) {
   const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
   if (status == run::Status::kPass) return "";
   if (status == run::Status::kUnsupported || status == run::Status::kSkipped) {
-    return fmt::format("      <skipped message=\"{}\"/>\n", attr(stage.reason));
+    return fmt::format("      <skipped message=\"{}\"/>\n", attr(message(stage)));
   }
   const char* element = status == run::Status::kFail ? "failure" : "error";
-  return fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element, attr(stage.reason),
+  return fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element, attr(message(stage)),
                      attr(stage.result), text(failure_text(stage)));
 }
 
 // The cluster job that ran the stage, and a check's values.
 std::string system_out(const StageReport& stage) {
   std::string lines;
+  if (stage.result == "PASS" && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
   if (!stage.job_id.empty()) lines += "job " + stage.job_id + "\n";
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";
@@ -105,10 +113,12 @@ std::string testcase(const PlanReport& plan, const StageReport& stage) {
   return body.empty() ? start + "/>\n" : start + ">\n" + body + "    </testcase>\n";
 }
 
-std::string properties(const PlanReport& plan) {
+// The run's verdict is a property of every testsuite: a CI page that shows one suite shows
+// whether the run was partial.
+std::string properties(const PlanReport& plan, const std::string& verdict) {
   std::string out = "    <properties>\n";
   for (const auto& [name, value] : {std::pair{"model", &plan.model}, std::pair{"dialect", &plan.dialect},
-                                    std::pair{"output_dir", &plan.output_dir}}) {
+                                    std::pair{"output_dir", &plan.output_dir}, std::pair{"verdict", &verdict}}) {
     out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name, attr(*value));
   }
   return out + "    </properties>\n";
@@ -119,7 +129,7 @@ std::string timestamp_attribute(const RunReport& report) {
   return fmt::format(" timestamp=\"{:%Y-%m-%dT%H:%M:%S}\"", fmt::gmtime(static_cast<std::time_t>(*report.started)));
 }
 
-std::string testsuite(const RunReport& report, const PlanReport& plan, Totals& run_totals) {
+std::string testsuite(const RunReport& report, const PlanReport& plan, const std::string& verdict, Totals& run_totals) {
   Totals totals;
   std::string cases;
   for (const StageReport& stage : plan.stages) {
@@ -129,7 +139,7 @@ std::string testsuite(const RunReport& report, const PlanReport& plan, Totals& r
   run_totals.add(totals);
   return fmt::format("  <testsuite name=\"{}\" {} skipped=\"{}\" time=\"{}\"{}>\n{}{}  </testsuite>\n",
                      attr(plan.config + " " + plan.mode), totals.attributes(), totals.skipped,
-                     junit_time(plan_seconds(report, plan)), timestamp_attribute(report), properties(plan), cases);
+                     junit_time(plan_seconds(report, plan)), timestamp_attribute(report), properties(plan, verdict), cases);
 }
 
 // The configs left out as invalid: one <error> testcase per problem, named FILE:LINE.
@@ -156,10 +166,11 @@ std::string invalid_configs_suite(const RunReport& report, Totals& run_totals) {
 std::string render_junit_report(const RunReport& report) {
   Totals totals;
   std::string suites = invalid_configs_suite(report, totals);
-  for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, totals);
-  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run\" {} time=\"{}\">\n{}"
+  const std::string verdict = report.verdict().headline();
+  for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, verdict, totals);
+  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run: {}\" {} time=\"{}\">\n{}"
                      "</testsuites>\n",
-                     totals.attributes(), junit_time(run_seconds(report)), suites);
+                     attr(verdict), totals.attributes(), junit_time(run_seconds(report)), suites);
 }
 
 }  // namespace tipc::report

@@ -34,23 +34,22 @@ std::string code(std::string_view text) {
 
 const char* icon(const std::string& verdict_or_result) {
   if (verdict_or_result == "PASS") return "✅";
-  if (verdict_or_result == "INTERRUPTED" || verdict_or_result == "UNSUPPORTED" || verdict_or_result == "SKIPPED") {
+  if (verdict_or_result == "INTERRUPTED" || verdict_or_result == "UNSUPPORTED" || verdict_or_result == "SKIPPED" ||
+      verdict_or_result == "PARTIAL") {
     return "⚠️";
   }
   return "❌";
 }
 
-std::size_t count_never_started(const RunReport& report) {
+template <class Predicate>
+std::size_t count_stages(const RunReport& report, Predicate predicate) {
   std::size_t n = 0;
-  for (const auto& plan : report.plans) {
-    n += std::count_if(plan.stages.begin(), plan.stages.end(),
-                       [](const StageReport& s) { return !s.started && s.result == "SKIPPED"; });
-  }
+  for (const auto& plan : report.plans) n += std::count_if(plan.stages.begin(), plan.stages.end(), predicate);
   return n;
 }
 
 std::string headline(const RunReport& report) {
-  const std::string verdict_text = verdict(report);
+  const run::RunVerdict verdict = report.verdict();
   std::size_t stages = 0;
   for (const auto& plan : report.plans) stages += plan.stages.size();
   std::string details = fmt::format("{} stage{} of {} config{}", stages, stages == 1 ? "" : "s", report.plans.size(),
@@ -60,9 +59,15 @@ std::string headline(const RunReport& report) {
   details += report.gpus.empty() ? " · no GPU" : fmt::format(" · GPUs {}", fmt::join(report.gpus, ","));
   if (!report.resources_source.empty()) details += fmt::format(" ({})", cell(report.resources_source));
   if (!report.tool_version.empty()) details += " · tipc-run " + cell(report.tool_version);
-  std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict_text), verdict_text, details);
+  std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict.word()), verdict.headline(), details);
+  if (const std::string why = verdict.explanation(); !why.empty()) out += fmt::format("\n**{}**\n", cell(why));
+  if (const std::size_t earlier = count_stages(report, [](const StageReport& s) { return s.earlier_run.has_value(); })) {
+    out += fmt::format("\n{} of the {} results are from earlier runs: the last run did not run {}.\n", earlier, stages,
+                       earlier == 1 ? "that stage" : "those stages");
+  }
   if (report.interrupted) {
-    const std::size_t never_started = count_never_started(report);
+    const std::size_t never_started =
+        count_stages(report, [](const StageReport& s) { return !s.started && s.result == "SKIPPED"; });
     out += fmt::format("\nThe run ended before it was finished: {} stage{} never started.\n", never_started,
                        never_started == 1 ? "" : "s");
   }
@@ -115,18 +120,25 @@ struct NotPassedRow {
   std::vector<StageRef> stages;
 };
 
+// The reason, and for an earlier run's result, when that run was.
+std::string reason_shown(const StageReport& stage) {
+  const std::string note = earlier_run_note(stage);
+  return note.empty() ? stage.reason : fmt::format("{} ({})", stage.reason, note);
+}
+
 std::vector<NotPassedRow> not_passed_rows(const RunReport& report) {
   std::vector<NotPassedRow> rows;
   for (const PlanReport& plan : report.plans) {
     for (const StageReport& stage : plan.stages) {
       if (stage.result == "PASS") continue;
+      const std::string reason = reason_shown(stage);
       const auto same_group = [&](const NotPassedRow& row) {
-        return severity(stage.result) > 0 && row.result == stage.result && row.reason == stage.reason;
+        return severity(stage.result) > 0 && row.result == stage.result && row.reason == reason;
       };
       if (auto it = std::find_if(rows.begin(), rows.end(), same_group); it != rows.end()) {
         it->stages.push_back({&plan, &stage});
       } else {
-        rows.push_back({stage.result, stage.reason, {{&plan, &stage}}});
+        rows.push_back({stage.result, reason, {{&plan, &stage}}});
       }
     }
   }

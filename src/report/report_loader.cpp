@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 const char* const kNotStarted = "not started (the run ended before it)";
+const char* const kNotSelected = "not selected (--only or -k), and no earlier run has a result";
 
 struct PlanFile {
   std::string path;
@@ -63,60 +64,27 @@ Result<std::vector<PlanFile>> read_plan_files(const std::vector<std::string>& pa
   return plans;
 }
 
-// A plan's journal, split at the current run's "run started" line.
+// A plan's journal, merged by stage: each stage's last line, this run's or an earlier one's.
 struct PlanJournal {
-  std::optional<Json> started, finished;  // the current run's run lines
-  std::map<std::string, Json> entries;    // stage id -> the entry that decides it
-  std::set<std::string> resumed;          // ids whose entry is an earlier run's PASS
+  std::string run_id;                     // the run that wrote the plan file
+  std::optional<Json> started, finished;  // its run lines
+  std::map<std::string, Json> entries;    // stage id -> its last line
 };
 
 bool is_stage_line(const Json& line) {
   return optional_field<std::string>(line, "stage") && optional_field<std::string>(line, "result");
 }
 
-std::size_t current_run_start(const std::vector<Json>& lines, const std::string& run_id) {
-  std::optional<std::size_t> last_start, own_start;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (optional_field<std::string>(lines[i], "run") != "started") continue;
-    last_start = i;
-    if (optional_field<std::string>(lines[i], "run_id") == run_id) own_start = i;
-  }
-  return own_start.value_or(last_start.value_or(0));
-}
-
-// Like --resume: an earlier run's last entry of a stage counts when it is a PASS of the
-// same command.
-void add_resumed(PlanJournal& journal, const std::vector<Json>& earlier, const Json& plan) {
-  std::map<std::string, const Json*> last;
-  for (const Json& line : earlier) {
-    if (is_stage_line(line)) last[line["stage"].get<std::string>()] = &line;
-  }
-  for (const Json& stage : plan.at("stages")) {
-    const auto it = last.find(stage.at("id").get<std::string>());
-    if (it == last.end() || (*it->second)["result"] != "PASS") continue;
-    if (optional_field<std::string>(*it->second, "fingerprint") != optional_field<std::string>(stage, "fingerprint")) {
-      continue;
-    }
-    journal.entries[it->first] = *it->second;
-    journal.resumed.insert(it->first);
-  }
-}
-
 PlanJournal read_plan_journal(const PlanFile& plan) {
   const auto lines = run::read_journal((fs::path(plan.path).parent_path() / run::kJournalFileName).string());
-  const std::size_t begin = current_run_start(lines, optional_field<std::string>(plan.json, "run_id").value_or(""));
   PlanJournal journal;
-  add_resumed(journal, {lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(begin)}, plan.json);
-  for (std::size_t i = begin; i < lines.size(); ++i) {
-    const Json& line = lines[i];
+  journal.run_id = optional_field<std::string>(plan.json, "run_id").value_or("");
+  for (const Json& line : lines) {
+    const auto run = optional_field<std::string>(line, "run");
     if (is_stage_line(line)) {
-      const std::string id = line["stage"].get<std::string>();
-      journal.entries[id] = line;  // the last entry wins
-      journal.resumed.erase(id);
-    } else if (optional_field<std::string>(line, "run") == "started") {
-      journal.started = line;
-    } else if (optional_field<std::string>(line, "run") == "finished") {
-      journal.finished = line;
+      journal.entries[line["stage"].get<std::string>()] = line;  // the last line wins
+    } else if (run && optional_field<std::string>(line, "run_id").value_or("") == journal.run_id) {
+      (*run == "started" ? journal.started : journal.finished) = line;
     }
   }
   return journal;
@@ -145,6 +113,14 @@ StageReport stage_from_plan(const Json& stage) {
   return report;
 }
 
+// Set when the entry is an earlier run's: when that run was, and whether the command was the same.
+std::optional<EarlierRun> earlier_run(const Json& entry, const Json& stage, const PlanJournal& journal) {
+  const std::string run_id = optional_field<std::string>(entry, "run_id").value_or("");
+  if (!journal.run_id.empty() && run_id == journal.run_id) return std::nullopt;
+  return EarlierRun{run_id, optional_field<double>(entry, "run_started"),
+                    optional_field<std::string>(entry, "fingerprint") == optional_field<std::string>(stage, "fingerprint")};
+}
+
 void apply_entry(StageReport& stage, const Json& entry, bool resumed) {
   stage.result = entry["result"].get<std::string>();
   stage.reason = optional_field<std::string>(entry, "reason").value_or("");
@@ -163,12 +139,28 @@ void add_check(StageReport& stage) {
   stage.check = read_check_file(stage.log, stage.argv[1], stage.cwd, *stage.started);
 }
 
+bool selected(const PlanFile& plan, const std::string& id) {
+  const auto ids = optional_field<std::vector<std::string>>(plan.json, "selected");
+  return !ids || std::find(ids->begin(), ids->end(), id) != ids->end();
+}
+
 StageReport stage_report(const PlanFile& plan, const Json& stage, const PlanJournal& journal) {
   StageReport report = stage_from_plan(stage);
   report.log = relocated(report.log, optional_field<std::string>(plan.json, "output_dir").value_or(""),
                          fs::path(plan.path).parent_path().string());
+  if (!selected(plan, report.id)) report.reason = kNotSelected;
   if (const auto it = journal.entries.find(report.id); it != journal.entries.end()) {
-    apply_entry(report, it->second, journal.resumed.count(report.id) > 0);
+    report.earlier_run = earlier_run(it->second, stage, journal);
+    // --resume skips a stage whose last result is a PASS of the same command.
+    const bool resumed_run = journal.started && optional_field<bool>(*journal.started, "resumed").value_or(false);
+    if (report.earlier_run && !report.earlier_run->same_command) {
+      // A result of another command says nothing about this one.
+      report.result = "SKIPPED";
+      report.reason = fmt::format("not run since its command changed (its last result was {})",
+                                  optional_field<std::string>(it->second, "result").value_or("?"));
+    } else {
+      apply_entry(report, it->second, resumed_run && report.earlier_run && it->second["result"] == "PASS");
+    }
   }
   add_check(report);
   if (report.started) report.metrics = parse_stage_metrics_file(report.kind, report.log);

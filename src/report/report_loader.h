@@ -4,10 +4,13 @@
 // end of a run and `tipc-run report DIR` give the same reports, and a run that was
 // interrupted or killed is reported completely:
 //
-// * every stage of the plan file appears, in plan order; a stage the journal does not
-//   name is SKIPPED, "not started (the run ended before it)";
-// * the journal's last entry of a stage wins; a line cut by a crash is left out; entries
-//   of earlier runs (--resume) count only as PASSes of an unchanged command (resumed);
+// * every stage of the plan file (the whole plan, also what --only or -k left out)
+//   appears, in plan order; a stage the journal does not name is SKIPPED, "not started
+//   (the run ended before it)" or "not selected ...";
+// * the journal's last entry of a stage wins, this run's or an earlier run's (a stage this
+//   run did not run keeps its last result, marked with that run: EarlierRun); an earlier
+//   result of a command that has changed since is not used (SKIPPED); a line cut by a
+//   crash is left out; an earlier PASS in a --resume run is resumed;
 // * a run without a "run finished" line was cut short: interrupted, no finish time;
 // * a check stage's values come from its JSON file (its log path with .json for .log);
 // * a stage that started and did not pass carries the last 30 lines of its log.

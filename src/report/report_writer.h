@@ -38,15 +38,19 @@ class ReportWriter : public run::Listener {
       : repo_root_(std::move(repo_root)), bundle_(std::move(bundle)), out_(out) {}
   void run_started(const run::RunInfo& info) override;
   void run_finished(const run::RunSummary& summary) override;
+  // The whole plan as the reports describe it (this run merged with the results it did not
+  // replace); nullopt until the run finished, or when the state files could not be read.
+  const std::optional<RunReport>& report() const { return report_; }
 
  private:
-  Result<std::string> write_all() const;
+  Result<std::string> write_all();
 
   std::string repo_root_;
   std::optional<std::string> bundle_;
   std::ostream& out_;
   std::vector<std::string> plan_files_;
   std::string directory_;
+  std::optional<RunReport> report_;
 };
 
 }  // namespace tipc::report

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <limits>
 
-#include "core/error.h"
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
 #include "run/outcome.h"
 
 namespace tipc::report {
@@ -17,16 +20,19 @@ int RunReport::count(const std::string& result) const {
   return n;
 }
 
-int RunReport::exit_code(bool strict) const {
-  if (interrupted) return kExitInterrupted;
+run::RunVerdict RunReport::verdict() const {
+  std::vector<run::StageResult> results;
   for (const auto& plan : plans) {
     for (const auto& stage : plan.stages) {
-      // A result this version does not know is no pass.
       const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
-      if (run::is_failure(status) || (strict && status == run::Status::kUnsupported)) return kExitFailed;
+      results.push_back({status, stage.reason, stage.earlier_run.has_value()});
     }
   }
-  return invalid_configs.empty() ? kExitPassed : kExitUsage;
+  return run::judge(results, interrupted);
+}
+
+int RunReport::exit_code(const run::VerdictRules& rules) const {
+  return run::exit_code_with_invalid_configs(verdict().exit_code(rules), !invalid_configs.empty());
 }
 
 double closeness_to_limit(const CheckValue& value) {
@@ -46,12 +52,13 @@ std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::s
   return values;
 }
 
-const char* verdict(const RunReport& report) {
-  switch (report.exit_code(false)) {
-    case kExitPassed: return "PASS";
-    case kExitInterrupted: return "INTERRUPTED";
-    default: return "FAIL";
-  }
+std::string earlier_run_note(const StageReport& stage) {
+  if (!stage.earlier_run) return "";
+  const EarlierRun& run = *stage.earlier_run;
+  const std::string when =
+      run.started ? fmt::format("{:%Y-%m-%d %H:%M:%S} UTC", fmt::gmtime(static_cast<std::time_t>(*run.started)))
+                  : "an unknown time";
+  return fmt::format("from an earlier run at {}{}", when, run.same_command ? "" : "; its command has changed since");
 }
 
 }  // namespace tipc::report

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "run/run_verdict.h"
+
 namespace tipc::report {
 
 // One point of a curve parsed from a train log (log_metrics.h).
@@ -66,6 +68,15 @@ struct CheckDetails {
   std::vector<std::string> compared_files;  // absolute; diff: the reference and candidate (for the bundle)
 };
 
+// The run that produced a stage's result, when that is not the run that wrote the reports:
+// a run restricted by --only or -k, a resumed one, or an interrupted one leaves the stages
+// it did not run with their last result (report_loader.h).
+struct EarlierRun {
+  std::string id;                  // its run_id
+  std::optional<double> started;   // Unix time, seconds
+  bool same_command = true;        // false: the stage's command has changed since
+};
+
 struct StageReport {
   std::string id;
   std::string kind;  // train, eval, export, infer, check
@@ -85,6 +96,7 @@ struct StageReport {
   std::vector<std::string> gpus;  // physical ids it ran on
   std::string job_id;             // the cluster's job id (--executor slurm); "" otherwise
   bool resumed = false;           // PASSed in an earlier run (--resume)
+  std::optional<EarlierRun> earlier_run;  // set when the result is an earlier run's
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
 
   StageMetrics metrics;
@@ -127,9 +139,11 @@ struct RunReport {
   std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
 
   int count(const std::string& result) const;
-  // As the run exits: 130 interrupted (or cut short: no finish recorded), 1 any failure
-  // (UNSUPPORTED too when strict), 2 an invalid config left out, else 0.
-  int exit_code(bool strict) const;
+  // The whole plan's verdict (run/run_verdict.h); a run cut short (no finish recorded) is
+  // interrupted, and a result this version does not know is no pass.
+  run::RunVerdict verdict() const;
+  // How `tipc-run report` exits: the verdict's code, and 2 instead of 0 when a config was invalid.
+  int exit_code(const run::VerdictRules& rules) const;
 };
 
 // How near a check value is to its limit, as value / limit (above 1: over it); the value
@@ -140,7 +154,8 @@ double closeness_to_limit(const CheckValue& value);
 // `max_failing`), or, when none fails, the `nearest` values nearest their limits.
 std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing, std::size_t nearest);
 
-// The headline of every report: "PASS", "FAIL" or "INTERRUPTED", from exit_code(false).
-const char* verdict(const RunReport& report);
+// "at 2024-05-01 12:00:00 UTC (an earlier run)": when an earlier run's result was produced,
+// for every report; "" for a result of the run that wrote the reports.
+std::string earlier_run_note(const StageReport& stage);
 
 }  // namespace tipc::report

@@ -1,7 +1,5 @@
 #include "run/events.h"
 
-#include "core/error.h"
-
 namespace tipc::run {
 
 int RunSummary::count(Status status) const {
@@ -10,13 +8,10 @@ int RunSummary::count(Status status) const {
   return n;
 }
 
-int RunSummary::exit_code(bool strict) const {
-  if (interrupted) return kExitInterrupted;
-  for (const auto& s : stages) {
-    if (is_failure(s.verdict.result)) return kExitFailed;
-    if (strict && s.verdict.result == Status::kUnsupported) return kExitFailed;
-  }
-  return kExitPassed;
+RunVerdict RunSummary::verdict() const {
+  std::vector<StageResult> results;
+  for (const auto& s : stages) results.push_back({s.verdict.result, s.verdict.reason, false});
+  return judge(results, interrupted);
 }
 
 }  // namespace tipc::run

@@ -8,6 +8,7 @@
 #include "plan/plan.h"
 #include "run/outcome.h"
 #include "run/resources.h"
+#include "run/run_verdict.h"
 
 namespace tipc::report {
 struct CheckDetails;  // report/run_report.h: what a check measured, against its limits
@@ -41,8 +42,8 @@ struct RunSummary {
   double seconds = 0;
   bool interrupted = false;
   int count(Status status) const;
-  // 0 all passed (UNSUPPORTED allowed unless strict), 1 any failure, 130 interrupted.
-  int exit_code(bool strict) const;
+  // This run's own verdict (run_verdict.h): a resumed stage counts as the PASS it was.
+  RunVerdict verdict() const;
 };
 
 class Listener {

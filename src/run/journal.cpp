@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.h"
 #include "core/json_file.h"
 #include "plan/plan_json.h"
 #include "run/scheduler.h"
@@ -46,17 +48,26 @@ std::string plan_file_path(const std::string& repo_root, const plan::Plan& plan)
 
 std::vector<nlohmann::json> read_journal(const std::string& path) {
   std::vector<nlohmann::json> lines;
+  nlohmann::json run_id = nullptr, run_started = nullptr;  // of the last "run started" line
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
     auto entry = nlohmann::json::parse(line, nullptr, false);
-    if (!entry.is_discarded() && entry.is_object()) lines.push_back(std::move(entry));
+    if (entry.is_discarded() || !entry.is_object()) continue;
+    if (entry.value("run", "") == "started") {
+      run_id = entry.value("run_id", nlohmann::json(nullptr));
+      run_started = entry.value("started", nlohmann::json(nullptr));
+    } else if (!entry.contains("run_id")) {
+      entry["run_id"] = run_id;
+      if (entry.contains("stage")) entry["run_started"] = run_started;
+    }
+    lines.push_back(std::move(entry));
   }
   return lines;
 }
 
 namespace {
 
-// Each stage's last journal entry that `counts`, by stage id.
+// Each stage's last journal entry that `counts`, by stage id (a run's own lines come last).
 template <typename Counts>
 std::map<std::string, nlohmann::json> last_entries(const std::string& path, Counts counts) {
   std::map<std::string, nlohmann::json> last;
@@ -127,6 +138,23 @@ std::map<std::string, double> recorded_durations(const std::string& repo_root,
   return seconds;
 }
 
+void compact_journal(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return;
+  const auto lines = read_journal(path);
+  std::map<std::string, std::size_t> last;  // stage id -> index of its last line
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].contains("stage") && lines[i]["stage"].is_string()) last[lines[i]["stage"]] = i;
+  }
+  std::vector<std::size_t> kept;
+  for (const auto& [id, index] : last) kept.push_back(index);
+  std::sort(kept.begin(), kept.end());
+  std::string text;
+  for (const std::size_t i : kept) text += lines[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // A journal that cannot be rewritten is appended to as it is: nothing is lost but space.
+  if (const auto problem = write_file_atomically(path, text)) std::cerr << "tipc-run: warning: " << *problem << '\n';
+}
+
 namespace {
 
 double unix_now() {
@@ -172,9 +200,17 @@ Json invalid_configs_json(const std::vector<Diagnostic>& problems) {
   return list;
 }
 
-Json plan_state_json(const RunContext& context, const plan::Plan& plan, const std::string& run_id, double started) {
+// The whole plan's stages (`whole`), and the ids of those this run selected (`plan`'s;
+// null when it runs them all).
+Json plan_state_json(const RunContext& context, const plan::Plan& plan, const plan::Plan& whole,
+                     const std::string& run_id, double started) {
   Json stages = Json::array();
-  for (const auto& stage : plan.stages) stages.push_back(stage_state_json(context.repo_root, plan, stage));
+  for (const auto& stage : whole.stages) stages.push_back(stage_state_json(context.repo_root, whole, stage));
+  Json selected = nullptr;
+  if (&plan != &whole) {
+    selected = Json::array();
+    for (const auto& stage : plan.stages) selected.push_back(stage.id);
+  }
   std::error_code ec;
   return {{"schema", kStateSchema},
           {"tool_version", TIPC_VERSION},
@@ -191,6 +227,7 @@ Json plan_state_json(const RunContext& context, const plan::Plan& plan, const st
           {"compat", plan.compat},
           {"repo_root", context.repo_root},
           {"output_dir", plan_output_path(context.repo_root, plan)},
+          {"selected", selected},
           {"stages", stages}};
 }
 
@@ -211,25 +248,30 @@ Json run_started_json(const RunInfo& info, const RunContext& context, const std:
 
 void JournalWriter::run_started(const RunInfo& info) {
   plans_ = info.plans;
+  not_started_.clear();
   started_unix_ = unix_now();
-  const std::string run_id = fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid());
-  for (const auto* plan : plans_) {
-    const std::string path = journal_path(context_.repo_root, *plan);
+  run_id_ = fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid());
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    const plan::Plan& plan = *plans_[i];
+    const plan::Plan& whole = i < context_.whole_plans.size() ? *context_.whole_plans[i] : plan;
+    const std::string path = journal_path(context_.repo_root, plan);
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
-    if (!context_.resumed) std::ofstream(path, std::ios::trunc);
-    const auto problem = write_json_atomically(plan_file_path(context_.repo_root, *plan),
-                                               plan_state_json(context_, *plan, run_id, started_unix_));
+    compact_journal(path);
+    const auto problem = write_json_atomically(plan_file_path(context_.repo_root, plan),
+                                               plan_state_json(context_, plan, whole, run_id_, started_unix_));
     if (problem) std::cerr << "tipc-run: warning: " << *problem << "; this run's reports will be missing\n";
-    append_line(path, run_started_json(info, context_, run_id, started_unix_));
+    append_line(path, run_started_json(info, context_, run_id_, started_unix_));
   }
 }
 
 void JournalWriter::stage_finished(const StageRecord& record) {
-  if (record.resumed) return;
-  const bool started = record.start_seconds >= 0;
   const Observation& o = record.observation;
+  const bool started = record.start_seconds >= 0;
+  if (record.resumed) return;  // it keeps its last result, the PASS it was resumed on
   Json entry = {{"stage", record.stage->id},
+               {"run_id", run_id_},
+               {"run_started", started_unix_},
                {"fingerprint", stage_fingerprint(*record.stage)},
                {"result", to_string(record.verdict.result)},
                {"reason", record.verdict.reason},
@@ -240,11 +282,22 @@ void JournalWriter::stage_finished(const StageRecord& record) {
                {"gpus", record.gpus},
                {"log_findings", o.log_findings}};
   if (!record.job_id.empty()) entry["job_id"] = record.job_id;
+  // An interrupt also skips the dependents of the stages it stopped: whether a skip is
+  // this run's result is known only at its end.
+  if (!started && record.verdict.result == Status::kSkipped) {
+    not_started_.emplace_back(record.plan, std::move(entry));
+    return;
+  }
   append_line(journal_path(context_.repo_root, *record.plan), entry);
 }
 
 void JournalWriter::run_finished(const RunSummary& summary) {
+  for (const auto& [plan, skipped] : not_started_) {
+    if (!summary.interrupted) append_line(journal_path(context_.repo_root, *plan), skipped);
+  }
+  not_started_.clear();
   const Json entry = {{"run", "finished"},
+                      {"run_id", run_id_},
                       {"finished", started_unix_ + summary.seconds},
                       {"seconds", summary.seconds},
                       {"interrupted", summary.interrupted}};

@@ -1,9 +1,14 @@
 #pragma once
 // The run's state on disk, beside each plan's logs (<LOG>, the plan's output directory):
 //
-//   .tipc-plan.json      the plan as it runs: written atomically when the run starts
-//   .tipc-journal.jsonl  a "run started" line, one line per finished stage (written as it
-//                        finishes, one O_APPEND write each), a "run finished" line
+//   .tipc-plan.json      the whole plan (every stage, also those --only or -k leave out)
+//                        and the stages this run selected: written atomically when the run starts
+//   .tipc-journal.jsonl  the results of every run, merged by stage: when a run starts, the
+//                        journal is compacted to each stage's last line; then come a "run
+//                        started" line, one line per stage the run decided (written as it
+//                        finishes, one O_APPEND write each), a "run finished" line. A stage
+//                        the run did not run (not selected, resumed, or never started before
+//                        an interrupt) keeps its last line, of an earlier run
 //   .tipc-times.json     each stage's time the last time it ran, by stage id, across runs
 //                        (a run restricted by --only or -k keeps the others'): what the
 //                        scheduler's start order estimates from; rewritten when a run ends
@@ -36,7 +41,9 @@ std::string journal_path(const std::string& repo_root, const plan::Plan& plan);
 std::string plan_file_path(const std::string& repo_root, const plan::Plan& plan);
 std::string times_file_path(const std::string& repo_root, const plan::Plan& plan);
 
-// The journal's lines that parse, in order: a line cut by a crash is left out.
+// The journal's lines that parse, in order: a line cut by a crash is left out. Every line
+// names the run that wrote it ("run_id"; a stage line also "run_started"); one written
+// before lines named it takes them from the "run started" line above it.
 std::vector<nlohmann::json> read_journal(const std::string& path);
 
 // Stage keys (stage_key) whose last journal entry is a PASS with the same fingerprint.
@@ -51,11 +58,18 @@ std::map<std::string, double> recorded_durations(const std::string& repo_root,
 // What the state files record beyond the plans and the RunInfo.
 struct RunContext {
   std::string repo_root;      // absolute
-  bool resumed = false;       // --resume: the journal is kept and appended to
+  bool resumed = false;       // --resume
   std::string settings_file;  // the project settings used; "" when none
   std::string dialect_source;  // how the dialect was chosen (dialect::DialectChoice::source)
   std::vector<Diagnostic> invalid_configs;  // configs of the run left out, with their problems
+  // The plans before --only or -k selected their stages, in the order of RunInfo::plans;
+  // empty when every stage runs. The plan file describes these.
+  std::vector<const plan::Plan*> whole_plans;
 };
+
+// Rewrites a journal (atomically) to each stage's last line, each naming the run that
+// wrote it (run_id, run_started), so that the journal does not grow with every run.
+void compact_journal(const std::string& path);
 
 class JournalWriter : public Listener {
  public:
@@ -67,7 +81,11 @@ class JournalWriter : public Listener {
  private:
   RunContext context_;
   std::vector<const plan::Plan*> plans_;
+  std::string run_id_;
   double started_unix_ = 0;  // stage times are offsets from this
+  // Stages skipped before they started: written when the run finishes, unless it was
+  // interrupted (then they keep their earlier results).
+  std::vector<std::pair<const plan::Plan*, nlohmann::ordered_json>> not_started_;
 };
 
 }  // namespace tipc::run

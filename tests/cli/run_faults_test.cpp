@@ -121,7 +121,7 @@ TEST_F(RunFaults, ARunKilledWithSigkillLeavesNoStageRunningAndResumesWithoutReru
   EXPECT_EQ(records(), 5) << "only the two CPU inferences ran again";
   EXPECT_EQ(test::slurp(output() / "norm_train_gpus_-1_autocast_null.log"), train_log) << "no log lost or rewritten";
   const Json report = Json::parse(test::slurp(output() / "report.json"));
-  EXPECT_EQ(report["verdict"], "PASS");
+  EXPECT_EQ(report["verdict"], "PARTIAL") << "the 2 GPU inferences could not run";
   EXPECT_EQ(report["counts"]["PASS"], 5);
   int resumed_stages = 0;
   for (const auto& stage : report["plans"][0]["stages"]) resumed_stages += stage["resumed"].get<bool>();

@@ -49,7 +49,7 @@ void expect_matches_ground_truth(const std::string& log, const std::map<std::str
 // The run's five report files and its bundle (issue 6), built from what the chain logged.
 void expect_reports_of_the_cpu_run(const fs::path& out, const fs::path& bundle) {
   const auto report = nlohmann::json::parse(test::slurp(out / "report.json"));
-  EXPECT_EQ(report["verdict"], "PASS");
+  EXPECT_EQ(report["verdict"], "PARTIAL") << "its GPU stages could not run here";
   EXPECT_EQ(report["counts"]["PASS"], 13);
   EXPECT_EQ(report["counts"]["UNSUPPORTED"], 38);
   std::map<std::string, nlohmann::json> stages;

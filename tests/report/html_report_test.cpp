@@ -78,7 +78,7 @@ TEST(HtmlReport, ShowsTheVerdictCountsAndRunFacts) {
   const std::string html = rendered(test::realistic::run_report());
 
   EXPECT_NE(html.find("<header class=\"banner fail\">"), std::string::npos);
-  EXPECT_NE(html.find("<h1>FAIL</h1>"), std::string::npos);
+  EXPECT_NE(html.find("<h1>FAIL ("), std::string::npos) << "the headline with its count";
   EXPECT_NE(html.find("<span class=\"count\">12 stages</span>"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"count\">7 PASS</span>"), std::string::npos);
   EXPECT_NE(html.find("2024-05-01 12:00:00 UTC"), std::string::npos);
@@ -117,6 +117,14 @@ TEST(HtmlReport, VerdictFollowsTheRun) {
   passed.plans.resize(1);
   passed.plans[0].stages.resize(3);
   EXPECT_NE(rendered(passed).find("<h1>PASS</h1>"), std::string::npos);
+  RunReport partial = passed;
+  partial.plans[0].stages[2].result = "UNSUPPORTED";
+  partial.plans[0].stages[2].reason = "needs 1 GPU; 0 available (none)";
+  const std::string html = rendered(partial);
+  EXPECT_NE(html.find("<header class=\"banner partial\">"), std::string::npos) << "a partial pass is not green";
+  EXPECT_NE(html.find("<h1>PASS (partial: 1 of 3 stages could not run)</h1>"), std::string::npos);
+  EXPECT_NE(html.find("<p class=\"why\">could not run: 1 stage: needs 1 GPU; 0 available (none)</p>"),
+            std::string::npos);
   passed.interrupted = true;
   EXPECT_NE(rendered(passed).find("<header class=\"banner interrupted\">"), std::string::npos);
 }

@@ -95,6 +95,18 @@ TEST(JunitReport, AnyBytesInAnyFieldStayValidXml) {
   EXPECT_EQ(file.cases[1].message.substr(file.cases[1].message.size() - 3), "\r\n\t");  // kept as references
 }
 
+TEST(JunitReport, AnEarlierRunsResultSaysWhenAndTheVerdictIsAProperty) {
+  auto run = test::sample_run_report();
+  StageReport& failed = run.plans[0].stages[1];
+  failed.earlier_run = EarlierRun{"r0", 1714564800.0, true};
+  const std::string xml = render_junit_report(run);
+  const auto file = test::read_junit(xml);
+  ASSERT_EQ(file.errors, "");
+  EXPECT_NE(xml.find("(from an earlier run at 2024-05-01 12:00:00 UTC)\" type=\"FAIL\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<property name=\"verdict\" value=\"FAIL (3 of 10 stages failed, 1 of them in an earlier run)\"/>"),
+            std::string::npos);
+}
+
 TEST(JunitReport, AnEmptyRunIsStillValid) {
   const auto file = test::read_junit(render_junit_report(RunReport{}));
   EXPECT_EQ(file.errors, "");

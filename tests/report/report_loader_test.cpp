@@ -59,7 +59,7 @@ TEST(ReportLoader, AFinishedRunHasEveryStageWithItsResult) {
   EXPECT_EQ(stage(*report, "infer").reason, "dependency eval FAIL");
   EXPECT_FALSE(stage(*report, "infer").started);
   EXPECT_EQ(stage(*report, "big").result, "UNSUPPORTED");
-  EXPECT_EQ(report->exit_code(false), 1);
+  EXPECT_EQ(report->verdict().exit_code({}), 1);
 }
 
 TEST(ReportLoader, AKilledRunListsEveryStageAndTheUnstartedOnesAreSkipped) {
@@ -74,7 +74,7 @@ TEST(ReportLoader, AKilledRunListsEveryStageAndTheUnstartedOnesAreSkipped) {
   ASSERT_TRUE(report) << report.error().str();
   EXPECT_TRUE(report->interrupted);
   EXPECT_FALSE(report->finished);
-  EXPECT_EQ(report->exit_code(false), 130);
+  EXPECT_EQ(report->verdict().exit_code({}), 130);
   EXPECT_EQ(stage(*report, "train").result, "PASS");
   for (const char* id : {"eval", "export"}) {
     EXPECT_EQ(stage(*report, id).result, "SKIPPED");
@@ -118,6 +118,66 @@ TEST(ReportLoader, AResumedRunKeepsTheEarlierPassesOfUnchangedCommandsOnly) {
   EXPECT_FALSE(stage(*report, "eval").resumed);
   EXPECT_EQ(stage(*report, "eval").result, "PASS");
   EXPECT_EQ(stage(*report, "export").result, "SKIPPED");
+  EXPECT_EQ(stage(*report, "export").reason, "not run since its command changed (its last result was PASS)");
+}
+
+TEST(ReportLoader, AFilteredRunKeepsTheResultsOfTheStagesItDidNotRunWithTheirRunsTime) {
+  test::FakeRun run;
+  run.script("eval").exit_code = 1;
+  const auto whole = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval),
+                                fake_stage("export", StageKind::kExport)});
+  run.run({&whole});
+  const double first_run = *load_run_report(run.output())->started;
+  auto only_train = whole;
+  only_train.stages.resize(1);
+  run.run({&only_train}, {}, false, {&whole});
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  ASSERT_EQ(report->plans[0].stages.size(), 3u) << "the whole plan";
+  EXPECT_FALSE(stage(*report, "train").earlier_run) << "this run's own result";
+  const StageReport& eval = stage(*report, "eval");
+  EXPECT_EQ(eval.result, "FAIL");
+  ASSERT_TRUE(eval.earlier_run);
+  EXPECT_DOUBLE_EQ(*eval.earlier_run->started, first_run);
+  EXPECT_EQ(stage(*report, "export").result, "PASS");
+  EXPECT_TRUE(stage(*report, "export").earlier_run);
+  EXPECT_EQ(report->verdict().kind, run::VerdictKind::kFail);
+  EXPECT_EQ(report->verdict().failed_earlier, 1);
+
+  run.script("eval").exit_code = 0;  // a later full run replaces everything
+  run.run({&whole});
+  const auto full = load_run_report(run.output());
+  for (const auto& s : full->plans[0].stages) EXPECT_FALSE(s.earlier_run) << s.id;
+  EXPECT_EQ(full->verdict().kind, run::VerdictKind::kPass);
+}
+
+TEST(ReportLoader, AStageNoRunHasRunIsSkippedAsNotSelected) {
+  test::FakeRun run;
+  const auto whole = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
+  auto only_train = whole;
+  only_train.stages.resize(1);
+  run.run({&only_train}, {}, false, {&whole});
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(stage(*report, "eval").result, "SKIPPED");
+  EXPECT_EQ(stage(*report, "eval").reason, "not selected (--only or -k), and no earlier run has a result");
+  EXPECT_EQ(report->verdict().headline(), "PASS (partial: 1 of 2 stages could not run)");
+}
+
+TEST(ReportLoader, AnInterruptedRunKeepsTheEarlierResultsOfTheStagesItNeverStarted) {
+  test::FakeRun run;
+  run.script("eval").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  run.run({&p});
+  run.script("train").seconds = 30;
+  run.executor.interrupt_at = run.executor.seconds_now() + 1;
+  ASSERT_TRUE(run.run({&p}).interrupted);
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(stage(*report, "train").result, "SKIPPED") << "this run stopped it";
+  EXPECT_FALSE(stage(*report, "train").earlier_run);
+  EXPECT_EQ(stage(*report, "eval").result, "FAIL") << "never started: its earlier result stays";
+  EXPECT_TRUE(stage(*report, "eval").earlier_run);
 }
 
 TEST(ReportLoader, AStageThatDidNotPassCarriesItsLogTail) {

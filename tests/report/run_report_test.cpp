@@ -24,18 +24,32 @@ TEST(RunReport, CountsResultsOverEveryPlan) {
   EXPECT_EQ(run.count("UNRESOLVED"), 0);
 }
 
-TEST(RunReport, ExitCodeIsTheRunsExitCode) {
-  EXPECT_EQ(with_results({"PASS", "UNSUPPORTED", "SKIPPED"}).exit_code(false), 0);
-  EXPECT_EQ(with_results({"PASS", "UNSUPPORTED"}).exit_code(true), 1);
-  EXPECT_EQ(with_results({"PASS", "TIMEOUT"}).exit_code(false), 1);
-  EXPECT_EQ(with_results({"UNRESOLVED"}).exit_code(false), 1);
-  EXPECT_EQ(with_results({"SOMETHING NEW"}).exit_code(false), 1);
+TEST(RunReport, ItsVerdictIsTheRunsVerdict) {
+  EXPECT_EQ(with_results({"PASS", "UNSUPPORTED", "SKIPPED"}).verdict().exit_code({}), 0);
+  EXPECT_EQ(with_results({"PASS", "UNSUPPORTED"}).verdict().exit_code({.strict = true}), 1);
+  EXPECT_EQ(with_results({"PASS", "TIMEOUT"}).verdict().exit_code({}), 1);
+  EXPECT_EQ(with_results({"UNRESOLVED"}).verdict().exit_code({}), 1);
+  EXPECT_EQ(with_results({"SOMETHING NEW"}).verdict().exit_code({}), 1) << "a result this version does not know is no pass";
+  EXPECT_EQ(with_results({"UNSUPPORTED", "SKIPPED"}).verdict().exit_code({}), 1) << "nothing ran";
   RunReport interrupted = with_results({"PASS"});
   interrupted.interrupted = true;
-  EXPECT_EQ(interrupted.exit_code(false), 130);
-  EXPECT_STREQ(verdict(interrupted), "INTERRUPTED");
-  EXPECT_STREQ(verdict(with_results({"PASS"})), "PASS");
-  EXPECT_STREQ(verdict(with_results({"FAIL"})), "FAIL");
+  EXPECT_EQ(interrupted.verdict().exit_code({}), 130);
+  EXPECT_STREQ(interrupted.verdict().word(), "INTERRUPTED");
+  EXPECT_STREQ(with_results({"PASS"}).verdict().word(), "PASS");
+  EXPECT_STREQ(with_results({"PASS", "UNSUPPORTED"}).verdict().word(), "PARTIAL");
+  EXPECT_STREQ(with_results({"FAIL"}).verdict().word(), "FAIL");
+}
+
+TEST(RunReport, AnEarlierRunsResultCountsAsEarlierAndSaysWhen) {
+  RunReport run = with_results({"PASS", "FAIL"});
+  StageReport& failed = run.plans[0].stages[1];
+  failed.earlier_run = EarlierRun{"1714564800000-42", 1714564800.0, true};
+  EXPECT_EQ(run.verdict().failed_earlier, 1);
+  EXPECT_EQ(run.verdict().headline(), "FAIL (1 of 2 stages failed, 1 of them in an earlier run)");
+  EXPECT_EQ(earlier_run_note(failed), "from an earlier run at 2024-05-01 12:00:00 UTC");
+  failed.earlier_run->same_command = false;
+  EXPECT_EQ(earlier_run_note(failed), "from an earlier run at 2024-05-01 12:00:00 UTC; its command has changed since");
+  EXPECT_EQ(earlier_run_note(run.plans[0].stages[0]), "") << "this run's own result";
 }
 
 std::vector<std::string> labels(const std::vector<const CheckValue*>& values) {

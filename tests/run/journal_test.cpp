@@ -100,12 +100,16 @@ TEST(Journal, ACutLineIsSkippedAndResumeStillWorks) {
 
   run.script("eval").exit_code = 0;
   const auto summary = run.run({&p}, {}, true);
-  EXPECT_EQ(summary.exit_code(false), 0);
+  EXPECT_EQ(summary.verdict().exit_code({false}), 0);
   const auto lines = journal_of(run);
-  ASSERT_EQ(lines.size(), 7u);  // the first run's 4, then started, eval, finished
-  EXPECT_EQ(lines[4]["run"], "started");
-  EXPECT_EQ(lines[4]["resumed"], true);
-  EXPECT_EQ(lines[5]["stage"], "eval");
+  ASSERT_EQ(lines.size(), 5u);  // the first run's stage lines (compacted), then started, eval, finished
+  EXPECT_EQ(lines[0]["stage"], "train");
+  EXPECT_EQ(lines[1]["stage"], "eval");
+  EXPECT_EQ(lines[2]["run"], "started");
+  EXPECT_EQ(lines[2]["resumed"], true);
+  EXPECT_EQ(lines[3]["stage"], "eval");
+  EXPECT_EQ(lines[3]["run_id"], lines[2]["run_id"]);
+  EXPECT_NE(lines[0]["run_id"], lines[2]["run_id"]) << "each line names the run that wrote it";
 }
 
 TEST(Journal, TheTimesOfStagesThatRanAreReadBackForTheNextRun) {
@@ -130,7 +134,7 @@ TEST(Journal, TheTimesOfStagesThatRanAreReadBackForTheNextRun) {
                                            {"test_tipc/configs/m.txt#infer", 1}}));
 }
 
-// A run restricted to some stages rewrites the journal; the times file keeps the others'.
+// A run restricted to some stages keeps the others' journal lines and times.
 TEST(Journal, TimesOfStagesARestrictedRunLeftOutAreKept) {
   test::FakeRun run;
   run.script("train").seconds = 3;
@@ -140,7 +144,7 @@ TEST(Journal, TimesOfStagesARestrictedRunLeftOutAreKept) {
   run.script("train").seconds = 4;
   const auto only_train = fake_plan({fake_stage("train", StageKind::kTrain)});
   run.run({&only_train});
-  EXPECT_EQ(journal_of(run).size(), 3u) << "the journal holds the last run alone";
+  EXPECT_EQ(journal_of(run).size(), 5u) << "the first run's two stage lines, then the second run's three";
   EXPECT_EQ(recorded_durations(run.repo.path().string(), {&full}),
             (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 4}, {"test_tipc/configs/m.txt#eval", 2}}));
   const auto times = nlohmann::json::parse(test::slurp(run.output() + "/" + kTimesFileName));
@@ -157,7 +161,7 @@ TEST(Journal, AnUnreadableTimesFileOnlyLosesTheEstimates) {
     std::ofstream(run.output() + "/" + kTimesFileName, std::ios::trunc) << bad;
     std::ofstream(run.output() + "/" + kJournalFileName, std::ios::trunc);
     EXPECT_TRUE(recorded_durations(run.repo.path().string(), {&p}).empty()) << bad;
-    EXPECT_EQ(run.run({&p}).exit_code(false), 0) << bad;
+    EXPECT_EQ(run.run({&p}).verdict().exit_code({false}), 0) << bad;
     EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).size(), 1u) << "rewritten at the end of the run";
   }
 }
@@ -173,6 +177,31 @@ TEST(Journal, AStageAnInterruptStoppedLeavesItsEarlierTime) {
   ASSERT_TRUE(summary.interrupted);
   EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).at("test_tipc/configs/m.txt#train"), 5)
       << "the interrupted 1 s is not what the train takes";
+}
+
+TEST(Journal, CompactionKeepsEachStagesLastLineNamingItsRun) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  for (int i = 0; i < 3; ++i) run.run({&p});
+  const auto lines = journal_of(run);
+  ASSERT_EQ(lines.size(), 6u) << "two compacted lines, then the last run's four: the journal does not grow";
+  const std::string path = run.output() + "/" + kJournalFileName;
+  compact_journal(path);
+  const auto compacted = journal_of(run);
+  ASSERT_EQ(compacted.size(), 2u);
+  EXPECT_EQ(compacted[0]["stage"], "train");
+  EXPECT_EQ(compacted[1]["run_id"], lines[2]["run_id"]);
+  EXPECT_EQ(compacted[1]["run_started"], lines[2]["started"]);
+}
+
+TEST(Journal, AnOldStageLineTakesItsRunFromTheRunLineAboveIt) {
+  test::TempDir dir;
+  const std::string path = dir.write("j.jsonl", R"({"run": "started", "run_id": "r1", "started": 7})" "\n"
+                                                R"({"stage": "train", "result": "PASS"})" "\n");
+  const auto lines = read_journal(path);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1]["run_id"], "r1");
+  EXPECT_EQ(lines[1]["run_started"], 7);
 }
 
 TEST(Journal, AChangedCommandIsNotResumed) {

@@ -238,7 +238,7 @@ TEST_F(ProcessExecutorTest, InterruptStopsEveryGroupAndSkipsTheRest) {
   const auto summary = run_stages({&p}, executor, quiet, options, [&] { return interrupted.load(); });
   ctrl_c.join();
   EXPECT_TRUE(summary.interrupted);
-  EXPECT_EQ(summary.exit_code(false), 130);
+  EXPECT_EQ(summary.verdict().exit_code({false}), 130);
   EXPECT_EQ(summary.stages[2].verdict.reason, "interrupted before it started");
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(pids_in(path("kids")).size(), 2u);

@@ -76,7 +76,7 @@ TEST_F(SchedulerTest, SerialOrderWithOneJobIsThePlanOrder) {
                             make_stage("infer", StageKind::kInfer, 0, {"export"})});
   const auto s = run({&p}, 1, 0);
   EXPECT_EQ(recorder_.started, (std::vector<std::string>{"train", "eval", "export", "infer"}));
-  EXPECT_EQ(s.exit_code(false), 0);
+  EXPECT_EQ(s.verdict().exit_code({false}), 0);
   EXPECT_DOUBLE_EQ(s.seconds, 4.0);
   EXPECT_EQ(record(s, "infer").log_path, "/repo/logs/infer.log");
 }
@@ -132,7 +132,7 @@ TEST_F(SchedulerTest, AFailedStageSkipsItsDependentsTransitively) {
   EXPECT_EQ(record(s, "export").verdict.reason, "dependency train FAIL");
   EXPECT_EQ(record(s, "infer").verdict.reason, "dependency export SKIPPED");
   EXPECT_EQ(record(s, "other").verdict.result, Status::kPass);
-  EXPECT_EQ(s.exit_code(false), 1);
+  EXPECT_EQ(s.verdict().exit_code({false}), 1);
 }
 
 TEST_F(SchedulerTest, AGpuStageWithoutGpusIsUnsupportedNotWaitedOn) {
@@ -144,8 +144,8 @@ TEST_F(SchedulerTest, AGpuStageWithoutGpusIsUnsupportedNotWaitedOn) {
   EXPECT_EQ(record(s, "gpu-eval").verdict.result, Status::kUnsupported);
   EXPECT_EQ(record(s, "gpu-eval").verdict.reason, "needs 1 GPU; none available (test)");
   EXPECT_EQ(record(s, "cpu").verdict.result, Status::kPass);
-  EXPECT_EQ(s.exit_code(false), 0);
-  EXPECT_EQ(s.exit_code(true), 1);
+  EXPECT_EQ(s.verdict().exit_code({false}), 0);
+  EXPECT_EQ(s.verdict().exit_code({true}), 1);
 }
 
 // --only check: the check's producer was left out. A producer that could never run here
@@ -270,7 +270,7 @@ TEST_F(SchedulerTest, TimeoutSendsSigtermThenSigkillAfterTheGrace) {
   EXPECT_EQ(started("stubborn").signals, (std::vector<int>{SIGTERM, SIGKILL}));
   EXPECT_DOUBLE_EQ(started("stubborn").end, 13);
   EXPECT_EQ(record(s, "stubborn").verdict.result, Status::kTimeout);
-  EXPECT_EQ(s.exit_code(false), 1);
+  EXPECT_EQ(s.verdict().exit_code({false}), 1);
 }
 
 TEST_F(SchedulerTest, TimeoutOptionAppliesToEveryKind) {
@@ -289,7 +289,7 @@ TEST_F(SchedulerTest, InterruptStopsStartingSignalsRunningAndSkipsTheRest) {
                             make_stage("c", StageKind::kTrain, 0), make_stage("d", StageKind::kEval, 0, {"a"})});
   const auto s = run({&p}, 2, 0);
   EXPECT_TRUE(s.interrupted);
-  EXPECT_EQ(s.exit_code(false), 130);
+  EXPECT_EQ(s.verdict().exit_code({false}), 130);
   EXPECT_EQ(started("a").signals, std::vector<int>{SIGTERM});
   EXPECT_EQ(started("b").signals, (std::vector<int>{SIGTERM, SIGKILL}));
   EXPECT_DOUBLE_EQ(started("b").end, 3.5);
@@ -305,7 +305,7 @@ TEST_F(SchedulerTest, ALaunchErrorIsUnresolved) {
   const auto s = run({&p}, 1, 0);
   EXPECT_EQ(record(s, "a").verdict.result, Status::kUnresolved);
   EXPECT_EQ(record(s, "b").verdict.result, Status::kSkipped);
-  EXPECT_EQ(s.exit_code(false), 1);
+  EXPECT_EQ(s.verdict().exit_code({false}), 1);
 }
 
 TEST_F(SchedulerTest, ResumedStagesAreNotRun) {

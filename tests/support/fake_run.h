@@ -47,10 +47,11 @@ class FakeRun {
   }
 
   // Runs the plans with the journal writer first, then `extra` (e.g. the report writer).
+  // `whole`: the plans before a selection (--only, -k) left out some of their stages.
   run::RunSummary run(const std::vector<const plan::Plan*>& plans, std::vector<run::Listener*> extra = {},
-                      bool resume = false) {
-    if (resume) options.resumed = run::passed_in_journal(options.repo_root, plans);
-    run::JournalWriter journal({options.repo_root, resume, "", "", {}});
+                      bool resume = false, std::vector<const plan::Plan*> whole = {}) {
+    options.resumed = resume ? run::passed_in_journal(options.repo_root, plans) : std::set<std::string>{};
+    run::JournalWriter journal({options.repo_root, resume, "", "", {}, std::move(whole)});
     run::MultiListener listeners;
     listeners.add(journal);
     for (auto* listener : extra) listeners.add(*listener);

@@ -1,0 +1,87 @@
+#include "run/output_lock.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+namespace tipc::run {
+namespace fs = std::filesystem;
+namespace {
+
+std::string lock_path(const std::string& dir) { return (fs::path(dir) / kLockFileName).string(); }
+
+// This process's command line, its words joined by spaces.
+std::string own_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  std::replace(text.begin(), text.end(), '\0', ' ');
+  return text;
+}
+
+// The holder's line, written over whatever an earlier holder left.
+void write_holder(int fd) {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  const std::string text = fmt::format("pid {}, started {:%Y-%m-%d %H:%M:%S} UTC, command: {}\n", getpid(),
+                                       fmt::gmtime(now), own_command_line());
+  if (ftruncate(fd, 0) == 0) [[maybe_unused]] const auto n = pwrite(fd, text.data(), text.size(), 0);
+}
+
+std::string in_use(const std::string& dir) {
+  const std::string holder = lock_holder(dir);
+  return fmt::format("{} is in use by another tipc-run ({})", dir,
+                     holder.empty() ? "it has not said who it is yet" : holder);
+}
+
+Result<UniqueFd> lock_one(const std::string& dir, const LockOptions& options) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  UniqueFd fd(open(lock_path(dir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd.valid()) return fail(Error::at(lock_path(dir), 0, "", "cannot open the lock file: " + errno_text(errno)));
+  if (flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK) return fail(Error::at(lock_path(dir), 0, "", "cannot lock: " + errno_text(errno)));
+    if (!options.wait) return fail(Error::plain(in_use(dir) + "; without --no-wait this run would wait for it"));
+    if (options.waiting) options.waiting(in_use(dir) + "; waiting for it to finish (--no-wait: give up at once)");
+    int locked = flock(fd.get(), LOCK_EX);
+    while (locked != 0 && errno == EINTR) locked = flock(fd.get(), LOCK_EX);
+    if (locked != 0) return fail(Error::at(lock_path(dir), 0, "", "cannot lock: " + errno_text(errno)));
+  }
+  write_holder(fd.get());
+  return fd;
+}
+
+}  // namespace
+
+std::string lock_holder(const std::string& dir) {
+  std::ifstream in(lock_path(dir));
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+Result<OutputLocks> lock_output_dirs(std::vector<std::string> dirs, const LockOptions& options) {
+  for (auto& dir : dirs) {
+    fs::path path = fs::path(dir).lexically_normal();
+    dir = (path.has_filename() ? path : path.parent_path()).string();  // "a/." and "a" are one directory
+  }
+  std::sort(dirs.begin(), dirs.end());  // one order for every run: no deadlock between two suites
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());  // a second flock of one file would wait on itself
+  std::vector<UniqueFd> fds;
+  for (const auto& dir : dirs) {
+    auto fd = lock_one(dir, options);
+    if (!fd) return fail(fd.error());
+    fds.push_back(std::move(*fd));
+  }
+  return OutputLocks(std::move(fds));
+}
+
+}  // namespace tipc::run

@@ -1,0 +1,169 @@
+// tipc-run's verdict and exit code over whole runs of the real binary: a run in which
+// nothing ran is no pass, a partial pass says so in every report, a filtered rerun keeps
+// the earlier failures of the whole plan, and one run per output directory at a time.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "run/journal.h"
+#include "run/output_lock.h"
+#include "support/fake_config.h"
+#include "support/fake_repo_run.h"
+#include "support/run_binary.h"
+
+namespace tipc::cli {
+namespace {
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using test::fake_config;
+
+constexpr const char* kPartial = "PASS (partial: 2 of 7 stages could not run)";  // the 2 GPU inferences
+
+class RunPhase : public test::FakeRepoTest {
+ protected:
+  Json report_json() const { return Json::parse(test::slurp(output() / "report.json")); }
+  std::string last_line(const std::string& text) const {
+    const std::string trimmed = text.substr(0, text.find_last_not_of('\n') + 1);
+    return trimmed.substr(trimmed.rfind('\n') + 1);
+  }
+  // Waits until the run `pid` holds the output directory.
+  bool wait_for_holder(pid_t pid) const {
+    const std::string holder = "pid " + std::to_string(pid) + ",";
+    for (int i = 0; i < 2000; ++i) {
+      if (run::lock_holder(output().string()).starts_with(holder)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+  pid_t start_slow_run() {
+    repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --record rec.txt --sleep 2"));
+    return test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"});
+  }
+};
+
+TEST_F(RunPhase, ARunInWhichEveryStageWasUnsupportedFailsUnlessNothingIsAllowed) {
+  repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --record rec.txt", "0"));  // a GPU train
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(records(), 0);
+  EXPECT_EQ(last_line(r.out), "tipc-run: nothing could run here: 5 stages: needs 1 GPU; 0 available (--gpus) | "
+                              "2 stages: a dependency could not run (exit 1; --allow-nothing accepts it)");
+  EXPECT_EQ(report_json()["verdict"], "NOTHING RAN");
+  EXPECT_EQ(report_json()["exit_code"], 1);
+
+  const auto allowed = run({"--allow-nothing"});
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
+  EXPECT_NE(last_line(allowed.out).find("(accepted: --allow-nothing)"), std::string::npos) << allowed.out;
+  const auto report = test::run_tipc(repo_.path(), {"report", output().string()});
+  EXPECT_EQ(report.exit_code, 1) << report.out;
+  EXPECT_NE(report.out.find("NOTHING RAN (7 of 7 stages could not run)"), std::string::npos) << report.out;
+}
+
+TEST_F(RunPhase, ASelectionOfNothingIsAUsageErrorUnlessNothingIsAllowed) {
+  const auto r = run({"-k", "no-such-stage"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("-k 'no-such-stage' selects none of the 7 planned stages"), std::string::npos) << r.err;
+  const auto allowed = run({"-k", "no-such-stage", "--allow-nothing"});
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
+  EXPECT_NE(allowed.out.find("tipc-run: nothing ran: no stage was planned or selected (accepted: --allow-nothing)"),
+            std::string::npos)
+      << allowed.out;
+  EXPECT_EQ(records(), 0);
+}
+
+TEST_F(RunPhase, APartialPassSaysSoInEveryReport) {
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(last_line(r.out),
+            std::string("tipc-run: ") + kPartial + ": could not run: 2 stages: needs 1 GPU; 0 available (--gpus)");
+  const Json json = report_json();
+  EXPECT_EQ(json["verdict"], "PARTIAL");
+  EXPECT_EQ(json["headline"], kPartial);
+  EXPECT_EQ(json["could_not_run"], 2);
+  EXPECT_EQ(json["exit_code"], 0);
+  EXPECT_NE(test::slurp(output() / "summary.md").find(std::string("## ⚠️ tipc-run: ") + kPartial), std::string::npos);
+  const std::string html = test::slurp(output() / "report.html");
+  EXPECT_NE(html.find(std::string("<header class=\"banner partial\">")), std::string::npos);
+  EXPECT_NE(html.find(std::string("<h1>") + kPartial + "</h1>"), std::string::npos);
+  const std::string junit = test::slurp(output() / "junit.xml");
+  EXPECT_NE(junit.find(std::string("<testsuites name=\"tipc-run: ") + kPartial + "\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find(std::string("<property name=\"verdict\" value=\"") + kPartial + "\"/>"), std::string::npos);
+}
+
+TEST_F(RunPhase, AFilteredRerunOfAPassingStageKeepsTheEarlierFailureInEveryVerdict) {
+  fs::remove(repo_.path() / "eval-ok");  // the eval fails
+  const auto failing = run();
+  ASSERT_EQ(failing.exit_code, 1) << failing.out << failing.err;
+  const double first_run = report_json()["started"];
+
+  const auto rerun = run({"-k", "*/autocast_null/train"});
+  EXPECT_EQ(rerun.exit_code, 1) << "the whole plan still fails\n" << rerun.out << rerun.err;
+  EXPECT_EQ(last_line(rerun.out), "tipc-run: FAIL (1 of 7 stages failed, 1 of them in an earlier run)") << rerun.out;
+  const Json json = report_json();
+  EXPECT_EQ(json["verdict"], "FAIL");
+  const Json& stages = json["plans"][0]["stages"];
+  ASSERT_EQ(stages.size(), 7u) << "the whole plan";
+  for (const auto& stage : stages) {
+    if (stage["id"] == "norm_train/gpus_-1/autocast_null/eval") {
+      EXPECT_EQ(stage["result"], "FAIL");
+      EXPECT_DOUBLE_EQ(stage["earlier_run"]["started"].get<double>(), first_run);
+    } else if (stage["id"] == "norm_train/gpus_-1/autocast_null/train") {
+      EXPECT_EQ(stage["earlier_run"], nullptr) << "the rerun's own";
+    }
+  }
+  EXPECT_NE(test::slurp(output() / "summary.md").find("(from an earlier run at "), std::string::npos);
+  const auto report = test::run_tipc(repo_.path(), {"report", output().string()});
+  EXPECT_EQ(report.exit_code, 1) << report.out << report.err;
+  EXPECT_NE(report.out.find(": FAIL (1 of 7 stages failed, 1 of them in an earlier run):"), std::string::npos)
+      << report.out;
+}
+
+TEST_F(RunPhase, ASecondRunOnTheSameOutputWaitsForTheFirstOrRefusesWithNoWait) {
+  const pid_t first = start_slow_run();
+  ASSERT_TRUE(wait_for_holder(first));
+  const auto refused = run({"--no-wait"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("is in use by another tipc-run (pid " + std::to_string(first) + ", started "),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("command: tipc-run test_tipc/configs/fake.txt lite_train_lite_infer"), std::string::npos)
+      << refused.err;
+
+  const auto second = run();
+  EXPECT_EQ(second.exit_code, 0) << second.out << second.err;
+  EXPECT_NE(second.err.find("waiting for it to finish"), std::string::npos) << second.err;
+  int status = -1;
+  waitpid(first, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  // The second run started after the first run's last stage ended.
+  const auto lines = run::read_journal((output() / ".tipc-journal.jsonl").string());
+  const Json& second_start = *std::find_if(lines.begin(), lines.end(), [](const Json& l) { return l.contains("run"); });
+  double first_end = 0;
+  for (const Json& line : lines) {
+    if (line.contains("stage") && line["run_id"] != second_start["run_id"] && !line["started"].is_null()) {
+      first_end = std::max(first_end, line["started"].get<double>() + line["seconds"].get<double>());
+    }
+  }
+  EXPECT_GT(first_end, 0) << "the first run's results are in the journal";
+  EXPECT_GE(second_start["started"].get<double>(), first_end);
+}
+
+TEST_F(RunPhase, ARunKilledWithSigkillReleasesItsOutputDirectory) {
+  const pid_t first = start_slow_run();
+  ASSERT_TRUE(wait_for_holder(first));
+  kill(first, SIGKILL);
+  waitpid(first, nullptr, 0);
+  repo_.write("test_tipc/configs/fake.txt", fake_config());
+  const auto next = run({"--no-wait"});
+  EXPECT_EQ(next.exit_code, 0) << next.out << next.err;
+  EXPECT_EQ(next.err.find("in use"), std::string::npos) << next.err;
+}
+
+}  // namespace
+}  // namespace tipc::cli

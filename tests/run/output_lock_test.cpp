@@ -1,0 +1,107 @@
+// One run per output directory: a second lock of a held directory names its holder and
+// fails at once without waiting, or waits for it; a holder killed with SIGKILL releases it.
+#include "run/output_lock.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+
+namespace tipc::run {
+namespace {
+
+LockOptions no_wait() { return {false, nullptr}; }
+
+TEST(OutputLock, TheHolderWritesWhoItIsIntoTheLockFile) {
+  test::TempDir dir;
+  const std::string out = (dir.path() / "out/m/lite").string();
+  const auto locks = lock_output_dirs({out}, no_wait());
+  ASSERT_TRUE(locks) << locks.error().str();
+  const std::string holder = lock_holder(out);
+  EXPECT_TRUE(holder.starts_with("pid " + std::to_string(getpid()) + ", started ")) << holder;
+  EXPECT_NE(holder.find("UTC, command: "), std::string::npos) << holder;
+}
+
+// flock(2) locks belong to an open file: a second open in this process is a second run.
+TEST(OutputLock, AHeldDirectoryIsRefusedAtOnceNamingItsHolder) {
+  test::TempDir dir;
+  const std::string out = dir.path().string();
+  const auto held = lock_output_dirs({out}, no_wait());
+  ASSERT_TRUE(held);
+  const auto second = lock_output_dirs({out}, no_wait());
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error().exit_code, 2);
+  EXPECT_NE(second.error().str().find(out + " is in use by another tipc-run (pid " + std::to_string(getpid())),
+            std::string::npos)
+      << second.error().str();
+}
+
+TEST(OutputLock, ASecondRunWaitsForTheHolderAndThenHoldsTheDirectory) {
+  test::TempDir dir;
+  const std::string out = dir.path().string();
+  auto held = std::make_optional(lock_output_dirs({out}, no_wait()));
+  ASSERT_TRUE(*held);
+  std::atomic<bool> told = false, returned = false;
+  std::optional<Result<OutputLocks>> second;
+  std::thread waiter([&] {
+    second = lock_output_dirs({out}, {true, [&](const std::string& line) {
+                                        EXPECT_NE(line.find("waiting for it to finish"), std::string::npos) << line;
+                                        told = true;
+                                      }});
+    returned = true;
+  });
+  while (!told) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_FALSE(returned) << "it waits while the holder holds the directory";
+  held.reset();  // the holder ends
+  waiter.join();
+  ASSERT_TRUE(second && *second) << "it holds the directory once the holder ended";
+  EXPECT_FALSE(lock_output_dirs({out}, no_wait())) << "and now it is the holder";
+}
+
+TEST(OutputLock, AHolderKilledWithSigkillReleasesTheDirectory) {
+  test::TempDir dir;
+  const std::string out = dir.path().string();
+  const pid_t child = fork();
+  if (child == 0) {
+    const auto locks = lock_output_dirs({out}, no_wait());
+    if (!locks) _exit(1);
+    pause();
+    _exit(0);
+  }
+  ASSERT_GT(child, 0);
+  const std::string holder = "pid " + std::to_string(child) + ",";
+  for (int i = 0; i < 2000 && !lock_holder(out).starts_with(holder); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(lock_holder(out).starts_with(holder)) << lock_holder(out);
+  EXPECT_FALSE(lock_output_dirs({out}, no_wait())) << "held by the child";
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  const auto locks = lock_output_dirs({out}, no_wait());
+  EXPECT_TRUE(locks) << locks.error().str();
+}
+
+TEST(OutputLock, TheSameDirectoryNamedTwiceIsLockedOnce) {
+  test::TempDir dir;
+  const std::string a = (dir.path() / "a").string(), b = (dir.path() / "b").string();
+  const auto locks = lock_output_dirs({b, a, a + "/.", b + "/x/.."}, no_wait());
+  EXPECT_TRUE(locks) << locks.error().str();
+}
+
+TEST(OutputLock, ALockFileThatCannotBeMadeIsAnErrorNamingIt) {
+  test::TempDir dir;
+  dir.write("file", "not a directory");
+  const auto locks = lock_output_dirs({(dir.path() / "file").string()}, no_wait());
+  ASSERT_FALSE(locks);
+  EXPECT_NE(locks.error().str().find("file/.tipc-lock"), std::string::npos) << locks.error().str();
+}
+
+}  // namespace
+}  // namespace tipc::run
