@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 IMAGE_SIZE = 32
+CHECKPOINT_NAME = "latest.pt"  # what train.py saves in --save-dir (the config's train_model_name)
 
 
 def str2bool(text):

@@ -22,11 +22,16 @@ def onnx_logits(path, batch):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--checkpoint", required=True, help="checkpoint written by train.py")
+    p.add_argument("--checkpoint", required=True,
+                   help="checkpoint written by train.py, or a directory holding one as latest.pt (whole_infer "
+                        "passes the pretrained model's directory, as TIPC passes Global.checkpoints)")
     p.add_argument("--output-dir", required=True)
     p.add_argument("--use-gpu", type=common.str2bool, default=False)
     args = p.parse_args()
-    model, classes = common.load_checkpoint(args.checkpoint)
+    checkpoint = args.checkpoint
+    if os.path.isdir(checkpoint):
+        checkpoint = os.path.join(checkpoint, common.CHECKPOINT_NAME)
+    model, classes = common.load_checkpoint(checkpoint)
     os.makedirs(args.output_dir, exist_ok=True)
     x = torch.rand(4, 3, common.IMAGE_SIZE, common.IMAGE_SIZE, generator=torch.Generator().manual_seed(FIXED_INPUT_SEED))
     with torch.no_grad():

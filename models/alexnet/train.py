@@ -62,7 +62,7 @@ def main():
                        f"loss: {loss.item():.6f}, lr: {scheduler.get_last_lr()[0]:.6f}, acc: {acc:.6f}", log_file)
         scheduler.step()
     if rank == 0:
-        path = os.path.join(args.save_dir, "latest.pt")
+        path = os.path.join(args.save_dir, common.CHECKPOINT_NAME)
         common.save_checkpoint(path, model, classes, args.epochs)
         common.log("train", f"rank 0 saved {path}", log_file)
     if world > 1:

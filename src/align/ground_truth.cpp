@@ -52,6 +52,12 @@ std::optional<double> to_number(std::string_view token) {
   return value;
 }
 
+// An integer as JSON writes one (and Python's int()): digits after an optional sign.
+bool is_integer_token(std::string_view token) {
+  if (!token.empty() && (token.front() == '-' || token.front() == '+')) token.remove_prefix(1);
+  return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // Recursive descent over a JSON value made of lists and numbers. The shape is learned from
 // the first list at each depth; any other length, or a number where a list was, is ragged.
 class NumberListParser {
@@ -62,7 +68,7 @@ class NumberListParser {
     if (!value(0)) return fail(Error::plain(error_));
     skip_whitespace();
     if (pos_ != text_.size()) return fail(Error::plain(fmt::format("unexpected text at offset {}", pos_)));
-    NumberArray array{lengths_, std::move(values_)};
+    NumberArray array{lengths_, std::move(values_), std::move(integers_)};
     return array;
   }
 
@@ -77,9 +83,11 @@ class NumberListParser {
     leaf_depth_ = depth;
     const std::size_t start = pos_;
     while (pos_ < text_.size() && is_number_char(text_[pos_])) ++pos_;
-    const auto number = to_number(text_.substr(start, pos_ - start));
+    const std::string_view token = text_.substr(start, pos_ - start);
+    const auto number = to_number(token);
     if (!number) return failed(fmt::format("expected a number or '[' at offset {}", start));
     values_.push_back(*number);
+    integers_.push_back(is_integer_token(token));
     return true;
   }
 
@@ -129,16 +137,18 @@ class NumberListParser {
   std::vector<std::size_t> lengths_;  // per depth; kUnknown until a list there closes
   std::optional<std::size_t> leaf_depth_;
   std::vector<double> values_;
+  std::vector<bool> integers_;
   std::string error_;
 };
 
 std::optional<NumberArray> whitespace_separated_numbers(std::string_view text) {
-  NumberArray array{{0}, {}};
+  NumberArray array{{0}, {}, {}};
   while (!(text = trim(text)).empty()) {
     const auto end = std::min(text.find_first_of(kWhitespace), text.size());
     const auto number = to_number(text.substr(0, end));
     if (!number) return std::nullopt;
     array.values.push_back(*number);
+    array.integers.push_back(is_integer_token(text.substr(0, end)));
     text.remove_prefix(end);
   }
   array.shape[0] = array.values.size();
@@ -258,6 +268,42 @@ double distance(double expected, double predicted) {
   return std::abs(expected - predicted);
 }
 
+// How one element was held: whether it passed, its limit, and whether it was compared at
+// all (a score under compare_labels is not: it only has to be finite).
+struct ElementVerdict {
+  bool close = true;
+  double limit = 0;
+  bool compared = true;
+};
+
+// Holds every element to `verdict(index, gt, pred, |gt - pred|)`. Elements not compared
+// count for max_abs_diff and the worst element only when they fail.
+template <typename Verdict>
+AllcloseResult compare_elements(const NumberArray& expected, const NumberArray& predicted, Verdict verdict) {
+  AllcloseResult result;
+  if (expected.shape != predicted.shape) {
+    result.shapes_match = false;
+    return result;
+  }
+  result.elements = expected.values.size();
+  bool worst_mismatches = false;
+  for (std::size_t i = 0; i < result.elements; ++i) {
+    const double gt = expected.values[i], pred = predicted.values[i];
+    const double abs_diff = distance(gt, pred);
+    const ElementVerdict element = verdict(i, gt, pred, abs_diff);
+    if (!element.close) ++result.mismatched;
+    if (!element.compared && element.close) continue;
+    result.max_abs_diff = std::max(result.max_abs_diff, abs_diff);
+    const bool worse = !result.worst || (!element.close && !worst_mismatches) ||
+                       (!element.close == worst_mismatches && abs_diff > result.worst->abs_diff);
+    if (worse) {
+      result.worst = WorstElement{unravel(i, expected.shape), gt, pred, abs_diff, element.limit};
+      worst_mismatches = !element.close;
+    }
+  }
+  return result;
+}
+
 std::string failure_reason(const AllcloseResult& result, const NumberArray& expected, const NumberArray& predicted) {
   if (!result.shapes_match) {
     return fmt::format("shape {} (gt) vs {} (pred)", shape_text(expected.shape), shape_text(predicted.shape));
@@ -266,14 +312,15 @@ std::string failure_reason(const AllcloseResult& result, const NumberArray& expe
 }
 
 Result<KeyComparison> compare_key(const GroundTruthEntry& entry, const std::optional<Found>& found,
-                                  const std::string& log_file, const AllcloseTolerance& tolerance) {
+                                  const std::string& log_file, const CompareRule& rule) {
   KeyComparison key{entry.key, KeyStatus::Missing, "not in the log", entry.line, 0, entry.text, "", std::nullopt};
   if (!found) return key;
   key.log_line = found->line;
   key.pred_text = std::string(trim(found->text));
   const auto predicted = parse_result(found->text, log_file, found->line, entry.key);
   if (!predicted) return fail(predicted.error());
-  key.allclose = allclose(entry.expected, *predicted, tolerance);
+  key.allclose = rule.comparison == Comparison::Labels ? compare_labels(entry.expected, *predicted)
+                                                      : allclose(entry.expected, *predicted, rule.tolerance);
   key.status = key.allclose->passed() ? KeyStatus::Passed : KeyStatus::Failed;
   key.reason = key.allclose->passed() ? "" : failure_reason(*key.allclose, entry.expected, *predicted);
   return key;
@@ -361,29 +408,27 @@ Result<GroundTruthFiles> pick_ground_truth_files(const std::vector<std::string>&
 }
 
 AllcloseResult allclose(const NumberArray& expected, const NumberArray& predicted, const AllcloseTolerance& tolerance) {
-  AllcloseResult result;
-  if (expected.shape != predicted.shape) {
-    result.shapes_match = false;
-    return result;
-  }
-  result.elements = expected.values.size();
-  bool worst_mismatches = false;
-  for (std::size_t i = 0; i < result.elements; ++i) {
-    const double gt = expected.values[i], pred = predicted.values[i];
-    const double abs_diff = distance(gt, pred);
+  return compare_elements(expected, predicted, [&](std::size_t, double gt, double pred, double abs_diff) {
     const double limit = tolerance.atol + tolerance.rtol * std::abs(pred);
     // numpy's isclose: non-finite values only match themselves, whatever the tolerance.
     const bool close = abs_diff == 0 || (std::isfinite(gt) && std::isfinite(pred) && abs_diff <= limit);
-    result.max_abs_diff = std::max(result.max_abs_diff, abs_diff);
-    if (!close) ++result.mismatched;
-    const bool worse = !result.worst || (!close && !worst_mismatches) ||
-                       (!close == worst_mismatches && abs_diff > result.worst->abs_diff);
-    if (worse) {
-      result.worst = WorstElement{unravel(i, expected.shape), gt, pred, abs_diff, limit};
-      worst_mismatches = !close;
-    }
+    return ElementVerdict{close, limit, true};
+  });
+}
+
+AllcloseResult compare_labels(const NumberArray& expected, const NumberArray& predicted) {
+  return compare_elements(expected, predicted, [&](std::size_t i, double, double pred, double abs_diff) {
+    if (expected.integers[i]) return ElementVerdict{abs_diff == 0, 0.0, true};
+    return ElementVerdict{std::isfinite(pred), std::numeric_limits<double>::infinity(), false};
+  });
+}
+
+const char* comparison_name(Comparison comparison) {
+  switch (comparison) {
+    case Comparison::Allclose: return "allclose";
+    case Comparison::Labels: return "labels";
   }
-  return result;
+  return "?";
 }
 
 const char* key_status_name(KeyStatus status) {
@@ -414,13 +459,13 @@ std::optional<std::string> why_skipped(const std::string& log_file, const Ground
 }
 
 Result<LogCheck> check_log(const std::string& log_file, std::string_view log_text, const GroundTruths& truths,
-                           ResultFormat format, const AllcloseTolerance& tolerance) {
+                           ResultFormat format, const CompareRule& rule) {
   const Precision precision = *precision_in_name(log_file);
   const GroundTruth& truth = truths.at(precision);
   LogCheck check{log_file, LogStatus::Passed, "", precision, truth.file, {}};
   const auto lines = split_lines(log_text);
   for (const GroundTruthEntry& entry : truth.entries) {
-    auto key = compare_key(entry, find_prediction(lines, entry.key, format), log_file, tolerance);
+    auto key = compare_key(entry, find_prediction(lines, entry.key, format), log_file, rule);
     if (!key) return fail(key.error());
     check.keys.push_back(std::move(*key));
   }

@@ -9,6 +9,10 @@
 // from a log is a named failure, and keys are literal text (upstream greps them, so a `.`
 // in a key matches any character there).
 //
+// A second comparison, `labels`, holds only what a trained model gives on every CPU (its
+// weights depend on the CPU's rounding, so its scores do): the same shapes, the elements
+// the ground truth writes as integers (class ids) equal, the others only finite.
+//
 // Everything here is pure: texts in, structs out. Globbing and reading files, printing and
 // the JSON file are the compare-results command's job.
 #include <cstddef>
@@ -40,6 +44,7 @@ std::optional<Precision> precision_in_name(const std::string& path);
 struct NumberArray {
   std::vector<std::size_t> shape;
   std::vector<double> values;  // C order
+  std::vector<bool> integers;  // per value: written as an integer (digits, an optional sign)
 };
 
 // A JSON value made of (nested, rectangular) lists of numbers, with Python's NaN, Infinity
@@ -83,7 +88,7 @@ struct WorstElement {
   std::vector<std::size_t> index;
   double expected = 0, predicted = 0;
   double abs_diff = 0;  // infinite when exactly one side is NaN, or an infinity differs
-  double tolerance = 0;
+  double tolerance = 0;  // infinite: the element only had to be finite (compare_labels)
 };
 
 struct AllcloseResult {
@@ -98,6 +103,20 @@ struct AllcloseResult {
 // numpy.testing.assert_allclose(expected, predicted, rtol, atol) with equal_nan: shapes must
 // be equal, infinities only match themselves.
 AllcloseResult allclose(const NumberArray& expected, const NumberArray& predicted, const AllcloseTolerance& tolerance);
+
+// The `labels` comparison: shapes must be equal; an element the ground truth writes as an
+// integer must be equal (tolerance 0), any other element of the prediction only finite (its
+// tolerance is infinite and it counts as differing only when the prediction is not finite).
+// max_abs_diff and the worst element are over the integers, and the elements that failed.
+AllcloseResult compare_labels(const NumberArray& expected, const NumberArray& predicted);
+
+enum class Comparison { Allclose, Labels };
+const char* comparison_name(Comparison comparison);  // "allclose", "labels"
+
+struct CompareRule {
+  Comparison comparison = Comparison::Allclose;
+  AllcloseTolerance tolerance;  // Allclose only
+};
 
 enum class KeyStatus { Passed, Failed, Missing };
 const char* key_status_name(KeyStatus status);  // "PASS", "FAIL", "MISSING"
@@ -128,10 +147,10 @@ using GroundTruths = std::map<Precision, GroundTruth>;
 // Why a log cannot be checked (no precision in its name, no ground truth for it), or nullopt.
 std::optional<std::string> why_skipped(const std::string& log_file, const GroundTruths& truths);
 
-// Checks a log that why_skipped accepts: every key of its precision's ground truth. PASS when
-// all keys pass. An unparseable prediction is an error naming the log, its line and the key.
+// Checks a log that why_skipped accepts: every key of its precision's ground truth, held to
+// the rule. PASS when all keys pass. An unparseable prediction is an error naming the log, its line and the key.
 Result<LogCheck> check_log(const std::string& log_file, std::string_view log_text, const GroundTruths& truths,
-                           ResultFormat format, const AllcloseTolerance& tolerance);
+                           ResultFormat format, const CompareRule& rule);
 
 struct CompareReport {
   std::vector<LogCheck> logs;

@@ -4,6 +4,7 @@
 #include <glob.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -29,9 +30,12 @@ const std::map<std::string, align::ResultFormat> kFormats = {{"tipc", align::Res
                                                               {"video", align::ResultFormat::Video},
                                                               {"metric", align::ResultFormat::Metric}};
 
+const std::map<std::string, align::Comparison> kComparisons = {{"allclose", align::Comparison::Allclose},
+                                                               {"labels", align::Comparison::Labels}};
+
 struct CompareResultsArgs {
   std::string gt_glob, log_glob;
-  align::AllcloseTolerance tolerance;
+  align::CompareRule rule;
   std::string format = "tipc";
   std::optional<std::string> json_path;
 };
@@ -46,13 +50,22 @@ std::variant<CompareResultsArgs, int> parse_compare_results_args(const std::vect
       ->required();
   app.add_option("--log", parsed.log_glob, "glob of the inference logs (a name's precision picks the ground truth)")
       ->required();
-  app.add_option("--atol", parsed.tolerance.atol, "absolute tolerance (default 1e-3)")->check(CLI::NonNegativeNumber);
-  app.add_option("--rtol", parsed.tolerance.rtol, "relative tolerance, times |pred| (default 1e-3)")
-      ->check(CLI::NonNegativeNumber);
+  auto* atol = app.add_option("--atol", parsed.rule.tolerance.atol, "absolute tolerance (default 1e-3)")
+                   ->check(CLI::NonNegativeNumber);
+  auto* rtol = app.add_option("--rtol", parsed.rule.tolerance.rtol, "relative tolerance, times |pred| (default 1e-3)")
+                   ->check(CLI::NonNegativeNumber);
+  app.add_option("--compare", parsed.rule.comparison,
+                 "allclose (default: every element within atol + rtol * |pred|) or labels (integers equal, other "
+                 "numbers only finite: what a trained model gives on every CPU)")
+      ->transform(CLI::CheckedTransformer(kComparisons));
   app.add_option("--format", parsed.format, "tipc (default), video (PaddleVideo) or metric (name:value lines)")
       ->check(CLI::IsMember({"tipc", "video", "metric"}));
   app.add_option("--json", parsed.json_path, "also write the outcomes to this JSON file (replaced atomically)");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
+  if (parsed.rule.comparison == align::Comparison::Labels && (atol->count() > 0 || rtol->count() > 0)) {
+    err << "tipc-run compare-results: error: --atol and --rtol apply to --compare allclose, not labels\n";
+    return kExitUsage;
+  }
   return parsed;
 }
 
@@ -103,7 +116,7 @@ Result<align::LogCheck> check_log_file(const std::string& log, const align::Grou
   }
   const auto bytes = align::SharedBytes::map_file(log);
   if (!bytes) return fail(bytes.error());
-  return align::check_log(log, bytes->view(), truths, kFormats.at(args.format), args.tolerance);
+  return align::check_log(log, bytes->view(), truths, kFormats.at(args.format), args.rule);
 }
 
 Result<align::CompareReport> check_logs(const align::GroundTruths& truths, const CompareResultsArgs& args) {
@@ -122,14 +135,19 @@ std::string number(double value) { return align::python_float_repr(value); }
 
 std::string index_text(const std::vector<std::size_t>& index) { return fmt::format("[{}]", fmt::join(index, ", ")); }
 
-// "1 of 2 elements differ; worst at [1]: |0.91378 - 0.96378| = 0.05 > 0.00196378"
+// "1 of 2 elements differ; worst at [1]: |0.91378 - 0.96378| = 0.05 > 0.00196378", or for
+// an element that only had to be finite (--compare labels): "worst at [1]: pred nan is not finite"
 std::string key_detail(const align::KeyComparison& key) {
   std::string detail = key.reason;
   if (key.allclose && key.allclose->worst) {
     const align::WorstElement& worst = *key.allclose->worst;
-    detail += fmt::format("; worst{}: |gt - pred| = |{} - {}| = {} > {}",
-                          worst.index.empty() ? "" : " at " + index_text(worst.index), number(worst.expected),
-                          number(worst.predicted), number(worst.abs_diff), number(worst.tolerance));
+    const std::string where = worst.index.empty() ? "" : " at " + index_text(worst.index);
+    if (std::isinf(worst.tolerance)) {
+      detail += fmt::format("; worst{}: pred {} is not finite", where, number(worst.predicted));
+    } else {
+      detail += fmt::format("; worst{}: |gt - pred| = |{} - {}| = {} > {}", where, number(worst.expected),
+                            number(worst.predicted), number(worst.abs_diff), number(worst.tolerance));
+    }
   }
   detail += fmt::format("; gt {} (line {})", key.gt_text, key.gt_line);
   if (key.log_line > 0) detail += fmt::format(", pred {} (line {})", key.pred_text, key.log_line);
@@ -150,11 +168,16 @@ void print_log(const align::LogCheck& log, std::ostream& out) {
   }
 }
 
-void print_report(const align::CompareReport& report, const align::AllcloseTolerance& tolerance, std::ostream& out) {
+std::string rule_text(const align::CompareRule& rule) {
+  if (rule.comparison == align::Comparison::Labels) return "labels: integers equal, other numbers finite";
+  return fmt::format("atol {}, rtol {}", number(rule.tolerance.atol), number(rule.tolerance.rtol));
+}
+
+void print_report(const align::CompareReport& report, const align::CompareRule& rule, std::ostream& out) {
   for (const align::LogCheck& log : report.logs) print_log(log, out);
-  out << fmt::format("tipc-run compare-results: {} passed, {} failed, {} skipped (atol {}, rtol {})",
+  out << fmt::format("tipc-run compare-results: {} passed, {} failed, {} skipped ({})",
                      report.count(LogStatus::Passed), report.count(LogStatus::Failed),
-                     report.count(LogStatus::Skipped), number(tolerance.atol), number(tolerance.rtol));
+                     report.count(LogStatus::Skipped), rule_text(rule));
   if (report.count(LogStatus::Passed) + report.count(LogStatus::Failed) == 0) out << ": no log could be checked";
   out << '\n' << std::flush;
 }
@@ -208,9 +231,11 @@ Json report_json(const align::CompareReport& report, const align::GroundTruths& 
   for (const auto& [precision, truth] : truths) ground_truth[align::precision_name(precision)] = truth.file;
   Json logs = Json::array();
   for (const align::LogCheck& log : report.logs) logs.push_back(log_json(log));
+  const bool labels = args.rule.comparison == align::Comparison::Labels;  // no tolerance applies
   return {{"format", args.format},
-          {"atol", args.tolerance.atol},
-          {"rtol", args.tolerance.rtol},
+          {"compare", align::comparison_name(args.rule.comparison)},
+          {"atol", labels ? Json(nullptr) : Json(args.rule.tolerance.atol)},
+          {"rtol", labels ? Json(nullptr) : Json(args.rule.tolerance.rtol)},
           {"ground_truth", ground_truth},
           {"passed", report.count(LogStatus::Passed)},
           {"failed", report.count(LogStatus::Failed)},
@@ -234,7 +259,7 @@ int compare_results_main(const std::vector<std::string>& args, std::ostream& out
   if (!truths) return error_exit(truths.error(), err);
   const auto report = check_logs(*truths, compare_args);
   if (!report) return error_exit(report.error(), err);
-  print_report(*report, compare_args.tolerance, out);
+  print_report(*report, compare_args.rule, out);
   if (compare_args.json_path) {
     if (auto problem = write_json_atomically(*compare_args.json_path, report_json(*report, *truths, compare_args))) {
       return error_exit(Error::plain(*problem), err);

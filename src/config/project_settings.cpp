@@ -127,14 +127,37 @@ void read_diff_check(const std::string& path, const YAML::Node& map, AlignmentCh
 }
 
 void read_ground_truth_check(const std::string& path, const YAML::Node& map, AlignmentCheckSetting& check) {
-  check_keys(path, map, {"results", "log", "atol", "rtol", "format"});
+  check_keys(path, map, {"results", "log", "atol", "rtol", "format", "compare"});
   check.subcommand = "compare-results";
   check.arguments = {"--gt", required_text(path, map, "results"), "--log", required_text(path, map, "log")};
   if (const YAML::Node format = map["format"]) {
     const std::string value = format.as<std::string>();
     if (value != "tipc" && value != "video" && value != "metric") bad(path, format, "format", "expected tipc, video or metric");
   }
-  optional_flags(path, map, check.arguments, {{"atol", true}, {"rtol", true}, {"format", false}});
+  if (const YAML::Node compare = map["compare"]) {
+    const std::string value = compare.as<std::string>();
+    if (value != "allclose" && value != "labels") bad(path, compare, "compare", "expected allclose or labels");
+    for (const char* tolerance : {"atol", "rtol"}) {
+      if (value == "labels" && map[tolerance]) bad(path, map[tolerance], tolerance, "does not apply to compare: labels");
+    }
+  }
+  optional_flags(path, map, check.arguments,
+                 {{"atol", true}, {"rtol", true}, {"format", false}, {"compare", false}});
+}
+
+// `modes:` a list of MODE names the check applies to (absent: every mode).
+std::vector<std::string> read_modes(const std::string& path, const YAML::Node& item) {
+  static const std::regex mode_pattern("[A-Za-z0-9_]+");
+  std::vector<std::string> modes;
+  const YAML::Node node = item["modes"];
+  if (!node) return modes;
+  if (!node.IsSequence() || node.size() == 0) bad(path, node, "modes", "expected a non-empty list of MODE names");
+  for (const auto& mode : node) {
+    const std::string name = mode.IsScalar() ? mode.as<std::string>() : "";
+    if (!std::regex_match(name, mode_pattern)) bad(path, mode, "modes", "expected a MODE name (letters, digits, '_')");
+    modes.push_back(name);
+  }
+  return modes;
 }
 
 void read_init_check(const std::string& path, const YAML::Node& map, AlignmentCheckSetting& check) {
@@ -155,7 +178,7 @@ void read_alignment(const std::string& path, const YAML::Node& node, ProjectSett
   static const std::regex name_pattern("[A-Za-z0-9_.-]+");
   for (const auto& item : node) {
     if (!item.IsMap()) bad(path, item, "alignment", "a check is a map");
-    check_keys(path, item, {"name", "after", "diff", "ground_truth", "init"});
+    check_keys(path, item, {"name", "after", "modes", "diff", "ground_truth", "init"});
     AlignmentCheckSetting check;
     check.name = required_text(path, item, "name");
     if (!std::regex_match(check.name, name_pattern)) bad(path, item["name"], "name", "use letters, digits, '_', '.' and '-'");
@@ -163,6 +186,7 @@ void read_alignment(const std::string& path, const YAML::Node& node, ProjectSett
       if (other.name == check.name) bad(path, item["name"], "name", fmt::format("'{}' is already used ({})", check.name, other.source));
     }
     check.after = required_text(path, item, "after");
+    check.modes = read_modes(path, item);
     check.source = fmt::format("{}:{}", path, item.Mark().line + 1);
     const int kinds = !!item["diff"] + !!item["ground_truth"] + !!item["init"];
     if (kinds != 1) bad(path, item, check.name, "give exactly one of diff, ground_truth or init");

@@ -31,6 +31,7 @@ struct AlignmentCheckSetting {
   std::string subcommand;              // "diff", "compare-results" or "init-check"
   std::vector<std::string> arguments;  // its arguments; {model_dir}, {log}, {output_dir}, {model}, {mode}
   std::string source;                  // "test_tipc/tipc-run.yaml:12", for messages
+  std::vector<std::string> modes;      // the MODEs it applies to; empty: every MODE
 };
 
 // `slurm:` (docs/slurm.md): where --executor slurm sends the stages.

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "plan/shell_words.h"
 #include "plan/template.h"
 
@@ -16,6 +18,10 @@ bool follows(const config::AlignmentCheckSetting& check, const Stage& stage) {
     if (check.after == to_string(kind)) return stage.kind == kind;
   }
   return fnmatch(check.after.c_str(), stage.id.c_str(), 0) == 0;
+}
+
+bool applies_to(const config::AlignmentCheckSetting& check, const Plan& plan) {
+  return check.modes.empty() || std::find(check.modes.begin(), check.modes.end(), plan.mode) != check.modes.end();
 }
 
 // "<producer log without .log>_check_<name>": the check's log (.log) and its values for
@@ -65,8 +71,10 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
 Result<void> add_alignment_stages(std::vector<Plan>& plans, const std::vector<config::AlignmentCheckSetting>& checks,
                                   const std::string& tipc_run_binary) {
   for (const auto& check : checks) {
-    std::size_t added = 0;
+    std::size_t added = 0, applicable_plans = 0;
     for (Plan& plan : plans) {
+      if (!applies_to(check, plan)) continue;
+      ++applicable_plans;
       const std::size_t producers = plan.stages.size();  // checks never follow checks
       for (std::size_t i = 0; i < producers; ++i) {
         if (!follows(check, plan.stages[i])) continue;
@@ -76,7 +84,7 @@ Result<void> add_alignment_stages(std::vector<Plan>& plans, const std::vector<co
         ++added;
       }
     }
-    if (added == 0) {
+    if (added == 0 && applicable_plans > 0) {
       return fail(Error::at(check.source, 0, "after",
                             fmt::format("alignment check '{}': after '{}' matches no stage (a stage kind: train, eval, "
                                         "export, infer; or a glob over stage ids, see --dry-run)",

@@ -12,7 +12,9 @@
 //   {output_dir}  the plan's output directory (test_tipc/output/<model>/<mode>)
 //   {model} {mode}
 //
-// A check whose `after` matches no stage of any plan is an error naming its settings line.
+// A check applies to the plans of its `modes` (all when it names none). A check whose `after`
+// matches no stage of any plan it applies to is an error naming its settings line; one that
+// applies to no plan of this run adds nothing.
 #include <string>
 #include <vector>
 

@@ -52,8 +52,9 @@ struct Stage {
   // takes its presence as the train status (spec D2; compat status lines only).
   std::string trainer_log;
   // Where the stage's model lives: the train's save directory for train, eval and export,
-  // the inference model directory for infer ("" when the dialect has none). Alignment
-  // checks name their files relative to it.
+  // the export's output directory for an OCR or Seg whole_infer export, the inference model
+  // directory for infer ("" when the dialect has none). Alignment checks name their files
+  // relative to it.
   std::string model_dir;
 };
 

@@ -621,6 +621,7 @@ Result<void> Planner::whole_infer_export_list() {
       vars["model_exported"] = *output;
       auto exported = whole_infer_export(vars, prefix + "/export");
       if (!exported) return fail(exported.error());
+      (*exported)->model_dir = normalise_path(*output);  // the checks of an export read what it wrote
       export_id = (*exported)->id;
     }
     // An empty quant element vanishes from the reference's unquoted argument list,

@@ -17,7 +17,14 @@ constexpr std::string_view kDemoTruth =
     "./lite_data/alexnet/test/square/square_001.ppm\t[1, 0.790844]\n";
 
 NumberArray numbers(std::vector<std::size_t> shape, std::vector<double> values) {
-  return {std::move(shape), std::move(values)};
+  std::vector<bool> integers(values.size(), false);
+  return {std::move(shape), std::move(values), std::move(integers)};
+}
+
+NumberArray parsed(std::string_view text) {
+  auto array = parse_numbers(text);
+  EXPECT_TRUE(array) << text;
+  return array ? *array : NumberArray{};
 }
 
 GroundTruths demo_truths() {
@@ -65,6 +72,12 @@ TEST(GroundTruthParse, NumbersAreJsonListsOrElseWhitespaceSeparated) {
   const auto empty_rows = parse_numbers("[[], []]");
   ASSERT_TRUE(empty_rows);
   EXPECT_EQ(empty_rows->shape, (std::vector<std::size_t>{2, 0}));
+}
+
+TEST(GroundTruthParse, IntegersAreDigitsWithAnOptionalSign) {
+  EXPECT_EQ(parsed("[0, 0.5, -3, +4, 1e3, 2.0, NaN]").integers,
+            (std::vector<bool>{true, false, true, true, false, false, false}));
+  EXPECT_EQ(parsed("7 0.25").integers, (std::vector<bool>{true, false}));
 }
 
 TEST(GroundTruthParse, RaggedListsAndTextAreNotNumbers) {
@@ -171,6 +184,51 @@ TEST(GroundTruthAllclose, TheWorstElementIsTheLargestMismatchWithItsIndex) {
   EXPECT_EQ(result.worst->expected, 3);
   EXPECT_EQ(result.worst->predicted, 2);
   EXPECT_DOUBLE_EQ(result.worst->tolerance, 0.2);
+}
+
+TEST(GroundTruthLabels, ClassIdsMustBeEqualWhileScoresNeedOnlyBeFinite) {
+  const NumberArray truth = parsed("[0, 0.913780]");
+  const auto other_score = compare_labels(truth, parsed("[0, 0.5]"));
+  EXPECT_TRUE(other_score.passed());
+  EXPECT_EQ(other_score.max_abs_diff, 0) << "scores are not compared";
+  ASSERT_TRUE(other_score.worst);
+  EXPECT_EQ(other_score.worst->index, std::vector<std::size_t>{0}) << "the class id, the only element compared";
+
+  const auto other_class = compare_labels(truth, parsed("[2, 0.913780]"));
+  EXPECT_FALSE(other_class.passed());
+  EXPECT_EQ(other_class.mismatched, 1u);
+  EXPECT_EQ(other_class.worst->index, std::vector<std::size_t>{0});
+  EXPECT_EQ(other_class.worst->abs_diff, 2);
+  EXPECT_EQ(other_class.worst->tolerance, 0);
+
+  for (const char* not_finite : {"[0, NaN]", "[0, Infinity]"}) {
+    const auto result = compare_labels(truth, parsed(not_finite));
+    EXPECT_FALSE(result.passed()) << not_finite;
+    EXPECT_EQ(result.worst->index, std::vector<std::size_t>{1}) << not_finite;
+    EXPECT_EQ(result.worst->tolerance, kInf) << "only finiteness was asked: " << not_finite;
+  }
+  EXPECT_FALSE(compare_labels(truth, parsed("[0, 0.9, 1]")).shapes_match);
+  // A class id the ground truth writes as an integer equals the same number written as a real.
+  EXPECT_TRUE(compare_labels(truth, parsed("[0.0, 0.1]")).passed());
+}
+
+TEST(GroundTruthLabels, ALogWithOtherScoresPassesAndAFlippedClassFails) {
+  const CompareRule labels{Comparison::Labels, {}};
+  const std::string other_scores = "circle_000.ppm\t[0, 0.61]\nsquare_001.ppm\t[1, 0.99]\n";
+  const auto passing = check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::Tipc, labels);
+  ASSERT_TRUE(passing) << passing.error().str();
+  EXPECT_EQ(passing->status, LogStatus::Passed);
+  EXPECT_EQ(check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::Tipc, {})->status,
+            LogStatus::Failed)
+      << "allclose, the default, holds the scores";
+
+  const std::string flipped = "circle_000.ppm\t[3, 0.91378]\nsquare_001.ppm\t[1, 0.790844]\n";
+  const auto failing = check_log("infer_fp32.log", flipped, demo_truths(), ResultFormat::Tipc, labels);
+  ASSERT_TRUE(failing);
+  EXPECT_EQ(failing->status, LogStatus::Failed);
+  EXPECT_EQ(failing->keys[0].status, KeyStatus::Failed);
+  EXPECT_EQ(failing->keys[1].status, KeyStatus::Passed);
+  EXPECT_STREQ(comparison_name(Comparison::Labels), "labels");
 }
 
 TEST(GroundTruthCheckLog, ThePredictionFollowsTheKeysLastOccurrenceOnTheFirstLineWithIt) {

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -14,7 +13,34 @@ namespace {
 
 const std::string kFp32Log = "output/python_infer_cpu_usemkldnn_False_threads_1_precision_fp32_batchsize_1.log";
 
-std::string demo_ground_truth() { return slurp(source_dir() + "/test_tipc/results/python_alexnet_results_fp32.txt"); }
+// A ground truth in the demo's format (24 images, `[class id, score]`); fixed here, so the
+// demo's own file can be recorded again without touching these tests.
+std::string demo_ground_truth() {
+  return "./lite_data/alexnet/test/circle/circle_000.ppm\t[0, 0.913780]\n"
+         "./lite_data/alexnet/test/circle/circle_001.ppm\t[0, 0.790844]\n"
+         "./lite_data/alexnet/test/circle/circle_002.ppm\t[0, 0.842999]\n"
+         "./lite_data/alexnet/test/circle/circle_003.ppm\t[0, 0.801778]\n"
+         "./lite_data/alexnet/test/circle/circle_004.ppm\t[0, 0.892857]\n"
+         "./lite_data/alexnet/test/circle/circle_005.ppm\t[0, 0.822928]\n"
+         "./lite_data/alexnet/test/cross/cross_000.ppm\t[1, 0.924367]\n"
+         "./lite_data/alexnet/test/cross/cross_001.ppm\t[1, 0.898996]\n"
+         "./lite_data/alexnet/test/cross/cross_002.ppm\t[1, 0.958905]\n"
+         "./lite_data/alexnet/test/cross/cross_003.ppm\t[1, 0.990208]\n"
+         "./lite_data/alexnet/test/cross/cross_004.ppm\t[1, 0.987923]\n"
+         "./lite_data/alexnet/test/cross/cross_005.ppm\t[1, 0.870635]\n"
+         "./lite_data/alexnet/test/hstripes/hstripes_000.ppm\t[2, 0.997641]\n"
+         "./lite_data/alexnet/test/hstripes/hstripes_001.ppm\t[2, 0.999886]\n"
+         "./lite_data/alexnet/test/hstripes/hstripes_002.ppm\t[2, 0.999980]\n"
+         "./lite_data/alexnet/test/hstripes/hstripes_003.ppm\t[2, 0.984654]\n"
+         "./lite_data/alexnet/test/hstripes/hstripes_004.ppm\t[2, 0.999937]\n"
+         "./lite_data/alexnet/test/hstripes/hstripes_005.ppm\t[2, 0.999822]\n"
+         "./lite_data/alexnet/test/vstripes/vstripes_000.ppm\t[3, 1.000000]\n"
+         "./lite_data/alexnet/test/vstripes/vstripes_001.ppm\t[3, 1.000000]\n"
+         "./lite_data/alexnet/test/vstripes/vstripes_002.ppm\t[3, 1.000000]\n"
+         "./lite_data/alexnet/test/vstripes/vstripes_003.ppm\t[3, 0.999824]\n"
+         "./lite_data/alexnet/test/vstripes/vstripes_004.ppm\t[3, 1.000000]\n"
+         "./lite_data/alexnet/test/vstripes/vstripes_005.ppm\t[3, 1.000000]\n";
+}
 
 // What the demo's infer.py prints for each ground-truth line: `infer result (<class>): <path>\t<result>`.
 std::string demo_log(const std::string& truth) {
@@ -111,6 +137,46 @@ TEST_F(CompareResultsCommand, AWiderToleranceAcceptsTheSameLog) {
   EXPECT_NE(wider.out.find("(atol 0.05, rtol 0.001)"), std::string::npos) << wider.out;
 }
 
+TEST_F(CompareResultsCommand, LabelsAcceptOtherScoresButNotAnotherClassOrANonFiniteScore) {
+  dir_.write(kFp32Log, replace_once(demo_log(truth_), "[0, 0.913780]", "[0, 0.453780]"));
+  auto result = compare({"--compare", "labels", "--json", "labels.json"});
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("1 passed, 0 failed, 0 skipped (labels: integers equal, other numbers finite)\n"),
+            std::string::npos)
+      << result.out;
+  const auto json = nlohmann::json::parse(slurp((dir_.path() / "labels.json").string()));
+  EXPECT_EQ(json["compare"], "labels");
+  EXPECT_EQ(json["atol"], nullptr) << "no tolerance applies";
+  EXPECT_EQ(json["logs"][0]["max_abs_diff"], 0.0) << "only class ids are compared";
+
+  dir_.write(kFp32Log, replace_once(demo_log(truth_), "[0, 0.913780]", "[2, 0.913780]"));
+  result = compare({"--compare", "labels"});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("    FAIL    circle_000.ppm: 1 of 2 elements differ; worst at [0]: |gt - pred| = "
+                            "|0.0 - 2.0| = 2.0 > 0.0;"),
+            std::string::npos)
+      << result.out;
+
+  dir_.write(kFp32Log, replace_once(demo_log(truth_), "[0, 0.913780]", "[0, NaN]"));
+  result = compare({"--compare", "labels"});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("    FAIL    circle_000.ppm: 1 of 2 elements differ; worst at [1]: pred nan is not finite;"),
+            std::string::npos)
+      << result.out;
+}
+
+TEST_F(CompareResultsCommand, ToleranceWithLabelsOrAnUnknownComparisonIsAUsageError) {
+  dir_.write(kFp32Log, demo_log(truth_));
+  auto result = compare({"--compare", "labels", "--atol", "0.1"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("--atol and --rtol apply to --compare allclose, not labels"), std::string::npos)
+      << result.err;
+  result = compare({"--compare", "scores"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("--compare"), std::string::npos) << result.err;
+  EXPECT_EQ(compare({"--compare", "allclose", "--atol", "0.1"}).exit_code, 0);
+}
+
 TEST_F(CompareResultsCommand, OnlySkippedLogsFail) {
   dir_.write("output/python_infer_cpu_batchsize_1.log", demo_log(truth_));
   const auto result = compare();
@@ -127,6 +193,7 @@ TEST_F(CompareResultsCommand, JsonHoldsEveryLogAndKey) {
   ASSERT_EQ(result.exit_code, 1) << result.out << result.err;
   const auto json = nlohmann::json::parse(slurp((dir_.path() / "report/compare.json").string()));
   EXPECT_EQ(json["format"], "tipc");
+  EXPECT_EQ(json["compare"], "allclose");
   EXPECT_EQ(json["atol"], 1e-3);
   EXPECT_EQ(json["ground_truth"]["fp32"], "results/python_alexnet_results_fp32.txt");
   EXPECT_EQ(json["failed"], 1);

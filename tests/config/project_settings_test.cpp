@@ -50,6 +50,49 @@ TEST(ProjectSettingsAlignment, EachKindBecomesItsSubcommandArguments) {
   EXPECT_EQ(settings->timeouts.at("check"), 600);
 }
 
+TEST(ProjectSettingsAlignment, ModesAndTheLabelsComparison) {
+  test::TempDir dir;
+  const auto settings = settings_from(dir, R"(alignment:
+  - name: labels
+    after: "*/infer/*fp32*"
+    modes: [lite_train_lite_infer, whole_train_whole_infer]
+    ground_truth: {results: r.txt, log: "{log}", compare: labels}
+  - name: exact
+    after: "*/infer/*fp32*"
+    ground_truth: {results: r.txt, log: "{log}", compare: allclose, atol: 1.0e-5}
+)");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  const auto& labels = settings->alignment[0];
+  EXPECT_EQ(labels.modes, (std::vector<std::string>{"lite_train_lite_infer", "whole_train_whole_infer"}));
+  EXPECT_EQ(labels.arguments, (std::vector<std::string>{"--gt", "r.txt", "--log", "{log}", "--compare", "labels"}));
+  EXPECT_TRUE(settings->alignment[1].modes.empty()) << "no modes: every mode";
+  EXPECT_EQ(settings->alignment[1].arguments,
+            (std::vector<std::string>{"--gt", "r.txt", "--log", "{log}", "--atol", "1.0e-5", "--compare", "allclose"}));
+}
+
+TEST(ProjectSettingsAlignment, BadModesOrComparisonsNameFileLineAndKey) {
+  const std::string head = "alignment:\n  - name: x\n    after: export\n";
+  const std::string truth = "    ground_truth: {results: r, log: l";
+  EXPECT_NE(error_of(head + truth + ", compare: scores}\n").find(":4: key 'compare': expected allclose or labels"),
+            std::string::npos)
+      << error_of(head + truth + ", compare: scores}\n");
+  EXPECT_NE(error_of(head + truth + ", compare: labels, atol: 0.1}\n")
+                .find(":4: key 'atol': does not apply to compare: labels"),
+            std::string::npos)
+      << error_of(head + truth + ", compare: labels, atol: 0.1}\n");
+  EXPECT_NE(error_of(head + "    modes: whole_infer\n" + truth + "}\n")
+                .find(":4: key 'modes': expected a non-empty list of MODE names"),
+            std::string::npos)
+      << error_of(head + "    modes: whole_infer\n" + truth + "}\n");
+  EXPECT_NE(error_of(head + "    modes: []\n" + truth + "}\n").find("key 'modes': expected a non-empty list"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "    modes: [whole infer]\n" + truth + "}\n").find(":4: key 'modes': expected a MODE name"),
+            std::string::npos)
+      << error_of(head + "    modes: [whole infer]\n" + truth + "}\n");
+  EXPECT_NE(error_of(head + "    mode: [whole_infer]\n" + truth + "}\n").find(":4: key 'mode': unknown key"),
+            std::string::npos);
+}
+
 TEST(ProjectSettingsAlignment, MistakesNameFileLineAndKey) {
   const std::string head = "alignment:\n  - name: x\n    after: export\n";
   EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b, metod: max}\n").find(":4: key 'metod': unknown key"),

@@ -35,7 +35,7 @@ Plan demo_plan() {
 
 config::AlignmentCheckSetting check(std::string name, std::string after, std::string subcommand,
                                     std::vector<std::string> arguments) {
-  return {std::move(name), std::move(after), std::move(subcommand), std::move(arguments), "tipc-run.yaml:3"};
+  return {std::move(name), std::move(after), std::move(subcommand), std::move(arguments), "tipc-run.yaml:3", {}};
 }
 
 TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
@@ -101,6 +101,32 @@ TEST(AlignmentStages, UnknownVariableOrMissingModelDirIsAnError) {
   const auto no_dir = add_alignment_stages(plans, {check("c", "cpu/export", "diff", {"{model_dir}/a.npy", "b"})}, "t");
   ASSERT_FALSE(no_dir.has_value());
   EXPECT_NE(no_dir.error().str().find("stage cpu/export has no model directory"), std::string::npos);
+}
+
+TEST(AlignmentStages, ACheckWithModesFollowsOnlyThePlansOfThoseModes) {
+  std::vector<Plan> plans{demo_plan(), demo_plan()};
+  plans[1].mode = "whole_infer";
+  auto exact = check("exact", "*/infer/*fp32*", "compare-results", {"--log", "{log}"});
+  exact.modes = {"whole_infer"};
+  auto labels = check("labels", "*/infer/*fp32*", "compare-results", {"--log", "{log}", "--compare", "labels"});
+  labels.modes = {"lite_train_lite_infer", "whole_train_whole_infer"};
+  ASSERT_TRUE(add_alignment_stages(plans, {exact, labels}, "t"));
+  ASSERT_EQ(plans[0].stages.size(), 7u);
+  EXPECT_EQ(plans[0].stages.back().id, "cpu/infer/fp32_bs1/check/labels");
+  ASSERT_EQ(plans[1].stages.size(), 7u);
+  EXPECT_EQ(plans[1].stages.back().id, "cpu/infer/fp32_bs1/check/exact");
+}
+
+TEST(AlignmentStages, ACheckForOtherModesAddsNothingAndMatchingNothingInItsModeIsAnError) {
+  std::vector<Plan> plans{demo_plan()};
+  auto elsewhere = check("c", "*/onnx_export", "diff", {"a", "b"});
+  elsewhere.modes = {"whole_infer"};
+  ASSERT_TRUE(add_alignment_stages(plans, {elsewhere}, "t")) << "it does not apply to this run";
+  EXPECT_EQ(plans[0].stages.size(), 6u);
+  elsewhere.modes = {"whole_infer", "lite_train_lite_infer"};
+  const auto added = add_alignment_stages(plans, {elsewhere}, "t");
+  ASSERT_FALSE(added.has_value());
+  EXPECT_NE(added.error().str().find("after '*/onnx_export' matches no stage"), std::string::npos);
 }
 
 TEST(AlignmentStages, ChecksNeverFollowChecks) {

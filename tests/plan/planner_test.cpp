@@ -224,6 +224,7 @@ TEST_F(PlannerTest, WholeInferExportsAndInfersEachModel) {
   EXPECT_EQ(p.stages[6].id, "whole_infer/model_1/export");
   EXPECT_EQ(p.stages[7].deps, std::vector<std::string>{"whole_infer/model_1/export"});
   EXPECT_EQ(p.stages[6].log, "./test_tipc/output/alexnet/whole_infer_export_1.log");
+  EXPECT_EQ(p.stages[6].model_dir, "./m2") << "the export writes there: its alignment checks read from there";
 }
 
 TEST_F(PlannerTest, PythonOverrideReplacesTheInterpreter) {
