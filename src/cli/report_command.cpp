@@ -65,7 +65,12 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
                      report->count("TIMEOUT"), report->count("UNSUPPORTED"), report->count("SKIPPED"),
                      report->count("UNRESOLVED"));
   if (const std::string why = verdict.explanation(); !why.empty()) out << "tipc-run report: " << why << '\n';
-  return report->exit_code({report_args.strict, report_args.allow_nothing});
+  for (const auto& problem : report->invalid_configs) {
+    out << fmt::format("tipc-run report: invalid config, left out: {}:{}: {}\n", problem.file, problem.line, problem.message);
+  }
+  // The report itself was not interrupted: a run that was is no pass, and exits 1 here.
+  const int code = report->exit_code({report_args.strict, report_args.allow_nothing});
+  return code == kExitInterrupted ? kExitFailed : code;
 }
 
 int report_main(const std::vector<std::string>& args) { return report_main(args, std::cout, std::cerr); }

@@ -72,7 +72,7 @@ class ConsoleReporter : public run::Listener {
 // "4m", "1h 05m": how long a stage has been running, in whole minutes.
 std::string running_time(long minutes);
 // The run's last line: its verdict and why, e.g. "tipc-run: PASS (partial: 3 of 13 stages
-// could not run): could not run: 3 stages: needs 1 GPU; 0 available (none)".
+// could not run): could not run: 3 stages: needs 1 GPU; none available".
 std::string verdict_line(const run::RunVerdict& verdict, const run::VerdictRules& rules);
 
 // The last `lines` lines of a file (reads at most the last 64 KiB).

@@ -15,7 +15,7 @@ std::string cause(const StageResult& stage) {
   return stage.reason.starts_with("dependency ") ? kAfterOneThatCouldNotRun : stage.reason;
 }
 
-// "6 stages: needs 1 GPU; 0 available (none) | 4 stages: a dependency could not run" (the
+// "6 stages: needs 1 GPU; none available | 4 stages: a dependency could not run" (the
 // reasons hold semicolons); dependents last.
 std::string grouped_reasons(const std::map<std::string, int>& reasons) {
   std::string causes, dependents;

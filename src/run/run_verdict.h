@@ -47,7 +47,7 @@ struct RunVerdict {
   const char* word() const;
   // The headline of every report: "PASS (partial: 3 of 13 stages could not run)", "FAIL (2 of 13 stages failed)".
   std::string headline() const;
-  // One line that says why: "nothing could run here: 10 stages UNSUPPORTED: needs 1 GPU; 0 available (none)";
+  // One line that says why: "nothing could run here: 10 stages UNSUPPORTED: needs 1 GPU; none available";
   // "" for a plain PASS.
   std::string explanation() const;
   int exit_code(const VerdictRules& rules) const;

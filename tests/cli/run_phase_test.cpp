@@ -52,7 +52,7 @@ TEST_F(RunPhase, ARunInWhichEveryStageWasUnsupportedFailsUnlessNothingIsAllowed)
   const auto r = run();
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(records(), 0);
-  EXPECT_EQ(last_line(r.out), "tipc-run: nothing could run here: 5 stages: needs 1 GPU; 0 available (--gpus) | "
+  EXPECT_EQ(last_line(r.out), "tipc-run: nothing could run here: 5 stages: needs 1 GPU; none available (--gpus) | "
                               "2 stages: a dependency could not run (exit 1; --allow-nothing accepts it)");
   EXPECT_EQ(report_json()["verdict"], "NOTHING RAN");
   EXPECT_EQ(report_json()["exit_code"], 1);
@@ -81,7 +81,7 @@ TEST_F(RunPhase, APartialPassSaysSoInEveryReport) {
   const auto r = run();
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(last_line(r.out),
-            std::string("tipc-run: ") + kPartial + ": could not run: 2 stages: needs 1 GPU; 0 available (--gpus)");
+            std::string("tipc-run: ") + kPartial + ": could not run: 2 stages: needs 1 GPU; none available (--gpus)");
   const Json json = report_json();
   EXPECT_EQ(json["verdict"], "PARTIAL");
   EXPECT_EQ(json["headline"], kPartial);
