@@ -1,34 +1,71 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tipc-run needs to build, test and run its demo chain, when missing.
-# Needs root (apt-get); runs `apt-get update` first, as a fresh machine requires.
+# Installs the Debian packages of the given sets, when missing. Needs root (apt-get); runs
+# `apt-get update` first, as a fresh machine requires.
+#
+#   scripts/install-deps.sh [SET...]     sets: build demo test package (default: all four)
+#
+#   build    compiling tipc-run itself
+#   demo     the demo chain's Python stages (scripts/run-demo.sh needs build + demo)
+#   test     what only the tests use: GoogleTest, a browser, a local Slurm, clang for fuzzing
+#   package  the man page and the .deb (scripts/run-package-test.sh)
+#
+# Prints one line: "installing N packages" (N counts the dependencies apt pulls in), or that
+# nothing is missing.
 set -euo pipefail
 
-packages=(
+build=(
   cmake ninja-build g++ pkg-config
   libboost-dev libboost-filesystem-dev   # Boost 1.74: Process (headers) + Filesystem
   libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
   libssl-dev                 # libcrypto: SHA-256 of data archives with the CPU's SHA instructions
   nlohmann-json3-dev libcli11-dev libexpected-dev
-  libgtest-dev googletest
-  libxml2-dev                # tests: junit.xml is validated against an XML schema
-  chromium fonts-dejavu-core # tests: report.html in headless chromium (the fonts: its screenshot has text)
-  clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
-  slurmctld slurmd slurm-client munge  # tests: --executor slurm on a local cluster (scripts/slurm-local.sh)
-  # the demo chain: PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
+)
+demo=(
+  # PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
   python3-torch python3-numpy python3-onnx python3-opencv
 )
+test=(
+  libgtest-dev googletest
+  libxml2-dev                # junit.xml is validated against an XML schema
+  chromium fonts-dejavu-core # report.html in headless chromium (the fonts: its screenshot has text)
+  clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
+  slurmctld slurmd slurm-client munge  # --executor slurm on a local cluster (scripts/slurm-local.sh)
+  scdoc                      # the man page, built with everything (the install test checks it)
+)
+package=(
+  scdoc                      # docs/tipc-run.1.scd -> tipc-run.1
+  dpkg-dev file              # CPack's DEB generator: dpkg-shlibdeps finds the runtime dependencies
+)
+
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(build demo test package)
+packages=()
+for set in "${sets[@]}"; do
+  case "$set" in
+    build) packages+=("${build[@]}") ;;
+    demo) packages+=("${demo[@]}") ;;
+    test) packages+=("${test[@]}") ;;
+    package) packages+=("${package[@]}") ;;
+    *) echo "install-deps: unknown set '$set' (build, demo, test, package)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
-for p in "${packages[@]}"; do
+for p in $(printf '%s\n' "${packages[@]}" | sort -u); do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: the ${#packages[@]} packages of ${sets[*]} are installed"
+  exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-deps: missing Debian packages: ${missing[*]}; run as root or install them" >&2
   exit 2
 fi
-echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# What apt will really install: the missing packages and the dependencies they pull in.
+total=$(apt-get install -s --no-install-recommends "${missing[@]}" | grep -c '^Inst ' || true)
+echo "install-deps: installing $total packages for ${sets[*]} (${missing[*]} and their dependencies)"
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,9 +1,52 @@
 #!/usr/bin/env bash
-# The main job: builds tipc-run and runs the demo AlexNet chain (train with 2 ranks,
-# eval, export, inference matrix) on this machine's CPU and GPUs, and writes the reports
-# and the acceptance bundle.
+# README command 1: installs what building tipc-run and running the demo need (not what
+# only the tests use), builds the tipc-run target alone, and runs the demo AlexNet chain
+# twice: lite_train_lite_infer (train with 2 ranks, eval, export, inference matrix) and
+# whole_infer (inference of the shipped pretrained checkpoint against its ground truth).
+# Each writes its reports and an acceptance bundle under test_tipc/output/alexnet/<mode>/.
+# One line per phase when it starts and when it ends, with its duration.
+#
+#   scripts/run-demo.sh [TIPC-RUN OPTIONS...]    the options go to both runs, e.g. -j 1
+#
+# Exits non-zero when either run fails (with the first failing run's exit code).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
-build/tipc-run test_tipc/configs/alexnet.txt lite_train_lite_infer \
-  --bundle test_tipc/output/alexnet/lite_train_lite_infer/acceptance.tar.gz "$@"
+
+config=test_tipc/configs/alexnet.txt
+output=test_tipc/output/alexnet
+phases=()
+
+# Runs "$@" as the phase named $1, with a line when it starts and one when it ends.
+phase() {
+  local name="$1"
+  shift
+  local start=$SECONDS status=0
+  echo "run-demo: $name ..."
+  "$@" || status=$?
+  local line="$name: $((SECONDS - start)) s$([ $status -eq 0 ] || echo ", FAILED (exit $status)")"
+  echo "run-demo: $line"
+  phases+=("$line")
+  return $status
+}
+
+# (`&&`: set -e does not apply inside a function called from `phase`'s `||`.)
+configure_and_build() {
+  # Tests and the man page are off: they need packages that only README command 2 installs.
+  scripts/configure.sh -DTIPC_TESTS=OFF -DTIPC_MAN=OFF && cmake --build build -j "$(nproc)" --target tipc-run
+}
+
+phase "installing packages" scripts/install-deps.sh build demo
+phase "building tipc-run" configure_and_build
+
+status=0
+phase "running the chain $config lite_train_lite_infer" \
+  build/tipc-run "$config" lite_train_lite_infer --bundle "$output/lite_train_lite_infer/acceptance.tar.gz" "$@" ||
+  status=$?
+whole_status=0
+phase "running the chain $config whole_infer" \
+  build/tipc-run "$config" whole_infer --bundle "$output/whole_infer/acceptance.tar.gz" "$@" || whole_status=$?
+[ $status -ne 0 ] || status=$whole_status
+
+echo "run-demo: phases:"
+printf '  %s\n' "${phases[@]}"
+exit $status

@@ -30,7 +30,7 @@ for t in "${targets[@]}"; do
   [[ " ${all_targets[*]} " == *" $t "* ]] || { echo "run-fuzz: unknown target '$t'" >&2; usage; }
 done
 
-scripts/install-deps.sh
+scripts/install-deps.sh build demo test
 build="$root/build-fuzz"
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DTIPC_FUZZ=ON >/dev/null
 cmake --build "$build" -j "${TIPC_FUZZ_JOBS:-$(nproc)}" --target "${targets[@]/%/_fuzz}"

@@ -5,7 +5,7 @@
 # Any sanitizer report fails the test that triggered it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh build demo test
 cmake -S . -B build-asan -G Ninja -DTIPC_WERROR=ON -DTIPC_SANITIZE=ON -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_CXX_FLAGS="-O0" >/dev/null
 cmake --build build-asan -j "$(nproc)"

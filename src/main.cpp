@@ -3,16 +3,11 @@
 #include <csignal>
 #include <iostream>
 
-#include "cli/acceptance_command.h"
-#include "cli/compare_results_command.h"
-#include "cli/diff_command.h"
-#include "cli/init_check_command.h"
 #include "cli/options.h"
-#include "cli/padiff_command.h"
 #include "cli/plan_output.h"
 #include "cli/project.h"
-#include "cli/report_command.h"
 #include "cli/run_phase.h"
+#include "cli/subcommand.h"
 #include "cli/suite.h"
 
 namespace {
@@ -30,14 +25,9 @@ int main(int argc, char** argv) {
   // it happens, instead of killing tipc-run mid-run. Stages get the default back.
   std::signal(SIGXFSZ, SIG_IGN);
   // 0. Subcommands that are not a chain run: `tipc-run diff A B ...`.
-  if (argc > 1 && std::string(argv[1]) == "diff") return cli::diff_main({argv + 2, argv + argc});
-  if (argc > 1 && std::string(argv[1]) == "acceptance") return cli::acceptance_main({argv + 2, argv + argc});
-  if (argc > 1 && std::string(argv[1]) == "compare-results") {
-    return cli::compare_results_main({argv + 2, argv + argc});
+  if (argc > 1) {
+    if (const auto* subcommand = cli::find_subcommand(argv[1])) return subcommand->main({argv + 2, argv + argc});
   }
-  if (argc > 1 && std::string(argv[1]) == "init-check") return cli::init_check_main({argv + 2, argv + argc});
-  if (argc > 1 && std::string(argv[1]) == "padiff") return cli::padiff_main({argv + 2, argv + argc});
-  if (argc > 1 && std::string(argv[1]) == "report") return cli::report_main({argv + 2, argv + argc});
 
   // 1. Options.
   const auto options = cli::parse_options(argc, argv);

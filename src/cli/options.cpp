@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/subcommand.h"
+
 namespace tipc::cli {
 namespace {
 
@@ -31,6 +33,7 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
   app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);
+  app.footer(subcommands_help());
   app.add_option("config", o.config, "TIPC config (train_infer_python.txt format), or a directory of them (a suite)")
       ->required();
   app.add_option("mode", o.mode, fmt::format("{}, ...", fmt::join(kKnownModes, ", ")))

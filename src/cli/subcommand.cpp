@@ -1,8 +1,56 @@
 #include "cli/subcommand.h"
 
+#include <array>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/acceptance_command.h"
+#include "cli/compare_results_command.h"
+#include "cli/diff_command.h"
+#include "cli/init_check_command.h"
+#include "cli/padiff_command.h"
+#include "cli/report_command.h"
 #include "core/error.h"
 
 namespace tipc::cli {
+
+namespace {
+
+// The one-argument overloads: the commands write to stdout and stderr.
+constexpr auto run_report = static_cast<Subcommand::Main>(report_main);
+constexpr auto run_diff = static_cast<Subcommand::Main>(diff_main);
+constexpr auto run_acceptance = static_cast<Subcommand::Main>(acceptance_main);
+constexpr auto run_padiff = static_cast<Subcommand::Main>(padiff_main);
+constexpr auto run_init_check = static_cast<Subcommand::Main>(init_check_main);
+constexpr auto run_compare_results = static_cast<Subcommand::Main>(compare_results_main);
+
+constexpr std::array kSubcommands{
+    Subcommand{"report", "rebuild a run's reports (and its verdict) from the state it left on disk", run_report},
+    Subcommand{"diff", "compare two reprod_log result files, like reprod_log's ReprodDiffHelper", run_diff},
+    Subcommand{"acceptance", "the five reprod_log acceptance checks of a paper reproduction", run_acceptance},
+    Subcommand{"padiff", "compare two PaDiff dumps layer by layer", run_padiff},
+    Subcommand{"init-check", "compare the distributions of initialised weights", run_init_check},
+    Subcommand{"compare-results", "compare inference logs with ground truth, like compare_results.py",
+               run_compare_results},
+};
+
+}  // namespace
+
+std::span<const Subcommand> subcommands() { return kSubcommands; }
+
+const Subcommand* find_subcommand(std::string_view name) {
+  for (const Subcommand& s : kSubcommands) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+std::string subcommands_help() {
+  std::string text = "Subcommands (tipc-run SUBCOMMAND --help for each):\n";
+  for (const Subcommand& s : kSubcommands) text += fmt::format("  {:<17}{}\n", s.name, s.summary);
+  return text;
+}
 
 std::optional<int> parse_subcommand(CLI::App& app, const std::vector<std::string>& args, std::ostream& out,
                                     std::ostream& err) {

@@ -1,13 +1,34 @@
 #pragma once
-// Parsing the words after a subcommand (`tipc-run diff ...`) with CLI11.
+// The subcommands (`tipc-run diff ...`): their table, which main() dispatches on and --help
+// lists, and parsing the words after one with CLI11.
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace tipc::cli {
+
+struct Subcommand {
+  using Main = int (*)(const std::vector<std::string>& args);  // args: the words after the name
+  std::string_view name;
+  std::string_view summary;  // one line for --help
+  Main main;
+};
+
+// In the order --help lists them.
+std::span<const Subcommand> subcommands();
+
+// The subcommand called `name`, or nullptr.
+const Subcommand* find_subcommand(std::string_view name);
+
+// The --help section that lists the subcommands, one line each.
+std::string subcommands_help();
 
 // nullopt when parsing succeeded; otherwise the exit code to return (0 after --help,
 // 2 for a usage error), with CLI11's text written to out or err.

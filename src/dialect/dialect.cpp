@@ -1,8 +1,8 @@
 #include "dialect/dialect.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
-#include <unistd.h>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -398,16 +398,18 @@ Result<DialectChoice> detect_dialect(const std::string& directory, const std::st
   return choice;
 }
 
+// Installed beside the binary (bin/tipc-run -> share/tipc-run/dialects) first; the source
+// tree's configs/dialects serves a binary run from its build directory. When neither
+// exists, the installed path, so that the error names where an installed binary looks.
+// launchers.yaml is found from the same directory (launchers_file).
 std::string default_dialect_directory() {
   if (const char* env = std::getenv("TIPC_DIALECT_DIR")) return env;
-  char buffer[4096];
-  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  if (n > 0) {
-    const fs::path installed = fs::path(std::string(buffer, static_cast<std::size_t>(n))).parent_path() /
-                               "../share/tipc-run/dialects";
-    if (fs::exists(installed)) return installed.lexically_normal().string();
-  }
-  return TIPC_SOURCE_DIALECT_DIR;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path installed = (self.parent_path() / "../share/tipc-run/dialects").lexically_normal();
+  if (!ec && fs::is_directory(installed, ec)) return installed.string();
+  if (fs::is_directory(TIPC_SOURCE_DIALECT_DIR, ec)) return TIPC_SOURCE_DIALECT_DIR;
+  return installed.string();
 }
 
 }  // namespace tipc::dialect

@@ -11,5 +11,7 @@ std::string dialect_dir();
 std::string tipc_run_binary();
 std::string fake_stage_binary();
 std::string fake_python_binary();
+std::string build_dir();      // the CMake build directory of these tests
+std::string cmake_command();  // the cmake that configured it
 
 }  // namespace tipc::test

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Configures ./build the one way the scripts share: Ninja, warnings as errors (as in CI),
+# -O2 without debug information (a third less compile time on CI's 2 cores; configure a
+# build directory of your own with -DCMAKE_BUILD_TYPE=RelWithDebInfo to debug), and the
+# library as a unity build (TIPC_UNITY: about half the CPU time of a build from scratch;
+# a developer's own build directory leaves it off, so an edit recompiles one file).
+#
+#   scripts/configure.sh [-DOPTION=VALUE...]    e.g. -DTIPC_TESTS=OFF -DTIPC_MAN=OFF
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -G Ninja -DTIPC_WERROR=ON -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
+  -DTIPC_UNITY=ON "$@" >/dev/null

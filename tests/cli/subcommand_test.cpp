@@ -1,0 +1,37 @@
+// The subcommand table: what --help lists is what main() dispatches.
+#include "cli/subcommand.h"
+
+#include <gtest/gtest.h>
+
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+
+namespace tipc::cli {
+namespace {
+
+TEST(Subcommand, HelpListsEverySubcommandWithItsSummary) {
+  const auto r = test::run_tipc(test::source_dir(), {"--help"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(subcommands().size(), 6u);
+  for (const Subcommand& s : subcommands()) {
+    const std::string line = "  " + std::string(s.name) + std::string(17 - s.name.size(), ' ') + std::string(s.summary);
+    EXPECT_NE(r.out.find(line + "\n"), std::string::npos) << s.name << " is not listed:\n" << r.out;
+  }
+}
+
+TEST(Subcommand, EveryListedNameRunsItsOwnCommand) {
+  for (const char* name : {"report", "diff", "acceptance", "padiff", "init-check", "compare-results"}) {
+    ASSERT_NE(find_subcommand(name), nullptr) << name;
+    const auto r = test::run_tipc(test::source_dir(), {name, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_NE(r.out.find("tipc-run " + std::string(name)), std::string::npos) << name << ":\n" << r.out;
+  }
+}
+
+TEST(Subcommand, AnUnknownNameIsNoSubcommand) {
+  EXPECT_EQ(find_subcommand("dif"), nullptr);
+  EXPECT_EQ(find_subcommand(""), nullptr);
+}
+
+}  // namespace
+}  // namespace tipc::cli
