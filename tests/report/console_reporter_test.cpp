@@ -23,6 +23,28 @@ TEST(ConsoleStyle, NoColorAndClicolorForceAreHonoured) {
   EXPECT_FALSE(ConsoleStyle::detect(-1).color);
 }
 
+// What a reporter prints, captured.
+class Captured {
+ public:
+  Captured() : out_(open_memstream(&buffer_, &size_)) {}
+  ~Captured() {
+    std::fclose(out_);
+    std::free(buffer_);
+  }
+  Captured(const Captured&) = delete;
+  Captured& operator=(const Captured&) = delete;
+  std::FILE* file() { return out_; }
+  std::string text() {
+    std::fflush(out_);
+    return std::string(buffer_, size_);
+  }
+
+ private:
+  char* buffer_ = nullptr;
+  std::size_t size_ = 0;
+  std::FILE* out_;
+};
+
 TEST(ConsoleReporter, PlainLinesNameResultAndReasonAndFailuresShowTheLogTail) {
   test::TempDir dir;
   std::string log;
@@ -40,15 +62,11 @@ TEST(ConsoleReporter, PlainLinesNameResultAndReasonAndFailuresShowTheLogTail) {
   record.end_seconds = 3.5;
   record.log_path = log_path;
   record.verdict = {run::Status::kFail, "exit code 2"};
-  char* buffer = nullptr;
-  std::size_t size = 0;
-  std::FILE* out = open_memstream(&buffer, &size);
-  ConsoleReporter reporter(out, {false, false});
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
   reporter.run_started({{&plan}, 1, 1, {{}, "none"}});
   reporter.stage_finished(record);
-  std::fclose(out);
-  const std::string text(buffer, size);
-  std::free(buffer);
+  const std::string text = out.text();
   EXPECT_NE(text.find("[1/1] FAIL        norm_train/gpus_0/autocast_null/train (2.5 s) - exit code 2\n"),
             std::string::npos)
       << text;
@@ -70,16 +88,12 @@ TEST(ConsoleReporter, AFailedCheckListsItsFailingValuesWorstFirstAndAPassedOneNo
   check.kind = "diff";
   check.values = {{"logits: mean", 1e-7, 1e-6, true}, {"logits: max", 2e-5, 1e-6, false}, {"probs: max", 3e-3, 1e-6, false}};
   check.notes = {"only in B: logits.bias"};
-  char* buffer = nullptr;
-  std::size_t size = 0;
-  std::FILE* out = open_memstream(&buffer, &size);
-  ConsoleReporter reporter(out, {false, false});
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
   reporter.check_finished(record, check);
   record.verdict = {run::Status::kPass, ""};
   reporter.check_finished(record, check);
-  std::fclose(out);
-  const std::string text(buffer, size);
-  std::free(buffer);
+  const std::string text = out.text();
   EXPECT_EQ(text,
             "    check values:\n"
             "      probs: max = 0.003 > limit 1e-06: FAIL\n"
@@ -87,22 +101,6 @@ TEST(ConsoleReporter, AFailedCheckListsItsFailingValuesWorstFirstAndAPassedOneNo
             "      note: only in B: logits.bias\n");
 }
 
-// What a reporter prints, captured.
-class Captured {
- public:
-  Captured() : out_(open_memstream(&buffer_, &size_)) {}
-  ~Captured() { std::free(buffer_); }
-  std::FILE* file() { return out_; }
-  std::string text() {
-    std::fflush(out_);
-    return std::string(buffer_, size_);
-  }
-
- private:
-  char* buffer_ = nullptr;
-  std::size_t size_ = 0;
-  std::FILE* out_;
-};
 
 plan::Stage stage_of(const std::string& id, plan::StageKind kind, int gpus, std::vector<std::string> deps = {}) {
   plan::Stage stage;
