@@ -276,7 +276,10 @@ TEST_F(ProcessExecutorTest, AHundredTimeoutsAndAHundredInterruptsLeaveNoProcessB
   EXPECT_EQ(timeouts, kRepetitions);
   EXPECT_EQ(interrupts, kRepetitions);
   const auto kids = pids_in(path("kids"));
-  EXPECT_EQ(kids.size(), 4u * kRepetitions);
+  // Each interrupt waits for both children; a 0.05 s timeout may strike before a loaded
+  // machine starts them, so the timeouts add between 0 and 2 children each.
+  EXPECT_GE(kids.size(), 2u * kRepetitions);
+  EXPECT_LE(kids.size(), 4u * kRepetitions);
   EXPECT_EQ(std::count_if(kids.begin(), kids.end(), alive), 0) << "processes left behind";
 }
 
