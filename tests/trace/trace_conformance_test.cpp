@@ -13,26 +13,16 @@
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
+#include "support/text_lines.h"
 #include "trace/tracer.h"
 
 namespace tipc::trace {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
+using test::lines_of;
 
 fs::path corpus_dir() { return fs::path(test::shared_dir()) / "tipc-corpus"; }
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return lines;
-}
 
 // The value of the first `key:` line of a config ("" when there is none).
 std::string config_value(const std::string& config, const std::string& key) {
