@@ -23,6 +23,7 @@ build=(
 demo=(
   # PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
   python3-torch python3-numpy python3-onnx python3-opencv
+  bubblewrap                 # tracing a repository's own runner in a sandbox (src/trace/)
 )
 test=(
   libgtest-dev googletest
@@ -31,6 +32,7 @@ test=(
   clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
   slurmctld slurmd slurm-client munge  # --executor slurm on a local cluster (scripts/slurm-local.sh)
   scdoc                      # the man page, built with everything (the install test checks it)
+  bubblewrap                 # tests/trace: the traced runner's isolation (no writes outside, no network)
 )
 package=(
   scdoc                      # docs/tipc-run.1.scd -> tipc-run.1

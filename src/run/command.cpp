@@ -17,58 +17,116 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Reads the child's output until it closes the pipe or the deadline passes.
-bool read_until_closed(int fd, std::string& out, Clock::time_point deadline) {
-  char buffer[4096];
-  while (true) {
+// One stream of the child: the read end of its pipe and what was kept of it.
+struct Stream {
+  int fd = -1;
+  std::string* text = nullptr;
+};
+
+void append_bounded(std::string& text, const char* data, std::size_t size, std::size_t limit) {
+  if (text.size() < limit) text.append(data, std::min(size, limit - text.size()));
+}
+
+// Reads the child's streams until both are closed (true) or the deadline passes (false).
+bool read_until_closed(Stream streams[2], std::size_t limit, Clock::time_point deadline) {
+  char buffer[8192];
+  while (streams[0].fd >= 0 || streams[1].fd >= 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return false;
-    pollfd pfd{fd, POLLIN, 0};
-    if (poll(&pfd, 1, static_cast<int>(left)) < 0 && errno != EINTR) return false;
-    const ssize_t n = read(fd, buffer, sizeof buffer);
-    if (n == 0) return true;
-    if (n > 0) out.append(buffer, static_cast<std::size_t>(n));
-    else if (errno != EAGAIN && errno != EINTR) return true;
+    pollfd fds[2] = {{streams[0].fd, POLLIN, 0}, {streams[1].fd, POLLIN, 0}};
+    if (poll(fds, 2, static_cast<int>(left)) < 0 && errno != EINTR) return false;
+    for (int i = 0; i < 2; ++i) {
+      if (streams[i].fd < 0 || fds[i].revents == 0) continue;
+      const ssize_t n = read(streams[i].fd, buffer, sizeof buffer);
+      if (n > 0) append_bounded(*streams[i].text, buffer, static_cast<std::size_t>(n), limit);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+        close(streams[i].fd);
+        streams[i].fd = -1;
+      }
+    }
   }
+  return true;
+}
+
+// Reaps the child (true) or gives up at the deadline (false).
+bool wait_until(pid_t pid, int& status, Clock::time_point deadline) {
+  while (true) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) return true;
+    if (Clock::now() >= deadline) return false;
+    usleep(1000);
+  }
+}
+
+std::vector<char*> c_strings(const std::vector<std::string>& words) {
+  std::vector<char*> out;
+  for (const auto& word : words) out.push_back(const_cast<char*>(word.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+// Starts the child with stdout on out_fd and stderr on err_fd; returns errno or 0.
+int spawn(const CommandSpec& spec, int out_fd, int err_fd, pid_t& pid) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+  if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);  // its own group: killed as one
+  auto args = c_strings(spec.argv);
+  std::vector<char*> env;
+  if (spec.environment) env = c_strings(*spec.environment);
+  const int error = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(),
+                                 spec.environment ? env.data() : environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  return error;
 }
 
 }  // namespace
 
-CommandResult run_command(const std::vector<std::string>& argv, double timeout_seconds) {
-  CommandResult result;
-  if (argv.empty()) return result;
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) return {std::nullopt, std::strerror(errno)};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);  // its own group: killed as one
-  std::vector<char*> args;
-  for (const auto& word : argv) args.push_back(const_cast<char*>(word.c_str()));
-  args.push_back(nullptr);
+CommandOutcome run_command(const CommandSpec& spec) {
+  CommandOutcome outcome;
+  if (spec.argv.empty()) return outcome;
+  int out[2] = {-1, -1}, err[2] = {-1, -1};
+  if (pipe2(out, O_CLOEXEC) != 0 || (spec.separate_stderr && pipe2(err, O_CLOEXEC) != 0)) {
+    outcome.launch_error = std::strerror(errno);
+    for (int fd : {out[0], out[1]}) if (fd >= 0) close(fd);
+    return outcome;
+  }
   pid_t pid = 0;
-  const int error = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  close(fds[1]);
+  const int error = spawn(spec, out[1], spec.separate_stderr ? err[1] : out[1], pid);
+  close(out[1]);
+  if (spec.separate_stderr) close(err[1]);
+  Stream streams[2] = {{out[0], &outcome.output}, {err[0], &outcome.error_output}};
   if (error != 0) {
-    close(fds[0]);
-    return {std::nullopt, argv[0] + ": " + std::strerror(error)};
+    for (auto& stream : streams) if (stream.fd >= 0) close(stream.fd);
+    outcome.launch_error = spec.argv[0] + ": " + std::strerror(error);
+    return outcome;
   }
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(timeout_seconds));
-  const bool closed = read_until_closed(fds[0], result.output, deadline);
-  close(fds[0]);
-  if (!closed) kill(-pid, SIGKILL);
+                                           std::chrono::duration<double>(spec.timeout_seconds));
+  const bool closed = read_until_closed(streams, spec.output_limit, deadline);
+  for (auto& stream : streams) if (stream.fd >= 0) close(stream.fd);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  // Output closed early does not mean the child finished: it is waited for up to the deadline.
+  if (!closed || !wait_until(pid, status, deadline)) {
+    kill(-pid, SIGKILL);
+    outcome.timed_out = true;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
-  if (closed && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  return result;
+  if (!outcome.timed_out && WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
+  return outcome;
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_seconds) {
+  auto outcome = run_command(CommandSpec{argv, "", std::nullopt, timeout_seconds, false});
+  if (!outcome.launch_error.empty()) return {std::nullopt, std::move(outcome.launch_error)};
+  return {outcome.exit_code, std::move(outcome.output)};
 }
 
 }  // namespace tipc::run

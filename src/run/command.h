@@ -1,7 +1,9 @@
 #pragma once
-// Short helper commands whose output tipc-run reads (nvidia-smi, sinfo, squeue, scancel):
-// started without a shell, stdin from /dev/null, stdout and stderr captured together,
-// killed when they overrun their time.
+// Short helper commands whose output tipc-run reads (nvidia-smi, sinfo, squeue, scancel),
+// and the traced runner (trace/tracer.h): started without a shell, stdin from /dev/null,
+// in a process group of their own, output captured up to a bound, the whole group killed
+// when they overrun their time.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +16,28 @@ struct CommandResult {
   bool ok() const { return exit_code == 0; }
 };
 
+// Runs argv (looked up on PATH) with stdout and stderr captured together.
 CommandResult run_command(const std::vector<std::string>& argv, double timeout_seconds = 30);
+
+struct CommandSpec {
+  std::vector<std::string> argv;  // argv[0] is looked up on the PATH of tipc-run's environment
+  std::string cwd;                // empty: tipc-run's own
+  // The child's whole environment as NAME=VALUE; nullopt: tipc-run's own.
+  std::optional<std::vector<std::string>> environment;
+  double timeout_seconds = 30;
+  bool separate_stderr = false;  // stderr into CommandOutcome::error_output, not output
+  // Bytes kept of each stream; the rest is read and dropped, so the child never blocks.
+  std::size_t output_limit = static_cast<std::size_t>(-1);
+};
+
+struct CommandOutcome {
+  std::optional<int> exit_code;  // nullopt: it did not start, was killed by a signal or timed out
+  bool timed_out = false;        // its group was killed at the deadline
+  std::string launch_error;      // why it did not start ("" when it did)
+  std::string output;            // stdout (and stderr unless separate_stderr), bounded
+  std::string error_output;      // stderr when separate_stderr, bounded
+};
+
+CommandOutcome run_command(const CommandSpec& spec);
 
 }  // namespace tipc::run

@@ -48,6 +48,7 @@ struct Trace {
   std::vector<StatusLog> status_logs;
   int exit_code = 0;                    // the runner's own exit status
   std::string stderr_text;              // what the runner printed on stderr (bounded)
+  std::vector<std::string> warnings;    // e.g. that the trace ran without isolation (trace/sandbox.h)
 };
 
 }  // namespace tipc::trace

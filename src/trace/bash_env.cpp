@@ -1,0 +1,31 @@
+#include "trace/bash_env.h"
+
+namespace tipc::trace {
+
+std::string bash_env_script() {
+  // The token is "<BASHPID>:<count>": unique also across subshells, which inherit a copy of
+  // the count. "$*" joins with the first character of IFS, so IFS is a space while it joins.
+  return R"(# tipc-run trace: records every string the runner evaluates (src/trace/bash_env.cpp)
+__tipc_trace_status() { return "$1"; }
+__tipc_trace_count=0
+eval() {
+  local __tipc_trace_saved=$? __tipc_trace_text __tipc_trace_outer=${TIPC_TRACE_EVAL-}
+  if [[ -v IFS ]]; then
+    local __tipc_trace_ifs=$IFS
+    IFS=' '; __tipc_trace_text="$*"; IFS=$__tipc_trace_ifs
+  else
+    IFS=' '; __tipc_trace_text="$*"; unset IFS
+  fi
+  __tipc_trace_count=$((__tipc_trace_count + 1))
+  TIPC_TRACE_EVAL="$BASHPID:$__tipc_trace_count"
+  printf '%s\0%s\0' "$TIPC_TRACE_EVAL" "$__tipc_trace_text" >> "$TIPC_TRACE_EVALS"
+  __tipc_trace_status "$__tipc_trace_saved"
+  builtin eval "$@"
+  set -- "$?"
+  TIPC_TRACE_EVAL=$__tipc_trace_outer
+  return "$1"
+}
+)";
+}
+
+}  // namespace tipc::trace

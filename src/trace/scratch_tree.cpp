@@ -1,0 +1,105 @@
+#include "trace/scratch_tree.h"
+
+#include <stdlib.h>
+
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+
+#include "trace/bash_env.h"
+#include "trace/stand_ins.h"
+
+namespace tipc::trace {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr int kShadowDepth = 6;
+constexpr std::size_t kShadowLimit = 5000;
+
+Result<std::string> read_bytes(const fs::path& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(Error::at(path.string(), 0, "", "cannot read the " + what + ": " + errno_text(errno)));
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+bool is_script(const fs::path& path) { return path.extension() == ".sh" || path.extension() == ".py"; }
+
+// Directories that exist in the repository, so the runner's `cd` and directory checks see them.
+std::vector<std::string> shadow_directories(const fs::path& root) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end && out.size() < kShadowLimit; it.increment(ec)) {
+    std::error_code entry_ec;
+    if (it->is_symlink(entry_ec) || !it->is_directory(entry_ec)) continue;
+    const auto name = it->path().filename().string();
+    const auto relative = it->path().lexically_relative(root).generic_string();
+    // Training output would change the runner's decisions; plans assume none (corpus README §6).
+    if (name.starts_with(".") || relative == "test_tipc/output") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it.depth() + 1 >= kShadowDepth) it.disable_recursion_pending();
+    out.push_back(relative);
+  }
+  return out;
+}
+
+std::string write_file(const fs::path& path, const std::string& bytes) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << bytes;
+  return out ? "" : "cannot write " + path.string() + ": " + errno_text(errno);
+}
+
+}  // namespace
+
+Result<RepoInputs> collect_inputs(const TraceRequest& request) {
+  RepoInputs inputs;
+  const fs::path root(request.repo_root);
+  const fs::path runner = root / request.runner;
+  std::error_code ec;
+  if (request.runner.empty() || !fs::is_regular_file(runner, ec)) {
+    return fail(Error::at(runner.string(), 0, "", "no runner script to trace: " + runner.string() + " does not exist"));
+  }
+  for (const auto& entry : fs::directory_iterator(runner.parent_path(), ec)) {
+    if (!entry.is_regular_file() || !is_script(entry.path())) continue;
+    auto bytes = read_bytes(entry.path(), "runner's directory file");
+    if (!bytes) return fail(bytes.error());
+    inputs.files[entry.path().lexically_relative(root).generic_string()] = std::move(*bytes);
+  }
+  inputs.config_path = (fs::path(request.run_dir) / request.config_arg).lexically_normal().generic_string();
+  auto config = read_bytes(root / inputs.config_path, "config");
+  if (!config) return fail(config.error());
+  inputs.files[inputs.config_path] = std::move(*config);
+  inputs.directories = shadow_directories(root);
+  return inputs;
+}
+
+ScratchTree::~ScratchTree() {
+  std::error_code ec;
+  fs::remove_all(root_, ec);
+}
+
+Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& inputs, const std::string& interpreter) {
+  std::string pattern = (fs::temp_directory_path() / "tipc-trace-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) return fail(Error::plain("cannot make a scratch directory: " + errno_text(errno)));
+  std::unique_ptr<ScratchTree> tree(new ScratchTree(fs::canonical(pattern)));
+  std::error_code ec;
+  for (const auto& directory : inputs.directories) fs::create_directories(tree->repo() / directory, ec);
+  for (const auto& dir : {tree->repo(), tree->bin(), tree->home(), tree->tmp()}) fs::create_directories(dir, ec);
+  if (ec) return fail(Error::plain("cannot fill the scratch directory " + tree->root().string() + ": " + ec.message()));
+  for (const auto& [path, bytes] : inputs.files) {
+    if (auto problem = write_file(tree->repo() / path, bytes); !problem.empty()) return fail(Error::plain(problem));
+  }
+  if (auto problem = write_file(tree->bash_env(), bash_env_script()); !problem.empty()) return fail(Error::plain(problem));
+  const std::string stand_in = stand_in_binary();
+  for (const auto& name : recorded_programs(interpreter)) fs::create_symlink(stand_in, tree->bin() / name, ec);
+  for (const auto& name : no_op_programs()) fs::create_symlink("/bin/true", tree->bin() / name, ec);
+  if (ec) return fail(Error::plain("cannot place the stand-ins in " + tree->bin().string() + ": " + ec.message()));
+  return tree;
+}
+
+}  // namespace tipc::trace

@@ -1,0 +1,49 @@
+#pragma once
+// The scratch copy a runner is traced in: the files next to the runner, the config, empty
+// shadows of the repository's directories (so that `cd deploy` works), and beside it the
+// stand-ins' PATH directory, a throw-away HOME and the trace's logs. Removed when dropped.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "trace/trace_request.h"
+
+namespace tipc::trace {
+
+// What of the repository the trace sees; also the trace cache's key material.
+struct RepoInputs {
+  std::map<std::string, std::string> files;  // path relative to the repository root -> bytes
+  std::vector<std::string> directories;      // relative, shadowed empty
+  std::string config_path;                   // relative to the repository root
+};
+
+// Reads the runner's directory files (*.sh, *.py) and the config, and lists the
+// repository's directories (not hidden ones, not test_tipc/output, at most 6 deep and 5000).
+Result<RepoInputs> collect_inputs(const TraceRequest& request);
+
+class ScratchTree {
+ public:
+  ~ScratchTree();
+  ScratchTree(const ScratchTree&) = delete;
+  ScratchTree& operator=(const ScratchTree&) = delete;
+
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path repo() const { return root_ / "repo"; }
+  std::filesystem::path bin() const { return root_ / "trace/bin"; }
+  std::filesystem::path home() const { return root_ / "trace/home"; }
+  std::filesystem::path tmp() const { return root_ / "trace/tmp"; }
+  std::filesystem::path calls_log() const { return root_ / "trace/calls"; }
+  std::filesystem::path evals_log() const { return root_ / "trace/evals"; }
+  std::filesystem::path bash_env() const { return root_ / "trace/bash_env.sh"; }
+
+  static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter);
+
+ private:
+  explicit ScratchTree(std::filesystem::path root) : root_(std::move(root)) {}
+  std::filesystem::path root_;
+};
+
+}  // namespace tipc::trace

@@ -1,0 +1,122 @@
+// tipc-trace-stand-in: what the tracer (trace/tracer.h) puts on the traced runner's PATH
+// in place of the interpreter and the tools the chains start. It records how it was
+// started, creates the train.log the runner checks next, prints one line and exits 0.
+//
+// It is started about 15 000 times for the recorded corpus, so it is a separate, small
+// program that links only the C library (docs/architecture.md, src/trace/): no C++
+// runtime, no allocation beyond one record buffer, one write per record.
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace {
+
+// A growing buffer of NUL-terminated fields: one record of the call log.
+struct Record {
+  char* data = nullptr;
+  size_t size = 0;
+  size_t capacity = 0;
+
+  void add(const char* field) {
+    const size_t length = strlen(field) + 1;
+    if (size + length > capacity) {
+      capacity = (size + length) * 2;
+      data = static_cast<char*>(realloc(data, capacity));
+      if (data == nullptr) _exit(70);
+    }
+    memcpy(data + size, field, length);
+    size += length;
+  }
+  void add_count(long count) {
+    char text[32];
+    snprintf(text, sizeof text, "%ld", count);
+    add(text);
+  }
+};
+
+// Where a descriptor points, as /proc shows it ("pipe:[123]" for a pipe).
+void add_target(Record& record, int fd) {
+  char link[64], target[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  const ssize_t n = readlink(link, target, sizeof target - 1);
+  target[n < 0 ? 0 : n] = '\0';
+  record.add(target);
+}
+
+void make_directories(char* path) {
+  for (char* slash = strchr(path + 1, '/'); slash != nullptr; slash = strchr(slash + 1, '/')) {
+    *slash = '\0';
+    mkdir(path, 0755);
+    *slash = '/';
+  }
+  mkdir(path, 0755);
+}
+
+void touch_train_log(const char* directory, const char* model) {
+  char path[PATH_MAX];
+  if (snprintf(path, sizeof path, "%s%s%s", directory, *model ? "/" : "", model) >= PATH_MAX) return;
+  make_directories(path);
+  strncat(path, "/train.log", sizeof path - strlen(path) - 1);
+  const int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) close(fd);
+}
+
+// KEY=VALUE with VALUE under test_tipc/output/ and a last component without '.': a
+// training output directory, whose train.log the runner reads after this call.
+void create_train_logs(const char* argument, const char* model) {
+  const char* equals = strchr(argument, '=');
+  if (equals == nullptr || strstr(equals + 1, "test_tipc/output/") == nullptr) return;
+  char value[PATH_MAX];
+  if (snprintf(value, sizeof value, "%s", equals + 1) >= PATH_MAX) return;
+  size_t length = strlen(value);
+  while (length > 1 && value[length - 1] == '/') value[--length] = '\0';
+  const char* last = strrchr(value, '/');
+  if (strchr(last ? last + 1 : value, '.') != nullptr) return;
+  touch_train_log(value, "");
+  if (*model) touch_train_log(value, model);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* log = getenv("TIPC_TRACE_CALLS");
+  if (log == nullptr) {
+    fprintf(stderr, "tipc-trace-stand-in: not started by a trace (TIPC_TRACE_CALLS is not set)\n");
+    return 2;
+  }
+  const char* model = getenv("TIPC_TRACE_MODEL");
+  const char* token = getenv("TIPC_TRACE_EVAL");
+  const char* slash = strrchr(argv[0], '/');
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof cwd) == nullptr) cwd[0] = '\0';
+  Record record;
+  record.add("C");
+  record.add(slash ? slash + 1 : argv[0]);
+  record.add(cwd);
+  add_target(record, 1);
+  add_target(record, 2);
+  record.add(token ? token : "");
+  record.add_count(argc - 1);
+  for (int i = 1; i < argc; ++i) record.add(argv[i]);
+  long count = 0;
+  while (environ[count] != nullptr) ++count;
+  record.add_count(count);
+  for (long i = 0; i < count; ++i) record.add(environ[i]);
+  const int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  // O_APPEND and a single write: concurrent stand-ins never interleave their records.
+  if (fd < 0 || write(fd, record.data, record.size) != static_cast<ssize_t>(record.size)) {
+    fprintf(stderr, "tipc-trace-stand-in: cannot append to %s: %s\n", log, strerror(errno));
+    return 70;
+  }
+  close(fd);
+  for (int i = 1; i < argc; ++i) create_train_logs(argv[i], model ? model : "");
+  printf("tipc-run trace stand-in: %s (recorded, not run)\n", slash ? slash + 1 : argv[0]);
+  return 0;
+}

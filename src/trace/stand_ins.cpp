@@ -1,0 +1,39 @@
+#include "trace/stand_ins.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+namespace tipc::trace {
+namespace fs = std::filesystem;
+
+std::vector<std::string> recorded_programs(const std::string& interpreter) {
+  std::vector<std::string> names = {"python", "python3"};
+  for (int minor = 5; minor <= 13; ++minor) names.push_back("python3." + std::to_string(minor));
+  // Found in the runners of the other chains (test_paddle2onnx.sh, test_inference_cpp.sh,
+  // test_lite_*.sh, prepare.sh): conversions, C++ builds, on-device runs, model downloads.
+  for (const char* tool : {"paddle2onnx", "cmake", "make", "adb", "hub", "trtexec"}) names.push_back(tool);
+  if (!interpreter.empty() && interpreter.find('/') == std::string::npos &&
+      std::find(names.begin(), names.end(), interpreter) == names.end()) {
+    names.insert(names.begin(), interpreter);
+  }
+  return names;
+}
+
+const std::vector<std::string>& no_op_programs() {
+  static const std::vector<std::string> names = {"sleep", "pip",  "pip3",    "nvidia-smi", "wget",
+                                                 "curl",  "git",  "apt",     "apt-get",    "npu-smi",
+                                                 "xpu-smi", "xpu_smi"};
+  return names;
+}
+
+std::string stand_in_binary() {
+  if (const char* env = std::getenv("TIPC_STAND_IN")) return env;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path installed = (self.parent_path() / "../libexec/tipc-run/tipc-trace-stand-in").lexically_normal();
+  if (!ec && fs::is_regular_file(installed, ec)) return installed.string();
+  return (self.parent_path() / "tipc-trace-stand-in").string();
+}
+
+}  // namespace tipc::trace

@@ -1,0 +1,20 @@
+#pragma once
+// The programs a traced runner must not really start, in one place: those recorded by the
+// stand-in (trace/stand_in_main.cpp), and those that become no-ops.
+#include <string>
+#include <vector>
+
+namespace tipc::trace {
+
+// The interpreter word, python, python3, python3.5 ... python3.13, and the tools other
+// chains start (paddle2onnx, build tools, device tools). Without duplicates.
+std::vector<std::string> recorded_programs(const std::string& interpreter);
+
+// Programs that do nothing and succeed: sleeping, installing, downloading, device queries.
+const std::vector<std::string>& no_op_programs();
+
+// The stand-in binary: $TIPC_STAND_IN, else <dir of this binary>/../libexec/tipc-run/, else
+// (a binary run from its build directory) the same directory.
+std::string stand_in_binary();
+
+}  // namespace tipc::trace

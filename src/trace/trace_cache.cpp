@@ -1,0 +1,69 @@
+#include "trace/trace_cache.h"
+
+#include <fstream>
+
+#include "core/json_file.h"
+#include "core/sha256.h"
+#include "trace/bash_env.h"
+#include "trace/stand_ins.h"
+#include "trace/trace_json.h"
+
+namespace tipc::trace {
+namespace {
+
+constexpr const char* kFormat = "tipc-run trace 1";
+
+// Every field is followed by a NUL and lists by their length, so no two inputs feed the
+// same bytes.
+class KeyWriter {
+ public:
+  void field(const std::string& text) { hash_.update(text.data(), text.size() + 1); }
+  void list(const std::vector<std::string>& items) {
+    field(std::to_string(items.size()));
+    for (const auto& item : items) field(item);
+  }
+  std::string digest() const { return hash_.hex_digest(); }
+
+ private:
+  Sha256 hash_;
+};
+
+std::string entry_path(const std::string& cache_dir, const std::string& key) { return cache_dir + "/" + key + ".json"; }
+
+}  // namespace
+
+std::string trace_cache_key(const TraceRequest& request, const RepoInputs& inputs) {
+  KeyWriter key;
+  for (const auto& text : {std::string(kFormat), request.repo_root, request.runner, request.run_dir, request.config_arg,
+                           request.mode, request.interpreter, request.model_name,
+                           request.map_root.value_or(request.repo_root), bash_env_script()}) {
+    key.field(text);
+  }
+  key.field(std::to_string(static_cast<int>(request.isolation)));
+  key.list(request.extra_args);
+  key.list(recorded_programs(request.interpreter));
+  key.list(no_op_programs());
+  key.list(inputs.directories);
+  key.field(std::to_string(inputs.files.size()));
+  for (const auto& [path, bytes] : inputs.files) {
+    key.field(path);
+    key.field(bytes);
+  }
+  return key.digest();
+}
+
+std::optional<Trace> load_cached_trace(const std::string& cache_dir, const std::string& key) {
+  std::ifstream in(entry_path(cache_dir, key), std::ios::binary);
+  if (!in) return std::nullopt;
+  const auto json = nlohmann::json::parse(in, nullptr, false);
+  if (json.is_discarded()) return std::nullopt;
+  auto trace = trace_from_json(json);
+  if (!trace) return std::nullopt;
+  return std::move(*trace);
+}
+
+void store_cached_trace(const std::string& cache_dir, const std::string& key, const Trace& trace) {
+  write_json_atomically(entry_path(cache_dir, key), trace_to_json(trace));
+}
+
+}  // namespace tipc::trace

@@ -1,0 +1,22 @@
+#pragma once
+// Traces kept on disk by the digest of everything that decides them, so that a suite is
+// traced once: the runner directory's files, the config bytes, the shadowed directories,
+// mode, arguments and options, and the tracer's own stand-in lists and eval wrapper.
+#include <optional>
+#include <string>
+
+#include "trace/scratch_tree.h"
+#include "trace/trace.h"
+#include "trace/trace_request.h"
+
+namespace tipc::trace {
+
+std::string trace_cache_key(const TraceRequest& request, const RepoInputs& inputs);
+
+// nullopt when there is no entry, or it cannot be read (it is then traced again).
+std::optional<Trace> load_cached_trace(const std::string& cache_dir, const std::string& key);
+
+// Best effort: a cache that cannot be written only costs the next run a trace.
+void store_cached_trace(const std::string& cache_dir, const std::string& key, const Trace& trace);
+
+}  // namespace tipc::trace

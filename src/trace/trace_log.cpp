@@ -1,0 +1,94 @@
+#include "trace/trace_log.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace tipc::trace {
+namespace {
+
+// The NUL-terminated fields of a log file, in order.
+class Fields {
+ public:
+  explicit Fields(std::string bytes) : bytes_(std::move(bytes)) {}
+  bool done() const { return at_ >= bytes_.size(); }
+  bool next(std::string& field) {
+    const std::size_t end = bytes_.find('\0', at_);
+    if (end == std::string::npos) return false;
+    field.assign(bytes_, at_, end - at_);
+    at_ = end + 1;
+    return true;
+  }
+  bool next_list(std::vector<std::string>& list) {
+    std::string count;
+    if (!next(count) || count.empty() || count.find_first_not_of("0123456789") != std::string::npos) return false;
+    list.resize(std::stoul(count));
+    for (auto& item : list) {
+      if (!next(item)) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::string bytes_;
+  std::size_t at_ = 0;
+};
+
+Fields read_fields(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Fields("");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return Fields(bytes.str());
+}
+
+Error cut(const std::string& path) { return Error::at(path, 0, "", "the trace log ends inside a record"); }
+
+}  // namespace
+
+Result<std::vector<RawCall>> read_calls(const std::string& path) {
+  auto fields = read_fields(path);
+  std::vector<RawCall> calls;
+  while (!fields.done()) {
+    RawCall c;
+    std::string tag;
+    if (!fields.next(tag) || tag != "C" || !fields.next(c.program) || !fields.next(c.cwd) ||
+        !fields.next(c.stdout_target) || !fields.next(c.stderr_target) || !fields.next(c.eval_token) ||
+        !fields.next_list(c.args) || !fields.next_list(c.environment)) {
+      return fail(cut(path));
+    }
+    calls.push_back(std::move(c));
+  }
+  return calls;
+}
+
+Result<std::vector<RawEval>> read_evals(const std::string& path) {
+  auto fields = read_fields(path);
+  std::vector<RawEval> evals;
+  while (!fields.done()) {
+    RawEval e;
+    if (!fields.next(e.token) || !fields.next(e.text)) return fail(cut(path));
+    evals.push_back(std::move(e));
+  }
+  return evals;
+}
+
+std::string PathMap::text(std::string text) const {
+  for (std::size_t at = text.find(scratch_repo_); at != std::string::npos;
+       at = text.find(scratch_repo_, at + repo_text_.size())) {
+    text.replace(at, scratch_repo_.size(), repo_text_);
+  }
+  return text;
+}
+
+std::string PathMap::directory(const std::string& path) const {
+  if (path == scratch_repo_) return ".";
+  if (path.starts_with(scratch_repo_ + "/")) return path.substr(scratch_repo_.size() + 1);
+  return path;
+}
+
+std::string PathMap::target(const std::string& link) const {
+  if (!link.starts_with("/")) return "";
+  return directory(link);
+}
+
+}  // namespace tipc::trace

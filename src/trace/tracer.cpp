@@ -1,0 +1,193 @@
+#include "trace/tracer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "run/command.h"
+#include "trace/sandbox.h"
+#include "trace/scratch_tree.h"
+#include "trace/trace_cache.h"
+#include "trace/trace_log.h"
+
+namespace tipc::trace {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t kOutputLimit = 256 * 1024;
+constexpr std::uintmax_t kStatusLogLimit = 16 * 1024 * 1024;
+
+using Environment = std::map<std::string, std::string>;
+
+// Variables the shell or the trace itself sets: not the runner's doing.
+bool is_bookkeeping(const std::string& name) {
+  static const char* const names[] = {"PWD", "OLDPWD", "SHLVL", "_", "BASH_ENV"};
+  return name.starts_with("TIPC_TRACE_") || std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+// The environment the reference recorded under (corpus README §4): emptied, the stand-ins
+// first on PATH, a throw-away HOME, LC_ALL=C, CUDA_VISIBLE_DEVICES unset.
+Environment start_environment(const ScratchTree& tree, const TraceRequest& request) {
+  return {{"PATH", tree.bin().string() + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+          {"HOME", tree.home().string()},
+          {"LC_ALL", "C"},
+          {"TMPDIR", tree.tmp().string()},
+          {"BASH_ENV", tree.bash_env().string()},
+          {"TIPC_TRACE_CALLS", tree.calls_log().string()},
+          {"TIPC_TRACE_EVALS", tree.evals_log().string()},
+          {"TIPC_TRACE_MODEL", request.model_name},
+          {"TIPC_TRACE_EVAL", ""}};
+}
+
+std::map<std::string, std::optional<std::string>> environment_changes(const std::vector<std::string>& seen,
+                                                                     const Environment& start, const PathMap& map) {
+  std::map<std::string, std::optional<std::string>> changes;
+  Environment now;
+  for (const auto& entry : seen) {
+    const auto equals = entry.find('=');
+    if (equals != std::string::npos) now[entry.substr(0, equals)] = entry.substr(equals + 1);
+  }
+  for (const auto& [name, value] : now) {
+    const auto before = start.find(name);
+    if (!is_bookkeeping(name) && (before == start.end() || before->second != value)) changes[name] = map.text(value);
+  }
+  for (const auto& [name, value] : start) {
+    if (!is_bookkeeping(name) && !now.contains(name)) changes[name] = std::nullopt;
+  }
+  return changes;
+}
+
+Error runner_error(const TraceRequest& request, const std::string& what, const std::string& stderr_text) {
+  auto message = fmt::format("the runner {} {}", request.runner, what);
+  if (!stderr_text.empty()) message += "; its stderr:\n" + stderr_text;
+  return Error::at((fs::path(request.repo_root) / request.runner).string(), 0, "", message);
+}
+
+// Files the runner wrote with status lines (results_python.log and its siblings).
+std::vector<StatusLog> status_logs(const ScratchTree& tree, const RepoInputs& inputs, const PathMap& map) {
+  std::vector<StatusLog> logs;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(tree.repo(), ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code entry_ec;
+    if (!it->is_regular_file(entry_ec) || it->file_size(entry_ec) > kStatusLogLimit) continue;
+    const auto relative = it->path().lexically_relative(tree.repo()).generic_string();
+    if (inputs.files.contains(relative)) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const std::string text = bytes.str();
+    if (text.find("Run successfully with command") == std::string::npos &&
+        text.find("Run failed with command") == std::string::npos) {
+      continue;
+    }
+    logs.push_back({relative, map.text(text)});
+  }
+  std::sort(logs.begin(), logs.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+  return logs;
+}
+
+Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree, const RepoInputs& inputs,
+                            const Environment& start) {
+  const PathMap map(tree.repo().string(), request.map_root.value_or(request.repo_root));
+  auto evals = read_evals(tree.evals_log().string());
+  if (!evals) return fail(evals.error());
+  auto calls = read_calls(tree.calls_log().string());
+  if (!calls) return fail(calls.error());
+  Trace trace;
+  trace.runner = request.runner;
+  trace.run_dir = request.run_dir;
+  trace.config_arg = request.config_arg;
+  trace.mode = request.mode;
+  trace.extra_args = request.extra_args;
+  std::map<std::string, std::size_t> eval_index;
+  for (const auto& eval : *evals) {
+    eval_index.emplace(eval.token, trace.evals.size());
+    trace.evals.push_back(map.text(eval.text));
+  }
+  for (const auto& raw : *calls) {
+    TracedCall call;
+    call.program = raw.program;
+    call.cwd = map.directory(raw.cwd);
+    call.env = environment_changes(raw.environment, start, map);
+    call.stdout_path = map.target(raw.stdout_target);
+    call.stderr_path = map.target(raw.stderr_target);
+    for (const auto& arg : raw.args) call.args.push_back(map.text(arg));
+    if (const auto found = eval_index.find(raw.eval_token); found != eval_index.end()) call.eval_index = found->second;
+    trace.calls.push_back(std::move(call));
+  }
+  trace.status_logs = status_logs(tree, inputs, map);
+  return trace;
+}
+
+Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inputs) {
+  const auto sandbox = choose_sandbox(request.isolation);
+  if (!sandbox) return fail(sandbox.error());
+  const auto tree = ScratchTree::create(inputs, request.interpreter);
+  if (!tree) return fail(tree.error());
+  const auto start = start_environment(**tree, request);
+  run::CommandSpec spec;
+  spec.cwd = ((*tree)->repo() / request.run_dir).lexically_normal().string();
+  spec.environment.emplace();
+  for (const auto& [name, value] : start) spec.environment->push_back(name + "=" + value);
+  std::vector<std::string> argv = {"bash", fs::path(request.runner).lexically_relative(request.run_dir).string(),
+                                   request.config_arg, request.mode};
+  argv.insert(argv.end(), request.extra_args.begin(), request.extra_args.end());
+  spec.argv = sandboxed_argv(*sandbox, (*tree)->root().string(), argv);
+  spec.timeout_seconds = request.timeout_seconds;
+  spec.separate_stderr = true;
+  spec.output_limit = kOutputLimit;
+  const auto outcome = run::run_command(spec);
+  const PathMap map((*tree)->repo().string(), request.map_root.value_or(request.repo_root));
+  const std::string stderr_text = map.text(outcome.error_output);
+  if (!outcome.launch_error.empty()) return fail(runner_error(request, "could not start: " + outcome.launch_error, ""));
+  if (outcome.timed_out) {
+    return fail(runner_error(request, fmt::format("did not finish within {} s and was stopped", request.timeout_seconds),
+                             stderr_text));
+  }
+  if (outcome.exit_code != 0) {
+    const auto how = outcome.exit_code ? fmt::format("exited with status {}", *outcome.exit_code) : "was killed by a signal";
+    return fail(runner_error(request, how, stderr_text));
+  }
+  auto trace = collect_trace(request, **tree, inputs, start);
+  if (!trace) return trace;
+  trace->stderr_text = stderr_text;
+  if (!sandbox->warning.empty()) trace->warnings.push_back(sandbox->warning);
+  return trace;
+}
+
+}  // namespace
+
+Result<Trace> trace_runner(const TraceRequest& request) {
+  const auto inputs = collect_inputs(request);
+  if (!inputs) return fail(inputs.error());
+  const std::string key = request.cache_dir.empty() ? "" : trace_cache_key(request, *inputs);
+  if (!key.empty()) {
+    if (auto cached = load_cached_trace(request.cache_dir, key)) return std::move(*cached);
+  }
+  auto trace = trace_uncached(request, *inputs);
+  if (trace && !key.empty()) store_cached_trace(request.cache_dir, key, *trace);
+  return trace;
+}
+
+std::vector<Result<Trace>> trace_runners(const std::vector<TraceRequest>& requests, int jobs) {
+  std::vector<std::optional<Result<Trace>>> results(requests.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < requests.size(); i = next++) results[i] = trace_runner(requests[i]);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::max(jobs, 1); ++t) threads.emplace_back(work);
+  work();
+  for (auto& thread : threads) thread.join();
+  std::vector<Result<Trace>> out;
+  for (auto& result : results) out.push_back(std::move(*result));
+  return out;
+}
+
+}  // namespace tipc::trace

@@ -1,0 +1,56 @@
+// run_command with a working directory, an explicit environment, stderr apart, bounded
+// output and a timeout that stops the whole process group.
+#include "run/command.h"
+
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+
+namespace tipc::run {
+namespace {
+
+CommandSpec shell(const std::string& script, double timeout_seconds) {
+  CommandSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.timeout_seconds = timeout_seconds;
+  spec.separate_stderr = true;
+  return spec;
+}
+
+TEST(RunCommand, RunsInTheGivenDirectoryWithOnlyTheGivenEnvironment) {
+  test::TempDir dir;
+  auto spec = shell("pwd; echo \"[$ONLY][${HOME-unset}]\"; echo oops >&2; exit 3", 10);
+  spec.cwd = dir.path().string();
+  spec.environment = std::vector<std::string>{"ONLY=1"};
+  const auto outcome = run_command(spec);
+  EXPECT_EQ(outcome.exit_code, 3);
+  EXPECT_EQ(outcome.output, dir.path().string() + "\n[1][unset]\n");
+  EXPECT_EQ(outcome.error_output, "oops\n");
+  EXPECT_FALSE(outcome.timed_out);
+}
+
+TEST(RunCommand, KeepsOnlyTheBoundOfItsOutputAndStillFinishes) {
+  auto spec = shell("head -c 1000000 /dev/zero; head -c 500000 /dev/zero >&2", 30);
+  spec.output_limit = 1000;
+  const auto outcome = run_command(spec);
+  EXPECT_EQ(outcome.exit_code, 0);
+  EXPECT_EQ(outcome.output.size(), 1000u);
+  EXPECT_EQ(outcome.error_output.size(), 1000u);
+}
+
+TEST(RunCommand, AnOverrunKillsTheGroupEvenWhenItClosedItsOutput) {
+  const auto outcome = run_command(shell("exec >/dev/null 2>&1; sleep 30 & wait", 0.5));
+  EXPECT_TRUE(outcome.timed_out);
+  EXPECT_EQ(outcome.exit_code, std::nullopt);
+}
+
+TEST(RunCommand, AProgramThatDoesNotExistIsALaunchError) {
+  CommandSpec spec;
+  spec.argv = {"tipc-no-such-program"};
+  const auto outcome = run_command(spec);
+  EXPECT_NE(outcome.launch_error.find("tipc-no-such-program"), std::string::npos);
+  EXPECT_EQ(outcome.exit_code, std::nullopt);
+}
+
+}  // namespace
+}  // namespace tipc::run

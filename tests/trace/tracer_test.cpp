@@ -1,0 +1,277 @@
+// The tracer on small runners written by the tests: what it records of each stand-in call
+// and evaluated string, that the runner sees an unchanged shell, isolation, and errors.
+#include "trace/tracer.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+#include "trace/sandbox.h"
+#include "trace/trace_json.h"
+
+namespace tipc::trace {
+namespace {
+namespace fs = std::filesystem;
+
+// A repository with one runner and one config; `deploy/` exists as in PaddleClas.
+struct FakeRepo {
+  test::TempDir dir;
+  explicit FakeRepo(const std::string& runner_text) {
+    dir.write("test_tipc/test_train_inference_python.sh", runner_text);
+    dir.write("test_tipc/configs/m/train_infer_python.txt", "===========================train_params===========================\nmodel_name:MyModel\npython:python3.7\n");
+    fs::create_directories(dir.path() / "deploy");
+  }
+  TraceRequest request(Isolation isolation = Isolation::automatic) const {
+    TraceRequest r;
+    r.repo_root = dir.path().string();
+    r.runner = "test_tipc/test_train_inference_python.sh";
+    r.config_arg = "test_tipc/configs/m/train_infer_python.txt";
+    r.mode = "lite_train_lite_infer";
+    r.interpreter = "python3.7";
+    r.model_name = "MyModel";
+    r.timeout_seconds = 20;
+    r.isolation = isolation;
+    return r;
+  }
+};
+
+TEST(Tracer, RecordsArgvCwdEnvironmentAndOutputTargets) {
+  FakeRepo repo(R"(export FOO=bar
+export CUDA_VISIBLE_DEVICES=0,1
+python3.7 tools/train.py -o "a=b c" "$1" $2 > test_tipc/out.log 2>&1
+cd deploy
+unset LC_ALL
+unset CUDA_VISIBLE_DEVICES
+paddle2onnx --model_dir=x
+)");
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  ASSERT_EQ(trace->calls.size(), 2u);
+  const auto& train = trace->calls[0];
+  EXPECT_EQ(train.program, "python3.7");
+  EXPECT_EQ(train.args, (std::vector<std::string>{"tools/train.py", "-o", "a=b c",
+                                                  "test_tipc/configs/m/train_infer_python.txt", "lite_train_lite_infer"}));
+  EXPECT_EQ(train.cwd, ".");
+  EXPECT_EQ(train.env.at("FOO"), "bar");
+  EXPECT_EQ(train.env.at("CUDA_VISIBLE_DEVICES"), "0,1");
+  EXPECT_EQ(train.stdout_path, "test_tipc/out.log");
+  EXPECT_EQ(train.stderr_path, "test_tipc/out.log");
+  EXPECT_EQ(train.eval_index, kNoEval);
+  EXPECT_FALSE(train.env.contains("PWD"));
+  const auto& convert = trace->calls[1];
+  EXPECT_EQ(convert.program, "paddle2onnx");
+  EXPECT_EQ(convert.cwd, "deploy");
+  EXPECT_EQ(convert.stdout_path, "");
+  EXPECT_EQ(convert.env.at("LC_ALL"), std::nullopt);
+  EXPECT_FALSE(convert.env.contains("CUDA_VISIBLE_DEVICES"));
+  EXPECT_EQ(trace->exit_code, 0);
+}
+
+TEST(Tracer, EvaluatedStringsAreByteExactAndTheShellIsUnchanged) {
+  FakeRepo repo(R"(IFS="|"
+cmd="python3.7 a.py  -x  |  y"
+eval $cmd
+echo "first=${PIPESTATUS[0]}" >&2
+two=$'echo one  \necho two '
+eval "$two" >&2
+false
+eval 'echo "status-inside=$?"' >&2
+eval "exit 3 | true"
+echo "pipestatus=${PIPESTATUS[0]}" >&2
+eval "false"
+echo "after=$? ifs=[$IFS]" >&2
+unset IFS
+eval "python3.7" "b.py" "p=$PWD"
+)");
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  ASSERT_EQ(trace->evals.size(), 6u);
+  EXPECT_EQ(trace->evals[0], "python3.7 a.py  -x     y");
+  EXPECT_EQ(trace->evals[1], "echo one  \necho two ");
+  EXPECT_EQ(trace->evals[2], "echo \"status-inside=$?\"");
+  EXPECT_EQ(trace->evals[5], "python3.7 b.py p=" + repo.dir.path().string());
+  EXPECT_NE(trace->stderr_text.find("first=0\n"), std::string::npos) << trace->stderr_text;
+  EXPECT_NE(trace->stderr_text.find("one\ntwo\n"), std::string::npos);
+  EXPECT_NE(trace->stderr_text.find("status-inside=1\n"), std::string::npos);
+  EXPECT_NE(trace->stderr_text.find("after=1 ifs=[|]\n"), std::string::npos);
+  ASSERT_EQ(trace->calls.size(), 2u);
+  EXPECT_EQ(trace->calls[0].eval_index, 0u);
+  EXPECT_EQ(trace->calls[0].args, (std::vector<std::string>{"a.py", "-x", "y"}));
+  EXPECT_EQ(trace->calls[1].eval_index, 5u);
+}
+
+TEST(Tracer, StandInsCreateTrainLogsAndRecordConcurrentCalls) {
+  FakeRepo repo(R"(python3.7 train.py -o Global.save_model_dir=./test_tipc/output/norm_train_gpus_0 Global.x=./test_tipc/output/a.yml
+test -f test_tipc/output/norm_train_gpus_0/train.log && echo plain-log >&2
+test -f test_tipc/output/norm_train_gpus_0/MyModel/train.log && echo model-log >&2
+test -e test_tipc/output/a.yml || echo no-file-dir >&2
+for i in $(seq 20); do python3 worker.py "$i" & done
+wait
+)");
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  EXPECT_NE(trace->stderr_text.find("plain-log\nmodel-log\nno-file-dir\n"), std::string::npos) << trace->stderr_text;
+  ASSERT_EQ(trace->calls.size(), 21u);
+  std::set<std::string> workers;
+  for (std::size_t i = 1; i < trace->calls.size(); ++i) workers.insert(trace->calls[i].args.at(1));
+  EXPECT_EQ(workers.size(), 20u);
+}
+
+TEST(Tracer, StatusLogsAreCollectedAndScratchPathsMapBack) {
+  FakeRepo repo(R"(mkdir -p test_tipc/output
+echo -e "\033[33m Run successfully with command - python3.7 x.py $(pwd)/out! \033[0m" > test_tipc/output/results_python.log
+echo "ordinary text" > test_tipc/output/other.log
+)");
+  auto request = repo.request();
+  request.map_root = "<REPO_ROOT>";
+  const auto trace = trace_runner(request);
+  ASSERT_TRUE(trace) << trace.error().str();
+  ASSERT_EQ(trace->status_logs.size(), 1u);
+  EXPECT_EQ(trace->status_logs[0].path, "test_tipc/output/results_python.log");
+  EXPECT_EQ(trace->status_logs[0].text,
+            "\033[33m Run successfully with command - python3.7 x.py <REPO_ROOT>/out! \033[0m\n");
+}
+
+TEST(Tracer, AFailingOrBrokenRunnerIsAnErrorNamingItWithItsStderr) {
+  FakeRepo broken("echo starting\nif then fi (\n");
+  const auto syntax = trace_runner(broken.request());
+  ASSERT_FALSE(syntax);
+  EXPECT_NE(syntax.error().str().find("test_tipc/test_train_inference_python.sh"), std::string::npos);
+  EXPECT_NE(syntax.error().str().find("syntax error"), std::string::npos) << syntax.error().str();
+  FakeRepo failing("echo 'cannot go on' >&2\nexit 4\n");
+  const auto failed = trace_runner(failing.request());
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().str().find("exited with status 4"), std::string::npos) << failed.error().str();
+  EXPECT_NE(failed.error().str().find("cannot go on"), std::string::npos);
+}
+
+TEST(Tracer, AHangingRunnerIsStoppedAtTheTimeout) {
+  FakeRepo repo("sleep 1000\nwhile :; do :; done\n");
+  auto request = repo.request();
+  request.timeout_seconds = 1;
+  const auto trace = trace_runner(request);
+  ASSERT_FALSE(trace);
+  EXPECT_NE(trace.error().str().find("did not finish within 1 s"), std::string::npos) << trace.error().str();
+  EXPECT_NE(trace.error().str().find("test_train_inference_python.sh"), std::string::npos);
+}
+
+TEST(Tracer, NoRunnerIsAClearError) {
+  FakeRepo repo("true\n");
+  auto request = repo.request();
+  request.runner = "test_tipc/test_train_python.sh";
+  const auto trace = trace_runner(request);
+  ASSERT_FALSE(trace);
+  EXPECT_NE(trace.error().str().find("no runner script to trace"), std::string::npos) << trace.error().str();
+}
+
+// Opens a TCP listener on 127.0.0.1 and returns its fd and port.
+std::pair<int, int> listen_locally() {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  listen(fd, 4);
+  socklen_t size = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
+  return {fd, ntohs(address.sin_port)};
+}
+
+TEST(Tracer, TheSandboxKeepsTheRunnerInsideItsScratchTreeAndOffTheNetwork) {
+  if (!choose_sandbox(Isolation::bwrap)) GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) is missing or does not work here";
+  test::TempDir outside;
+  const auto sentinel = outside.write("sentinel.txt", "unchanged\n");
+  const auto kept = outside.write("keep/file.txt", "kept\n");
+  const auto [listener, port] = listen_locally();
+  FakeRepo repo("echo changed > " + sentinel + "\nrm -rf \"$HOME\"\nrm -rf " + outside.path().string() +
+                "/keep\necho hello > /dev/tcp/127.0.0.1/" + std::to_string(port) +
+                "\necho escaped > /tmp/tipc-trace-escape.txt\ntrue\n");
+  const auto trace = trace_runner(repo.request(Isolation::bwrap));
+  ASSERT_TRUE(trace) << trace.error().str();
+  EXPECT_EQ(test::slurp(sentinel), "unchanged\n");
+  EXPECT_EQ(test::slurp(kept), "kept\n");
+  EXPECT_FALSE(fs::exists("/tmp/tipc-trace-escape.txt"));
+  EXPECT_TRUE(trace->warnings.empty());
+  EXPECT_LT(accept(listener, nullptr, nullptr), 0) << "the runner reached a listener on 127.0.0.1";
+  close(listener);
+}
+
+TEST(Tracer, WithoutIsolationTheTraceWarnsWhatIsNotGuarded) {
+  FakeRepo repo("python3.7 x.py\n");
+  const auto trace = trace_runner(repo.request(Isolation::none));
+  ASSERT_TRUE(trace) << trace.error().str();
+  ASSERT_EQ(trace->warnings.size(), 1u);
+  EXPECT_NE(trace->warnings[0].find("not prevented"), std::string::npos);
+  EXPECT_EQ(trace->calls.size(), 1u);
+}
+
+TEST(Tracer, TheCacheReturnsTheSameTraceUntilAnInputChanges) {
+  FakeRepo repo("python3.7 x.py \"$(cat test_tipc/configs/m/train_infer_python.txt | wc -l)\"\n");
+  test::TempDir cache;
+  auto request = repo.request();
+  request.cache_dir = cache.path().string();
+  const auto first = trace_runner(request);
+  ASSERT_TRUE(first) << first.error().str();
+  ASSERT_EQ(std::distance(fs::directory_iterator(cache.path()), fs::directory_iterator()), 1);
+  const auto again = trace_runner(request);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(trace_to_json(*again), trace_to_json(*first));
+  repo.dir.write("test_tipc/configs/m/train_infer_python.txt", "model_name:Other\n");
+  const auto changed = trace_runner(request);
+  ASSERT_TRUE(changed);
+  EXPECT_EQ(changed->calls.at(0).args.at(1), "1");
+  EXPECT_EQ(std::distance(fs::directory_iterator(cache.path()), fs::directory_iterator()), 2);
+}
+
+TEST(Tracer, ManyTracesInParallelKeepTheRequestsOrder) {
+  std::vector<std::unique_ptr<FakeRepo>> repos;
+  std::vector<TraceRequest> requests;
+  for (int i = 0; i < 6; ++i) {
+    repos.push_back(std::make_unique<FakeRepo>("python3.7 run" + std::to_string(i) + ".py\n"));
+    requests.push_back(repos.back()->request());
+  }
+  requests[3].runner = "missing.sh";
+  const auto traces = trace_runners(requests, 3);
+  ASSERT_EQ(traces.size(), 6u);
+  for (int i = 0; i < 6; ++i) {
+    if (i == 3) {
+      EXPECT_FALSE(traces[i]);
+      continue;
+    }
+    ASSERT_TRUE(traces[i]) << traces[i].error().str();
+    EXPECT_EQ(traces[i]->calls.at(0).args.at(0), "run" + std::to_string(i) + ".py");
+  }
+}
+
+TEST(TraceJson, RoundTripsEveryField) {
+  Trace trace;
+  trace.runner = "r.sh";
+  trace.evals = {"a\nb", "c"};
+  TracedCall call;
+  call.program = "python";
+  call.args = {"x"};
+  call.env = {{"A", "1"}, {"B", std::nullopt}};
+  call.eval_index = 1;
+  trace.calls = {call, TracedCall{}};
+  trace.status_logs = {{"p", "t"}};
+  trace.exit_code = 0;
+  trace.stderr_text = "e";
+  trace.warnings = {"w"};
+  const auto back = trace_from_json(nlohmann::json::parse(trace_to_json(trace).dump()));
+  ASSERT_TRUE(back) << back.error().str();
+  EXPECT_EQ(trace_to_json(*back), trace_to_json(trace));
+  EXPECT_EQ(back->calls[1].eval_index, kNoEval);
+  EXPECT_FALSE(trace_from_json(nlohmann::json::object()));
+}
+
+}  // namespace
+}  // namespace tipc::trace
