@@ -98,7 +98,9 @@ Result<Plan> TracedPlanner::run() {
   }
   std::vector<std::string> commands;
   for (const auto& call : trace_.calls) {
-    commands.push_back(call.eval_index < trace_.evals.size() ? trace_.evals[call.eval_index] : call.program);
+    std::vector<std::string> argv = {call.program};
+    argv.insert(argv.end(), call.args.begin(), call.args.end());
+    commands.push_back(call.eval_index < trace_.evals.size() ? trace_.evals[call.eval_index] : join_shell_words(argv));
   }
   const auto lines = assign_status_lines(status_.lines, commands);
   for (std::size_t i = 0; i < trace_.calls.size(); ++i) plan_.stages.push_back(stage_for(i, lines[i]));
