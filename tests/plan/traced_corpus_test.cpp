@@ -39,21 +39,9 @@ const std::map<std::string, std::string> kNativeDialects = {{"PaddleOCR", "paddl
                                                             {"PaddleDetection", "paddledetection"},
                                                             {"PaddleSeg", "paddleseg"}};
 
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
+using test::replace_all;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
+std::vector<std::string> lines_of(const std::string& text) { return test::non_empty_lines(text); }
 
 config::TrainInferConfig read_config(const fs::path& path) {
   auto text = config::read_config_text(path.string(), {});

@@ -17,6 +17,20 @@ std::string read_all(const std::string& path) {
   return text.str();
 }
 
+// The stdout file of an evaluated string, relative to the repository root as the tracer
+// reports it (the runner's paths are relative to its run directory).
+std::string redirect_target(const std::string& eval, const std::string& run_dir, const std::string& repo_root) {
+  auto words = plan::split_shell_words(eval, {.pipe_is_space = true});
+  if (!words || !words->stdout_file) return "";
+  std::string path = *words->stdout_file;
+  if (path.starts_with(repo_root + "/")) return path.substr(repo_root.size() + 1);
+  if (path.starts_with("/")) return path;
+  if (path.starts_with("./")) path = path.substr(2);
+  return run_dir == "." ? path : run_dir + "/" + path;
+}
+
+}  // namespace
+
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
@@ -32,20 +46,6 @@ std::vector<std::string> non_empty_lines(const std::string& text) {
   }
   return lines;
 }
-
-// The stdout file of an evaluated string, relative to the repository root as the tracer
-// reports it (the runner's paths are relative to its run directory).
-std::string redirect_target(const std::string& eval, const std::string& run_dir, const std::string& repo_root) {
-  auto words = plan::split_shell_words(eval, {.pipe_is_space = true});
-  if (!words || !words->stdout_file) return "";
-  std::string path = *words->stdout_file;
-  if (path.starts_with(repo_root + "/")) return path.substr(repo_root.size() + 1);
-  if (path.starts_with("/")) return path;
-  if (path.starts_with("./")) path = path.substr(2);
-  return run_dir == "." ? path : run_dir + "/" + path;
-}
-
-}  // namespace
 
 trace::Trace golden_trace(const std::string& base, const std::string& repo_root) {
   const auto meta = nlohmann::json::parse(read_all(base + ".meta.json"));
