@@ -1,5 +1,7 @@
 #include "plan/plan.h"
 
+#include <fmt/format.h>
+
 #include "plan/template.h"
 
 namespace tipc::plan {
@@ -11,12 +13,16 @@ const char* to_string(StageKind kind) {
     case StageKind::kExport: return "export";
     case StageKind::kInfer: return "infer";
     case StageKind::kCheck: return "check";
+    case StageKind::kOther: return "other";
   }
   return "?";
 }
 
 Result<std::string> render_status_line(const Plan& plan, const Stage& stage, bool success) {
-  const Vars vars{{"word", success ? "Run successfully" : "Run failed"},
+  const std::string word = success ? "Run successfully" : "Run failed";
+  if (stage.traced_status) return stage.traced_status->before + word + stage.traced_status->after;
+  if (plan.status_line.empty()) return fail(Error::plain(fmt::format("stage {} writes no status line", stage.id)));
+  const Vars vars{{"word", word},
                   {"model", plan.model_name},
                   {"cmd", stage.command},
                   {"status_log", stage.status_log}};

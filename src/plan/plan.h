@@ -11,7 +11,9 @@
 namespace tipc::plan {
 
 // kCheck: an alignment check tipc-run runs on the files other stages produced.
-enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck };
+// kOther: a program a traced runner started that no script line of the config names
+// (a pre-step such as an op install).
+enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kOther };
 const char* to_string(StageKind kind);
 
 struct Needs {
@@ -56,6 +58,14 @@ struct Stage {
   // directory for infer ("" when the dialect has none). Alignment checks name their files
   // relative to it.
   std::string model_dir;
+  // A traced plan's results_python.log line as the runner wrote it, cut around its word
+  // ("Run successfully" or "Run failed"); absent for native plans, which render
+  // Plan::status_line, and for a traced stage the runner wrote no line for.
+  struct TracedStatus {
+    std::string before;  // up to the word
+    std::string after;   // after it
+  };
+  std::optional<TracedStatus> traced_status;
 };
 
 struct Plan {
@@ -68,12 +78,13 @@ struct Plan {
   std::string output_dir;   // LOG
   std::string results_log;  // LOG/results_python.log
   std::string banner;       // written before the first status line ("" = none)
-  std::string status_line;  // the dialect's status-line format
+  std::string status_line;  // the dialect's status-line format ("" for a traced plan: see Stage::traced_status)
   std::vector<Stage> stages;
   std::vector<Diagnostic> warnings;
 };
 
-// One results_python.log line for a finished stage (without the newline).
+// One results_python.log line for a finished stage (without the newline); an error for a
+// traced stage the runner wrote no line for.
 Result<std::string> render_status_line(const Plan& plan, const Stage& stage, bool success);
 
 }  // namespace tipc::plan

@@ -12,7 +12,8 @@ double default_seconds(plan::StageKind kind) {
     case plan::StageKind::kTrain: return 600;
     case plan::StageKind::kEval: return 60;
     case plan::StageKind::kExport:
-    case plan::StageKind::kInfer: return 30;
+    case plan::StageKind::kInfer:
+    case plan::StageKind::kOther: return 30;
     case plan::StageKind::kCheck: return 1;
   }
   return 1;

@@ -1,0 +1,33 @@
+#pragma once
+// Which kind of stage a traced call is: its arguments are matched against the script
+// values of the config's lines, found by key family (trainer names and *_train keys,
+// eval, *_export / export* keys, inference), never by fixed line number.
+#include <string>
+#include <vector>
+
+#include "config/train_infer_config.h"
+#include "plan/plan.h"
+
+namespace tipc::plan {
+
+// One `|` element of a script line's value, split into words.
+struct ScriptLine {
+  StageKind kind = StageKind::kOther;
+  std::string key;
+  int physical_line = 0;
+  std::vector<std::string> words;
+};
+
+std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config);
+
+struct KindMatch {
+  StageKind kind = StageKind::kOther;
+  const ScriptLine* line = nullptr;  // nullptr: no script line matched
+};
+
+// The script line whose words occur longest in `args` (the last word may be cut, spec D3);
+// without one, a kind named by the log's file name (`..._export_0.log`), else kOther.
+KindMatch match_stage_kind(const std::vector<ScriptLine>& lines, const std::vector<std::string>& args,
+                           const std::string& log);
+
+}  // namespace tipc::plan

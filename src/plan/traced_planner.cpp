@@ -1,0 +1,210 @@
+#include "plan/traced_planner.h"
+
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "plan/data_flow.h"
+#include "plan/shell_words.h"
+#include "plan/stage_kind_match.h"
+#include "plan/traced_needs.h"
+#include "plan/traced_status.h"
+
+namespace tipc::plan {
+namespace fs = std::filesystem;
+namespace {
+
+const config::Field* field_named(const config::TrainInferConfig& config, const std::string& key) {
+  for (const auto& field : config.fields) {
+    if (field.key == key) return &field;
+  }
+  return nullptr;
+}
+
+std::string value_of(const config::TrainInferConfig& config, const std::string& key) {
+  const auto* field = field_named(config, key);
+  return field ? field->value : "";
+}
+
+// A path as the trace names it (repository-relative, or absolute) made relative to the
+// run directory, the base of Stage::log and Plan::results_log.
+std::string from_run_dir(const std::string& path, const std::string& run_dir, const std::string& repo_root) {
+  std::string relative = path;
+  if (repo_root != "." && path.starts_with(repo_root + "/")) relative = path.substr(repo_root.size() + 1);
+  else if (path.starts_with("/")) return path;
+  if (run_dir == ".") return relative;
+  return fs::path(relative).lexically_normal().lexically_relative(run_dir).string();
+}
+
+std::string to_repo(const std::string& path, const std::string& run_dir) {
+  if (path.starts_with("/") || run_dir == ".") return path;
+  return (fs::path(run_dir) / path).lexically_normal().string();
+}
+
+// `cat X >> L`, evaluated after a train: the runner copies the trainer's own log into
+// the stage log and takes that copy's status as the train's (spec D2).
+std::string trainer_log_after(const trace::Trace& trace, std::size_t from, std::size_t to) {
+  for (std::size_t e = from; e < to && e < trace.evals.size(); ++e) {
+    auto words = split_shell_words(trace.evals[e], {.pipe_is_space = true});
+    if (words && words->words.size() == 2 && words->words[0] == "cat" && trace.evals[e].find(">>") != std::string::npos) {
+      return words->words[1];
+    }
+  }
+  return "";
+}
+
+std::string stem_of(const std::string& log) {
+  std::string stem = fs::path(log).filename().string();
+  if (stem.ends_with(".log")) stem.resize(stem.size() - 4);
+  return stem;
+}
+
+class TracedPlanner {
+ public:
+  TracedPlanner(const trace::Trace& t, const config::TrainInferConfig& c, const TracedPlanOptions& o)
+      : trace_(t), cfg_(c), opt_(o), scripts_(script_lines(c)), status_(traced_status_log(t)) {}
+
+  Result<Plan> run();
+
+ private:
+  Stage stage_for(std::size_t index, const std::optional<std::size_t>& status_line);
+  std::string log_for(const trace::TracedCall& call, const std::string& status_log, std::size_t index) const;
+  std::string unique_id(const Stage& stage);
+  void add_dependencies();
+  Result<void> reject_empty_plan() const;
+
+  const trace::Trace& trace_;
+  const config::TrainInferConfig& cfg_;
+  const TracedPlanOptions& opt_;
+  std::vector<ScriptLine> scripts_;
+  TracedStatusLog status_;
+  Plan plan_;
+  std::string train_stem_;  // the latest train's log name: the group of the stages after it
+  std::set<std::string> ids_;
+};
+
+Result<Plan> TracedPlanner::run() {
+  plan_.config_path = cfg_.path;
+  plan_.dialect = "traced " + trace_.runner;
+  plan_.mode = trace_.mode;
+  plan_.compat = opt_.compat;
+  plan_.model_name = value_of(cfg_, "model_name");
+  plan_.run_dir = trace_.run_dir;
+  plan_.banner = status_.banner;
+  if (!status_.path.empty()) {
+    plan_.results_log = from_run_dir(status_.path, trace_.run_dir, opt_.repo_root);
+    plan_.output_dir = fs::path(plan_.results_log).parent_path().string();
+  }
+  std::vector<std::string> commands;
+  for (const auto& call : trace_.calls) {
+    std::vector<std::string> argv = {call.program};
+    argv.insert(argv.end(), call.args.begin(), call.args.end());
+    commands.push_back(call.eval_index < trace_.evals.size() ? trace_.evals[call.eval_index] : join_shell_words(argv));
+  }
+  const auto lines = assign_status_lines(status_.lines, commands);
+  for (std::size_t i = 0; i < trace_.calls.size(); ++i) plan_.stages.push_back(stage_for(i, lines[i]));
+  add_dependencies();
+  if (auto ok = reject_empty_plan(); !ok) return fail(ok.error());
+  return std::move(plan_);
+}
+
+std::string TracedPlanner::log_for(const trace::TracedCall& call, const std::string& status_log,
+                                   std::size_t index) const {
+  if (!call.stdout_path.empty()) return from_run_dir(call.stdout_path, trace_.run_dir, opt_.repo_root);
+  if (!status_log.empty()) {  // as the runner spelled it: relative to the run directory unless absolute
+    return status_log.starts_with("/") ? from_run_dir(status_log, trace_.run_dir, opt_.repo_root) : status_log;
+  }
+  const std::string dir = plan_.output_dir.empty() ? "test_tipc/output" : plan_.output_dir;
+  return fmt::format("{}/tipc_stage_{}.log", dir, index + 1);  // the runner's own stdout: give it a file
+}
+
+Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_t>& status_line) {
+  const trace::TracedCall& call = trace_.calls[index];
+  Stage stage;
+  stage.argv.push_back(opt_.python && call.program.starts_with("python") ? *opt_.python : call.program);
+  stage.argv.insert(stage.argv.end(), call.args.begin(), call.args.end());
+  stage.cwd = call.cwd;
+  stage.env = call.env;
+  stage.env.try_emplace("CUDA_VISIBLE_DEVICES", std::nullopt);  // the trace starts with it unset
+  const bool evaluated = call.eval_index < trace_.evals.size();
+  stage.shell_text = evaluated ? trace_.evals[call.eval_index] : join_shell_words(stage.argv);
+  stage.command = stage.shell_text;
+  const std::string line_log = status_line ? status_line_log(status_.lines[*status_line]) : "";
+  if (status_line) stage.traced_status = split_status_line(status_.lines[*status_line]);
+  stage.log = log_for(call, line_log, index);
+  stage.status_log = line_log.empty() ? stage.log : line_log;
+  stage.kind = match_stage_kind(scripts_, call.args, stage.log).kind;
+  const auto& cvd = stage.env["CUDA_VISIBLE_DEVICES"];
+  const TracedNeeds needs = traced_needs(call.args, cvd);
+  stage.needs = needs.needs;
+  stage.launcher = needs.launcher;
+  stage.hosts = needs.hosts;
+  stage.benchmark = stage.kind == StageKind::kInfer &&
+                    std::any_of(call.args.begin(), call.args.end(), [](const std::string& a) {
+                      return a.ends_with("benchmark=True");
+                    });
+  if (!opt_.compat && stage.needs.gpus > 0 && !cvd) {
+    // Logical ids, mapped onto the allocated GPUs: a GPU stage never sees every GPU.
+    std::string ids;
+    for (int g = 0; g < stage.needs.gpus; ++g) ids += (g ? "," : "") + std::to_string(g);
+    stage.env["CUDA_VISIBLE_DEVICES"] = ids;
+  }
+  if (stage.kind == StageKind::kTrain && evaluated) {
+    const std::size_t next = index + 1 < trace_.calls.size() ? trace_.calls[index + 1].eval_index : trace_.evals.size();
+    stage.trainer_log = trainer_log_after(trace_, call.eval_index + 1, std::min(next, trace_.evals.size()));
+    train_stem_ = stem_of(stage.log);
+  }
+  stage.id = unique_id(stage);
+  return stage;
+}
+
+std::string TracedPlanner::unique_id(const Stage& stage) {
+  const std::string group = train_stem_.empty() ? trace_.mode : train_stem_;
+  std::string id = fmt::format("{}/{}", group, to_string(stage.kind));
+  if (stage.kind == StageKind::kInfer || stage.kind == StageKind::kOther) id += "/" + stem_of(stage.log);
+  std::string unique = id;
+  for (int n = 2; ids_.count(unique); ++n) unique = fmt::format("{}#{}", id, n);
+  ids_.insert(unique);
+  return unique;
+}
+
+void TracedPlanner::add_dependencies() {
+  std::vector<PathUse> uses;
+  for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
+    const Stage& stage = plan_.stages[i];
+    PathUse use = path_use(trace_.calls[i].args, stage.cwd, opt_.repo_root);
+    use.barrier = use.barrier || stage.kind == StageKind::kOther;
+    use.writes.push_back(fs::path(to_repo(stage.log, trace_.run_dir)).lexically_normal().string());
+    if (stage.kind == StageKind::kTrain && !use.writes.empty()) plan_.stages[i].model_dir = use.writes.front();
+    uses.push_back(std::move(use));
+  }
+  const auto deps = data_flow_dependencies(uses);
+  for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
+    for (std::size_t j : deps[i]) plan_.stages[i].deps.push_back(plan_.stages[j].id);
+  }
+}
+
+Result<void> TracedPlanner::reject_empty_plan() const {
+  if (!plan_.stages.empty() || trace_.mode.find("train") == std::string::npos) return {};
+  const config::Field* trainer = field_named(cfg_, "trainer");
+  if (!trainer || trainer->value.empty() || trainer->value == "null") return {};
+  std::string why = fmt::format("the runner exited {} without starting a program", trace_.exit_code);
+  if (const auto* gpus = field_named(cfg_, "gpu_list"); gpus && gpus->value.empty()) {
+    why = fmt::format("gpu_list (line {}) is empty, so the runner's loops ran zero times", gpus->physical_line);
+  } else if (!trace_.stderr_text.empty()) {
+    why += ": " + trace_.stderr_text.substr(0, trace_.stderr_text.find('\n'));
+  }
+  return fail(Error::at(cfg_.path, trainer->physical_line, "trainer",
+                        fmt::format("the config names trainer '{}' but the plan has 0 stages: {}", trainer->value,
+                                    why)));
+}
+
+}  // namespace
+
+Result<Plan> plan_from_trace(const trace::Trace& trace, const config::TrainInferConfig& config,
+                             const TracedPlanOptions& options) {
+  return TracedPlanner(trace, config, options).run();
+}
+
+}  // namespace tipc::plan

@@ -1,0 +1,28 @@
+#pragma once
+// Trace -> Plan: every program the repository's own runner started becomes a stage,
+// exactly as traced (argv, cwd, environment, log, evaluated string, status line), with
+// its kind from the config's script lines, its GPU needs from CUDA_VISIBLE_DEVICES and
+// the launcher's arguments, and its dependencies from the paths the stages read and
+// write. Pure: it reads no files and starts nothing.
+#include <optional>
+#include <string>
+
+#include "config/train_infer_config.h"
+#include "core/error.h"
+#include "plan/plan.h"
+#include "trace/trace.h"
+
+namespace tipc::plan {
+
+struct TracedPlanOptions {
+  bool compat = false;                 // keep the traced environment exactly (no logical GPU ids added)
+  std::string repo_root = ".";         // the absolute root as the trace's strings spell it ("." = none)
+  std::optional<std::string> python;   // --python: replaces the config's interpreter
+};
+
+// An error when the config names a trainer, the mode trains and the runner started
+// nothing (with the reason the config gives).
+Result<Plan> plan_from_trace(const trace::Trace& trace, const config::TrainInferConfig& config,
+                             const TracedPlanOptions& options);
+
+}  // namespace tipc::plan

@@ -1,0 +1,184 @@
+// The traced planner on hand-built traces: kinds by script-line family, GPU needs from
+// the launcher's arguments, status lines of a failing stage, the empty-plan error, and the
+// dependency rule on the scheduler: a stage never starts before a stage whose output it reads.
+#include "plan/traced_planner.h"
+
+#include <gtest/gtest.h>
+
+#include "config/config_text.h"
+#include "run/fake_executor.h"
+#include "run/scheduler.h"
+
+namespace tipc::plan {
+namespace {
+
+config::TrainInferConfig make_config(const std::string& text) {
+  config::ConfigText lines;
+  lines.path = "c.txt";
+  int n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.lines.push_back({line, ++n});
+  lines.physical_line_count = n;
+  return config::split_config(lines, {config::ValueSplit::kFirstColon, false, false});
+}
+
+const char* const kConfig =
+    "===train_params===\nmodel_name:m\npython:python\ngpu_list:0|0,1\ntrainer:norm_train\n"
+    "norm_train:tools/train.py -c a.yml -o\n===eval_params===\neval:tools/eval.py -c a.yml -o\n"
+    "===infer_params===\nnorm_export:tools/export_model.py -c a.yml -o\ninference:tools/infer.py\n";
+
+const TracedPlanOptions kCompat = [] {
+  TracedPlanOptions o;
+  o.compat = true;
+  return o;
+}();
+
+trace::TracedCall call(std::vector<std::string> args, std::size_t eval, std::string out = "") {
+  trace::TracedCall c;
+  c.program = "python";
+  c.args = std::move(args);
+  c.cwd = ".";
+  c.eval_index = eval;
+  c.stdout_path = std::move(out);
+  return c;
+}
+
+trace::Trace chain() {
+  trace::Trace t;
+  t.mode = "lite_train_lite_infer";
+  t.evals = {"python tools/train.py -c a.yml -o Global.save_model_dir=./out/t",
+             "cat ./out/t/train.log >> ./out/t.log",
+             "python tools/eval.py -c a.yml -o Global.checkpoints=./out/t/latest > ./out/t_eval.log 2>&1",
+             "python tools/export_model.py -c a.yml -o Global.checkpoints=./out/t/latest Global.save_inference_dir=./out/t",
+             "python tools/infer.py --model_dir=./out/t --use_gpu=False > ./out/infer.log 2>&1"};
+  t.calls = {call({"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t"}, 0),
+             call({"tools/eval.py", "-c", "a.yml", "-o", "Global.checkpoints=./out/t/latest"}, 2, "out/t_eval.log"),
+             call({"tools/export_model.py", "-c", "a.yml", "-o", "Global.checkpoints=./out/t/latest",
+                   "Global.save_inference_dir=./out/t"},
+                  3, "out/t_export.log"),
+             call({"tools/infer.py", "--model_dir=./out/t", "--use_gpu=False"}, 4, "out/infer.log")};
+  t.calls[0].env["CUDA_VISIBLE_DEVICES"] = "0";
+  std::string log = "---- banner ----\n";
+  for (const char* cmd : {"python tools/train.py -c a.yml - ./out/t.log", "python tools/eval.py -c a.yml - ./out/t_eval.log",
+                          "python tools/export_model.py -c a.yml - ./out/t_export.log",
+                          "python tools/infer.py --model_dir - ./out/infer.log"}) {
+    log += std::string("\x1b[33m Run successfully with command - m - ") + cmd + " \x1b[0m\n";
+  }
+  t.status_logs = {{"out/results_python.log", log}};
+  return t;
+}
+
+TEST(TracedPlanner, KindsComeFromTheConfigsScriptLines) {
+  const auto plan = plan_from_trace(chain(), make_config(kConfig), kCompat);
+  ASSERT_TRUE(plan) << plan.error().str();
+  ASSERT_EQ(plan->stages.size(), 4u);
+  EXPECT_EQ(plan->stages[0].kind, StageKind::kTrain);
+  EXPECT_EQ(plan->stages[1].kind, StageKind::kEval);
+  EXPECT_EQ(plan->stages[2].kind, StageKind::kExport);
+  EXPECT_EQ(plan->stages[3].kind, StageKind::kInfer);
+  EXPECT_EQ(plan->stages[0].trainer_log, "./out/t/train.log");  // the runner's `cat ... >>` (D2)
+  EXPECT_EQ(plan->stages[0].log, "./out/t.log");                // its stdout was the runner's: the status line's log
+  EXPECT_EQ(plan->banner, "---- banner ----");
+  EXPECT_EQ(plan->results_log, "out/results_python.log");
+}
+
+TEST(TracedPlanner, AFailingStageGetsTheRunnersLineWithTheOtherWord) {
+  const auto plan = plan_from_trace(chain(), make_config(kConfig), kCompat);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(render_status_line(*plan, plan->stages[1], false).value(),
+            "\x1b[33m Run failed with command - m - python tools/eval.py -c a.yml - ./out/t_eval.log \x1b[0m");
+  EXPECT_EQ(render_status_line(*plan, plan->stages[1], true).value(),
+            "\x1b[33m Run successfully with command - m - python tools/eval.py -c a.yml - ./out/t_eval.log \x1b[0m");
+}
+
+TEST(TracedPlanner, GpuNeedsComeFromTheLaunchersArgumentsAndTheDeviceSwitch) {
+  trace::Trace t = chain();
+  t.calls[0].args = {"-m", "paddle.distributed.launch", "--ips=10.0.0.1,10.0.0.2", "--gpus=0,1,2,3",
+                     "tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t"};
+  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->stages[0].needs.gpus, 4);
+  EXPECT_EQ(plan->stages[0].needs.nodes, 2);
+  EXPECT_EQ(plan->stages[0].hosts, "10.0.0.1,10.0.0.2");
+  EXPECT_EQ(plan->stages[0].launcher, "paddle.distributed.launch");
+  EXPECT_EQ(plan->stages[0].kind, StageKind::kTrain);
+  EXPECT_EQ(plan->stages[3].needs.gpus, 0);  // --use_gpu=False
+  EXPECT_EQ(plan->stages[1].needs.gpus, 0);  // nothing says GPU, CUDA_VISIBLE_DEVICES unset
+  t.calls[1].env["CUDA_VISIBLE_DEVICES"] = "0";
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[1].needs.gpus, 1);
+  t.calls[0].args = {"-m", "torch.distributed.run", "--nproc_per_node=2", "train.py"};
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 2);
+}
+
+TEST(TracedPlanner, EnvironmentIsTheTracedOneInCompatAndLogicalIdsByDefault) {
+  const auto compat = plan_from_trace(chain(), make_config(kConfig), kCompat);
+  EXPECT_EQ(compat->stages[0].env.at("CUDA_VISIBLE_DEVICES"), std::optional<std::string>("0"));
+  EXPECT_EQ(compat->stages[1].env.at("CUDA_VISIBLE_DEVICES"), std::nullopt);
+  trace::Trace t = chain();
+  t.calls[1].args.push_back("Global.use_gpu=True");
+  const auto plain = plan_from_trace(t, make_config(kConfig), {});
+  EXPECT_EQ(plain->stages[1].env.at("CUDA_VISIBLE_DEVICES"), std::optional<std::string>("0"));
+}
+
+TEST(TracedPlanner, DependenciesFollowTheDataFlow) {
+  const auto plan = plan_from_trace(chain(), make_config(kConfig), {});
+  ASSERT_TRUE(plan);
+  const auto& s = plan->stages;
+  EXPECT_EQ(s[1].deps, std::vector<std::string>{s[0].id});  // eval reads the train's directory
+  EXPECT_EQ(s[2].deps, std::vector<std::string>{s[0].id});  // export too, not the eval
+  EXPECT_EQ(s[3].deps, std::vector<std::string>{s[2].id});  // infer reads what export wrote (after train)
+}
+
+TEST(TracedPlanner, AStageNeverStartsBeforeAStageWhoseOutputItReads) {
+  const auto plan = plan_from_trace(chain(), make_config(kConfig), {});
+  ASSERT_TRUE(plan);
+  run::FakeExecutor fake;
+  fake.scripts[plan->config_path + "#" + plan->stages[0].id].seconds = 50;
+  fake.scripts[plan->config_path + "#" + plan->stages[2].id].seconds = 20;
+  run::SchedulerOptions options;
+  options.jobs = 4;
+  options.repo_root = "/repo";
+  for (int g = 0; g < 4; ++g) options.resources.gpus.push_back({std::to_string(g), 1});
+  run::MultiListener none;
+  run::run_stages({&*plan}, fake, none, options, [] { return false; });
+  ASSERT_EQ(fake.records.size(), 4u);
+  std::map<std::string, const run::FakeExecutor::Record*> by_id;
+  for (const auto& r : fake.records) by_id[r.id] = &r;
+  for (const auto& stage : plan->stages) {
+    for (const auto& dep : stage.deps) {
+      EXPECT_GE(by_id.at(plan->config_path + "#" + stage.id)->start, by_id.at(plan->config_path + "#" + dep)->end)
+          << stage.id << " started before " << dep << " ended";
+    }
+  }
+  EXPECT_EQ(by_id.at(plan->config_path + "#" + plan->stages[2].id)->start,
+            by_id.at(plan->config_path + "#" + plan->stages[1].id)->start);  // eval and export in parallel
+}
+
+TEST(TracedPlanner, AStageWithoutVisibleDataFlowKeepsTraceOrder) {
+  trace::Trace t = chain();
+  t.calls.insert(t.calls.begin() + 1, call({"setup_op.py", "install"}, trace::kNoEval));
+  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->stages[1].kind, StageKind::kOther);
+  EXPECT_EQ(plan->stages[1].deps, std::vector<std::string>{plan->stages[0].id});
+  EXPECT_EQ(plan->stages[2].deps, std::vector<std::string>{plan->stages[1].id});
+  EXPECT_FALSE(render_status_line(*plan, plan->stages[1], true));  // the runner wrote it no line
+}
+
+TEST(TracedPlanner, AConfigNamingATrainerThatYieldsNoStageIsAnError) {
+  trace::Trace t;
+  t.mode = "lite_train_lite_infer";
+  auto config = make_config(
+      "===train_params===\nmodel_name:m\npython:python\ngpu_list:\ntrainer:norm_train\nnorm_train:tools/train.py\n");
+  const auto plan = plan_from_trace(t, config, {});
+  ASSERT_FALSE(plan);
+  EXPECT_EQ(plan.error().diagnostics[0].line, 5);
+  EXPECT_NE(plan.error().str().find("gpu_list (line 4) is empty"), std::string::npos) << plan.error().str();
+  t.mode = "whole_infer";  // trains nothing: an empty plan is what the config asks for
+  EXPECT_TRUE(plan_from_trace(t, config, {}));
+  t.mode = "lite_train_lite_infer";
+  EXPECT_TRUE(plan_from_trace(t, make_config("===train_params===\nmodel_name:m\ntrainer:null\n"), {}));
+}
+
+}  // namespace
+}  // namespace tipc::plan
