@@ -2,7 +2,7 @@
 # Completes the subcommands and configs in the first position, modes in the second, and
 # each command's options and their values.
 
-_tipc_run_options='--dry-run --format --compat --dialect --python --dialect-dir --repo-root --launcher
+_tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --dialect-dir --repo-root --launcher
   --settings -j --jobs --gpus --resource-spec --timeout --strict --only -k --resume --bundle --executor
   --partition --account --prepare-script -v --verbose -h --help --version'
 _tipc_run_modes='lite_train_lite_infer lite_train_whole_infer whole_train_whole_infer whole_infer
@@ -27,12 +27,13 @@ _tipc_run_option_values() {
   case "$subcommand:$option" in
     :--format) COMPREPLY=($(compgen -W 'text jsonl' -- "$cur")) ;;
     :--executor) COMPREPLY=($(compgen -W 'local slurm' -- "$cur")) ;;
+    :--plan-from) COMPREPLY=($(compgen -W 'auto runner dialect' -- "$cur")) ;;
     :--only) COMPREPLY=($(compgen -W 'train eval export infer check' -- "$cur")) ;;
     :--dialect) COMPREPLY=($(compgen -W 'paddleclas paddledetection paddlegan paddleocr paddleseg paddlevideo' -- "$cur")) ;;
     :--launcher) COMPREPLY=($(compgen -W 'paddle-gpus paddle-devices paddle-devices-quoted torch-run rank-env' -- "$cur")) ;;
     :--gpus) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;
     :--dialect-dir | :--repo-root | report:--bundle) COMPREPLY=($(compgen -d -- "$cur")) ;;
-    :--settings | :--resource-spec | :--python | :--bundle | *:--log | *:--json | *:--config | *:--layout | \
+    :--settings | :--resource-spec | :--python | :--runner | :--bundle | *:--log | *:--json | *:--config | *:--layout | \
       *:--layer-map | *:--gt) COMPREPLY=($(compgen -f -- "$cur")) ;;
     diff:--method) COMPREPLY=($(compgen -W 'mean min max all' -- "$cur")) ;;
     padiff:--mode) COMPREPLY=($(compgen -W 'mean strict abs_mean' -- "$cur")) ;;

@@ -11,4 +11,8 @@ cmake -S . -B build-asan -G Ninja -DTIPC_WERROR=ON -DTIPC_SANITIZE=ON -DCMAKE_BU
 cmake --build build-asan -j "$(nproc)"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+# The corpus traces (TraceConformance: ~900 runner scripts in bash with ~15 000 stand-in
+# calls) exercise bash and the recorded corpus, not memory safety: the plain suite runs them;
+# the tracer's own code runs here through its unit tests (Tracer.*).
+ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -E '^TraceConformance\.'
+

@@ -35,18 +35,19 @@ int main(int argc, char** argv) {
     (options.error().exit_code == kExitPassed ? std::cout : std::cerr) << options.error().str();
     return options.error().exit_code;
   }
-  // 2. The project: repository root, settings, dialect, launcher. Which dialect, and why,
-  //    heads the console (stderr on a dry run: its stdout is the plan).
+  // 2. The project: repository root, settings, dialect, launcher.
   const auto project = cli::load_project(*options);
   if (!project) return report(project.error());
-  cli::print_dialect_choice(project->dialect_choice, options->dry_run ? std::cerr : std::cout, std::cerr);
 
-  // 3. Plans, one per config (a directory is a suite). Pure: nothing is written or started.
-  //    An invalid config is reported and left out; the others are still planned.
+  // 3. Plans, one per config (a directory is a suite), traced from the repository's runner
+  //    or native. Nothing is written or started. Who planned them, and why, heads the
+  //    console (stderr on a dry run: its stdout is the plan). An invalid config is
+  //    reported and left out; the others are still planned.
   const auto files = cli::config_files(options->config);
   if (!files) return report(files.error());
   auto suite = cli::plan_configs(*files, *project, *options);
   if (!suite) return report(suite.error());
+  cli::print_planners(*suite, *project, options->dry_run ? std::cerr : std::cout, std::cerr);
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;

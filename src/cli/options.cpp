@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/subcommand.h"
+#include "cli/traced_plans.h"
 
 namespace tipc::cli {
 namespace {
@@ -42,6 +43,11 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--format", o.format, "dry-run output format")->check(CLI::IsMember({"text", "jsonl"}));
   app.add_flag("--compat", o.compat, "reproduce the reference runner exactly, quirks included");
   app.add_option("--dialect", o.dialect, "paddleocr, paddleclas, paddledetection, paddleseg, ... (default: detected)");
+  app.add_option("--plan-from", o.plan_from,
+                 "runner: trace the repository's own runner; dialect: plan natively; auto (default): the runner when "
+                 "test_tipc/" + std::string(kRunnerFileName) + " is next to the config, else the dialect")
+      ->check(CLI::IsMember({"auto", "runner", "dialect"}));
+  app.add_option("--runner", o.runner, "the runner script to trace (default: the one in the config's test_tipc/)");
   app.add_option("--python", o.python, "interpreter to use instead of the config's python: line");
   app.add_option("--dialect-dir", o.dialect_dir, "directory of dialect YAML files");
   app.add_option("--repo-root", o.repo_root, "repository root (default: the directory holding test_tipc/)");
@@ -53,7 +59,8 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--resource-spec", o.resource_spec, "GPU resource spec file, YAML or JSON (CTest style)");
   app.add_option("--timeout", o.timeout, "seconds every stage may run (default: per kind, from settings)")
       ->check(CLI::PositiveNumber);
-  app.add_flag("--strict", o.strict, "UNSUPPORTED stages fail the run");
+  app.add_flag("--strict", o.strict,
+               "UNSUPPORTED stages fail the run, and what the cross-check finds in a traced config is an error");
   app.add_flag("--allow-nothing", o.allow_nothing,
                "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 1");
   app.add_flag("--no-wait", o.no_wait,
@@ -79,6 +86,9 @@ Result<Options> parse_options(int argc, const char* const* argv) {
     }
     if (o.executor == "slurm" && (o.gpus || o.resource_spec)) {
       throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; Slurm allocates the GPUs");
+    }
+    if (o.runner && o.plan_from == "dialect") {
+      throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");
     }
     if (looks_swapped(o)) {
       throw CLI::ValidationError("config", fmt::format("no such file or directory: {}; did you mean: tipc-run {} {}?",

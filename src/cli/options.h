@@ -15,6 +15,8 @@ struct Options {
   std::string format = "text";  // text | jsonl
   bool compat = false;
   std::optional<std::string> dialect;
+  std::string plan_from = "auto";          // auto | runner | dialect: who plans the commands
+  std::optional<std::string> runner;       // --runner PATH: the runner script to trace
   std::optional<std::string> python;
   std::optional<std::string> dialect_dir;
   std::optional<std::string> repo_root;

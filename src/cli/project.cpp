@@ -29,6 +29,15 @@ Result<dialect::DialectChoice> choose_dialect(const Options& options, const Proj
   return dialect::detect_dialect(dialect_dir, project.root);
 }
 
+Result<Project> with_launcher(Project project, const Options& options, const std::string& dialect_dir) {
+  if (const auto launcher = options.launcher ? options.launcher : project.settings.launcher) {
+    auto loaded = dialect::load_launcher(dialect::launchers_file(dialect_dir), *launcher);
+    if (!loaded) return fail(loaded.error());
+    project.launcher = *loaded;
+  }
+  return project;
+}
+
 }  // namespace
 
 Result<Project> load_project(const Options& options) {
@@ -46,6 +55,11 @@ Result<Project> load_project(const Options& options) {
 
   const std::string dialect_dir = options.dialect_dir.value_or(dialect::default_dialect_directory());
   auto choice = choose_dialect(options, project, dialect_dir);
+  if (!choice && options.plan_from != "dialect") {
+    project.dialect_error = choice.error();
+    project.dialect_choice = {"none", "no marker decides; configs are planned from their runners", ""};
+    return with_launcher(std::move(project), options, dialect_dir);
+  }
   if (!choice) return fail(choice.error());
   project.dialect_choice = *choice;
   auto dialect = dialect::load_dialect(dialect_dir, choice->name);
@@ -55,13 +69,7 @@ Result<Project> load_project(const Options& options) {
     return fail(error);
   }
   project.dialect = *dialect;
-
-  if (const auto launcher = options.launcher ? options.launcher : project.settings.launcher) {
-    auto loaded = dialect::load_launcher(dialect::launchers_file(dialect_dir), *launcher);
-    if (!loaded) return fail(loaded.error());
-    project.launcher = *loaded;
-  }
-  return project;
+  return with_launcher(std::move(project), options, dialect_dir);
 }
 
 void print_dialect_choice(const dialect::DialectChoice& choice, std::ostream& out, std::ostream& warnings) {

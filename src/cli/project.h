@@ -17,11 +17,15 @@ struct Project {
   config::ProjectSettings settings;
   dialect::Dialect dialect;
   dialect::DialectChoice dialect_choice;  // its name and how it was chosen, for the console and reports
+  // Why no dialect applies, when none does and the configs' runners may still plan them
+  // (--plan-from auto or runner); a config that needs the dialect gets this error.
+  std::optional<Error> dialect_error;
   std::optional<dialect::Launcher> launcher;
 };
 
 // --dialect, else the settings' dialect, else detected from the root's markers
-// (dialect::detect_dialect: an error when none decides).
+// (dialect::detect_dialect: an error when none decides, unless runners may plan: then
+// Project::dialect_error).
 Result<Project> load_project(const Options& options);
 
 // "tipc-run: dialect NAME (SOURCE)" on `out`; a doubt about a detection as a warning on `warnings`.

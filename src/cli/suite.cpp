@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "plan/alignment_stages.h"
+#include "cli/traced_plans.h"
+#include "core/plural.h"
 #include "plan/plan_file.h"
 #include "run/run_verdict.h"
 
@@ -85,18 +87,56 @@ void add_problems(Suite& suite, const std::string& file, const Error& error) {
 
 }  // namespace
 
+namespace {
+
+// The plan of every config, in file order: traced from its runner where one plans it
+// (--plan-from auto or runner), native otherwise.
+std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files, const Project& project,
+                                          const Options& options, std::vector<std::string>& runners) {
+  const plan::PlanOptions plan_options = plan_options_for(project, options);
+  std::vector<std::optional<Result<plan::Plan>>> slots(files.size());
+  std::vector<std::pair<std::string, RunnerCall>> to_trace;
+  std::vector<std::size_t> traced;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    auto runner = options.plan_from == "dialect" ? Result<std::optional<RunnerCall>>{}
+                                                 : find_runner(files[i], project.root, options.runner);
+    if (!runner) slots[i] = fail(runner.error());
+    else if (*runner) {
+      to_trace.emplace_back(files[i], **runner);
+      traced.push_back(i);
+      if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end()) runners.push_back((*runner)->runner);
+    } else if (options.plan_from == "runner") {
+      slots[i] = fail(Error::at(files[i], 0, "", fmt::format("--plan-from runner: no test_tipc/{} next to it (give "
+                                                             "--runner PATH, or --plan-from dialect)",
+                                                             kRunnerFileName)));
+    } else if (project.dialect_error) {
+      slots[i] = fail(*project.dialect_error);
+    } else {
+      slots[i] = plan::plan_file(files[i], project.dialect, plan_options);
+    }
+  }
+  auto traced_plans = plan_from_runners(to_trace, project, options);
+  for (std::size_t t = 0; t < traced.size(); ++t) slots[traced[t]] = std::move(traced_plans[t]);
+  std::vector<Result<plan::Plan>> plans;
+  for (auto& slot : slots) plans.push_back(std::move(*slot));
+  return plans;
+}
+
+}  // namespace
+
 Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options) {
-  // The MODE is the same for every config: one error, not one per file.
-  if (!options.compat) {
+  // The MODE is the same for every config: one error, not one per file. Without a dialect
+  // the runners decide which modes they know.
+  if (!options.compat && !project.dialect_error) {
     if (auto ok = plan::check_mode(project.dialect, options.mode); !ok) return fail(ok.error());
   }
-  const plan::PlanOptions plan_options = plan_options_for(project, options);
   Suite suite;
   suite.configs = files.size();
-  for (const auto& file : files) {
-    auto plan = plan::plan_file(file, project.dialect, plan_options);
-    if (plan) suite.plans.push_back(std::move(*plan));
-    else add_problems(suite, file, plan.error());
+  auto plans = plan_each(files, project, options, suite.runners);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (plans[i]) suite.traced += plans[i]->dialect.starts_with("traced ");
+    if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
+    else add_problems(suite, files[i], plans[i].error());
   }
   // The reference runner has no alignment checks; --compat plans stay exactly its plans.
   if (!options.compat) {
@@ -105,6 +145,16 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
     }
   }
   return suite;
+}
+
+void print_planners(const Suite& suite, const Project& project, std::ostream& out, std::ostream& warnings) {
+  const bool native_plans = suite.traced < suite.plans.size();
+  if (!project.dialect_error && (native_plans || project.dialect_choice.doubt.empty())) {
+    print_dialect_choice(project.dialect_choice, out, warnings);
+  }
+  if (suite.traced == 0) return;
+  out << fmt::format("tipc-run: {} traced from the repository's runner: {}\n", plural(suite.traced, "plan"),
+                     fmt::join(suite.runners, ", "));
 }
 
 void print_invalid_configs(const Suite& suite, std::ostream& out) {

@@ -19,6 +19,8 @@ struct Suite {
   std::vector<plan::Plan> plans;     // the valid configs', in file order
   std::vector<Diagnostic> problems;  // every problem of every invalid config (file, line, key)
   std::vector<std::string> invalid_files;
+  std::size_t traced = 0;            // plans traced from a runner (the others are native)
+  std::vector<std::string> runners;  // the runners traced, relative to the repository root
 
   std::vector<std::string> valid_files() const;  // the planned configs, as given
 };
@@ -27,6 +29,11 @@ struct Suite {
 // are still planned: one upstream file that does not conform must not stop a folder. An
 // error only for what spoils every config: an unknown MODE, a settings problem.
 Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options);
+
+// Who planned the suite: "tipc-run: dialect NAME (SOURCE)" when the dialect planned a config
+// or is sure of itself (it cross-checks the traced ones), and "tipc-run: 3 plans traced from
+// the repository's runner: test_tipc/...sh" when runners planned any.
+void print_planners(const Suite& suite, const Project& project, std::ostream& out, std::ostream& warnings);
 
 // One "tipc-run: error: FILE:LINE: ..." line per problem, then invalid_configs_summary.
 void print_invalid_configs(const Suite& suite, std::ostream& out);

@@ -15,6 +15,19 @@ const Section* TrainInferConfig::section(const std::string& name) const {
   return nullptr;
 }
 
+const Field* TrainInferConfig::field_named(const std::string& key) const {
+  for (const auto& field : fields) {
+    if (field.key == key) return &field;
+  }
+  return nullptr;
+}
+
+const std::string& TrainInferConfig::value_named(const std::string& key) const {
+  static const std::string kNone;
+  const Field* field = field_named(key);
+  return field ? field->value : kNone;
+}
+
 namespace {
 
 // "=====train_params=====" -> "train_params"; "" when the line is not a header.

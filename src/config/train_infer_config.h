@@ -38,6 +38,10 @@ struct TrainInferConfig {
   const std::string& value(int logical_line) const { return at(logical_line).value; }
   int size() const { return static_cast<int>(fields.size()); }
   const Section* section(const std::string& name) const;
+  // The first line with this key, wherever it is (nullptr when none): for layouts whose
+  // positions are not the standard ones.
+  const Field* field_named(const std::string& key) const;
+  const std::string& value_named(const std::string& key) const;
 };
 
 TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules);

@@ -15,18 +15,6 @@ namespace tipc::plan {
 namespace fs = std::filesystem;
 namespace {
 
-const config::Field* field_named(const config::TrainInferConfig& config, const std::string& key) {
-  for (const auto& field : config.fields) {
-    if (field.key == key) return &field;
-  }
-  return nullptr;
-}
-
-std::string value_of(const config::TrainInferConfig& config, const std::string& key) {
-  const auto* field = field_named(config, key);
-  return field ? field->value : "";
-}
-
 // A path as the trace names it (repository-relative, or absolute) made relative to the
 // run directory, the base of Stage::log and Plan::results_log.
 std::string from_run_dir(const std::string& path, const std::string& run_dir, const std::string& repo_root) {
@@ -89,7 +77,7 @@ Result<Plan> TracedPlanner::run() {
   plan_.dialect = "traced " + trace_.runner;
   plan_.mode = trace_.mode;
   plan_.compat = opt_.compat;
-  plan_.model_name = value_of(cfg_, "model_name");
+  plan_.model_name = cfg_.value_named("model_name");
   plan_.run_dir = trace_.run_dir;
   plan_.banner = status_.banner;
   if (!status_.path.empty()) {
@@ -187,10 +175,10 @@ void TracedPlanner::add_dependencies() {
 
 Result<void> TracedPlanner::reject_empty_plan() const {
   if (!plan_.stages.empty() || trace_.mode.find("train") == std::string::npos) return {};
-  const config::Field* trainer = field_named(cfg_, "trainer");
+  const config::Field* trainer = cfg_.field_named("trainer");
   if (!trainer || trainer->value.empty() || trainer->value == "null") return {};
   std::string why = fmt::format("the runner exited {} without starting a program", trace_.exit_code);
-  if (const auto* gpus = field_named(cfg_, "gpu_list"); gpus && gpus->value.empty()) {
+  if (const auto* gpus = cfg_.field_named("gpu_list"); gpus && gpus->value.empty()) {
     why = fmt::format("gpu_list (line {}) is empty, so the runner's loops ran zero times", gpus->physical_line);
   } else if (!trace_.stderr_text.empty()) {
     why += ": " + trace_.stderr_text.substr(0, trace_.stderr_text.find('\n'));

@@ -1,0 +1,140 @@
+#include "cli/traced_plans.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "config/config_text.h"
+#include "config/train_infer_config.h"
+#include "plan/cross_check.h"
+#include "plan/traced_planner.h"
+#include "trace/tracer.h"
+
+namespace tipc::cli {
+namespace fs = std::filesystem;
+namespace {
+
+// `path` relative to `root` when it lies inside it.
+std::optional<std::string> inside(const fs::path& path, const fs::path& root) {
+  const fs::path relative = path.lexically_relative(root);
+  if (relative.empty() || *relative.begin() == "..") return std::nullopt;
+  return relative.string();
+}
+
+// The runner in the nearest test_tipc/ directory above the config, within the repository.
+fs::path runner_next_to(const fs::path& config, const fs::path& root) {
+  std::error_code ec;
+  for (fs::path dir = config.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    if (dir.filename() == "test_tipc") {
+      const fs::path runner = dir / kRunnerFileName;
+      return fs::is_regular_file(runner, ec) ? runner : fs::path();
+    }
+    if (dir == root || dir == dir.root_path()) break;
+  }
+  return {};
+}
+
+// Traces are kept where a person's caches are: $TIPC_TRACE_CACHE ("" turns the cache
+// off), else $XDG_CACHE_HOME/tipc-run/traces, else ~/.cache/tipc-run/traces.
+std::string trace_cache_directory() {
+  if (const char* dir = std::getenv("TIPC_TRACE_CACHE")) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/tipc-run/traces";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/tipc-run/traces";
+  return "";
+}
+
+Result<config::TrainInferConfig> read_config(const std::string& file, bool compat) {
+  config::ReadOptions read;
+  read.keep_carriage_returns = compat;
+  auto text = config::read_config_text(file, read);
+  if (!text) return fail(text.error());
+  return config::split_config(*text, config::SplitRules{config::ValueSplit::kFirstColon, false, false});
+}
+
+trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInferConfig& config,
+                                  const Project& project, const Options& options) {
+  trace::TraceRequest request;
+  request.repo_root = project.root;
+  request.runner = call.runner;
+  request.run_dir = call.run_dir;
+  request.config_arg = call.config_arg;
+  request.mode = options.mode;
+  request.interpreter = config.value_named("python");
+  request.model_name = config.value_named("model_name");
+  request.cache_dir = trace_cache_directory();
+  return request;
+}
+
+// The traced plan with what the trace and the cross-check found among its warnings;
+// under --strict a cross-check finding is the config's error instead.
+Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInferConfig& config,
+                               const Project& project, const Options& options) {
+  auto plan = plan::plan_from_trace(trace, config, {options.compat, project.root, options.python});
+  if (!plan) return plan;
+  for (const auto& warning : trace.warnings) plan->warnings.push_back({trace.runner, 0, "", warning});
+  if (!trace.stderr_text.empty()) {
+    const std::string first = trace.stderr_text.substr(0, trace.stderr_text.find('\n'));
+    plan->warnings.push_back({trace.runner, 0, "", "the runner reported errors of its own while traced: " + first});
+  }
+  if (options.compat) return plan;  // the reference's plan, quirks included
+  // A dialect chosen on a weak marker (any copied test_tipc/ has a runner) would only
+  // report the layout of another repository.
+  const bool sure = !project.dialect_error && project.dialect_choice.doubt.empty();
+  auto findings = plan::cross_check(config, sure ? &project.dialect : nullptr, *plan);
+  if (options.strict) {
+    if (auto ok = plan::strict_cross_check(findings); !ok) return fail(ok.error());
+  }
+  plan->warnings.insert(plan->warnings.end(), findings.begin(), findings.end());
+  return plan;
+}
+
+}  // namespace
+
+Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, const std::string& repo_root,
+                                               const std::optional<std::string>& runner_option) {
+  std::error_code ec;
+  const fs::path root = fs::path(repo_root).lexically_normal();
+  const fs::path config = fs::absolute(config_file, ec).lexically_normal();
+  fs::path runner;
+  if (runner_option) {
+    runner = fs::absolute(*runner_option, ec).lexically_normal();
+    if (!fs::is_regular_file(runner, ec)) {
+      return fail(Error::at(*runner_option, 0, "", "--runner: no such file: " + errno_text(ENOENT)));
+    }
+  } else {
+    runner = runner_next_to(config, root);
+    if (runner.empty()) return std::optional<RunnerCall>{};
+  }
+  const auto runner_in_repo = inside(runner, root);
+  if (!runner_in_repo) return fail(Error::at(runner.string(), 0, "", "the runner lies outside the repository " + repo_root));
+  if (!inside(config, root)) return fail(Error::at(config_file, 0, "", "the config lies outside the repository " + repo_root));
+  const fs::path run_dir = runner.parent_path().parent_path();
+  const auto run_dir_in_repo = inside(run_dir, root);
+  return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string()};
+}
+
+std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<std::string, RunnerCall>>& configs,
+                                                  const Project& project, const Options& options) {
+  std::vector<Result<config::TrainInferConfig>> parsed;
+  std::vector<trace::TraceRequest> requests;
+  std::vector<std::size_t> traced;  // the configs that were read, in request order
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    parsed.push_back(read_config(configs[i].first, options.compat));
+    if (!parsed.back()) continue;
+    requests.push_back(trace_request(configs[i].second, *parsed.back(), project, options));
+    traced.push_back(i);
+  }
+  const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  auto traces = trace::trace_runners(requests, jobs);
+  std::vector<Result<plan::Plan>> plans;
+  for (const auto& config : parsed) plans.push_back(fail(config ? Error::plain("not traced") : config.error()));
+  for (std::size_t r = 0; r < traced.size(); ++r) {
+    const std::size_t i = traced[r];
+    plans[i] = traces[r] ? plan_traced(*traces[r], *parsed[i], project, options) : fail(traces[r].error());
+  }
+  return plans;
+}
+
+}  // namespace tipc::cli

@@ -1,0 +1,144 @@
+// Planning from the repository's own runner through the command line (issue 15): which
+// runner accompanies a config, --plan-from, the traced plan on a real corpus runner, the
+// cross-check's warnings and --strict.
+#include "cli/traced_plans.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/paths.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+#include "support/text_lines.h"
+
+namespace tipc::cli {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) {
+  test::TempDir repo;
+  repo.write("test_tipc/test_train_inference_python.sh", "");
+  const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "");
+  const auto found = find_runner(config, repo.path().string(), std::nullopt);
+  ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
+  EXPECT_EQ((*found)->runner, "test_tipc/test_train_inference_python.sh");
+  EXPECT_EQ((*found)->run_dir, ".");
+  EXPECT_EQ((*found)->config_arg, "test_tipc/configs/m/train_infer_python.txt");
+
+  repo.write("contrib/Sub/test_tipc/test_train_inference_python.sh", "");
+  const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "");
+  const auto sub = find_runner(sub_config, repo.path().string(), std::nullopt);
+  ASSERT_TRUE(sub && *sub);
+  EXPECT_EQ((*sub)->runner, "contrib/Sub/test_tipc/test_train_inference_python.sh");
+  EXPECT_EQ((*sub)->run_dir, "contrib/Sub");
+  EXPECT_EQ((*sub)->config_arg, "test_tipc/configs/a.txt");
+}
+
+TEST(FindRunner, NoRunnerIsNoneAndABadRunnerOptionIsAnError) {
+  test::TempDir repo, elsewhere;
+  const std::string config = repo.write("test_tipc/configs/a.txt", "");
+  const auto none = find_runner(config, repo.path().string(), std::nullopt);
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  const auto missing = find_runner(config, repo.path().string(), (repo.path() / "nope.sh").string());
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().str().find("nope.sh"), std::string::npos) << missing.error().str();
+  const auto outside = find_runner(config, repo.path().string(), elsewhere.write("run.sh", ""));
+  ASSERT_FALSE(outside);
+  EXPECT_NE(outside.error().str().find("outside the repository"), std::string::npos) << outside.error().str();
+}
+
+// A PaddleOCR checkout as the recording saw it (tipc-corpus README §4): the runner's
+// directory files and one config, and no marker directory, so no dialect decides.
+class TracedRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(corpus_)) GTEST_SKIP() << "TRACED RUN NOT CHECKED: " << corpus_ << " is missing";
+    for (const auto& entry : fs::directory_iterator(corpus_ / "runners/PaddleOCR/test_tipc")) {
+      if (entry.is_regular_file()) repo_.write("test_tipc/" + entry.path().filename().string(), test::slurp(entry.path()));
+    }
+    setenv("TIPC_TRACE_CACHE", cache_.path().c_str(), 1);
+  }
+  void TearDown() override { unsetenv("TIPC_TRACE_CACHE"); }
+
+  std::string add_config(const std::string& model) {
+    const std::string path = "test_tipc/configs/" + model + "/train_infer_python.txt";
+    repo_.write(path, test::slurp(corpus_ / "configs/PaddleOCR" / path));
+    return path;
+  }
+  std::vector<std::string> golden_argv(const std::string& id) {
+    std::vector<std::string> calls;
+    for (const auto& line : test::lines_of(test::slurp(corpus_ / "golden/PaddleOCR" / (id + ".argv.jsonl")))) {
+      if (line.empty()) continue;
+      const json call = json::parse(line);
+      calls.push_back(call["argv0"].get<std::string>() + " " + call["argv"].dump() + " in " + call["cwd"].get<std::string>());
+    }
+    return calls;
+  }
+  static std::vector<std::string> planned_argv(const std::string& jsonl) {
+    std::vector<std::string> calls;
+    for (const auto& line : test::lines_of(jsonl)) {
+      if (line.empty()) continue;
+      const json stage = json::parse(line);
+      auto argv = stage["argv"].get<std::vector<std::string>>();
+      const std::string program = argv.front();
+      argv.erase(argv.begin());
+      calls.push_back(program + " " + json(argv).dump() + " in " + stage["cwd"].get<std::string>());
+    }
+    return calls;
+  }
+
+  fs::path corpus_ = fs::path(test::shared_dir()) / "tipc-corpus";
+  test::TempDir repo_, cache_;
+};
+
+TEST_F(TracedRun, ByDefaultTheRunnerNextToTheConfigPlansItsExactCommands) {
+  const std::string config = add_config("ch_PP-OCRv3_det");
+  const auto traced = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--format", "jsonl"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_NE(traced.err.find("1 plan traced from the repository's runner: test_tipc/test_train_inference_python.sh"),
+            std::string::npos)
+      << traced.err;
+  EXPECT_EQ(planned_argv(traced.out), golden_argv("PaddleOCR__test_tipc__configs__ch_PP-OCRv3_det__train_infer_python"));
+  ASSERT_FALSE(fs::is_empty(cache_.path())) << "the trace is kept";
+  const auto again = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--format", "jsonl"});
+  EXPECT_EQ(again.out, traced.out) << "the cached trace plans the same";
+
+  EXPECT_EQ(traced.err.find("dialect template"), std::string::npos)
+      << "the runner alone is a weak marker: the traced plan does not lean on the dialect it suggests\n" << traced.err;
+
+  // Planned natively, the only dialect the runner suggests is the template's: other commands.
+  const auto native = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--format", "jsonl",
+                                                    "--plan-from", "dialect"});
+  EXPECT_EQ(native.err.find("traced"), std::string::npos) << native.err;
+  EXPECT_NE(native.err.find("dialect template"), std::string::npos) << native.err;
+  EXPECT_NE(planned_argv(native.out), planned_argv(traced.out));
+}
+
+TEST_F(TracedRun, PlanFromRunnerWithoutARunnerIsAnErrorNamingTheConfig) {
+  const std::string config = add_config("ch_PP-OCRv3_det");
+  fs::remove(repo_.path() / "test_tipc/test_train_inference_python.sh");
+  const auto run = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--plan-from", "runner"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find(config), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--runner"), std::string::npos) << run.err;
+}
+
+// The config lacks its pact_train line (D4): the runner exports `python False ...` in
+// whole_infer, silently; tipc-run plans it as the runner would and says where it comes from.
+TEST_F(TracedRun, TheCrossCheckWarnsWithFileAndLineAndStrictMakesItAnError) {
+  const std::string config = add_config("ch_PP-OCRv4_server_rec_ampO2_ultra");
+  const auto warned = test::run_tipc(repo_.path(), {config, "whole_infer", "--dry-run"});
+  ASSERT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_NE(warned.err.find("tipc-run: warning: " + config + ":38"), std::string::npos) << warned.err;
+  const auto strict = test::run_tipc(repo_.path(), {config, "whole_infer", "--dry-run", "--strict"});
+  EXPECT_EQ(strict.exit_code, 2) << strict.err;
+  EXPECT_NE(strict.err.find("tipc-run: error: " + config + ":38"), std::string::npos) << strict.err;
+}
+
+}  // namespace
+}  // namespace tipc::cli
