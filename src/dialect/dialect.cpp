@@ -159,13 +159,26 @@ std::vector<TrainerRule> trainer_rules(const Reader& r, const YAML::Node& root) 
   return rules;
 }
 
+std::vector<std::pair<std::string, LookupSlot>> lookup_slots(const Reader& r, const YAML::Node& root,
+                                                              const std::string& key) {
+  std::vector<std::pair<std::string, LookupSlot>> slots;
+  for (const auto& item : root[key]) {
+    LookupSlot slot;
+    slot.by = r.str(item.second, "by", std::string("autocast"));
+    for (const auto& c : item.second["cases"]) slot.cases.emplace_back(c.first.as<std::string>(), c.second.as<std::string>());
+    slot.fallback = r.str(item.second, "default", std::string(" "));
+    slots.emplace_back(item.first.as<std::string>(), slot);
+  }
+  return slots;
+}
+
 Dialect Reader::read(const YAML::Node& root) const {
   if (!root.IsMap()) fail_at(root, "(document)", "expected a map");
   only_keys(root, "the dialect",
             {"name", "markers", "known_modes", "compat_split", "epoch_batch", "use_gpu_pairing", "trainers",
              "unknown_trainer", "to_static", "ips_threshold", "devices", "train_env", "max_physical_lines", "log_dir",
              "save_log", "save_log_multi_node", "weights", "weights_subdir", "export_without_weights",
-             "checkpoint_fallback", "eval_weights_key_line", "pact_pretrain_from_norm", "lookup_slots", "model_suffix",
+             "checkpoint_fallback", "eval_weights_key_line", "pact_pretrain_from_norm", "lookup_slots", "infer_slots", "model_suffix",
              "train", "launcher", "eval", "export", "onnx_export", "infer", "whole_infer", "status_line", "banner",
              "anchors"});
   only_keys(child(root, "devices"), "devices",
@@ -231,14 +244,8 @@ Dialect Reader::read(const YAML::Node& root) const {
     d.onnx_export_key = str(root["onnx_export"], "when_key_35", std::string("export_onnx"));
   }
 
-  for (const auto& item : root["lookup_slots"]) {
-    const std::string name = item.first.as<std::string>();
-    LookupSlot slot;
-    slot.by = one_of(item.second, "by", {"autocast", "mode"}, "autocast");
-    for (const auto& c : item.second["cases"]) slot.cases.emplace_back(c.first.as<std::string>(), c.second.as<std::string>());
-    slot.fallback = str(item.second, "default", std::string(" "));
-    d.lookup_slots.emplace_back(name, slot);
-  }
+  d.lookup_slots = lookup_slots(*this, root, "lookup_slots");
+  d.infer_slots = lookup_slots(*this, root, "infer_slots");
   for (const auto& item : root["train_env"]) d.train_env[item.first.as<std::string>()] = item.second.as<std::string>();
   d.max_physical_lines = integer(root, "max_physical_lines", 0);
   for (const auto& node : root["model_suffix"]) {

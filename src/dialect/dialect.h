@@ -20,10 +20,11 @@ struct Anchor {
   std::string header;             // the line must be a ===...=== header containing this word
 };
 
-// A slot whose text is looked up by the autocast value or by the MODE. Case names
-// are glob patterns, tried in file order; the text is itself a template.
+// A slot whose text is looked up by the value of a template variable (the autocast
+// value, the MODE, a line's key). Case names are glob patterns, tried in file order;
+// the text is itself a template.
 struct LookupSlot {
-  std::string by;  // "autocast" or "mode"
+  std::string by;  // the variable: "autocast", "mode", "key_35", ...
   std::vector<std::pair<std::string, std::string>> cases;
   std::string fallback;
 };
@@ -121,7 +122,8 @@ struct Dialect {
   Launcher launcher;          // the default launcher of distributed trains (configs/launchers.yaml)
   StageTemplate eval, export_, onnx_export;
   std::string onnx_export_key;          // key(L35) that enables the ONNX export
-  std::vector<std::pair<std::string, LookupSlot>> lookup_slots;  // rendered in file order
+  std::vector<std::pair<std::string, LookupSlot>> lookup_slots;  // rendered in file order, per train iteration
+  std::vector<std::pair<std::string, LookupSlot>> infer_slots;   // the same, per inference stage
   std::map<std::string, std::string> train_env;   // extra variables exported before training (GAN)
   int max_physical_lines = 0;   // compat: the runner reads only this many physical lines (Tpl: 51)
   std::vector<ModelSuffixRule> model_suffix;

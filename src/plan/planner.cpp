@@ -77,7 +77,8 @@ class Planner {
   std::pair<std::string, std::string> to_static_trainer() const;
   std::optional<TrainerChoice> choose_trainer(const std::string& trainer) const;
   std::string paired_use_gpu(std::size_t index, const GpuElement& gpu) const;
-  std::string lookup_slot(const dialect::LookupSlot& slot, const std::string& autocast) const;
+  Result<void> render_slots(const std::vector<std::pair<std::string, dialect::LookupSlot>>& slots, Vars& vars) const;
+  void add_line_variables();
 
   // --- emitting stages ---
   Result<void> train_branch();
@@ -197,12 +198,31 @@ std::string Planner::paired_use_gpu(std::size_t index, const GpuElement& gpu) co
   return index < values.size() ? values[index] : "";
 }
 
-std::string Planner::lookup_slot(const dialect::LookupSlot& slot, const std::string& autocast) const {
-  const std::string& selector = slot.by == "mode" ? opt_.mode : autocast;
-  for (const auto& [pattern, text] : slot.cases) {
-    if (glob_match(pattern, selector)) return text;
+// Each slot picks its text by the value of the variable it names (autocast, mode, key_15, ...).
+Result<void> Planner::render_slots(const std::vector<std::pair<std::string, dialect::LookupSlot>>& slots,
+                                   Vars& vars) const {
+  for (const auto& [name, slot] : slots) {
+    const auto selector = vars.find(slot.by);
+    if (selector == vars.end()) {
+      return fail(Error::at(d_.source_file, 0, name, fmt::format("slot '{}': no variable '{}' to select by", name, slot.by)));
+    }
+    const auto chosen = std::find_if(slot.cases.begin(), slot.cases.end(),
+                                     [&](const auto& c) { return glob_match(c.first, selector->second); });
+    auto text = render(chosen == slot.cases.end() ? slot.fallback : chosen->second, vars);
+    if (!text) return fail(text.error());
+    vars[name] = *text;
   }
-  return slot.fallback;
+  return {};
+}
+
+// {key_N}, {value_N} and {set_N} (= E(key, value)) for every logical line: the runners
+// that read a line no named variable covers (PaddleVideo's L12, the tutorial layout).
+void Planner::add_line_variables() {
+  for (int line = 1; line <= std::max(cfg_.size(), pos::kInferExtra2); ++line) {
+    base_[fmt::format("key_{}", line)] = key(line);
+    base_[fmt::format("value_{}", line)] = val(line);
+    base_[fmt::format("set_{}", line)] = emit(key(line), val(line));
+  }
 }
 
 Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
@@ -264,6 +284,7 @@ Result<Plan> Planner::run() {
            {"mode", opt_.mode},           {"repo_root", opt_.repo_root},
            {"model_pp", model_pp},        {"log0", emit(key(pos::kSaveLogPath), "")},
            {"exp_dir_key", key(pos::kSaveInferenceDir)}};
+  add_line_variables();
   auto log_dir = render(d_.log_dir, base_);
   if (!log_dir) return fail(log_dir.error());
   plan_.output_dir = *log_dir;
@@ -342,11 +363,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   vars["ac_kv"] = emit(key(pos::kAutoCast), autocast);
   vars["fname"] = emit("filename", plan_.model_name);
   vars["ts"] = choice->to_static_text;
-  for (const auto& [name, slot] : d_.lookup_slots) {
-    auto text = render(lookup_slot(slot, autocast), vars);
-    if (!text) return fail(text.error());
-    vars[name] = *text;
-  }
+  if (auto ok = render_slots(d_.lookup_slots, vars); !ok) return ok;
   std::string suffix;
   for (const auto& rule : d_.model_suffix) {
     const bool model_hit = std::any_of(rule.model_globs.begin(), rule.model_globs.end(),
@@ -547,6 +564,7 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
     if (!results) return fail(results.error());
     vars["res"] = emit(key(pos::kInferExtra), *results);
   }
+  if (auto ok = render_slots(d_.infer_slots, vars); !ok) return ok;
   const std::string id = on_gpu ? fmt::format("{}/gpu_trt_{}_{}_bs{}", prefix, vars["trt"], vars["precision"],
                                               vars["batch_size"])
                                 : fmt::format("{}/cpu_mkldnn_{}_threads_{}_{}_bs{}", prefix, vars["mkldnn"],

@@ -112,7 +112,14 @@ std::string first_difference(const std::vector<std::string>& want, const std::ve
 const std::map<std::string, std::string> kDialects = {{"PaddleOCR", "paddleocr"},
                                                       {"PaddleClas", "paddleclas"},
                                                       {"PaddleDetection", "paddledetection"},
-                                                      {"PaddleSeg", "paddleseg"}};
+                                                      {"PaddleSeg", "paddleseg"},
+                                                      {"PaddleVideo", "paddlevideo"},
+                                                      {"PaddleGAN", "paddlegan"},
+                                                      // the tutorial runner at tutorials/mobilenetv3_prod/Step6 (README §9)
+                                                      {"models", "template"}};
+
+// How many failing runs a test prints in full (TIPC_CONFORMANCE_REPORT overrides, for debugging a dialect).
+const int kReportedFailures = std::getenv("TIPC_CONFORMANCE_REPORT") ? std::atoi(std::getenv("TIPC_CONFORMANCE_REPORT")) : 5;
 
 struct Tally {
   int argv_pass = 0, argv_fail = 0, cmds_pass = 0, cmds_fail = 0, log_pass = 0, log_fail = 0, commands = 0;
@@ -182,7 +189,7 @@ void run_repo(const std::string& repo) {
     if (!corpus["compare"]["argv"].get<bool>() && !dino) continue;
     ++runs;
     const auto failures = check_run(meta_file, *dialect, tally);
-    if (!failures.empty() && reported++ < 5) {
+    if (!failures.empty() && reported++ < kReportedFailures) {
       ADD_FAILURE() << meta_file.filename() << "\n" << fmt::format("{}", fmt::join(failures, "\n"));
     }
   }
@@ -201,6 +208,9 @@ TEST(Conformance, PaddleOCRPlansMatchTheReference) { run_repo("PaddleOCR"); }
 TEST(Conformance, PaddleClasPlansMatchTheReference) { run_repo("PaddleClas"); }
 TEST(Conformance, PaddleDetectionPlansMatchTheReference) { run_repo("PaddleDetection"); }
 TEST(Conformance, PaddleSegPlansMatchTheReference) { run_repo("PaddleSeg"); }
+TEST(Conformance, PaddleVideoPlansMatchTheReference) { run_repo("PaddleVideo"); }
+TEST(Conformance, PaddleGANPlansMatchTheReference) { run_repo("PaddleGAN"); }
+TEST(Conformance, ModelsTemplatePlansMatchTheReference) { run_repo("models"); }
 
 }  // namespace
 }  // namespace tipc::plan
