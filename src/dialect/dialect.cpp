@@ -167,6 +167,10 @@ std::vector<std::pair<std::string, LookupSlot>> lookup_slots(const Reader& r, co
     slot.by = r.str(item.second, "by", std::string("autocast"));
     for (const auto& c : item.second["cases"]) slot.cases.emplace_back(c.first.as<std::string>(), c.second.as<std::string>());
     slot.fallback = r.str(item.second, "default", std::string(" "));
+    if (const YAML::Node replace = item.second["replace"]) {
+      if (!replace.IsSequence() || replace.size() != 2) r.fail_at(replace, "replace", "expected [from, to]");
+      slot.replace.emplace(replace[0].as<std::string>(), replace[1].as<std::string>());
+    }
     slots.emplace_back(item.first.as<std::string>(), slot);
   }
   return slots;

@@ -27,6 +27,9 @@ struct LookupSlot {
   std::string by;  // the variable: "autocast", "mode", "key_35", ...
   std::vector<std::pair<std::string, std::string>> cases;
   std::string fallback;
+  // Instead of cases: the variable's value with the first `from` replaced by `to`
+  // (bash's ${var/from/to}; PaddleGAN names the trainer's log after its checkpoint).
+  std::optional<std::pair<std::string, std::string>> replace;
 };
 
 struct GlobValue {

@@ -206,6 +206,14 @@ Result<void> Planner::render_slots(const std::vector<std::pair<std::string, dial
     if (selector == vars.end()) {
       return fail(Error::at(d_.source_file, 0, name, fmt::format("slot '{}': no variable '{}' to select by", name, slot.by)));
     }
+    if (slot.replace) {
+      std::string text = selector->second;
+      if (const auto at = text.find(slot.replace->first); at != std::string::npos && !slot.replace->first.empty()) {
+        text.replace(at, slot.replace->first.size(), slot.replace->second);
+      }
+      vars[name] = text;
+      continue;
+    }
     const auto chosen = std::find_if(slot.cases.begin(), slot.cases.end(),
                                      [&](const auto& c) { return glob_match(c.first, selector->second); });
     auto text = render(chosen == slot.cases.end() ? slot.fallback : chosen->second, vars);
