@@ -69,6 +69,7 @@ struct DeviceEvents {
   bool unset_after_trainer = false;
   bool unset_before_train = false;
   bool whole_list = false;           // GAN: the whole comma list instead of its first id
+  bool ips_first_gpu = false;        // models tutorial: an `ips;gpus` element applies its first gpu
 };
 
 struct StageTemplate {
@@ -105,6 +106,8 @@ struct Dialect {
   config::SplitRules compat_split;
   std::string epoch_batch = "mode_select";  // "mode_select" | "clas" | "plain"
   std::string use_gpu_pairing = "per_position";  // | "whole" | "whole_false_for_cpu" | "none"
+  std::map<int, int> layout;                // reference position -> this dialect's line (dialect/layout.h)
+  std::optional<LookupSlot> autocast;       // the autocast value per trainer instead of the L6 list
   std::vector<TrainerRule> trainer_rules;
   bool unknown_trainer_uses_norm = true;
   ToStatic to_static;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "config/positions.h"
+#include "dialect/layout.h"
 #include "plan/gpu_element.h"
 #include "plan/shell_words.h"
 #include "plan/template.h"
@@ -330,10 +331,17 @@ Result<void> Planner::train_branch() {
       gpu = *parsed;
     }
     if (opt_.compat && d_.devices.whole_list && gpu.device) gpu.device = gpu.gpus;  // GAN exports the whole list
+    if (opt_.compat && d_.devices.ips_first_gpu && !gpu.device && gpu.ips) gpu.device = gpu.gpus.substr(0, gpu.gpus.find(','));
     if (d_.devices.set_on_gpu_select && gpu.sets_device_on_select) device_ = gpu.device;
-    for (const auto& autocast : split_list(val(pos::kAutoCast))) {
+    // A dialect with its own autocast rule runs each trainer once, with the value it picks.
+    const auto autocasts = d_.autocast ? std::vector<std::string>{""} : split_list(val(pos::kAutoCast));
+    for (const auto& listed : autocasts) {
       for (const auto& trainer : split_list(val(pos::kTrainerList))) {
-        if (auto ok = train_iteration(gpu, i, autocast, trainer); !ok) return ok;
+        Vars picked{{"trainer", trainer}, {"autocast", listed}};
+        if (d_.autocast) {
+          if (auto ok = render_slots({{"autocast", *d_.autocast}}, picked); !ok) return ok;
+        }
+        if (auto ok = train_iteration(gpu, i, picked["autocast"], trainer); !ok) return ok;
       }
     }
   }
@@ -716,7 +724,9 @@ Result<void> Planner::whole_infer_mode_list() {
 }  // namespace
 
 Result<Plan> make_plan(const config::TrainInferConfig& config, const Dialect& dialect, const PlanOptions& options) {
-  return Planner(config, dialect, options).run();
+  if (dialect.layout.empty()) return Planner(config, dialect, options).run();
+  const config::TrainInferConfig laid_out = dialect::apply_layout(config, dialect.layout);
+  return Planner(laid_out, dialect, options).run();
 }
 
 }  // namespace tipc::plan
