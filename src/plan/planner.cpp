@@ -83,6 +83,7 @@ class Planner {
 
   // --- emitting stages ---
   Result<void> train_branch();
+  Result<void> explain_empty_train_plan();
   Result<void> train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
                                const std::string& trainer);
   Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep, const std::string& quant,
@@ -310,7 +311,36 @@ Result<Plan> Planner::run() {
   const bool whole_infer = std::find(whole.begin(), whole.end(), opt_.mode) != whole.end();
   auto done = whole_infer ? whole_infer_branch() : train_branch();
   if (!done) return fail(done.error());
+  if (!whole_infer) {
+    if (auto ok = explain_empty_train_plan(); !ok) return fail(ok.error());
+  }
   return std::move(plan_);
+}
+
+// A config that names a trainer but plans nothing is a silent wrong plan: say why.
+// `trainer:null` (or an empty list) is the reference's deliberate "train nothing".
+// Compat reproduces the empty plan and only warns.
+Result<void> Planner::explain_empty_train_plan() {
+  if (!plan_.stages.empty()) return {};
+  const auto trainers = split_list(val(pos::kTrainerList));
+  if (std::all_of(trainers.begin(), trainers.end(), [](const std::string& t) { return t.empty() || t == "null"; })) {
+    return {};
+  }
+  int line = pos::kTrainerList;
+  std::string why = fmt::format("every trainer of '{}' has the script null (or no trainer line matches it)",
+                                val(pos::kTrainerList));
+  if (split_list(val(pos::kGpuList)).empty()) {
+    line = pos::kGpuList;
+    why = "the gpu list is empty";
+  } else if (!d_.autocast && split_list(val(pos::kAutoCast)).empty()) {
+    line = pos::kAutoCast;
+    why = "the autocast list is empty";
+  }
+  Diagnostic problem{cfg_.path, cfg_.at(line).physical_line, key(line),
+                     fmt::format("the config names trainer '{}' but plans no stage: {}", val(pos::kTrainerList), why)};
+  if (!opt_.compat) return fail(Error{{problem}});
+  plan_.warnings.push_back(problem);
+  return {};
 }
 
 Result<void> Planner::train_branch() {
