@@ -1,7 +1,11 @@
 #pragma once
-// Strict validation of the positional layout (spec D4): the anchor keys of the
-// format are checked by name, so a missing or extra line is reported instead of
-// silently shifting the meaning of every later line.
+// Validation of the positional layout (spec D4) in default mode. The runners read every
+// line by position, so what decides whether a config is sound is its structure: the
+// `===...===` section headers at their lines and a key:value line wherever the layout has
+// one. A key named differently from the usual one (quant_train in the pact_train slot,
+// amp_train in the norm_train slot) is a name the runner never compares, so alone it is
+// only a note; once the structure is broken, the name mismatches point at the missing or
+// extra line and are reported with the errors.
 #include <vector>
 
 #include "config/train_infer_config.h"
@@ -10,7 +14,11 @@
 
 namespace tipc::dialect {
 
-// Every mismatch, in line order; empty when the layout is sound.
-std::vector<Diagnostic> check_anchors(const config::TrainInferConfig& config, const std::vector<Anchor>& anchors);
+struct AnchorFindings {
+  std::vector<Diagnostic> errors;  // in line order; empty when the layout is sound
+  std::vector<Diagnostic> notes;   // renamed keys in a sound layout
+};
+
+AnchorFindings check_anchors(const config::TrainInferConfig& config, const std::vector<Anchor>& anchors);
 
 }  // namespace tipc::dialect

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "dialect/layout.h"
+
 namespace tipc::dialect {
 namespace fs = std::filesystem;
 namespace {
@@ -159,18 +161,49 @@ std::vector<TrainerRule> trainer_rules(const Reader& r, const YAML::Node& root) 
   return rules;
 }
 
+LookupSlot lookup_slot(const Reader& r, const YAML::Node& node) {
+  r.only_keys(node, "a slot", {"by", "cases", "default", "replace"});
+  LookupSlot slot;
+  slot.by = r.str(node, "by", std::string("autocast"));
+  for (const auto& c : node["cases"]) slot.cases.emplace_back(c.first.as<std::string>(), c.second.as<std::string>());
+  slot.fallback = r.str(node, "default", std::string(" "));
+  if (const YAML::Node replace = node["replace"]) {
+    if (!replace.IsSequence() || replace.size() != 2) r.fail_at(replace, "replace", "expected [from, to]");
+    slot.replace.emplace(replace[0].as<std::string>(), replace[1].as<std::string>());
+  }
+  return slot;
+}
+
+std::map<int, int> layout(const Reader& r, const YAML::Node& root) {
+  std::map<int, int> out;
+  for (const auto& item : root["layout"]) {
+    const std::string name = item.first.as<std::string>();
+    const auto position = reference_position(name);
+    if (!position) r.fail_at(item.first, name, fmt::format("unknown position in layout (known: {})", layout_names()));
+    out[*position] = r.integer(root["layout"], name);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, LookupSlot>> lookup_slots(const Reader& r, const YAML::Node& root,
+                                                              const std::string& key) {
+  std::vector<std::pair<std::string, LookupSlot>> slots;
+  for (const auto& item : root[key]) slots.emplace_back(item.first.as<std::string>(), lookup_slot(r, item.second));
+  return slots;
+}
+
 Dialect Reader::read(const YAML::Node& root) const {
   if (!root.IsMap()) fail_at(root, "(document)", "expected a map");
   only_keys(root, "the dialect",
             {"name", "markers", "known_modes", "compat_split", "epoch_batch", "use_gpu_pairing", "trainers",
              "unknown_trainer", "to_static", "ips_threshold", "devices", "train_env", "max_physical_lines", "log_dir",
              "save_log", "save_log_multi_node", "weights", "weights_subdir", "export_without_weights",
-             "checkpoint_fallback", "eval_weights_key_line", "pact_pretrain_from_norm", "lookup_slots", "model_suffix",
+             "checkpoint_fallback", "eval_weights_key_line", "pact_pretrain_from_norm", "lookup_slots", "infer_slots", "model_suffix", "layout", "autocast",
              "train", "launcher", "eval", "export", "onnx_export", "infer", "whole_infer", "status_line", "banner",
              "anchors"});
   only_keys(child(root, "devices"), "devices",
             {"set_on_gpu_select", "apply_before_eval", "apply_before_infer", "unset_after_infer", "unset_after_trainer",
-             "unset_before_train", "whole_list"});
+             "unset_before_train", "whole_list", "ips_first_gpu"});
   only_keys(child(root, "train"), "train", {"single", "multi", "multi_node"});
   only_keys(child(root, "infer"), "infer", {"model_dir", "data_line", "cwd", "cpu", "gpu"});
   only_keys(child(root, "whole_infer"), "whole_infer",
@@ -184,6 +217,8 @@ Dialect Reader::read(const YAML::Node& root) const {
   d.epoch_batch = one_of(root, "epoch_batch", {"mode_select", "clas", "plain"}, "mode_select");
   d.use_gpu_pairing =
       one_of(root, "use_gpu_pairing", {"per_position", "whole", "whole_false_for_cpu", "none"}, "per_position");
+  d.layout = layout(*this, root);
+  if (root["autocast"]) d.autocast = lookup_slot(*this, root["autocast"]);
   d.trainer_rules = trainer_rules(*this, root);
   d.unknown_trainer_uses_norm = one_of(root, "unknown_trainer", {"norm", "skip"}, "norm") == "norm";
 
@@ -207,6 +242,7 @@ Dialect Reader::read(const YAML::Node& root) const {
   d.devices.unset_after_trainer = boolean(dev, "unset_after_trainer", false);
   d.devices.unset_before_train = boolean(dev, "unset_before_train", false);
   d.devices.whole_list = boolean(dev, "whole_list", false);
+  d.devices.ips_first_gpu = boolean(dev, "ips_first_gpu", false);
 
   d.log_dir = str(root, "log_dir");
   d.save_log = str(root, "save_log");
@@ -231,14 +267,8 @@ Dialect Reader::read(const YAML::Node& root) const {
     d.onnx_export_key = str(root["onnx_export"], "when_key_35", std::string("export_onnx"));
   }
 
-  for (const auto& item : root["lookup_slots"]) {
-    const std::string name = item.first.as<std::string>();
-    LookupSlot slot;
-    slot.by = one_of(item.second, "by", {"autocast", "mode"}, "autocast");
-    for (const auto& c : item.second["cases"]) slot.cases.emplace_back(c.first.as<std::string>(), c.second.as<std::string>());
-    slot.fallback = str(item.second, "default", std::string(" "));
-    d.lookup_slots.emplace_back(name, slot);
-  }
+  d.lookup_slots = lookup_slots(*this, root, "lookup_slots");
+  d.infer_slots = lookup_slots(*this, root, "infer_slots");
   for (const auto& item : root["train_env"]) d.train_env[item.first.as<std::string>()] = item.second.as<std::string>();
   d.max_physical_lines = integer(root, "max_physical_lines", 0);
   for (const auto& node : root["model_suffix"]) {

@@ -20,12 +20,16 @@ struct Anchor {
   std::string header;             // the line must be a ===...=== header containing this word
 };
 
-// A slot whose text is looked up by the autocast value or by the MODE. Case names
-// are glob patterns, tried in file order; the text is itself a template.
+// A slot whose text is looked up by the value of a template variable (the autocast
+// value, the MODE, a line's key). Case names are glob patterns, tried in file order;
+// the text is itself a template.
 struct LookupSlot {
-  std::string by;  // "autocast" or "mode"
+  std::string by;  // the variable: "autocast", "mode", "key_35", ...
   std::vector<std::pair<std::string, std::string>> cases;
   std::string fallback;
+  // Instead of cases: the variable's value with the first `from` replaced by `to`
+  // (bash's ${var/from/to}; PaddleGAN names the trainer's log after its checkpoint).
+  std::optional<std::pair<std::string, std::string>> replace;
 };
 
 struct GlobValue {
@@ -65,6 +69,7 @@ struct DeviceEvents {
   bool unset_after_trainer = false;
   bool unset_before_train = false;
   bool whole_list = false;           // GAN: the whole comma list instead of its first id
+  bool ips_first_gpu = false;        // models tutorial: an `ips;gpus` element applies its first gpu
 };
 
 struct StageTemplate {
@@ -101,6 +106,8 @@ struct Dialect {
   config::SplitRules compat_split;
   std::string epoch_batch = "mode_select";  // "mode_select" | "clas" | "plain"
   std::string use_gpu_pairing = "per_position";  // | "whole" | "whole_false_for_cpu" | "none"
+  std::map<int, int> layout;                // reference position -> this dialect's line (dialect/layout.h)
+  std::optional<LookupSlot> autocast;       // the autocast value per trainer instead of the L6 list
   std::vector<TrainerRule> trainer_rules;
   bool unknown_trainer_uses_norm = true;
   ToStatic to_static;
@@ -121,7 +128,8 @@ struct Dialect {
   Launcher launcher;          // the default launcher of distributed trains (configs/launchers.yaml)
   StageTemplate eval, export_, onnx_export;
   std::string onnx_export_key;          // key(L35) that enables the ONNX export
-  std::vector<std::pair<std::string, LookupSlot>> lookup_slots;  // rendered in file order
+  std::vector<std::pair<std::string, LookupSlot>> lookup_slots;  // rendered in file order, per train iteration
+  std::vector<std::pair<std::string, LookupSlot>> infer_slots;   // the same, per inference stage
   std::map<std::string, std::string> train_env;   // extra variables exported before training (GAN)
   int max_physical_lines = 0;   // compat: the runner reads only this many physical lines (Tpl: 51)
   std::vector<ModelSuffixRule> model_suffix;

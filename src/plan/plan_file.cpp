@@ -55,14 +55,17 @@ Result<Plan> plan_file(const std::string& config_path, const dialect::Dialect& d
     std::erase_if(text->lines, [&](const config::ConfigLine& l) { return l.physical_line > dialect.max_physical_lines; });
   }
   const config::TrainInferConfig config = config::split_config(*text, split_rules(dialect, options.compat));
+  dialect::AnchorFindings anchors;
   if (!options.compat) {
-    if (auto problems = dialect::check_anchors(config, dialect.anchors); !problems.empty()) {
-      return fail(Error{std::move(problems)});
-    }
+    anchors = dialect::check_anchors(config, dialect.anchors);
+    if (!anchors.errors.empty()) return fail(Error{std::move(anchors.errors)});
     if (auto ok = check_mode(dialect, options.mode); !ok) return fail(ok.error());
   }
   auto plan = make_plan(config, dialect, options);
-  if (plan && !options.compat) warn_unlisted_mode(config, dialect, *plan);
+  if (plan && !options.compat) {
+    plan->warnings.insert(plan->warnings.begin(), anchors.notes.begin(), anchors.notes.end());
+    warn_unlisted_mode(config, dialect, *plan);
+  }
   return plan;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "config/positions.h"
+#include "dialect/layout.h"
 #include "plan/gpu_element.h"
 #include "plan/shell_words.h"
 #include "plan/template.h"
@@ -77,10 +78,12 @@ class Planner {
   std::pair<std::string, std::string> to_static_trainer() const;
   std::optional<TrainerChoice> choose_trainer(const std::string& trainer) const;
   std::string paired_use_gpu(std::size_t index, const GpuElement& gpu) const;
-  std::string lookup_slot(const dialect::LookupSlot& slot, const std::string& autocast) const;
+  Result<void> render_slots(const std::vector<std::pair<std::string, dialect::LookupSlot>>& slots, Vars& vars) const;
+  void add_line_variables();
 
   // --- emitting stages ---
   Result<void> train_branch();
+  Result<void> explain_empty_train_plan();
   Result<void> train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
                                const std::string& trainer);
   Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep, const std::string& quant,
@@ -197,12 +200,39 @@ std::string Planner::paired_use_gpu(std::size_t index, const GpuElement& gpu) co
   return index < values.size() ? values[index] : "";
 }
 
-std::string Planner::lookup_slot(const dialect::LookupSlot& slot, const std::string& autocast) const {
-  const std::string& selector = slot.by == "mode" ? opt_.mode : autocast;
-  for (const auto& [pattern, text] : slot.cases) {
-    if (glob_match(pattern, selector)) return text;
+// Each slot picks its text by the value of the variable it names (autocast, mode, key_15, ...).
+Result<void> Planner::render_slots(const std::vector<std::pair<std::string, dialect::LookupSlot>>& slots,
+                                   Vars& vars) const {
+  for (const auto& [name, slot] : slots) {
+    const auto selector = vars.find(slot.by);
+    if (selector == vars.end()) {
+      return fail(Error::at(d_.source_file, 0, name, fmt::format("slot '{}': no variable '{}' to select by", name, slot.by)));
+    }
+    if (slot.replace) {
+      std::string text = selector->second;
+      if (const auto at = text.find(slot.replace->first); at != std::string::npos && !slot.replace->first.empty()) {
+        text.replace(at, slot.replace->first.size(), slot.replace->second);
+      }
+      vars[name] = text;
+      continue;
+    }
+    const auto chosen = std::find_if(slot.cases.begin(), slot.cases.end(),
+                                     [&](const auto& c) { return glob_match(c.first, selector->second); });
+    auto text = render(chosen == slot.cases.end() ? slot.fallback : chosen->second, vars);
+    if (!text) return fail(text.error());
+    vars[name] = *text;
   }
-  return slot.fallback;
+  return {};
+}
+
+// {key_N}, {value_N} and {set_N} (= E(key, value)) for every logical line: the runners
+// that read a line no named variable covers (PaddleVideo's L12, the tutorial layout).
+void Planner::add_line_variables() {
+  for (int line = 1; line <= std::max(cfg_.size(), pos::kInferExtra2); ++line) {
+    base_[fmt::format("key_{}", line)] = key(line);
+    base_[fmt::format("value_{}", line)] = val(line);
+    base_[fmt::format("set_{}", line)] = emit(key(line), val(line));
+  }
 }
 
 Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
@@ -264,6 +294,7 @@ Result<Plan> Planner::run() {
            {"mode", opt_.mode},           {"repo_root", opt_.repo_root},
            {"model_pp", model_pp},        {"log0", emit(key(pos::kSaveLogPath), "")},
            {"exp_dir_key", key(pos::kSaveInferenceDir)}};
+  add_line_variables();
   auto log_dir = render(d_.log_dir, base_);
   if (!log_dir) return fail(log_dir.error());
   plan_.output_dir = *log_dir;
@@ -280,7 +311,36 @@ Result<Plan> Planner::run() {
   const bool whole_infer = std::find(whole.begin(), whole.end(), opt_.mode) != whole.end();
   auto done = whole_infer ? whole_infer_branch() : train_branch();
   if (!done) return fail(done.error());
+  if (!whole_infer) {
+    if (auto ok = explain_empty_train_plan(); !ok) return fail(ok.error());
+  }
   return std::move(plan_);
+}
+
+// A config that names a trainer but plans nothing is a silent wrong plan: say why.
+// `trainer:null` (or an empty list) is the reference's deliberate "train nothing".
+// Compat reproduces the empty plan and only warns.
+Result<void> Planner::explain_empty_train_plan() {
+  if (!plan_.stages.empty()) return {};
+  const auto trainers = split_list(val(pos::kTrainerList));
+  if (std::all_of(trainers.begin(), trainers.end(), [](const std::string& t) { return t.empty() || t == "null"; })) {
+    return {};
+  }
+  int line = pos::kTrainerList;
+  std::string why = fmt::format("every trainer of '{}' has the script null (or no trainer line matches it)",
+                                val(pos::kTrainerList));
+  if (split_list(val(pos::kGpuList)).empty()) {
+    line = pos::kGpuList;
+    why = "the gpu list is empty";
+  } else if (!d_.autocast && split_list(val(pos::kAutoCast)).empty()) {
+    line = pos::kAutoCast;
+    why = "the autocast list is empty";
+  }
+  Diagnostic problem{cfg_.path, cfg_.at(line).physical_line, key(line),
+                     fmt::format("the config names trainer '{}' but plans no stage: {}", val(pos::kTrainerList), why)};
+  if (!opt_.compat) return fail(Error{{problem}});
+  plan_.warnings.push_back(problem);
+  return {};
 }
 
 Result<void> Planner::train_branch() {
@@ -301,10 +361,17 @@ Result<void> Planner::train_branch() {
       gpu = *parsed;
     }
     if (opt_.compat && d_.devices.whole_list && gpu.device) gpu.device = gpu.gpus;  // GAN exports the whole list
+    if (opt_.compat && d_.devices.ips_first_gpu && !gpu.device && gpu.ips) gpu.device = gpu.gpus.substr(0, gpu.gpus.find(','));
     if (d_.devices.set_on_gpu_select && gpu.sets_device_on_select) device_ = gpu.device;
-    for (const auto& autocast : split_list(val(pos::kAutoCast))) {
+    // A dialect with its own autocast rule runs each trainer once, with the value it picks.
+    const auto autocasts = d_.autocast ? std::vector<std::string>{""} : split_list(val(pos::kAutoCast));
+    for (const auto& listed : autocasts) {
       for (const auto& trainer : split_list(val(pos::kTrainerList))) {
-        if (auto ok = train_iteration(gpu, i, autocast, trainer); !ok) return ok;
+        Vars picked{{"trainer", trainer}, {"autocast", listed}};
+        if (d_.autocast) {
+          if (auto ok = render_slots({{"autocast", *d_.autocast}}, picked); !ok) return ok;
+        }
+        if (auto ok = train_iteration(gpu, i, picked["autocast"], trainer); !ok) return ok;
       }
     }
   }
@@ -342,11 +409,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   vars["ac_kv"] = emit(key(pos::kAutoCast), autocast);
   vars["fname"] = emit("filename", plan_.model_name);
   vars["ts"] = choice->to_static_text;
-  for (const auto& [name, slot] : d_.lookup_slots) {
-    auto text = render(lookup_slot(slot, autocast), vars);
-    if (!text) return fail(text.error());
-    vars[name] = *text;
-  }
+  if (auto ok = render_slots(d_.lookup_slots, vars); !ok) return ok;
   std::string suffix;
   for (const auto& rule : d_.model_suffix) {
     const bool model_hit = std::any_of(rule.model_globs.begin(), rule.model_globs.end(),
@@ -547,6 +610,7 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
     if (!results) return fail(results.error());
     vars["res"] = emit(key(pos::kInferExtra), *results);
   }
+  if (auto ok = render_slots(d_.infer_slots, vars); !ok) return ok;
   const std::string id = on_gpu ? fmt::format("{}/gpu_trt_{}_{}_bs{}", prefix, vars["trt"], vars["precision"],
                                               vars["batch_size"])
                                 : fmt::format("{}/cpu_mkldnn_{}_threads_{}_{}_bs{}", prefix, vars["mkldnn"],
@@ -690,7 +754,9 @@ Result<void> Planner::whole_infer_mode_list() {
 }  // namespace
 
 Result<Plan> make_plan(const config::TrainInferConfig& config, const Dialect& dialect, const PlanOptions& options) {
-  return Planner(config, dialect, options).run();
+  if (dialect.layout.empty()) return Planner(config, dialect, options).run();
+  const config::TrainInferConfig laid_out = dialect::apply_layout(config, dialect.layout);
+  return Planner(laid_out, dialect, options).run();
 }
 
 }  // namespace tipc::plan

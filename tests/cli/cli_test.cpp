@@ -103,9 +103,12 @@ TEST_F(CliTest, TheDialectIsDetectedFromTheRepositoryOrNamedAndTheConsoleSaysHow
   fs::remove_all(repo_.path() / "ppocr");
   repo_.write("ppcls/__init__.py", "");
   r = run_tipc(repo_.path(), dry_run);
-  EXPECT_EQ(r.exit_code, 2);  // the demo config is not laid out for PaddleClas: line 34 is not kl_quant
+  // The demo config's line 34 is not named kl_quant as in PaddleClas, but its structure fits: a note.
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("tipc-run: dialect paddleclas (marker ppcls/ found in "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("alexnet.txt:34: expected key 'kl_quant'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tipc-run: warning: test_tipc/configs/alexnet.txt:34: expected key 'kl_quant', found 'export1'"),
+            std::string::npos)
+      << r.err;
   auto named = dry_run;
   named.insert(named.end(), {"--dialect", "paddleocr"});
   r = run_tipc(repo_.path(), named);

@@ -273,5 +273,34 @@ TEST_F(PlannerTest, LaunchersAreDataAndRankEnvSpawnsOneProcessPerGpu) {
   EXPECT_FALSE(dialect::load_launcher(launchers, "mpirun"));
 }
 
+// No silent empty plans: a named trainer whose script is null plans nothing, which default
+// mode reports with the file, line and key; compat reproduces the reference's empty plan.
+TEST_F(PlannerTest, ANamedTrainerThatPlansNothingIsAnErrorInDefaultAndAWarningInCompat) {
+  const std::string text = replace_line(demo(), "norm_train:", "norm_train:null");
+  const auto rejected = plan(text, false);
+  ASSERT_FALSE(rejected);
+  EXPECT_EQ(rejected.error().str(), config_path() + ":15: the config names trainer 'norm_train' but plans no stage: "
+                                    "every trainer of 'norm_train' has the script null (or no trainer line matches it)");
+  const Plan compat = ok(text, true);
+  EXPECT_TRUE(compat.stages.empty());
+  ASSERT_EQ(compat.warnings.size(), 1u);
+  EXPECT_EQ(compat.warnings[0].line, 15);
+}
+
+TEST_F(PlannerTest, AnEmptyAutocastListIsNamedAsTheReasonForAnEmptyPlan) {
+  const auto rejected = plan(replace_line(demo(), "--amp:", "--amp:"), false);
+  ASSERT_FALSE(rejected);
+  EXPECT_NE(rejected.error().str().find(":6: the config names trainer 'norm_train' but plans no stage: the autocast "
+                                        "list is empty"),
+            std::string::npos)
+      << rejected.error().str();
+}
+
+// trainer:null is the reference's deliberate "train nothing" (PaddleDetection's KL configs).
+TEST_F(PlannerTest, TrainerNullPlansNothingWithoutAnError) {
+  const Plan plan_null = ok(replace_line(demo(), "trainer:", "trainer:null"), false);
+  EXPECT_TRUE(plan_null.stages.empty());
+}
+
 }  // namespace
 }  // namespace tipc::plan
