@@ -1,9 +1,10 @@
 // Trace conformance on the recorded corpus (../shared/tipc-corpus, README §4-§9): tracing
 // each repository's own runner, copied with its config into a repository laid out as the
 // recording's, must give the calls, the python-starting evaluated strings and the status
-// log that the recording saw (the dino run's pre-steps set apart, README §6). The plan made of each real trace is then checked end to end
-// as TracedCorpus checks the golden traces' (support/traced_corpus.h): argv, order, cwd,
-// CUDA_VISIBLE_DEVICES, raw.cmds bytes, status lines, and native kinds and edges.
+// log that the recording saw (the dino run's pre-steps set apart, README §6). The plan
+// made of each real trace is then checked end to end as TracedCorpus checks the golden
+// traces' (support/traced_corpus.h): argv, order, cwd, CUDA_VISIBLE_DEVICES, raw.cmds
+// bytes, status lines, and native kinds and edges.
 #include <chrono>
 #include <filesystem>
 #include <iostream>
