@@ -92,7 +92,7 @@ namespace {
 // The plan of every config, in file order: traced from its runner where one plans it
 // (--plan-from auto or runner), native otherwise.
 std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files, const Project& project,
-                                          const Options& options, std::vector<std::string>& runners) {
+                                          const Options& options, Suite& suite) {
   const plan::PlanOptions plan_options = plan_options_for(project, options);
   std::vector<std::optional<Result<plan::Plan>>> slots(files.size());
   std::vector<std::pair<std::string, RunnerCall>> to_trace;
@@ -104,6 +104,7 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files,
     else if (*runner) {
       to_trace.emplace_back(files[i], **runner);
       traced.push_back(i);
+      auto& runners = suite.runners;
       if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end()) runners.push_back((*runner)->runner);
     } else if (options.plan_from == "runner") {
       slots[i] = fail(Error::at(files[i], 0, "", fmt::format("--plan-from runner: no test_tipc/{} next to it (give "
@@ -115,6 +116,7 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files,
       slots[i] = plan::plan_file(files[i], project.dialect, plan_options);
     }
   }
+  suite.traced = traced.size();
   auto traced_plans = plan_from_runners(to_trace, project, options);
   for (std::size_t t = 0; t < traced.size(); ++t) slots[traced[t]] = std::move(traced_plans[t]);
   std::vector<Result<plan::Plan>> plans;
@@ -132,9 +134,8 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
   }
   Suite suite;
   suite.configs = files.size();
-  auto plans = plan_each(files, project, options, suite.runners);
+  auto plans = plan_each(files, project, options, suite);
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (plans[i]) suite.traced += plans[i]->dialect.starts_with("traced ");
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
     else add_problems(suite, files[i], plans[i].error());
   }
@@ -148,12 +149,12 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
 }
 
 void print_planners(const Suite& suite, const Project& project, std::ostream& out, std::ostream& warnings) {
-  const bool native_plans = suite.traced < suite.plans.size();
+  const bool native_plans = suite.traced < suite.configs;
   if (!project.dialect_error && (native_plans || project.dialect_choice.doubt.empty())) {
     print_dialect_choice(project.dialect_choice, out, warnings);
   }
   if (suite.traced == 0) return;
-  out << fmt::format("tipc-run: {} traced from the repository's runner: {}\n", plural(suite.traced, "plan"),
+  out << fmt::format("tipc-run: {} planned by tracing the repository's runner: {}\n", plural(suite.traced, "config"),
                      fmt::join(suite.runners, ", "));
 }
 

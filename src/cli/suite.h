@@ -19,7 +19,7 @@ struct Suite {
   std::vector<plan::Plan> plans;     // the valid configs', in file order
   std::vector<Diagnostic> problems;  // every problem of every invalid config (file, line, key)
   std::vector<std::string> invalid_files;
-  std::size_t traced = 0;            // plans traced from a runner (the others are native)
+  std::size_t traced = 0;            // configs planned by tracing their runner (the others natively)
   std::vector<std::string> runners;  // the runners traced, relative to the repository root
 
   std::vector<std::string> valid_files() const;  // the planned configs, as given
@@ -31,8 +31,8 @@ struct Suite {
 Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options);
 
 // Who planned the suite: "tipc-run: dialect NAME (SOURCE)" when the dialect planned a config
-// or is sure of itself (it cross-checks the traced ones), and "tipc-run: 3 plans traced from
-// the repository's runner: test_tipc/...sh" when runners planned any.
+// or is sure of itself (it cross-checks the traced ones), and "tipc-run: 3 configs planned by
+// tracing the repository's runner: test_tipc/...sh" when runners planned any.
 void print_planners(const Suite& suite, const Project& project, std::ostream& out, std::ostream& warnings);
 
 // One "tipc-run: error: FILE:LINE: ..." line per problem, then invalid_configs_summary.
