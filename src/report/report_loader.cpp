@@ -182,14 +182,20 @@ PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
   return report;
 }
 
-// The configs the run left out; every plan file of the run lists them all.
-std::vector<ConfigProblem> invalid_configs(const JsonValue& plan) {
+// The configs the runs left out: every plan file of a run lists its run's, so each run's are
+// taken once (a tree holds the plans of several runs when configs were run one by one into it).
+std::vector<ConfigProblem> invalid_configs(const std::vector<PlanFile>& plans) {
   std::vector<ConfigProblem> problems;
-  for (const JsonValue& item : optional_field<JsonValue>(plan, "invalid_configs").value_or(JsonValue::array())) {
-    if (!item.is_object()) continue;
-    problems.push_back({optional_field<std::string>(item, "file").value_or(""), optional_field<int>(item, "line").value_or(0),
-                        optional_field<std::string>(item, "key").value_or(""),
-                        optional_field<std::string>(item, "message").value_or("")});
+  std::set<std::string> runs;
+  for (const PlanFile& plan : plans) {
+    if (!runs.insert(optional_field<std::string>(plan.json, "run_id").value_or("")).second) continue;
+    for (const JsonValue& item : optional_field<JsonValue>(plan.json, "invalid_configs").value_or(JsonValue::array())) {
+      if (!item.is_object()) continue;
+      problems.push_back({optional_field<std::string>(item, "file").value_or(""),
+                          optional_field<int>(item, "line").value_or(0),
+                          optional_field<std::string>(item, "key").value_or(""),
+                          optional_field<std::string>(item, "message").value_or("")});
+    }
   }
   return problems;
 }
@@ -197,7 +203,6 @@ std::vector<ConfigProblem> invalid_configs(const JsonValue& plan) {
 // What the run was given, from the first plan's files.
 void set_run_metadata(RunReport& run, const PlanFile& plan, const PlanJournal& journal) {
   run.tool_version = optional_field<std::string>(plan.json, "tool_version").value_or("");
-  run.invalid_configs = invalid_configs(plan.json);
   run.repo_root = optional_field<std::string>(plan.json, "repo_root").value_or("");
   run.settings_file = optional_field<std::string>(plan.json, "settings_file").value_or("");
   if (!journal.started) return;
@@ -240,6 +245,7 @@ Result<RunReport> report_from_plans(const std::vector<PlanFile>& plans) {
     }
   }
   set_run_times(run, plans, journals);
+  run.invalid_configs = invalid_configs(plans);
   return run;
 }
 
@@ -252,23 +258,6 @@ std::vector<std::string> find_plan_files(const fs::path& dir) {
   }
   std::sort(files.begin(), files.end());
   return files;
-}
-
-// The plans of the run that started last; plans of older runs in the same tree are left out.
-std::vector<PlanFile> newest_run(std::vector<PlanFile> plans) {
-  std::string newest_id;
-  double newest_start = -1;
-  for (const auto& plan : plans) {
-    const double started = optional_field<double>(plan.json, "started").value_or(0);
-    if (started > newest_start) {
-      newest_start = started;
-      newest_id = optional_field<std::string>(plan.json, "run_id").value_or("");
-    }
-  }
-  std::erase_if(plans, [&](const PlanFile& plan) {
-    return optional_field<std::string>(plan.json, "run_id").value_or("") != newest_id;
-  });
-  return plans;
 }
 
 }  // namespace
@@ -289,7 +278,7 @@ Result<RunReport> load_run_report(const std::string& dir) {
   }
   auto plans = read_plan_files(files);
   if (!plans) return fail(plans.error());
-  return report_from_plans(newest_run(std::move(*plans)));
+  return report_from_plans(*plans);
 }
 
 }  // namespace tipc::report
