@@ -39,15 +39,13 @@ std::optional<std::string> first_existing(const fs::path& folder, const std::vec
   return std::nullopt;
 }
 
-int line_of(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
-
 Result<double> threshold_value(const std::string& path, const std::string& key, const YAML::Node& node) {
   double value = 0;
   // YAML 1.1 reads "1e-6" as a string in some loaders; yaml-cpp's as<double> accepts it.
   if (!node.IsScalar() || !YAML::convert<double>::decode(node, value))
-    return fail(Error::at(path, line_of(node), "acceptance." + key, "acceptance." + key + ": expected a number"));
+    return fail(Error::at(path, config::yaml_line(node), "acceptance." + key, "acceptance." + key + ": expected a number"));
   if (!(value >= 0) || std::isinf(value))
-    return fail(Error::at(path, line_of(node), "acceptance." + key,
+    return fail(Error::at(path, config::yaml_line(node), "acceptance." + key,
                           "acceptance." + key + ": threshold must be a finite number >= 0"));
   return value;
 }
@@ -165,20 +163,20 @@ Result<std::vector<AcceptanceCheck>> apply_threshold_file(std::vector<Acceptance
   auto root = config::load_yaml_file(yaml_path, "threshold file");
   if (!root) return fail(root.error());
   if (root->IsNull()) return checks;  // an empty file changes nothing
-  if (!root->IsMap()) return fail(Error::at(yaml_path, line_of(*root), "", "expected a map with key 'acceptance'"));
+  if (!root->IsMap()) return fail(Error::at(yaml_path, config::yaml_line(*root), "", "expected a map with key 'acceptance'"));
   for (const auto& entry : *root) {
     const std::string key = entry.first.as<std::string>();
     if (key != "acceptance")
-      return fail(Error::at(yaml_path, line_of(entry.first), key, "unknown key '" + key + "' (expected 'acceptance')"));
+      return fail(Error::at(yaml_path, config::yaml_line(entry.first), key, "unknown key '" + key + "' (expected 'acceptance')"));
   }
   const YAML::Node section = (*root)["acceptance"];
   if (section.IsNull()) return checks;
-  if (!section.IsMap()) return fail(Error::at(yaml_path, line_of(section), "acceptance", "acceptance: expected a map"));
+  if (!section.IsMap()) return fail(Error::at(yaml_path, config::yaml_line(section), "acceptance", "acceptance: expected a map"));
   for (const auto& entry : section) {
     const std::string name = entry.first.as<std::string>();
     AcceptanceCheck* check = find_check(checks, name);
     if (!check)
-      return fail(Error::at(yaml_path, line_of(entry.first), "acceptance." + name,
+      return fail(Error::at(yaml_path, config::yaml_line(entry.first), "acceptance." + name,
                             "unknown check 'acceptance." + name + "' (known: " + known_check_names(checks) + ")"));
     auto threshold = threshold_value(yaml_path, name, entry.second);
     if (!threshold) return fail(threshold.error());

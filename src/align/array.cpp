@@ -1,6 +1,8 @@
 #include "align/array.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -200,6 +202,17 @@ std::optional<std::size_t> byte_count(std::span<const std::size_t> shape, std::s
   std::size_t bytes = 0;
   if (!count || __builtin_mul_overflow(*count, item_size, &bytes)) return std::nullopt;
   return bytes;
+}
+
+std::string index_text(std::span<const std::size_t> index) { return fmt::format("[{}]", fmt::join(index, ", ")); }
+
+std::vector<std::size_t> unravel_index(std::size_t flat, std::span<const std::size_t> shape) {
+  std::vector<std::size_t> index(shape.size());
+  for (std::size_t axis = shape.size(); axis-- > 0;) {
+    index[axis] = flat % shape[axis];
+    flat /= shape[axis];
+  }
+  return index;
 }
 
 std::string shape_text(std::span<const std::size_t> shape) {

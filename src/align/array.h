@@ -76,6 +76,10 @@ std::optional<std::size_t> element_count(std::span<const std::size_t> shape);
 std::optional<std::size_t> byte_count(std::span<const std::size_t> shape, std::size_t item_size);
 // "(2, 3)", "(5,)", "()" — Python's spelling, for messages.
 std::string shape_text(std::span<const std::size_t> shape);
+// "[1, 0, 2]": an element's index, for messages.
+std::string index_text(std::span<const std::size_t> index);
+// The index of the `flat`-th element of a C-order array of `shape` (numpy's unravel_index).
+std::vector<std::size_t> unravel_index(std::size_t flat, std::span<const std::size_t> shape);
 
 struct Array {
   Dtype dtype;

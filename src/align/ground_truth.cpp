@@ -251,15 +251,6 @@ std::optional<Found> find_prediction(const std::vector<std::string_view>& lines,
   return found;
 }
 
-std::vector<std::size_t> unravel(std::size_t flat, const std::vector<std::size_t>& shape) {
-  std::vector<std::size_t> index(shape.size());
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    index[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return index;
-}
-
 // |gt - pred| where equal values (equal infinities, two NaNs) are 0 apart and a NaN against
 // anything else is infinitely far.
 double distance(double expected, double predicted) {
@@ -297,7 +288,7 @@ AllcloseResult compare_elements(const NumberArray& expected, const NumberArray& 
     const bool worse = !result.worst || (!element.close && !worst_mismatches) ||
                        (!element.close == worst_mismatches && abs_diff > result.worst->abs_diff);
     if (worse) {
-      result.worst = WorstElement{unravel(i, expected.shape), gt, pred, abs_diff, element.limit};
+      result.worst = WorstElement{unravel_index(i, expected.shape), gt, pred, abs_diff, element.limit};
       worst_mismatches = !element.close;
     }
   }

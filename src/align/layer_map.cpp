@@ -9,10 +9,8 @@
 namespace tipc::align {
 namespace {
 
-int line_of(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
-
 Error yaml_error(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& message) {
-  return Error::at(file, line_of(node), key, key.empty() ? message : key + ": " + message);
+  return Error::at(file, config::yaml_line(node), key, key.empty() ? message : key + ": " + message);
 }
 
 Result<std::string> read_route(const std::string& file, const YAML::Node& node, const std::string& key) {
@@ -28,14 +26,14 @@ Result<std::vector<RouteRule>> read_route_rules(const std::string& file, const Y
   if (node.IsScalar()) {
     auto route = read_route(file, node, key);
     if (!route) return fail(route.error());
-    rules.push_back({*route, line_of(node)});
+    rules.push_back({*route, config::yaml_line(node)});
     return rules;
   }
   if (!node.IsSequence()) return fail(yaml_error(file, node, key, "expected a route or a list of routes"));
   for (std::size_t i = 0; i < node.size(); ++i) {
     auto route = read_route(file, node[i], key + "[" + std::to_string(i) + "]");
     if (!route) return fail(route.error());
-    rules.push_back({*route, line_of(node[i])});
+    rules.push_back({*route, config::yaml_line(node[i])});
   }
   return rules;
 }
@@ -43,7 +41,7 @@ Result<std::vector<RouteRule>> read_route_rules(const std::string& file, const Y
 Result<ClassRule> read_class_rule(const std::string& file, const YAML::Node& node, const std::string& key) {
   if (!node.IsMap()) return fail(yaml_error(file, node, key, "expected {under: ROUTE, class: NAME}"));
   ClassRule rule;
-  rule.line = line_of(node);
+  rule.line = config::yaml_line(node);
   for (const auto& entry : node) {
     const std::string name = entry.first.Scalar();
     auto value = read_route(file, entry.second, key + "." + name);
@@ -111,7 +109,7 @@ Result<std::vector<MappedPair>> read_pairs(const std::string& file, const YAML::
     if (!base) return fail(base.error());
     auto raw = read_route(file, entry.second, "map." + *base);
     if (!raw) return fail(raw.error());
-    pairs.push_back({*base, *raw, line_of(entry.first)});
+    pairs.push_back({*base, *raw, config::yaml_line(entry.first)});
   }
   return pairs;
 }

@@ -16,7 +16,7 @@ namespace {
 using Reader = std::unique_ptr<archive, int (*)(archive*)>;
 constexpr std::size_t kReadBlockBytes = 64 * 1024;
 
-[[noreturn]] void reject(const std::string& path, const std::string& message) { throw Error::at(path, 0, "", message); }
+[[noreturn]] void reject_archive(const std::string& path, const std::string& message) { throw Error::at(path, 0, "", message); }
 
 std::string archive_text(archive* a) {
   const char* text = archive_error_string(a);
@@ -26,13 +26,13 @@ std::string archive_text(archive* a) {
 // Reads the file at `path`, or `bytes` when given (then `path` only names it in errors).
 Reader open_zip(const std::string& path, const SharedBytes* bytes) {
   Reader reader(archive_read_new(), archive_read_free);
-  if (!reader) reject(path, "cannot allocate an archive reader");
+  if (!reader) reject_archive(path, "cannot allocate an archive reader");
   // Only ZIP: an .npz is never a tarball, and naming the format gives a clear error otherwise.
   archive_read_support_format_zip(reader.get());
   const int status = bytes != nullptr ? archive_read_open_memory(reader.get(), bytes->data(), bytes->size())
                                       : archive_read_open_filename(reader.get(), path.c_str(), kReadBlockBytes);
   if (status != ARCHIVE_OK) {
-    reject(path, "cannot open as a ZIP (.npz) archive: " + archive_text(reader.get()));
+    reject_archive(path, "cannot open as a ZIP (.npz) archive: " + archive_text(reader.get()));
   }
   return reader;
 }
@@ -45,11 +45,11 @@ std::vector<std::byte> read_member(archive* a, const std::string& where, const N
   std::byte block[kReadBlockBytes];
   while (true) {
     const la_ssize_t got = archive_read_data(a, block, sizeof block);
-    if (got < 0) reject(where, "cannot read the member: " + archive_text(a));
+    if (got < 0) reject_archive(where, "cannot read the member: " + archive_text(a));
     if (got == 0) return data;
     const auto n = static_cast<std::uint64_t>(got);
-    if (data.size() + n > limits.max_member_bytes) reject(where, "member larger than the size limit");
-    if (total + n > limits.max_total_bytes) reject(where, "archive larger than the total size limit");
+    if (data.size() + n > limits.max_member_bytes) reject_archive(where, "member larger than the size limit");
+    if (total + n > limits.max_total_bytes) reject_archive(where, "archive larger than the total size limit");
     total += n;
     data.insert(data.end(), block, block + got);
   }
@@ -70,13 +70,13 @@ Value::Dict read_npz_or_throw(const std::string& path, const NpzLimits& limits, 
   while (true) {
     const int status = archive_read_next_header(reader.get(), &entry);
     if (status == ARCHIVE_EOF) break;
-    if (status != ARCHIVE_OK) reject(path, "bad ZIP archive: " + archive_text(reader.get()));
+    if (status != ARCHIVE_OK) reject_archive(path, "bad ZIP archive: " + archive_text(reader.get()));
     if (archive_entry_filetype(entry) == AE_IFDIR) continue;
-    if (members.items.size() >= limits.max_members) reject(path, "too many members");
+    if (members.items.size() >= limits.max_members) reject_archive(path, "too many members");
     const std::string name = archive_entry_pathname(entry) != nullptr ? archive_entry_pathname(entry) : "";
     const std::string where = path + ":" + name;  // errors name the member inside the archive
     const std::string key = member_key(name);
-    if (!seen.insert(key).second) reject(where, "member '" + key + "' appears twice");
+    if (!seen.insert(key).second) reject_archive(where, "member '" + key + "' appears twice");
     const SharedBytes bytes = SharedBytes::own(read_member(reader.get(), where, limits, total));
     auto value = load_npy_value(bytes, where);
     if (!value) throw value.error();

@@ -23,15 +23,6 @@ double difference(double a, double b) {
   return within_tolerance(a, b, Tolerance{}) ? 0 : kInfinity;
 }
 
-std::vector<std::size_t> unravel(std::size_t flat, const std::vector<std::size_t>& shape) {
-  std::vector<std::size_t> index(shape.size());
-  for (std::size_t axis = shape.size(); axis-- > 0;) {
-    index[axis] = flat % shape[axis];
-    flat /= shape[axis];
-  }
-  return index;
-}
-
 // Element by element, broadcasting only a 0-d side, as PaDiff's strict mode allows;
 // nothing when the shapes are otherwise different.
 std::optional<ElementDiff> element_diff(const Array& a, const Array& b, const Tolerance& tolerance) {
@@ -54,7 +45,7 @@ std::optional<ElementDiff> element_diff(const Array& a, const Array& b, const To
       worst = i;
     }
   }
-  diff.argmax = unravel(worst, shape);
+  diff.argmax = unravel_index(worst, shape);
   return diff;
 }
 

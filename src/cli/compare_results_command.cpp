@@ -131,9 +131,8 @@ Result<align::CompareReport> check_logs(const align::GroundTruths& truths, const
   return report;
 }
 
-std::string number(double value) { return align::python_float_repr(value); }
+std::string python_number(double value) { return align::python_float_repr(value); }
 
-std::string index_text(const std::vector<std::size_t>& index) { return fmt::format("[{}]", fmt::join(index, ", ")); }
 
 // "1 of 2 elements differ; worst at [1]: |0.91378 - 0.96378| = 0.05 > 0.00196378", or for
 // an element that only had to be finite (--compare labels): "worst at [1]: pred nan is not finite"
@@ -141,12 +140,12 @@ std::string key_detail(const align::KeyComparison& key) {
   std::string detail = key.reason;
   if (key.allclose && key.allclose->worst) {
     const align::WorstElement& worst = *key.allclose->worst;
-    const std::string where = worst.index.empty() ? "" : " at " + index_text(worst.index);
+    const std::string where = worst.index.empty() ? "" : " at " + align::index_text(worst.index);
     if (std::isinf(worst.tolerance)) {
-      detail += fmt::format("; worst{}: pred {} is not finite", where, number(worst.predicted));
+      detail += fmt::format("; worst{}: pred {} is not finite", where, python_number(worst.predicted));
     } else {
-      detail += fmt::format("; worst{}: |gt - pred| = |{} - {}| = {} > {}", where, number(worst.expected),
-                            number(worst.predicted), number(worst.abs_diff), number(worst.tolerance));
+      detail += fmt::format("; worst{}: |gt - pred| = |{} - {}| = {} > {}", where, python_number(worst.expected),
+                            python_number(worst.predicted), python_number(worst.abs_diff), python_number(worst.tolerance));
     }
   }
   detail += fmt::format("; gt {} (line {})", key.gt_text, key.gt_line);
@@ -170,7 +169,7 @@ void print_log(const align::LogCheck& log, std::ostream& out) {
 
 std::string rule_text(const align::CompareRule& rule) {
   if (rule.comparison == align::Comparison::Labels) return "labels: integers equal, other numbers finite";
-  return fmt::format("atol {}, rtol {}", number(rule.tolerance.atol), number(rule.tolerance.rtol));
+  return fmt::format("atol {}, rtol {}", python_number(rule.tolerance.atol), python_number(rule.tolerance.rtol));
 }
 
 void print_report(const align::CompareReport& report, const align::CompareRule& rule, std::ostream& out) {
@@ -244,11 +243,6 @@ Json report_json(const align::CompareReport& report, const align::GroundTruths& 
           {"logs", logs}};
 }
 
-int error_exit(const Error& error, std::ostream& err) {
-  err << "tipc-run compare-results: error: " << error.str() << '\n';
-  return kExitUsage;
-}
-
 }  // namespace
 
 int compare_results_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -256,13 +250,13 @@ int compare_results_main(const std::vector<std::string>& args, std::ostream& out
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const CompareResultsArgs& compare_args = std::get<CompareResultsArgs>(parsed);
   const auto truths = load_ground_truths(compare_args, err);
-  if (!truths) return error_exit(truths.error(), err);
+  if (!truths) return subcommand_error("compare-results", truths.error(), err);
   const auto report = check_logs(*truths, compare_args);
-  if (!report) return error_exit(report.error(), err);
+  if (!report) return subcommand_error("compare-results", report.error(), err);
   print_report(*report, compare_args.rule, out);
   if (compare_args.json_path) {
     if (auto problem = write_json_atomically(*compare_args.json_path, report_json(*report, *truths, compare_args))) {
-      return error_exit(Error::plain(*problem), err);
+      return subcommand_error("compare-results", Error::plain(*problem), err);
     }
   }
   return report->exit_code();

@@ -156,7 +156,7 @@ struct KeyOutcome {
   align::InitComparison comparison;
 };
 
-Result<KeyOutcome> compare_pair(const KeyPair& pair, const LoadedFile& a, const LoadedFile& b,
+Result<KeyOutcome> compare_key_pair(const KeyPair& pair, const LoadedFile& a, const LoadedFile& b,
                                 const align::InitCheckOptions& options) {
   auto comparison = align::compare_initialisation(*pair.a, *pair.b, options);
   if (!comparison) {
@@ -173,7 +173,7 @@ std::string limit_description(const align::InitCheckOptions& options) {
   return "the two-sample critical value at alpha = 0.01 for each key's sizes";
 }
 
-void print_table(const std::vector<KeyOutcome>& outcomes, const align::InitCheckOptions& options, std::ostream& out) {
+void print_key_table(const std::vector<KeyOutcome>& outcomes, const align::InitCheckOptions& options, std::ostream& out) {
   std::size_t key_width = 3;
   for (const auto& outcome : outcomes) key_width = std::max(key_width, display_key(outcome.key).size());
   out << "KS limit: " << limit_description(options) << '\n';
@@ -195,9 +195,9 @@ std::size_t count_passed(const std::vector<KeyOutcome>& outcomes) {
       std::count_if(outcomes.begin(), outcomes.end(), [](const KeyOutcome& o) { return o.comparison.passed; }));
 }
 
-void print_report(const std::vector<KeyOutcome>& outcomes, const Selection& selection, const InitCheckArgs& args,
+void print_init_check(const std::vector<KeyOutcome>& outcomes, const Selection& selection, const InitCheckArgs& args,
                   std::ostream& out) {
-  print_table(outcomes, args.options, out);
+  print_key_table(outcomes, args.options, out);
   if (!selection.only_in_a.empty())
     out << fmt::format("only in A ({}): {}\n", args.file_a, fmt::join(selection.only_in_a, ", "));
   if (!selection.only_in_b.empty())
@@ -225,7 +225,7 @@ Json outcome_json(const KeyOutcome& outcome) {
           {"histogram", {{"bin_edges", c.bin_edges}, {"a_counts", c.first_counts}, {"b_counts", c.second_counts}}}};
 }
 
-Json report_json(const std::vector<KeyOutcome>& outcomes, const Selection& selection, const InitCheckArgs& args) {
+Json init_check_json(const std::vector<KeyOutcome>& outcomes, const Selection& selection, const InitCheckArgs& args) {
   Json keys = Json::array();
   for (const auto& outcome : outcomes) keys.push_back(outcome_json(outcome));
   const std::size_t passed = count_passed(outcomes);
@@ -247,16 +247,11 @@ Result<std::vector<KeyOutcome>> compare_selection(const Selection& selection, co
                                                   const LoadedFile& b, const align::InitCheckOptions& options) {
   std::vector<KeyOutcome> outcomes;
   for (const KeyPair& pair : selection.pairs) {
-    auto outcome = compare_pair(pair, a, b, options);
+    auto outcome = compare_key_pair(pair, a, b, options);
     if (!outcome) return fail(outcome.error());
     outcomes.push_back(std::move(*outcome));
   }
   return outcomes;
-}
-
-int error_exit(const Error& error, std::ostream& err) {
-  err << "tipc-run init-check: error: " << error.str() << '\n';
-  return kExitUsage;
 }
 
 }  // namespace
@@ -266,17 +261,17 @@ int init_check_main(const std::vector<std::string>& args, std::ostream& out, std
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const InitCheckArgs& check_args = std::get<InitCheckArgs>(parsed);
   const auto a = load_file(check_args.file_a);
-  if (!a) return error_exit(a.error(), err);
+  if (!a) return subcommand_error("init-check", a.error(), err);
   const auto b = load_file(check_args.file_b);
-  if (!b) return error_exit(b.error(), err);
+  if (!b) return subcommand_error("init-check", b.error(), err);
   const auto selection = select_keys(*a, *b, check_args.keys);
-  if (!selection) return error_exit(selection.error(), err);
+  if (!selection) return subcommand_error("init-check", selection.error(), err);
   const auto outcomes = compare_selection(*selection, *a, *b, check_args.options);
-  if (!outcomes) return error_exit(outcomes.error(), err);
-  print_report(*outcomes, *selection, check_args, out);
+  if (!outcomes) return subcommand_error("init-check", outcomes.error(), err);
+  print_init_check(*outcomes, *selection, check_args, out);
   if (check_args.json_path) {
-    if (auto problem = write_json_atomically(*check_args.json_path, report_json(*outcomes, *selection, check_args))) {
-      return error_exit(Error::plain(*problem), err);
+    if (auto problem = write_json_atomically(*check_args.json_path, init_check_json(*outcomes, *selection, check_args))) {
+      return subcommand_error("init-check", Error::plain(*problem), err);
     }
   }
   return count_passed(*outcomes) == outcomes->size() ? kExitPassed : kExitFailed;

@@ -1,7 +1,6 @@
 #include "cli/padiff_command.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <optional>
 #include <variant>
 
+#include "align/array.h"
 #include "align/layer_map.h"
 #include "align/padiff_compare.h"
 #include "align/padiff_dump.h"
@@ -63,9 +63,8 @@ Result<align::PadiffOptions> padiff_options(const PadiffArgs& args) {
   return options;
 }
 
-std::string number(double value) { return fmt::format("{:.6g}", value); }
+std::string short_number(double value) { return fmt::format("{:.6g}", value); }
 
-std::string index_text(const std::vector<std::size_t>& index) { return fmt::format("[{}]", fmt::join(index, ", ")); }
 
 // "X" when both sides agree, "X vs Y" otherwise.
 std::string pair_text(const std::string& a, const std::string& b) { return a == b ? a : a + " vs " + b; }
@@ -84,8 +83,8 @@ std::size_t tensor_position(const align::LayerComparison& layer, const align::Te
 }
 
 std::string max_diff_text(const align::LayerComparison& layer, const align::TensorComparison& tensor) {
-  return "max |diff| " + number(tensor.elements->max_abs) + " at " +
-         tensor_label(layer, tensor_position(layer, tensor)) + " " + index_text(tensor.elements->argmax);
+  return "max |diff| " + short_number(tensor.elements->max_abs) + " at " +
+         tensor_label(layer, tensor_position(layer, tensor)) + " " + align::index_text(tensor.elements->argmax);
 }
 
 // One line's worth of why a layer failed: its problem, else its largest difference, else
@@ -121,7 +120,7 @@ void print_first_divergence(const align::PadiffResult& result, std::ostream& out
     out << "  " << tensor_label(layer, i) << ": " << tensor.detail << '\n';
     if (const auto& e = tensor.elements)
       out << fmt::format("    max |diff| {} at {} (A {}, B {}), {} of {} elements outside the tolerance\n",
-                         number(e->max_abs), index_text(e->argmax), number(e->a_at_max), number(e->b_at_max),
+                         short_number(e->max_abs), align::index_text(e->argmax), short_number(e->a_at_max), short_number(e->b_at_max),
                          e->outside, e->total);
   }
 }
@@ -156,17 +155,17 @@ void print_worst_layers(const align::PadiffResult& result, std::size_t top, std:
     const align::LayerComparison& layer = *ranked[i];
     const align::TensorComparison& worst = *layer.worst_tensor();
     out << fmt::format("  {:<4} {:<12} {:<9} {}{}  {} {}\n", layer.passed() ? "ok" : "FAIL",
-                       number(worst.elements->max_abs), align::check_name(layer.check), where_prefix(layer.where),
+                       short_number(worst.elements->max_abs), align::check_name(layer.check), where_prefix(layer.where),
                        pair_text(layer.a_route, layer.b_route), tensor_label(layer, tensor_position(layer, worst)),
-                       index_text(worst.elements->argmax));
+                       align::index_text(worst.elements->argmax));
   }
 }
 
 void print_result(const PadiffArgs& args, const align::PadiffResult& result, std::ostream& out) {
   out << fmt::format("tipc-run padiff: A {}, B {}: {} compared in {} (mode {}, atol {}, rtol {})\n", args.dump_a,
                      args.dump_b, plural(result.layers.size(), "layer pair"),
-                     plural(result.ranks, "rank directory pair"), args.mode, number(args.tolerance.atol),
-                     number(args.tolerance.rtol));
+                     plural(result.ranks, "rank directory pair"), args.mode, short_number(args.tolerance.atol),
+                     short_number(args.tolerance.rtol));
   if (!result.passed()) {
     print_first_divergence(result, out);
     print_divergences(result, out);

@@ -38,11 +38,6 @@ std::variant<ReportArgs, int> parse_report_args(const std::vector<std::string>& 
   return parsed;
 }
 
-int error_exit(const Error& error, std::ostream& err) {
-  err << "tipc-run report: error: " << error.str() << '\n';
-  return kExitUsage;
-}
-
 }  // namespace
 
 int report_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -50,11 +45,11 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const ReportArgs& report_args = std::get<ReportArgs>(parsed);
   const auto report = report::load_run_report(report_args.dir);
-  if (!report) return error_exit(report.error(), err);
-  if (auto ok = report::write_reports(*report, report_args.dir); !ok) return error_exit(ok.error(), err);
+  if (!report) return subcommand_error("report", report.error(), err);
+  if (auto ok = report::write_reports(*report, report_args.dir); !ok) return subcommand_error("report", ok.error(), err);
   if (report_args.bundle) {
     if (auto ok = report::write_bundle(*report, report_args.dir, *report_args.bundle); !ok) {
-      return error_exit(ok.error(), err);
+      return subcommand_error("report", ok.error(), err);
     }
   }
   // The verdict of the whole plan: the stages a filtered or resumed run did not run count with their last result.

@@ -63,4 +63,9 @@ std::optional<int> parse_subcommand(CLI::App& app, const std::vector<std::string
   return std::nullopt;
 }
 
+int subcommand_error(std::string_view name, const Error& error, std::ostream& err) {
+  err << "tipc-run " << name << ": error: " << error.str() << '\n';
+  return kExitUsage;
+}
+
 }  // namespace tipc::cli

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -34,5 +36,9 @@ std::string subcommands_help();
 // 2 for a usage error), with CLI11's text written to out or err.
 std::optional<int> parse_subcommand(CLI::App& app, const std::vector<std::string>& args, std::ostream& out,
                                     std::ostream& err);
+
+// How every subcommand stops on an error: "tipc-run NAME: error: FILE:LINE: ..." on err, and
+// the usage/config error's exit code (2).
+int subcommand_error(std::string_view name, const Error& error, std::ostream& err);
 
 }  // namespace tipc::cli

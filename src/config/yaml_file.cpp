@@ -18,4 +18,6 @@ Result<YAML::Node> load_yaml_file(const std::string& path, const std::string& wh
   }
 }
 
+int yaml_line(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
+
 }  // namespace tipc::config

@@ -99,7 +99,6 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
   ++done_;
   running_.erase(record.stage);
   const run::Status result = record.verdict.result;
-  if (result == run::Status::kUnsupported) note_unsupported(record);
   const double seconds = record.end_seconds >= 0 ? record.end_seconds - record.start_seconds : 0;
   const std::string word = paint(fmt::format("{:<11}", run::to_string(result)), result);
   std::string text = fmt::format("[{}/{}] {} {}", done_, total_, word, record.stage->id);
@@ -159,47 +158,32 @@ void ConsoleReporter::check_finished(const run::StageRecord& record, const Check
   if (!shown.empty() || !check.notes.empty()) line(text);
 }
 
-// Grouped by the reason at the root: a stage after one that could not run shares its reason,
-// and one after a stage --only or -k left out has that stage's reason (the scheduler puts
-// "dependency ID (not selected) " before it).
-void ConsoleReporter::note_unsupported(const run::StageRecord& record) {
-  std::string reason = record.verdict.reason;
-  for (const auto& dep : record.stage->unselected_deps) {
-    const std::string prefix = fmt::format("dependency {} (not selected) ", dep.id);
-    if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
-  }
-  for (const auto& dep : record.stage->deps) {
-    if (const auto it = unsupported_reason_.find({record.plan, dep}); it != unsupported_reason_.end()) {
-      reason = it->second;
-      break;
-    }
-  }
-  unsupported_reason_[{record.plan, record.stage->id}] = reason;
-  auto group = std::find_if(unsupported_.begin(), unsupported_.end(),
-                            [&](const UnsupportedGroup& g) { return g.reason == reason; });
-  if (group == unsupported_.end()) group = unsupported_.insert(unsupported_.end(), {reason, {}});
-  group->ids.push_back(record.stage->id);
-}
-
-void ConsoleReporter::unsupported_summary() {
-  if (unsupported_.empty()) return;
-  constexpr std::size_t kIdsShown = 3;
+// The verdict's grouping (run/run_verdict.h), so that this summary and the verdict line count
+// alike; only UNSUPPORTED stages: a SKIPPED one already had its line.
+void ConsoleReporter::unsupported_summary(const run::RunVerdict& verdict) {
+  std::vector<const run::CouldNotRunGroup*> groups;
   std::size_t total = 0;
-  for (const auto& group : unsupported_) total += group.ids.size();
+  for (const auto& group : verdict.could_not_run_groups) {
+    if (group.status != run::Status::kUnsupported) continue;
+    groups.push_back(&group);
+    total += group.ids.size();
+  }
+  if (groups.empty()) return;
+  constexpr std::size_t kIdsShown = 3;
   std::string text = fmt::format("tipc-run: {} could not run here:", plural(total, "stage"));
-  for (const auto& group : unsupported_) {
-    const std::size_t shown = std::min(group.ids.size(), kIdsShown);
+  for (const auto* group : groups) {
+    const std::size_t shown = std::min(group->ids.size(), kIdsShown);
     std::string ids;
-    for (std::size_t i = 0; i < shown; ++i) ids += (i == 0 ? "" : ", ") + group.ids[i];
-    if (group.ids.size() > shown) ids += fmt::format(" and {} more", group.ids.size() - shown);
-    text += fmt::format("\n  {} ({}): {}", plural(group.ids.size(), "stage"), group.reason, ids);
+    for (std::size_t i = 0; i < shown; ++i) ids += (i == 0 ? "" : ", ") + group->ids[i];
+    if (group->ids.size() > shown) ids += fmt::format(" and {} more", group->ids.size() - shown);
+    text += fmt::format("\n  {} ({}): {}", plural(group->ids.size(), "stage"), group->reason, ids);
   }
   line(paint(text, run::Status::kUnsupported));
 }
 
 void ConsoleReporter::run_finished(const run::RunSummary& summary) {
   flush_pending_details();
-  unsupported_summary();
+  unsupported_summary(summary.verdict());
   using run::Status;
   line(fmt::format("tipc-run: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, {} unresolved in {:.1f} s{}",
                    summary.count(Status::kPass), summary.count(Status::kFail), summary.count(Status::kTimeout),

@@ -5,12 +5,11 @@
 // gets a line, a failure also its command, exit status and last log lines; a failed check
 // its failing values against their limits, or, when an earlier check failed with the same
 // values, a reference to that one. Stages that could not run here (UNSUPPORTED) are
-// summarised once at the end, grouped by reason.
+// summarised once at the end, grouped by the reason at their root as the verdict groups them.
 #include <cstdio>
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "report/run_report.h"
@@ -42,18 +41,13 @@ class ConsoleReporter : public run::Listener {
     double start_seconds = 0;
     long minutes_reported = 0;
   };
-  struct UnsupportedGroup {
-    std::string reason;
-    std::vector<std::string> ids;
-  };
 
   void status(const std::string& text);
   void line(const std::string& text);
   std::string paint(const std::string& text, run::Status status) const;
   void failure_details(const run::StageRecord& record);
   void flush_pending_details();
-  void note_unsupported(const run::StageRecord& record);
-  void unsupported_summary();
+  void unsupported_summary(const run::RunVerdict& verdict);
 
   std::FILE* out_;
   ConsoleStyle style_;
@@ -64,9 +58,6 @@ class ConsoleReporter : public run::Listener {
   // A failed check's command and log tail wait for its values (check_finished follows).
   std::optional<run::StageRecord> pending_details_;
   std::map<std::string, std::string> failed_checks_;  // check_failures_text -> the first check's id
-  std::vector<UnsupportedGroup> unsupported_;          // in the order their first stage ended
-  // The reason an UNSUPPORTED stage could not run, through its dependencies: by plan and stage id.
-  std::map<std::pair<const plan::Plan*, std::string>, std::string> unsupported_reason_;
 };
 
 // "4m", "1h 05m": how long a stage has been running, in whole minutes.

@@ -508,20 +508,6 @@ Html check_values(const CheckDetails& check) {
 
 std::string check_anchor(std::size_t plan, std::size_t stage) { return fmt::format("check-{}-{}", plan, stage); }
 
-// For each check that failed with the same values as an earlier one of the plan, that
-// earlier one's index, by stage index: its values are shown once.
-std::map<std::size_t, std::size_t> same_failures_as(const PlanReport& plan) {
-  std::map<std::string, std::size_t> first_with;
-  std::map<std::size_t, std::size_t> earlier;
-  for (std::size_t s = 0; s < plan.stages.size(); ++s) {
-    if (!plan.stages[s].check) continue;
-    const std::string failures = check_failures_text(*plan.stages[s].check);
-    if (failures.empty()) continue;
-    if (const auto [first, inserted] = first_with.emplace(failures, s); !inserted) earlier[s] = first->second;
-  }
-  return earlier;
-}
-
 Html same_failures_note(const PlanReport& plan, std::size_t plan_index, std::size_t earlier) {
   return fmt::format("<p class=\"muted\">Same failures as <a href=\"#{}\"><code>{}</code></a>.</p>\n",
                      check_anchor(plan_index, earlier), breakable(plan.stages[earlier].id));
@@ -577,7 +563,7 @@ Html log_tail_block(const StageReport& stage) {
 
 // A check that failed like an earlier one refers to it, among the checks and the failures.
 Html checks_and_failures(const PlanReport& plan, std::size_t plan_index) {
-  const auto same_failures = same_failures_as(plan);
+  const auto same_failures = checks_failed_like_earlier(plan);
   auto earlier = [&](std::size_t s) -> std::optional<std::size_t> {
     const auto it = same_failures.find(s);
     return it == same_failures.end() ? std::nullopt : std::optional(it->second);

@@ -113,12 +113,14 @@ std::string testcase(const PlanReport& plan, const StageReport& stage) {
   return body.empty() ? start + "/>\n" : start + ">\n" + body + "    </testcase>\n";
 }
 
-// The run's verdict is a property of every testsuite: a CI page that shows one suite shows
-// whether the run was partial.
-std::string properties(const PlanReport& plan, const std::string& verdict) {
+// The run's verdict and why (the stages that could not run, grouped as in every report) are
+// properties of every testsuite: a CI page that shows one suite shows whether the run was partial.
+std::string properties(const PlanReport& plan, const run::RunVerdict& verdict) {
+  const std::string headline = verdict.headline(), why = verdict.explanation();
   std::string out = "    <properties>\n";
   for (const auto& [name, value] : {std::pair{"model", &plan.model}, std::pair{"dialect", &plan.dialect},
-                                    std::pair{"output_dir", &plan.output_dir}, std::pair{"verdict", &verdict}}) {
+                                    std::pair{"output_dir", &plan.output_dir}, std::pair{"verdict", &headline},
+                                    std::pair{"verdict_explanation", &why}}) {
     out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name, attr(*value));
   }
   return out + "    </properties>\n";
@@ -129,7 +131,7 @@ std::string timestamp_attribute(const RunReport& report) {
   return fmt::format(" timestamp=\"{:%Y-%m-%dT%H:%M:%S}\"", fmt::gmtime(static_cast<std::time_t>(*report.started)));
 }
 
-std::string testsuite(const RunReport& report, const PlanReport& plan, const std::string& verdict, Totals& run_totals) {
+std::string testsuite(const RunReport& report, const PlanReport& plan, const run::RunVerdict& verdict, Totals& run_totals) {
   Totals totals;
   std::string cases;
   for (const StageReport& stage : plan.stages) {
@@ -166,11 +168,11 @@ std::string invalid_configs_suite(const RunReport& report, Totals& run_totals) {
 std::string render_junit_report(const RunReport& report) {
   Totals totals;
   std::string suites = invalid_configs_suite(report, totals);
-  const std::string verdict = report.verdict().headline();
+  const run::RunVerdict verdict = report.verdict();
   for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, verdict, totals);
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run: {}\" {} time=\"{}\">\n{}"
                      "</testsuites>\n",
-                     attr(verdict), totals.attributes(), junit_time(run_seconds(report)), suites);
+                     attr(verdict.headline()), totals.attributes(), junit_time(run_seconds(report)), suites);
 }
 
 }  // namespace tipc::report

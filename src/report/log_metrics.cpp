@@ -13,7 +13,10 @@
 #include <vector>
 
 namespace tipc::report {
-namespace {
+// A named namespace, not an anonymous one: StageMetricsParser::State (declared in the header,
+// so of external linkage) holds these readers, and GCC rejects a field of an anonymous
+// namespace's type there in a unity build (-Wsubobject-linkage: the file is not the main file).
+namespace log_metrics_readers {
 
 // ---- fields: the `key: value` pieces of one line ----
 
@@ -421,17 +424,18 @@ struct NoMetrics {
   void finish(StageMetrics&) && {}
 };
 
-}  // namespace
+}  // namespace log_metrics_readers
 
 struct StageMetricsParser::State {
   State(const std::string& kind, MetricsLimits limits) : limits(limits), reader(make_reader(kind, limits)) {}
 
-  using Reader = std::variant<TrainCurves, EvalValues, AutoLogTimings, NoMetrics>;
+  using Reader = std::variant<log_metrics_readers::TrainCurves, log_metrics_readers::EvalValues,
+                              log_metrics_readers::AutoLogTimings, log_metrics_readers::NoMetrics>;
   static Reader make_reader(const std::string& kind, const MetricsLimits& limits) {
-    if (kind == "train") return TrainCurves(limits);
-    if (kind == "eval") return EvalValues(limits);
-    if (kind == "infer") return AutoLogTimings();
-    return NoMetrics();
+    if (kind == "train") return log_metrics_readers::TrainCurves(limits);
+    if (kind == "eval") return log_metrics_readers::EvalValues(limits);
+    if (kind == "infer") return log_metrics_readers::AutoLogTimings();
+    return log_metrics_readers::NoMetrics();
   }
 
   void line_complete() {

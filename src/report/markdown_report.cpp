@@ -187,11 +187,19 @@ std::string check_rows(const RunReport& report, const StageRef& ref) {
   return out;
 }
 
+// A check that failed like an earlier one of its plan refers to it instead of repeating its values.
 std::string checks_table(const RunReport& report) {
   std::string rows;
   for (const PlanReport& plan : report.plans) {
-    for (const StageReport& stage : plan.stages) {
-      if (stage.check) rows += check_rows(report, {&plan, &stage});
+    const auto same_failures = checks_failed_like_earlier(plan);
+    for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+      const StageRef ref{&plan, &plan.stages[s]};
+      if (const auto it = same_failures.find(s); it != same_failures.end()) {
+        rows += fmt::format("| {} | same failures as check {} | | | ❌ |\n", stage_label(report, ref),
+                            stage_label(report, {&plan, &plan.stages[it->second]}));
+      } else if (ref.stage->check) {
+        rows += check_rows(report, ref);
+      }
     }
   }
   if (rows.empty()) return "";

@@ -18,25 +18,25 @@
 namespace tipc::report {
 namespace {
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
+using JsonValue = nlohmann::json;  // read only: no ordered_json, whose order is for writing
 
 const char* const kNotStarted = "not started (the run ended before it)";
 const char* const kNotSelected = "not selected (--only or -k), and no earlier run has a result";
 
 struct PlanFile {
   std::string path;
-  Json json;
+  JsonValue json;
 };
 
 // A field that is absent, null or of another type reads as nullopt: the journal is read
 // back whatever an older or crashed writer left.
 template <class T>
-std::optional<T> optional_field(const Json& object, const char* key) {
+std::optional<T> optional_field(const JsonValue& object, const char* key) {
   const auto it = object.find(key);
   if (it == object.end() || it->is_null()) return std::nullopt;
   try {
     return it->get<T>();
-  } catch (const Json::exception&) {
+  } catch (const JsonValue::exception&) {
     return std::nullopt;
   }
 }
@@ -44,7 +44,7 @@ std::optional<T> optional_field(const Json& object, const char* key) {
 Result<PlanFile> read_plan_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) return fail(Error::at(path, 0, "", "cannot read the plan file: " + errno_text(errno)));
-  Json json = Json::parse(in, nullptr, false);
+  JsonValue json = JsonValue::parse(in, nullptr, false);
   if (json.is_discarded() || !json.is_object() || !json.contains("stages")) {
     return fail(Error::at(path, 0, "", "not a tipc-run plan file"));
   }
@@ -67,11 +67,11 @@ Result<std::vector<PlanFile>> read_plan_files(const std::vector<std::string>& pa
 // A plan's journal, merged by stage: each stage's last line, this run's or an earlier one's.
 struct PlanJournal {
   std::string run_id;                     // the run that wrote the plan file
-  std::optional<Json> started, finished;  // its run lines
-  std::map<std::string, Json> entries;    // stage id -> its last line
+  std::optional<JsonValue> started, finished;  // its run lines
+  std::map<std::string, JsonValue> entries;    // stage id -> its last line
 };
 
-bool is_stage_line(const Json& line) {
+bool is_stage_line(const JsonValue& line) {
   return optional_field<std::string>(line, "stage") && optional_field<std::string>(line, "result");
 }
 
@@ -79,7 +79,7 @@ PlanJournal read_plan_journal(const PlanFile& plan) {
   const auto lines = run::read_journal((fs::path(plan.path).parent_path() / run::kJournalFileName).string());
   PlanJournal journal;
   journal.run_id = optional_field<std::string>(plan.json, "run_id").value_or("");
-  for (const Json& line : lines) {
+  for (const JsonValue& line : lines) {
     const auto run = optional_field<std::string>(line, "run");
     if (is_stage_line(line)) {
       journal.entries[line["stage"].get<std::string>()] = line;  // the last line wins
@@ -97,7 +97,7 @@ std::string relocated(const std::string& path, const std::string& recorded_dir, 
   return actual_dir + path.substr(recorded_dir.size());
 }
 
-StageReport stage_from_plan(const Json& stage) {
+StageReport stage_from_plan(const JsonValue& stage) {
   StageReport report;
   report.id = stage.at("id").get<std::string>();
   report.kind = stage.at("kind").get<std::string>();
@@ -114,14 +114,14 @@ StageReport stage_from_plan(const Json& stage) {
 }
 
 // Set when the entry is an earlier run's: when that run was, and whether the command was the same.
-std::optional<EarlierRun> earlier_run(const Json& entry, const Json& stage, const PlanJournal& journal) {
+std::optional<EarlierRun> earlier_run(const JsonValue& entry, const JsonValue& stage, const PlanJournal& journal) {
   const std::string run_id = optional_field<std::string>(entry, "run_id").value_or("");
   if (!journal.run_id.empty() && run_id == journal.run_id) return std::nullopt;
   return EarlierRun{run_id, optional_field<double>(entry, "run_started"),
                     optional_field<std::string>(entry, "fingerprint") == optional_field<std::string>(stage, "fingerprint")};
 }
 
-void apply_entry(StageReport& stage, const Json& entry, bool resumed) {
+void apply_entry(StageReport& stage, const JsonValue& entry, bool resumed) {
   stage.result = entry["result"].get<std::string>();
   stage.reason = optional_field<std::string>(entry, "reason").value_or("");
   stage.exit_code = optional_field<int>(entry, "exit_code");
@@ -144,7 +144,7 @@ bool selected(const PlanFile& plan, const std::string& id) {
   return !ids || std::find(ids->begin(), ids->end(), id) != ids->end();
 }
 
-StageReport stage_report(const PlanFile& plan, const Json& stage, const PlanJournal& journal) {
+StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const PlanJournal& journal) {
   StageReport report = stage_from_plan(stage);
   report.log = relocated(report.log, optional_field<std::string>(plan.json, "output_dir").value_or(""),
                          fs::path(plan.path).parent_path().string());
@@ -169,7 +169,7 @@ StageReport stage_report(const PlanFile& plan, const Json& stage, const PlanJour
 }
 
 PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
-  const Json& json = plan.json;
+  const JsonValue& json = plan.json;
   PlanReport report;
   report.config = json.at("config").get<std::string>();
   report.config_file = optional_field<std::string>(json, "config_file").value_or("");
@@ -178,18 +178,24 @@ PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
   report.dialect = optional_field<std::string>(json, "dialect").value_or("");
   report.dialect_source = optional_field<std::string>(json, "dialect_source").value_or("");
   report.output_dir = fs::path(plan.path).parent_path().string();
-  for (const Json& stage : json.at("stages")) report.stages.push_back(stage_report(plan, stage, journal));
+  for (const JsonValue& stage : json.at("stages")) report.stages.push_back(stage_report(plan, stage, journal));
   return report;
 }
 
-// The configs the run left out; every plan file of the run lists them all.
-std::vector<ConfigProblem> invalid_configs(const Json& plan) {
+// The configs the runs left out: every plan file of a run lists its run's, so each run's are
+// taken once (a tree holds the plans of several runs when configs were run one by one into it).
+std::vector<ConfigProblem> invalid_configs(const std::vector<PlanFile>& plans) {
   std::vector<ConfigProblem> problems;
-  for (const Json& item : optional_field<Json>(plan, "invalid_configs").value_or(Json::array())) {
-    if (!item.is_object()) continue;
-    problems.push_back({optional_field<std::string>(item, "file").value_or(""), optional_field<int>(item, "line").value_or(0),
-                        optional_field<std::string>(item, "key").value_or(""),
-                        optional_field<std::string>(item, "message").value_or("")});
+  std::set<std::string> runs;
+  for (const PlanFile& plan : plans) {
+    if (!runs.insert(optional_field<std::string>(plan.json, "run_id").value_or("")).second) continue;
+    for (const JsonValue& item : optional_field<JsonValue>(plan.json, "invalid_configs").value_or(JsonValue::array())) {
+      if (!item.is_object()) continue;
+      problems.push_back({optional_field<std::string>(item, "file").value_or(""),
+                          optional_field<int>(item, "line").value_or(0),
+                          optional_field<std::string>(item, "key").value_or(""),
+                          optional_field<std::string>(item, "message").value_or("")});
+    }
   }
   return problems;
 }
@@ -197,7 +203,6 @@ std::vector<ConfigProblem> invalid_configs(const Json& plan) {
 // What the run was given, from the first plan's files.
 void set_run_metadata(RunReport& run, const PlanFile& plan, const PlanJournal& journal) {
   run.tool_version = optional_field<std::string>(plan.json, "tool_version").value_or("");
-  run.invalid_configs = invalid_configs(plan.json);
   run.repo_root = optional_field<std::string>(plan.json, "repo_root").value_or("");
   run.settings_file = optional_field<std::string>(plan.json, "settings_file").value_or("");
   if (!journal.started) return;
@@ -215,7 +220,7 @@ void set_run_times(RunReport& run, const std::vector<PlanFile>& plans, const std
     if (const auto started = optional_field<double>(plans[i].json, "started")) {
       run.started = std::min(run.started.value_or(*started), *started);
     }
-    const std::optional<Json>& finish_line = journals[i].finished;
+    const std::optional<JsonValue>& finish_line = journals[i].finished;
     const auto finished = finish_line ? optional_field<double>(*finish_line, "finished") : std::nullopt;
     cut_short = cut_short || !finished;
     if (finished) run.finished = std::max(run.finished.value_or(*finished), *finished);
@@ -235,11 +240,12 @@ Result<RunReport> report_from_plans(const std::vector<PlanFile>& plans) {
       journals.push_back(read_plan_journal(plan));
       if (run.plans.empty()) set_run_metadata(run, plan, journals.back());
       run.plans.push_back(plan_report(plan, journals.back()));
-    } catch (const Json::exception& e) {
+    } catch (const JsonValue::exception& e) {
       return fail(Error::at(plan.path, 0, "", fmt::format("not a tipc-run plan file: {}", e.what())));
     }
   }
   set_run_times(run, plans, journals);
+  run.invalid_configs = invalid_configs(plans);
   return run;
 }
 
@@ -252,23 +258,6 @@ std::vector<std::string> find_plan_files(const fs::path& dir) {
   }
   std::sort(files.begin(), files.end());
   return files;
-}
-
-// The plans of the run that started last; plans of older runs in the same tree are left out.
-std::vector<PlanFile> newest_run(std::vector<PlanFile> plans) {
-  std::string newest_id;
-  double newest_start = -1;
-  for (const auto& plan : plans) {
-    const double started = optional_field<double>(plan.json, "started").value_or(0);
-    if (started > newest_start) {
-      newest_start = started;
-      newest_id = optional_field<std::string>(plan.json, "run_id").value_or("");
-    }
-  }
-  std::erase_if(plans, [&](const PlanFile& plan) {
-    return optional_field<std::string>(plan.json, "run_id").value_or("") != newest_id;
-  });
-  return plans;
 }
 
 }  // namespace
@@ -289,7 +278,7 @@ Result<RunReport> load_run_report(const std::string& dir) {
   }
   auto plans = read_plan_files(files);
   if (!plans) return fail(plans.error());
-  return report_from_plans(newest_run(std::move(*plans)));
+  return report_from_plans(*plans);
 }
 
 }  // namespace tipc::report

@@ -24,8 +24,9 @@ namespace tipc::report {
 
 inline constexpr int kLogTailLines = 30;
 
-// The newest run whose plan files (.tipc-plan.json) lie at or under `dir`. An error when
-// there is none, or a plan file cannot be read.
+// Every plan whose plan file (.tipc-plan.json) lies at or under `dir`, in path order: the
+// configs of one suite run, or of runs one config at a time into one tree, each plan with
+// its own last results. An error when there is none, or a plan file cannot be read.
 Result<RunReport> load_run_report(const std::string& dir);
 
 // One run, from its plan files (the plan order of the report).

@@ -23,6 +23,18 @@ std::string check_failures_text(const CheckDetails& check) {
   return text;
 }
 
+std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& plan) {
+  std::map<std::string, std::size_t> first_with;
+  std::map<std::size_t, std::size_t> earlier;
+  for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+    if (!plan.stages[s].check) continue;
+    const std::string failures = check_failures_text(*plan.stages[s].check);
+    if (failures.empty()) continue;
+    if (const auto [first, inserted] = first_with.emplace(failures, s); !inserted) earlier[s] = first->second;
+  }
+  return earlier;
+}
+
 std::string gpus_text(const std::vector<std::string>& gpus, const std::string& source) {
   const std::string listed = gpus.empty() ? "none" : fmt::format("{}", fmt::join(gpus, ", "));
   return source.empty() || source == "none" ? listed : listed + " (" + source + ")";

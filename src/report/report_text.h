@@ -1,5 +1,7 @@
 #pragma once
 // Wording shared by the reports (console, JUnit XML, summary.md, report.html).
+#include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,11 @@ std::string check_value_line(const CheckValue& value);
 // when no value fails. Two checks that failed alike have the same text: a report shows
 // the values once and refers to the first from the others.
 std::string check_failures_text(const CheckDetails& check);
+
+// For each check of `plan` that failed with the same check_failures_text as an earlier check
+// of it, that earlier check's stage index, by stage index: summary.md and report.html show
+// the values once and refer to them (the console, which sees checks one by one, alike).
+std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& plan);
 
 // The GPUs a run was given and where that came from: "none", "none (--gpus)",
 // "0, 1 (nvidia-smi -L)". A source of "none" (nothing found) is not repeated.

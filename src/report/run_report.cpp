@@ -22,10 +22,10 @@ int RunReport::count(const std::string& result) const {
 
 run::RunVerdict RunReport::verdict() const {
   std::vector<run::StageResult> results;
-  for (const auto& plan : plans) {
-    for (const auto& stage : plan.stages) {
+  for (std::size_t plan = 0; plan < plans.size(); ++plan) {
+    for (const auto& stage : plans[plan].stages) {
       const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
-      results.push_back({status, stage.reason, stage.earlier_run.has_value()});
+      results.push_back({status, stage.reason, stage.earlier_run.has_value(), static_cast<int>(plan), stage.id, stage.deps});
     }
   }
   return run::judge(results, interrupted);

@@ -1,5 +1,7 @@
 #include "run/events.h"
 
+#include <map>
+
 namespace tipc::run {
 
 int RunSummary::count(Status status) const {
@@ -10,7 +12,11 @@ int RunSummary::count(Status status) const {
 
 RunVerdict RunSummary::verdict() const {
   std::vector<StageResult> results;
-  for (const auto& s : stages) results.push_back({s.verdict.result, s.verdict.reason, false});
+  std::map<const plan::Plan*, int> plan_number;
+  for (const auto& s : stages) {
+    const int plan = plan_number.emplace(s.plan, static_cast<int>(plan_number.size())).first->second;
+    results.push_back({s.verdict.result, s.verdict.reason, false, plan, s.stage->id, s.stage->deps});
+  }
   return judge(results, interrupted);
 }
 

@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <utility>
+
 #include "core/error.h"
 
 namespace tipc::run {
@@ -9,24 +14,70 @@ namespace {
 
 std::string stages_text(int n) { return fmt::format("{} stage{}", n, n == 1 ? "" : "s"); }
 
-// A dependent's reason names its dependency ("dependency train UNSUPPORTED"): grouped
-// under one heading, so that the reasons left are the causes.
-std::string cause(const StageResult& stage) {
-  return stage.reason.starts_with("dependency ") ? kAfterOneThatCouldNotRun : stage.reason;
+// "dependency ID (not selected) REASON" -> REASON: why the left-out stage could never run.
+std::string own_reason(const std::string& reason) {
+  constexpr std::string_view kLeftOut = " (not selected) ";
+  const std::size_t at = reason.find(kLeftOut);
+  return reason.starts_with("dependency ") && at != std::string::npos ? reason.substr(at + kLeftOut.size()) : reason;
 }
 
-// "6 stages: needs 1 GPU; none available | 4 stages: a dependency could not run" (the
-// reasons hold semicolons); dependents last.
-std::string grouped_reasons(const std::map<std::string, int>& reasons) {
-  std::string causes, dependents;
-  for (const auto& [reason, n] : reasons) {
-    std::string& text = reason == kAfterOneThatCouldNotRun ? dependents : causes;
-    text += fmt::format("{}{}: {}", text.empty() ? "" : " | ", stages_text(n), reason.empty() ? "no reason given" : reason);
+bool could_not_run(Status result) { return result == Status::kUnsupported || result == Status::kSkipped; }
+
+// The stage at the root of each stage that could not run: itself, or, for one that could not
+// run because a dependency could not ("dependency ID UNSUPPORTED"), that one's root.
+std::vector<std::size_t> roots(const std::vector<StageResult>& stages) {
+  std::map<std::pair<int, std::string>, std::size_t> index;
+  for (std::size_t i = 0; i < stages.size(); ++i) index.emplace(std::pair{stages[i].plan, stages[i].id}, i);
+  std::vector<std::size_t> root(stages.size());
+  std::vector<bool> resolved(stages.size(), false);
+  // Dependencies come first in a plan, but a caller's order is not relied on.
+  const auto find_root = [&](const auto& self, std::size_t i) -> std::size_t {
+    if (resolved[i]) return root[i];
+    root[i] = i;
+    resolved[i] = true;  // set before recursing: a cycle ends here instead of looping
+    if (stages[i].reason.starts_with("dependency ")) {
+      for (const std::string& dep : stages[i].deps) {
+        const auto it = index.find({stages[i].plan, dep});
+        if (it != index.end() && could_not_run(stages[it->second].result)) {
+          root[i] = self(self, it->second);
+          break;
+        }
+      }
+    }
+    return root[i];
+  };
+  for (std::size_t i = 0; i < stages.size(); ++i) find_root(find_root, i);
+  return root;
+}
+
+// "6 stages: needs 1 GPU; none available | 4 stages: not started (the run ended before it)"
+// (the reasons hold semicolons).
+std::string grouped_reasons(const std::vector<CouldNotRunGroup>& groups) {
+  std::string text;
+  for (const CouldNotRunGroup& group : groups) {
+    text += fmt::format("{}{}: {}", text.empty() ? "" : " | ", stages_text(static_cast<int>(group.ids.size())),
+                        group.reason.empty() ? "no reason given" : group.reason);
   }
-  return causes.empty() || dependents.empty() ? causes + dependents : causes + " | " + dependents;
+  return text;
 }
 
 }  // namespace
+
+std::vector<CouldNotRunGroup> group_could_not_run(const std::vector<StageResult>& stages) {
+  const std::vector<std::size_t> root = roots(stages);
+  std::vector<CouldNotRunGroup> groups;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    if (!could_not_run(stages[i].result)) continue;
+    const StageResult& cause = stages[root[i]];
+    const std::string reason = own_reason(cause.reason);
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const CouldNotRunGroup& g) {
+      return g.reason == reason && g.status == cause.result;
+    });
+    if (group == groups.end()) group = groups.insert(groups.end(), {reason, cause.result, {}});
+    group->ids.push_back(stages[i].id);
+  }
+  return groups;
+}
 
 RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted) {
   RunVerdict verdict;
@@ -40,9 +91,9 @@ RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted) {
     } else {
       ++verdict.could_not_run;
       verdict.unsupported += stage.result == Status::kUnsupported ? 1 : 0;
-      ++verdict.reasons[cause(stage)];
     }
   }
+  verdict.could_not_run_groups = group_could_not_run(stages);
   verdict.kind = interrupted                    ? VerdictKind::kInterrupted
                  : verdict.failed > 0           ? VerdictKind::kFail
                  : verdict.passed == 0          ? VerdictKind::kNothingRan
@@ -80,8 +131,8 @@ std::string RunVerdict::explanation() const {
   switch (kind) {
     case VerdictKind::kNothingRan:
       return stages == 0 ? "nothing ran: no stage was planned or selected"
-                         : "nothing could run here: " + grouped_reasons(reasons);
-    case VerdictKind::kPartial: return "could not run: " + grouped_reasons(reasons);
+                         : "nothing could run here: " + grouped_reasons(could_not_run_groups);
+    case VerdictKind::kPartial: return "could not run: " + grouped_reasons(could_not_run_groups);
     default: return "";
   }
 }

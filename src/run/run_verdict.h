@@ -8,7 +8,6 @@
 //   NOTHING RAN  no stage passed or failed: all UNSUPPORTED or SKIPPED, or none    exit 1 (0 with --allow-nothing)
 //   PARTIAL      passed, but some stages could not run (UNSUPPORTED, SKIPPED)     exit 0 (1 with --strict when UNSUPPORTED)
 //   PASS         every stage passed                                              exit 0
-#include <map>
 #include <string>
 #include <vector>
 
@@ -21,7 +20,27 @@ struct StageResult {
   Status result = Status::kUnresolved;
   std::string reason;
   bool earlier = false;  // the result of an earlier run, kept because this one did not run the stage
+  // Where it lies, for grouping the stages that could not run by their root: its plan (a
+  // suite runs several, and ids are unique within one), its id and the ids it depends on.
+  int plan = 0;
+  std::string id{};
+  std::vector<std::string> deps{};
 };
+
+// Stages that could not run (UNSUPPORTED, SKIPPED) because of one reason: the reason of the
+// stage at their root, which every stage after it that could not run because of it shares.
+struct CouldNotRunGroup {
+  std::string reason;  // "" when none was given
+  Status status = Status::kUnsupported;  // of the stages in it
+  std::vector<std::string> ids;          // in the order of the stages given
+};
+
+// The one grouping of the stages that could not run, behind the console's summary and every
+// report's explanation: by root reason, in the order of each group's first stage. A stage
+// whose reason is "dependency ID UNSUPPORTED" joins the group of ID; one whose reason is
+// "dependency ID (not selected) REASON" (a stage --only or -k left out that could never run
+// here) has REASON.
+std::vector<CouldNotRunGroup> group_could_not_run(const std::vector<StageResult>& stages);
 
 // What the command line asks of the exit code.
 struct VerdictRules {
@@ -39,15 +58,13 @@ struct RunVerdict {
   int failed_earlier = 0;  // of those, results of an earlier run
   int unsupported = 0;
   int could_not_run = 0;   // UNSUPPORTED and SKIPPED
-  // Why stages could not run: reason -> how many stages; dependents of a stage that could
-  // not run are counted under kAfterOneThatCouldNotRun.
-  std::map<std::string, int> reasons;
+  std::vector<CouldNotRunGroup> could_not_run_groups;  // group_could_not_run
 
   // "PASS", "PARTIAL", "NOTHING RAN", "FAIL", "INTERRUPTED": the closed vocabulary of report.json.
   const char* word() const;
   // The headline of every report: "PASS (partial: 3 of 13 stages could not run)", "FAIL (2 of 13 stages failed)".
   std::string headline() const;
-  // One line that says why: "nothing could run here: 10 stages UNSUPPORTED: needs 1 GPU; none available";
+  // One line that says why: "nothing could run here: 10 stages: needs 1 GPU; none available";
   // "" for a plain PASS.
   std::string explanation() const;
   int exit_code(const VerdictRules& rules) const;
@@ -56,8 +73,6 @@ struct RunVerdict {
 // A run that left invalid configs out never exits 0: a 0 becomes 2 (a config error); a
 // failure's 1 and an interrupt's 130 stand.
 int exit_code_with_invalid_configs(int exit_code, bool any_invalid_config);
-
-inline constexpr const char* kAfterOneThatCouldNotRun = "a dependency could not run";
 
 // The one rule: judges the stages' results (of a run, or of a whole plan).
 RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted);

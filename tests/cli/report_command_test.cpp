@@ -135,6 +135,34 @@ TEST_F(ReportCommand, AKilledRunIsReportedFromItsState) {
   std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // the orphaned train ends by itself
 }
 
+// A CI job that runs its configs one by one into one tree: the report of the tree
+// describes every config, each with its own results, not only the last one run.
+TEST_F(ReportCommand, TheReportOfATreeDescribesEveryConfigRunIntoIt) {
+  use_train("train.py --print train-done");
+  std::string other = test::fake_config("train.py --exit 3");
+  other.replace(other.find("model_name:fake"), 15, "model_name:other");
+  repo_.write("test_tipc/configs/other.txt", other);
+  ASSERT_EQ(run().exit_code, 0);
+  const auto second = run_tipc(repo_.path(), {"test_tipc/configs/other.txt", "lite_train_lite_infer", "--gpus", "none"});
+  ASSERT_EQ(second.exit_code, 1) << second.out << second.err;
+
+  const fs::path tree = repo_.path() / "test_tipc/output";
+  const auto r = run_tipc(repo_.path(), {"report", tree.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto json = nlohmann::json::parse(slurp((tree / "report.json").string()));
+  ASSERT_EQ(json["plans"].size(), 2u) << json.dump(1);
+  EXPECT_EQ(json["plans"][0]["model"], "fake");
+  EXPECT_EQ(json["plans"][0]["stages"][0]["result"], "PASS");
+  EXPECT_EQ(json["plans"][1]["model"], "other");
+  EXPECT_EQ(json["plans"][1]["stages"][0]["result"], "FAIL");
+  const std::string summary = slurp((tree / "summary.md").string());
+  EXPECT_NE(summary.find("| `test_tipc/configs/fake.txt` |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("| `test_tipc/configs/other.txt` |"), std::string::npos) << summary;
+  const auto junit = test::read_junit(slurp((tree / "junit.xml").string()));
+  ASSERT_EQ(junit.errors, "");
+  EXPECT_EQ(junit.suites.size(), 2u);
+}
+
 TEST_F(ReportCommand, TheBundleHoldsReportsLogsConfigAndSettings) {
   use_train("train.py --print train-done");
   repo_.write("test_tipc/tipc-run.yaml", "jobs: 1\n");

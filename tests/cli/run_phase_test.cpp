@@ -52,8 +52,18 @@ TEST_F(RunPhase, ARunInWhichEveryStageWasUnsupportedFailsUnlessNothingIsAllowed)
   const auto r = run();
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(records(), 0);
-  EXPECT_EQ(last_line(r.out), "tipc-run: nothing could run here: 5 stages: needs 1 GPU; none available (--gpus) | "
-                              "2 stages: a dependency could not run (exit 1; --allow-nothing accepts it)");
+  EXPECT_EQ(last_line(r.out), "tipc-run: nothing could run here: 7 stages: needs 1 GPU; none available (--gpus) "
+                              "(exit 1; --allow-nothing accepts it)");
+  // The GPU train and its dependents count under the train's reason, alike in every output.
+  EXPECT_NE(r.out.find("tipc-run: 7 stages could not run here:\n  7 stages (needs 1 GPU; none available (--gpus)): "),
+            std::string::npos)
+      << r.out;
+  const std::string why = "nothing could run here: 7 stages: needs 1 GPU; none available (--gpus)";
+  EXPECT_EQ(report_json()["explanation"], why);
+  EXPECT_NE(test::slurp(output() / "summary.md").find("**" + why + "**"), std::string::npos);
+  EXPECT_NE(test::slurp(output() / "report.html").find("<p class=\"why\">" + why + "</p>"), std::string::npos);
+  EXPECT_NE(test::slurp(output() / "junit.xml").find("<property name=\"verdict_explanation\" value=\"" + why + "\"/>"),
+            std::string::npos);
   EXPECT_EQ(report_json()["verdict"], "NOTHING RAN");
   EXPECT_EQ(report_json()["exit_code"], 1);
 

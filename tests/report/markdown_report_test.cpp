@@ -47,6 +47,28 @@ TEST(MarkdownReport, APassingCheckShowsItsValueNearestTheLimit) {
       << md;
 }
 
+TEST(MarkdownReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeatingItsValues) {
+  RunReport run = test::sample_run_report();
+  for (const std::string id : {"check/bs1", "check/bs4", "check/bs8"}) {
+    StageReport check = test::sample_stage(id, "check", "FAIL", "exit code 1");
+    const double value = id == "check/bs8" ? 0.5 : 0.0219;  // bs8 fails otherwise: its own values
+    check.check = CheckDetails{"compare-results", false, {{"circle_001.ppm", value, 0.0018, false}}, {}, {}, {}};
+    run.plans[0].stages.push_back(check);
+  }
+  const std::string md = render_markdown_report(run);
+  EXPECT_NE(md.find("| `alexnet lite_train_lite_infer: check/bs1` | circle_001.ppm | 0.0219 | 0.0018 | ❌ |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `alexnet lite_train_lite_infer: check/bs4` | same failures as check "
+                    "`alexnet lite_train_lite_infer: check/bs1` | | | ❌ |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("| `alexnet lite_train_lite_infer: check/bs4` | circle_001.ppm"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `alexnet lite_train_lite_infer: check/bs8` | circle_001.ppm | 0.5 | 0.0018 | ❌ |"),
+            std::string::npos)
+      << md;
+}
+
 TEST(MarkdownReport, StagesNotRunForTheSameReasonShareOneRowFailuresKeepTheirOwn) {
   RunReport run = test::sample_run_report();
   run.plans.erase(run.plans.begin());

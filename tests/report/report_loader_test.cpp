@@ -1,6 +1,6 @@
 // Building the report model from the state a run left on disk: complete for runs that
 // were cut short, the last journal entry winning, cut lines skipped, resumed stages,
-// check files, log tails, the newest run of a tree.
+// check files, log tails, every plan of a tree.
 #include "report/report_loader.h"
 
 #include <gtest/gtest.h>
@@ -228,7 +228,7 @@ TEST(ReportLoader, ACheckStageGetsItsJsonFileButNotAStaleOne) {
   EXPECT_NE(stage(*report, "check").check->notes.at(0).find("cannot read"), std::string::npos);
 }
 
-TEST(ReportLoader, TheNewestRunOfATreeIsReported) {
+TEST(ReportLoader, EveryPlanOfATreeIsReportedAlsoOfConfigsRunOneAtATime) {
   test::FakeRun run;
   const auto a = fake_plan({fake_stage("train", StageKind::kTrain)}, "a");
   const auto b = fake_plan({fake_stage("train", StageKind::kTrain)}, "b");
@@ -238,9 +238,13 @@ TEST(ReportLoader, TheNewestRunOfATreeIsReported) {
   run.run({&b, &c});  // a suite
   const auto report = load_run_report((run.repo.path() / "test_tipc/output").string());
   ASSERT_TRUE(report) << report.error().str();
-  ASSERT_EQ(report->plans.size(), 2u);
-  EXPECT_EQ(report->plans[0].model, "b");
-  EXPECT_EQ(report->plans[1].model, "c");
+  ASSERT_EQ(report->plans.size(), 3u);
+  EXPECT_EQ(report->plans[0].model, "a");
+  EXPECT_EQ(report->plans[1].model, "b");
+  EXPECT_EQ(report->plans[2].model, "c");
+  EXPECT_EQ(report->plans[0].stages.at(0).result, "PASS");
+  EXPECT_FALSE(report->plans[0].stages.at(0).earlier_run) << "a's result is of a's own run";
+  EXPECT_FALSE(report->interrupted);
 }
 
 TEST(ReportLoader, AMovedOutputDirectoryStillFindsItsLogs) {

@@ -1,5 +1,5 @@
 // The one rule behind every exit code and report headline: nothing ran is no pass, a
-// partial pass says how many stages could not run and why, grouped by reason.
+// partial pass says how many stages could not run and why, grouped by the reason at their root.
 #include "run/run_verdict.h"
 
 #include <gtest/gtest.h>
@@ -7,19 +7,51 @@
 namespace tipc::run {
 namespace {
 
+constexpr const char* kNoGpu = "needs 1 GPU; 0 available (none)";
+
 StageResult passed() { return {Status::kPass, "", false}; }
-StageResult no_gpu() { return {Status::kUnsupported, "needs 1 GPU; 0 available (none)", false}; }
-StageResult after_no_gpu() { return {Status::kUnsupported, "dependency gpu-train UNSUPPORTED", false}; }
+StageResult no_gpu(const std::string& id = "gpu-train", int plan = 0) {
+  return {Status::kUnsupported, kNoGpu, false, plan, id, {}};
+}
+StageResult after(const std::string& dep, const std::string& id, int plan = 0) {
+  return {Status::kUnsupported, "dependency " + dep + " UNSUPPORTED", false, plan, id, {"cpu-train", dep}};
+}
 
 TEST(RunVerdict, ARunInWhichEveryStageWasUnsupportedRanNothingAndFailsUnlessAllowed) {
-  const RunVerdict verdict = judge({no_gpu(), no_gpu(), after_no_gpu()}, false);
+  const RunVerdict verdict = judge({no_gpu("a"), no_gpu("b"), after("a", "c")}, false);
   EXPECT_EQ(verdict.kind, VerdictKind::kNothingRan);
   EXPECT_EQ(verdict.exit_code({}), 1);
   EXPECT_EQ(verdict.exit_code({.allow_nothing = true}), 0);
   EXPECT_EQ(verdict.exit_code({.strict = true, .allow_nothing = true}), 1) << "--strict: UNSUPPORTED fails";
   EXPECT_EQ(verdict.headline(), "NOTHING RAN (3 of 3 stages could not run)");
   EXPECT_EQ(verdict.explanation(),
-            "nothing could run here: 2 stages: needs 1 GPU; 0 available (none) | 1 stage: a dependency could not run");
+            "nothing could run here: 3 stages: needs 1 GPU; 0 available (none)");
+}
+
+TEST(RunVerdict, StagesThatCouldNotRunAreGroupedByTheReasonAtTheirRoot) {
+  const std::vector<StageResult> stages = {
+      after("export", "infer", 1),  // before its dependency: the order given is not relied on
+      no_gpu("train", 1),
+      after("train", "export", 1),
+      {Status::kUnsupported, "dependency train (not selected) needs 2 nodes; the local executor runs on one machine",
+       false, 0, "eval", {}},
+      {Status::kUnsupported, "needs 2 nodes; the local executor runs on one machine", false, 0, "train", {}},
+      after("train", "export", 0),  // plan 0's train: its own reason, not plan 1's
+      passed(),
+      {Status::kSkipped, "dependency cpu-train FAIL", false, 0, "cpu-infer", {"cpu-train"}},
+  };
+  const std::vector<CouldNotRunGroup> groups = group_could_not_run(stages);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[0].reason, kNoGpu);
+  EXPECT_EQ(groups[0].ids, (std::vector<std::string>{"infer", "train", "export"}));
+  EXPECT_EQ(groups[1].reason, "needs 2 nodes; the local executor runs on one machine");
+  EXPECT_EQ(groups[1].ids, (std::vector<std::string>{"eval", "train", "export"}));
+  EXPECT_EQ(groups[1].status, Status::kUnsupported);
+  EXPECT_EQ(groups[2].reason, "dependency cpu-train FAIL") << "a failed dependency is no stage that could not run";
+  EXPECT_EQ(groups[2].status, Status::kSkipped);
+  EXPECT_EQ(judge(stages, false).explanation(),
+            "could not run: 3 stages: needs 1 GPU; 0 available (none) | 3 stages: needs 2 nodes; the local executor "
+            "runs on one machine | 1 stage: dependency cpu-train FAIL");
 }
 
 TEST(RunVerdict, NoStageAtAllRanNothing) {
