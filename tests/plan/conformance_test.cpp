@@ -15,12 +15,15 @@
 #include "dialect/dialect.h"
 #include "plan/plan_file.h"
 #include "support/paths.h"
+#include "support/golden_trace.h"
 #include "support/run_binary.h"
+#include "support/text_lines.h"
 
 namespace tipc::plan {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
+using test::lines_of;
 
 fs::path corpus_dir() { return fs::path(test::shared_dir()) / "tipc-corpus"; }
 
@@ -28,24 +31,7 @@ fs::path corpus_dir() { return fs::path(test::shared_dir()) / "tipc-corpus"; }
 // absolute path (a '<' in a command would be a shell redirection) and map it back.
 const std::string kRoot = "/conformance/repo-root";
 
-std::string with_placeholder(std::string text) {
-  for (std::size_t at = text.find(kRoot); at != std::string::npos; at = text.find(kRoot, at)) {
-    text.replace(at, kRoot.size(), "<REPO_ROOT>");
-  }
-  return text;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return lines;
-}
+std::string with_placeholder(const std::string& text) { return test::replace_all(text, kRoot, "<REPO_ROOT>"); }
 
 struct Invocation {
   std::string argv0;

@@ -15,6 +15,7 @@
 #include "report/results_log_reporter.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
+#include "support/compat_execution.h"
 #include "support/golden_trace.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
@@ -55,17 +56,7 @@ std::string executed_log(const CorpusRun& run, run::Executor& executor) {
                                        {.repo_root = root_text, .python = test::fake_python_binary()});
   if (!plan) return "plan failed: " + plan.error().str();
   for (auto& stage : plan->stages) stage.env["TIPC_FAKE_MODEL"] = plan->model_name;
-  for (const auto& stage : plan->stages) fs::create_directories(root.path() / stage.cwd);
-  run::SchedulerOptions scheduler;
-  scheduler.jobs = 1;
-  for (int i = 0; i < 8; ++i) scheduler.resources.gpus.push_back({std::to_string(i), 1});
-  scheduler.repo_root = root.path().string();
-  scheduler.append_logs = true;
-  scheduler.multi_node_here = true;
-  report::ResultsLogReporter results(root.path().string(), true);
-  run::run_stages({&*plan}, executor, results, scheduler, [] { return false; });
-  const fs::path log = root.path() / plan->run_dir / plan->results_log;
-  return test::replace_all(fs::exists(log) ? test::slurp(log.string()) : "", root_text, "<REPO_ROOT>");
+  return test::run_compat_serially(*plan, root.path(), executor);
 }
 
 // Every 8th comparable run of each repository (each dialect's shapes recur throughout).

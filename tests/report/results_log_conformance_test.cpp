@@ -15,6 +15,7 @@
 #include "report/results_log_reporter.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
+#include "support/compat_execution.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -24,13 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path corpus_dir() { return fs::path(test::shared_dir()) / "tipc-corpus"; }
-
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
 
 std::string golden_log(const std::string& file) {
   std::istringstream in(test::slurp(file));
@@ -53,19 +47,7 @@ std::string run_compat(const nlohmann::json& corpus, const dialect::Dialect& dia
   auto plan = plan::plan_file((corpus_dir() / corpus["config_file"].get<std::string>()).string(), dialect, options);
   if (!plan) return "plan failed: " + plan.error().str();
   for (auto& stage : plan->stages) stage.env["TIPC_FAKE_MODEL"] = plan->model_name;
-  fs::create_directories(root.path() / plan->run_dir);
-  for (const auto& stage : plan->stages) fs::create_directories(root.path() / stage.cwd);
-
-  run::SchedulerOptions scheduler;
-  scheduler.jobs = 1;
-  for (int i = 0; i < 8; ++i) scheduler.resources.gpus.push_back({std::to_string(i), 1});
-  scheduler.repo_root = root.path().string();
-  scheduler.append_logs = true;
-  scheduler.multi_node_here = true;
-  ResultsLogReporter results(root.path().string(), true);
-  run::run_stages({&*plan}, executor, results, scheduler, [] { return false; });
-  const fs::path log = root.path() / plan->run_dir / plan->results_log;
-  return replace_all(fs::exists(log) ? test::slurp(log.string()) : "", root.path().string(), "<REPO_ROOT>");
+  return test::run_compat_serially(*plan, root.path(), executor);
 }
 
 TEST(ResultsLogConformance, CompatSerialRunsWriteTheReferenceBytes) {
