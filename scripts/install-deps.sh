@@ -23,7 +23,6 @@ build=(
 demo=(
   # PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
   python3-torch python3-numpy python3-onnx python3-opencv
-  bubblewrap                 # tracing a repository's own runner in a sandbox (src/trace/)
 )
 test=(
   libgtest-dev googletest
