@@ -1,5 +1,7 @@
 #include "run/scheduler.h"
 
+#include <glob.h>
+
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -38,20 +40,36 @@ namespace {
 
 enum class State { kWaiting, kRunning, kDone };
 
+// The files the reference's `cat PATTERN` reads: the path itself, or, for a pattern
+// (PaddleGAN names its trainer's log by a glob), every match in the shell's order.
+std::vector<std::string> trainer_log_files(const std::string& pattern) {
+  if (pattern.find_first_of("*?[") == std::string::npos) return {pattern};
+  glob_t matches{};
+  std::vector<std::string> files;
+  if (glob(pattern.c_str(), 0, nullptr, &matches) == 0) files.assign(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
+  globfree(&matches);
+  return files;
+}
+
 // The reference appends the trainer's own train.log to the stage log (spec §4.1);
 // its lines are checked like the stage's output. False when the trainer wrote none.
-bool append_trainer_log(const std::string& from, const std::string& to, LogScanner& scanner) {
-  std::ifstream in(from, std::ios::binary);
-  if (!in) return false;
-  std::ofstream out(to, std::ios::binary | std::ios::app);
-  char buffer[64 << 10];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    const std::string_view chunk(buffer, static_cast<std::size_t>(in.gcount()));
-    out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    scanner.feed(chunk);
+bool append_trainer_log(const std::string& pattern, const std::string& to, LogScanner& scanner) {
+  bool found = false;
+  std::ofstream out;
+  for (const auto& from : trainer_log_files(pattern)) {
+    std::ifstream in(from, std::ios::binary);
+    if (!in) continue;
+    if (!found) out.open(to, std::ios::binary | std::ios::app);
+    found = true;
+    char buffer[64 << 10];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+      const std::string_view chunk(buffer, static_cast<std::size_t>(in.gcount()));
+      out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+      scanner.feed(chunk);
+    }
   }
-  scanner.finish();
-  return true;
+  if (found) scanner.finish();
+  return found;
 }
 
 struct Slot {

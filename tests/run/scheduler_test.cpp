@@ -8,6 +8,8 @@
 
 #include "config/train_infer_config.h"
 #include "run/fake_executor.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
 
 namespace tipc::run {
 namespace {
@@ -324,6 +326,26 @@ TEST_F(SchedulerTest, ASuiteSharesTheResources) {
   const auto s = run({&p1, &p2}, 4, 1);
   EXPECT_EQ(s.stages.size(), 2u);
   EXPECT_DOUBLE_EQ(s.seconds, 2.0);  // one GPU: one after the other
+}
+
+// PaddleGAN's runner cats its trainer's log by a glob (`cat DIR/*.log`): every match, in
+// the shell's order, is appended; no match is a trainer log not found, as cat fails then.
+TEST_F(SchedulerTest, ATrainerLogPatternAppendsEveryMatchInOrder) {
+  test::TempDir repo;
+  repo.write("out/b_train.log", "second\n");
+  repo.write("out/a_train.log", "first\n");
+  repo.write("logs/found.log", "");  // the stage's own output, which the fake executor does not write
+  plan::Stage found = make_stage("found", StageKind::kTrain, 0);
+  found.trainer_log = "out/*_train.log";
+  plan::Stage missing = make_stage("missing", StageKind::kTrain, 0);
+  missing.trainer_log = "nowhere/*_train.log";
+  const plan::Plan p = make_plan({found, missing});
+  options_.jobs = 1;
+  options_.repo_root = repo.path().string();
+  const auto summary = run_stages({&p}, fake_, recorder_, options_, [] { return false; });
+  EXPECT_EQ(record(summary, "found").observation.trainer_log_found, true);
+  EXPECT_EQ(test::slurp((repo.path() / "logs/found.log").string()), "first\nsecond\n");
+  EXPECT_EQ(record(summary, "missing").observation.trainer_log_found, false);
 }
 
 TEST_F(SchedulerTest, TicksAtLeastOnceASecondWhileAStageRunsAndNotAfterwards) {
