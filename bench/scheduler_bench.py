@@ -253,6 +253,19 @@ def makespan(tmp):
     }
 
 
+def print_rows(rows):
+    """The (label, value, goal) table, the load average, and exit 1 when a goal is MISSED."""
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    for label, value, goal in rows:
+        print(f"{label:<{width}}  {value:>{vwidth}}  {goal}")
+    print("load average at end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    missed = [r[0].strip() for r in rows if r[2].endswith("MISSED")]
+    if missed:
+        print("goals missed: " + "; ".join(missed))
+        sys.exit(1)
+
+
 def main():
     if not os.path.exists(TIPC) or not os.path.exists(FAKE):
         sys.exit(f"build tipc-run and tipc-fake-stage first ({BUILD})")
@@ -300,15 +313,7 @@ def main():
         (f"  -j 1 (declared durations sum to {m['serial_sum']:.2f} s)", f"{m['serial']:.2f} s", ""),
         ("  speed-up over -j 1", f"{m['serial'] / m['parallel']:.2f}x", ""),
     ]
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    for label, value, goal in rows:
-        print(f"{label:<{width}}  {value:>{vwidth}}  {goal}")
-    print(f"load average at end: {os.getloadavg()[0]:.2f}")
-    missed = [r[0].strip() for r in rows if r[2].endswith("MISSED")]
-    if missed:
-        print("goals missed: " + "; ".join(missed))
-        sys.exit(1)
+    print_rows(rows)
 
 
 if __name__ == "__main__":

@@ -248,15 +248,7 @@ def main():
     if by_program:
         rows.append(("a second cold run under perf record: CPU samples by program", "", ""))
         rows += [(f"    {name}", f"{share:.1f} %", "") for name, share in by_program]
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    for label, value, goal in rows:
-        print(f"{label:<{width}}  {value:>{vwidth}}  {goal}")
-    print("load average at end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    missed = [r[0].strip() for r in rows if r[2].endswith("MISSED")]
-    if missed:
-        print("goals missed: " + "; ".join(missed))
-        sys.exit(1)
+    sched.print_rows(rows)
 
 
 if __name__ == "__main__":
