@@ -43,7 +43,8 @@ import time
 from tipc_config import config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
+                        else os.path.join(ROOT, "build"))
 TIPC = os.path.join(BUILD, "tipc-run")
 FAKE = os.path.join(BUILD, "tipc-fake-stage")
 TICK = os.sysconf("SC_CLK_TCK")
@@ -152,9 +153,9 @@ def suite():
     return out
 
 
-def stage_plan(tmp, path):
+def stage_plan(tmp, path, extra=()):
     """tipc-run's plan of one config: [(id, gpus needed, declared seconds, deps, kind)]."""
-    p = subprocess.run([TIPC, path, "lite_train_lite_infer", "--dry-run", "--format", "jsonl"], cwd=tmp,
+    p = subprocess.run([TIPC, path, "lite_train_lite_infer", "--dry-run", "--format", "jsonl", *extra], cwd=tmp,
                        check=True, capture_output=True, text=True)
     stages = []
     for line in p.stdout.splitlines():
@@ -213,17 +214,26 @@ def simulate(plans, gpus, jobs, order):
         running -= 1
 
 
-def makespan(tmp):
+def write_suite(tmp, python):
     for name, ids, train, ev, ex, inf in suite():
         write(os.path.join(tmp, f"test_tipc/configs/{name}.txt"),
-              config(FAKE, f"train.py --sleep {train:g}", model=name, gpu_list=ids, eval_=f"eval.py --sleep {ev:g}",
+              config(python, f"train.py --sleep {train:g}", model=name, gpu_list=ids, eval_=f"eval.py --sleep {ev:g}",
                      export=f"export.py --sleep {ex:g}", infer=f"infer.py --sleep {inf:g}", infer_gpu="True|False"))
-    plans = [stage_plan(tmp, f"test_tipc/configs/{name}.txt") for name, *_ in suite()]
+
+
+def suite_bound(tmp, extra=()):
+    """The suite's plans (tipc-run's, with `extra` options), stage count and lower bound."""
+    plans = [stage_plan(tmp, f"test_tipc/configs/{name}.txt", extra) for name, *_ in suite()]
     n = sum(len(p) for p in plans)
     gpu_seconds = sum(need * sec for p in plans for _, need, sec, _, _ in p)
-    serial_sum = sum(sec for p in plans for _, _, sec, _, _ in p)
     path = max(critical_path(p) for p in plans)
-    bound = max(path, gpu_seconds / GPUS)
+    return plans, n, max(path, gpu_seconds / GPUS), path, gpu_seconds
+
+
+def makespan(tmp):
+    write_suite(tmp, FAKE)
+    plans, n, bound, path, gpu_seconds = suite_bound(tmp)
+    serial_sum = sum(sec for p in plans for _, _, sec, _, _ in p)
     args = [TIPC, "test_tipc/configs", "lite_train_lite_infer", "--gpus", ",".join(str(g) for g in range(GPUS))]
     first, code, out, _, _ = run_measured(args + ["-j", str(JOBS)], tmp)
     check_run("first makespan run", code, out, n)
@@ -241,6 +251,19 @@ def makespan(tmp):
         "hwm_kib": last[0] if last else 0,
         "mix": {k: sum(1 for _, ids, *_ in suite() if len(ids.split(",")) == k) for k in (1, 2, 4)},
     }
+
+
+def print_rows(rows):
+    """The (label, value, goal) table, the load average, and exit 1 when a goal is MISSED."""
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    for label, value, goal in rows:
+        print(f"{label:<{width}}  {value:>{vwidth}}  {goal}")
+    print("load average at end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    missed = [r[0].strip() for r in rows if r[2].endswith("MISSED")]
+    if missed:
+        print("goals missed: " + "; ".join(missed))
+        sys.exit(1)
 
 
 def main():
@@ -290,15 +313,7 @@ def main():
         (f"  -j 1 (declared durations sum to {m['serial_sum']:.2f} s)", f"{m['serial']:.2f} s", ""),
         ("  speed-up over -j 1", f"{m['serial'] / m['parallel']:.2f}x", ""),
     ]
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    for label, value, goal in rows:
-        print(f"{label:<{width}}  {value:>{vwidth}}  {goal}")
-    print(f"load average at end: {os.getloadavg()[0]:.2f}")
-    missed = [r[0].strip() for r in rows if r[2].endswith("MISSED")]
-    if missed:
-        print("goals missed: " + "; ".join(missed))
-        sys.exit(1)
+    print_rows(rows)
 
 
 if __name__ == "__main__":

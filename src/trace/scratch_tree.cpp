@@ -1,6 +1,9 @@
 #include "trace/scratch_tree.h"
 
+#include <linux/magic.h>
 #include <stdlib.h>
+#include <sys/statfs.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <fstream>
@@ -54,6 +57,25 @@ std::string write_file(const fs::path& path, const std::string& bytes) {
   return out ? "" : "cannot write " + path.string() + ": " + errno_text(errno);
 }
 
+bool is_writable_tmpfs(const char* directory) {
+  struct statfs info {};
+  return directory != nullptr && *directory != '\0' && statfs(directory, &info) == 0 &&
+         info.f_type == TMPFS_MAGIC && access(directory, W_OK | X_OK) == 0;
+}
+
+// Where scratch trees go: $TMPDIR when it is set; else a memory file system when there is
+// one, because a trace creates and removes a few hundred files and on ext4 the inode
+// allocator's scan past recently deleted inodes then costs more than the runner itself
+// (bench/RESULTS.md, trace cost); else the system's temp directory.
+fs::path scratch_parent() {
+  if (const char* tmpdir = std::getenv("TMPDIR"); tmpdir != nullptr && *tmpdir != '\0') return tmpdir;
+  const char* const candidates[] = {std::getenv("XDG_RUNTIME_DIR"), "/dev/shm"};
+  for (const char* candidate : candidates) {
+    if (is_writable_tmpfs(candidate)) return candidate;
+  }
+  return fs::temp_directory_path();
+}
+
 }  // namespace
 
 Result<RepoInputs> collect_inputs(const TraceRequest& request) {
@@ -84,7 +106,7 @@ ScratchTree::~ScratchTree() {
 }
 
 Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& inputs, const std::string& interpreter) {
-  std::string pattern = (fs::temp_directory_path() / "tipc-trace-XXXXXX").string();
+  std::string pattern = (scratch_parent() / "tipc-trace-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr) return fail(Error::plain("cannot make a scratch directory: " + errno_text(errno)));
   std::unique_ptr<ScratchTree> tree(new ScratchTree(fs::canonical(pattern)));
   std::error_code ec;
