@@ -24,6 +24,11 @@ struct Record {
   size_t size = 0;
   size_t capacity = 0;
 
+  Record() = default;
+  Record(const Record&) = delete;
+  Record& operator=(const Record&) = delete;
+  ~Record() { free(data); }
+
   void add(const char* field) {
     const size_t length = strlen(field) + 1;
     if (size + length > capacity) {
