@@ -118,21 +118,19 @@ Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, co
 std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<std::string, RunnerCall>>& configs,
                                                   const Project& project, const Options& options) {
   std::vector<Result<config::TrainInferConfig>> parsed;
-  std::vector<trace::TraceRequest> requests;
-  std::vector<std::size_t> traced;  // the configs that were read, in request order
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    parsed.push_back(read_config(configs[i].first, options.compat));
-    if (!parsed.back()) continue;
-    requests.push_back(trace_request(configs[i].second, *parsed.back(), project, options));
-    traced.push_back(i);
+  std::vector<trace::TraceRequest> requests;  // one per config that could be read, in order
+  for (const auto& [file, call] : configs) {
+    parsed.push_back(read_config(file, options.compat));
+    if (parsed.back()) requests.push_back(trace_request(call, *parsed.back(), project, options));
   }
   const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  auto traces = trace::trace_runners(requests, jobs);
+  const auto traces = trace::trace_runners(requests, jobs);
   std::vector<Result<plan::Plan>> plans;
-  for (const auto& config : parsed) plans.push_back(fail(config ? Error::plain("not traced") : config.error()));
-  for (std::size_t r = 0; r < traced.size(); ++r) {
-    const std::size_t i = traced[r];
-    plans[i] = traces[r] ? plan_traced(*traces[r], *parsed[i], project, options) : fail(traces[r].error());
+  auto trace = traces.begin();
+  for (const auto& config : parsed) {
+    if (!config) plans.push_back(fail(config.error()));
+    else if (const auto& traced = *trace++; traced) plans.push_back(plan_traced(*traced, *config, project, options));
+    else plans.push_back(fail(traced.error()));
   }
   return plans;
 }

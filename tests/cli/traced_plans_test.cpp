@@ -52,6 +52,28 @@ TEST(FindRunner, NoRunnerIsNoneAndABadRunnerOptionIsAnError) {
   EXPECT_NE(outside.error().str().find("outside the repository"), std::string::npos) << outside.error().str();
 }
 
+// A folder keeps going: a config whose runner fails is invalid with the runner's stderr,
+// one with NUL bytes is invalid with its reason, and the other one is traced and planned.
+TEST(TracedSuite, AFailingTraceOrAnUnreadableConfigLeavesOnlyThatConfigOut) {
+  test::TempDir repo, cache;
+  setenv("TIPC_TRACE_CACHE", cache.path().c_str(), 1);
+  repo.write("test_tipc/test_train_inference_python.sh",
+             "case \"$1\" in *bad*) echo 'cannot plan this one' >&2; exit 3;; esac\n"
+             "cmd=\"python3 train.py --config $1\"\neval $cmd\n");
+  const std::string header = "===========================train_params===========================\nmodel_name:m\n";
+  repo.write("test_tipc/configs/good.txt", header);
+  repo.write("test_tipc/configs/bad.txt", header);
+  repo.write("test_tipc/configs/nul.txt", header + std::string("python:py\0thon\n", 15));
+  const auto run = test::run_tipc(repo.path(), {"test_tipc/configs", "lite_train_lite_infer", "--dry-run",
+                                                "--plan-from", "runner"});
+  unsetenv("TIPC_TRACE_CACHE");
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("cannot plan this one"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("nul.txt"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("2 of 3 configs invalid"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("train.py --config test_tipc/configs/good.txt"), std::string::npos) << run.out;
+}
+
 // A PaddleOCR checkout as the recording saw it (tipc-corpus README §4): the runner's
 // directory files and one config, and no marker directory, so no dialect decides.
 class TracedRun : public ::testing::Test {
