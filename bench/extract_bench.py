@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 
-from tipc_config import config
+from tipc_config import SETTINGS, config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOAL = 1.2
@@ -121,7 +121,7 @@ def main():
         with open(os.path.join(repo, "test_tipc/configs/c.txt"), "w") as f:
             f.write(CONFIG)
         with open(os.path.join(repo, "test_tipc/tipc-run.yaml"), "w") as f:
-            f.write("data:\n  all:\n    - {archive: data.tar, destination: out, creates: data}\n")
+            f.write(SETTINGS + "data:\n  all:\n    - {archive: data.tar, destination: out, creates: data}\n")
         with open(os.path.join(work, "no-data.yaml"), "w") as f:
             f.write("jobs: 1\n")
         source_digest = tree_digest(os.path.join(src, "data"))

@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from tipc_config import config
+from tipc_config import SETTINGS, config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
@@ -62,6 +62,10 @@ GOAL_RSS_MB = 30.0
 
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    settings = os.path.join(os.path.dirname(os.path.dirname(path)), "tipc-run.yaml")
+    if path.endswith(".txt") and not os.path.exists(settings):
+        with open(settings, "w") as f:
+            f.write(SETTINGS)
     with open(path, "w") as f:
         f.write(text)
 

@@ -217,13 +217,12 @@ void set_run_metadata(RunReport& run, const PlanFile& plan, const PlanJournal& j
 void set_run_times(RunReport& run, const std::vector<PlanFile>& plans, const std::vector<PlanJournal>& journals) {
   bool cut_short = false;
   for (std::size_t i = 0; i < plans.size(); ++i) {
-    if (const auto started = optional_field<double>(plans[i].json, "started")) {
-      run.started = std::min(run.started.value_or(*started), *started);
-    }
+    const auto started = optional_field<double>(plans[i].json, "started");
+    if (started && !(run.started && *run.started <= *started)) run.started = started;
     const std::optional<JsonValue>& finish_line = journals[i].finished;
     const auto finished = finish_line ? optional_field<double>(*finish_line, "finished") : std::nullopt;
     cut_short = cut_short || !finished;
-    if (finished) run.finished = std::max(run.finished.value_or(*finished), *finished);
+    if (finished && !(run.finished && *run.finished >= *finished)) run.finished = finished;
     if (finish_line && optional_field<bool>(*finish_line, "interrupted").value_or(false)) run.interrupted = true;
   }
   if (cut_short) {
