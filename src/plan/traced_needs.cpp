@@ -79,6 +79,9 @@ TracedNeeds traced_needs(const std::vector<std::string>& args, const std::option
     out.needs.gpus = *on_gpu ? 1 : 0;
   } else if (cuda_visible_devices) {
     out.needs.gpus = count_ids(*cuda_visible_devices);
+  } else {
+    out.needs.gpus = 0;
+    out.follows_inputs = true;
   }
   return out;
 }

@@ -60,6 +60,7 @@ class TracedPlanner {
   std::string log_for(const trace::TracedCall& call, const std::string& status_log, std::size_t index) const;
   std::string unique_id(const Stage& stage);
   void add_dependencies();
+  void settle_gpus();
   Result<void> reject_empty_plan() const;
 
   const trace::Trace& trace_;
@@ -70,6 +71,8 @@ class TracedPlanner {
   Plan plan_;
   std::string train_stem_;  // the latest train's log name: the group of the stages after it
   std::set<std::string> ids_;
+  std::vector<bool> follows_inputs_;            // per stage: TracedNeeds::follows_inputs
+  std::vector<std::vector<std::size_t>> deps_;  // per stage: the stages it reads from
 };
 
 Result<Plan> TracedPlanner::run() {
@@ -93,6 +96,7 @@ Result<Plan> TracedPlanner::run() {
   const auto lines = assign_status_lines(status_.lines, commands);
   for (std::size_t i = 0; i < trace_.calls.size(); ++i) plan_.stages.push_back(stage_for(i, lines[i]));
   add_dependencies();
+  settle_gpus();
   if (auto ok = reject_empty_plan(); !ok) return fail(ok.error());
   return std::move(plan_);
 }
@@ -128,16 +132,11 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
   stage.needs = needs.needs;
   stage.launcher = needs.launcher;
   stage.hosts = needs.hosts;
+  follows_inputs_.push_back(needs.follows_inputs);
   stage.benchmark = stage.kind == StageKind::kInfer &&
                     std::any_of(call.args.begin(), call.args.end(), [](const std::string& a) {
                       return a.ends_with("benchmark=True");
                     });
-  if (!opt_.compat && stage.needs.gpus > 0 && !cvd) {
-    // Logical ids, mapped onto the allocated GPUs: a GPU stage never sees every GPU.
-    std::string ids;
-    for (int g = 0; g < stage.needs.gpus; ++g) ids += (g ? "," : "") + std::to_string(g);
-    stage.env["CUDA_VISIBLE_DEVICES"] = ids;
-  }
   if (stage.kind == StageKind::kTrain && evaluated) {
     const std::size_t next = index + 1 < trace_.calls.size() ? trace_.calls[index + 1].eval_index : trace_.evals.size();
     stage.trainer_log = trainer_log_after(trace_, call.eval_index + 1, std::min(next, trace_.evals.size()));
@@ -167,9 +166,25 @@ void TracedPlanner::add_dependencies() {
     if (stage.kind == StageKind::kTrain && !use.writes.empty()) plan_.stages[i].model_dir = use.writes.front();
     uses.push_back(std::move(use));
   }
-  const auto deps = data_flow_dependencies(uses);
+  deps_ = data_flow_dependencies(uses);
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
-    for (std::size_t j : deps[i]) plan_.stages[i].deps.push_back(plan_.stages[j].id);
+    for (std::size_t j : deps_[i]) plan_.stages[i].deps.push_back(plan_.stages[j].id);
+  }
+}
+
+// In trace order, so a stage's inputs are settled before it: a stage that follows its inputs
+// gets one GPU when any of them had one. Then, by default, logical ids mapped onto the
+// allocated GPUs: a GPU stage never sees every GPU (--compat keeps the traced environment).
+void TracedPlanner::settle_gpus() {
+  for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
+    Stage& stage = plan_.stages[i];
+    if (follows_inputs_[i]) {
+      for (std::size_t j : deps_[i]) stage.needs.gpus = std::max(stage.needs.gpus, std::min(1, plan_.stages[j].needs.gpus));
+    }
+    if (opt_.compat || stage.needs.gpus == 0 || stage.env["CUDA_VISIBLE_DEVICES"]) continue;
+    std::string ids;
+    for (int g = 0; g < stage.needs.gpus; ++g) ids += (g ? "," : "") + std::to_string(g);
+    stage.env["CUDA_VISIBLE_DEVICES"] = ids;
   }
 }
 

@@ -103,11 +103,36 @@ TEST(TracedPlanner, GpuNeedsComeFromTheLaunchersArgumentsAndTheDeviceSwitch) {
   EXPECT_EQ(plan->stages[0].launcher, "paddle.distributed.launch");
   EXPECT_EQ(plan->stages[0].kind, StageKind::kTrain);
   EXPECT_EQ(plan->stages[3].needs.gpus, 0);  // --use_gpu=False
-  EXPECT_EQ(plan->stages[1].needs.gpus, 0);  // nothing says GPU, CUDA_VISIBLE_DEVICES unset
+  t.calls[1].env["CUDA_VISIBLE_DEVICES"] = "";
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[1].needs.gpus, 0);  // every GPU hidden
   t.calls[1].env["CUDA_VISIBLE_DEVICES"] = "0";
   EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[1].needs.gpus, 1);
   t.calls[0].args = {"-m", "torch.distributed.run", "--nproc_per_node=2", "train.py"};
   EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 2);
+}
+
+// PaddleClas's runner sets CUDA_VISIBLE_DEVICES for a multi-GPU train's inference only, after
+// the export, and unsets it after each train: the export sees every GPU and runs on the
+// first, as the native dialect plans it.
+TEST(TracedPlanner, AStageWithNothingSayingItsDeviceRunsWhereItsInputsWereMade) {
+  trace::Trace t = chain();
+  t.calls[0].args.insert(t.calls[0].args.begin(), {"-m", "paddle.distributed.launch", "--gpus=0,1"});
+  t.calls[0].env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
+  const auto gpu = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(gpu) << gpu.error().str();
+  EXPECT_EQ(gpu->stages[0].needs.gpus, 2);
+  EXPECT_EQ(gpu->stages[1].needs.gpus, 1);  // eval and export read the train's directory
+  EXPECT_EQ(gpu->stages[2].needs.gpus, 1);
+  EXPECT_EQ(gpu->stages[2].env.at("CUDA_VISIBLE_DEVICES"), std::optional<std::string>("0"));
+  EXPECT_EQ(gpu->stages[3].needs.gpus, 0);  // --use_gpu=False decides, whatever it reads
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kCompat)->stages[2].env.at("CUDA_VISIBLE_DEVICES"),
+            std::nullopt);  // --compat keeps the traced environment
+
+  t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t", "--use_gpu=False"};
+  const auto cpu = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(cpu);
+  EXPECT_EQ(cpu->stages[1].needs.gpus, 0);  // a CPU train's eval and export stay on the CPU
+  EXPECT_EQ(cpu->stages[2].needs.gpus, 0);
 }
 
 TEST(TracedPlanner, EnvironmentIsTheTracedOneInCompatAndLogicalIdsByDefault) {
