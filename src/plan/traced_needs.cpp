@@ -54,16 +54,19 @@ std::optional<TracedNeeds> launcher_needs(const std::vector<std::string>& args) 
   return out;
 }
 
-// The program's own device switch: use_gpu=True/False, device=gpu/cpu (any key prefix).
+// The program's own device switch: use_gpu=True/False, device=gpu/cpu (any key prefix,
+// `-` or `_` in the key: `--use-gpu=False` is the template's spelling).
 std::optional<bool> device_switch(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string word = lower(args[i]);
-    if ((word == "--device" || word == "--use_gpu") && i + 1 < args.size()) word += "=" + lower(args[i + 1]);
+    std::replace(word.begin(), word.begin() + static_cast<std::ptrdiff_t>(std::min(word.find('='), word.size())), '-',
+                 '_');
+    if ((word == "__device" || word == "__use_gpu") && i + 1 < args.size()) word += "=" + lower(args[i + 1]);
     for (const char* key : {"use_gpu=", "device="}) {
       const std::size_t at = word.find(key);
       if (at == std::string::npos || (at > 0 && std::isalnum(static_cast<unsigned char>(word[at - 1])))) continue;
       const std::string value = word.substr(at + std::string(key).size());
-      if (value == "true" || value == "gpu") return true;
+      if (value == "true" || value == "gpu" || value.starts_with("gpu:")) return true;
       if (value == "false" || value == "cpu") return false;
     }
   }

@@ -60,6 +60,7 @@ class TracedPlanner {
   std::string log_for(const trace::TracedCall& call, const std::string& status_log, std::size_t index) const;
   std::string unique_id(const Stage& stage);
   void add_dependencies();
+  std::vector<std::size_t> stage_it_follows(std::size_t index) const;
   void settle_gpus();
   Result<void> reject_empty_plan() const;
 
@@ -168,18 +169,54 @@ void TracedPlanner::add_dependencies() {
   }
   deps_ = data_flow_dependencies(uses);
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
+    if (deps_[i].empty()) deps_[i] = stage_it_follows(i);
+  }
+  for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     for (std::size_t j : deps_[i]) plan_.stages[i].deps.push_back(plan_.stages[j].id);
   }
 }
 
-// In trace order, so a stage's inputs are settled before it: a stage that follows its inputs
-// gets one GPU when any of them had one. Then, by default, logical ids mapped onto the
-// allocated GPUs: a GPU stage never sees every GPU (--compat keeps the traced environment).
+// An eval, export or inference that reads nothing an earlier stage wrote (an eval that finds
+// its weights through the model's own config, or reads a path the runner misspelt) still runs
+// after what the runner ran it after: the latest train for an eval or export, the latest
+// export (else train) for an inference. A serial plan that is right beats a parallel one
+// that may not be.
+std::vector<std::size_t> TracedPlanner::stage_it_follows(std::size_t index) const {
+  const StageKind kind = plan_.stages[index].kind;
+  if (kind != StageKind::kEval && kind != StageKind::kExport && kind != StageKind::kInfer) return {};
+  std::optional<std::size_t> train;
+  for (std::size_t j = index; j-- > 0;) {
+    const StageKind earlier = plan_.stages[j].kind;
+    if (kind == StageKind::kInfer && earlier == StageKind::kExport) return {j};
+    if (earlier == StageKind::kTrain) {
+      train = j;
+      break;
+    }
+  }
+  return train ? std::vector<std::size_t>{*train} : std::vector<std::size_t>{};
+}
+
+// A stage that follows its inputs gets one GPU when any stage it reads from had one. A train
+// that reads from none runs on its group's device, which the runner may state only for the
+// stages after it (the template runner exports CUDA_VISIBLE_DEVICES after the train): one
+// GPU when a stage reading from it has one by its own evidence. In trace order, so inputs
+// are settled first.
+// Then, by default, logical ids mapped onto the allocated GPUs: a GPU stage never sees every
+// GPU (--compat keeps the traced environment).
 void TracedPlanner::settle_gpus() {
+  std::vector<std::vector<std::size_t>> readers(plan_.stages.size());
+  for (std::size_t i = 0; i < deps_.size(); ++i) {
+    for (std::size_t j : deps_[i]) readers[j].push_back(i);
+  }
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     Stage& stage = plan_.stages[i];
+    const bool from_readers = deps_[i].empty() && stage.kind == StageKind::kTrain;
     if (follows_inputs_[i]) {
-      for (std::size_t j : deps_[i]) stage.needs.gpus = std::max(stage.needs.gpus, std::min(1, plan_.stages[j].needs.gpus));
+      for (std::size_t j : from_readers ? readers[i] : deps_[i]) {
+        if (!from_readers || !follows_inputs_[j]) {
+          stage.needs.gpus = std::max(stage.needs.gpus, std::min(1, plan_.stages[j].needs.gpus));
+        }
+      }
     }
     if (opt_.compat || stage.needs.gpus == 0 || stage.env["CUDA_VISIBLE_DEVICES"]) continue;
     std::string ids;

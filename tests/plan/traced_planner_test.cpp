@@ -135,6 +135,27 @@ TEST(TracedPlanner, AStageWithNothingSayingItsDeviceRunsWhereItsInputsWereMade) 
   EXPECT_EQ(cpu->stages[2].needs.gpus, 0);
 }
 
+// The models template runner exports CUDA_VISIBLE_DEVICES after the train: the train runs
+// on the device its eval states.
+TEST(TracedPlanner, ATrainWhoseDeviceNothingStatesRunsOnTheDeviceOfTheStagesReadingIt) {
+  trace::Trace t = chain();
+  t.calls[0].env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
+  t.calls[1].env["CUDA_VISIBLE_DEVICES"] = "0";
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 1);
+  t.calls[1].env["CUDA_VISIBLE_DEVICES"] = std::nullopt;  // nothing states any device
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 0);
+}
+
+TEST(TracedPlanner, AnEvalOrInferenceThatReadsNothingEarlierStillRunsAfterWhatTheRunnerRanItAfter) {
+  trace::Trace t = chain();
+  t.calls[1].args = {"tools/eval.py", "-c", "a.yml"};     // weights found through the model's config
+  t.calls[3].args = {"tools/infer.py", "--use_gpu=False"};  // the same
+  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->stages[1].deps, std::vector<std::string>{plan->stages[0].id});
+  EXPECT_EQ(plan->stages[3].deps, std::vector<std::string>{plan->stages[2].id});
+}
+
 TEST(TracedPlanner, EnvironmentIsTheTracedOneInCompatAndLogicalIdsByDefault) {
   const auto compat = plan_from_trace(chain(), make_config(kConfig), kCompat);
   EXPECT_EQ(compat->stages[0].env.at("CUDA_VISIBLE_DEVICES"), std::optional<std::string>("0"));

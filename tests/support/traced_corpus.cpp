@@ -78,7 +78,9 @@ void compare_with_native(const CorpusRun& run, const plan::Plan& traced, const d
     traced_id[native->stages[i].id] = matched[i]->id;
     ++tally.kinds_compared;
     ++tally.needs_compared;
-    tally.needs_same += matched[i]->needs.gpus == native->stages[i].needs.gpus;
+    if (matched[i]->needs.gpus == native->stages[i].needs.gpus) ++tally.needs_same;
+    else tally.mismatches.note(fmt::format("{}: stage {} needs {} GPUs, native {}", run.base, matched[i]->id,
+                                           matched[i]->needs.gpus, native->stages[i].needs.gpus));
     if (matched[i]->kind == native->stages[i].kind) ++tally.kinds_ok;
     else tally.mismatches.note(fmt::format("{}: stage {} is {}, native {}", run.base, matched[i]->id,
                                            to_string(matched[i]->kind), to_string(native->stages[i].kind)));
@@ -173,7 +175,10 @@ std::optional<dialect::Dialect> native_dialect(const std::string& repo) {
   static const std::map<std::string, std::string> kNativeDialects = {{"PaddleOCR", "paddleocr"},
                                                                      {"PaddleClas", "paddleclas"},
                                                                      {"PaddleDetection", "paddledetection"},
-                                                                     {"PaddleSeg", "paddleseg"}};
+                                                                     {"PaddleSeg", "paddleseg"},
+                                                                     {"PaddleVideo", "paddlevideo"},
+                                                                     {"PaddleGAN", "paddlegan"},
+                                                                     {"models", "template"}};
   if (!kNativeDialects.contains(repo)) return std::nullopt;
   return dialect::load_dialect(dialect_dir(), kNativeDialects.at(repo)).value();
 }

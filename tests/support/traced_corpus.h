@@ -3,8 +3,8 @@
 // the per-run check of a traced plan against it: the plan that plan_from_trace makes of a
 // run's trace must give the recorded calls (argv, order, cwd, CUDA_VISIBLE_DEVICES), the
 // byte-exact evaluated strings of raw.cmds and, all stages succeeding, the recorded status
-// lines; with a native dialect, every stage has the native planner's kind and every native
-// dependency is implied by the traced plan's edges. The trace may be built from the golden
+// lines; with a native dialect, every stage has the native planner's kind and GPU count and
+// every native dependency is implied by the traced plan's edges. The trace may be built from the golden
 // files (golden_trace.h) or be the real runner's (trace/tracer.h): the check is the same.
 #include <filesystem>
 #include <optional>
