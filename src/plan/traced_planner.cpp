@@ -115,7 +115,8 @@ std::string TracedPlanner::log_for(const trace::TracedCall& call, const std::str
 Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_t>& status_line) {
   const trace::TracedCall& call = trace_.calls[index];
   Stage stage;
-  stage.argv.push_back(opt_.python && call.program.starts_with("python") ? *opt_.python : call.program);
+  const bool interpreter = call.program.starts_with("python") || call.program == cfg_.value_named("python");
+  stage.argv.push_back(opt_.python && interpreter ? *opt_.python : call.program);
   stage.argv.insert(stage.argv.end(), call.args.begin(), call.args.end());
   stage.cwd = call.cwd;
   stage.env = call.env;

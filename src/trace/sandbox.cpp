@@ -49,10 +49,11 @@ Result<Sandbox> choose_sandbox(Isolation isolation) {
 }
 
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,
-                                        std::vector<std::string> argv) {
+                                        std::vector<std::string> argv, const std::vector<FileBind>& binds) {
   if (!sandbox.bwrap) return argv;
   std::vector<std::string> out = {"bwrap"};
   out.insert(out.end(), bwrap_options().begin(), bwrap_options().end());
+  for (const auto& bind : binds) out.insert(out.end(), {"--ro-bind", bind.source, bind.target});
   out.insert(out.end(), {"--bind", writable, writable, "--"});
   out.insert(out.end(), argv.begin(), argv.end());
   return out;

@@ -28,8 +28,13 @@ struct Sandbox {
 // probe run of bwrap succeeds (once per process); else the fallback, with its warning.
 Result<Sandbox> choose_sandbox(Isolation isolation);
 
+// A file put over another inside the sandbox, read-only (bwrap only).
+struct FileBind {
+  std::string source, target;
+};
+
 // argv wrapped for the sandbox; `writable` is the one directory the command may write to.
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,
-                                        std::vector<std::string> argv);
+                                        std::vector<std::string> argv, const std::vector<FileBind>& binds = {});
 
 }  // namespace tipc::trace

@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   if (getcwd(cwd, sizeof cwd) == nullptr) cwd[0] = '\0';
   Record record;
   record.add("C");
-  record.add(slash ? slash + 1 : argv[0]);
+  record.add(argv[0]);  // as the runner spelled it: the tracer keeps an absolute interpreter's path
   record.add(cwd);
   add_target(record, 1);
   add_target(record, 2);

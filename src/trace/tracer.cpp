@@ -13,6 +13,7 @@
 #include "run/command.h"
 #include "trace/sandbox.h"
 #include "trace/scratch_tree.h"
+#include "trace/stand_ins.h"
 #include "trace/trace_cache.h"
 #include "trace/trace_log.h"
 
@@ -112,7 +113,8 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
   }
   for (const auto& raw : *calls) {
     TracedCall call;
-    call.program = raw.program;
+    // By name, as found on PATH; an absolute interpreter (bound over by the stand-in) keeps its path.
+    call.program = raw.program == request.interpreter ? raw.program : fs::path(raw.program).filename().string();
     call.cwd = map.directory(raw.cwd);
     call.env = environment_changes(raw.environment, start, map);
     call.stdout_path = map.target(raw.stdout_target);
@@ -125,9 +127,29 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
   return trace;
 }
 
+// A config's interpreter named by an absolute path (`python:/opt/conda/bin/python`) is not
+// found through PATH, so the stand-in goes over that file inside the sandbox. Without
+// bubblewrap, or where the file does not exist, that cannot be done, and the trace would run
+// the real interpreter: refused.
+Result<std::vector<FileBind>> interpreter_binds(const TraceRequest& request, const Sandbox& sandbox) {
+  if (!request.interpreter.starts_with("/")) return std::vector<FileBind>{};
+  const std::string why = !sandbox.bwrap ? "only bubblewrap can put the stand-in there, and it is not used: " + sandbox.warning
+                          : !fs::is_regular_file(request.interpreter) ? "it does not exist on this machine"
+                                                                      : "";
+  if (why.empty()) return std::vector<FileBind>{{stand_in_binary(), request.interpreter}};
+  const fs::path config = fs::path(request.repo_root) / request.run_dir / request.config_arg;
+  return fail(Error::at(config.lexically_normal().string(), 0, "python",
+                        fmt::format("the interpreter is the absolute path {}, which the trace must replace by its "
+                                    "stand-in, but {}; name it by its command name (e.g. python3) or plan with "
+                                    "--plan-from dialect",
+                                    request.interpreter, why)));
+}
+
 Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inputs) {
   const auto sandbox = choose_sandbox(request.isolation);
   if (!sandbox) return fail(sandbox.error());
+  const auto binds = interpreter_binds(request, *sandbox);
+  if (!binds) return fail(binds.error());
   const auto tree = ScratchTree::create(inputs, request.interpreter);
   if (!tree) return fail(tree.error());
   const auto start = start_environment(**tree, request);
@@ -138,7 +160,7 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   std::vector<std::string> argv = {"bash", fs::path(request.runner).lexically_relative(request.run_dir).string(),
                                    request.config_arg, request.mode};
   argv.insert(argv.end(), request.extra_args.begin(), request.extra_args.end());
-  spec.argv = sandboxed_argv(*sandbox, (*tree)->root().string(), argv);
+  spec.argv = sandboxed_argv(*sandbox, (*tree)->root().string(), argv, *binds);
   spec.timeout_seconds = request.timeout_seconds;
   spec.separate_stderr = true;
   spec.output_limit = kOutputLimit;

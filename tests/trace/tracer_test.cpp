@@ -205,6 +205,38 @@ TEST(Tracer, TheSandboxKeepsTheRunnerInsideItsScratchTreeAndOffTheNetwork) {
   close(listener);
 }
 
+// `python:/usr/bin/python3`: the runner starts the interpreter by its path, past PATH.
+TEST(Tracer, AnAbsoluteInterpreterIsReplacedByTheStandInInsideTheSandbox) {
+  FakeRepo repo("/usr/bin/python3 -c 'import sys; sys.exit(3)' > test_tipc/out.log 2>&1 || exit 9\npython3 other.py\n");
+  auto request = repo.request(Isolation::bwrap);
+  request.interpreter = "/usr/bin/python3";
+  if (!choose_sandbox(Isolation::bwrap) || !fs::exists(request.interpreter)) {
+    GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) or /usr/bin/python3 is missing or does not work here";
+  }
+  const auto trace = trace_runner(request);
+  ASSERT_TRUE(trace) << trace.error().str();  // the real python3 would have exited 3, and the runner 9
+  ASSERT_EQ(trace->calls.size(), 2u);
+  EXPECT_EQ(trace->calls[0].program, "/usr/bin/python3");
+  EXPECT_EQ(trace->calls[0].args, (std::vector<std::string>{"-c", "import sys; sys.exit(3)"}));
+  EXPECT_EQ(trace->calls[1].program, "python3");  // found on PATH: by name, as before
+}
+
+TEST(Tracer, AnAbsoluteInterpreterThatCannotBeReplacedIsRefusedNotRun) {
+  FakeRepo repo("/usr/bin/python3 -c 'open(\"ran\", \"w\")'\n");
+  auto request = repo.request(Isolation::none);
+  request.interpreter = "/usr/bin/python3";
+  const auto unguarded = trace_runner(request);
+  ASSERT_FALSE(unguarded);
+  EXPECT_EQ(unguarded.error().diagnostics.at(0).key, "python");
+  EXPECT_NE(unguarded.error().str().find("only bubblewrap can put the stand-in there"), std::string::npos);
+  request.isolation = Isolation::automatic;
+  request.interpreter = "/nonexistent/bin/python";
+  const auto missing = trace_runner(request);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().str().find("does not exist on this machine"), std::string::npos);
+  EXPECT_FALSE(fs::exists(repo.dir.path() / "ran"));
+}
+
 TEST(Tracer, WithoutIsolationTheTraceWarnsWhatIsNotGuarded) {
   FakeRepo repo("python3.7 x.py\n");
   const auto trace = trace_runner(repo.request(Isolation::none));
