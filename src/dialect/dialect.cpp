@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "config/yaml_file.h"
+#include "config/yaml_reader.h"
 #include "dialect/layout.h"
 
 namespace tipc::dialect {
@@ -18,125 +20,41 @@ const std::string kSkipRules[] = {"cpu_no_mkldnn_fp16",     "cpu_quant_needs_int
                                   "cpu_nonquant_needs_fp32", "gpu_int8_needs_quant",         "gpu_fp16_int8_need_trt",
                                   "gpu_quant_needs_trt_non_int8", "gpu_precision_true_needs_trt", "run_modes"};
 
-// Reading one YAML file into the struct; the first problem found is reported with
-// the file, the YAML line and the key.
-class Reader {
- public:
-  explicit Reader(std::string path) : path_(std::move(path)) {}
+using config::YamlReader;
+using Node = YAML::Node;
 
-  // parent[key], tolerating an absent parent (an optional block left out).
-  static YAML::Node child(const YAML::Node& parent, const std::string& key) {
-    if (!parent.IsDefined() || !parent.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-    return parent[key];
+// A block left out is one problem, not one per key it should have held.
+StageTemplate stage(YamlReader& r, const Node& parent, const std::string& key) {
+  const Node node = r.section(parent, key);
+  if (!node || !node.IsMap()) {
+    if (parent.IsDefined()) r.problem(node ? node : parent, key, node ? "expected a map with command and log" : "missing");
+    return {};
   }
+  StageTemplate t;
+  t.command = r.str(node, "command");
+  t.evaluated = r.str(node, "evaluated", std::string("{cmd}"));
+  t.log = r.str(node, "log");
+  t.status_log = r.str(node, "status_log", std::string("{stage_log}"));
+  t.trainer_log = r.str(node, "trainer_log", std::string());
+  return t;
+}
 
-  [[noreturn]] void fail_at(const YAML::Node& node, const std::string& key, const std::string& message) const {
-    const int line = node.IsDefined() ? node.Mark().line + 1 : 0;
-    throw tipc::Error::at(path_, line, key, fmt::format("key '{}': {}", key, message));
-  }
-
-  std::string str(const YAML::Node& parent, const std::string& key, std::optional<std::string> fallback = {}) const {
-    const YAML::Node node = child(parent, key);
-    if (!node) {
-      if (fallback) return *fallback;
-      fail_at(parent, key, "missing");
-    }
-    if (!node.IsScalar()) fail_at(node, key, "expected a string");
-    return node.as<std::string>();
-  }
-
-  int integer(const YAML::Node& parent, const std::string& key, std::optional<int> fallback = {}) const {
-    const YAML::Node node = child(parent, key);
-    if (!node) {
-      if (fallback) return *fallback;
-      fail_at(parent, key, "missing");
-    }
-    try {
-      return node.as<int>();
-    } catch (const YAML::Exception&) {
-      fail_at(node, key, "expected an integer");
+InferBranch infer_branch(YamlReader& r, const Node& parent, const std::string& key) {
+  InferBranch b;
+  b.stage = stage(r, parent, key);
+  const Node node = r.child(parent, key);
+  b.loops = r.strings(node, "loops");
+  b.skip = r.strings(node, "skip");
+  for (const auto& rule : b.skip) {
+    if (std::find(std::begin(kSkipRules), std::end(kSkipRules), rule) == std::end(kSkipRules)) {
+      r.problem(r.child(node, "skip"), "skip", fmt::format("unknown skip rule '{}'", rule));
     }
   }
+  b.results_dir = r.str(node, "results_dir", std::string());
+  return b;
+}
 
-  bool boolean(const YAML::Node& parent, const std::string& key, bool fallback) const {
-    const YAML::Node node = child(parent, key);
-    if (!node) return fallback;
-    try {
-      return node.as<bool>();
-    } catch (const YAML::Exception&) {
-      fail_at(node, key, "expected true or false");
-    }
-  }
-
-  // A string or a list of strings.
-  std::vector<std::string> strings(const YAML::Node& parent, const std::string& key) const {
-    const YAML::Node node = child(parent, key);
-    if (!node) return {};
-    if (node.IsScalar()) return {node.as<std::string>()};
-    if (!node.IsSequence()) fail_at(node, key, "expected a string or a list of strings");
-    std::vector<std::string> out;
-    for (const auto& item : node) {
-      if (!item.IsScalar()) fail_at(item, key, "expected a list of strings");
-      out.push_back(item.as<std::string>());
-    }
-    return out;
-  }
-
-  std::string one_of(const YAML::Node& parent, const std::string& key, const std::vector<std::string>& allowed,
-                     const std::string& fallback) const {
-    const std::string value = str(parent, key, fallback);
-    for (const auto& a : allowed) {
-      if (a == value) return value;
-    }
-    fail_at(child(parent, key), key, fmt::format("'{}' is not one of: {}", value, fmt::join(allowed, ", ")));
-  }
-
-  // A misspelt key would silently fall back to a default; reject it instead.
-  void only_keys(const YAML::Node& node, const std::string& where, std::initializer_list<const char*> allowed) const {
-    if (!node.IsDefined() || !node.IsMap()) return;
-    for (const auto& item : node) {
-      const std::string key = item.first.as<std::string>();
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
-        fail_at(item.first, key, fmt::format("unknown key in {}", where));
-      }
-    }
-  }
-
-  StageTemplate stage(const YAML::Node& parent, const std::string& key) const {
-    const YAML::Node node = child(parent, key);
-    if (!node || !node.IsMap()) fail_at(node ? node : parent, key, "expected a map with command and log");
-    only_keys(node, key, {"command", "evaluated", "log", "status_log", "trainer_log", "loops", "skip", "results_dir", "when_key_35"});
-    StageTemplate t;
-    t.command = str(node, "command");
-    t.evaluated = str(node, "evaluated", std::string("{cmd}"));
-    t.log = str(node, "log");
-    t.status_log = str(node, "status_log", std::string("{stage_log}"));
-    t.trainer_log = str(node, "trainer_log", std::string());
-    return t;
-  }
-
-  InferBranch infer_branch(const YAML::Node& parent, const std::string& key) const {
-    InferBranch b;
-    b.stage = stage(parent, key);
-    const YAML::Node node = child(parent, key);
-    b.loops = strings(node, "loops");
-    b.skip = strings(node, "skip");
-    for (const auto& rule : b.skip) {
-      if (std::find(std::begin(kSkipRules), std::end(kSkipRules), rule) == std::end(kSkipRules)) {
-        fail_at(child(node, "skip"), "skip", fmt::format("unknown skip rule '{}'", rule));
-      }
-    }
-    b.results_dir = str(node, "results_dir", std::string());
-    return b;
-  }
-
-  Dialect read(const YAML::Node& root) const;
-
- private:
-  std::string path_;
-};
-
-config::SplitRules split_rules(const Reader& r, const YAML::Node& root) {
+config::SplitRules split_rules(YamlReader& r, const Node& root) {
   config::SplitRules rules;
   const std::string split = r.one_of(root, "compat_split", {"second_colon", "first_colon"}, "second_colon");
   rules.split = split == "second_colon" ? config::ValueSplit::kSecondColon : config::ValueSplit::kFirstColon;
@@ -145,9 +63,10 @@ config::SplitRules split_rules(const Reader& r, const YAML::Node& root) {
   return rules;
 }
 
-std::vector<TrainerRule> trainer_rules(const Reader& r, const YAML::Node& root) {
+std::vector<TrainerRule> trainer_rules(YamlReader& r, const Node& root) {
   std::vector<TrainerRule> rules;
-  for (const auto& node : root["trainers"]) {
+  for (const auto& node : r.child(root, "trainers")) {
+    r.check_keys(node, "a trainer rule");
     TrainerRule rule;
     const std::string match = r.one_of(node, "match", {"key_equals", "key_glob", "to_static"}, "key_equals");
     rule.match = match == "key_equals" ? TrainerRule::Match::kKeyEquals
@@ -161,165 +80,171 @@ std::vector<TrainerRule> trainer_rules(const Reader& r, const YAML::Node& root) 
   return rules;
 }
 
-LookupSlot lookup_slot(const Reader& r, const YAML::Node& node) {
-  r.only_keys(node, "a slot", {"by", "cases", "default", "replace"});
+LookupSlot lookup_slot(YamlReader& r, const Node& node) {
+  r.check_keys(node, "a slot");
   LookupSlot slot;
   slot.by = r.str(node, "by", std::string("autocast"));
-  for (const auto& c : node["cases"]) slot.cases.emplace_back(c.first.as<std::string>(), c.second.as<std::string>());
+  for (const auto& c : r.child(node, "cases")) slot.cases.emplace_back(r.scalar(c.first, "cases"), r.scalar(c.second, "cases"));
   slot.fallback = r.str(node, "default", std::string(" "));
-  if (const YAML::Node replace = node["replace"]) {
-    if (!replace.IsSequence() || replace.size() != 2) r.fail_at(replace, "replace", "expected [from, to]");
-    slot.replace.emplace(replace[0].as<std::string>(), replace[1].as<std::string>());
+  if (const Node replace = r.child(node, "replace")) {
+    if (!replace.IsSequence() || replace.size() != 2) r.problem(replace, "replace", "expected [from, to]");
+    else slot.replace.emplace(r.scalar(replace[0], "replace"), r.scalar(replace[1], "replace"));
   }
   return slot;
 }
 
-std::map<int, int> layout(const Reader& r, const YAML::Node& root) {
+std::map<int, int> layout(YamlReader& r, const Node& root) {
   std::map<int, int> out;
-  for (const auto& item : root["layout"]) {
-    const std::string name = item.first.as<std::string>();
+  const Node node = r.child(root, "layout");
+  for (const auto& item : node) {
+    const std::string name = r.scalar(item.first, "layout");
     const auto position = reference_position(name);
-    if (!position) r.fail_at(item.first, name, fmt::format("unknown position in layout (known: {})", layout_names()));
-    out[*position] = r.integer(root["layout"], name);
+    if (!position) r.problem(item.first, name, fmt::format("unknown position in layout (known: {})", layout_names()));
+    else out[*position] = r.integer(node, name);
   }
   return out;
 }
 
-std::vector<std::pair<std::string, LookupSlot>> lookup_slots(const Reader& r, const YAML::Node& root,
-                                                              const std::string& key) {
+std::vector<std::pair<std::string, LookupSlot>> lookup_slots(YamlReader& r, const Node& root, const std::string& key) {
   std::vector<std::pair<std::string, LookupSlot>> slots;
-  for (const auto& item : root[key]) slots.emplace_back(item.first.as<std::string>(), lookup_slot(r, item.second));
+  for (const auto& item : r.child(root, key)) slots.emplace_back(r.scalar(item.first, key), lookup_slot(r, item.second));
   return slots;
 }
 
-Dialect Reader::read(const YAML::Node& root) const {
-  if (!root.IsMap()) fail_at(root, "(document)", "expected a map");
-  only_keys(root, "the dialect",
-            {"name", "markers", "known_modes", "compat_split", "epoch_batch", "use_gpu_pairing", "trainers",
-             "unknown_trainer", "to_static", "ips_threshold", "devices", "train_env", "max_physical_lines", "log_dir",
-             "save_log", "save_log_multi_node", "weights", "weights_subdir", "export_without_weights",
-             "checkpoint_fallback", "eval_weights_key_line", "pact_pretrain_from_norm", "lookup_slots", "infer_slots", "model_suffix", "layout", "autocast",
-             "train", "launcher", "eval", "export", "onnx_export", "infer", "whole_infer", "status_line", "banner",
-             "anchors"});
-  only_keys(child(root, "devices"), "devices",
-            {"set_on_gpu_select", "apply_before_eval", "apply_before_infer", "unset_after_infer", "unset_after_trainer",
-             "unset_before_train", "whole_list", "ips_first_gpu"});
-  only_keys(child(root, "train"), "train", {"single", "multi", "multi_node"});
-  only_keys(child(root, "infer"), "infer", {"model_dir", "data_line", "cwd", "cpu", "gpu"});
-  only_keys(child(root, "whole_infer"), "whole_infer",
-            {"style", "modes", "export", "model_dir", "export_output", "data_line", "infer_cwd"});
-  Dialect d;
-  d.name = str(root, "name");
-  d.source_file = path_;
-  d.markers = strings(root, "markers");
-  d.known_modes = strings(root, "known_modes");
-  d.compat_split = split_rules(*this, root);
-  d.epoch_batch = one_of(root, "epoch_batch", {"mode_select", "clas", "plain"}, "mode_select");
-  d.use_gpu_pairing =
-      one_of(root, "use_gpu_pairing", {"per_position", "whole", "whole_false_for_cpu", "none"}, "per_position");
-  d.layout = layout(*this, root);
-  if (root["autocast"]) d.autocast = lookup_slot(*this, root["autocast"]);
-  d.trainer_rules = trainer_rules(*this, root);
-  d.unknown_trainer_uses_norm = one_of(root, "unknown_trainer", {"norm", "skip"}, "norm") == "norm";
+void read_to_static(YamlReader& r, const Node& root, ToStatic& out) {
+  const Node ts = r.section(root, "to_static");
+  if (!ts) return;
+  const std::string source = r.one_of(ts, "source", {"none", "header_lookup", "line"}, "none");
+  out.source = source == "header_lookup" ? ToStatic::Source::kHeaderLookup
+               : source == "line"        ? ToStatic::Source::kLine
+                                         : ToStatic::Source::kNone;
+  out.line = r.integer(ts, "line", 0);
+  out.join = r.str(ts, "join", std::string("  "));
+  out.own_slot = r.boolean(ts, "own_slot", false);
+}
 
-  const YAML::Node ts = root["to_static"];
-  if (ts) {
-    const std::string source = one_of(ts, "source", {"none", "header_lookup", "line"}, "none");
-    d.to_static.source = source == "header_lookup" ? ToStatic::Source::kHeaderLookup
-                         : source == "line"        ? ToStatic::Source::kLine
-                                                   : ToStatic::Source::kNone;
-    d.to_static.line = integer(ts, "line", 0);
-    d.to_static.join = str(ts, "join", std::string("  "));
-    d.to_static.own_slot = boolean(ts, "own_slot", false);
+void read_devices(YamlReader& r, const Node& root, DeviceEvents& out) {
+  const Node dev = r.section(root, "devices");
+  out.set_on_gpu_select = r.boolean(dev, "set_on_gpu_select", false);
+  out.apply_before_eval = r.boolean(dev, "apply_before_eval", false);
+  out.apply_before_infer = r.boolean(dev, "apply_before_infer", true);
+  out.unset_after_infer = r.boolean(dev, "unset_after_infer", false);
+  out.unset_after_trainer = r.boolean(dev, "unset_after_trainer", false);
+  out.unset_before_train = r.boolean(dev, "unset_before_train", false);
+  out.whole_list = r.boolean(dev, "whole_list", false);
+  out.ips_first_gpu = r.boolean(dev, "ips_first_gpu", false);
+}
+
+// Where the runner's logs and models go, and which weights later stages read.
+void read_paths(YamlReader& r, const Node& root, Dialect& d) {
+  d.log_dir = r.str(root, "log_dir");
+  d.save_log = r.str(root, "save_log");
+  d.save_log_multi_node = r.str(root, "save_log_multi_node");
+  d.weights = r.str(root, "weights");
+  for (const auto& node : r.child(root, "weights_subdir")) {
+    r.check_keys(node, "weights_subdir");
+    d.weights_subdir.push_back({r.str(node, "glob"), r.str(node, "value")});
   }
-  d.ips_threshold = integer(root, "ips_threshold", 15);
+  d.export_without_weights = r.strings(root, "export_without_weights");
+  if (r.child(root, "checkpoint_fallback")) d.checkpoint_fallback = r.str(root, "checkpoint_fallback");
+  d.eval_weights_key_line = r.integer(root, "eval_weights_key_line", 10);
+  d.pact_pretrain_from_norm = r.boolean(root, "pact_pretrain_from_norm", false);
+}
 
-  const YAML::Node dev = root["devices"];
-  d.devices.set_on_gpu_select = boolean(dev, "set_on_gpu_select", false);
-  d.devices.apply_before_eval = boolean(dev, "apply_before_eval", false);
-  d.devices.apply_before_infer = boolean(dev, "apply_before_infer", true);
-  d.devices.unset_after_infer = boolean(dev, "unset_after_infer", false);
-  d.devices.unset_after_trainer = boolean(dev, "unset_after_trainer", false);
-  d.devices.unset_before_train = boolean(dev, "unset_before_train", false);
-  d.devices.whole_list = boolean(dev, "whole_list", false);
-  d.devices.ips_first_gpu = boolean(dev, "ips_first_gpu", false);
-
-  d.log_dir = str(root, "log_dir");
-  d.save_log = str(root, "save_log");
-  d.save_log_multi_node = str(root, "save_log_multi_node");
-  d.weights = str(root, "weights");
-  for (const auto& node : root["weights_subdir"]) d.weights_subdir.push_back({str(node, "glob"), str(node, "value")});
-  d.export_without_weights = strings(root, "export_without_weights");
-  if (root["checkpoint_fallback"]) d.checkpoint_fallback = str(root, "checkpoint_fallback");
-  d.eval_weights_key_line = integer(root, "eval_weights_key_line", 10);
-  d.pact_pretrain_from_norm = boolean(root, "pact_pretrain_from_norm", false);
-
-  const YAML::Node train = root["train"];
-  if (!train) fail_at(root, "train", "missing");
-  d.train_single = stage(train, "single");
-  d.train_multi = stage(train, "multi");
-  d.train_multi_node = stage(train, "multi_node");
-  d.launcher.name = str(root, "launcher");  // resolved by load_dialect against launchers.yaml
-  d.eval = stage(root, "eval");
-  d.export_ = stage(root, "export");
-  if (root["onnx_export"]) {
-    d.onnx_export = stage(root, "onnx_export");
-    d.onnx_export_key = str(root["onnx_export"], "when_key_35", std::string("export_onnx"));
+void read_stages(YamlReader& r, const Node& root, Dialect& d) {
+  const Node train = r.section(root, "train");
+  if (!train) r.problem(root, "train", "missing");  // and its three stages are not reported again
+  d.train_single = stage(r, train, "single");
+  d.train_multi = stage(r, train, "multi");
+  d.train_multi_node = stage(r, train, "multi_node");
+  d.launcher.name = r.str(root, "launcher");  // resolved by load_dialect against launchers.yaml
+  d.eval = stage(r, root, "eval");
+  d.export_ = stage(r, root, "export");
+  if (r.child(root, "onnx_export")) {
+    d.onnx_export = stage(r, root, "onnx_export");
+    d.onnx_export_key = r.str(r.child(root, "onnx_export"), "when_key_35", std::string("export_onnx"));
   }
+}
 
-  d.lookup_slots = lookup_slots(*this, root, "lookup_slots");
-  d.infer_slots = lookup_slots(*this, root, "infer_slots");
-  for (const auto& item : root["train_env"]) d.train_env[item.first.as<std::string>()] = item.second.as<std::string>();
-  d.max_physical_lines = integer(root, "max_physical_lines", 0);
-  for (const auto& node : root["model_suffix"]) {
-    d.model_suffix.push_back({strings(node, "models"), strings(node, "autocast"), str(node, "text")});
+void read_infer(YamlReader& r, const Node& root, Dialect& d) {
+  const Node infer = r.section(root, "infer");
+  if (!infer) r.problem(root, "infer", "missing");
+  d.infer_model_dir = infer ? r.str(infer, "model_dir") : "";
+  d.infer_data_line = r.integer(infer, "data_line", 12);
+  d.infer_cwd = r.str(infer, "cwd", std::string("."));
+  d.infer_cpu = infer_branch(r, infer, "cpu");
+  d.infer_gpu = infer_branch(r, infer, "gpu");
+  const Node whole = r.section(root, "whole_infer");
+  if (!whole) return;
+  d.whole_infer.style = r.one_of(whole, "style", {"export_list", "kl_quant", "mode_list", "none"}, "none");
+  d.whole_infer.modes = r.strings(whole, "modes");
+  if (r.child(whole, "export")) d.whole_infer.export_stage = stage(r, whole, "export");
+  d.whole_infer.model_dir = r.str(whole, "model_dir", std::string("{model_i}"));
+  d.whole_infer.export_output = r.str(whole, "export_output", std::string("{model_i}"));
+  d.whole_infer.data_line = r.integer(whole, "data_line", 48);
+  d.whole_infer.infer_cwd = r.str(whole, "infer_cwd", std::string("."));
+}
+
+void read_slots_and_anchors(YamlReader& r, const Node& root, Dialect& d) {
+  d.lookup_slots = lookup_slots(r, root, "lookup_slots");
+  d.infer_slots = lookup_slots(r, root, "infer_slots");
+  for (const auto& item : r.child(root, "train_env")) {
+    d.train_env[r.scalar(item.first, "train_env")] = r.scalar(item.second, "train_env");
   }
-
-  const YAML::Node infer = root["infer"];
-  if (!infer) fail_at(root, "infer", "missing");
-  d.infer_model_dir = str(infer, "model_dir");
-  d.infer_data_line = integer(infer, "data_line", 12);
-  d.infer_cwd = str(infer, "cwd", std::string("."));
-  d.infer_cpu = infer_branch(infer, "cpu");
-  d.infer_gpu = infer_branch(infer, "gpu");
-
-  const YAML::Node whole = root["whole_infer"];
-  if (whole) {
-    d.whole_infer.style = one_of(whole, "style", {"export_list", "kl_quant", "mode_list", "none"}, "none");
-    d.whole_infer.modes = strings(whole, "modes");
-    if (whole["export"]) d.whole_infer.export_stage = stage(whole, "export");
-    d.whole_infer.model_dir = str(whole, "model_dir", std::string("{model_i}"));
-    d.whole_infer.export_output = str(whole, "export_output", std::string("{model_i}"));
-    d.whole_infer.data_line = integer(whole, "data_line", 48);
-    d.whole_infer.infer_cwd = str(whole, "infer_cwd", std::string("."));
+  for (const auto& node : r.child(root, "model_suffix")) {
+    r.check_keys(node, "model_suffix");
+    d.model_suffix.push_back({r.strings(node, "models"), r.strings(node, "autocast"), r.str(node, "text")});
   }
-  d.status_line = str(root, "status_line");
-  d.banner = str(root, "banner", std::string());
-
-  for (const auto& node : root["anchors"]) {
+  for (const auto& node : r.child(root, "anchors")) {
+    r.check_keys(node, "an anchor");
     Anchor a;
-    a.line = integer(node, "line");
-    a.keys = strings(node, "key");
-    a.header = str(node, "header", std::string());
-    if (a.keys.empty() == a.header.empty()) fail_at(node, "anchors", "each anchor needs exactly one of key or header");
+    a.line = r.integer(node, "line");
+    a.keys = r.strings(node, "key");
+    a.header = r.str(node, "header", std::string());
+    if (a.keys.empty() == a.header.empty()) r.problem(node, "anchors", "each anchor needs exactly one of key or header");
     d.anchors.push_back(a);
   }
+}
+
+Dialect read_dialect(YamlReader& r, const Node& root, const std::string& path) {
+  if (!root.IsMap()) r.problem(root, "(document)", "expected a map");
+  r.check_keys(root, "the dialect");
+  Dialect d;
+  d.name = r.str(root, "name");
+  d.source_file = path;
+  d.markers = r.strings(root, "markers");
+  d.known_modes = r.strings(root, "known_modes");
+  d.compat_split = split_rules(r, root);
+  d.epoch_batch = r.one_of(root, "epoch_batch", {"mode_select", "clas", "plain"}, "mode_select");
+  d.use_gpu_pairing =
+      r.one_of(root, "use_gpu_pairing", {"per_position", "whole", "whole_false_for_cpu", "none"}, "per_position");
+  d.layout = layout(r, root);
+  if (r.child(root, "autocast")) d.autocast = lookup_slot(r, r.child(root, "autocast"));
+  d.trainer_rules = trainer_rules(r, root);
+  d.unknown_trainer_uses_norm = r.one_of(root, "unknown_trainer", {"norm", "skip"}, "norm") == "norm";
+  read_to_static(r, root, d.to_static);
+  d.ips_threshold = r.integer(root, "ips_threshold", 15);
+  read_devices(r, root, d.devices);
+  read_paths(r, root, d);
+  read_stages(r, root, d);
+  read_slots_and_anchors(r, root, d);
+  d.max_physical_lines = r.integer(root, "max_physical_lines", 0);
+  read_infer(r, root, d);
+  d.status_line = r.str(root, "status_line");
+  d.banner = r.str(root, "banner", std::string());
   return d;
 }
 
 }  // namespace
 
+// Every problem of the file at once (config::YamlReader), each with its line and key.
 Result<Dialect> load_dialect_file(const std::string& path) {
-  try {
-    const YAML::Node root = YAML::LoadFile(path);
-    return Reader(path).read(root);
-  } catch (const tipc::Error& e) {
-    return fail(e);
-  } catch (const YAML::BadFile&) {
-    return fail(Error::at(path, 0, "", "cannot open the dialect file: " + errno_text(errno)));
-  } catch (const YAML::Exception& e) {
-    return fail(Error::at(path, e.mark.line + 1, "", e.msg));
-  }
+  const auto root = config::load_yaml_file(path, "dialect file");
+  if (!root) return fail(root.error());
+  YamlReader reader(path);
+  Dialect dialect = read_dialect(reader, *root, path);
+  if (auto problems = reader.finish(); !problems.empty()) return fail(Error{std::move(problems)});
+  return dialect;
 }
 
 Result<Dialect> load_dialect(const std::string& directory, const std::string& name) {
