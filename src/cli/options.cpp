@@ -30,11 +30,10 @@ bool looks_swapped(const Options& o) {
 
 }  // namespace
 
-Result<Options> parse_options(int argc, const char* const* argv) {
-  Options o;
-  CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
-  app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);
-  app.footer(subcommands_help());
+namespace {
+
+// What to plan and how: the config, the mode, the planner and its inputs.
+void add_planning_options(CLI::App& app, Options& o) {
   app.add_option("config", o.config, "TIPC config (train_infer_python.txt format), or a directory of them (a suite)")
       ->required();
   app.add_option("mode", o.mode, fmt::format("{}, ...", fmt::join(kKnownModes, ", ")))
@@ -53,6 +52,10 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_option("--repo-root", o.repo_root, "repository root (default: the directory holding test_tipc/)");
   app.add_option("--launcher", o.launcher, "launcher of distributed trains (configs/launchers.yaml), e.g. rank-env");
   app.add_option("--settings", o.settings, "project settings (default: test_tipc/tipc-run.yaml when present)");
+}
+
+// Where and how the stages run, and what makes the run pass.
+void add_running_options(CLI::App& app, Options& o) {
   app.add_option("-j,--jobs", o.jobs, "stages run at once (default: settings, else the number of CPU cores)")
       ->check(CLI::PositiveNumber);
   app.add_option("--gpus", o.gpus, "GPU ids to use, e.g. 0,1,2,3, or none (default: CUDA_VISIBLE_DEVICES or nvidia-smi -L)");
@@ -65,13 +68,6 @@ Result<Options> parse_options(int argc, const char* const* argv) {
                "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 1");
   app.add_flag("--no-wait", o.no_wait,
                "when another tipc-run holds an output directory, exit 2 at once instead of waiting for it");
-  app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer, check")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"train", "eval", "export", "infer", "check"}));
-  app.add_option("-k", o.pattern, "run only stages whose id matches (glob, or substring)");
-  app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
-  app.add_option("--bundle", o.bundle,
-                 "also write the acceptance bundle (reports, logs, check files, configs, settings) to this .tar.gz");
   app.add_option("--executor", o.executor, "where stages run: local (this machine) or slurm (a job step each)")
       ->check(CLI::IsMember({"local", "slurm"}));
   app.add_option("--partition", o.partition, "slurm: the partition (default: settings' slurm.partition)");
@@ -79,21 +75,49 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");
   app.add_flag("-v,--verbose", o.verbose,
                "explain the scheduler's decisions on stderr: the start order with each stage's estimate, each start");
+}
+
+// Which stages run, and what the run leaves besides its reports.
+void add_selection_options(CLI::App& app, Options& o) {
+  app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer, check")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"train", "eval", "export", "infer", "check"}));
+  app.add_option("-k", o.pattern, "run only stages whose id matches (glob, or substring)");
+  app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
+  app.add_option("--bundle", o.bundle,
+                 "also write the acceptance bundle (reports, logs, check files, configs, settings) to this .tar.gz");
+}
+
+// Options that parse one by one but do not go together (CLI11 reports them as it reports its own).
+void check_combinations(const Options& o) {
+  if (o.executor != "slurm" && (o.partition || o.account)) {
+    throw CLI::ValidationError("--partition and --account", "apply to --executor slurm only");
+  }
+  if (o.executor == "slurm" && (o.gpus || o.resource_spec)) {
+    throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; Slurm allocates the GPUs");
+  }
+  if (o.runner && o.plan_from == "dialect") {
+    throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");
+  }
+  if (looks_swapped(o)) {
+    throw CLI::ValidationError("config", fmt::format("no such file or directory: {}; did you mean: tipc-run {} {}?",
+                                                     o.config, o.mode, o.config));
+  }
+}
+
+}  // namespace
+
+Result<Options> parse_options(int argc, const char* const* argv) {
+  Options o;
+  CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
+  app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);
+  app.footer(subcommands_help());
+  add_planning_options(app, o);
+  add_running_options(app, o);
+  add_selection_options(app, o);
   try {
     app.parse(argc, argv);
-    if (o.executor != "slurm" && (o.partition || o.account)) {
-      throw CLI::ValidationError("--partition and --account", "apply to --executor slurm only");
-    }
-    if (o.executor == "slurm" && (o.gpus || o.resource_spec)) {
-      throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; Slurm allocates the GPUs");
-    }
-    if (o.runner && o.plan_from == "dialect") {
-      throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");
-    }
-    if (looks_swapped(o)) {
-      throw CLI::ValidationError("config", fmt::format("no such file or directory: {}; did you mean: tipc-run {} {}?",
-                                                       o.config, o.mode, o.config));
-    }
+    check_combinations(o);
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);

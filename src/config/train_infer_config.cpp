@@ -8,13 +8,6 @@ const Field& TrainInferConfig::at(int logical_line) const {
   return fields[static_cast<std::size_t>(logical_line - 1)];
 }
 
-const Section* TrainInferConfig::section(const std::string& name) const {
-  for (const auto& s : sections) {
-    if (s.name == name) return &s;
-  }
-  return nullptr;
-}
-
 const Field* TrainInferConfig::field_named(const std::string& key) const {
   for (const auto& field : fields) {
     if (field.key == key) return &field;
@@ -28,31 +21,12 @@ const std::string& TrainInferConfig::value_named(const std::string& key) const {
   return field ? field->value : kNone;
 }
 
-namespace {
-
-// "=====train_params=====" -> "train_params"; "" when the line is not a header.
-std::string header_name(const std::string& text) {
-  const std::size_t first = text.find_first_not_of("= \t");
-  if (!text.starts_with("===") || first == std::string::npos) return "";
-  const std::size_t last = text.find_last_not_of("= \t\r");
-  return text.substr(first, last - first + 1);
-}
-
-}  // namespace
-
 TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules) {
   TrainInferConfig config;
   config.path = text.path;
   for (const auto& line : text.lines) {
     KeyValue kv = split_key_value(line.text, rules);
     config.fields.push_back({std::move(kv.key), std::move(kv.value), line.text, line.physical_line});
-  }
-  for (const auto& field : config.fields) {
-    if (const std::string name = header_name(field.text); !name.empty()) {
-      config.sections.push_back({name, field.physical_line, {}});
-    } else if (!config.sections.empty()) {
-      config.sections.back().fields.push_back(field);
-    }
   }
   config.physical.assign(static_cast<std::size_t>(text.physical_line_count), std::string());
   for (const auto& line : text.lines) config.physical[static_cast<std::size_t>(line.physical_line - 1)] = line.text;

@@ -16,28 +16,16 @@ struct Field {
   int physical_line = 0; // 0: past the end of the file (reads as empty, spec §2.1)
 };
 
-// A `===...name...===` block: the positional sections (train_params, eval_params,
-// infer_params) and the optional trailing ones (train_benchmark_params,
-// infer_benchmark_params, to_static_train_benchmark_params), which benchmark_train.sh
-// and the to-static lookup read by name.
-struct Section {
-  std::string name;
-  int header_line = 0;        // physical
-  std::vector<Field> fields;  // the lines up to the next header
-};
-
 struct TrainInferConfig {
   std::string path;
   std::vector<Field> fields;          // index = logical line - 1
   std::vector<std::string> physical;  // raw physical lines, for the to-static header lookup
-  std::vector<Section> sections;
 
   // Logical line L (1-based); a position past the end reads as an empty line.
   const Field& at(int logical_line) const;
   const std::string& key(int logical_line) const { return at(logical_line).key; }
   const std::string& value(int logical_line) const { return at(logical_line).value; }
   int size() const { return static_cast<int>(fields.size()); }
-  const Section* section(const std::string& name) const;
   // The first line with this key, wherever it is (nullptr when none): for layouts whose
   // positions are not the standard ones.
   const Field* field_named(const std::string& key) const;

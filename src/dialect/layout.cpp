@@ -49,7 +49,6 @@ config::TrainInferConfig apply_layout(const config::TrainInferConfig& config, co
   config::TrainInferConfig out;
   out.path = config.path;
   out.physical = config.physical;
-  out.sections = config.sections;
   const int size = std::max(pos::kInferExtra2, layout.empty() ? 0 : layout.rbegin()->first);
   out.fields.resize(static_cast<std::size_t>(size));
   out.fields[0] = config.at(1);  // the header

@@ -1,5 +1,7 @@
 #include "trace/trace_log.h"
 
+#include <filesystem>
+
 #include <fstream>
 #include <sstream>
 
@@ -83,6 +85,11 @@ std::string PathMap::text(std::string text) const {
 std::string PathMap::directory(const std::string& path) const {
   if (path == scratch_repo_) return ".";
   if (path.starts_with(scratch_repo_ + "/")) return path.substr(scratch_repo_.size() + 1);
+  // Above the repository (a runner's `cd ..` after a `cd deploy` that failed): as far above
+  // the real one, "..", "../..".
+  if (scratch_repo_.starts_with(path == "/" ? path : path + "/")) {
+    return std::filesystem::path(path).lexically_relative(scratch_repo_).string();
+  }
   return path;
 }
 

@@ -37,7 +37,8 @@ class PathMap {
       : scratch_repo_(std::move(scratch_repo)), repo_text_(std::move(repo_text)) {}
   // Every occurrence of the scratch repository's path replaced by the repository's text.
   std::string text(std::string text) const;
-  // A directory relative to the repository ("." for its root), else its mapped absolute path.
+  // A directory relative to the repository ("." for its root, ".." above it), else its
+  // absolute path.
   std::string directory(const std::string& path) const;
   // Where a descriptor pointed: relative inside the repository, absolute outside it, ""
   // for a pipe, socket or terminal (the runner's own output).

@@ -31,30 +31,3 @@ TEST(TrainInferConfig, PositionsPastTheEndReadAsEmpty) {
 
 }  // namespace
 }  // namespace tipc::config
-
-namespace tipc::config {
-namespace {
-
-TEST(TrainInferConfig, HeadersOpenNamedSections) {
-  ConfigText text{"c.txt",
-                  {{"=====train_params=====", 1},
-                   {"model_name:m", 2},
-                   {"===========================train_benchmark_params==========================", 4},
-                   {"batch_size:8", 5},
-                   {"fp_items:fp32|fp16", 6}},
-                  6};
-  const auto config = split_config(text, {});
-  ASSERT_EQ(config.sections.size(), 2u);
-  EXPECT_EQ(config.sections[0].name, "train_params");
-  const Section* bench = config.section("train_benchmark_params");
-  ASSERT_NE(bench, nullptr);
-  EXPECT_EQ(bench->header_line, 4);
-  ASSERT_EQ(bench->fields.size(), 2u);
-  EXPECT_EQ(bench->fields[1].key, "fp_items");
-  EXPECT_EQ(bench->fields[1].value, "fp32|fp16");
-  EXPECT_EQ(bench->fields[1].physical_line, 6);
-  EXPECT_EQ(config.section("infer_benchmark_params"), nullptr);
-}
-
-}  // namespace
-}  // namespace tipc::config

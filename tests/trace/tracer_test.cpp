@@ -76,6 +76,18 @@ paddle2onnx --model_dir=x
   EXPECT_EQ(trace->exit_code, 0);
 }
 
+// PaddleClas's runner does `cd deploy` ... `cd ..`: in a repository without deploy/, the
+// first fails and the second leaves the repository, as it would for the reference.
+TEST(Tracer, ACwdAboveTheRepositoryIsRelativeToItNotTheScratchTree) {
+  FakeRepo repo("cd no_such_dir\ncd ..\npython3.7 x.py\ncd ..\npython3.7 y.py\n");
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  ASSERT_EQ(trace->calls.size(), 2u);
+  EXPECT_EQ(trace->calls[0].cwd, "..");
+  EXPECT_EQ(trace->calls[1].cwd, "../..");
+  EXPECT_NE(trace->stderr_text.find("no_such_dir"), std::string::npos);  // the runner's own error is kept
+}
+
 TEST(Tracer, EvaluatedStringsAreByteExactAndTheShellIsUnchanged) {
   FakeRepo repo(R"(IFS="|"
 cmd="python3.7 a.py  -x  |  y"
