@@ -65,7 +65,7 @@ std::optional<int> parse_subcommand(CLI::App& app, const std::vector<std::string
 
 int subcommand_error(std::string_view name, const Error& error, std::ostream& err) {
   err << "tipc-run " << name << ": error: " << error.str() << '\n';
-  return kExitUsage;
+  return error.exit_code;
 }
 
 }  // namespace tipc::cli

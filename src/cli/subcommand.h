@@ -38,7 +38,7 @@ std::optional<int> parse_subcommand(CLI::App& app, const std::vector<std::string
                                     std::ostream& err);
 
 // How every subcommand stops on an error: "tipc-run NAME: error: FILE:LINE: ..." on err, and
-// the usage/config error's exit code (2).
+// the error's own exit code (2 for unusable input, 1 for a check that found a mismatch).
 int subcommand_error(std::string_view name, const Error& error, std::ostream& err);
 
 }  // namespace tipc::cli

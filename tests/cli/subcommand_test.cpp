@@ -1,6 +1,8 @@
 // The subcommand table: what --help lists is what main() dispatches.
 #include "cli/subcommand.h"
 
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "support/run_binary.h"
@@ -17,6 +19,15 @@ TEST(Subcommand, HelpListsEverySubcommandWithItsSummary) {
     const std::string line = "  " + std::string(s.name) + std::string(17 - s.name.size(), ' ') + std::string(s.summary);
     EXPECT_NE(r.out.find(line + "\n"), std::string::npos) << s.name << " is not listed:\n" << r.out;
   }
+}
+
+TEST(Subcommand, AnErrorStopsWithItsOwnExitCode) {
+  std::ostringstream err;
+  EXPECT_EQ(subcommand_error("report", Error::plain("unreadable"), err), kExitUsage);
+  Error mismatch = Error::at("a.npy", 0, "logits", "shapes differ");
+  mismatch.exit_code = kExitFailed;
+  EXPECT_EQ(subcommand_error("compare-results", mismatch, err), kExitFailed);
+  EXPECT_NE(err.str().find("tipc-run compare-results: error: "), std::string::npos) << err.str();
 }
 
 TEST(Subcommand, EveryListedNameRunsItsOwnCommand) {
