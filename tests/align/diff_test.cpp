@@ -18,6 +18,7 @@
 #include "align/py_repr.h"
 #include "align/reduce.h"
 #include "cli/diff_command.h"
+#include "support/npy_file.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -322,6 +323,50 @@ TEST(DiffCommand, BadInputExitsTwoWithAClearMessage) {
   EXPECT_EQ(diff_command({good, good, "--method", "median"}).code, kExitUsage);
   EXPECT_EQ(diff_command({good}).code, kExitUsage);
   EXPECT_EQ(diff_command({good, good, "--bogus"}).code, kExitUsage);
+}
+
+// reprod_log logs a key with str(key) and finds it in the other file with Python's dict
+// lookup, so 7 matches 7.0 and (1, 'a') matches (1.0, 'a'), while the str '7' does not.
+TEST(DiffKeys, ScalarKeysPrintLikeStrAndMatchByValue) {
+  test::TempDir dir;
+  dir.write("make.py", R"(import numpy as np
+x = np.array([1.0, 2.0], dtype=np.float32)
+np.save("a.npy", {7: x, (1, 'a'): x + 1, "n": {True: x, None: x, b"k": x}})
+np.save("b.npy", {7.0: x, (1.0, 'a'): x + 1, "n": {1: x, None: x, b"k": x}})
+np.save("c.npy", {"7": x, (1, 'a'): x + 1, "n": {True: x, None: x, b"k": x}})
+)");
+  ASSERT_EQ(std::system(("cd " + test::shell_quote(dir.path().string()) + " && /usr/bin/python3 make.py").c_str()), 0);
+  const std::string a = (dir.path() / "a.npy").string();
+  const auto run = diff_command({a, (dir.path() / "b.npy").string()});
+  EXPECT_EQ(run.code, kExitPassed) << run.err;
+  EXPECT_EQ(normalise_timestamps(run.out),
+            "[TS] root INFO: 7: \n[TS] root INFO: \tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: (1, 'a'): \n[TS] root INFO: \tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: n\n"
+            "[TS] root INFO: \tTrue: \n[TS] root INFO: \t\tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: \tNone: \n[TS] root INFO: \t\tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: \tb'k': \n[TS] root INFO: \t\tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: diff check passed\n");
+  const auto str_key = diff_command({a, (dir.path() / "c.npy").string()});
+  EXPECT_EQ(str_key.code, kExitFailed);
+  EXPECT_NE(str_key.err.find("key '7' of " + a + " is missing in"), std::string::npos) << str_key.err;
+}
+
+TEST(DiffPlainArrays, TwoPlainArraysCompareAsOneEntryNamedAfterTheFiles) {
+  test::TempDir dir;
+  const std::string a = dir.write("a.npy", test::npy_float32({1, 2, 3}));
+  const std::string b = dir.write("b.npy", test::npy_float32({1, 2, 3.5f}));
+  const auto run = diff_command({a, b, "--method", "max"});
+  EXPECT_EQ(run.code, kExitFailed) << run.err;
+  EXPECT_EQ(normalise_timestamps(run.out),
+            "[TS] root INFO: a vs b: \n[TS] root INFO: \tmax diff: check passed: False, value: 0.5\n"
+            "[TS] root INFO: diff check failed\n");
+  const std::string same_stem = dir.write("other/a.npy", test::npy_float32({1, 2, 3}));
+  const auto same = diff_command({a, same_stem});
+  EXPECT_EQ(same.code, kExitPassed) << same.err;
+  EXPECT_EQ(normalise_timestamps(same.out).rfind("[TS] root INFO: a: \n", 0), 0u) << same.out;
+  const auto help = diff_command({"--help"});
+  EXPECT_NE(help.out.find("Two plain .npy arrays"), std::string::npos) << help.out;
 }
 
 // ---- numeric building blocks ---------------------------------------------------------
