@@ -163,6 +163,15 @@ const LayerComparison* find_layer(const PadiffResult& result, const std::string&
   return nullptr;
 }
 
+// step_0 and step_1 of M, which differs only in step_1.
+void write_steps_diverging_in_the_second(DumpPair& dumps) {
+  for (const std::string step : {"step_0", "step_1"}) {
+    DumpWriter a(dumps.temp, "a/" + step + "/rank_0"), b(dumps.temp, "b/" + step + "/rank_0");
+    a.write_report({layer(a, "M", 1)});
+    b.write_report({layer(b, "M", step == "step_1" ? 2 : 1)});
+  }
+}
+
 TEST(PadiffSearch, TheFirstDivergenceIsTheEarliestDivergingLeafInExecutionOrder) {
   DumpPair dumps;
   // M( block(fc1 fc2) fc3 ): fc2 diverges, and everything after it follows.
@@ -266,11 +275,7 @@ TEST(PadiffCompat, TheBackwardSearchDescendsByForwardOutputs) {
 
 TEST(PadiffCompat, OnlyTheFirstStepIsChecked) {
   DumpPair dumps;
-  for (const std::string step : {"step_0", "step_1"}) {
-    DumpWriter a(dumps.temp, "a/" + step + "/rank_0"), b(dumps.temp, "b/" + step + "/rank_0");
-    a.write_report({layer(a, "M", 1)});
-    b.write_report({layer(b, "M", step == "step_1" ? 2 : 1)});
-  }
+  write_steps_diverging_in_the_second(dumps);
   PadiffOptions compat;
   compat.padiff_compat = true;
   const auto result = dumps.compare(compat);
@@ -320,11 +325,7 @@ TEST(PadiffSearch, DifferentOutputCountsFailTheLayer) {
 
 TEST(PadiffSearch, EveryStepIsCheckedNotOnlyTheFirst) {
   DumpPair dumps;
-  for (const std::string step : {"step_0", "step_1"}) {
-    DumpWriter a(dumps.temp, "a/" + step + "/rank_0"), b(dumps.temp, "b/" + step + "/rank_0");
-    a.write_report({layer(a, "M", 1)});
-    b.write_report({layer(b, "M", step == "step_1" ? 2 : 1)});
-  }
+  write_steps_diverging_in_the_second(dumps);
   const auto result = dumps.compare();
   ASSERT_TRUE(result) << result.error().str();
   EXPECT_EQ(result->ranks, 2u);
