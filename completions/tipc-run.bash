@@ -14,8 +14,8 @@ _tipc_run_subcommand_options() {
   case "$1" in
     report) echo '--bundle --strict --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat --help' ;;
-    acceptance) echo '--config --compat --help' ;;
-    padiff) echo '--mode --atol --rtol --phase --layer-map --top --help' ;;
+    acceptance) echo '--config --bundle --compat --help' ;;
+    padiff) echo '--mode --atol --rtol --phase --layer-map --top --padiff-compat --help' ;;
     init-check) echo '--key --bins --threshold --json --help' ;;
     compare-results) echo '--gt --log --atol --rtol --format --json --help' ;;
   esac

@@ -109,7 +109,7 @@ std::vector<std::string> unit_warnings(const PairPaths& files) {
     if (!a || !b || *a == 0 || *b == 0) continue;
     const double ratio = std::max(*a, *b) / std::min(*a, *b);
     if (ratio > 50 && ratio < 200)
-      warnings.push_back("key '" + key + "' is about 100x larger on one side: percent vs fraction?");
+      warnings.push_back("key '" + key.text + "' is about 100x larger on one side: percent vs fraction?");
   }
   return warnings;
 }

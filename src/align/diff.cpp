@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <set>
 
@@ -45,7 +46,7 @@ class Comparer {
                                          const std::string& in_name, const std::string& prefix) const {
     for (const auto& [key, value] : from.items) {
       if (in.find(key) == nullptr) {
-        const std::string path = join(prefix, key);
+        const std::string path = join(prefix, key.text);
         return mismatch(path, fmt::format("key '{}' of {} is missing in {}", path, from_name, in_name));
       }
     }
@@ -63,12 +64,12 @@ class Comparer {
       if (auto extra = first_missing_key(d2, d1, name2_, name1_, prefix)) return fail(*extra);
     }
     for (const auto& [key, value1] : d1.items) {
-      const std::string path = join(prefix, key);
+      const std::string path = join(prefix, key.text);
       const Value* value2 = d2.find(key);
       if (value2 == nullptr) {
         return fail(mismatch(path, fmt::format("key '{}' of {} is missing in {}", path, name1_, name2_)));
       }
-      if (auto compared = compare_node(key, path, depth, *value1, *value2); !compared) return compared;
+      if (auto compared = compare_node(key.text, path, depth, *value1, *value2); !compared) return compared;
     }
     return {};
   }
@@ -180,7 +181,22 @@ class Comparer {
 
 Result<const Value::Dict*> as_result_dict(const Value& value, const std::string& name) {
   if (const auto* dict = value.get<Value::Dict>()) return dict;
-  return fail(Error::at(name, 0, "", "not a reprod_log result: " + value.describe() + " (expected a dict of arrays)"));
+  return fail(Error::at(name, 0, "", "not a reprod_log result: " + value.describe() +
+                                         " (expected a dict of arrays, or two plain arrays)"));
+}
+
+// Two dumped tensors compare as one entry, named after the files: "out" when both are
+// out.npy, "a vs b" for a.npy and b.npy.
+std::string plain_entry_name(const std::string& path1, const std::string& path2) {
+  const std::string stem1 = std::filesystem::path(path1).stem().string();
+  const std::string stem2 = std::filesystem::path(path2).stem().string();
+  return stem1 == stem2 ? stem1 : stem1 + " vs " + stem2;
+}
+
+Value single_entry(const std::string& name, Value array) {
+  Value::Dict dict;
+  dict.items.emplace_back(name, std::make_shared<const Value>(std::move(array)));
+  return Value{std::move(dict)};
 }
 
 }  // namespace
@@ -229,6 +245,11 @@ Result<DiffResult> compare_files(const std::string& path1, const std::string& pa
   if (!info1) return fail(info1.error());
   auto info2 = load_values(path2);
   if (!info2) return fail(info2.error());
+  if (info1->is<Array>() && info2->is<Array>()) {
+    const std::string name = plain_entry_name(path1, path2);
+    return compare_values(single_entry(name, std::move(*info1)), single_entry(name, std::move(*info2)), options,
+                          path1, path2);
+  }
   return compare_values(*info1, *info2, options, path1, path2);
 }
 

@@ -75,7 +75,8 @@ struct DiffResult {
 Result<DiffResult> compare_values(const Value& info1, const Value& info2, const DiffOptions& options,
                                   const std::string& name1, const std::string& name2);
 
-// Loads both files (reprod_log result .npy, or .npz) and compares them. A file that is not
+// Loads both files (reprod_log result .npy, or .npz) and compares them. Two plain numeric
+// .npy files compare as one entry named after their file stems. Any other file that is not
 // a reprod_log dict is an input error (kExitUsage) saying what it holds instead.
 Result<DiffResult> compare_files(const std::string& path1, const std::string& path2, const DiffOptions& options);
 

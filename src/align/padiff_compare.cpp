@@ -173,6 +173,25 @@ tl::expected<ChildPairs, std::string> pair_children(const ReportNode& a, const R
   return out;
 }
 
+// Two report nodes being compared, with the names they are reported under.
+struct NodePair {
+  const ReportNode& a;
+  const ReportNode& b;
+  std::string a_label, b_label;
+};
+
+// A layer is named by its route. API calls have none (PaDiff leaves them blank), so they are
+// "<parent>/<api name>#<k>", the k-th call of that API under the parent, from 0.
+std::string node_label(const ReportNode& node, const ReportNode& parent, const std::string& parent_label) {
+  if (!node.route.empty() || node.kind != NodeKind::Api) return node.route;
+  std::size_t calls_before = 0;
+  for (const ReportNode& sibling : parent.children) {
+    if (&sibling == &node) break;
+    if (sibling.kind == NodeKind::Api && sibling.name == node.name) ++calls_before;
+  }
+  return fmt::format("{}/{}#{}", parent_label, node.name, calls_before);
+}
+
 // Compares one pair of rank directories (report trees, then parameter trees) into the result.
 class RankComparer {
  public:
@@ -200,7 +219,8 @@ class RankComparer {
     for (std::size_t i = 0; i < a_roots.size(); ++i) {
       for (const Check check : {Check::Forward, Check::Backward}) {
         if (!runs(check)) continue;
-        auto searched = ReportSearch{*this, pairs, check}.visit(a_roots[i], b_roots[i], true);
+        const NodePair roots{a_roots[i], b_roots[i], a_roots[i].route, b_roots[i].route};
+        auto searched = ReportSearch{*this, pairs, check}.visit(roots, true, check == Check::Backward);
         if (!searched) return fail(searched.error());
       }
     }
@@ -239,18 +259,22 @@ class RankComparer {
     const RoutePairs& pairs;
     Check check;
 
-    const std::vector<std::string>& tensors(const ReportNode& node) const {
-      return check == Check::Forward ? node.fwd_outputs : node.bwd_grads;
+    static const std::vector<std::string>& tensors(const ReportNode& node, bool backward) {
+      return backward ? node.bwd_grads : node.fwd_outputs;
     }
 
     // Compares the pair, then every pair of sublayers. While `searching` (every ancestor
     // differed), a difference that no sublayer explains is recorded here. Returns whether
     // this pair differed while searching, i.e. whether the subtree recorded a divergence.
     // A pair with no tensors on either side (no grads, say) passes without being listed.
-    Result<bool> visit(const ReportNode& a, const ReportNode& b, bool searching) {
+    // `backward`: this pair's grads are compared and its sublayers visited in reverse; with
+    // --padiff-compat only the root's, as PaDiff's backward check descends with its forward one.
+    Result<bool> visit(const NodePair& pair, bool searching, bool backward) {
+      const ReportNode &a = pair.a, &b = pair.b;
       std::optional<std::size_t> index;
-      if (!tensors(a).empty() || !tensors(b).empty()) {
-        auto layer = comparer.compare_tensor_lists(check, a, b, tensors(a), tensors(b));
+      if (!tensors(a, backward).empty() || !tensors(b, backward).empty()) {
+        auto layer = comparer.compare_tensor_lists(backward ? Check::Backward : Check::Forward, pair,
+                                                   tensors(a, backward), tensors(b, backward));
         if (!layer) return fail(layer.error());
         index = comparer.add_layer(std::move(*layer));
       }
@@ -268,14 +292,16 @@ class RankComparer {
         if (differs)
           record(index, "sublayers cannot be paired: " + children.error());
         else
-          comparer.warn(fmt::format("{}: sublayers of '{}' and '{}' not compared: {}", check_name(check), a.route,
-                                    b.route, children.error()));
+          comparer.warn(fmt::format("{}: sublayers of '{}' and '{}' not compared: {}", check_name(check), pair.a_label,
+                                    pair.b_label, children.error()));
         return differs;
       }
-      if (check == Check::Backward) std::reverse(children->begin(), children->end());  // backward runs in reverse
+      if (backward) std::reverse(children->begin(), children->end());  // backward runs in reverse
       bool explained = false;
       for (const auto& [a_child, b_child] : *children) {
-        auto child_differs = visit(*a_child, *b_child, differs);
+        const NodePair child{*a_child, *b_child, node_label(*a_child, a, pair.a_label),
+                             node_label(*b_child, b, pair.b_label)};
+        auto child_differs = visit(child, differs, backward && !comparer.options_.padiff_compat);
         if (!child_differs) return fail(child_differs.error());
         explained = explained || *child_differs;
       }
@@ -357,10 +383,10 @@ class RankComparer {
     return layer;
   }
 
-  Result<LayerComparison> compare_tensor_lists(Check check, const ReportNode& a, const ReportNode& b,
+  Result<LayerComparison> compare_tensor_lists(Check check, const NodePair& pair,
                                                const std::vector<std::string>& a_paths,
                                                const std::vector<std::string>& b_paths) const {
-    LayerComparison layer = new_layer(check, a.route, b.route, a, b);
+    LayerComparison layer = new_layer(check, pair.a_label, pair.b_label, pair.a, pair.b);
     const char* what = check == Check::Forward ? "outputs" : "grads";
     if (a_paths.size() != b_paths.size()) {
       layer.problem = fmt::format("A has {} {}, B has {}", a_paths.size(), what, b_paths.size());
@@ -509,7 +535,12 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
         {Check::Structure, "", std::nullopt, fmt::format("A has {} steps, B has {}", a.steps.size(), b.steps.size())});
     return result;
   }
-  for (std::size_t step = 0; step < a.steps.size(); ++step) {
+  // PaDiff's get_all_valid_path returns inside its loop: only the first step is checked.
+  const std::size_t steps = options.padiff_compat ? std::min<std::size_t>(a.steps.size(), 1) : a.steps.size();
+  if (steps < a.steps.size())
+    result.warnings.push_back(fmt::format("--padiff-compat: only {} of {} steps checked, as PaDiff does",
+                                          a.steps.front().label, a.steps.size()));
+  for (std::size_t step = 0; step < steps; ++step) {
     const auto& a_ranks = a.steps[step].ranks;
     const auto& b_ranks = b.steps[step].ranks;
     if (a_ranks.size() != b_ranks.size()) {

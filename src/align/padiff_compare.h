@@ -5,6 +5,7 @@
 // The verdict follows PaDiff's offline checkers, with its known bugs fixed: every step and
 // rank is checked (upstream stops after the first step), and the backward search compares
 // bwd_grads all the way down (upstream compares forward outputs below the first level).
+// PadiffOptions::padiff_compat puts both bugs back, for PaDiff's own verdicts.
 // Where PaDiff stops at the first failure, this goes on and collects every place the search
 // would have stopped: the first of them is PaDiff's answer, the rest are the other
 // diverging leaves. Every layer pair that can be paired is also compared element-wise
@@ -96,6 +97,9 @@ struct PadiffOptions {
   // forward: forward outputs and weights; backward: backward grads and grads.
   Phases phases = Phases::Both;
   LayerMap layer_map;
+  // PaDiff's own verdicts, bugs included: only the first step is checked, and below the
+  // root the backward search compares forward outputs (in forward order).
+  bool padiff_compat = false;
 };
 
 struct PadiffResult {

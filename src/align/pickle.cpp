@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "align/py_repr.h"
 
 namespace tipc::align {
 namespace {
@@ -34,8 +37,8 @@ struct TupleObj {
   std::vector<Obj*> items;
 };
 struct DictObj {
-  std::vector<std::pair<std::string, Obj*>> items;
-  std::unordered_map<std::string, std::size_t> position;  // key -> index into items
+  std::vector<std::pair<Value::Key, Obj*>> items;
+  std::unordered_map<std::string, std::size_t> position;  // key identity -> index into items
 };
 // numpy.dtype(code, False, True), waiting for (or after) its BUILD with the byte order.
 struct DtypeObj {
@@ -399,14 +402,52 @@ class Unpickler {
     list.insert(list.end(), items.begin(), items.end());
   }
 
-  void set_item(DictObj& dict, Obj* key, Obj* value) {
-    const std::string& text = as<std::string>(key, "dict key (string)");
-    const auto [it, inserted] = dict.position.try_emplace(text, dict.items.size());
+  void set_item(DictObj& dict, Obj* key_obj, Obj* value) {
+    Value::Key key = dict_key(key_obj, 0);
+    const auto [it, inserted] = dict.position.try_emplace(key.identity, dict.items.size());
     if (inserted) {
-      dict.items.emplace_back(text, value);
+      dict.items.emplace_back(std::move(key), value);
     } else {
-      dict.items[it->second].second = value;  // Python keeps the first position
+      dict.items[it->second].second = value;  // Python keeps the first key and its position
     }
+  }
+
+  // The hashable scalars a dict key can be, with their str() and their equality: numbers
+  // compare by value across int, float and bool; str, bytes and None only equal their own kind.
+  Value::Key dict_key(Obj* obj, std::size_t depth) const {
+    if (depth > limits_.max_depth) error("dict key nested deeper than the limit");
+    if (const auto* text = std::get_if<std::string>(&obj->v)) return Value::Key{*text};
+    if (const auto* raw = std::get_if<SharedBytes>(&obj->v)) {
+      return {python_bytes_repr(raw->view()), "b" + std::string(raw->view())};
+    }
+    if (std::holds_alternative<NoneObj>(obj->v)) return {"None", "N"};
+    if (const auto* flag = std::get_if<bool>(&obj->v)) return {*flag ? "True" : "False", *flag ? "n1" : "n0"};
+    if (const auto* integer = std::get_if<std::int64_t>(&obj->v)) {
+      return {python_int_repr(*integer), "n" + python_int_repr(*integer)};
+    }
+    if (const auto* real = std::get_if<double>(&obj->v)) return {python_float_repr(*real), number_identity(*real)};
+    if (const auto* tuple = std::get_if<TupleObj>(&obj->v)) return tuple_key(*tuple, depth);
+    error("dict key of type " + kind_of(*obj) +
+          " is not supported (str, int, float, bool, None, bytes and tuples of these are)");
+  }
+
+  // A float equal to an int is the same key as that int (hash(1.0) == hash(1)).
+  static std::string number_identity(double v) {
+    constexpr double kTwo63 = 9223372036854775808.0;
+    if (v == std::trunc(v) && v >= -kTwo63 && v < kTwo63) return "n" + python_int_repr(static_cast<std::int64_t>(v));
+    return "f" + python_float_repr(v);
+  }
+
+  // Inside a tuple a str shows as its repr: str((1, 'a')) is "(1, 'a')".
+  Value::Key tuple_key(const TupleObj& tuple, std::size_t depth) const {
+    std::string text = "(", identity = "t";
+    for (std::size_t i = 0; i < tuple.items.size(); ++i) {
+      Value::Key item = dict_key(tuple.items[i], depth + 1);
+      const auto* item_text = std::get_if<std::string>(&tuple.items[i]->v);
+      text += (i > 0 ? ", " : "") + (item_text ? python_str_repr(*item_text) : item.text);
+      identity += std::to_string(item.identity.size()) + ":" + item.identity;  // length-prefixed: unambiguous
+    }
+    return {text + (tuple.items.size() == 1 ? ",)" : ")"), identity};
   }
 
   void op_setitem() {
@@ -670,9 +711,11 @@ std::string value_kind(const Value::Data& data) {
 
 }  // namespace
 
-const Value* Value::Dict::find(std::string_view key) const {
-  for (const auto& [name, value] : items) {
-    if (name == key) return value.get();
+Value::Key::Key(std::string name) : text(name), identity("s" + std::move(name)) {}
+
+const Value* Value::Dict::find(const Key& key) const {
+  for (const auto& [candidate, value] : items) {
+    if (candidate.identity == key.identity) return value.get();
   }
   return nullptr;
 }

@@ -31,10 +31,20 @@ struct Value {
   struct Tuple {
     std::vector<Ptr> items;
   };
-  // Python dict with string keys, in insertion order (which is the report order).
+  // A key of a Python dict: str, or any hashable scalar a dict can hold (int, float, bool,
+  // None, bytes, tuples of these).
+  struct Key {
+    std::string text;      // Python's str(key): what reprod_log prints ("7", "(1, 'a')", "b'x'")
+    std::string identity;  // equal exactly when the Python keys are equal (1 == 1.0 == True)
+    // A str key; implicit so that string-keyed dicts (.npz members, tests) read naturally.
+    Key(std::string name);  // NOLINT(google-explicit-constructor)
+    Key(const char* name) : Key(std::string(name)) {}  // NOLINT(google-explicit-constructor)
+    Key(std::string text, std::string identity) : text(std::move(text)), identity(std::move(identity)) {}
+  };
+  // Python dict in insertion order (which is the report order).
   struct Dict {
-    std::vector<std::pair<std::string, Ptr>> items;
-    const Value* find(std::string_view key) const;
+    std::vector<std::pair<Key, Ptr>> items;
+    const Value* find(const Key& key) const;  // by value, as Python's dict lookup
   };
   // A numpy scalar such as np.float32(1.25): a 0-d array that is not an ndarray.
   struct Scalar {

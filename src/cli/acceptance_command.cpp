@@ -15,6 +15,7 @@
 #include "cli/subcommand.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "report/bundle.h"
 
 namespace tipc::cli {
 namespace {
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 struct AcceptanceArgs {
   std::string dir;
   std::optional<std::string> config;
+  std::optional<std::string> bundle;
   bool compat = false;
 };
 
@@ -34,22 +36,52 @@ std::variant<AcceptanceArgs, int> parse_acceptance_args(const std::vector<std::s
   CLI::App app{"Run the five reprod_log acceptance checks of a paper reproduction", "tipc-run acceptance"};
   app.add_option("DIR", parsed.dir, "reproduction folder (also searched: DIR/log_reprod, DIR/diff)")->required();
   app.add_option("--config", parsed.config, "YAML file: acceptance: {forward: 1e-6, ..., train_align: 0.0015}");
+  app.add_option("--bundle", parsed.bundle,
+                 "also write the logs this run wrote (never an earlier run's) to this .tar.gz");
   app.add_flag("--compat", parsed.compat,
                "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   return parsed;
 }
 
-// One log per compared check, as the acceptance bundle wants. Missing or unreadable pairs
-// get none: reprod_log would have raised before logging anything.
-std::optional<std::string> write_logs(const std::string& dir, const align::AcceptanceReport& report) {
-  const std::string timestamp = align::reprod_log_timestamp();
-  for (const align::CheckOutcome& outcome : report.outcomes) {
-    if (!outcome.diff) continue;
-    const fs::path log = fs::path(dir) / (outcome.check.name + "_diff.log");
-    if (auto problem = write_file_atomically(log.string(), align::render_diff_log(*outcome.diff, timestamp))) return problem;
-  }
+fs::path log_path(const std::string& dir, const align::CheckOutcome& outcome) {
+  return fs::path(dir) / (outcome.check.name + "_diff.log");
+}
+
+// An earlier run's log of a check that wrote none now (its pair is missing or unreadable)
+// would pass for this run's: it becomes <check>_diff.log.stale, replacing an older one.
+std::optional<std::string> retire_stale_log(const fs::path& log, std::ostream& err) {
+  std::error_code ec;
+  if (!fs::exists(log, ec)) return std::nullopt;
+  const fs::path stale = log.string() + ".stale";
+  fs::rename(log, stale, ec);
+  if (ec) return log.string() + ": cannot rename an earlier run's log: " + ec.message();
+  err << "tipc-run acceptance: renamed the earlier run's " << log.filename().string() << " to "
+      << stale.filename().string() << '\n';
   return std::nullopt;
+}
+
+// One log per compared check, as the acceptance bundle wants. Missing or unreadable pairs
+// get none: reprod_log would have raised before logging anything. Returns the logs written.
+Result<std::vector<std::string>> write_logs(const std::string& dir, const align::AcceptanceReport& report,
+                                            std::ostream& err) {
+  const std::string timestamp = align::reprod_log_timestamp();
+  std::vector<std::string> written;
+  for (const align::CheckOutcome& outcome : report.outcomes) {
+    const fs::path log = log_path(dir, outcome);
+    auto problem = outcome.diff ? write_file_atomically(log.string(), align::render_diff_log(*outcome.diff, timestamp))
+                                : retire_stale_log(log, err);
+    if (problem) return fail(Error::plain(*problem));
+    if (outcome.diff) written.push_back(log.string());
+  }
+  return written;
+}
+
+// The bundle holds exactly the logs written above, under their file names.
+Result<void> write_acceptance_bundle(const std::vector<std::string>& logs, const std::string& bundle_path) {
+  std::vector<report::BundleMember> members;
+  for (const std::string& log : logs) members.push_back({fs::path(log).filename().string(), log});
+  return report::write_bundle_members(members, bundle_path);
 }
 
 std::string files_column(const std::string& dir, const align::CheckOutcome& outcome) {
@@ -116,9 +148,16 @@ int acceptance_main(const std::vector<std::string>& args, std::ostream& out, std
   print_table(acceptance_args.dir, report, out);
   out << std::flush;
   print_findings(report, err);
-  if (auto problem = write_logs(acceptance_args.dir, report)) {
-    err << "tipc-run acceptance: error: " << *problem << '\n';
+  const auto logs = write_logs(acceptance_args.dir, report, err);
+  if (!logs) {
+    err << "tipc-run acceptance: error: " << logs.error().str() << '\n';
     return kExitUsage;
+  }
+  if (acceptance_args.bundle) {
+    if (auto bundled = write_acceptance_bundle(*logs, *acceptance_args.bundle); !bundled) {
+      err << "tipc-run acceptance: error: " << bundled.error().str() << '\n';
+      return kExitUsage;
+    }
   }
   return report.exit_code();
 }

@@ -29,7 +29,9 @@ struct DiffArgs {
 std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args, std::ostream& out,
                                             std::ostream& err) {
   DiffArgs parsed;
-  CLI::App app{"Compare two reprod_log result files like reprod_log's ReprodDiffHelper", "tipc-run diff"};
+  CLI::App app{"Compare two reprod_log result files like reprod_log's ReprodDiffHelper. Two plain .npy arrays "
+               "(dumped tensors) compare as one entry named after the file stems (\"out\", or \"a vs b\").",
+               "tipc-run diff"};
   app.add_option("A", parsed.file1, "reference result file (its key order is the report order)")->required();
   app.add_option("B", parsed.file2, "result file to check")->required();
   app.add_option("--method", parsed.options.method, "mean, min, max, all, or a comma-separated list");

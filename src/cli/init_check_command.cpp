@@ -64,7 +64,7 @@ struct LoadedFile {
 
 void flatten(const align::Value& value, const std::string& prefix, LoadedFile& loaded) {
   if (const auto* dict = value.get<align::Value::Dict>()) {
-    for (const auto& [key, child] : dict->items) flatten(*child, prefix.empty() ? key : prefix + "." + key, loaded);
+    for (const auto& [key, child] : dict->items) flatten(*child, prefix.empty() ? key.text : prefix + "." + key.text, loaded);
     return;
   }
   loaded.leaves.emplace_back(prefix, &value);

@@ -26,6 +26,7 @@ struct PadiffArgs {
   align::Tolerance tolerance;
   std::optional<std::string> layer_map;
   std::size_t top = 10;
+  bool padiff_compat = false;
 };
 
 // Returns the parsed arguments, or the exit code (0 after --help).
@@ -46,6 +47,8 @@ std::variant<PadiffArgs, int> parse_padiff_args(const std::vector<std::string>& 
       ->check(CLI::IsMember({"both", "forward", "backward"}));
   app.add_option("--layer-map", parsed.layer_map, "YAML file: ignore rules per side and a route map");
   app.add_option("--top", parsed.top, "how many of the largest differences to list (default 10)");
+  app.add_flag("--padiff-compat", parsed.padiff_compat,
+               "PaDiff's own verdicts: only the first step, and the backward search descending by forward outputs");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   parsed.tolerance.mode = *align::parse_compare_mode(parsed.mode);
   return parsed;
@@ -55,6 +58,7 @@ Result<align::PadiffOptions> padiff_options(const PadiffArgs& args) {
   align::PadiffOptions options;
   options.tolerance = args.tolerance;
   options.phases = *align::parse_phases(args.phase);
+  options.padiff_compat = args.padiff_compat;
   if (args.layer_map) {
     auto map = align::read_layer_map(*args.layer_map);
     if (!map) return fail(map.error());
@@ -87,14 +91,21 @@ std::string max_diff_text(const align::LayerComparison& layer, const align::Tens
          tensor_label(layer, tensor_position(layer, tensor)) + " " + align::index_text(tensor.elements->argmax);
 }
 
+// How many elements fail on their own: "0 of 6" shows a mean-mode false alarm (equal
+// elements whose float32 means differ by summation order, as transposed Linear weights do).
+std::string outside_text(const align::TensorComparison& tensor) {
+  if (!tensor.elements) return "";
+  return fmt::format(", {} of {} elements outside the tolerance", tensor.elements->outside, tensor.elements->total);
+}
+
 // One line's worth of why a layer failed: its problem, else its largest difference, else
-// the first failing tensor's reason (shapes that allow no element-wise diff).
+// the first failing tensor's reason (equal elements, or shapes that allow no element-wise diff).
 std::string failure_summary(const align::LayerComparison& layer) {
   if (!layer.problem.empty()) return layer.problem;
   if (const auto* worst = layer.worst_tensor(); worst && worst->elements->max_abs > 0)
-    return max_diff_text(layer, *worst);
+    return max_diff_text(layer, *worst) + outside_text(*worst);
   for (const auto& tensor : layer.tensors)
-    if (!tensor.passed) return tensor.detail;
+    if (!tensor.passed) return tensor.detail + outside_text(tensor);
   return "";
 }
 

@@ -118,11 +118,15 @@ std::vector<BundleMember> bundle_members(const RunReport& report, const std::str
 }
 
 Result<void> write_bundle(const RunReport& report, const std::string& report_dir, const std::string& bundle_path) {
+  return write_bundle_members(bundle_members(report, report_dir), bundle_path);
+}
+
+Result<void> write_bundle_members(const std::vector<BundleMember>& members, const std::string& bundle_path) {
   std::error_code ec;
   const fs::path target = fs::absolute(bundle_path, ec);
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   const std::string temp = target.string() + ".tmp." + std::to_string(getpid());
-  if (auto ok = write_archive(bundle_members(report, report_dir), temp, bundle_path); !ok) {
+  if (auto ok = write_archive(members, temp, bundle_path); !ok) {
     fs::remove(temp, ec);
     return ok;
   }

@@ -26,4 +26,7 @@ std::vector<BundleMember> bundle_members(const RunReport& report, const std::str
 
 Result<void> write_bundle(const RunReport& report, const std::string& report_dir, const std::string& bundle_path);
 
+// Any list of members, written the same way (`tipc-run acceptance --bundle`).
+Result<void> write_bundle_members(const std::vector<BundleMember>& members, const std::string& bundle_path);
+
 }  // namespace tipc::report

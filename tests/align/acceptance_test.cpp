@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "align/acceptance.h"
@@ -13,6 +14,7 @@
 #include "core/error.h"
 #include "support/align_samples.h"
 #include "support/run_binary.h"
+#include "support/tar_file.h"
 #include "support/temp_dir.h"
 
 namespace tipc::align {
@@ -215,6 +217,40 @@ TEST(AcceptanceConfig, BadValuesAndTopLevelKeysAreRejected) {
   ASSERT_TRUE(ok) << ok.error().str();
   EXPECT_DOUBLE_EQ(ok->at(3).threshold, 1e-5);
   EXPECT_DOUBLE_EQ(ok->at(4).threshold, 0.0015);
+}
+
+// An earlier run's log of a pair that is now missing must not pass for this run's.
+TEST(AcceptanceCommand, EarlierLogOfAPairNowMissingIsRenamedStale) {
+  SKIP_WITHOUT_ALIGN_SAMPLES();
+  test::TempDir dir;
+  write_reproduction(dir);
+  ASSERT_EQ(acceptance({dir.path().string()}).exit_code, kExitPassed);
+  const std::string earlier = test::slurp((dir.path() / "loss_diff.log").string());
+  fs::remove(dir.path() / "loss_paddle.npy");
+  const auto run = acceptance({dir.path().string()});
+  EXPECT_EQ(run.exit_code, kExitFailed);
+  EXPECT_FALSE(fs::exists(dir.path() / "loss_diff.log"));
+  EXPECT_EQ(test::slurp((dir.path() / "loss_diff.log.stale").string()), earlier);
+  EXPECT_NE(run.err.find("renamed the earlier run's loss_diff.log to loss_diff.log.stale"), std::string::npos)
+      << run.err;
+  EXPECT_TRUE(fs::exists(dir.path() / "forward_diff.log"));
+}
+
+TEST(AcceptanceCommand, BundleHoldsOnlyTheLogsThisRunWrote) {
+  SKIP_WITHOUT_ALIGN_SAMPLES();
+  test::TempDir dir;
+  write_reproduction(dir);
+  ASSERT_EQ(acceptance({dir.path().string()}).exit_code, kExitPassed);
+  fs::remove(dir.path() / "metric_torch.npy");
+  dir.write("bp_align_paddle.npy", "not a numpy file");  // ERROR: no log this run either
+  const std::string bundle = (dir.path() / "out" / "acceptance.tar.gz").string();
+  const auto run = acceptance({dir.path().string(), "--bundle", bundle});
+  EXPECT_EQ(run.exit_code, kExitUsage) << run.err;
+  const auto members = test::read_tar_gz(bundle);
+  std::set<std::string> names;
+  for (const auto& [name, contents] : members) names.insert(name);
+  EXPECT_EQ(names, (std::set<std::string>{"forward_diff.log", "loss_diff.log", "train_align_diff.log"}));
+  EXPECT_EQ(members.at("loss_diff.log"), test::slurp((dir.path() / "loss_diff.log").string()));
 }
 
 TEST(AcceptanceCommand, UsageErrorsExitTwo) {

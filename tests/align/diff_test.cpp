@@ -1,7 +1,10 @@
 // The diff engine against the reports the real reprod_log printed (align-samples/expected),
 // plus tipc-run's strict rules and the `diff` command's exit codes.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -18,6 +21,7 @@
 #include "align/py_repr.h"
 #include "align/reduce.h"
 #include "cli/diff_command.h"
+#include "support/npy_file.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -324,6 +328,50 @@ TEST(DiffCommand, BadInputExitsTwoWithAClearMessage) {
   EXPECT_EQ(diff_command({good, good, "--bogus"}).code, kExitUsage);
 }
 
+// reprod_log logs a key with str(key) and finds it in the other file with Python's dict
+// lookup, so 7 matches 7.0 and (1, 'a') matches (1.0, 'a'), while the str '7' does not.
+TEST(DiffKeys, ScalarKeysPrintLikeStrAndMatchByValue) {
+  test::TempDir dir;
+  dir.write("make.py", R"(import numpy as np
+x = np.array([1.0, 2.0], dtype=np.float32)
+np.save("a.npy", {7: x, (1, 'a'): x + 1, "n": {True: x, None: x, b"k": x}})
+np.save("b.npy", {7.0: x, (1.0, 'a'): x + 1, "n": {1: x, None: x, b"k": x}})
+np.save("c.npy", {"7": x, (1, 'a'): x + 1, "n": {True: x, None: x, b"k": x}})
+)");
+  ASSERT_EQ(std::system(("cd " + test::shell_quote(dir.path().string()) + " && /usr/bin/python3 make.py").c_str()), 0);
+  const std::string a = (dir.path() / "a.npy").string();
+  const auto run = diff_command({a, (dir.path() / "b.npy").string()});
+  EXPECT_EQ(run.code, kExitPassed) << run.err;
+  EXPECT_EQ(normalise_timestamps(run.out),
+            "[TS] root INFO: 7: \n[TS] root INFO: \tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: (1, 'a'): \n[TS] root INFO: \tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: n\n"
+            "[TS] root INFO: \tTrue: \n[TS] root INFO: \t\tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: \tNone: \n[TS] root INFO: \t\tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: \tb'k': \n[TS] root INFO: \t\tmean diff: check passed: True, value: 0.0\n"
+            "[TS] root INFO: diff check passed\n");
+  const auto str_key = diff_command({a, (dir.path() / "c.npy").string()});
+  EXPECT_EQ(str_key.code, kExitFailed);
+  EXPECT_NE(str_key.err.find("key '7' of " + a + " is missing in"), std::string::npos) << str_key.err;
+}
+
+TEST(DiffPlainArrays, TwoPlainArraysCompareAsOneEntryNamedAfterTheFiles) {
+  test::TempDir dir;
+  const std::string a = dir.write("a.npy", test::npy_float32({1, 2, 3}));
+  const std::string b = dir.write("b.npy", test::npy_float32({1, 2, 3.5f}));
+  const auto run = diff_command({a, b, "--method", "max"});
+  EXPECT_EQ(run.code, kExitFailed) << run.err;
+  EXPECT_EQ(normalise_timestamps(run.out),
+            "[TS] root INFO: a vs b: \n[TS] root INFO: \tmax diff: check passed: False, value: 0.5\n"
+            "[TS] root INFO: diff check failed\n");
+  const std::string same_stem = dir.write("other/a.npy", test::npy_float32({1, 2, 3}));
+  const auto same = diff_command({a, same_stem});
+  EXPECT_EQ(same.code, kExitPassed) << same.err;
+  EXPECT_EQ(normalise_timestamps(same.out).rfind("[TS] root INFO: a: \n", 0), 0u) << same.out;
+  const auto help = diff_command({"--help"});
+  EXPECT_NE(help.out.find("Two plain .npy arrays"), std::string::npos) << help.out;
+}
+
 // ---- numeric building blocks ---------------------------------------------------------
 
 TEST(DiffRepr, PythonFloatRepr) {
@@ -391,6 +439,31 @@ TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
   const auto with_nan = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
   ASSERT_TRUE(with_nan);
   EXPECT_TRUE(with_nan->stats.min.is_nan() && with_nan->stats.max.is_nan() && with_nan->stats.mean.is_nan());
+}
+
+// |a - b| of complex64 is the float32 nearest the exact modulus. numpy 1.24's AVX-512 abs
+// is less precise (issue 18: ...2023258209 against ...2321281433); tipc-run gives what numpy
+// gives with its AVX-512 paths disabled. These components are ones where plain float32
+// arithmetic, sqrtf(re * re + im * im), is one ulp off too.
+TEST(DiffLeaf, Complex64AbsIsTheCorrectlyRoundedModulus) {
+  const std::uint32_t re_bits = 1062462545, im_bits = 1052669064;
+  test::TempDir dir;
+  dir.write("make.py", fmt::format(R"(import numpy as np
+np.save("z.npy", np.array([{}, {}], dtype=np.uint32).view(np.float32).view(np.complex64))
+np.save("zero.npy", np.zeros(1, dtype=np.complex64))
+)", re_bits, im_bits));
+  ASSERT_EQ(std::system(("cd " + test::shell_quote(dir.path().string()) + " && /usr/bin/python3 make.py").c_str()), 0);
+  const float re = std::bit_cast<float>(re_bits), im = std::bit_cast<float>(im_bits);
+  // The squares of float32 values are exact in long double; its sqrt is rounded once more to float32.
+  const auto exact = static_cast<float>(std::sqrt(static_cast<long double>(re) * re + static_cast<long double>(im) * im));
+  const float naive = std::sqrt(re * re + im * im);
+  ASSERT_NE(exact, naive);
+  const auto run = diff_command({(dir.path() / "z.npy").string(), (dir.path() / "zero.npy").string(), "--method", "max",
+                                 "--threshold", "1"});
+  EXPECT_EQ(run.code, kExitPassed) << run.err;
+  EXPECT_NE(run.out.find("max diff: check passed: True, value: " + python_float_repr(exact) + "\n"),
+            std::string::npos)
+      << run.out;
 }
 
 TEST(DiffLeaf, SignedWrapAroundKeepsMinusOneTwentyEight) {

@@ -33,7 +33,7 @@ Value::Ptr float_array(std::vector<std::size_t> shape, const std::vector<float>&
   return std::make_shared<Value>(Value{std::move(array)});
 }
 
-Value dict_of(std::vector<std::pair<std::string, Value::Ptr>> items) { return Value{Value::Dict{std::move(items)}}; }
+Value dict_of(std::vector<std::pair<Value::Key, Value::Ptr>> items) { return Value{Value::Dict{std::move(items)}}; }
 
 // numpy's x.transpose(axes) of a C-ordered array, as a C-ordered copy.
 std::vector<float> transposed(const std::vector<float>& x, const std::vector<std::size_t>& shape,

@@ -44,7 +44,7 @@ const Array& array_at(const Value::Dict& dict, const std::string& key) {
 
 std::vector<std::string> keys(const Value::Dict& dict) {
   std::vector<std::string> out;
-  for (const auto& [key, value] : dict.items) out.push_back(key);
+  for (const auto& [key, value] : dict.items) out.push_back(key.text);
   return out;
 }
 
@@ -224,7 +224,7 @@ TEST(AlignLoadSamples, LargeArrayAndManyKeys) {
   for (std::size_t i = 0; i < d.items.size(); ++i) {
     std::string key = std::to_string(i);
     key = "k" + std::string(4 - key.size(), '0') + key;
-    ASSERT_EQ(d.items[i].first, key);
+    ASSERT_EQ(d.items[i].first.text, key);
     ASSERT_EQ(d.items[i].second->get<Array>()->to_doubles(), (std::vector<double>{static_cast<double>(i)}));
   }
 }

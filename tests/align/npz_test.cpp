@@ -25,8 +25,8 @@ TEST(NpzRead, StoredAndDeflatedMembers) {
     const auto members = read_npz(samples_dir() + "/" + file);
     ASSERT_TRUE(members) << file << ": " << members.error().str();
     ASSERT_EQ(members->items.size(), 2u) << file;
-    EXPECT_EQ(members->items[0].first, "a");  // ".npy" dropped, archive order kept
-    EXPECT_EQ(members->items[1].first, "b");
+    EXPECT_EQ(members->items[0].first.text, "a");  // ".npy" dropped, archive order kept
+    EXPECT_EQ(members->items[1].first.text, "b");
     const Array* a = members->find("a")->get<Array>();
     ASSERT_NE(a, nullptr);
     EXPECT_EQ(a->dtype.descr(), "<f4");
@@ -72,7 +72,7 @@ TEST(NpzRead, BytesInMemoryReadLikeTheFile) {
     ASSERT_TRUE(from_file && from_memory) << file;
     ASSERT_EQ(from_memory->items.size(), from_file->items.size()) << file;
     for (std::size_t i = 0; i < from_file->items.size(); ++i) {
-      EXPECT_EQ(from_memory->items[i].first, from_file->items[i].first) << file;
+      EXPECT_EQ(from_memory->items[i].first.text, from_file->items[i].first.text) << file;
       EXPECT_EQ(from_memory->items[i].second->describe(), from_file->items[i].second->describe()) << file;
     }
   }

@@ -163,6 +163,15 @@ const LayerComparison* find_layer(const PadiffResult& result, const std::string&
   return nullptr;
 }
 
+// step_0 and step_1 of M, which differs only in step_1.
+void write_steps_diverging_in_the_second(DumpPair& dumps) {
+  for (const std::string step : {"step_0", "step_1"}) {
+    DumpWriter a(dumps.temp, "a/" + step + "/rank_0"), b(dumps.temp, "b/" + step + "/rank_0");
+    a.write_report({layer(a, "M", 1)});
+    b.write_report({layer(b, "M", step == "step_1" ? 2 : 1)});
+  }
+}
+
 TEST(PadiffSearch, TheFirstDivergenceIsTheEarliestDivergingLeafInExecutionOrder) {
   DumpPair dumps;
   // M( block(fc1 fc2) fc3 ): fc2 diverges, and everything after it follows.
@@ -226,6 +235,56 @@ TEST(PadiffSearch, TheBackwardSearchComparesGradsInReverseOrder) {
   EXPECT_TRUE(forward->passed());
 }
 
+// PaDiff's API nodes have an empty route; they are named by API and call index instead.
+TEST(PadiffSearch, ApiCallsAreNamedByTheirApiAndCallIndex) {
+  DumpPair dumps;
+  for (auto [side, second_matmul] : {std::pair{&dumps.a, 1.f}, std::pair{&dumps.b, 2.f}}) {
+    DumpWriter& w = *side;
+    const auto api = [&](const std::string& name, float value) {
+      OrderedJson node = DumpWriter::layer(name, "", {w.tensor<float>({value, value})});
+      node["type"] = "api";
+      return node;
+    };
+    w.write_report({layer(w, "M", second_matmul, {api("matmul", 1), api("add", 1), api("matmul", second_matmul)})});
+  }
+  const auto result = dumps.compare();
+  ASSERT_TRUE(result) << result.error().str();
+  EXPECT_EQ(divergences(*result), std::vector<std::string>{"forward M/matmul#1|M/matmul#1: no sublayers"});
+  EXPECT_TRUE(find_layer(*result, "M/matmul#0")->passed());
+  EXPECT_TRUE(find_layer(*result, "M/add#0")->passed());
+}
+
+// --padiff-compat: PaDiff's backward check descends with its forward check, so grads that
+// differ only below the root are blamed on the root when the forward outputs agree.
+TEST(PadiffCompat, TheBackwardSearchDescendsByForwardOutputs) {
+  DumpPair dumps;
+  for (auto [side, grad] : {std::pair{&dumps.a, 1.f}, std::pair{&dumps.b, 2.f}}) {
+    DumpWriter& w = *side;
+    const auto node = [&](const std::string& route, std::vector<OrderedJson> children = {}) {
+      return DumpWriter::layer("Linear", route, {w.tensor<float>({1})}, {w.tensor<float>({grad})}, children);
+    };
+    w.write_report({node("M", {node("M.fc1"), node("M.fc2")})});
+  }
+  PadiffOptions compat;
+  compat.padiff_compat = true;
+  const auto result = dumps.compare(compat);
+  ASSERT_TRUE(result) << result.error().str();
+  EXPECT_EQ(divergences(*result), std::vector<std::string>{
+                                      "backward M|M: sublayers correspond, but the diff is in this layer's own output"});
+}
+
+TEST(PadiffCompat, OnlyTheFirstStepIsChecked) {
+  DumpPair dumps;
+  write_steps_diverging_in_the_second(dumps);
+  PadiffOptions compat;
+  compat.padiff_compat = true;
+  const auto result = dumps.compare(compat);
+  ASSERT_TRUE(result) << result.error().str();
+  EXPECT_TRUE(result->passed());
+  EXPECT_EQ(result->ranks, 1u);
+  EXPECT_EQ(result->warnings, std::vector<std::string>{"--padiff-compat: only step_0 of 2 steps checked, as PaDiff does"});
+}
+
 TEST(PadiffSearch, LayersPairByNetIdWhateverTheirOrder) {
   DumpPair dumps;
   const auto with_id = [](OrderedJson node, int id) {
@@ -266,11 +325,7 @@ TEST(PadiffSearch, DifferentOutputCountsFailTheLayer) {
 
 TEST(PadiffSearch, EveryStepIsCheckedNotOnlyTheFirst) {
   DumpPair dumps;
-  for (const std::string step : {"step_0", "step_1"}) {
-    DumpWriter a(dumps.temp, "a/" + step + "/rank_0"), b(dumps.temp, "b/" + step + "/rank_0");
-    a.write_report({layer(a, "M", 1)});
-    b.write_report({layer(b, "M", step == "step_1" ? 2 : 1)});
-  }
+  write_steps_diverging_in_the_second(dumps);
   const auto result = dumps.compare();
   ASSERT_TRUE(result) << result.error().str();
   EXPECT_EQ(result->ranks, 2u);
@@ -335,6 +390,29 @@ TEST(PadiffParams, APaddleLinearWeightIsComparedWithTorchsTransposed) {
   ASSERT_TRUE(result) << result.error().str();
   ASSERT_EQ(result->divergences.size(), 1u);
   EXPECT_EQ(result->layers[*result->divergences[0].layer].tensors.at(0).detail, "shapes (2, 3), (3, 2) mismatch");
+}
+
+// Paddle (2, 3) and torch (3, 2) hold the same weight, but their float32 means sum the
+// elements in different memory orders: 1e8 + 1 rounds to 1e8 in one order and not the
+// other. Mean mode fails; the element count says nothing is actually outside the tolerance.
+TEST(PadiffParams, AMeanModeFalseAlarmOnATransposedWeightShowsNoElementOutside) {
+  DumpPair dumps;
+  dumps.a.write_params(
+      DumpWriter::param_node("Linear", "M.fc", {{"weight", dumps.a.tensor<float>({1e8f, 1, -1e8f, 1, 1, 1}, {2, 3})}}),
+      "paddle");
+  dumps.b.write_params(
+      DumpWriter::param_node("Linear", "N.fc", {{"weight", dumps.b.tensor<float>({1e8f, 1, 1, 1, -1e8f, 1}, {3, 2})}}),
+      "torch");
+  const auto result = dumps.compare();
+  ASSERT_TRUE(result) << result.error().str();
+  ASSERT_EQ(result->divergences.size(), 1u);
+  const TensorComparison& weight = result->layers[*result->divergences[0].layer].tensors.at(0);
+  EXPECT_FALSE(weight.passed);
+  EXPECT_EQ(*weight.a_mean, 0.5);
+  EXPECT_EQ(*weight.b_mean, static_cast<double>(1.0f / 6.0f));
+  ASSERT_TRUE(weight.elements);
+  EXPECT_EQ(weight.elements->outside, 0u);
+  EXPECT_EQ(weight.elements->total, 6u);
 }
 
 TEST(PadiffParams, AGradOnOneSideOnlyFailsAndNoGradOnEitherIsSkipped) {

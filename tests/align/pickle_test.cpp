@@ -7,9 +7,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "align/load.h"
+#include "support/run_binary.h"
 #include "support/temp_dir.h"
 
 namespace tipc::align {
@@ -186,7 +189,7 @@ TEST(PickleValues, ScalarsStringsAndContainers) {
   const auto* dict = value->get<Value::Dict>();
   ASSERT_NE(dict, nullptr);
   ASSERT_EQ(dict->items.size(), 11u);
-  EXPECT_EQ(dict->items[0].first, "float");  // insertion order is kept
+  EXPECT_EQ(dict->items[0].first.text, "float");  // insertion order is kept
   EXPECT_EQ(*dict->find("float")->get<double>(), 0.5);
   EXPECT_EQ(*dict->find("neg")->get<std::int64_t>(), -7);
   EXPECT_EQ(*dict->find("int2")->get<std::int64_t>(), 1000);
@@ -208,7 +211,8 @@ TEST(PickleValues, ScalarsStringsAndContainers) {
 
 TEST(PickleValues, BadOperandsAreErrors) {
   expect_error(PickleWriter().op("\x8b").op(le(9, 4)).op(std::string(9, '\0')).stop(), "wider than 64 bits");
-  expect_error(PickleWriter().op("}").int1(1).int1(2).op("s").stop(), "dict key (string) expected, got int");
+  expect_error(PickleWriter().op("}").op("]").int1(2).op("s").stop(),
+               "dict key of type list is not supported (str, int, float, bool, None, bytes and tuples of these are)");
   expect_error(PickleWriter().int1(1).op("e").stop(), "no MARK");
   expect_error(PickleWriter().op("(a").stop(), "stack underflow");
   expect_error(PickleWriter().op("}(").str("k").op("u").stop(), "odd number");
@@ -216,6 +220,53 @@ TEST(PickleValues, BadOperandsAreErrors) {
   expect_error(PickleWriter().op(std::string("X\x02\x00\x00\x00\xc3(", 7)).stop(), "not valid UTF-8");
   expect_error(PickleWriter().op("N").int1(1).op("a").stop(), "APPEND target list expected, got None");
   expect_error(PickleWriter().op("N").op("}b").stop(), "BUILD on a None");
+}
+
+// Keys as np.save pickles them, against Python's own str() of each key (keys.txt).
+TEST(PickleKeys, HashableScalarKeysLoadWithPythonsStrOfTheKey) {
+  test::TempDir dir;
+  dir.write("make.py", R"(import numpy as np
+keys = [7, -3, 2**40, 1.5, 1e-05, 1e16, float("inf"), True, None, (1, 'a'), (), (2.5,), ((1, None), b'q'),
+        b'x', b'it\'s\n\xff', "plain", "it's", ('it"s', "it's", "\t\u00e9\u00a0"), False]
+np.save("keys.npy", {k: np.array([i], dtype=np.float32) for i, k in enumerate(keys)})
+with open("keys.txt", "w", encoding="utf-8") as f:
+    f.write("".join(str(k) + "\n" for k in keys))
+)");
+  ASSERT_EQ(std::system(("cd " + test::shell_quote(dir.path().string()) + " && /usr/bin/python3 make.py").c_str()), 0);
+  const auto value = load_values((dir.path() / "keys.npy").string());
+  ASSERT_TRUE(value) << value.error().str();
+  const auto& dict = *value->get<Value::Dict>();
+  std::istringstream expected(test::slurp((dir.path() / "keys.txt").string()));
+  std::size_t i = 0;
+  for (std::string line; std::getline(expected, line); ++i) {
+    ASSERT_LT(i, dict.items.size());
+    EXPECT_EQ(dict.items[i].first.text, line) << "key " << i;
+    EXPECT_EQ(dict.items[i].second->get<Array>()->to_doubles(), (std::vector<double>{static_cast<double>(i)}));
+  }
+  EXPECT_EQ(i, dict.items.size());
+}
+
+// Python's dict equality: 1 == 1.0 == True and (1, 'a') == (1.0, 'a'), but '1' != 1 != b'1'.
+TEST(PickleKeys, EqualNumbersAreOneKeyAndKeepTheFirstSpelling) {
+  PickleWriter w;
+  w.op("}(").int1(1).str("int").op("G").op(std::string("\x3f\xf0\0\0\0\0\0\0", 8)).str("float");
+  w.op("\x88").str("bool").str("1").str("str").bytes("1").str("bytes").op("u").stop();
+  const auto value = unpickle(pickle_bytes(w), "keys");
+  ASSERT_TRUE(value) << value.error().str();
+  const auto& dict = *value->get<Value::Dict>();
+  ASSERT_EQ(dict.items.size(), 3u);
+  EXPECT_EQ(dict.items[0].first.text, "1");
+  EXPECT_EQ(*dict.items[0].second->get<std::string>(), "bool");  // the last value, the first key
+  EXPECT_EQ(dict.items[1].first.text, "1");
+  EXPECT_EQ(dict.items[2].first.text, "b'1'");
+  EXPECT_EQ(*dict.find(Value::Key{"1"})->get<std::string>(), "str");
+  EXPECT_EQ(dict.find(Value::Key{"2"}), nullptr);
+}
+
+TEST(PickleKeys, DeeplyNestedTupleKeyIsRefused) {
+  PickleWriter w;
+  w.op("}").op("N").op(std::string(300, '\x85')).op("N").op("s").stop();
+  expect_error(w, "dict key nested deeper than the limit");
 }
 
 TEST(PickleValues, MemoHoldsReferencesAndCyclesAreRefused) {

@@ -59,13 +59,44 @@ TEST(PadiffCommand, ADivergenceExitsOneAndNamesTheFirstDivergingLayer) {
       << run.out;
   EXPECT_TRUE(contains(run.out,
                        "divergences (2):\n"
-                       "  forward   M.block.fc2: no sublayers; max |diff| 2 at output 0 [1]\n"
-                       "  forward   M.fc3: no sublayers; max |diff| 2 at output 0 [1]\n"))
+                       "  forward   M.block.fc2: no sublayers; max |diff| 2 at output 0 [1], 1 of 2 elements "
+                       "outside the tolerance\n"
+                       "  forward   M.fc3: no sublayers; max |diff| 2 at output 0 [1], 1 of 2 elements outside the "
+                       "tolerance\n"))
       << run.out;
   EXPECT_TRUE(
       contains(run.out, "largest differences (2 of 5 layers):\n  FAIL 2            forward   M  output 0 [1]\n"))
       << run.out;
   EXPECT_TRUE(contains(run.out, "FAIL: 2 divergences\n")) << run.out;
+}
+
+// The largest-differences table names API calls (whose route is empty) by API and call index.
+TEST(PadiffCommand, ApiCallsHaveNamesInTheTables) {
+  test::TempDir temp;
+  for (auto [dir, value] : {std::pair{"a", 1.f}, std::pair{"b", 3.f}}) {
+    DumpWriter dump(temp, dir);
+    OrderedJson call = DumpWriter::layer("matmul", "", {dump.tensor<float>({1, value})});
+    call["type"] = "api";
+    dump.write_report({DumpWriter::layer("Linear", "M", {dump.tensor<float>({1, value})}, {}, {call})});
+  }
+  const auto run = test::run_tipc(temp.path(), {"padiff", "a", "b"});
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_TRUE(contains(run.out, "  forward   M/matmul#0: no sublayers;")) << run.out;
+  EXPECT_TRUE(contains(run.out, "  FAIL 2            forward   M/matmul#0  output 0 [1]\n")) << run.out;
+}
+
+TEST(PadiffCommand, PadiffCompatChecksOnlyTheFirstStep) {
+  test::TempDir temp;
+  for (const std::string step : {"step_0", "step_1"}) {
+    for (auto [dir, value] : {std::pair{"a", 1.f}, std::pair{"b", step == "step_1" ? 3.f : 1.f}}) {
+      DumpWriter dump(temp, std::string(dir) + "/" + step);
+      dump.write_report({DumpWriter::layer("Linear", "M", {dump.tensor<float>({1, value})})});
+    }
+  }
+  EXPECT_EQ(test::run_tipc(temp.path(), {"padiff", "a", "b"}).exit_code, 1);
+  const auto compat = test::run_tipc(temp.path(), {"padiff", "a", "b", "--padiff-compat"});
+  EXPECT_EQ(compat.exit_code, 0) << compat.out << compat.err;
+  EXPECT_TRUE(contains(compat.err, "only step_0 of 2 steps checked")) << compat.err;
 }
 
 TEST(PadiffCommand, TheModeAndTheTolerancesDecide) {
