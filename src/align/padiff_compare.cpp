@@ -458,15 +458,6 @@ std::optional<CompareMode> parse_compare_mode(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view compare_mode_name(CompareMode mode) {
-  switch (mode) {
-    case CompareMode::Mean: return "mean";
-    case CompareMode::Strict: return "strict";
-    case CompareMode::AbsMean: return "abs_mean";
-  }
-  return "";
-}
-
 bool within_tolerance(double a, double b, const Tolerance& tolerance) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
   if (std::isinf(a) || std::isinf(b)) return a == b;

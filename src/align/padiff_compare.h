@@ -28,7 +28,6 @@ namespace tipc::align {
 // What is compared of a tensor pair: the means, every element, or the means of |t|.
 enum class CompareMode { Mean, Strict, AbsMean };
 std::optional<CompareMode> parse_compare_mode(std::string_view name);  // "mean", "strict", "abs_mean"
-std::string_view compare_mode_name(CompareMode mode);
 
 // numpy's assert_allclose test: |x - y| <= atol + rtol * |y| (y from B), NaNs in the same
 // places equal, infinities equal only to themselves. PaDiff's defaults are numpy's.
