@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -44,31 +43,43 @@ Result<void> prepare_data(const Project& project, const std::string& mode) {
   return {};
 }
 
-// The repository's own prepare.sh, as the reference workflow runs it before the runner.
+// The repository's own prepare.sh for one config, as the reference workflow runs it before
+// the runner: a one-stage plan, whose output is appended to test_tipc/output/prepare.log.
+plan::Plan prepare_plan(const std::string& config, const std::string& mode) {
+  plan::Stage stage;
+  stage.id = "prepare";
+  stage.kind = plan::StageKind::kOther;
+  stage.argv = {"bash", "test_tipc/prepare.sh", fs::absolute(config).string(), mode};
+  stage.cwd = ".";
+  stage.log = "test_tipc/output/prepare.log";
+  plan::Plan plan;
+  plan.config_path = config;
+  plan.mode = mode;
+  plan.stages.push_back(std::move(stage));
+  return plan;
+}
+
+// Each config's prepare.sh, one after the other, through the scheduler: --timeout and an
+// interrupt stop it as they stop any stage, SIGTERM and SIGKILL after the grace, so a
+// script that ignores SIGTERM cannot hang the run.
 Result<void> run_prepare_scripts(const Project& project, const std::vector<std::string>& configs,
-                                 const std::string& mode, run::Executor& executor, const run::SignalWatch& signals) {
+                                 const Options& options, run::Executor& executor, const run::SignalWatch& signals) {
+  run::SchedulerOptions scheduler;
+  scheduler.repo_root = project.root;
+  scheduler.timeouts.all = options.timeout;
+  scheduler.timeouts.grace = project.settings.grace;
+  scheduler.appended_logs = {plan::StageKind::kOther};
+  run::Listener quiet;
   for (const auto& config : configs) {
-    run::Launch launch;
-    launch.id = "prepare:" + config;
-    launch.argv = {"bash", "test_tipc/prepare.sh", fs::absolute(config).string(), mode};
-    launch.cwd = project.root;
-    launch.log_path = project.root + "/test_tipc/output/prepare.log";
-    launch.append_log = true;
-    if (auto ok = executor.start(launch); !ok) return fail(ok.error());
-    std::optional<run::Finished> done;
-    bool interrupted = false;
-    while (!(done = executor.wait(run::Clock::now() + std::chrono::seconds(1)))) {
-      if (signals.interrupted() && !interrupted) {
-        interrupted = true;
-        executor.signal(launch.id, SIGTERM);
-      }
+    const plan::Plan plan = prepare_plan(config, options.mode);
+    const auto summary = run::run_stages({&plan}, executor, quiet, scheduler, [&] { return signals.interrupted(); });
+    if (summary.interrupted) {
+      return fail(Error{{Diagnostic{config, 0, "", "interrupted during test_tipc/prepare.sh"}}, kExitInterrupted});
     }
-    if (interrupted) return fail(Error{{Diagnostic{config, 0, "", "interrupted during test_tipc/prepare.sh"}}, kExitInterrupted});
-    if (done->exit_code != 0) {
+    const run::StageRecord& prepare = summary.stages.front();
+    if (prepare.verdict.result != run::Status::kPass) {
       return fail(Error{{Diagnostic{config, 0, "", fmt::format("test_tipc/prepare.sh failed ({}); see {}",
-                                                               done->signal ? fmt::format("signal {}", *done->signal)
-                                                                            : fmt::format("exit code {}", *done->exit_code),
-                                                               launch.log_path)}},
+                                                               prepare.verdict.reason, prepare.log_path)}},
                         kExitFailed});
     }
   }
@@ -180,7 +191,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor local(signals);
   if (options.prepare_script) {
-    if (auto ok = run_prepare_scripts(project, config_files, options.mode, local, signals); !ok) return report_error(ok.error());
+    if (auto ok = run_prepare_scripts(project, config_files, options, local, signals); !ok) return report_error(ok.error());
   }
   std::optional<run::SlurmExecutor> on_slurm;
   if (options.executor == "slurm") on_slurm.emplace(local, slurm, [](const auto& argv) { return run::run_command(argv); });
@@ -189,7 +200,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options)));
   scheduler.timeouts = timeouts_for(project, options);
   scheduler.repo_root = project.root;
-  scheduler.append_logs = options.compat;
+  if (options.compat) scheduler.appended_logs = {plan::StageKind::kTrain};
   scheduler.multi_node_here = options.compat;
   scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
   std::vector<const plan::Plan*> pointers, whole_pointers;
