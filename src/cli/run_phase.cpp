@@ -162,6 +162,26 @@ void set_up_debug_log(bool verbose) {
   spdlog::set_default_logger(logger);
 }
 
+// The verdict's exit code (the reference's 0 in compat mode, D1), except that a run whose
+// journal, plan file or results log could not be written does not pass: 0 becomes 1.
+int exit_code(const run::RunSummary& summary, const report::ReportWriter& reports,
+              const std::vector<const std::string*>& write_errors, const Options& options) {
+  int code = summary.interrupted ? kExitInterrupted : kExitPassed;
+  if (!options.compat) {
+    const run::RunVerdict verdict = report::run_verdict(summary.verdict(), reports.report());
+    const run::VerdictRules rules{options.strict, options.allow_nothing};
+    std::cout << report::verdict_line(verdict, rules) << '\n';
+    code = verdict.exit_code(rules);
+  }
+  std::vector<std::string> unwritten;
+  for (const std::string* error : write_errors) {
+    if (!error->empty()) unwritten.push_back(*error);
+  }
+  if (unwritten.empty()) return code;
+  std::cerr << fmt::format("tipc-run: error: this run's results were not all recorded: {}\n", fmt::join(unwritten, "; "));
+  return code == kExitPassed ? kExitFailed : code;
+}
+
 Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, const Project& project,
                                       const Options& options) {
   std::vector<std::string> dirs;
@@ -213,23 +233,16 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   report::ResultsLogReporter results(project.root, options.compat, options.resume);
   const std::string settings_file =
       project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
-  run::JournalWriter journal(
-      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs, whole_pointers});
-  report::ReportWriter reports(project.root, options.bundle, std::cout);
+  report::ReportWriter reports(
+      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs, whole_pointers},
+      options.bundle, std::cout);
   run::MultiListener listeners;
   listeners.add(console);
   listeners.add(results);
-  listeners.add(journal);
-  listeners.add(reports);  // after the journal: it reads the journal's last line
+  listeners.add(reports);
   report::CheckEventSource events(project.root, listeners);
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
-  if (options.compat) return summary.interrupted ? kExitInterrupted : kExitPassed;  // the reference exits 0 (D1)
-  const run::RunVerdict own = summary.verdict();
-  const run::RunVerdict verdict =
-      own.kind == run::VerdictKind::kNothingRan || !reports.report() ? own : reports.report()->verdict();
-  const run::VerdictRules rules{options.strict, options.allow_nothing};
-  std::cout << report::verdict_line(verdict, rules) << '\n';
-  return verdict.exit_code(rules);
+  return exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options);
 }
 
 }  // namespace tipc::cli

@@ -217,5 +217,35 @@ TEST_F(RunPhase, AnInterruptStopsAPrepareScriptThatIgnoresSigterm) {
   EXPECT_EQ(records(), 0);
 }
 
+// Every stage passes, but what the reports and --resume read was not written: no PASS.
+// (Tests run as root, whom file modes do not stop: a directory where the journal goes
+// does, and /dev/full fails writes as a full disk does.)
+TEST_F(RunPhase, AJournalThatCannotBeWrittenFailsAPassingRunNamingTheFile) {
+  const fs::path journal = output() / run::kJournalFileName;
+  fs::create_directories(journal / "x");
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("tipc-run: error: cannot write " + journal.string() + ": Is a directory; "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("tipc-run: no reports: cannot write " + journal.string()), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("tipc-run: error: this run's results were not all recorded: cannot write " + journal.string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(records(), 5) << "the stages still ran";
+}
+
+TEST_F(RunPhase, AResultsLogOnAFullDiskFailsAPassingRunAlsoInCompatMode) {
+  const fs::path log = output() / "results_python.log";
+  fs::create_directories(output());
+  fs::create_symlink("/dev/full", log);
+  for (const std::vector<std::string>& mode : {std::vector<std::string>{}, std::vector<std::string>{"--compat"}}) {
+    const auto r = run(mode);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("tipc-run: error: cannot write " + log.string() + ": No space left on device"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace tipc::cli
