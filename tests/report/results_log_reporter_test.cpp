@@ -11,13 +11,11 @@
 
 namespace tipc::report {
 namespace {
-namespace fs = std::filesystem;
 using plan::StageKind;
-using test::fake_plan;
 using test::fake_stage;
 
 plan::Plan plan_with_status_lines() {
-  auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  auto p = test::fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
   p.results_log = p.output_dir + "/results_python.log";
   p.status_line = "{word} {model}";
   return p;
@@ -37,8 +35,8 @@ TEST(ResultsLogReporter, AFullDiskIsAWriteErrorNamingTheFileAndTheReason) {
   test::FakeRun run;
   const auto p = plan_with_status_lines();
   const std::string log = run.output() + "/results_python.log";
-  fs::create_directories(run.output());
-  fs::create_symlink("/dev/full", log);
+  std::filesystem::create_directories(run.output());
+  std::filesystem::create_symlink("/dev/full", log);
   ResultsLogReporter results(run.repo.path().string(), false);
   run.run({&p}, {&results});
   EXPECT_EQ(results.write_error(), "cannot write " + log + ": No space left on device");
@@ -48,7 +46,7 @@ TEST(ResultsLogReporter, ALogThatCannotBeOpenedIsAWriteError) {
   test::FakeRun run;
   const auto p = plan_with_status_lines();
   const std::string log = run.output() + "/results_python.log";
-  fs::create_directories(log + "/x");
+  std::filesystem::create_directories(log + "/x");
   ResultsLogReporter results(run.repo.path().string(), false);
   run.run({&p}, {&results});
   EXPECT_EQ(results.write_error(), "cannot write " + log + ": Is a directory");
