@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -44,31 +43,43 @@ Result<void> prepare_data(const Project& project, const std::string& mode) {
   return {};
 }
 
-// The repository's own prepare.sh, as the reference workflow runs it before the runner.
+// The repository's own prepare.sh for one config, as the reference workflow runs it before
+// the runner: a one-stage plan, whose output is appended to test_tipc/output/prepare.log.
+plan::Plan prepare_plan(const std::string& config, const std::string& mode) {
+  plan::Stage stage;
+  stage.id = "prepare";
+  stage.kind = plan::StageKind::kOther;
+  stage.argv = {"bash", "test_tipc/prepare.sh", fs::absolute(config).string(), mode};
+  stage.cwd = ".";
+  stage.log = "test_tipc/output/prepare.log";
+  plan::Plan plan;
+  plan.config_path = config;
+  plan.mode = mode;
+  plan.stages.push_back(std::move(stage));
+  return plan;
+}
+
+// Each config's prepare.sh, one after the other, through the scheduler: --timeout and an
+// interrupt stop it as they stop any stage, SIGTERM and SIGKILL after the grace, so a
+// script that ignores SIGTERM cannot hang the run.
 Result<void> run_prepare_scripts(const Project& project, const std::vector<std::string>& configs,
-                                 const std::string& mode, run::Executor& executor, const run::SignalWatch& signals) {
+                                 const Options& options, run::Executor& executor, const run::SignalWatch& signals) {
+  run::SchedulerOptions scheduler;
+  scheduler.repo_root = project.root;
+  scheduler.timeouts.all = options.timeout;
+  scheduler.timeouts.grace = project.settings.grace;
+  scheduler.appended_logs = {plan::StageKind::kOther};
+  run::Listener quiet;
   for (const auto& config : configs) {
-    run::Launch launch;
-    launch.id = "prepare:" + config;
-    launch.argv = {"bash", "test_tipc/prepare.sh", fs::absolute(config).string(), mode};
-    launch.cwd = project.root;
-    launch.log_path = project.root + "/test_tipc/output/prepare.log";
-    launch.append_log = true;
-    if (auto ok = executor.start(launch); !ok) return fail(ok.error());
-    std::optional<run::Finished> done;
-    bool interrupted = false;
-    while (!(done = executor.wait(run::Clock::now() + std::chrono::seconds(1)))) {
-      if (signals.interrupted() && !interrupted) {
-        interrupted = true;
-        executor.signal(launch.id, SIGTERM);
-      }
+    const plan::Plan plan = prepare_plan(config, options.mode);
+    const auto summary = run::run_stages({&plan}, executor, quiet, scheduler, [&] { return signals.interrupted(); });
+    if (summary.interrupted) {
+      return fail(Error{{Diagnostic{config, 0, "", "interrupted during test_tipc/prepare.sh"}}, kExitInterrupted});
     }
-    if (interrupted) return fail(Error{{Diagnostic{config, 0, "", "interrupted during test_tipc/prepare.sh"}}, kExitInterrupted});
-    if (done->exit_code != 0) {
+    const run::StageRecord& prepare = summary.stages.front();
+    if (prepare.verdict.result != run::Status::kPass) {
       return fail(Error{{Diagnostic{config, 0, "", fmt::format("test_tipc/prepare.sh failed ({}); see {}",
-                                                               done->signal ? fmt::format("signal {}", *done->signal)
-                                                                            : fmt::format("exit code {}", *done->exit_code),
-                                                               launch.log_path)}},
+                                                               prepare.verdict.reason, prepare.log_path)}},
                         kExitFailed});
     }
   }
@@ -151,6 +162,26 @@ void set_up_debug_log(bool verbose) {
   spdlog::set_default_logger(logger);
 }
 
+// The verdict's exit code (the reference's 0 in compat mode, D1), except that a run whose
+// journal, plan file or results log could not be written does not pass: 0 becomes 1.
+int exit_code(const run::RunSummary& summary, const report::ReportWriter& reports,
+              const std::vector<const std::string*>& write_errors, const Options& options) {
+  int code = summary.interrupted ? kExitInterrupted : kExitPassed;
+  if (!options.compat) {
+    const run::RunVerdict verdict = report::run_verdict(summary.verdict(), reports.report());
+    const run::VerdictRules rules{options.strict, options.allow_nothing};
+    std::cout << report::verdict_line(verdict, rules) << '\n';
+    code = verdict.exit_code(rules);
+  }
+  std::vector<std::string> unwritten;
+  for (const std::string* error : write_errors) {
+    if (!error->empty()) unwritten.push_back(*error);
+  }
+  if (unwritten.empty()) return code;
+  std::cerr << fmt::format("tipc-run: error: this run's results were not all recorded: {}\n", fmt::join(unwritten, "; "));
+  return code == kExitPassed ? kExitFailed : code;
+}
+
 Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, const Project& project,
                                       const Options& options) {
   std::vector<std::string> dirs;
@@ -180,7 +211,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor local(signals);
   if (options.prepare_script) {
-    if (auto ok = run_prepare_scripts(project, config_files, options.mode, local, signals); !ok) return report_error(ok.error());
+    if (auto ok = run_prepare_scripts(project, config_files, options, local, signals); !ok) return report_error(ok.error());
   }
   std::optional<run::SlurmExecutor> on_slurm;
   if (options.executor == "slurm") on_slurm.emplace(local, slurm, [](const auto& argv) { return run::run_command(argv); });
@@ -189,7 +220,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options)));
   scheduler.timeouts = timeouts_for(project, options);
   scheduler.repo_root = project.root;
-  scheduler.append_logs = options.compat;
+  if (options.compat) scheduler.appended_logs = {plan::StageKind::kTrain};
   scheduler.multi_node_here = options.compat;
   scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
   std::vector<const plan::Plan*> pointers, whole_pointers;
@@ -202,23 +233,16 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   report::ResultsLogReporter results(project.root, options.compat, options.resume);
   const std::string settings_file =
       project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
-  run::JournalWriter journal(
-      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs, whole_pointers});
-  report::ReportWriter reports(project.root, options.bundle, std::cout);
+  report::ReportWriter reports(
+      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs, whole_pointers},
+      options.bundle, std::cout);
   run::MultiListener listeners;
   listeners.add(console);
   listeners.add(results);
-  listeners.add(journal);
-  listeners.add(reports);  // after the journal: it reads the journal's last line
+  listeners.add(reports);
   report::CheckEventSource events(project.root, listeners);
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
-  if (options.compat) return summary.interrupted ? kExitInterrupted : kExitPassed;  // the reference exits 0 (D1)
-  const run::RunVerdict own = summary.verdict();
-  const run::RunVerdict verdict =
-      own.kind == run::VerdictKind::kNothingRan || !reports.report() ? own : reports.report()->verdict();
-  const run::VerdictRules rules{options.strict, options.allow_nothing};
-  std::cout << report::verdict_line(verdict, rules) << '\n';
-  return verdict.exit_code(rules);
+  return exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options);
 }
 
 }  // namespace tipc::cli

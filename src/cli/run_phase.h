@@ -15,7 +15,8 @@ Result<run::ResourceSpec> resources_for(const Options& options);
 
 // `plans` are the stages --only and -k selected; `whole_plans` the same plans before that
 // (the reports describe them whole). The exit code is the whole plan's verdict, except that
-// a run in which none of its own stages ran is NOTHING RAN (run/run_verdict.h).
+// a run in which none of its own stages ran is NOTHING RAN (report::run_verdict), and 1
+// instead of 0 when the journal, a plan file or a results log could not be written.
 // `invalid_configs`: the problems of the configs left out of the run, for its reports.
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
               const Options& options, const std::vector<std::string>& config_files,

@@ -11,7 +11,6 @@
 #include "report/junit_report.h"
 #include "report/markdown_report.h"
 #include "report/report_loader.h"
-#include "run/journal.h"
 
 namespace tipc::report {
 
@@ -39,6 +38,8 @@ std::string report_directory(const std::string& repo_root, const std::vector<con
 }
 
 void ReportWriter::run_started(const run::RunInfo& info) {
+  journal_.run_started(info);
+  report_.reset();
   plan_files_.clear();
   for (const auto* plan : info.plans) plan_files_.push_back(run::plan_file_path(repo_root_, *plan));
   directory_ = report_directory(repo_root_, info.plans);
@@ -56,7 +57,14 @@ Result<std::string> ReportWriter::write_all() {
   return directory_;
 }
 
-void ReportWriter::run_finished(const run::RunSummary&) {
+void ReportWriter::stage_finished(const run::StageRecord& record) { journal_.stage_finished(record); }
+
+void ReportWriter::run_finished(const run::RunSummary& summary) {
+  journal_.run_finished(summary);
+  if (!state_error().empty()) {
+    out_ << "tipc-run: no reports: " << state_error() << '\n';
+    return;
+  }
   std::vector<std::string> names;
   for (const ReportFile& file : report_files()) names.push_back(file.name);
   if (const auto written = write_all()) {

@@ -1,8 +1,8 @@
 #pragma once
-// Writes a run's reports when it finishes. They are loaded from the state the run left on
-// disk (report_loader.h), exactly as `tipc-run report DIR` does, never from the events,
-// so both give the same files. Add it after the JournalWriter: it reads the journal's
-// "run finished" line.
+// Writes a run's state and, when it finishes, its reports. The reports are loaded from the
+// state the run left on disk (report_loader.h), exactly as `tipc-run report DIR` does, never
+// from the events, so both give the same files. It owns the run's JournalWriter and hands
+// it each event first: one listener, so the journal is complete before the reports read it.
 #include <optional>
 #include <ostream>
 #include <string>
@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "report/run_report.h"
 #include "run/events.h"
+#include "run/journal.h"
 
 namespace tipc::report {
 
@@ -33,19 +34,25 @@ std::string report_directory(const std::string& repo_root, const std::vector<con
 
 class ReportWriter : public run::Listener {
  public:
-  // `out` gets one line naming the reports (or a warning); `bundle` is --bundle's file.
-  ReportWriter(std::string repo_root, std::optional<std::string> bundle, std::ostream& out)
-      : repo_root_(std::move(repo_root)), bundle_(std::move(bundle)), out_(out) {}
+  // `state`: what the journal records; `out` gets one line naming the reports (or why there
+  // are none); `bundle` is --bundle's file.
+  ReportWriter(run::RunContext state, std::optional<std::string> bundle, std::ostream& out)
+      : repo_root_(state.repo_root), journal_(std::move(state)), bundle_(std::move(bundle)), out_(out) {}
   void run_started(const run::RunInfo& info) override;
+  void stage_finished(const run::StageRecord& record) override;
   void run_finished(const run::RunSummary& summary) override;
   // The whole plan as the reports describe it (this run merged with the results it did not
-  // replace); nullopt until the run finished, or when the state files could not be read.
+  // replace); nullopt until the run finished, or when the state files could not be written or read.
   const std::optional<RunReport>& report() const { return report_; }
+  // The first failure to write the run's state (JournalWriter::write_error); "" while none.
+  // Then no reports are written: they would not show this run's results.
+  const std::string& state_error() const { return journal_.write_error(); }
 
  private:
   Result<std::string> write_all();
 
   std::string repo_root_;
+  run::JournalWriter journal_;
   std::optional<std::string> bundle_;
   std::ostream& out_;
   std::vector<std::string> plan_files_;

@@ -1,7 +1,13 @@
 #include "report/results_log_reporter.h"
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
 
 namespace tipc::report {
 namespace fs = std::filesystem;
@@ -33,7 +39,10 @@ void ResultsLogReporter::run_started(const run::RunInfo& info) {
     const std::string path = path_of(*plan);
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
-    if (!compat_ && !keep_existing_) std::ofstream(path, std::ios::trunc);  // a fresh log per run (D12)
+    if (!compat_ && !keep_existing_) {  // a fresh log per run (D12)
+      std::ofstream fresh(path, std::ios::trunc);
+      if (!fresh) note_write_error(path);
+    }
     banner_written_[plan] = plan->banner.empty();
   }
 }
@@ -48,14 +57,25 @@ bool ResultsLogReporter::reference_success(const run::StageRecord& record, bool 
 void ResultsLogReporter::stage_finished(const run::StageRecord& record) {
   if (!record.observation.started) return;  // the reference writes lines only for commands it ran
   const plan::Plan& plan = *record.plan;
-  std::ofstream out(path_of(plan), std::ios::app | std::ios::binary);
+  std::string text;
   if (!banner_written_[&plan]) {
-    out << plan.banner << '\n';
+    text = plan.banner + '\n';
     banner_written_[&plan] = true;
   }
-  const auto line = plan::render_status_line(plan, *record.stage, reference_success(record, compat_));
-  if (!line) return;
-  out << (compat_ ? *line : without_escape_codes(*line)) << '\n';
+  if (const auto line = plan::render_status_line(plan, *record.stage, reference_success(record, compat_))) {
+    text += (compat_ ? *line : without_escape_codes(*line)) + '\n';
+  }
+  if (text.empty()) return;
+  const std::string path = path_of(plan);
+  std::ofstream out(path, std::ios::app | std::ios::binary);
+  if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush()) note_write_error(path);
+}
+
+void ResultsLogReporter::note_write_error(const std::string& path) {
+  const int code = errno;
+  if (!write_error_.empty()) return;
+  write_error_ = fmt::format("cannot write {}: {}", path, errno_text(code));
+  std::cerr << "tipc-run: error: " << write_error_ << '\n';
 }
 
 }  // namespace tipc::report

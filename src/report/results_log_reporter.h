@@ -22,13 +22,20 @@ class ResultsLogReporter : public run::Listener {
   // Whether the reference would have written "Run successfully" for this stage.
   static bool reference_success(const run::StageRecord& record, bool compat);
 
+  // The first failure to write a results log ("cannot write PATH: REASON"); "" while none.
+  // Said on stderr when it happens; the run cannot pass (cli/run_phase.h).
+  const std::string& write_error() const { return write_error_; }
+
  private:
   std::string path_of(const plan::Plan& plan) const;
+  // Keeps the first failure, with errno's reason, and says it.
+  void note_write_error(const std::string& path);
 
   std::string repo_root_;
   bool compat_;
   bool keep_existing_;
   std::map<const plan::Plan*, bool> banner_written_;
+  std::string write_error_;
 };
 
 }  // namespace tipc::report

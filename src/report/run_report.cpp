@@ -35,6 +35,10 @@ int RunReport::exit_code(const run::VerdictRules& rules) const {
   return run::exit_code_with_invalid_configs(verdict().exit_code(rules), !invalid_configs.empty());
 }
 
+run::RunVerdict run_verdict(const run::RunVerdict& own, const std::optional<RunReport>& report) {
+  return own.kind == run::VerdictKind::kNothingRan || !report ? own : report->verdict();
+}
+
 double closeness_to_limit(const CheckValue& value) {
   if (std::isnan(value.value)) return std::numeric_limits<double>::infinity();
   return value.limit && *value.limit > 0 ? value.value / *value.limit : value.value;

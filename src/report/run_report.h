@@ -146,6 +146,11 @@ struct RunReport {
   int exit_code(const run::VerdictRules& rules) const;
 };
 
+// The verdict `tipc-run run` prints and exits with, the one place that decides it: the
+// whole plan's as its reports tell it (`report`), except that a run in which none of its own
+// stages ran is NOTHING RAN (`own`: RunSummary::verdict); `own` when there is no report.
+run::RunVerdict run_verdict(const run::RunVerdict& own, const std::optional<RunReport>& report);
+
 // How near a check value is to its limit, as value / limit (above 1: over it); the value
 // itself without a positive limit; not a number is the worst: infinity.
 double closeness_to_limit(const CheckValue& value);

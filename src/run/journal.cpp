@@ -15,6 +15,7 @@
 
 #include "core/atomic_file.h"
 #include "core/json_file.h"
+#include "core/unique_fd.h"
 #include "plan/plan_json.h"
 #include "run/scheduler.h"
 
@@ -175,13 +176,18 @@ bool ends_mid_line(int fd) {
 // No fsync: a killed tipc-run loses nothing the kernel already has, and a line lost to a
 // power cut only makes --resume run that stage again; an fsync per stage cost the
 // scheduler's thread 0.5 s in a 200-stage suite (bench/RESULTS.md).
-void append_line(const std::string& path, const Json& entry) {
+// Returns what failed: "cannot write PATH: REASON".
+std::optional<std::string> append_line(const std::string& path, const Json& entry) {
   std::string line = entry.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
-  const int fd = open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  if (ends_mid_line(fd)) line.insert(0, "\n");
-  [[maybe_unused]] const auto n = write(fd, line.data(), line.size());
-  close(fd);
+  const UniqueFd fd(open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd.valid()) return fmt::format("cannot write {}: {}", path, errno_text(errno));
+  if (ends_mid_line(fd.get())) line.insert(0, "\n");
+  const ssize_t n = write(fd.get(), line.data(), line.size());
+  if (n < 0) return fmt::format("cannot write {}: {}", path, errno_text(errno));
+  if (static_cast<std::size_t>(n) < line.size()) {
+    return fmt::format("cannot write {}: only {} of {} bytes written", path, n, line.size());
+  }
+  return std::nullopt;
 }
 
 // The plan file's stage: the dry run's JSON with absolute cwd and log, and the
@@ -260,8 +266,8 @@ void JournalWriter::run_started(const RunInfo& info) {
     compact_journal(path);
     const auto problem = write_json_atomically(plan_file_path(context_.repo_root, plan),
                                                plan_state_json(context_, plan, whole, run_id_, started_unix_));
-    if (problem) std::cerr << "tipc-run: warning: " << *problem << "; this run's reports will be missing\n";
-    append_line(path, run_started_json(info, context_, run_id_, started_unix_));
+    note_write_error(problem);
+    note_write_error(append_line(path, run_started_json(info, context_, run_id_, started_unix_)));
   }
 }
 
@@ -288,12 +294,12 @@ void JournalWriter::stage_finished(const StageRecord& record) {
     not_started_.emplace_back(record.plan, std::move(entry));
     return;
   }
-  append_line(journal_path(context_.repo_root, *record.plan), entry);
+  note_write_error(append_line(journal_path(context_.repo_root, *record.plan), entry));
 }
 
 void JournalWriter::run_finished(const RunSummary& summary) {
   for (const auto& [plan, skipped] : not_started_) {
-    if (!summary.interrupted) append_line(journal_path(context_.repo_root, *plan), skipped);
+    if (!summary.interrupted) note_write_error(append_line(journal_path(context_.repo_root, *plan), skipped));
   }
   not_started_.clear();
   const Json entry = {{"run", "finished"},
@@ -302,12 +308,18 @@ void JournalWriter::run_finished(const RunSummary& summary) {
                       {"seconds", summary.seconds},
                       {"interrupted", summary.interrupted}};
   for (const auto* plan : plans_) {
-    append_line(journal_path(context_.repo_root, *plan), entry);
+    note_write_error(append_line(journal_path(context_.repo_root, *plan), entry));
     // Only estimates: a times file that cannot be written costs the next run its start order, not its result.
     const auto problem = write_json_atomically(times_file_path(context_.repo_root, *plan),
                                                {{"schema", kStateSchema}, {"seconds", durations_by_id(context_.repo_root, *plan)}});
     if (problem) std::cerr << "tipc-run: warning: " << *problem << "; the next run orders its stages without these times\n";
   }
+}
+
+void JournalWriter::note_write_error(const std::optional<std::string>& problem) {
+  if (!problem || !write_error_.empty()) return;
+  write_error_ = *problem;
+  std::cerr << "tipc-run: error: " << write_error_ << "; --resume and the reports cannot see this run's results\n";
 }
 
 }  // namespace tipc::run

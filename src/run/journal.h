@@ -17,6 +17,7 @@
 // interrupted or killed can still be reported; --resume reads the journal to skip the
 // stages that PASSed with an unchanged command. docs/report-schema.md describes both files.
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -77,8 +78,15 @@ class JournalWriter : public Listener {
   void run_started(const RunInfo& info) override;
   void stage_finished(const StageRecord& record) override;
   void run_finished(const RunSummary& summary) override;
+  // The first failure to write the plan file or the journal ("cannot write PATH: REASON");
+  // "" while none. The run goes on: its stages do not depend on these files, but the
+  // reports and --resume do, so the run cannot pass (cli/run_phase.h).
+  const std::string& write_error() const { return write_error_; }
 
  private:
+  // Keeps the first failure and says it on stderr at once.
+  void note_write_error(const std::optional<std::string>& problem);
+
   RunContext context_;
   std::vector<const plan::Plan*> plans_;
   std::string run_id_;
@@ -86,6 +94,7 @@ class JournalWriter : public Listener {
   // Stages skipped before they started: written when the run finishes, unless it was
   // interrupted (then they keep their earlier results).
   std::vector<std::pair<const plan::Plan*, nlohmann::ordered_json>> not_started_;
+  std::string write_error_;
 };
 
 }  // namespace tipc::run

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,6 +20,8 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <fmt/format.h>
+
+#include "core/unique_fd.h"
 
 extern char** environ;
 
@@ -97,7 +98,7 @@ Result<fs::path> find_program(const std::string& name, const std::string& cwd, c
   if (name.find('/') != std::string::npos) {
     const fs::path path = fs::path(name).is_absolute() ? fs::path(name) : fs::path(cwd) / name;
     if (access(path.c_str(), X_OK) == 0) return path;
-    return fail(Error::plain(fmt::format("cannot execute '{}': {}", path.string(), std::strerror(errno))));
+    return fail(Error::plain(fmt::format("cannot execute '{}': {}", path.string(), errno_text(errno))));
   }
   std::vector<boost::filesystem::path> dirs;
   if (const auto it = env.find("PATH"); it != env.end()) {
@@ -109,235 +110,299 @@ Result<fs::path> find_program(const std::string& name, const std::string& cwd, c
   return fs::path(found.string());
 }
 
+// The launch's environment: ours, with its changes.
+Environment environment_for(const Launch& launch) {
+  Environment env = inherited_environment();
+  for (const auto& [name, value] : launch.env) {
+    if (value) env[name] = *value;
+    else env.erase(name);
+  }
+  return env;
+}
+
+// tipc-run's rank-env launcher: what torch.distributed's env:// rendezvous reads.
+void set_rank_environment(Environment& env, int rank, int ranks, const std::string& master_port) {
+  env["RANK"] = std::to_string(rank);
+  env["LOCAL_RANK"] = std::to_string(rank);
+  env["WORLD_SIZE"] = std::to_string(ranks);
+  env["LOCAL_WORLD_SIZE"] = std::to_string(ranks);
+  env["MASTER_ADDR"] = "127.0.0.1";
+  env["MASTER_PORT"] = master_port;
+}
+
+// Kills the descendants that left their process group: they were re-parented to us (subreaper).
+void kill_orphans() {
+  DIR* proc = opendir("/proc");
+  if (!proc) return;
+  const std::string self = std::to_string(getpid());
+  while (const dirent* entry = readdir(proc)) {
+    std::ifstream stat(fmt::format("/proc/{}/stat", entry->d_name));
+    std::string pid, comm, state, parent;
+    if (!(stat >> pid >> comm >> state >> parent)) continue;
+    if (parent == self) kill(std::stoi(pid), SIGKILL);
+  }
+  closedir(proc);
+}
+
+// Reaps what was killed: a SIGKILLed child is a zombie only a moment later, and a zombie
+// still answers kill(pid, 0). ECHILD ends it: we have no children left.
+void reap_all_children(Clock::duration limit) {
+  const auto deadline = Clock::now() + limit;
+  while (Clock::now() < deadline) {
+    const pid_t pid = waitpid(-1, nullptr, WNOHANG);
+    if (pid < 0) break;
+    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 }  // namespace
 
-struct ProcessExecutor::Job {
-  std::string id;
-  pid_t group = 0;
-  std::vector<pid_t> alive;          // rank processes not yet reaped
-  int output_fd = -1;                // read end of the output pipe; -1 after EOF
-  int log_fd = -1;
-  std::unique_ptr<LogScanner> scanner;
-  std::optional<int> exit_code;
-  std::optional<int> signal;
-  std::optional<Clock::time_point> leaders_done;  // when the last rank exited
-  bool leftovers_termed = false;
-  bool leftovers_killed = false;
-  std::string log_error;  // the first failed write to the log (a full disk, a file size limit)
+// One stage (ninja's Subprocess): its process group, the ranks it started, the pipe they
+// write to and the log that pipe is copied to. It owns both descriptors.
+class ProcessExecutor::Job {
+ public:
+  // Opens the log and the output pipe, then starts the ranks; an error means none runs
+  // (ranks already started are killed, and wait() reaps them as unknown children).
+  static Result<std::unique_ptr<Job>> start(const Launch& launch);
 
-  bool group_alive() const { return group > 0 && killpg(group, 0) == 0; }
-  bool complete() const { return alive.empty() && output_fd < 0 && !group_alive(); }
+  const std::string& id() const { return id_; }
+  int output_fd() const { return output_.get(); }
+  bool cleaning_up() const { return leaders_done_.has_value(); }
+  void signal(int signal) const {
+    if (group_ > 0) killpg(group_, signal);
+  }
+  // Takes a reaped child's status; false when the child is none of this job's ranks.
+  bool reaped(pid_t pid, int status);
+  // Copies the output that arrived to the log and stops what the ranks left behind.
+  void service(Clock::time_point now);
+  bool complete() const { return alive_.empty() && !output_.valid() && !group_alive(); }
+  Finished finish();
+
+ private:
+  Job(const Launch& launch, UniqueFd log, UniqueFd output)
+      : id_(launch.id), log_(std::move(log)), output_(std::move(output)),
+        scanner_(std::make_unique<LogScanner>(launch.checks)) {}
+  Result<void> start_ranks(const Launch& launch, int output_write_end);
+  void record_status(int status);
+  void pump();
+  void write_log(const char* data, std::size_t size);
+  void close_output() { output_ = UniqueFd(-1); }
+  bool group_alive() const { return group_ > 0 && killpg(group_, 0) == 0; }
+
+  std::string id_;
+  UniqueFd log_;
+  UniqueFd output_;  // read end of the output pipe; invalid after EOF
+  std::unique_ptr<LogScanner> scanner_;
+  pid_t group_ = 0;
+  std::vector<pid_t> alive_;  // rank processes not yet reaped
+  std::optional<int> exit_code_;
+  std::optional<int> signal_;
+  std::optional<Clock::time_point> leaders_done_;  // when the last rank exited
+  bool leftovers_termed_ = false;
+  bool leftovers_killed_ = false;
+  std::string log_error_;  // the first failed write to the log (a full disk, a file size limit)
 };
+
+Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const Launch& launch) {
+  if (launch.argv.empty()) return fail(Error::plain("empty command"));
+  std::error_code ec;
+  fs::create_directories(fs::path(launch.log_path).parent_path(), ec);
+  UniqueFd log(open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (launch.append_log ? O_APPEND : O_TRUNC),
+                    0644));
+  if (!log.valid()) {
+    return fail(Error::plain(fmt::format("cannot write the log {}: {}", launch.log_path, errno_text(errno))));
+  }
+  int pipe_fds[2];
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    return fail(Error::plain(fmt::format("cannot create a pipe: {}", errno_text(errno))));
+  }
+  UniqueFd read_end(pipe_fds[0]);
+  const UniqueFd write_end(pipe_fds[1]);  // ours closes when this returns: EOF comes when the ranks end
+  fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
+  std::unique_ptr<Job> job(new Job(launch, std::move(log), std::move(read_end)));
+  if (auto ok = job->start_ranks(launch, write_end.get()); !ok) {
+    // The stage itself is reported once, by the caller, from this error.
+    job->signal(SIGKILL);
+    const std::string line = "tipc-run: " + ok.error().str() + "\n";
+    job->write_log(line.data(), line.size());
+    return fail(ok.error());
+  }
+  return job;
+}
+
+Result<void> ProcessExecutor::Job::start_ranks(const Launch& launch, int output_write_end) {
+  Environment env = environment_for(launch);
+  const auto program = find_program(launch.argv[0], launch.cwd, env);
+  if (!program) return fail(program.error());
+  const std::vector<std::string> args(launch.argv.begin() + 1, launch.argv.end());
+  const std::string master_port = std::to_string(free_local_port());
+  for (int rank = 0; rank < launch.processes; ++rank) {
+    if (launch.processes > 1) set_rank_environment(env, rank, launch.processes, master_port);
+    EnvironmentBlock block(env);
+    try {
+      bp::child child(bp::exe = program->string(), bp::args = args, bp::start_dir = launch.cwd, bp::std_in < bp::null,
+                      ChildSetup{{}, output_write_end, group_, getpid(), block.pointers.data()});
+      const pid_t pid = child.id();
+      child.detach();  // reaped by our own waitpid loop
+      if (group_ == 0) group_ = pid;
+      setpgid(pid, group_);  // also from the parent, against the fork/exec race
+      alive_.push_back(pid);
+    } catch (const std::exception& e) {
+      return fail(Error::plain(fmt::format("cannot start {}: {}", launch.argv[0], e.what())));
+    }
+  }
+  return {};
+}
+
+bool ProcessExecutor::Job::reaped(pid_t pid, int status) {
+  const auto it = std::find(alive_.begin(), alive_.end(), pid);
+  if (it == alive_.end()) return false;
+  alive_.erase(it);
+  record_status(status);
+  const bool failed = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  if (failed && !alive_.empty()) signal(SIGTERM);  // one rank died: stop the others
+  if (alive_.empty()) leaders_done_ = Clock::now();
+  return true;
+}
+
+// The first rank's status, unless a later rank failed after it succeeded.
+void ProcessExecutor::Job::record_status(int status) {
+  const bool failed = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+  const bool first = !exit_code_ && !signal_;
+  if (!first && !(failed && exit_code_ == 0)) return;
+  exit_code_.reset();
+  if (WIFSIGNALED(status)) signal_ = WTERMSIG(status);
+  else if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+}
+
+void ProcessExecutor::Job::service(Clock::time_point now) {
+  if (output_.valid()) pump();
+  if (!leaders_done_) return;
+  const bool grace_over = now - *leaders_done_ >= kLeftoverGrace;
+  if (group_alive()) {
+    // Members that outlive the stage's processes (workers, daemons) are stopped.
+    if (!leftovers_termed_) {
+      leftovers_termed_ = true;
+      signal(SIGTERM);
+    } else if (!leftovers_killed_ && grace_over) {
+      leftovers_killed_ = true;
+      signal(SIGKILL);
+    }
+  } else if (output_.valid() && grace_over) {
+    close_output();  // a pipe still held open by an escaped descendant does not keep the stage alive
+  }
+}
+
+// Copies whatever the pipe holds to the log (bounded by the chunk, so memory stays flat).
+void ProcessExecutor::Job::pump() {
+  char buffer[kReadChunk];
+  for (int round = 0; round < 16; ++round) {
+    const ssize_t n = read(output_.get(), buffer, sizeof buffer);
+    if (n <= 0) {
+      if (n == 0) close_output();
+      return;  // EAGAIN: nothing more for now
+    }
+    write_log(buffer, static_cast<std::size_t>(n));
+    scanner_->feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+  }
+}
+
+// After a failed write (a full disk, a size limit) the pipe is still drained, so that the
+// stage is not blocked, but nothing more is written.
+void ProcessExecutor::Job::write_log(const char* data, std::size_t size) {
+  while (size > 0 && log_error_.empty()) {
+    const ssize_t w = write(log_.get(), data, size);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      log_error_ = w < 0 ? errno_text(errno) : "nothing written";
+      return;
+    }
+    data += w;
+    size -= static_cast<std::size_t>(w);
+  }
+}
+
+Finished ProcessExecutor::Job::finish() {
+  scanner_->finish();
+  Finished done{id_, exit_code_, signal_, scanner_->findings(), ""};
+  if (!log_error_.empty()) done.log_findings.push_back("log incomplete (" + log_error_ + ")");
+  return done;
+}
 
 ProcessExecutor::ProcessExecutor(const SignalWatch& signals) : signals_(signals), interrupts_seen_(signals.interrupts()) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
 ProcessExecutor::~ProcessExecutor() {
-  for (auto& job : jobs_) {
-    if (job->group > 0) killpg(job->group, SIGKILL);
-  }
-  // Descendants that left their process group were re-parented to us (subreaper).
-  if (DIR* proc = opendir("/proc")) {
-    const std::string self = std::to_string(getpid());
-    while (const dirent* entry = readdir(proc)) {
-      std::ifstream stat(fmt::format("/proc/{}/stat", entry->d_name));
-      std::string pid, comm, state, parent;
-      if (!(stat >> pid >> comm >> state >> parent)) continue;
-      if (parent == self) kill(std::stoi(pid), SIGKILL);
-    }
-    closedir(proc);
-  }
-  // Reap what was killed: a SIGKILLed child is a zombie only a moment later, and a
-  // zombie still answers kill(pid, 0). ECHILD ends it: we have no children left.
-  const auto deadline = Clock::now() + std::chrono::seconds(2);
-  while (Clock::now() < deadline) {
-    const pid_t pid = waitpid(-1, nullptr, WNOHANG);
-    if (pid < 0) break;
-    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  for (auto& job : jobs_) {
-    if (job->output_fd >= 0) close(job->output_fd);
-    if (job->log_fd >= 0) close(job->log_fd);
-  }
+  for (const auto& job : jobs_) job->signal(SIGKILL);
+  kill_orphans();
+  reap_all_children(std::chrono::seconds(2));
 }
 
 std::size_t ProcessExecutor::running() const { return jobs_.size(); }
 
 Result<void> ProcessExecutor::start(const Launch& launch) {
-  if (launch.argv.empty()) return fail(Error::plain("empty command"));
-  std::error_code ec;
-  fs::create_directories(fs::path(launch.log_path).parent_path(), ec);
-  const int log_fd = open(launch.log_path.c_str(),
-                          O_WRONLY | O_CREAT | O_CLOEXEC | (launch.append_log ? O_APPEND : O_TRUNC), 0644);
-  if (log_fd < 0) {
-    return fail(Error::plain(fmt::format("cannot write the log {}: {}", launch.log_path, std::strerror(errno))));
-  }
-  int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    close(log_fd);
-    return fail(Error::plain(fmt::format("cannot create a pipe: {}", std::strerror(errno))));
-  }
-  auto job = std::make_unique<Job>();
-  job->id = launch.id;
-  job->log_fd = log_fd;
-  job->output_fd = pipe_fds[0];
-  job->scanner = std::make_unique<LogScanner>(launch.checks);
-  fcntl(job->output_fd, F_SETFL, O_NONBLOCK);
-
-  Environment env = inherited_environment();
-  for (const auto& [name, value] : launch.env) {
-    if (value) env[name] = *value;
-    else env.erase(name);
-  }
-  auto program = find_program(launch.argv[0], launch.cwd, env);
-  std::string error;
-  if (!program) error = program.error().str();
-  const std::vector<std::string> args(launch.argv.begin() + 1, launch.argv.end());
-  const std::string master_port = std::to_string(free_local_port());
-  for (int rank = 0; rank < launch.processes && error.empty(); ++rank) {
-    if (launch.processes > 1) {  // tipc-run's rank-env launcher
-      env["RANK"] = std::to_string(rank);
-      env["LOCAL_RANK"] = std::to_string(rank);
-      env["WORLD_SIZE"] = std::to_string(launch.processes);
-      env["LOCAL_WORLD_SIZE"] = std::to_string(launch.processes);
-      env["MASTER_ADDR"] = "127.0.0.1";
-      env["MASTER_PORT"] = master_port;
-    }
-    EnvironmentBlock block(env);
-    try {
-      bp::child child(bp::exe = program->string(), bp::args = args, bp::start_dir = launch.cwd, bp::std_in < bp::null,
-                      ChildSetup{{}, pipe_fds[1], job->group, getpid(), block.pointers.data()});
-      const pid_t pid = child.id();
-      child.detach();  // reaped by our own waitpid loop
-      if (job->group == 0) job->group = pid;
-      setpgid(pid, job->group);  // also from the parent, against the fork/exec race
-      job->alive.push_back(pid);
-    } catch (const std::exception& e) {
-      error = fmt::format("cannot start {}: {}", launch.argv[0], e.what());
-    }
-  }
-  close(pipe_fds[1]);
-  if (!error.empty()) {
-    // Ranks that did start are killed; wait() reaps them as unknown children. The stage
-    // itself is reported once, by the caller, from this error.
-    if (job->group > 0) killpg(job->group, SIGKILL);
-    const std::string line = "tipc-run: " + error + "\n";
-    [[maybe_unused]] const auto n = write(log_fd, line.data(), line.size());
-    close(job->output_fd);
-    close(log_fd);
-    return fail(Error::plain(error));
-  }
-  jobs_.push_back(std::move(job));
+  auto job = Job::start(launch);
+  if (!job) return fail(job.error());
+  jobs_.push_back(std::move(*job));
   return {};
 }
 
 void ProcessExecutor::signal(const std::string& id, int signal) {
-  for (auto& job : jobs_) {
-    if (job->id == id && job->group > 0) killpg(job->group, signal);
+  for (const auto& job : jobs_) {
+    if (job->id() == id) job->signal(signal);
   }
 }
 
-namespace {
-
-// Copies whatever the pipe holds to the log (bounded by the chunk, so memory stays flat).
-void pump(ProcessExecutor::Job& job) {
-  char buffer[kReadChunk];
-  for (int round = 0; round < 16; ++round) {
-    const ssize_t n = read(job.output_fd, buffer, sizeof buffer);
-    if (n > 0) {
-      const char* p = buffer;
-      for (ssize_t left = n; left > 0 && job.log_error.empty();) {
-        const ssize_t w = write(job.log_fd, p, static_cast<std::size_t>(left));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {  // a full disk or a size limit: keep draining the pipe so the child is not blocked
-          job.log_error = w < 0 ? std::strerror(errno) : "nothing written";
-          break;
-        }
-        p += w;
-        left -= w;
-      }
-      job.scanner->feed(std::string_view(buffer, static_cast<std::size_t>(n)));
-      continue;
+// Every child that ended, also orphans re-parented to us (those belong to no job).
+void ProcessExecutor::reap_children() {
+  for (int status = 0;;) {
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid <= 0) return;
+    for (const auto& job : jobs_) {
+      if (job->reaped(pid, status)) break;
     }
-    if (n == 0) {
-      close(job.output_fd);
-      job.output_fd = -1;
-    }
-    return;  // EAGAIN: nothing more for now
   }
 }
 
-}  // namespace
+std::optional<Finished> ProcessExecutor::take_finished(Clock::time_point now) {
+  for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+    (*it)->service(now);
+    if ((*it)->complete()) {
+      Finished done = (*it)->finish();
+      jobs_.erase(it);
+      return done;
+    }
+  }
+  return std::nullopt;
+}
+
+// Until output, a signal or a child's end arrives, or `until`.
+void ProcessExecutor::sleep_until_ready(Clock::time_point now, Clock::time_point until) const {
+  std::vector<pollfd> fds{{signals_.wake_fd(), POLLIN, 0}};
+  bool cleanup_pending = false;
+  for (const auto& job : jobs_) {
+    if (job->output_fd() >= 0) fds.push_back({job->output_fd(), POLLIN, 0});
+    cleanup_pending = cleanup_pending || job->cleaning_up();
+  }
+  auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
+  // Group members cannot be waited for; look again soon while some remain.
+  timeout = std::min(timeout, std::chrono::milliseconds(cleanup_pending ? 50 : 1000));
+  poll(fds.data(), fds.size(), static_cast<int>(std::max<std::int64_t>(0, timeout.count())));
+  signals_.drain();
+}
 
 std::optional<Finished> ProcessExecutor::wait(Clock::time_point until) {
   while (true) {
-    // Reap every child that ended (also orphans re-parented to us).
-    for (int status = 0;;) {
-      const pid_t pid = waitpid(-1, &status, WNOHANG);
-      if (pid <= 0) break;
-      for (auto& job : jobs_) {
-        auto it = std::find(job->alive.begin(), job->alive.end(), pid);
-        if (it == job->alive.end()) continue;
-        job->alive.erase(it);
-        const bool failed = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
-        if (!job->exit_code && !job->signal) {
-          if (WIFSIGNALED(status)) job->signal = WTERMSIG(status);
-          else if (WIFEXITED(status)) job->exit_code = WEXITSTATUS(status);
-        } else if (failed && job->exit_code == 0) {
-          job->exit_code.reset();  // a later rank failed: report its status instead of rank 0's success
-          if (WIFSIGNALED(status)) job->signal = WTERMSIG(status);
-          else job->exit_code = WEXITSTATUS(status);
-        }
-        if (failed && !job->alive.empty()) killpg(job->group, SIGTERM);  // one rank died: stop the others
-        if (job->alive.empty()) job->leaders_done = Clock::now();
-      }
-    }
+    reap_children();
     const auto now = Clock::now();
-    for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
-      Job& job = **it;
-      if (job.output_fd >= 0) pump(job);
-      if (job.leaders_done && job.group_alive()) {
-        // Members that outlive the stage's processes (workers, daemons) are stopped.
-        if (!job.leftovers_termed) {
-          job.leftovers_termed = true;
-          killpg(job.group, SIGTERM);
-        } else if (!job.leftovers_killed && now - *job.leaders_done >= kLeftoverGrace) {
-          job.leftovers_killed = true;
-          killpg(job.group, SIGKILL);
-        }
-      }
-      // Once the processes are gone, a pipe still held open by an escaped descendant does not keep the stage alive.
-      if (job.leaders_done && !job.group_alive() && job.output_fd >= 0 && now - *job.leaders_done >= kLeftoverGrace) {
-        close(job.output_fd);
-        job.output_fd = -1;
-      }
-      if (job.complete()) {
-        job.scanner->finish();
-        Finished done{job.id, job.exit_code, job.signal, job.scanner->findings(), ""};
-        if (!job.log_error.empty()) done.log_findings.push_back("log incomplete (" + job.log_error + ")");
-        close(job.log_fd);
-        jobs_.erase(it);
-        return done;
-      }
-    }
+    if (auto done = take_finished(now)) return done;
     if (signals_.interrupts() != interrupts_seen_) {
       interrupts_seen_ = signals_.interrupts();
       return std::nullopt;
     }
     if (now >= until) return std::nullopt;
-
-    std::vector<pollfd> fds{{signals_.wake_fd(), POLLIN, 0}};
-    bool cleanup_pending = false;
-    for (const auto& job : jobs_) {
-      if (job->output_fd >= 0) fds.push_back({job->output_fd, POLLIN, 0});
-      cleanup_pending = cleanup_pending || job->leaders_done.has_value();
-    }
-    auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
-    // Group members cannot be waited for; look again soon while some remain.
-    timeout = std::min(timeout, std::chrono::milliseconds(cleanup_pending ? 50 : 1000));
-    poll(fds.data(), fds.size(), static_cast<int>(std::max<std::int64_t>(0, timeout.count())));
-    signals_.drain();
+    sleep_until_ready(now, until);
   }
 }
 

@@ -25,9 +25,12 @@ class ProcessExecutor : public Executor {
   Clock::time_point now() const override { return Clock::now(); }
   std::size_t running() const override;
 
-  struct Job;
-
  private:
+  class Job;
+  void reap_children();
+  std::optional<Finished> take_finished(Clock::time_point now);
+  void sleep_until_ready(Clock::time_point now, Clock::time_point until) const;
+
   const SignalWatch& signals_;
   int interrupts_seen_ = 0;
   std::vector<std::unique_ptr<Job>> jobs_;

@@ -276,8 +276,8 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
     launch.time_limit = timeout + options_.timeouts.grace;  // a backstop: tipc-run stops it at the timeout
   }
   launch.log_path = slot.record.log_path;
-  // The reference appends the train log (cat >>) and truncates the others (> log).
-  launch.append_log = options_.append_logs && stage.kind == plan::StageKind::kTrain;
+  // Compat: the reference appends the train log (cat >>) and truncates the others (> log).
+  launch.append_log = options_.appended_logs.count(stage.kind) > 0;
   launch.processes = stage.processes;
   if (options_.checks) launch.checks = options_.checks(stage);
   return launch;

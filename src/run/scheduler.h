@@ -28,7 +28,9 @@ struct SchedulerOptions {
   ResourceSpec resources;
   Timeouts timeouts;
   std::string repo_root;  // absolute; stage cwd and log paths are relative to it (and the plan's run dir)
-  bool append_logs = false;
+  // The kinds of stage whose logs are appended to instead of truncated: compat mode's
+  // train logs (the reference's cat >>), the prepare scripts' one log.
+  std::set<plan::StageKind> appended_logs;
   // Compat: like the reference, start multi-node launcher commands on this machine.
   bool multi_node_here = false;
   // Log checks per stage (traceback, nan loss, project patterns).

@@ -10,15 +10,11 @@ namespace tipc::run {
 namespace {
 
 volatile sig_atomic_t g_interrupts = 0;
-volatile sig_atomic_t g_last_signal = 0;
 int g_pipe[2] = {-1, -1};
 
 void on_signal(int signal) {
   const int saved = errno;
-  if (signal == SIGINT || signal == SIGTERM) {
-    g_interrupts = g_interrupts + 1;
-    g_last_signal = signal;
-  }
+  if (signal == SIGINT || signal == SIGTERM) g_interrupts = g_interrupts + 1;
   const char byte = 1;
   [[maybe_unused]] const auto n = write(g_pipe[1], &byte, 1);  // non-blocking: a full pipe already wakes poll()
   errno = saved;
@@ -54,7 +50,6 @@ void SignalWatch::drain() const {
 
 bool SignalWatch::interrupted() const { return g_interrupts > 0; }
 int SignalWatch::interrupts() const { return g_interrupts; }
-int SignalWatch::last_signal() const { return g_last_signal; }
 void SignalWatch::simulate_interrupt() const { on_signal(SIGINT); }
 
 }  // namespace tipc::run

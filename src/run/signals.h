@@ -12,7 +12,6 @@ class SignalWatch {
   void drain() const;               // empties the self-pipe
   bool interrupted() const;         // SIGINT or SIGTERM seen
   int interrupts() const;           // how many so far
-  int last_signal() const;          // the last SIGINT/SIGTERM number
 
   // Test hook: behave as if SIGINT had arrived.
   void simulate_interrupt() const;

@@ -175,5 +175,77 @@ TEST_F(RunPhase, ARunKilledWithSigkillReleasesItsOutputDirectory) {
   EXPECT_EQ(next.err.find("in use"), std::string::npos) << next.err;
 }
 
+// A prepare.sh that ignores SIGTERM (and SIGINT), and records its pid.
+constexpr const char* kStubbornPrepare =
+    "trap '' TERM INT\necho $$ > prepare.pid\nwhile :; do sleep 0.1; done\n";
+
+pid_t recorded_pid(const fs::path& file) {
+  for (int i = 0; i < 400 && (!fs::exists(file) || fs::file_size(file) == 0); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  return static_cast<pid_t>(std::atoi(test::slurp(file.string()).c_str()));
+}
+
+TEST_F(RunPhase, APrepareScriptThatIgnoresSigtermIsKilledAtItsTimeout) {
+  repo_.write("test_tipc/tipc-run.yaml", "timeouts: {grace: 0.2}\n");
+  repo_.write("test_tipc/prepare.sh", kStubbornPrepare);
+  const auto r = run({"--prepare-script", "--timeout", "0.5"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("test_tipc/prepare.sh failed (timed out after 0.5 s); see " +
+                       (repo_.path() / "test_tipc/output/prepare.log").string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(records(), 0) << "no stage runs after a failed prepare.sh";
+  const pid_t script = recorded_pid(repo_.path() / "prepare.pid");
+  ASSERT_GT(script, 0);
+  EXPECT_NE(kill(script, 0), 0) << "prepare.sh outlived tipc-run";
+}
+
+TEST_F(RunPhase, AnInterruptStopsAPrepareScriptThatIgnoresSigterm) {
+  repo_.write("test_tipc/tipc-run.yaml", "timeouts: {grace: 0.2}\n");
+  repo_.write("test_tipc/prepare.sh", kStubbornPrepare);
+  const pid_t pid = test::start_tipc(
+      repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none", "--prepare-script"});
+  const pid_t script = recorded_pid(repo_.path() / "prepare.pid");
+  ASSERT_GT(script, 0);
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_NE(kill(script, 0), 0) << "prepare.sh outlived tipc-run";
+  EXPECT_EQ(records(), 0);
+}
+
+// Every stage passes, but what the reports and --resume read was not written: no PASS.
+// (Tests run as root, whom file modes do not stop: a directory where the journal goes
+// does, and /dev/full fails writes as a full disk does.)
+TEST_F(RunPhase, AJournalThatCannotBeWrittenFailsAPassingRunNamingTheFile) {
+  const fs::path journal = output() / run::kJournalFileName;
+  fs::create_directories(journal / "x");
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("tipc-run: error: cannot write " + journal.string() + ": Is a directory; "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("tipc-run: no reports: cannot write " + journal.string()), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("tipc-run: error: this run's results were not all recorded: cannot write " + journal.string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(records(), 5) << "the stages still ran";
+}
+
+TEST_F(RunPhase, AResultsLogOnAFullDiskFailsAPassingRunAlsoInCompatMode) {
+  const fs::path log = output() / "results_python.log";
+  fs::create_directories(output());
+  fs::create_symlink("/dev/full", log);
+  for (const std::vector<std::string>& mode : {std::vector<std::string>{}, std::vector<std::string>{"--compat"}}) {
+    const auto r = run(mode);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("tipc-run: error: cannot write " + log.string() + ": No space left on device"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace tipc::cli

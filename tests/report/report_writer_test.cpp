@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
 
 #include "report/report_loader.h"
@@ -17,6 +18,15 @@ using plan::StageKind;
 using test::fake_plan;
 using test::fake_stage;
 
+// The writer alone, as tipc-run registers it: it writes the journal the reports are read from.
+ReportWriter writer_for(const test::FakeRun& run, std::ostream& out) {
+  return ReportWriter(run::RunContext{run.repo.path().string(), false, "", "", {}, {}}, std::nullopt, out);
+}
+
+run::RunSummary run_with(test::FakeRun& run, ReportWriter& writer, const plan::Plan& plan) {
+  return run::run_stages({&plan}, run.executor, writer, run.options, [&run] { return run.executor.interrupt_fired(); });
+}
+
 TEST(ReportWriter, OnePlanWritesIntoItsOutputDirectoryAndASuiteIntoTheOutputRoot) {
   const auto a = fake_plan({fake_stage("train", StageKind::kTrain)}, "a");
   const auto b = fake_plan({fake_stage("train", StageKind::kTrain)}, "b");
@@ -27,9 +37,11 @@ TEST(ReportWriter, OnePlanWritesIntoItsOutputDirectoryAndASuiteIntoTheOutputRoot
 TEST(ReportWriter, EveryReportFileIsWrittenAndNamedOnce) {
   test::FakeRun run;
   std::ostringstream out;
-  ReportWriter writer(run.repo.path().string(), std::nullopt, out);
+  ReportWriter writer = writer_for(run, out);
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
-  run.run({&p}, {&writer});
+  run_with(run, writer, p);
+  EXPECT_EQ(writer.state_error(), "");
+  EXPECT_EQ(run::read_journal(run.output() + "/" + run::kJournalFileName).size(), 4u) << "run started, 2 stages, run finished";
   for (const ReportFile& file : report_files()) {
     EXPECT_FALSE(test::slurp(run.output() + "/" + file.name).empty()) << file.name;
   }
@@ -45,10 +57,10 @@ TEST(ReportWriter, AnInterruptedRunStillListsEveryStage) {
   run.executor.default_script.seconds = 10;
   run.executor.interrupt_at = 5;
   std::ostringstream out;
-  ReportWriter writer(run.repo.path().string(), std::nullopt, out);
+  ReportWriter writer = writer_for(run, out);
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),
                             fake_stage("export", StageKind::kExport, {"train"}), fake_stage("other", StageKind::kInfer)});
-  const auto summary = run.run({&p}, {&writer});
+  const auto summary = run_with(run, writer, p);
   ASSERT_TRUE(summary.interrupted);
   const auto json = nlohmann::json::parse(test::slurp(run.output() + "/report.json"));
   EXPECT_EQ(json["verdict"], "INTERRUPTED");
@@ -61,15 +73,21 @@ TEST(ReportWriter, AnInterruptedRunStillListsEveryStage) {
   EXPECT_EQ(junit.suites.at(0).attributes.at("skipped"), "4");
 }
 
-TEST(ReportWriter, AMissingPlanFileIsAWarningNotACrash) {
-  test::FakeRun run;
-  std::ostringstream out;
-  ReportWriter writer(run.repo.path().string(), std::nullopt, out);
-  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
-  run::MultiListener listeners;  // no journal writer: nothing on disk to report from
-  listeners.add(writer);
-  run::run_stages({&p}, run.executor, listeners, run.options, [] { return false; });
-  EXPECT_TRUE(out.str().starts_with("tipc-run: warning: reports: ")) << out.str();
+// Root is not stopped by file modes: a directory where the file should be is.
+TEST(ReportWriter, AJournalOrPlanFileThatCannotBeWrittenLeavesNoReportsAndSaysWhy) {
+  for (const char* name : {run::kJournalFileName, run::kPlanFileName}) {
+    test::FakeRun run;
+    const std::string blocked = run.output() + "/" + name;
+    std::filesystem::create_directories(blocked + "/x");
+    std::ostringstream out;
+    ReportWriter writer = writer_for(run, out);
+    const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+    run_with(run, writer, p);
+    EXPECT_TRUE(writer.state_error().starts_with("cannot write " + blocked)) << writer.state_error();
+    EXPECT_EQ(out.str(), "tipc-run: no reports: " + writer.state_error() + "\n");
+    EXPECT_FALSE(writer.report().has_value());
+    EXPECT_FALSE(std::filesystem::exists(run.output() + "/report.json")) << name;
+  }
 }
 
 }  // namespace

@@ -40,6 +40,15 @@ TEST(RunReport, ItsVerdictIsTheRunsVerdict) {
   EXPECT_STREQ(with_results({"FAIL"}).verdict().word(), "FAIL");
 }
 
+TEST(RunReport, ARunExitsWithThePlansVerdictUnlessItsOwnStagesNeverRan) {
+  const RunReport failed_earlier = with_results({"PASS", "FAIL"});
+  const run::RunVerdict own_pass = run::judge({{run::Status::kPass, ""}}, false);
+  const run::RunVerdict own_nothing = run::judge({{run::Status::kUnsupported, ""}}, false);
+  EXPECT_EQ(run_verdict(own_pass, failed_earlier).kind, run::VerdictKind::kFail) << "the whole plan decides";
+  EXPECT_EQ(run_verdict(own_nothing, failed_earlier).kind, run::VerdictKind::kNothingRan);
+  EXPECT_EQ(run_verdict(own_pass, std::nullopt).kind, run::VerdictKind::kPass) << "no report: the run's own";
+}
+
 TEST(RunReport, AnEarlierRunsResultCountsAsEarlierAndSaysWhen) {
   RunReport run = with_results({"PASS", "FAIL"});
   StageReport& failed = run.plans[0].stages[1];

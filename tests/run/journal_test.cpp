@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "support/fake_run.h"
@@ -210,6 +211,18 @@ TEST(Journal, AChangedCommandIsNotResumed) {
   run.run({&p});
   p.stages[0].argv.push_back("--epochs=2");
   EXPECT_TRUE(passed_in_journal(run.repo.path().string(), {&p}).empty());
+}
+
+// Root is not stopped by file modes: a directory where the journal should be is.
+TEST(Journal, AJournalThatCannotBeWrittenIsAWriteErrorNamingTheFileAndTheReason) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  const std::string journal = run.output() + "/" + kJournalFileName;
+  std::filesystem::create_directories(journal + "/x");
+  JournalWriter writer({run.repo.path().string(), false, "", "", {}, {}});
+  EXPECT_EQ(writer.write_error(), "");
+  run_stages({&p}, run.executor, writer, run.options, [] { return false; });
+  EXPECT_EQ(writer.write_error(), "cannot write " + journal + ": Is a directory");
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ inline std::string run_compat_serially(const plan::Plan& plan, const std::filesy
   scheduler.jobs = 1;
   for (int i = 0; i < 8; ++i) scheduler.resources.gpus.push_back({std::to_string(i), 1});
   scheduler.repo_root = root.string();
-  scheduler.append_logs = true;
+  scheduler.appended_logs = {plan::StageKind::kTrain};
   scheduler.multi_node_here = true;
   report::ResultsLogReporter results(root.string(), true);
   run::run_stages({&plan}, executor, results, scheduler, [] { return false; });
