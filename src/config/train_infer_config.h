@@ -34,8 +34,5 @@ struct TrainInferConfig {
 
 TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules);
 
-// Splits a `|` list the way the reference's IFS does (spec §2.7): empty inner and
-// leading elements are kept, one trailing separator adds nothing, "" has no elements.
-std::vector<std::string> split_list(const std::string& value, char separator = '|');
 
 }  // namespace tipc::config

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "config/key_value.h"
+#include "core/split_list.h"
 #include "dialect/anchor_check.h"
 #include "plan/stage_kind_match.h"
 
@@ -45,7 +46,7 @@ void check_mode_overrides(const config::TrainInferConfig& config, const Plan& pl
   for (const auto& field : config.fields) {
     if (field.value.find('=') == std::string::npos || field.value.find("train") == std::string::npos) continue;
     std::optional<std::string> listed;
-    for (const auto& entry : config::split_list(field.value)) {
+    for (const auto& entry : split_list(field.value)) {
       if (entry.substr(0, entry.find('=')) == plan.mode) listed = entry.substr(entry.find('=') + 1);
     }
     std::optional<std::string> passed;
@@ -71,7 +72,7 @@ void check_mode_overrides(const config::TrainInferConfig& config, const Plan& pl
 void check_empty_trainers(const config::TrainInferConfig& config, std::vector<Diagnostic>& out) {
   std::vector<std::string> trainers;
   for (const auto& field : config.fields) {
-    if (field.key == "trainer") trainers = config::split_list(field.value);
+    if (field.key == "trainer") trainers = split_list(field.value);
   }
   for (const auto& field : config.fields) {
     if (std::find(trainers.begin(), trainers.end(), field.key) == trainers.end() || !field.value.empty()) continue;
@@ -91,7 +92,7 @@ void check_unmatched_scripts(const config::TrainInferConfig& config, const Plan&
     }
     const std::string& word = stage.argv[1];
     for (const auto& field : config.fields) {
-      if (config::split_list(field.value).empty() || config::split_list(field.value)[0] != word) continue;
+      if (split_list(field.value).empty() || split_list(field.value)[0] != word) continue;
       out.push_back({config.path, field.physical_line, field.key,
                      fmt::format("stage {} runs '{}', which the runner read from this line: no script line names it "
                                  "(a shifted line? spec D4)",

@@ -6,11 +6,12 @@
 #include <fmt/format.h>
 
 #include "config/train_infer_config.h"
+#include "core/split_list.h"
 
 namespace tipc::plan {
 namespace {
 
-int count_items(const std::string& list) { return static_cast<int>(config::split_list(list, ',').size()); }
+int count_items(const std::string& list) { return static_cast<int>(split_list(list, ',').size()); }
 
 std::string first_item(const std::string& list) { return list.substr(0, list.find(',')); }
 

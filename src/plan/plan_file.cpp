@@ -5,6 +5,7 @@
 #include "config/config_text.h"
 #include "config/positions.h"
 #include "config/train_infer_config.h"
+#include "core/split_list.h"
 #include "dialect/anchor_check.h"
 
 namespace tipc::plan {
@@ -25,7 +26,7 @@ void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::D
     const std::string& value = config.value(line);
     if (value.find('=') == std::string::npos) continue;
     bool listed = false;
-    for (const auto& entry : config::split_list(value)) listed = listed || entry.substr(0, entry.find('=')) == plan.mode;
+    for (const auto& entry : split_list(value)) listed = listed || entry.substr(0, entry.find('=')) == plan.mode;
     if (!listed) {
       plan.warnings.push_back({config.path, config.at(line).physical_line, config.key(line),
                                fmt::format("mode '{}' is not listed in '{}': the parameter is dropped and the model's "

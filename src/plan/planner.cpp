@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "config/positions.h"
+#include "core/split_list.h"
 #include "dialect/layout.h"
 #include "plan/gpu_element.h"
 #include "plan/shell_words.h"
@@ -14,7 +15,6 @@
 
 namespace tipc::plan {
 namespace pos = config::pos;
-using config::split_list;
 using dialect::Dialect;
 using dialect::TrainerRule;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/split_list.h"
 #include "plan/shell_words.h"
 
 namespace tipc::plan {
@@ -54,13 +55,13 @@ StageKind kind_from_log_name(const std::string& log) {
 std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config) {
   std::vector<std::string> trainers;
   for (const auto& field : config.fields) {
-    if (field.key == "trainer") trainers = config::split_list(field.value);
+    if (field.key == "trainer") trainers = split_list(field.value);
   }
   std::vector<ScriptLine> lines;
   for (const auto& field : config.fields) {
     const auto kind = family_of(field.key, trainers);
     if (!kind) continue;
-    for (const auto& element : config::split_list(field.value)) {
+    for (const auto& element : split_list(field.value)) {
       auto words = words_of(element);
       if (words.empty() || words[0] == "null") continue;
       lines.push_back({*kind, field.key, field.physical_line, std::move(words)});

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "config/train_infer_config.h"
+#include "core/split_list.h"
 
 namespace tipc::plan {
 namespace {
@@ -15,7 +15,7 @@ std::string lower(std::string text) {
 
 int count_ids(const std::string& list) {
   int count = 0;
-  for (const auto& id : config::split_list(list, ',')) count += !id.empty() && id != "-1";
+  for (const auto& id : split_list(list, ',')) count += !id.empty() && id != "-1";
   return count;
 }
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "config/train_infer_config.h"
+#include "core/split_list.h"
 
 namespace tipc::run {
 namespace {
@@ -15,7 +15,7 @@ namespace {
 Result<std::vector<Gpu>> gpus_from_ids(const std::string& list, const std::string& what) {
   static const std::regex kId(R"([^,;\s]+)");  // indexes, GPU-/MIG- UUIDs, MIG-GPU-<uuid>/<gi>/<ci>
   std::vector<Gpu> gpus;
-  for (const auto& id : config::split_list(list, ',')) {
+  for (const auto& id : split_list(list, ',')) {
     if (!std::regex_match(id, kId)) return fail(Error::plain(fmt::format("{}: '{}' is not a GPU id", what, id)));
     if (std::any_of(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.id == id; })) {
       return fail(Error::plain(fmt::format("{}: GPU '{}' is listed twice", what, id)));
@@ -78,7 +78,7 @@ ResourceSpec detect_gpus(const std::optional<std::string>& cuda_visible_devices,
   // "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-...)"
   static const std::regex kLine(R"(^GPU (\d+):)");
   ResourceSpec spec{{}, "nvidia-smi -L"};
-  for (const auto& line : config::split_list(listing, '\n')) {
+  for (const auto& line : split_list(listing, '\n')) {
     std::smatch m;
     if (std::regex_search(line, m, kLine)) spec.gpus.push_back({m[1], 1});
   }
@@ -108,7 +108,7 @@ bool can_ever_fit(const ResourceSpec& spec, int count) { return count <= static_
 
 std::string map_devices(const std::string& logical, const std::vector<std::string>& allocated) {
   // Position k of the config's list becomes the k-th allocated GPU: "2,3" on GPUs {0,1} is "0,1".
-  const std::size_t wanted = std::min(config::split_list(logical, ',').size(), allocated.size());
+  const std::size_t wanted = std::min(split_list(logical, ',').size(), allocated.size());
   return fmt::format("{}", fmt::join(allocated.begin(), allocated.begin() + static_cast<std::ptrdiff_t>(wanted), ","));
 }
 

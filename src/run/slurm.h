@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "run/command.h"
+#include "core/command.h"
 #include "run/executor.h"
 #include "run/resources.h"
 

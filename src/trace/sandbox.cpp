@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include "run/command.h"
+#include "core/command.h"
 
 namespace tipc::trace {
 namespace {
@@ -15,19 +15,19 @@ const std::vector<std::string>& bwrap_options() {
 }
 
 // Whether bwrap runs here (it needs namespaces, which containers may refuse), and why not.
-const run::CommandOutcome& bwrap_probe() {
-  static run::CommandOutcome outcome;
+const CommandOutcome& bwrap_probe() {
+  static CommandOutcome outcome;
   static std::once_flag once;
   std::call_once(once, [] {
     std::vector<std::string> argv = {"bwrap"};
     argv.insert(argv.end(), bwrap_options().begin(), bwrap_options().end());
     argv.push_back("true");
-    outcome = run::run_command(run::CommandSpec{argv, "", std::nullopt, 10, true, 4096});
+    outcome = run_command(CommandSpec{argv, "", std::nullopt, 10, true, 4096});
   });
   return outcome;
 }
 
-std::string probe_failure(const run::CommandOutcome& probe) {
+std::string probe_failure(const CommandOutcome& probe) {
   if (!probe.launch_error.empty()) return probe.launch_error;
   return probe.error_output.empty() ? "it exited with a failure" : probe.error_output;
 }

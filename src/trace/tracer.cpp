@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "run/command.h"
+#include "core/command.h"
 #include "trace/sandbox.h"
 #include "trace/scratch_tree.h"
 #include "trace/stand_ins.h"
@@ -153,7 +153,7 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   const auto tree = ScratchTree::create(inputs, request.interpreter);
   if (!tree) return fail(tree.error());
   const auto start = start_environment(**tree, request);
-  run::CommandSpec spec;
+  CommandSpec spec;
   spec.cwd = ((*tree)->repo() / request.run_dir).lexically_normal().string();
   spec.environment.emplace();
   for (const auto& [name, value] : start) spec.environment->push_back(name + "=" + value);
@@ -164,7 +164,7 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   spec.timeout_seconds = request.timeout_seconds;
   spec.separate_stderr = true;
   spec.output_limit = kOutputLimit;
-  const auto outcome = run::run_command(spec);
+  const auto outcome = run_command(spec);
   const PathMap map((*tree)->repo().string(), request.map_root.value_or(request.repo_root));
   const std::string stderr_text = map.text(outcome.error_output);
   if (!outcome.launch_error.empty()) return fail(runner_error(request, "could not start: " + outcome.launch_error, ""));

@@ -5,19 +5,6 @@
 namespace tipc::config {
 namespace {
 
-using List = std::vector<std::string>;
-
-TEST(SplitList, KeepsEmptyInnerAndLeadingElementsLikeIfs) {
-  EXPECT_EQ(split_list("a|b"), (List{"a", "b"}));
-  EXPECT_EQ(split_list("a||b"), (List{"a", "", "b"}));
-  EXPECT_EQ(split_list("|a"), (List{"", "a"}));
-  EXPECT_EQ(split_list("a|"), (List{"a"}));
-  EXPECT_EQ(split_list("a||"), (List{"a", ""}));
-  EXPECT_EQ(split_list(" a | b "), (List{" a ", " b "}));
-  EXPECT_EQ(split_list(""), List{});
-  EXPECT_EQ(split_list("0,1", ','), (List{"0", "1"}));
-}
-
 TEST(TrainInferConfig, PositionsPastTheEndReadAsEmpty) {
   ConfigText text{"c.txt", {{"model_name:m", 1}, {"python:py", 3}}, 3};
   const auto config = split_config(text, {});

@@ -16,6 +16,7 @@
 #include "config/config_text.h"
 #include "config/key_value.h"
 #include "config/train_infer_config.h"
+#include "core/split_list.h"
 #include "fuzz_check.h"
 
 using namespace tipc::config;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "config/train_infer_config.h"
+#include "core/split_list.h"
 #include "run/fake_executor.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -230,12 +231,12 @@ TEST_F(SchedulerTest, NeverDoubleBooksAGpuAndBackfills) {
   const auto s = run({&p}, 8, 4);
   double gpu_seconds = 0, longest = 0;
   for (const auto& a : fake_.records) {
-    const auto ga = config::split_list(*a.env.at("CUDA_VISIBLE_DEVICES"), ',');
+    const auto ga = split_list(*a.env.at("CUDA_VISIBLE_DEVICES"), ',');
     gpu_seconds += (a.end - a.start) * static_cast<double>(ga.size());
     longest = std::max(longest, a.end - a.start);
     for (const auto& b : fake_.records) {
       if (&a == &b || a.end <= b.start || b.end <= a.start) continue;
-      for (const auto& g : config::split_list(*b.env.at("CUDA_VISIBLE_DEVICES"), ',')) {
+      for (const auto& g : split_list(*b.env.at("CUDA_VISIBLE_DEVICES"), ',')) {
         EXPECT_EQ(std::count(ga.begin(), ga.end(), g), 0) << a.id << " and " << b.id << " share GPU " << g;
       }
     }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace tipc::run {
+namespace tipc {
 
 struct CommandResult {
   std::optional<int> exit_code;  // nullopt: it did not start, was killed or timed out
@@ -40,4 +40,4 @@ struct CommandOutcome {
 
 CommandOutcome run_command(const CommandSpec& spec);
 
-}  // namespace tipc::run
+}  // namespace tipc

@@ -1,12 +1,12 @@
 // run_command with a working directory, an explicit environment, stderr apart, bounded
 // output and a timeout that stops the whole process group.
-#include "run/command.h"
+#include "core/command.h"
 
 #include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
 
-namespace tipc::run {
+namespace tipc {
 namespace {
 
 CommandSpec shell(const std::string& script, double timeout_seconds) {
@@ -53,4 +53,4 @@ TEST(RunCommand, AProgramThatDoesNotExistIsALaunchError) {
 }
 
 }  // namespace
-}  // namespace tipc::run
+}  // namespace tipc

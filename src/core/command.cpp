@@ -1,4 +1,4 @@
-#include "run/command.h"
+#include "core/command.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace tipc::run {
+namespace tipc {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -129,4 +129,4 @@ CommandResult run_command(const std::vector<std::string>& argv, double timeout_s
   return {outcome.exit_code, std::move(outcome.output)};
 }
 
-}  // namespace tipc::run
+}  // namespace tipc
