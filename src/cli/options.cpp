@@ -42,9 +42,13 @@ void add_planning_options(CLI::App& app, Options& o) {
   app.add_option("--format", o.format, "dry-run output format")->check(CLI::IsMember({"text", "jsonl"}));
   app.add_flag("--compat", o.compat, "reproduce the reference runner exactly, quirks included");
   app.add_option("--dialect", o.dialect, "paddleocr, paddleclas, paddledetection, paddleseg, ... (default: detected)");
-  app.add_option("--plan-from", o.plan_from,
-                 "runner: trace the repository's own runner; dialect: plan natively; auto (default): the runner when "
-                 "test_tipc/" + std::string(kRunnerFileName) + " is next to the config, else the dialect")
+  app.add_option_function<std::string>(
+         "--plan-from",
+         [&o](const std::string& v) {
+           o.plan_from = v == "runner" ? PlanFrom::kRunner : v == "dialect" ? PlanFrom::kDialect : PlanFrom::kAuto;
+         },
+         "runner: trace the repository's own runner; dialect: plan natively; auto (default): the runner when "
+         "test_tipc/" + std::string(kRunnerFileName) + " is next to the config, else the dialect")
       ->check(CLI::IsMember({"auto", "runner", "dialect"}));
   app.add_option("--runner", o.runner, "the runner script to trace (default: the one in the config's test_tipc/)");
   app.add_option("--python", o.python, "interpreter to use instead of the config's python: line");
@@ -68,7 +72,10 @@ void add_running_options(CLI::App& app, Options& o) {
                "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 1");
   app.add_flag("--no-wait", o.no_wait,
                "when another tipc-run holds an output directory, exit 2 at once instead of waiting for it");
-  app.add_option("--executor", o.executor, "where stages run: local (this machine) or slurm (a job step each)")
+  app.add_option_function<std::string>(
+         "--executor",
+         [&o](const std::string& v) { o.executor = v == "slurm" ? ExecutorKind::kSlurm : ExecutorKind::kLocal; },
+         "where stages run: local (this machine) or slurm (a job step each)")
       ->check(CLI::IsMember({"local", "slurm"}));
   app.add_option("--partition", o.partition, "slurm: the partition (default: settings' slurm.partition)");
   app.add_option("--account", o.account, "slurm: the account (default: settings' slurm.account)");
@@ -90,13 +97,13 @@ void add_selection_options(CLI::App& app, Options& o) {
 
 // Options that parse one by one but do not go together (CLI11 reports them as it reports its own).
 void check_combinations(const Options& o) {
-  if (o.executor != "slurm" && (o.partition || o.account)) {
+  if (o.executor != ExecutorKind::kSlurm && (o.partition || o.account)) {
     throw CLI::ValidationError("--partition and --account", "apply to --executor slurm only");
   }
-  if (o.executor == "slurm" && (o.gpus || o.resource_spec)) {
+  if (o.executor == ExecutorKind::kSlurm && (o.gpus || o.resource_spec)) {
     throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; Slurm allocates the GPUs");
   }
-  if (o.runner && o.plan_from == "dialect") {
+  if (o.runner && o.plan_from == PlanFrom::kDialect) {
     throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");
   }
   if (looks_swapped(o)) {

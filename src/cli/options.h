@@ -8,6 +8,11 @@
 
 namespace tipc::cli {
 
+// Who plans a config's commands (--plan-from).
+enum class PlanFrom { kAuto, kRunner, kDialect };
+// Where the stages run (--executor).
+enum class ExecutorKind { kLocal, kSlurm };
+
 struct Options {
   std::string config;
   std::string mode;
@@ -15,7 +20,7 @@ struct Options {
   std::string format = "text";  // text | jsonl
   bool compat = false;
   std::optional<std::string> dialect;
-  std::string plan_from = "auto";          // auto | runner | dialect: who plans the commands
+  PlanFrom plan_from = PlanFrom::kAuto;
   std::optional<std::string> runner;       // --runner PATH: the runner script to trace
   std::optional<std::string> python;
   std::optional<std::string> dialect_dir;
@@ -34,7 +39,7 @@ struct Options {
   bool resume = false;
   bool prepare_script = false;
   std::optional<std::string> bundle;       // --bundle FILE.tar.gz: the acceptance bundle
-  std::string executor = "local";          // local | slurm
+  ExecutorKind executor = ExecutorKind::kLocal;
   std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
   std::optional<std::string> account;      // slurm
   bool verbose = false;                    // the scheduler's decisions on stderr

@@ -55,7 +55,7 @@ Result<Project> load_project(const Options& options) {
 
   const std::string dialect_dir = options.dialect_dir.value_or(dialect::default_dialect_directory());
   auto choice = choose_dialect(options, project, dialect_dir);
-  if (!choice && options.plan_from != "dialect") {
+  if (!choice && options.plan_from != PlanFrom::kDialect) {
     project.dialect_error = choice.error();
     project.dialect_choice = {"none", "no marker decides; configs are planned from their runners", ""};
     return with_launcher(std::move(project), options, dialect_dir);

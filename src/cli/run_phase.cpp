@@ -17,7 +17,7 @@
 #include "report/console_reporter.h"
 #include "report/report_writer.h"
 #include "report/results_log_reporter.h"
-#include "run/command.h"
+#include "core/command.h"
 #include "run/journal.h"
 #include "run/output_lock.h"
 #include "run/process_executor.h"
@@ -116,7 +116,7 @@ Result<run::ResourceSpec> resources_for(const Options& options) {
   std::optional<std::string> cvd;
   if (const char* value = std::getenv("CUDA_VISIBLE_DEVICES")) cvd = value;
   if (cvd) return run::detect_gpus(cvd, "");
-  const auto listing = run::run_command({"nvidia-smi", "-L"});
+  const auto listing = run_command({"nvidia-smi", "-L"});
   return run::detect_gpus(std::nullopt, listing.ok() ? listing.output : "");
 }
 
@@ -131,13 +131,13 @@ run::SlurmOptions slurm_options(const Project& project, const Options& options) 
 // Where the stages go: GPUs of this machine for the local executor; for Slurm, what the
 // cluster offers (the scheduler then leaves placement to it).
 Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm, run::SchedulerOptions& scheduler) {
-  if (options.executor != "slurm") {
+  if (options.executor != ExecutorKind::kSlurm) {
     auto resources = resources_for(options);
     if (!resources) return fail(resources.error());
     scheduler.resources = *resources;
     return {};
   }
-  auto cluster = run::query_slurm_cluster(slurm, [](const auto& argv) { return run::run_command(argv); });
+  auto cluster = run::query_slurm_cluster(slurm, [](const auto& argv) { return run_command(argv); });
   if (!cluster) return fail(cluster.error());
   scheduler.cluster = *cluster;
   scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster->source,
@@ -149,7 +149,7 @@ Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm
 // Stages in flight at once: each is a process here (or an srun waiting on the cluster).
 int default_jobs(const Options& options) {
   constexpr int kSlurmJobsInFlight = 256;
-  if (options.executor == "slurm") return kSlurmJobsInFlight;
+  if (options.executor == ExecutorKind::kSlurm) return kSlurmJobsInFlight;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
@@ -214,7 +214,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
     if (auto ok = run_prepare_scripts(project, config_files, options, local, signals); !ok) return report_error(ok.error());
   }
   std::optional<run::SlurmExecutor> on_slurm;
-  if (options.executor == "slurm") on_slurm.emplace(local, slurm, [](const auto& argv) { return run::run_command(argv); });
+  if (options.executor == ExecutorKind::kSlurm) on_slurm.emplace(local, slurm, [](const auto& argv) { return run_command(argv); });
   run::Executor& executor = on_slurm ? static_cast<run::Executor&>(*on_slurm) : local;
 
   scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options)));

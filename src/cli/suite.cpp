@@ -98,7 +98,7 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files,
   std::vector<std::pair<std::string, RunnerCall>> to_trace;
   std::vector<std::size_t> traced;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    auto runner = options.plan_from == "dialect" ? Result<std::optional<RunnerCall>>{}
+    auto runner = options.plan_from == PlanFrom::kDialect ? Result<std::optional<RunnerCall>>{}
                                                  : find_runner(files[i], project.root, options.runner);
     if (!runner) slots[i] = fail(runner.error());
     else if (*runner) {
@@ -106,7 +106,7 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files,
       traced.push_back(i);
       auto& runners = suite.runners;
       if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end()) runners.push_back((*runner)->runner);
-    } else if (options.plan_from == "runner") {
+    } else if (options.plan_from == PlanFrom::kRunner) {
       slots[i] = fail(Error::at(files[i], 0, "", fmt::format("--plan-from runner: no test_tipc/{} next to it (give "
                                                              "--runner PATH, or --plan-from dialect)",
                                                              kRunnerFileName)));
