@@ -78,7 +78,7 @@ class ValueWalker {
     if (const auto* dict = v.get<align::Value::Dict>()) {
       std::set<std::string> keys;
       for (const auto& [key, item] : dict->items) {
-        FUZZ_CHECK(keys.insert(key).second);  // Python dict keys are unique
+        FUZZ_CHECK(keys.insert(key.identity).second);  // Python dict keys are unique (by value)
         FUZZ_CHECK(item != nullptr);
         FUZZ_CHECK(dict->find(key) == item.get());
         walk(*item, depth + 1);
