@@ -127,7 +127,9 @@ void check_text(std::string_view bytes, const ReadOptions& options) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   check_text(bytes, ReadOptions{});
-  check_text(bytes, ReadOptions{.keep_carriage_returns = true});
+  ReadOptions carriage_returns;
+  carriage_returns.keep_carriage_returns = true;
+  check_text(bytes, carriage_returns);
   // Tight limits exercise the size checks with inputs libFuzzer can reach.
   check_text(bytes, ReadOptions{.limits = {.max_file_bytes = 2048, .max_line_bytes = 80}});
   // split_key_value and split_list take any bytes, not only valid config lines.
