@@ -123,10 +123,16 @@ CommandOutcome run_command(const CommandSpec& spec) {
   return outcome;
 }
 
-CommandResult run_command(const std::vector<std::string>& argv, double timeout_seconds) {
-  auto outcome = run_command(CommandSpec{argv, "", std::nullopt, timeout_seconds, false});
-  if (!outcome.launch_error.empty()) return {std::nullopt, std::move(outcome.launch_error)};
-  return {outcome.exit_code, std::move(outcome.output)};
+CommandOutcome run_command(const std::vector<std::string>& argv, double timeout_seconds) {
+  return run_command(CommandSpec{argv, "", std::nullopt, timeout_seconds, false});
+}
+
+std::string CommandOutcome::failure() const {
+  if (!launch_error.empty()) return launch_error;
+  const std::string& text = error_output.empty() ? output : error_output;
+  const std::string line = text.substr(0, text.find('\n'));
+  if (timed_out) return line.empty() ? "timed out" : "timed out: " + line;
+  return line.empty() ? "no output" : line;
 }
 
 }  // namespace tipc

@@ -10,15 +10,6 @@
 
 namespace tipc {
 
-struct CommandResult {
-  std::optional<int> exit_code;  // nullopt: it did not start, was killed or timed out
-  std::string output;            // stdout and stderr, or why it did not start
-  bool ok() const { return exit_code == 0; }
-};
-
-// Runs argv (looked up on PATH) with stdout and stderr captured together.
-CommandResult run_command(const std::vector<std::string>& argv, double timeout_seconds = 30);
-
 struct CommandSpec {
   std::vector<std::string> argv;  // argv[0] is looked up on the PATH of tipc-run's environment
   std::string cwd;                // empty: tipc-run's own
@@ -36,8 +27,14 @@ struct CommandOutcome {
   std::string launch_error;      // why it did not start ("" when it did)
   std::string output;            // stdout (and stderr unless separate_stderr), bounded
   std::string error_output;      // stderr when separate_stderr, bounded
+  bool ok() const { return exit_code == 0; }
+  // Why it failed, in one line: why it did not start, else the first line of its output.
+  std::string failure() const;
 };
 
 CommandOutcome run_command(const CommandSpec& spec);
+
+// Runs argv (looked up on PATH) with stdout and stderr captured together.
+CommandOutcome run_command(const std::vector<std::string>& argv, double timeout_seconds = 30);
 
 }  // namespace tipc

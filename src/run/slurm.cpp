@@ -128,11 +128,8 @@ Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const C
   if (options.partition) command.push_back("--partition=" + *options.partition);
   const std::string source =
       options.partition ? fmt::format("slurm partition {} (sinfo)", *options.partition) : "slurm (sinfo)";
-  const CommandResult listing = run(command);
-  if (!listing.ok()) {
-    return fail(Error::plain(fmt::format("--executor slurm: sinfo failed: {}",
-                                         first_line(listing.output).empty() ? "no output" : first_line(listing.output))));
-  }
+  const CommandOutcome listing = run(command);
+  if (!listing.ok()) return fail(Error::plain("--executor slurm: sinfo failed: " + listing.failure()));
   return parse_sinfo_nodes(listing.output, source);
 }
 
@@ -151,7 +148,7 @@ Result<void> SlurmExecutor::start(const Launch& launch) {
 }
 
 std::string SlurmExecutor::job_id_of(const std::string& job_name) const {
-  const CommandResult ids = run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i"});
+  const CommandOutcome ids = run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i"});
   return ids.ok() ? first_line(ids.output) : "";
 }
 

@@ -27,7 +27,7 @@ struct SlurmOptions {
 };
 
 // Runs a helper command (sinfo, squeue, scancel); a fake in tests.
-using CommandRunner = std::function<CommandResult(const std::vector<std::string>&)>;
+using CommandRunner = std::function<CommandOutcome(const std::vector<std::string>&)>;
 
 // The local launch that runs `launch` as a Slurm job step named `job_name`: srun with
 // the stage's needs, the stage's own command after it. Variables named SLURM_* that

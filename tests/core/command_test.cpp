@@ -52,5 +52,17 @@ TEST(RunCommand, AProgramThatDoesNotExistIsALaunchError) {
   EXPECT_EQ(outcome.exit_code, std::nullopt);
 }
 
+// The reason a command failed is its own: a launch error is never read as the program's output.
+TEST(RunCommand, TheFailureSaysWhyInOneLine) {
+  const auto missing = run_command({"tipc-no-such-program"});
+  EXPECT_FALSE(missing.ok());
+  EXPECT_TRUE(missing.output.empty());
+  EXPECT_EQ(missing.failure(), missing.launch_error);
+  const auto failed = run_command({"sh", "-c", "echo first; echo second; exit 3"});
+  EXPECT_EQ(failed.exit_code, 3);
+  EXPECT_EQ(failed.failure(), "first");
+  EXPECT_EQ(run_command({"sh", "-c", "exit 1"}).failure(), "no output");
+}
+
 }  // namespace
 }  // namespace tipc

@@ -14,6 +14,14 @@
 
 namespace tipc::run {
 namespace {
+
+// A helper command that ran and exited with `code`, printing `output`.
+CommandOutcome finished(int code, std::string output) {
+  CommandOutcome outcome;
+  outcome.exit_code = code;
+  outcome.output = std::move(output);
+  return outcome;
+}
 namespace fs = std::filesystem;
 
 Launch stage_launch() {
@@ -128,25 +136,31 @@ TEST(SlurmCluster, AQueryNamesThePartitionAndAFailedSinfoIsAnError) {
   std::vector<std::string> asked;
   const auto capacity = query_slurm_cluster({"gpu", {}, {}, {}}, [&](const std::vector<std::string>& argv) {
     asked = argv;
-    return CommandResult{0, "n1|gpu:8\n"};
+    return finished(0, "n1|gpu:8\n");
   });
   ASSERT_TRUE(capacity);
   EXPECT_EQ(capacity->source, "slurm partition gpu (sinfo)");
   EXPECT_EQ(asked.back(), "--partition=gpu");
   const auto down = query_slurm_cluster({}, [](const std::vector<std::string>&) {
-    return CommandResult{1, "sinfo: error: Unable to contact slurm controller (connect failure)\n"};
+    return finished(1, "sinfo: error: Unable to contact slurm controller (connect failure)\n");
   });
   ASSERT_FALSE(down);
   EXPECT_EQ(down.error().str(),
             "--executor slurm: sinfo failed: sinfo: error: Unable to contact slurm controller (connect failure)");
+  const auto missing = query_slurm_cluster({}, [](const std::vector<std::string>&) {
+    CommandOutcome outcome;  // did not start: the reason is its own field, not the output
+    outcome.launch_error = "cannot start sinfo: No such file or directory";
+    return outcome;
+  });
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().str(), "--executor slurm: sinfo failed: cannot start sinfo: No such file or directory");
 }
 
 class SlurmExecutorTest : public ::testing::Test {
  protected:
-  CommandResult helper(const std::vector<std::string>& argv) {
+  CommandOutcome helper(const std::vector<std::string>& argv) {
     commands_.push_back(argv);
-    if (argv[0] == "squeue") return {0, "4711\n"};
-    return {0, ""};
+    return finished(0, argv[0] == "squeue" ? "4711\n" : "");
   }
   FakeExecutor local_;
   std::vector<std::vector<std::string>> commands_;
