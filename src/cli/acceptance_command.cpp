@@ -50,15 +50,15 @@ fs::path log_path(const std::string& dir, const align::CheckOutcome& outcome) {
 
 // An earlier run's log of a check that wrote none now (its pair is missing or unreadable)
 // would pass for this run's: it becomes <check>_diff.log.stale, replacing an older one.
-std::optional<std::string> retire_stale_log(const fs::path& log, std::ostream& err) {
+Result<void> retire_stale_log(const fs::path& log, std::ostream& err) {
   std::error_code ec;
-  if (!fs::exists(log, ec)) return std::nullopt;
+  if (!fs::exists(log, ec)) return {};
   const fs::path stale = log.string() + ".stale";
   fs::rename(log, stale, ec);
-  if (ec) return log.string() + ": cannot rename an earlier run's log: " + ec.message();
+  if (ec) return fail(Error::at(log.string(), 0, "", "cannot rename an earlier run's log: " + ec.message()));
   err << "tipc-run acceptance: renamed the earlier run's " << log.filename().string() << " to "
       << stale.filename().string() << '\n';
-  return std::nullopt;
+  return {};
 }
 
 // One log per compared check, as the acceptance bundle wants. Missing or unreadable pairs
@@ -69,9 +69,9 @@ Result<std::vector<std::string>> write_logs(const std::string& dir, const align:
   std::vector<std::string> written;
   for (const align::CheckOutcome& outcome : report.outcomes) {
     const fs::path log = log_path(dir, outcome);
-    auto problem = outcome.diff ? write_file_atomically(log.string(), align::render_diff_log(*outcome.diff, timestamp))
-                                : retire_stale_log(log, err);
-    if (problem) return fail(Error::plain(*problem));
+    auto done = outcome.diff ? write_file_atomically(log.string(), align::render_diff_log(*outcome.diff, timestamp))
+                             : retire_stale_log(log, err);
+    if (!done) return fail(done.error());
     if (outcome.diff) written.push_back(log.string());
   }
   return written;

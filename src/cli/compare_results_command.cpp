@@ -255,8 +255,9 @@ int compare_results_main(const std::vector<std::string>& args, std::ostream& out
   if (!report) return subcommand_error("compare-results", report.error(), err);
   print_report(*report, compare_args.rule, out);
   if (compare_args.json_path) {
-    if (auto problem = write_json_atomically(*compare_args.json_path, report_json(*report, *truths, compare_args))) {
-      return subcommand_error("compare-results", Error::plain(*problem), err);
+    if (auto written = write_json_atomically(*compare_args.json_path, report_json(*report, *truths, compare_args));
+        !written) {
+      return subcommand_error("compare-results", written.error(), err);
     }
   }
   return report->exit_code();

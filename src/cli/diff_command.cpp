@@ -94,15 +94,13 @@ int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostr
   out << align::render_diff_stdout(*result, timestamp) << std::flush;
   if (!diff_args.options.compat) print_strict_findings(*result, err);
   if (diff_args.log_path) {
-    if (auto problem = write_file_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp))) {
-      err << "tipc-run diff: error: " << *problem << '\n';
-      return kExitUsage;
+    if (auto written = write_file_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp)); !written) {
+      return subcommand_error("diff", written.error(), err);
     }
   }
   if (diff_args.json_path) {
-    if (auto problem = write_json_atomically(*diff_args.json_path, result_json(diff_args, *result))) {
-      err << "tipc-run diff: error: " << *problem << '\n';
-      return kExitUsage;
+    if (auto written = write_json_atomically(*diff_args.json_path, result_json(diff_args, *result)); !written) {
+      return subcommand_error("diff", written.error(), err);
     }
   }
   return result->passed ? kExitPassed : kExitFailed;

@@ -270,8 +270,9 @@ int init_check_main(const std::vector<std::string>& args, std::ostream& out, std
   if (!outcomes) return subcommand_error("init-check", outcomes.error(), err);
   print_init_check(*outcomes, *selection, check_args, out);
   if (check_args.json_path) {
-    if (auto problem = write_json_atomically(*check_args.json_path, init_check_json(*outcomes, *selection, check_args))) {
-      return subcommand_error("init-check", Error::plain(*problem), err);
+    if (auto written = write_json_atomically(*check_args.json_path, init_check_json(*outcomes, *selection, check_args));
+        !written) {
+      return subcommand_error("init-check", written.error(), err);
     }
   }
   return count_passed(*outcomes) == outcomes->size() ? kExitPassed : kExitFailed;

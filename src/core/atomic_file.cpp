@@ -10,7 +10,7 @@
 
 namespace tipc {
 
-std::optional<std::string> write_file_atomically(const std::string& path, const std::string& text) {
+Result<void> write_file_atomically(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);
@@ -19,14 +19,14 @@ std::optional<std::string> write_file_atomically(const std::string& path, const 
   {
     std::ofstream file(temp, std::ios::binary | std::ios::trunc);
     file << text;
-    if (!file.flush()) return "cannot write " + temp.string() + ": " + errno_text(errno);
+    if (!file.flush()) return fail(Error::plain("cannot write " + temp.string() + ": " + errno_text(errno)));
   }
   fs::rename(temp, target, ec);
   if (ec) {
     fs::remove(temp, ec);
-    return "cannot write " + path + ": " + ec.message();
+    return fail(Error::plain("cannot write " + path + ": " + ec.message()));
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace tipc

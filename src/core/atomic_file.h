@@ -1,12 +1,13 @@
 #pragma once
 // Writing a whole file so that a reader never sees half of it: a temp file in the same
 // directory, then a rename.
-#include <optional>
 #include <string>
+
+#include "core/error.h"
 
 namespace tipc {
 
-// Creates missing parent directories. Returns a message on failure, nullopt on success.
-std::optional<std::string> write_file_atomically(const std::string& path, const std::string& text);
+// Creates missing parent directories. A failure says "cannot write PATH: REASON".
+Result<void> write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace tipc

@@ -4,7 +4,7 @@
 
 namespace tipc {
 
-std::optional<std::string> write_json_atomically(const std::string& path, const nlohmann::ordered_json& json) {
+Result<void> write_json_atomically(const std::string& path, const nlohmann::ordered_json& json) {
   return write_file_atomically(path, json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
 }
 

@@ -27,7 +27,7 @@ const std::vector<ReportFile>& report_files() {
 Result<void> write_reports(const RunReport& report, const std::string& dir) {
   for (const ReportFile& file : report_files()) {
     const std::string path = (std::filesystem::path(dir) / file.name).string();
-    if (const auto problem = write_file_atomically(path, file.render(report))) return fail(Error::plain(*problem));
+    if (auto written = write_file_atomically(path, file.render(report)); !written) return written;
   }
   return {};
 }

@@ -153,7 +153,9 @@ void compact_journal(const std::string& path) {
   std::string text;
   for (const std::size_t i : kept) text += lines[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // A journal that cannot be rewritten is appended to as it is: nothing is lost but space.
-  if (const auto problem = write_file_atomically(path, text)) std::cerr << "tipc-run: warning: " << *problem << '\n';
+  if (auto written = write_file_atomically(path, text); !written) {
+    std::cerr << "tipc-run: warning: " << written.error().str() << '\n';
+  }
 }
 
 namespace {
@@ -176,18 +178,18 @@ bool ends_mid_line(int fd) {
 // No fsync: a killed tipc-run loses nothing the kernel already has, and a line lost to a
 // power cut only makes --resume run that stage again; an fsync per stage cost the
 // scheduler's thread 0.5 s in a 200-stage suite (bench/RESULTS.md).
-// Returns what failed: "cannot write PATH: REASON".
-std::optional<std::string> append_line(const std::string& path, const Json& entry) {
+// A failure says "cannot write PATH: REASON".
+Result<void> append_line(const std::string& path, const Json& entry) {
   std::string line = entry.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
   const UniqueFd fd(open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
-  if (!fd.valid()) return fmt::format("cannot write {}: {}", path, errno_text(errno));
+  if (!fd.valid()) return fail(Error::plain(fmt::format("cannot write {}: {}", path, errno_text(errno))));
   if (ends_mid_line(fd.get())) line.insert(0, "\n");
   const ssize_t n = write(fd.get(), line.data(), line.size());
-  if (n < 0) return fmt::format("cannot write {}: {}", path, errno_text(errno));
+  if (n < 0) return fail(Error::plain(fmt::format("cannot write {}: {}", path, errno_text(errno))));
   if (static_cast<std::size_t>(n) < line.size()) {
-    return fmt::format("cannot write {}: only {} of {} bytes written", path, n, line.size());
+    return fail(Error::plain(fmt::format("cannot write {}: only {} of {} bytes written", path, n, line.size())));
   }
-  return std::nullopt;
+  return {};
 }
 
 // The plan file's stage: the dry run's JSON with absolute cwd and log, and the
@@ -264,9 +266,8 @@ void JournalWriter::run_started(const RunInfo& info) {
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     compact_journal(path);
-    const auto problem = write_json_atomically(plan_file_path(context_.repo_root, plan),
-                                               plan_state_json(context_, plan, whole, run_id_, started_unix_));
-    note_write_error(problem);
+    note_write_error(write_json_atomically(plan_file_path(context_.repo_root, plan),
+                                           plan_state_json(context_, plan, whole, run_id_, started_unix_)));
     note_write_error(append_line(path, run_started_json(info, context_, run_id_, started_unix_)));
   }
 }
@@ -310,15 +311,17 @@ void JournalWriter::run_finished(const RunSummary& summary) {
   for (const auto* plan : plans_) {
     note_write_error(append_line(journal_path(context_.repo_root, *plan), entry));
     // Only estimates: a times file that cannot be written costs the next run its start order, not its result.
-    const auto problem = write_json_atomically(times_file_path(context_.repo_root, *plan),
+    const auto written = write_json_atomically(times_file_path(context_.repo_root, *plan),
                                                {{"schema", kStateSchema}, {"seconds", durations_by_id(context_.repo_root, *plan)}});
-    if (problem) std::cerr << "tipc-run: warning: " << *problem << "; the next run orders its stages without these times\n";
+    if (!written) {
+      std::cerr << "tipc-run: warning: " << written.error().str() << "; the next run orders its stages without these times\n";
+    }
   }
 }
 
-void JournalWriter::note_write_error(const std::optional<std::string>& problem) {
-  if (!problem || !write_error_.empty()) return;
-  write_error_ = *problem;
+void JournalWriter::note_write_error(const Result<void>& written) {
+  if (written || !write_error_.empty()) return;
+  write_error_ = written.error().str();
   std::cerr << "tipc-run: error: " << write_error_ << "; --resume and the reports cannot see this run's results\n";
 }
 

@@ -85,7 +85,7 @@ class JournalWriter : public Listener {
 
  private:
   // Keeps the first failure and says it on stderr at once.
-  void note_write_error(const std::optional<std::string>& problem);
+  void note_write_error(const Result<void>& written);
 
   RunContext context_;
   std::vector<const plan::Plan*> plans_;
