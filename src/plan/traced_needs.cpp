@@ -83,8 +83,7 @@ TracedNeeds traced_needs(const std::vector<std::string>& args, const std::option
   } else if (cuda_visible_devices) {
     out.needs.gpus = count_ids(*cuda_visible_devices);
   } else {
-    out.needs.gpus = 0;
-    out.follows_inputs = true;
+    out.follows_inputs = true;  // no GPU of its own (Needs' default) until the planner looks at its inputs
   }
   return out;
 }

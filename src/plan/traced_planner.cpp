@@ -61,6 +61,7 @@ class TracedPlanner {
   std::string unique_id(const Stage& stage);
   void add_dependencies();
   std::vector<std::size_t> stage_it_follows(std::size_t index) const;
+  int followed_gpus(std::size_t index, const std::vector<std::vector<std::size_t>>& readers) const;
   void settle_gpus();
   Result<void> reject_empty_plan() const;
 
@@ -197,13 +198,23 @@ std::vector<std::size_t> TracedPlanner::stage_it_follows(std::size_t index) cons
   return train ? std::vector<std::size_t>{*train} : std::vector<std::size_t>{};
 }
 
-// A stage that follows its inputs gets one GPU when any stage it reads from had one. A train
-// that reads from none runs on its group's device, which the runner may state only for the
-// stages after it (the template runner exports CUDA_VISIBLE_DEVICES after the train): one
-// GPU when a stage reading from it has one by its own evidence. In trace order, so inputs
-// are settled first.
-// Then, by default, logical ids mapped onto the allocated GPUs: a GPU stage never sees every
-// GPU (--compat keeps the traced environment).
+// The GPUs of a stage whose device nothing states: one when any stage it reads from had one.
+// A train that reads from none runs on its group's device, which the runner may state only
+// for the stages after it (the template runner exports CUDA_VISIBLE_DEVICES after the
+// train): one when a stage reading from it has one by its own evidence.
+int TracedPlanner::followed_gpus(std::size_t index, const std::vector<std::vector<std::size_t>>& readers) const {
+  const bool from_readers = deps_[index].empty() && plan_.stages[index].kind == StageKind::kTrain;
+  int gpus = 0;
+  for (std::size_t j : from_readers ? readers[index] : deps_[index]) {
+    if (from_readers && follows_inputs_[j]) continue;  // a reader that follows the train states nothing
+    gpus = std::max(gpus, std::min(1, plan_.stages[j].needs.gpus));
+  }
+  return gpus;
+}
+
+// In trace order, so a stage's inputs are settled before it. Then, by default, logical ids
+// mapped onto the allocated GPUs: a GPU stage never sees every GPU (--compat keeps the
+// traced environment).
 void TracedPlanner::settle_gpus() {
   std::vector<std::vector<std::size_t>> readers(plan_.stages.size());
   for (std::size_t i = 0; i < deps_.size(); ++i) {
@@ -211,14 +222,7 @@ void TracedPlanner::settle_gpus() {
   }
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     Stage& stage = plan_.stages[i];
-    const bool from_readers = deps_[i].empty() && stage.kind == StageKind::kTrain;
-    if (follows_inputs_[i]) {
-      for (std::size_t j : from_readers ? readers[i] : deps_[i]) {
-        if (!from_readers || !follows_inputs_[j]) {
-          stage.needs.gpus = std::max(stage.needs.gpus, std::min(1, plan_.stages[j].needs.gpus));
-        }
-      }
-    }
+    if (follows_inputs_[i]) stage.needs.gpus = followed_gpus(i, readers);
     if (opt_.compat || stage.needs.gpus == 0 || stage.env["CUDA_VISIBLE_DEVICES"]) continue;
     std::string ids;
     for (int g = 0; g < stage.needs.gpus; ++g) ids += (g ? "," : "") + std::to_string(g);

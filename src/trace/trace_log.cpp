@@ -1,7 +1,6 @@
 #include "trace/trace_log.h"
 
 #include <filesystem>
-
 #include <fstream>
 #include <sstream>
 
