@@ -38,6 +38,26 @@ using Result = tl::expected<T, Error>;
 
 inline tl::unexpected<Error> fail(Error error) { return tl::unexpected<Error>(std::move(error)); }
 
+namespace detail {
+template <typename T>
+T take_value(Result<T>&& result) {
+  return std::move(*result);
+}
+inline void take_value(Result<void>&&) {}
+}  // namespace detail
+
+// TRY(expression): the value of a Result, or an early return of its error from the enclosing
+// function (which must return a Result). It keeps the happy path readable where
+// `if (!x) return fail(x.error());` would follow every call; a Result<void> gives no value.
+// A GNU statement expression (GCC and Clang), as ccache's and systemd's equivalents use, because
+// only a statement can return from the caller.
+#define TRY(...)                                                                      \
+  ({                                                                                  \
+    auto tipc_try_result_ = (__VA_ARGS__);                                            \
+    if (!tipc_try_result_) return ::tipc::fail(std::move(tipc_try_result_).error()); \
+    ::tipc::detail::take_value(std::move(tipc_try_result_));                          \
+  })
+
 // The text of an errno value ("No such file or directory"), for messages.
 std::string errno_text(int code);
 
