@@ -31,9 +31,7 @@ Result<dialect::DialectChoice> choose_dialect(const Options& options, const Proj
 
 Result<Project> with_launcher(Project project, const Options& options, const std::string& dialect_dir) {
   if (const auto launcher = options.launcher ? options.launcher : project.settings.launcher) {
-    auto loaded = dialect::load_launcher(dialect::launchers_file(dialect_dir), *launcher);
-    if (!loaded) return fail(loaded.error());
-    project.launcher = *loaded;
+    project.launcher = TRY(dialect::load_launcher(dialect::launchers_file(dialect_dir), *launcher));
   }
   return project;
 }
@@ -48,9 +46,7 @@ Result<Project> load_project(const Options& options) {
 
   const std::string default_settings = project.root + "/test_tipc/tipc-run.yaml";
   if (options.settings || fs::exists(default_settings)) {
-    auto settings = config::load_project_settings(options.settings.value_or(default_settings));
-    if (!settings) return fail(settings.error());
-    project.settings = *settings;
+    project.settings = TRY(config::load_project_settings(options.settings.value_or(default_settings)));
   }
 
   const std::string dialect_dir = options.dialect_dir.value_or(dialect::default_dialect_directory());
@@ -60,12 +56,11 @@ Result<Project> load_project(const Options& options) {
     project.dialect_choice = {"none", "no marker decides; configs are planned from their runners", ""};
     return with_launcher(std::move(project), options, dialect_dir);
   }
-  if (!choice) return fail(choice.error());
-  project.dialect_choice = *choice;
-  auto dialect = dialect::load_dialect(dialect_dir, choice->name);
+  project.dialect_choice = TRY(std::move(choice));
+  auto dialect = dialect::load_dialect(dialect_dir, project.dialect_choice.name);
   if (!dialect) {
     Error error = dialect.error();
-    error.diagnostics.back().message += " (" + choice->source + ")";  // which --dialect or settings line to fix
+    error.diagnostics.back().message += " (" + project.dialect_choice.source + ")";  // which --dialect or settings line to fix
     return fail(error);
   }
   project.dialect = *dialect;

@@ -32,13 +32,12 @@ Result<void> prepare_data(const Project& project, const std::string& mode) {
   for (const auto& step : project.settings.data_for(mode)) {
     const data::DataStep data_step{(fs::path(project.root) / step.archive).string(),
                                    (fs::path(project.root) / step.destination).string(), step.creates};
-    auto report = data::prepare_data(data_step);
-    if (!report) return fail(report.error());
+    auto report = TRY(data::prepare_data(data_step));
     std::cout << fmt::format("tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
-                             report->skipped ? (report->hashed ? "up to date (same SHA-256)"
+                             report.skipped ? (report.hashed ? "up to date (same SHA-256)"
                                                                : "up to date (archive unchanged since its stamp)")
-                                             : fmt::format("extracted {}, {}", plural(report->entries, "entry", "entries"),
-                                                           plural(report->bytes, "byte")));
+                                             : fmt::format("extracted {}, {}", plural(report.entries, "entry", "entries"),
+                                                           plural(report.bytes, "byte")));
   }
   return {};
 }
@@ -132,17 +131,14 @@ run::SlurmOptions slurm_options(const Project& project, const Options& options) 
 // cluster offers (the scheduler then leaves placement to it).
 Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm, run::SchedulerOptions& scheduler) {
   if (options.executor != ExecutorKind::kSlurm) {
-    auto resources = resources_for(options);
-    if (!resources) return fail(resources.error());
-    scheduler.resources = *resources;
+    scheduler.resources = TRY(resources_for(options));
     return {};
   }
-  auto cluster = run::query_slurm_cluster(slurm, [](const auto& argv) { return run_command(argv); });
-  if (!cluster) return fail(cluster.error());
-  scheduler.cluster = *cluster;
-  scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster->source,
-                                           plural(cluster->nodes, "node"),
-                                           plural(cluster->max_gpus_per_node, "GPU"));
+  auto cluster = TRY(run::query_slurm_cluster(slurm, [](const auto& argv) { return run_command(argv); }));
+  scheduler.cluster = cluster;
+  scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster.source,
+                                           plural(cluster.nodes, "node"),
+                                           plural(cluster.max_gpus_per_node, "GPU"));
   return {};
 }
 

@@ -130,7 +130,7 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
   // The MODE is the same for every config: one error, not one per file. Without a dialect
   // the runners decide which modes they know.
   if (!options.compat && !project.dialect_error) {
-    if (auto ok = plan::check_mode(project.dialect, options.mode); !ok) return fail(ok.error());
+    TRY(plan::check_mode(project.dialect, options.mode));
   }
   Suite suite;
   suite.configs = files.size();
@@ -141,9 +141,7 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
   }
   // The reference runner has no alignment checks; --compat plans stay exactly its plans.
   if (!options.compat) {
-    if (auto added = plan::add_alignment_stages(suite.plans, project.settings.alignment, running_binary()); !added) {
-      return fail(added.error());
-    }
+    TRY(plan::add_alignment_stages(suite.plans, project.settings.alignment, running_binary()));
   }
   return suite;
 }

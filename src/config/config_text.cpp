@@ -51,7 +51,7 @@ Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& 
     std::string_view line = bytes.substr(start, end - start);
     start = end + 1;
     ++number;
-    if (auto ok = check_line_bytes(line, path, number, options.limits); !ok) return fail(ok.error());
+    TRY(check_line_bytes(line, path, number, options.limits));
     if (!options.keep_carriage_returns && line.ends_with('\r')) line.remove_suffix(1);
     if (!line.empty()) text.lines.push_back({std::string(line), number});
   }

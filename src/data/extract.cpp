@@ -190,7 +190,7 @@ class Extraction {
   // The directories of the last path opened, kept open: chain_fds_[i] is the directory
   // chain_names_[0..i]. An archive lists a directory's entries together, so most entries
   // need no lookup at all. The descriptors stay right for the whole extraction because
-  // an unpacked directory is never replaced (clear_slot).
+  // an unpacked directory is never replaced clear_slot.
   Parts chain_names_;
   std::vector<UniqueFd> chain_fds_;
 };
@@ -201,13 +201,13 @@ Result<ExtractReport> Extraction::run(archive* reader) {
     const int status = archive_read_next_header(reader, &entry);
     if (status == ARCHIVE_EOF) break;
     if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return fail(corrupt_archive(archive_path_, reader));
-    if (auto done = extract_entry(reader, entry); !done) return fail(done.error());
+    TRY(extract_entry(reader, entry));
   }
   const std::string declared = join(creates_);
   if (!present(root_ / declared)) {
     return fail(Error::at(archive_path_, 0, "", "the archive does not create '" + declared + "'"));
   }
-  if (auto checked = check_symlinks_in_finished_tree(); !checked) return fail(checked.error());
+  TRY(check_symlinks_in_finished_tree());
   return report_;
 }
 
@@ -217,23 +217,21 @@ Result<void> Extraction::extract_entry(archive* reader, archive_entry* entry) {
   if (++report_.entries > limits_.max_entries) {
     return fail(refuse("the archive has more than " + std::to_string(limits_.max_entries) + " entries (max_entries)"));
   }
-  const auto parts = checked_path();
-  if (!parts) return fail(parts.error());
+  const auto parts = TRY(checked_path());
   const auto type = archive_entry_filetype(entry);
   // "./" and the parents of the declared path are directories that exist anyway.
-  if (type == AE_IFDIR && parts->size() < creates_.size() && starts_with(creates_, *parts)) return {};
-  if (!starts_with(*parts, creates_)) {
+  if (type == AE_IFDIR && parts.size() < creates_.size() && starts_with(creates_, parts)) return {};
+  if (!starts_with(parts, creates_)) {
     return fail(refuse("outside '" + join(creates_) + "', the only path this archive may create"));
   }
-  if (archive_entry_hardlink(entry) != nullptr) return make_hardlink(entry, *parts);
+  if (archive_entry_hardlink(entry) != nullptr) return make_hardlink(entry, parts);
   switch (type) {
     case AE_IFDIR: {
-      const auto dir = open_directory(*parts, true);
-      if (!dir) return fail(dir.error());
+      TRY(open_directory(parts, true));
       return {};
     }
-    case AE_IFREG: return write_file(reader, entry, *parts);
-    case AE_IFLNK: return make_symlink(entry, *parts);
+    case AE_IFREG: return write_file(reader, entry, parts);
+    case AE_IFLNK: return make_symlink(entry, parts);
     case AE_IFCHR:
     case AE_IFBLK: return fail(refuse("device files are refused"));
     case AE_IFIFO: return fail(refuse("FIFOs are refused"));
@@ -253,11 +251,10 @@ Result<Parts> Extraction::checked_path() const {
 }
 
 Result<void> Extraction::write_file(archive* reader, archive_entry* entry, const Parts& parts) {
-  const auto dir = open_directory(parent_of(parts), true);
-  if (!dir) return fail(dir.error());
+  const auto dir = TRY(open_directory(parent_of(parts), true));
   int created = -1;
-  const auto made = create_entry(*dir, parts.back(), "cannot create the file", [&] {
-    created = ::openat(*dir, parts.back().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  const auto made = create_entry(dir, parts.back(), "cannot create the file", [&] {
+    created = ::openat(dir, parts.back().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     return created >= 0;
   });
   if (!made) return made;
@@ -315,10 +312,9 @@ Result<void> Extraction::make_symlink(archive_entry* entry, const Parts& parts) 
   if (!resolves_within(root_, Parts(parent.begin(), parent.end()), target, creates_)) {
     return fail(refuse("symlink to '" + target + "' points outside '" + join(creates_) + "'"));
   }
-  const auto dir = open_directory(parent, true);
-  if (!dir) return fail(dir.error());
-  return create_entry(*dir, parts.back(), "cannot create the symlink",
-                      [&] { return ::symlinkat(target.c_str(), *dir, parts.back().c_str()) == 0; });
+  const auto dir = TRY(open_directory(parent, true));
+  return create_entry(dir, parts.back(), "cannot create the symlink",
+                      [&] { return ::symlinkat(target.c_str(), dir, parts.back().c_str()) == 0; });
 }
 
 // A hardlink may only point at a regular file unpacked earlier: one to an absolute path
@@ -339,10 +335,9 @@ Result<void> Extraction::make_hardlink(archive_entry* entry, const Parts& parts)
       !S_ISREG(target_status.st_mode)) {
     return fail(refuse("hardlink target '" + target + "' is not a file unpacked before it"));
   }
-  const auto dir = open_directory(parent_of(parts), true);
-  if (!dir) return fail(dir.error());
-  return create_entry(*dir, parts.back(), "cannot create the hardlink", [&] {
-    return ::linkat(from.get(), target_parts.back().c_str(), *dir, parts.back().c_str(), 0) == 0;
+  const auto dir = TRY(open_directory(parent_of(parts), true));
+  return create_entry(dir, parts.back(), "cannot create the hardlink", [&] {
+    return ::linkat(from.get(), target_parts.back().c_str(), dir, parts.back().c_str(), 0) == 0;
   });
 }
 
@@ -357,10 +352,9 @@ Result<int> Extraction::open_directory(std::span<const std::string> parts, bool 
     chain_fds_.erase(chain_fds_.begin() + static_cast<std::ptrdiff_t>(kept), chain_fds_.end());
   }
   for (std::size_t i = kept; i < parts.size(); ++i) {
-    auto next = open_child_directory(i == 0 ? root_fd_ : chain_fds_.back().get(), parts.first(i + 1), create);
-    if (!next) return fail(next.error());
+    auto next = TRY(open_child_directory(i == 0 ? root_fd_ : chain_fds_.back().get(), parts.first(i + 1), create));
     chain_names_.push_back(parts[i]);
-    chain_fds_.push_back(std::move(*next));
+    chain_fds_.push_back(std::move(next));
   }
   return parts.empty() ? root_fd_ : chain_fds_[parts.size() - 1].get();
 }
@@ -439,10 +433,9 @@ Result<ExtractReport> extract_into(HashingSource& source, const std::string& arc
   if (::mkdir(root.c_str(), 0755) != 0) return fail(Error::at(root.string(), 0, "", "cannot create: " + errno_text(errno)));
   const UniqueFd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!root_fd.valid()) return fail(Error::at(root.string(), 0, "", "cannot open: " + errno_text(errno)));
-  const auto reader = open_reader(archive_path, source);
-  if (!reader) return fail(reader.error());
+  const auto reader = TRY(open_reader(archive_path, source));
   Extraction extraction(archive_path, creates, limits, root, root_fd.get());
-  return extraction.run(reader->get());
+  return extraction.run(reader.get());
 }
 
 Result<Parts> declared_path(const DataStep& step) {
@@ -556,56 +549,43 @@ Result<std::optional<ExtractReport>> check_stamp(const fs::path& path, const Sta
                                                  const std::string& archive_path, const FileState& state,
                                                  double read_from) {
   if (!stamp.state.empty() && stamp.state == state.text) return std::optional(up_to_date(stamp.digest, false));
-  const auto digest = source.digest(archive_path);
-  if (!digest) return fail(digest.error());
-  if (*digest != stamp.digest) return std::optional<ExtractReport>();
-  const auto after = file_state(source.fd(), archive_path);
-  if (!after) return fail(after.error());
-  if (const std::string settled = settled_state(state, read_from, *after); !settled.empty() && settled != stamp.state) {
-    if (auto stamped = write_stamp(path, {*digest, settled}); !stamped) return fail(stamped.error());
+  const auto digest = TRY(source.digest(archive_path));
+  if (digest != stamp.digest) return std::optional<ExtractReport>();
+  const auto after = TRY(file_state(source.fd(), archive_path));
+  if (const std::string settled = settled_state(state, read_from, after); !settled.empty() && settled != stamp.state) {
+    TRY(write_stamp(path, {digest, settled}));
   }
-  return std::optional(up_to_date(*digest, true));
+  return std::optional(up_to_date(digest, true));
 }
 
 }  // namespace
 
 Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits) {
-  const auto creates = declared_path(step);
-  if (!creates) return fail(creates.error());
+  const auto creates = TRY(declared_path(step));
   UniqueFd archive_file(::open(step.archive.c_str(), O_RDONLY | O_CLOEXEC));
   if (!archive_file.valid()) return fail(Error::at(step.archive, 0, "", "cannot open: " + errno_text(errno)));
   const double read_from = unix_now();
-  const auto before = file_state(archive_file.get(), step.archive);
-  if (!before) return fail(before.error());
+  const auto before = TRY(file_state(archive_file.get(), step.archive));
   HashingSource source(std::move(archive_file));
   const fs::path destination = step.destination;
-  const fs::path target = destination / join(*creates);
-  const fs::path stamp = stamp_path(destination, *creates);
+  const fs::path target = destination / join(creates);
+  const fs::path stamp = stamp_path(destination, creates);
   if (const auto recorded = read_stamp(stamp); recorded && present(target)) {
-    auto verdict = check_stamp(stamp, *recorded, source, step.archive, *before, read_from);
-    if (!verdict) return fail(verdict.error());
-    if (*verdict) return std::move(**verdict);
+    auto verdict = TRY(check_stamp(stamp, *recorded, source, step.archive, before, read_from));
+    if (verdict) return std::move(*verdict);
   }
   std::error_code ec;
   fs::create_directories(destination, ec);
   if (ec) return fail(Error::at(step.destination, 0, "", "cannot create the destination: " + ec.message()));
-  const auto scratch = ScratchDir::create_in(destination);
-  if (!scratch) return fail(scratch.error());
-  const fs::path root = scratch->path() / "tree";
-  auto report = extract_into(source, step.archive, *creates, limits, root);
-  if (!report) return fail(report.error());
-  const auto digest = source.digest(step.archive);
-  if (!digest) return fail(digest.error());
-  const auto after = file_state(source.fd(), step.archive);
-  if (!after) return fail(after.error());
-  if (auto installed = install_tree(root / join(*creates), target, stamp, scratch->path()); !installed) {
-    return fail(installed.error());
-  }
-  if (auto stamped = write_stamp(stamp, {*digest, settled_state(*before, read_from, *after)}); !stamped) {
-    return fail(stamped.error());
-  }
-  report->archive_sha256 = *digest;
-  report->hashed = true;
+  const auto scratch = TRY(ScratchDir::create_in(destination));
+  const fs::path root = scratch.path() / "tree";
+  auto report = TRY(extract_into(source, step.archive, creates, limits, root));
+  const auto digest = TRY(source.digest(step.archive));
+  const auto after = TRY(file_state(source.fd(), step.archive));
+  TRY(install_tree(root / join(creates), target, stamp, scratch.path()));
+  TRY(write_stamp(stamp, {digest, settled_state(before, read_from, after)}));
+  report.archive_sha256 = digest;
+  report.hashed = true;
   return report;
 }
 

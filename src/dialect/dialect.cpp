@@ -239,10 +239,9 @@ Dialect read_dialect(YamlReader& r, const Node& root, const std::string& path) {
 
 // Every problem of the file at once (config::YamlReader), each with its line and key.
 Result<Dialect> load_dialect_file(const std::string& path) {
-  const auto root = config::load_yaml_file(path, "dialect file");
-  if (!root) return fail(root.error());
+  const auto root = TRY(config::load_yaml_file(path, "dialect file"));
   YamlReader reader(path);
-  Dialect dialect = read_dialect(reader, *root, path);
+  Dialect dialect = read_dialect(reader, root, path);
   if (auto problems = reader.finish(); !problems.empty()) return fail(Error{std::move(problems)});
   return dialect;
 }
@@ -264,9 +263,7 @@ Result<Dialect> load_dialect(const std::string& directory, const std::string& na
     return fail(Error::at(file.string(), 1, "name",
                           fmt::format("key 'name': '{}' differs from the file name '{}'", dialect->name, name)));
   }
-  auto launcher = load_launcher(launchers_file(directory), dialect->launcher.name);
-  if (!launcher) return fail(launcher.error());
-  dialect->launcher = *launcher;
+  dialect->launcher = TRY(load_launcher(launchers_file(directory), dialect->launcher.name));
   return dialect;
 }
 
@@ -314,9 +311,8 @@ Result<std::vector<Dialect>> shipped_dialects(const std::string& directory) {
   std::sort(files.begin(), files.end());
   std::vector<Dialect> dialects;
   for (const auto& file : files) {
-    auto d = load_dialect_file(file.string());
-    if (!d) return fail(d.error());
-    dialects.push_back(std::move(*d));
+    auto d = TRY(load_dialect_file(file.string()));
+    dialects.push_back(std::move(d));
   }
   return dialects;
 }
@@ -324,20 +320,19 @@ Result<std::vector<Dialect>> shipped_dialects(const std::string& directory) {
 }  // namespace
 
 Result<DialectChoice> detect_dialect(const std::string& directory, const std::string& repo_root) {
-  auto dialects = shipped_dialects(directory);
-  if (!dialects) return fail(dialects.error());
+  auto dialects = TRY(shipped_dialects(directory));
   std::vector<MarkerMatch> outside, inside;  // markers outside test_tipc/ and inside it
-  for (const auto& d : *dialects) {
+  for (const auto& d : dialects) {
     if (auto marker = found_marker(d, repo_root, false); !marker.empty()) outside.push_back({d.name, marker});
     else if (auto weak = found_marker(d, repo_root, true); !weak.empty()) inside.push_back({d.name, weak});
   }
   const std::vector<MarkerMatch>& deciding = outside.empty() ? inside : outside;
   if (deciding.empty()) {
     return fail(undecided(repo_root, "no dialect marker found here (a test_tipc/ copied without the repository?)",
-                          *dialects));
+                          dialects));
   }
   if (deciding.size() > 1) {
-    return fail(undecided(repo_root, "markers of several dialects found: " + matches_text(deciding), *dialects));
+    return fail(undecided(repo_root, "markers of several dialects found: " + matches_text(deciding), dialects));
   }
   DialectChoice choice{deciding.front().dialect,
                        fmt::format("marker {} found in {}", deciding.front().marker, repo_root), ""};
@@ -356,7 +351,7 @@ Result<DialectChoice> detect_dialect(const std::string& directory, const std::st
 // Installed beside the binary (bin/tipc-run -> share/tipc-run/dialects) first; the source
 // tree's configs/dialects serves a binary run from its build directory. When neither
 // exists, the installed path, so that the error names where an installed binary looks.
-// launchers.yaml is found from the same directory (launchers_file).
+// launchers.yaml is found from the same directory launchers_file.
 std::string default_dialect_directory() {
   if (const char* env = std::getenv("TIPC_DIALECT_DIR")) return env;
   std::error_code ec;

@@ -50,17 +50,16 @@ Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode
 Result<Plan> plan_file(const std::string& config_path, const dialect::Dialect& dialect, const PlanOptions& options) {
   config::ReadOptions read;
   read.keep_carriage_returns = options.compat;
-  auto text = config::read_config_text(config_path, read);
-  if (!text) return fail(text.error());
+  auto text = TRY(config::read_config_text(config_path, read));
   if (options.compat && dialect.max_physical_lines > 0) {
-    std::erase_if(text->lines, [&](const config::ConfigLine& l) { return l.physical_line > dialect.max_physical_lines; });
+    std::erase_if(text.lines, [&](const config::ConfigLine& l) { return l.physical_line > dialect.max_physical_lines; });
   }
-  const config::TrainInferConfig config = config::split_config(*text, split_rules(dialect, options.compat));
+  const config::TrainInferConfig config = config::split_config(text, split_rules(dialect, options.compat));
   dialect::AnchorFindings anchors;
   if (!options.compat) {
     anchors = dialect::check_anchors(config, dialect.anchors);
     if (!anchors.errors.empty()) return fail(Error{std::move(anchors.errors)});
-    if (auto ok = check_mode(dialect, options.mode); !ok) return fail(ok.error());
+    TRY(check_mode(dialect, options.mode));
   }
   auto plan = make_plan(config, dialect, options);
   if (plan && !options.compat) {

@@ -218,9 +218,7 @@ Result<void> Planner::render_slots(const std::vector<std::pair<std::string, dial
     }
     const auto chosen = std::find_if(slot.cases.begin(), slot.cases.end(),
                                      [&](const auto& c) { return glob_match(c.first, selector->second); });
-    auto text = render(chosen == slot.cases.end() ? slot.fallback : chosen->second, vars);
-    if (!text) return fail(text.error());
-    vars[name] = *text;
+    vars[name] = TRY(render(chosen == slot.cases.end() ? slot.fallback : chosen->second, vars));
   }
   return {};
 }
@@ -242,32 +240,22 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   stage.id = id;
   for (int n = 2; ids_.count(stage.id); ++n) stage.id = fmt::format("{}#{}", id, n);
   ids_.insert(stage.id);
-  auto log = render(tpl.log, vars);
-  if (!log) return fail(log.error());
-  stage.log = opt_.compat ? *log : normalise_path(*log);
+  auto log = TRY(render(tpl.log, vars));
+  stage.log = opt_.compat ? log : normalise_path(log);
   vars["stage_log"] = stage.log;
-  auto command = render(tpl.command, vars);
-  if (!command) return fail(command.error());
-  stage.command = *command;
+  stage.command = TRY(render(tpl.command, vars));
   vars["cmd"] = stage.command;
-  auto shell = render(tpl.evaluated, vars);
-  auto status_log = render(tpl.status_log, vars);
-  if (!shell) return fail(shell.error());
-  if (!status_log) return fail(status_log.error());
-  stage.shell_text = *shell;
-  stage.status_log = *status_log;
+  stage.shell_text = TRY(render(tpl.evaluated, vars));
+  stage.status_log = TRY(render(tpl.status_log, vars));
   if (!tpl.trainer_log.empty()) {
-    auto trainer_log = render(tpl.trainer_log, vars);
-    if (!trainer_log) return fail(trainer_log.error());
-    stage.trainer_log = *trainer_log;
+    stage.trainer_log = TRY(render(tpl.trainer_log, vars));
   }
-  auto words = split_shell_words(stage.command, {.pipe_is_space = opt_.compat});
-  if (!words) return fail(words.error());
-  stage.argv = std::move(words->words);
-  if (!words->shell_constructs.empty()) {
+  auto words = TRY(split_shell_words(stage.command, {.pipe_is_space = opt_.compat}));
+  stage.argv = std::move(words.words);
+  if (!words.shell_constructs.empty()) {
     plan_.warnings.push_back({cfg_.path, 0, "",
                               fmt::format("stage {}: the command contains {}; tipc-run passes them literally{}",
-                                          stage.id, fmt::join(words->shell_constructs, ", "),
+                                          stage.id, fmt::join(words.shell_constructs, ", "),
                                           opt_.compat ? " (the reference's shell would interpret them)" : "")});
   }
   if (opt_.python && !stage.argv.empty()) stage.argv[0] = *opt_.python;
@@ -295,24 +283,19 @@ Result<Plan> Planner::run() {
            {"model_pp", model_pp},        {"log0", emit(key(pos::kSaveLogPath), "")},
            {"exp_dir_key", key(pos::kSaveInferenceDir)}};
   add_line_variables();
-  auto log_dir = render(d_.log_dir, base_);
-  if (!log_dir) return fail(log_dir.error());
-  plan_.output_dir = *log_dir;
+  plan_.output_dir = TRY(render(d_.log_dir, base_));
   base_["LOG"] = plan_.output_dir;
   plan_.results_log = plan_.output_dir + "/results_python.log";
   if (!d_.banner.empty()) {
-    auto banner = render(d_.banner, base_);
-    if (!banner) return fail(banner.error());
-    plan_.banner = *banner;
+    plan_.banner = TRY(render(d_.banner, base_));
   }
   train_model_name_ = val(pos::kTrainModelName);
   to_static_ = to_static_trainer();
   const auto& whole = d_.whole_infer.modes;
   const bool whole_infer = std::find(whole.begin(), whole.end(), opt_.mode) != whole.end();
-  auto done = whole_infer ? whole_infer_branch() : train_branch();
-  if (!done) return fail(done.error());
+  TRY(whole_infer ? whole_infer_branch() : train_branch());
   if (!whole_infer) {
-    if (auto ok = explain_empty_train_plan(); !ok) return fail(ok.error());
+    TRY(explain_empty_train_plan());
   }
   return std::move(plan_);
 }
@@ -393,14 +376,13 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   vars["autocast"] = autocast;
   vars["nodes"] = std::to_string(gpu.nodes.value_or(1));
   vars["train_model_name"] = train_model_name_;
-  auto save_log = render(gpu.nodes ? d_.save_log_multi_node : d_.save_log, vars);
-  if (!save_log) return fail(save_log.error());
-  vars["save_log"] = *save_log;
+  auto save_log = TRY(render(gpu.nodes ? d_.save_log_multi_node : d_.save_log, vars));
+  vars["save_log"] = save_log;
   const std::string use_gpu = emit(key(pos::kUseGpu), paired_use_gpu(gpu_index, gpu));
   const std::string epoch = epoch_value();
   vars["train_script"] = choice->train_script;
   vars["use_gpu"] = use_gpu;
-  vars["save"] = emit(key(pos::kSaveDir), *save_log);
+  vars["save"] = emit(key(pos::kSaveDir), save_log);
   vars["epoch"] = emit(key(pos::kEpoch), epoch);
   vars["epoch_value"] = epoch;
   vars["batch"] = emit(key(pos::kBatch), batch_value());
@@ -424,9 +406,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   const dialect::Launcher& launcher = opt_.launcher.value_or(d_.launcher);
   vars["gpu_count"] = std::to_string(gpu.gpu_count);
   vars["master_addr"] = gpu.ips ? gpu.ips->substr(0, gpu.ips->find(',')) : "127.0.0.1";
-  auto launch = render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars);
-  if (!launch) return fail(launch.error());
-  vars["launch"] = *launch;
+  vars["launch"] = TRY(render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars));
 
   std::string subdir = plan_.model_name;
   for (const auto& rule : d_.weights_subdir) {
@@ -441,33 +421,29 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
                           : gpu.launch == GpuElement::Launch::kMulti ? d_.train_multi
                                                                      : d_.train_multi_node;
   if (d_.devices.unset_before_train) device_.reset();
-  auto train = add_stage(StageKind::kTrain, iteration + "/train", train_tpl, vars, opt_.run_dir);
-  if (!train) return fail(train.error());
-  const std::string train_id = (*train)->id;
-  (*train)->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
-  if (gpu.nodes) (*train)->hosts = gpu.ips.value_or("");
+  auto train = TRY(add_stage(StageKind::kTrain, iteration + "/train", train_tpl, vars, opt_.run_dir));
+  const std::string train_id = train->id;
+  train->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
+  if (gpu.nodes) train->hosts = gpu.ips.value_or("");
   if (gpu.launch != GpuElement::Launch::kSingle) {
-    (*train)->launcher = launcher.name;
-    if (launcher.spawns_ranks) (*train)->processes = gpu.gpu_count;
+    train->launcher = launcher.name;
+    if (launcher.spawns_ranks) train->processes = gpu.gpu_count;
   } else if (!opt_.compat && gpu.cpu && launcher.spawns_ranks && opt_.cpu_train_processes > 1) {
-    (*train)->launcher = launcher.name;  // data-parallel on CPU (gloo)
-    (*train)->processes = opt_.cpu_train_processes;
+    train->launcher = launcher.name;  // data-parallel on CPU (gloo)
+    train->processes = opt_.cpu_train_processes;
   }
-  for (const auto& [name, value] : d_.train_env) (*train)->env[name] = value;
-  (*train)->env["CUDA_VISIBLE_DEVICES"] =
+  for (const auto& [name, value] : d_.train_env) train->env[name] = value;
+  train->env["CUDA_VISIBLE_DEVICES"] =
       opt_.compat ? compat_device() : (gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus));
 
   if (d_.checkpoint_fallback && opt_.compat) {
     // The reference checks for the checkpoint on disk; a plan sees no training output (spec §4.4).
-    auto fallback = render(*d_.checkpoint_fallback, vars);
-    if (!fallback) return fail(fallback.error());
-    train_model_name_ = *fallback;
+    train_model_name_ = TRY(render(*d_.checkpoint_fallback, vars));
     vars["train_model_name"] = train_model_name_;
   }
-  auto weights = render(d_.weights, vars);
-  if (!weights) return fail(weights.error());
-  vars["weights"] = *weights;
-  vars["eval_w"] = emit(key(d_.eval_weights_key_line), *weights);
+  auto weights = TRY(render(d_.weights, vars));
+  vars["weights"] = weights;
+  vars["eval_w"] = emit(key(d_.eval_weights_key_line), weights);
   if (!choice->rule) last_norm_eval_weights_ = vars["eval_w"];
   const std::optional<std::string> one_gpu =
       gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus.substr(0, gpu.gpus.find(',')));
@@ -478,11 +454,10 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
     if (d_.devices.apply_before_eval) apply_device(gpu);
     vars["eval_script"] = eval_script;
     vars["eval_extra"] = emit(key(pos::kEvalExtra), val(pos::kEvalExtra));
-    auto eval = add_stage(StageKind::kEval, iteration + "/eval", d_.eval, vars, opt_.run_dir);
-    if (!eval) return fail(eval.error());
-    (*eval)->deps = {train_id};
-    (*eval)->needs.gpus = stage_gpus;
-    (*eval)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
+    auto eval = TRY(add_stage(StageKind::kEval, iteration + "/eval", d_.eval, vars, opt_.run_dir));
+    eval->deps = {train_id};
+    eval->needs.gpus = stage_gpus;
+    eval->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
   }
 
   if (script_runs(choice->export_script)) {
@@ -490,27 +465,25 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
         opt_.compat && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
                                    [&](const std::string& g) { return glob_match(g, plan_.model_name); });
     vars["export_script"] = choice->export_script;
-    vars["exp_w"] = blank_weights ? "" : emit(key(pos::kCheckpoints), *weights);
-    vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), *save_log);
+    vars["exp_w"] = blank_weights ? "" : emit(key(pos::kCheckpoints), weights);
+    vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), save_log);
     std::vector<const dialect::StageTemplate*> exports;
     if (!d_.onnx_export_key.empty() && key(pos::kExport2) == d_.onnx_export_key) exports.push_back(&d_.onnx_export);
     exports.push_back(&d_.export_);
     std::string export_id;
     for (const auto* tpl : exports) {
       const std::string id = iteration + (tpl == &d_.export_ ? "/export" : "/onnx_export");
-      auto exported = add_stage(StageKind::kExport, id, *tpl, vars, opt_.run_dir);
-      if (!exported) return fail(exported.error());
-      (*exported)->deps = {train_id};
-      (*exported)->needs.gpus = stage_gpus;
-      (*exported)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
-      if (tpl == &d_.export_) export_id = (*exported)->id;
+      auto exported = TRY(add_stage(StageKind::kExport, id, *tpl, vars, opt_.run_dir));
+      exported->deps = {train_id};
+      exported->needs.gpus = stage_gpus;
+      exported->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
+      if (tpl == &d_.export_) export_id = exported->id;
     }
     if (d_.devices.apply_before_infer) apply_device(gpu);
     const std::string& subdir_value = val(pos::kInferenceDir);
     vars["inference_subdir"] = subdir_value == "null" || subdir_value == "##" ? "" : "/" + subdir_value;
-    auto model_dir = render(d_.infer_model_dir, vars);
-    if (!model_dir) return fail(model_dir.error());
-    vars["infer_model_dir"] = opt_.compat ? *model_dir : normalise_path(*model_dir);
+    auto model_dir = TRY(render(d_.infer_model_dir, vars));
+    vars["infer_model_dir"] = opt_.compat ? model_dir : normalise_path(model_dir);
     vars["infer_data"] = val(d_.infer_data_line);
     vars["infer_gpu"] = gpu.gpus;
     const std::string prefix = opt_.compat ? "" : fmt::format("{}_{}_", trainer, autocast);
@@ -606,22 +579,20 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
   vars["prec"] = emit(key(pos::kPrecision), vars["precision"]);
   vars["trt_slot"] = emit(key(pos::kUseTensorrt), vars["trt"]);
   if (!branch.results_dir.empty()) {
-    auto results = render(branch.results_dir, vars);
-    if (!results) return fail(results.error());
-    vars["res"] = emit(key(pos::kInferExtra), *results);
+    auto results = TRY(render(branch.results_dir, vars));
+    vars["res"] = emit(key(pos::kInferExtra), results);
   }
   if (auto ok = render_slots(d_.infer_slots, vars); !ok) return ok;
   const std::string id = on_gpu ? fmt::format("{}/gpu_trt_{}_{}_bs{}", prefix, vars["trt"], vars["precision"],
                                               vars["batch_size"])
                                 : fmt::format("{}/cpu_mkldnn_{}_threads_{}_{}_bs{}", prefix, vars["mkldnn"],
                                               vars["threads"], vars["precision"], vars["batch_size"]);
-  auto stage = add_stage(StageKind::kInfer, id, branch.stage, vars, run_dir_path(cwd));
-  if (!stage) return fail(stage.error());
-  if (!dep.empty()) (*stage)->deps = {dep};
-  (*stage)->needs.gpus = on_gpu ? 1 : 0;
-  (*stage)->benchmark = val(pos::kBenchmark) == "True";
+  auto stage = TRY(add_stage(StageKind::kInfer, id, branch.stage, vars, run_dir_path(cwd)));
+  if (!dep.empty()) stage->deps = {dep};
+  stage->needs.gpus = on_gpu ? 1 : 0;
+  stage->benchmark = val(pos::kBenchmark) == "True";
   // Default mode: logical ids; a GPU inference after a CPU training still needs one GPU.
-  (*stage)->env["CUDA_VISIBLE_DEVICES"] =
+  stage->env["CUDA_VISIBLE_DEVICES"] =
       opt_.compat ? compat_device() : (on_gpu ? device.value_or("0") : std::optional<std::string>());
   return {};
 }
@@ -636,18 +607,16 @@ Result<void> Planner::whole_infer_branch() {
 }
 
 Result<Stage*> Planner::whole_infer_export(Vars& vars, const std::string& id) {
-  auto exported = add_stage(StageKind::kExport, id, d_.whole_infer.export_stage, vars, opt_.run_dir);
-  if (!exported) return fail(exported.error());
-  (*exported)->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : std::nullopt;
+  auto exported = TRY(add_stage(StageKind::kExport, id, d_.whole_infer.export_stage, vars, opt_.run_dir));
+  exported->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : std::nullopt;
   return exported;
 }
 
 Result<void> Planner::whole_infer_matrix(Vars& vars, const std::string& prefix, const std::string& export_id,
                                          const std::string& quant, const std::string& cwd) {
   const auto& w = d_.whole_infer;
-  auto model_dir = render(w.model_dir, vars);
-  if (!model_dir) return fail(model_dir.error());
-  vars["infer_model_dir"] = opt_.compat ? *model_dir : normalise_path(*model_dir);
+  auto model_dir = TRY(render(w.model_dir, vars));
+  vars["infer_model_dir"] = opt_.compat ? model_dir : normalise_path(model_dir);
   vars["infer_data"] = val(w.data_line);
   vars["infer_tag"] = "";
   if (!vars.count("infer_gpu")) vars["infer_gpu"] = "0";
@@ -678,15 +647,13 @@ Result<void> Planner::whole_infer_export_list() {
     vars["model_exported"] = models[i];
     if (test_differs(export_script, "null")) {
       vars["export_script"] = export_script;
-      auto output = render(d_.whole_infer.export_output, vars);
-      if (!output) return fail(output.error());
+      auto output = TRY(render(d_.whole_infer.export_output, vars));
       vars["exp_w"] = emit(key(pos::kCheckpoints), models[i]);
-      vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), *output);
-      vars["model_exported"] = *output;
-      auto exported = whole_infer_export(vars, prefix + "/export");
-      if (!exported) return fail(exported.error());
-      (*exported)->model_dir = normalise_path(*output);  // the checks of an export read what it wrote
-      export_id = (*exported)->id;
+      vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), output);
+      vars["model_exported"] = output;
+      auto exported = TRY(whole_infer_export(vars, prefix + "/export"));
+      exported->model_dir = normalise_path(output);  // the checks of an export read what it wrote
+      export_id = exported->id;
     }
     // An empty quant element vanishes from the reference's unquoted argument list,
     // so the gpu argument slides into the quant slot (spec D15).
@@ -707,9 +674,8 @@ Result<void> Planner::whole_infer_kl_quant() {
   Vars vars = base_;
   vars["kl_script"] = kl;
   vars["model_i"] = val(pos::kInferModel);
-  auto exported = whole_infer_export(vars, "whole_infer/kl_quant/export");
-  if (!exported) return fail(exported.error());
-  const std::string export_id = (*exported)->id;
+  auto exported = TRY(whole_infer_export(vars, "whole_infer/kl_quant/export"));
+  const std::string export_id = exported->id;
   return whole_infer_matrix(vars, "whole_infer/kl_quant", export_id, "True", d_.whole_infer.infer_cwd);
 }
 
@@ -742,9 +708,8 @@ Result<void> Planner::whole_infer_mode_list() {
     vars["fname"] = emit("filename", plan_.model_name);
     vars["save_inference_dir"] = val(pos::kSaveInferenceDir);
     const std::string prefix = fmt::format("whole_infer/{}", infer_mode);
-    auto exported = whole_infer_export(vars, prefix + "/export");
-    if (!exported) return fail(exported.error());
-    const std::string export_id = (*exported)->id;
+    auto exported = TRY(whole_infer_export(vars, prefix + "/export"));
+    const std::string export_id = exported->id;
     const std::string quant = quant_index < quants.size() ? quants[quant_index] : "";
     if (auto ok = whole_infer_matrix(vars, prefix, export_id, quant, d_.whole_infer.infer_cwd); !ok) return ok;
   }

@@ -19,9 +19,9 @@ class Lexer {
         note("# comment");
         break;
       } else if (c == '>') {
-        if (auto ok = redirect(); !ok) return fail(ok.error());
-      } else if (auto ok = word_char(); !ok) {
-        return fail(ok.error());
+        TRY(redirect());
+      } else {
+        TRY(word_char());
       }
     }
     end_word();
@@ -129,7 +129,7 @@ class Lexer {
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
     std::size_t words_before = out_.words.size();
     while (pos_ < text_.size() && !is_separator(text_[pos_]) && text_[pos_] != '>') {
-      if (auto ok = word_char(); !ok) return fail(ok.error());
+      TRY(word_char());
     }
     end_word();
     if (out_.words.size() == words_before) return fail(Error::plain(fmt::format("redirection without a file in: {}", text_)));

@@ -47,12 +47,11 @@ void ReportWriter::run_started(const run::RunInfo& info) {
 
 // The reports' directory, and the bundle when asked for.
 Result<std::string> ReportWriter::write_all() {
-  auto report = load_run_report_files(plan_files_);
-  if (!report) return fail(report.error());
-  report_ = *report;
-  if (auto ok = write_reports(*report, directory_); !ok) return fail(ok.error());
+  auto report = TRY(load_run_report_files(plan_files_));
+  report_ = report;
+  TRY(write_reports(report, directory_));
   if (bundle_) {
-    if (auto ok = write_bundle(*report, directory_, *bundle_); !ok) return fail(ok.error());
+    TRY(write_bundle(report, directory_, *bundle_));
   }
   return directory_;
 }

@@ -77,9 +77,8 @@ Result<OutputLocks> lock_output_dirs(std::vector<std::string> dirs, const LockOp
   dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());  // a second flock of one file would wait on itself
   std::vector<UniqueFd> fds;
   for (const auto& dir : dirs) {
-    auto fd = lock_one(dir, options);
-    if (!fd) return fail(fd.error());
-    fds.push_back(std::move(*fd));
+    auto fd = TRY(lock_one(dir, options));
+    fds.push_back(std::move(fd));
   }
   return OutputLocks(std::move(fds));
 }

@@ -130,7 +130,7 @@ void set_rank_environment(Environment& env, int rank, int ranks, const std::stri
   env["MASTER_PORT"] = master_port;
 }
 
-// Kills the descendants that left their process group: they were re-parented to us (subreaper).
+// Kills the descendants that left their process group: they were re-parented to us subreaper.
 void kill_orphans() {
   DIR* proc = opendir("/proc");
   if (!proc) return;
@@ -232,15 +232,14 @@ Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const 
 
 Result<void> ProcessExecutor::Job::start_ranks(const Launch& launch, int output_write_end) {
   Environment env = environment_for(launch);
-  const auto program = find_program(launch.argv[0], launch.cwd, env);
-  if (!program) return fail(program.error());
+  const auto program = TRY(find_program(launch.argv[0], launch.cwd, env));
   const std::vector<std::string> args(launch.argv.begin() + 1, launch.argv.end());
   const std::string master_port = std::to_string(free_local_port());
   for (int rank = 0; rank < launch.processes; ++rank) {
     if (launch.processes > 1) set_rank_environment(env, rank, launch.processes, master_port);
     EnvironmentBlock block(env);
     try {
-      bp::child child(bp::exe = program->string(), bp::args = args, bp::start_dir = launch.cwd, bp::std_in < bp::null,
+      bp::child child(bp::exe = program.string(), bp::args = args, bp::start_dir = launch.cwd, bp::std_in < bp::null,
                       ChildSetup{{}, output_write_end, group_, getpid(), block.pointers.data()});
       const pid_t pid = child.id();
       child.detach();  // reaped by our own waitpid loop
@@ -342,9 +341,8 @@ ProcessExecutor::~ProcessExecutor() {
 std::size_t ProcessExecutor::running() const { return jobs_.size(); }
 
 Result<void> ProcessExecutor::start(const Launch& launch) {
-  auto job = Job::start(launch);
-  if (!job) return fail(job.error());
-  jobs_.push_back(std::move(*job));
+  auto job = TRY(Job::start(launch));
+  jobs_.push_back(std::move(job));
   return {};
 }
 

@@ -36,9 +36,8 @@ Gpu gpu_from_node(const YAML::Node& node, const std::string& path) {
 
 Result<ResourceSpec> parse_gpu_list(const std::string& list) {
   if (list == "none" || list == "-1") return ResourceSpec{{}, "--gpus"};
-  auto gpus = gpus_from_ids(list, "--gpus");
-  if (!gpus) return fail(gpus.error());
-  return ResourceSpec{*gpus, "--gpus"};
+  auto gpus = TRY(gpus_from_ids(list, "--gpus"));
+  return ResourceSpec{gpus, "--gpus"};
 }
 
 Result<ResourceSpec> load_resource_spec(const std::string& path) {
