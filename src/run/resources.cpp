@@ -1,12 +1,13 @@
 #include "run/resources.h"
 
-#include <cerrno>
 #include <algorithm>
 #include <regex>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "config/yaml_file.h"
+#include "config/yaml_reader.h"
 #include "core/split_list.h"
 
 namespace tipc::run {
@@ -25,11 +26,25 @@ Result<std::vector<Gpu>> gpus_from_ids(const std::string& list, const std::strin
   return gpus;
 }
 
-Gpu gpu_from_node(const YAML::Node& node, const std::string& path) {
-  if (node.IsScalar()) return {node.as<std::string>(), 1};
-  Gpu gpu{node["id"].as<std::string>(), node["slots"] ? node["slots"].as<int>() : 1};
-  if (gpu.slots < 1) throw Error::at(path, node.Mark().line + 1, "slots", "slots must be at least 1");
-  return gpu;
+// One `gpus` entry: an id, or a map {id, slots}; nullopt (and a problem) when it is neither.
+std::optional<Gpu> gpu_from_node(config::YamlReader& r, const YAML::Node& node) {
+  if (node.IsScalar()) return Gpu{node.Scalar(), 1};
+  if (!node.IsMap()) {
+    r.problem(node, "gpus", "expected a GPU id or a map with id and slots");
+    return std::nullopt;
+  }
+  r.check_keys(node, "a GPU");
+  Gpu gpu{r.str(node, "id"), r.integer(node, "slots", 1)};
+  if (gpu.slots >= 1) return gpu;
+  r.problem(r.child(node, "slots"), "slots", "slots must be at least 1");
+  return std::nullopt;
+}
+
+// The `gpus` list: at the top, or CTest's local[0].gpus.
+YAML::Node gpu_list(config::YamlReader& r, const YAML::Node& root) {
+  const YAML::Node local = root.IsMap() ? r.child(root, "local") : YAML::Node();
+  const bool ctest_form = root.IsMap() && !root["gpus"] && local && local.IsSequence() && local.size() > 0;
+  return ctest_form ? r.child(local[0], "gpus") : r.child(root, "gpus");
 }
 
 }  // namespace
@@ -41,30 +56,21 @@ Result<ResourceSpec> parse_gpu_list(const std::string& list) {
 }
 
 Result<ResourceSpec> load_resource_spec(const std::string& path) {
-  try {
-    const YAML::Node root = YAML::LoadFile(path);
-    // (yaml-cpp: assigning to a node read from a missing key throws, so choose before binding.)
-    const bool ctest_form = !root["gpus"] && root["local"] && root["local"].IsSequence() && root["local"].size() > 0;
-    const YAML::Node list = ctest_form ? root["local"][0]["gpus"] : root["gpus"];
-    if (!list || !list.IsSequence()) {
-      return fail(Error::at(path, 1, "gpus", "expected a 'gpus' list (or CTest's local[0].gpus)"));
+  const YAML::Node root = TRY(config::load_yaml_file(path, "the resource spec"));
+  config::YamlReader r(path);
+  const YAML::Node list = gpu_list(r, root);
+  if (!list || !list.IsSequence()) return fail(Error::at(path, 1, "gpus", "expected a 'gpus' list (or CTest's local[0].gpus)"));
+  ResourceSpec spec{{}, path};
+  for (const auto& node : list) {
+    const auto gpu = gpu_from_node(r, node);
+    if (!gpu) continue;
+    if (std::any_of(spec.gpus.begin(), spec.gpus.end(), [&](const Gpu& g) { return g.id == gpu->id; })) {
+      r.problem(node, "id", fmt::format("GPU '{}' is listed twice", gpu->id));
     }
-    ResourceSpec spec{{}, path};
-    for (const auto& node : list) {
-      Gpu gpu = gpu_from_node(node, path);
-      if (std::any_of(spec.gpus.begin(), spec.gpus.end(), [&](const Gpu& g) { return g.id == gpu.id; })) {
-        return fail(Error::at(path, node.Mark().line + 1, "id", fmt::format("GPU '{}' is listed twice", gpu.id)));
-      }
-      spec.gpus.push_back(gpu);
-    }
-    return spec;
-  } catch (const Error& e) {
-    return fail(e);
-  } catch (const YAML::BadFile&) {
-    return fail(Error::at(path, 0, "", "cannot open the resource spec: " + errno_text(errno)));
-  } catch (const YAML::Exception& e) {
-    return fail(Error::at(path, e.mark.line + 1, "", e.msg));
+    spec.gpus.push_back(*gpu);
   }
+  if (auto problems = r.finish(); !problems.empty()) return fail(Error{std::move(problems)});
+  return spec;
 }
 
 ResourceSpec detect_gpus(const std::optional<std::string>& cuda_visible_devices, const std::string& listing) {

@@ -73,7 +73,7 @@ TEST(ProjectSettingsAlignment, ModesAndTheLabelsComparison) {
 TEST(ProjectSettingsAlignment, BadModesOrComparisonsNameFileLineAndKey) {
   const std::string head = "alignment:\n  - name: x\n    after: export\n";
   const std::string truth = "    ground_truth: {results: r, log: l";
-  EXPECT_NE(error_of(head + truth + ", compare: scores}\n").find(":4: key 'compare': expected allclose or labels"),
+  EXPECT_NE(error_of(head + truth + ", compare: scores}\n").find(":4: key 'compare': 'scores' is not one of: allclose, labels"),
             std::string::npos)
       << error_of(head + truth + ", compare: scores}\n");
   EXPECT_NE(error_of(head + truth + ", compare: labels, atol: 0.1}\n")
@@ -108,7 +108,7 @@ TEST(ProjectSettingsAlignment, MistakesNameFileLineAndKey) {
   EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b}\n    init: {reference: a, candidate: b}\n")
                 .find("exactly one of diff, ground_truth or init"),
             std::string::npos);
-  EXPECT_NE(error_of(head + "    ground_truth: {results: r, log: l, format: csv}\n").find("expected tipc, video or metric"),
+  EXPECT_NE(error_of(head + "    ground_truth: {results: r, log: l, format: csv}\n").find("key 'format': 'csv' is not one of: tipc, video, metric"),
             std::string::npos);
   EXPECT_NE(error_of("alignment:\n  - name: x\n    diff: {reference: a, candidate: b}\n").find("key 'after': missing"),
             std::string::npos);
@@ -140,12 +140,47 @@ TEST(ProjectSettingsSlurm, MistakesNameFileLineAndKey) {
   EXPECT_NE(error_of("slurm:\n  partitions: gpu\n").find("tipc-run.yaml:2: key 'partitions': unknown key"),
             std::string::npos)
       << error_of("slurm:\n  partitions: gpu\n");
-  EXPECT_NE(error_of("slurm:\n  cpus_per_task: many\n").find(":2: key 'cpus_per_task': expected a whole number"),
+  EXPECT_NE(error_of("slurm:\n  cpus_per_task: many\n").find(":2: key 'cpus_per_task': expected an integer"),
             std::string::npos);
   EXPECT_NE(error_of("slurm:\n  cpus_per_task: 0\n").find("must be at least 1"), std::string::npos);
   EXPECT_NE(error_of("slurm:\n  srun_args: [\"--qos=ci\", \"qos\"]\n").find("'qos' is not an srun flag"),
             std::string::npos);
   EXPECT_NE(error_of("slurm: [gpu]\n").find(":1: key 'slurm': expected a map"), std::string::npos) << error_of("slurm: [gpu]\n");
+}
+
+TEST(ProjectSettingsFile, EveryProblemIsReportedAtOnceEachWithItsLine) {
+  const std::string text = error_of(
+      "jobs: 0\n"
+      "timeouts: {train: soon}\n"
+      "log_checks:\n"
+      "  - {pattern: '(', kinds: [training]}\n"
+      "slurm: {partitions: gpu}\n");
+  for (const char* expected : {"tipc-run.yaml:1: key 'jobs': must be at least 1",
+                               "tipc-run.yaml:2: key 'train': expected a number of seconds",
+                               "tipc-run.yaml:4: key 'pattern': not a valid regular expression",
+                               "tipc-run.yaml:4: key 'kinds': expected train, eval, export, infer or check",
+                               "tipc-run.yaml:5: key 'partitions': unknown key in slurm"}) {
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << "\nin:\n" << text;
+  }
+}
+
+TEST(ProjectSettingsFile, AWrongShapeIsAnErrorNamingTheKeyNotIgnoredOrAYamlCppMessage) {
+  EXPECT_NE(error_of("timeouts: 5\n").find(":1: key 'timeouts': expected a map"), std::string::npos)
+      << error_of("timeouts: 5\n");
+  EXPECT_NE(error_of("data: [1]\n").find(":1: key 'data': expected a map"), std::string::npos);
+  EXPECT_NE(error_of("log_checks: {pattern: x}\n").find(":1: key 'log_checks': expected a list"), std::string::npos);
+  EXPECT_NE(error_of("data:\n  all: {archive: a}\n").find(":2: key 'all': expected a list of data steps"),
+            std::string::npos);
+  EXPECT_NE(error_of("data:\n  all:\n    - {archive: a, destination: d}\n").find(":3: key 'creates': missing"),
+            std::string::npos);
+}
+
+TEST(ProjectSettingsFile, AMissingFileNamesItAndWhy) {
+  test::TempDir dir;
+  const auto settings = load_project_settings((dir.path() / "absent.yaml").string());
+  ASSERT_FALSE(settings);
+  EXPECT_NE(settings.error().str().find("absent.yaml: cannot read the settings file: No such file"), std::string::npos)
+      << settings.error().str();
 }
 
 }  // namespace

@@ -32,9 +32,14 @@ TEST(Resources, SpecFileInCTestAndShortForms) {
   EXPECT_EQ(yaml->gpus[1].id, "b");
   const auto twice = load_resource_spec(dir.write("twice.yaml", "gpus:\n  - 0\n  - 0\n"));
   ASSERT_FALSE(twice);
-  EXPECT_NE(twice.error().str().find("twice.yaml:3: GPU '0' is listed twice"), std::string::npos) << twice.error().str();
+  EXPECT_NE(twice.error().str().find("twice.yaml:3: key 'id': GPU '0' is listed twice"), std::string::npos) << twice.error().str();
   EXPECT_FALSE(load_resource_spec(dir.write("none.yaml", "cpus: 4\n")));
-  EXPECT_FALSE(load_resource_spec(dir.write("zero.yaml", "gpus:\n  - {id: 0, slots: 0}\n")));
+  const auto zero = load_resource_spec(dir.write("zero.yaml", "gpus:\n  - {id: 0, slots: 0}\n  - {id: 1, slot: 2}\n"));
+  ASSERT_FALSE(zero);
+  EXPECT_NE(zero.error().str().find("zero.yaml:2: key 'slots': slots must be at least 1"), std::string::npos)
+      << zero.error().str();
+  EXPECT_NE(zero.error().str().find("zero.yaml:3: key 'slot': unknown key in a GPU"), std::string::npos)
+      << zero.error().str();
   EXPECT_FALSE(load_resource_spec((dir.path() / "missing.yaml").string()));
 }
 
