@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Lists the longest function definitions in src/, longest first (issue 16: no function over 60 lines).
 
-A definition is a line at column 0 (the code is formatted with namespace bodies not
-indented) that opens a brace after a parameter list, up to the line that closes it at
-column 0; its length counts both lines. Member functions defined inside a class body are
+A definition starts at a line at column 0 (the code is formatted with namespace bodies not
+indented) that holds a parameter list; its signature may wrap over indented lines down to the
+line that opens the body with a brace. It ends at the line that closes it at column 0; its
+length counts from the signature's first line to that brace. Member functions defined inside a class body are
 indented and not counted (they are one-liners in this code base); lambdas count toward
 the function that holds them.
 
@@ -20,23 +21,34 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_A_FUNCTION = re.compile(r"^(namespace|struct|class|enum|union|extern|template\s*<[^>]*>\s*(struct|class))\b")
 
 
+def starts_definition(line):
+    """A column-0 line that may begin a function's signature (it may wrap over the lines below)."""
+    if not line or line[0].isspace() or line.startswith(("#", "//", "}")) or NOT_A_FUNCTION.match(line):
+        return False
+    return "(" in line and "=" not in line.split("(")[0]
+
+
 def definitions(path):
     """(first line, last line, signature) of each column-0 function definition in path."""
     lines = open(path, encoding="utf-8").read().splitlines()
-    found, start = [], None
+    found, start, pending = [], None, None
     for number, line in enumerate(lines, 1):
-        if start is None:
-            if line and not line[0].isspace() and line.rstrip().endswith("{") and not NOT_A_FUNCTION.match(line):
-                head = line
-                back = number - 2  # a signature that wraps: join the lines above up to a blank or a `;`/`}`
-                while "(" not in head and back >= 0 and lines[back].strip() and lines[back].rstrip()[-1] not in ";}":
-                    head = lines[back] + " " + head
-                    back -= 1
-                if "(" in head and "=" not in head.split("(")[0]:
-                    start, signature = number, " ".join(head.split())
-        elif line.startswith("}"):
-            found.append((start, number, signature))
-            start = None
+        if start is not None:
+            if line.startswith("}"):
+                found.append((start, number, signature))
+                start = None
+            continue
+        if pending is None and starts_definition(line):
+            pending = (number, line)
+        elif pending is not None:
+            pending = (pending[0], pending[1] + " " + line.strip())
+        if pending is None:
+            continue
+        stripped = line.rstrip()
+        if stripped.endswith("{"):
+            start, signature, pending = pending[0], " ".join(pending[1].split()), None
+        elif stripped.endswith((";", "}")):
+            pending = None  # a declaration, or a definition on one line
     return found
 
 

@@ -3,12 +3,14 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
+#include "dialect/template_variables.h"
 #include "dialect/layout.h"
 
 namespace tipc::dialect {
@@ -20,41 +22,95 @@ const std::string kSkipRules[] = {"cpu_no_mkldnn_fp16",     "cpu_quant_needs_int
                                   "cpu_nonquant_needs_fp32", "gpu_int8_needs_quant",         "gpu_fp16_int8_need_trt",
                                   "gpu_quant_needs_trt_non_int8", "gpu_precision_true_needs_trt", "run_modes"};
 
-using config::YamlReader;
 using Node = YAML::Node;
 
+// config::YamlReader that also keeps each template it reads with its place, so that the
+// template's {variables} can be checked once the dialect's own slot names are known.
+class DialectReader : public config::YamlReader {
+ public:
+  using YamlReader::YamlReader;
+
+  std::string template_text(const Node& parent, const std::string& key, std::optional<std::string> fallback = {}) {
+    std::string text = str(parent, key, fallback);
+    if (const Node node = child(parent, key)) templates_.push_back({node, key, text});
+    return text;
+  }
+
+  // The name of a variable (a slot's `by`), checked like a template that holds only it.
+  std::string variable_name(const Node& parent, const std::string& key, std::string fallback) {
+    std::string name = str(parent, key, fallback);
+    if (const Node node = child(parent, key)) templates_.push_back({node, key, "{" + name + "}"});
+    return name;
+  }
+
+  // A template that is a node's own text (a slot's case).
+  std::string template_scalar(const Node& node, const std::string& key) {
+    std::string text = scalar(node, key);
+    templates_.push_back({node, key, text});
+    return text;
+  }
+
+  // Every {name} of every template read is a variable of the planner or a slot of the dialect.
+  void check_variables(const std::set<std::string>& slots) {
+    for (const auto& use : templates_) {
+      const auto names = template_variable_names(use.text);
+      if (!names) problem(use.node, use.key, "a '{' that is not closed");
+      for (const auto& name : names.value_or(std::vector<std::string>{})) {
+        if (is_planner_variable(name) || slots.contains(name)) continue;
+        problem(use.node, use.key,
+                fmt::format("unknown variable {{{}}}: neither the planner's (docs/config-format.md) nor a slot of "
+                            "this dialect",
+                            name));
+      }
+    }
+  }
+
+ private:
+  struct TemplateUse {
+    Node node;
+    std::string key;
+    std::string text;
+  };
+  std::vector<TemplateUse> templates_;
+};
+
 // A block left out is one problem, not one per key it should have held.
-StageTemplate stage(YamlReader& r, const Node& parent, const std::string& key) {
+StageTemplate stage(DialectReader& r, const Node& parent, const std::string& key) {
   const Node node = r.section(parent, key);
   if (!node || !node.IsMap()) {
     if (parent.IsDefined()) r.problem(node ? node : parent, key, node ? "expected a map with command and log" : "missing");
     return {};
   }
   StageTemplate t;
-  t.command = r.str(node, "command");
-  t.evaluated = r.str(node, "evaluated", std::string("{cmd}"));
-  t.log = r.str(node, "log");
-  t.status_log = r.str(node, "status_log", std::string("{stage_log}"));
-  t.trainer_log = r.str(node, "trainer_log", std::string());
+  t.command = r.template_text(node, "command");
+  t.evaluated = r.template_text(node, "evaluated", std::string("{cmd}"));
+  t.log = r.template_text(node, "log");
+  t.status_log = r.template_text(node, "status_log", std::string("{stage_log}"));
+  t.trainer_log = r.template_text(node, "trainer_log", std::string());
   return t;
 }
 
-InferBranch infer_branch(YamlReader& r, const Node& parent, const std::string& key) {
+InferBranch infer_branch(DialectReader& r, const Node& parent, const std::string& key) {
   InferBranch b;
   b.stage = stage(r, parent, key);
   const Node node = r.child(parent, key);
   b.loops = r.strings(node, "loops");
+  for (const auto& loop : b.loops) {
+    if (!is_inference_loop(loop)) {
+      r.problem(r.child(node, "loops"), "loops", fmt::format("unknown loop '{}' (known: batch_size, mkldnn, precision, threads, trt)", loop));
+    }
+  }
   b.skip = r.strings(node, "skip");
   for (const auto& rule : b.skip) {
     if (std::find(std::begin(kSkipRules), std::end(kSkipRules), rule) == std::end(kSkipRules)) {
       r.problem(r.child(node, "skip"), "skip", fmt::format("unknown skip rule '{}'", rule));
     }
   }
-  b.results_dir = r.str(node, "results_dir", std::string());
+  b.results_dir = r.template_text(node, "results_dir", std::string());
   return b;
 }
 
-config::SplitRules split_rules(YamlReader& r, const Node& root) {
+config::SplitRules split_rules(DialectReader& r, const Node& root) {
   config::SplitRules rules;
   const std::string split = r.one_of(root, "compat_split", {"second_colon", "first_colon"}, "second_colon");
   rules.split = split == "second_colon" ? config::ValueSplit::kSecondColon : config::ValueSplit::kFirstColon;
@@ -63,7 +119,7 @@ config::SplitRules split_rules(YamlReader& r, const Node& root) {
   return rules;
 }
 
-std::vector<TrainerRule> trainer_rules(YamlReader& r, const Node& root) {
+std::vector<TrainerRule> trainer_rules(DialectReader& r, const Node& root) {
   std::vector<TrainerRule> rules;
   for (const auto& node : r.child(root, "trainers")) {
     r.check_keys(node, "a trainer rule");
@@ -80,12 +136,12 @@ std::vector<TrainerRule> trainer_rules(YamlReader& r, const Node& root) {
   return rules;
 }
 
-LookupSlot lookup_slot(YamlReader& r, const Node& node) {
+LookupSlot lookup_slot(DialectReader& r, const Node& node) {
   r.check_keys(node, "a slot");
   LookupSlot slot;
-  slot.by = r.str(node, "by", std::string("autocast"));
-  for (const auto& c : r.child(node, "cases")) slot.cases.emplace_back(r.scalar(c.first, "cases"), r.scalar(c.second, "cases"));
-  slot.fallback = r.str(node, "default", std::string(" "));
+  slot.by = r.variable_name(node, "by", std::string("autocast"));
+  for (const auto& c : r.child(node, "cases")) slot.cases.emplace_back(r.scalar(c.first, "cases"), r.template_scalar(c.second, "cases"));
+  slot.fallback = r.template_text(node, "default", std::string(" "));
   if (const Node replace = r.child(node, "replace")) {
     if (!replace.IsSequence() || replace.size() != 2) r.problem(replace, "replace", "expected [from, to]");
     else slot.replace.emplace(r.scalar(replace[0], "replace"), r.scalar(replace[1], "replace"));
@@ -93,7 +149,7 @@ LookupSlot lookup_slot(YamlReader& r, const Node& node) {
   return slot;
 }
 
-std::map<int, int> layout(YamlReader& r, const Node& root) {
+std::map<int, int> layout(DialectReader& r, const Node& root) {
   std::map<int, int> out;
   const Node node = r.child(root, "layout");
   for (const auto& item : node) {
@@ -105,13 +161,14 @@ std::map<int, int> layout(YamlReader& r, const Node& root) {
   return out;
 }
 
-std::vector<std::pair<std::string, LookupSlot>> lookup_slots(YamlReader& r, const Node& root, const std::string& key) {
+std::vector<std::pair<std::string, LookupSlot>> lookup_slots(DialectReader& r, const Node& root, const std::string& key) {
   std::vector<std::pair<std::string, LookupSlot>> slots;
+  // A slot may take a planner variable's name: it then replaces that variable (PaddleVideo's epoch).
   for (const auto& item : r.child(root, key)) slots.emplace_back(r.scalar(item.first, key), lookup_slot(r, item.second));
   return slots;
 }
 
-void read_to_static(YamlReader& r, const Node& root, ToStatic& out) {
+void read_to_static(DialectReader& r, const Node& root, ToStatic& out) {
   const Node ts = r.section(root, "to_static");
   if (!ts) return;
   const std::string source = r.one_of(ts, "source", {"none", "header_lookup", "line"}, "none");
@@ -123,7 +180,7 @@ void read_to_static(YamlReader& r, const Node& root, ToStatic& out) {
   out.own_slot = r.boolean(ts, "own_slot", false);
 }
 
-void read_devices(YamlReader& r, const Node& root, DeviceEvents& out) {
+void read_devices(DialectReader& r, const Node& root, DeviceEvents& out) {
   const Node dev = r.section(root, "devices");
   out.set_on_gpu_select = r.boolean(dev, "set_on_gpu_select", false);
   out.apply_before_eval = r.boolean(dev, "apply_before_eval", false);
@@ -136,22 +193,22 @@ void read_devices(YamlReader& r, const Node& root, DeviceEvents& out) {
 }
 
 // Where the runner's logs and models go, and which weights later stages read.
-void read_paths(YamlReader& r, const Node& root, Dialect& d) {
-  d.log_dir = r.str(root, "log_dir");
-  d.save_log = r.str(root, "save_log");
-  d.save_log_multi_node = r.str(root, "save_log_multi_node");
-  d.weights = r.str(root, "weights");
+void read_paths(DialectReader& r, const Node& root, Dialect& d) {
+  d.log_dir = r.template_text(root, "log_dir");
+  d.save_log = r.template_text(root, "save_log");
+  d.save_log_multi_node = r.template_text(root, "save_log_multi_node");
+  d.weights = r.template_text(root, "weights");
   for (const auto& node : r.child(root, "weights_subdir")) {
     r.check_keys(node, "weights_subdir");
     d.weights_subdir.push_back({r.str(node, "glob"), r.str(node, "value")});
   }
   d.export_without_weights = r.strings(root, "export_without_weights");
-  if (r.child(root, "checkpoint_fallback")) d.checkpoint_fallback = r.str(root, "checkpoint_fallback");
+  if (r.child(root, "checkpoint_fallback")) d.checkpoint_fallback = r.template_text(root, "checkpoint_fallback");
   d.eval_weights_key_line = r.integer(root, "eval_weights_key_line", 10);
   d.pact_pretrain_from_norm = r.boolean(root, "pact_pretrain_from_norm", false);
 }
 
-void read_stages(YamlReader& r, const Node& root, Dialect& d) {
+void read_stages(DialectReader& r, const Node& root, Dialect& d) {
   const Node train = r.section(root, "train");
   if (!train) r.problem(root, "train", "missing");  // and its three stages are not reported again
   d.train_single = stage(r, train, "single");
@@ -166,10 +223,10 @@ void read_stages(YamlReader& r, const Node& root, Dialect& d) {
   }
 }
 
-void read_infer(YamlReader& r, const Node& root, Dialect& d) {
+void read_infer(DialectReader& r, const Node& root, Dialect& d) {
   const Node infer = r.section(root, "infer");
   if (!infer) r.problem(root, "infer", "missing");
-  d.infer_model_dir = infer ? r.str(infer, "model_dir") : "";
+  d.infer_model_dir = infer ? r.template_text(infer, "model_dir") : "";
   d.infer_data_line = r.integer(infer, "data_line", 12);
   d.infer_cwd = r.str(infer, "cwd", std::string("."));
   d.infer_cpu = infer_branch(r, infer, "cpu");
@@ -179,13 +236,13 @@ void read_infer(YamlReader& r, const Node& root, Dialect& d) {
   d.whole_infer.style = r.one_of(whole, "style", {"export_list", "kl_quant", "mode_list", "none"}, "none");
   d.whole_infer.modes = r.strings(whole, "modes");
   if (r.child(whole, "export")) d.whole_infer.export_stage = stage(r, whole, "export");
-  d.whole_infer.model_dir = r.str(whole, "model_dir", std::string("{model_i}"));
-  d.whole_infer.export_output = r.str(whole, "export_output", std::string("{model_i}"));
+  d.whole_infer.model_dir = r.template_text(whole, "model_dir", std::string("{model_i}"));
+  d.whole_infer.export_output = r.template_text(whole, "export_output", std::string("{model_i}"));
   d.whole_infer.data_line = r.integer(whole, "data_line", 48);
   d.whole_infer.infer_cwd = r.str(whole, "infer_cwd", std::string("."));
 }
 
-void read_slots_and_anchors(YamlReader& r, const Node& root, Dialect& d) {
+void read_slots_and_anchors(DialectReader& r, const Node& root, Dialect& d) {
   d.lookup_slots = lookup_slots(r, root, "lookup_slots");
   d.infer_slots = lookup_slots(r, root, "infer_slots");
   for (const auto& item : r.child(root, "train_env")) {
@@ -206,7 +263,7 @@ void read_slots_and_anchors(YamlReader& r, const Node& root, Dialect& d) {
   }
 }
 
-Dialect read_dialect(YamlReader& r, const Node& root, const std::string& path) {
+Dialect read_dialect(DialectReader& r, const Node& root, const std::string& path) {
   if (!root.IsMap()) r.problem(root, "(document)", "expected a map");
   r.check_keys(root, "the dialect");
   Dialect d;
@@ -230,8 +287,8 @@ Dialect read_dialect(YamlReader& r, const Node& root, const std::string& path) {
   read_slots_and_anchors(r, root, d);
   d.max_physical_lines = r.integer(root, "max_physical_lines", 0);
   read_infer(r, root, d);
-  d.status_line = r.str(root, "status_line");
-  d.banner = r.str(root, "banner", std::string());
+  d.status_line = r.template_text(root, "status_line");
+  d.banner = r.template_text(root, "banner", std::string());
   return d;
 }
 
@@ -240,8 +297,13 @@ Dialect read_dialect(YamlReader& r, const Node& root, const std::string& path) {
 // Every problem of the file at once (config::YamlReader), each with its line and key.
 Result<Dialect> load_dialect_file(const std::string& path) {
   const auto root = TRY(config::load_yaml_file(path, "dialect file"));
-  YamlReader reader(path);
+  DialectReader reader(path);
   Dialect dialect = read_dialect(reader, root, path);
+  std::set<std::string> slots;
+  for (const auto* list : {&dialect.lookup_slots, &dialect.infer_slots}) {
+    for (const auto& slot : *list) slots.insert(slot.first);
+  }
+  reader.check_variables(slots);
   if (auto problems = reader.finish(); !problems.empty()) return fail(Error{std::move(problems)});
   return dialect;
 }

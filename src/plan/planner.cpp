@@ -86,6 +86,14 @@ class Planner {
   Result<void> explain_empty_train_plan();
   Result<void> train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
                                const std::string& trainer);
+  std::string model_suffix(const std::string& autocast) const;
+  std::string weights_subdir() const;
+  Result<Vars> train_vars(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
+                          const std::string& trainer, const TrainerChoice& choice);
+  Result<std::string> add_train_stage(const GpuElement& gpu, const std::string& iteration, Vars& vars);
+  void follow_train(Stage& stage, const GpuElement& gpu, const std::string& train_id) const;
+  Result<void> export_and_infer(const GpuElement& gpu, const std::string& iteration, Vars& vars,
+                                const std::string& train_id, const TrainerChoice& choice);
   Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep, const std::string& quant,
                                 const std::optional<std::string>& device, const std::string& cwd);
   Result<void> inference_loops(const dialect::InferBranch& branch, bool on_gpu, Vars& vars, std::size_t level,
@@ -361,37 +369,8 @@ Result<void> Planner::train_branch() {
   return {};
 }
 
-Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
-                                      const std::string& trainer) {
-  const auto choice = choose_trainer(trainer);
-  if (!choice || choice->train_script == "null") return {};
-  if (!opt_.compat && choice->train_script.empty()) {
-    return fail(Error::at(cfg_.path, cfg_.at(pos::kTrainerList).physical_line, key(pos::kTrainerList),
-                          fmt::format("trainer '{}' has an empty script (write null to skip it)", trainer)));
-  }
-  Vars vars = base_;
-  vars["trainer"] = trainer;
-  vars["gpus"] = gpu.gpus;
-  vars["ips"] = gpu.ips.value_or("");
-  vars["autocast"] = autocast;
-  vars["nodes"] = std::to_string(gpu.nodes.value_or(1));
-  vars["train_model_name"] = train_model_name_;
-  auto save_log = TRY(render(gpu.nodes ? d_.save_log_multi_node : d_.save_log, vars));
-  vars["save_log"] = save_log;
-  const std::string use_gpu = emit(key(pos::kUseGpu), paired_use_gpu(gpu_index, gpu));
-  const std::string epoch = epoch_value();
-  vars["train_script"] = choice->train_script;
-  vars["use_gpu"] = use_gpu;
-  vars["save"] = emit(key(pos::kSaveDir), save_log);
-  vars["epoch"] = emit(key(pos::kEpoch), epoch);
-  vars["epoch_value"] = epoch;
-  vars["batch"] = emit(key(pos::kBatch), batch_value());
-  vars["pretrain"] = emit(key(pos::kPretrained), val(pos::kPretrained));
-  vars["extra"] = emit(key(pos::kTrainExtra), val(pos::kTrainExtra));
-  vars["ac_kv"] = emit(key(pos::kAutoCast), autocast);
-  vars["fname"] = emit("filename", plan_.model_name);
-  vars["ts"] = choice->to_static_text;
-  if (auto ok = render_slots(d_.lookup_slots, vars); !ok) return ok;
+// The model-name suffix the dialect's rules add for this model and autocast value.
+std::string Planner::model_suffix(const std::string& autocast) const {
   std::string suffix;
   for (const auto& rule : d_.model_suffix) {
     const bool model_hit = std::any_of(rule.model_globs.begin(), rule.model_globs.end(),
@@ -399,30 +378,61 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
     const bool ac_hit = std::find(rule.autocast.begin(), rule.autocast.end(), autocast) != rule.autocast.end();
     if (model_hit && ac_hit) suffix += rule.text;
   }
-  vars["model_suffix"] = suffix;
-  const bool pact_or_fpgm = choice->rule && (choice->rule->train_line == 17 || choice->rule->train_line == 18) &&
-                            choice->rule->match == TrainerRule::Match::kKeyEquals;
+  return suffix;
+}
+
+std::string Planner::weights_subdir() const {
+  for (const auto& rule : d_.weights_subdir) {
+    if (glob_match(rule.glob, plan_.model_name)) return rule.value;
+  }
+  return plan_.model_name;
+}
+
+// The variables of one (gpu, autocast, trainer) iteration, up to its train stage.
+Result<Vars> Planner::train_vars(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
+                                 const std::string& trainer, const TrainerChoice& choice) {
+  Vars vars = base_;
+  vars["trainer"] = trainer;
+  vars["gpus"] = gpu.gpus;
+  vars["ips"] = gpu.ips.value_or("");
+  vars["autocast"] = autocast;
+  vars["nodes"] = std::to_string(gpu.nodes.value_or(1));
+  vars["train_model_name"] = train_model_name_;
+  vars["save_log"] = TRY(render(gpu.nodes ? d_.save_log_multi_node : d_.save_log, vars));
+  const std::string epoch = epoch_value();
+  vars["train_script"] = choice.train_script;
+  vars["use_gpu"] = emit(key(pos::kUseGpu), paired_use_gpu(gpu_index, gpu));
+  vars["save"] = emit(key(pos::kSaveDir), vars["save_log"]);
+  vars["epoch"] = emit(key(pos::kEpoch), epoch);
+  vars["epoch_value"] = epoch;
+  vars["batch"] = emit(key(pos::kBatch), batch_value());
+  vars["pretrain"] = emit(key(pos::kPretrained), val(pos::kPretrained));
+  vars["extra"] = emit(key(pos::kTrainExtra), val(pos::kTrainExtra));
+  vars["ac_kv"] = emit(key(pos::kAutoCast), autocast);
+  vars["fname"] = emit("filename", plan_.model_name);
+  vars["ts"] = choice.to_static_text;
+  TRY(render_slots(d_.lookup_slots, vars));
+  vars["model_suffix"] = model_suffix(autocast);
+  // Seg's pact and fpgm trainers start from the weights the norm trainer's eval read.
+  const bool pact_or_fpgm = choice.rule && choice.rule->match == TrainerRule::Match::kKeyEquals &&
+                            (choice.rule->train_line == pos::kPactTrain || choice.rule->train_line == pos::kFpgmTrain);
   vars["pre"] = d_.pact_pretrain_from_norm && pact_or_fpgm && !gpu.nodes ? last_norm_eval_weights_ : vars["pretrain"];
   const dialect::Launcher& launcher = opt_.launcher.value_or(d_.launcher);
   vars["gpu_count"] = std::to_string(gpu.gpu_count);
   vars["master_addr"] = gpu.ips ? gpu.ips->substr(0, gpu.ips->find(',')) : "127.0.0.1";
   vars["launch"] = TRY(render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars));
+  vars["weights_subdir"] = weights_subdir();
+  return vars;
+}
 
-  std::string subdir = plan_.model_name;
-  for (const auto& rule : d_.weights_subdir) {
-    if (glob_match(rule.glob, plan_.model_name)) {
-      subdir = rule.value;
-      break;
-    }
-  }
-  vars["weights_subdir"] = subdir;
-  const std::string iteration = fmt::format("{}/gpus_{}/autocast_{}", trainer, gpu.gpus, autocast);
+// The train stage of an iteration; its id.
+Result<std::string> Planner::add_train_stage(const GpuElement& gpu, const std::string& iteration, Vars& vars) {
+  const dialect::Launcher& launcher = opt_.launcher.value_or(d_.launcher);
   const auto& train_tpl = gpu.launch == GpuElement::Launch::kSingle  ? d_.train_single
                           : gpu.launch == GpuElement::Launch::kMulti ? d_.train_multi
                                                                      : d_.train_multi_node;
   if (d_.devices.unset_before_train) device_.reset();
   auto train = TRY(add_stage(StageKind::kTrain, iteration + "/train", train_tpl, vars, opt_.run_dir));
-  const std::string train_id = train->id;
   train->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
   if (gpu.nodes) train->hosts = gpu.ips.value_or("");
   if (gpu.launch != GpuElement::Launch::kSingle) {
@@ -435,19 +445,36 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   for (const auto& [name, value] : d_.train_env) train->env[name] = value;
   train->env["CUDA_VISIBLE_DEVICES"] =
       opt_.compat ? compat_device() : (gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus));
+  return train->id;
+}
 
+// A stage after the train of its iteration: it depends on it and runs on the iteration's first GPU.
+void Planner::follow_train(Stage& stage, const GpuElement& gpu, const std::string& train_id) const {
+  stage.deps = {train_id};
+  stage.needs.gpus = gpu.cpu ? 0 : 1;
+  const auto one_gpu = gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus.substr(0, gpu.gpus.find(',')));
+  stage.env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
+}
+
+Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
+                                      const std::string& trainer) {
+  const auto choice = choose_trainer(trainer);
+  if (!choice || choice->train_script == "null") return {};
+  if (!opt_.compat && choice->train_script.empty()) {
+    return fail(Error::at(cfg_.path, cfg_.at(pos::kTrainerList).physical_line, key(pos::kTrainerList),
+                          fmt::format("trainer '{}' has an empty script (write null to skip it)", trainer)));
+  }
+  Vars vars = TRY(train_vars(gpu, gpu_index, autocast, trainer, *choice));
+  const std::string iteration = fmt::format("{}/gpus_{}/autocast_{}", trainer, gpu.gpus, autocast);
+  const std::string train_id = TRY(add_train_stage(gpu, iteration, vars));
   if (d_.checkpoint_fallback && opt_.compat) {
     // The reference checks for the checkpoint on disk; a plan sees no training output (spec §4.4).
     train_model_name_ = TRY(render(*d_.checkpoint_fallback, vars));
     vars["train_model_name"] = train_model_name_;
   }
-  auto weights = TRY(render(d_.weights, vars));
-  vars["weights"] = weights;
-  vars["eval_w"] = emit(key(d_.eval_weights_key_line), weights);
+  vars["weights"] = TRY(render(d_.weights, vars));
+  vars["eval_w"] = emit(key(d_.eval_weights_key_line), vars["weights"]);
   if (!choice->rule) last_norm_eval_weights_ = vars["eval_w"];
-  const std::optional<std::string> one_gpu =
-      gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus.substr(0, gpu.gpus.find(',')));
-  const int stage_gpus = gpu.cpu ? 0 : 1;
 
   const std::string& eval_script = val(pos::kEval);
   if (script_runs(eval_script)) {
@@ -455,47 +482,46 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
     vars["eval_script"] = eval_script;
     vars["eval_extra"] = emit(key(pos::kEvalExtra), val(pos::kEvalExtra));
     auto eval = TRY(add_stage(StageKind::kEval, iteration + "/eval", d_.eval, vars, opt_.run_dir));
-    eval->deps = {train_id};
-    eval->needs.gpus = stage_gpus;
-    eval->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
+    follow_train(*eval, gpu, train_id);
   }
-
   if (script_runs(choice->export_script)) {
-    const bool blank_weights =
-        opt_.compat && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
-                                   [&](const std::string& g) { return glob_match(g, plan_.model_name); });
-    vars["export_script"] = choice->export_script;
-    vars["exp_w"] = blank_weights ? "" : emit(key(pos::kCheckpoints), weights);
-    vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), save_log);
-    std::vector<const dialect::StageTemplate*> exports;
-    if (!d_.onnx_export_key.empty() && key(pos::kExport2) == d_.onnx_export_key) exports.push_back(&d_.onnx_export);
-    exports.push_back(&d_.export_);
-    std::string export_id;
-    for (const auto* tpl : exports) {
-      const std::string id = iteration + (tpl == &d_.export_ ? "/export" : "/onnx_export");
-      auto exported = TRY(add_stage(StageKind::kExport, id, *tpl, vars, opt_.run_dir));
-      exported->deps = {train_id};
-      exported->needs.gpus = stage_gpus;
-      exported->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
-      if (tpl == &d_.export_) export_id = exported->id;
-    }
-    if (d_.devices.apply_before_infer) apply_device(gpu);
-    const std::string& subdir_value = val(pos::kInferenceDir);
-    vars["inference_subdir"] = subdir_value == "null" || subdir_value == "##" ? "" : "/" + subdir_value;
-    auto model_dir = TRY(render(d_.infer_model_dir, vars));
-    vars["infer_model_dir"] = opt_.compat ? model_dir : normalise_path(model_dir);
-    vars["infer_data"] = val(d_.infer_data_line);
-    vars["infer_gpu"] = gpu.gpus;
-    const std::string prefix = opt_.compat ? "" : fmt::format("{}_{}_", trainer, autocast);
-    vars["infer_tag"] = prefix;
-    if (auto ok = inference_matrix(vars, iteration + "/infer", export_id, choice->quant ? "True" : "False", one_gpu,
-                                   d_.infer_cwd);
-        !ok) {
-      return ok;
-    }
-    if (d_.devices.unset_after_infer) device_.reset();
+    TRY(export_and_infer(gpu, iteration, vars, train_id, *choice));
   }
   if (d_.devices.unset_after_trainer) device_.reset();
+  return {};
+}
+
+// The exports of an iteration (and its ONNX export where the config asks for one), then the
+// inference matrix over what the export wrote.
+Result<void> Planner::export_and_infer(const GpuElement& gpu, const std::string& iteration, Vars& vars,
+                                       const std::string& train_id, const TrainerChoice& choice) {
+  const bool blank_weights =
+      opt_.compat && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
+                                 [&](const std::string& g) { return glob_match(g, plan_.model_name); });
+  vars["export_script"] = choice.export_script;
+  vars["exp_w"] = blank_weights ? "" : emit(key(pos::kCheckpoints), vars["weights"]);
+  vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), vars["save_log"]);
+  std::vector<const dialect::StageTemplate*> exports;
+  if (!d_.onnx_export_key.empty() && key(pos::kExport2) == d_.onnx_export_key) exports.push_back(&d_.onnx_export);
+  exports.push_back(&d_.export_);
+  std::string export_id;
+  for (const auto* tpl : exports) {
+    const std::string id = iteration + (tpl == &d_.export_ ? "/export" : "/onnx_export");
+    auto exported = TRY(add_stage(StageKind::kExport, id, *tpl, vars, opt_.run_dir));
+    follow_train(*exported, gpu, train_id);
+    if (tpl == &d_.export_) export_id = exported->id;
+  }
+  if (d_.devices.apply_before_infer) apply_device(gpu);
+  const std::string& subdir_value = val(pos::kInferenceDir);
+  vars["inference_subdir"] = subdir_value == "null" || subdir_value == "##" ? "" : "/" + subdir_value;
+  const std::string model_dir = TRY(render(d_.infer_model_dir, vars));
+  vars["infer_model_dir"] = opt_.compat ? model_dir : normalise_path(model_dir);
+  vars["infer_data"] = val(d_.infer_data_line);
+  vars["infer_gpu"] = gpu.gpus;
+  vars["infer_tag"] = opt_.compat ? "" : fmt::format("{}_{}_", vars["trainer"], vars["autocast"]);
+  const auto one_gpu = gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus.substr(0, gpu.gpus.find(',')));
+  TRY(inference_matrix(vars, iteration + "/infer", export_id, choice.quant ? "True" : "False", one_gpu, d_.infer_cwd));
+  if (d_.devices.unset_after_infer) device_.reset();
   return {};
 }
 
@@ -649,6 +675,7 @@ Result<void> Planner::whole_infer_export_list() {
       vars["export_script"] = export_script;
       auto output = TRY(render(d_.whole_infer.export_output, vars));
       vars["exp_w"] = emit(key(pos::kCheckpoints), models[i]);
+      vars["wi_weights"] = emit(val(pos::kCheckpoints), models[i]);  // GAN: the value of L29 is the weights key
       vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), output);
       vars["model_exported"] = output;
       auto exported = TRY(whole_infer_export(vars, prefix + "/export"));
