@@ -56,9 +56,10 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
   const run::RunVerdict verdict = report->verdict();
   out << fmt::format("tipc-run report: {}: {}: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, "
                      "{} unresolved\n",
-                     report_args.dir, verdict.headline(), report->count("PASS"), report->count("FAIL"),
-                     report->count("TIMEOUT"), report->count("UNSUPPORTED"), report->count("SKIPPED"),
-                     report->count("UNRESOLVED"));
+                     report_args.dir, verdict.headline(), report->count(run::Status::kPass),
+                     report->count(run::Status::kFail), report->count(run::Status::kTimeout),
+                     report->count(run::Status::kUnsupported), report->count(run::Status::kSkipped),
+                     report->count(run::Status::kUnresolved));
   if (const std::string why = verdict.explanation(); !why.empty()) out << "tipc-run report: " << why << '\n';
   for (const auto& problem : report->invalid_configs) {
     out << fmt::format("tipc-run report: invalid config, left out: {}:{}: {}\n", problem.file, problem.line, problem.message);

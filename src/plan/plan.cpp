@@ -18,6 +18,13 @@ const char* to_string(StageKind kind) {
   return "?";
 }
 
+std::optional<StageKind> stage_kind_from_string(std::string_view text) {
+  for (const StageKind kind : kAllStageKinds) {
+    if (text == to_string(kind)) return kind;
+  }
+  return std::nullopt;
+}
+
 Result<std::string> render_status_line(const Plan& plan, const Stage& stage, bool success) {
   const std::string word = success ? "Run successfully" : "Run failed";
   if (stage.traced_status) return stage.traced_status->before + word + stage.traced_status->after;

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -14,7 +15,10 @@ namespace tipc::plan {
 // kOther: a program a traced runner started that no script line of the config names
 // (a pre-step such as an op install).
 enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kOther };
+inline constexpr StageKind kAllStageKinds[] = {StageKind::kTrain, StageKind::kEval,  StageKind::kExport,
+                                               StageKind::kInfer, StageKind::kCheck, StageKind::kOther};
 const char* to_string(StageKind kind);
+std::optional<StageKind> stage_kind_from_string(std::string_view text);  // "train" -> kTrain; nullopt if unknown
 
 struct Needs {
   int gpus = 0;   // GPUs the stage occupies (0: CPU only)

@@ -64,7 +64,7 @@ td.reason{max-width:360px;overflow-wrap:anywhere}
 font-size:11.5px;font-weight:700;letter-spacing:.04em}
 .result.pass{background:var(--pass)}.result.fail{background:var(--fail)}.result.timeout{background:var(--timeout)}
 .result.unresolved{background:var(--unresolved)}.result.unsupported{background:var(--unsupported)}
-.result.skipped{background:var(--skipped)}.result.unknown{background:var(--ink)}
+.result.skipped{background:var(--skipped)}
 .tag{display:inline-block;margin-left:6px;padding:0 6px;border:1px solid var(--line);border-radius:4px;
 font-size:11px;color:var(--muted)}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(500px,1fr));gap:16px}
@@ -153,18 +153,8 @@ std::string lower_case(std::string text) {
 }
 
 // A result this version does not know counts as a failure, as in RunReport::exit_code.
-bool is_failure(const std::string& result) {
-  return run::is_failure(run::status_from_string(result).value_or(run::Status::kUnresolved));
-}
-
-// A CSS class for a result: only the closed vocabulary, so no model text reaches a class.
-std::string result_class(const std::string& result) {
-  const auto status = run::status_from_string(result);
-  return status ? lower_case(run::to_string(*status)) : "unknown";
-}
-
-Html result_pill(const std::string& result) {
-  return fmt::format("<span class=\"result {}\">{}</span>", result_class(result), html_escape(result));
+Html result_pill(run::Status result) {
+  return fmt::format("<span class=\"result {}\">{}</span>", lower_case(run::to_string(result)), run::to_string(result));
 }
 
 std::string tail_anchor(std::size_t plan, std::size_t stage) { return fmt::format("tail-{}-{}", plan, stage); }
@@ -192,7 +182,7 @@ std::size_t stage_count(const RunReport& report) {
 Html status_counts(const RunReport& report) {
   Html html;
   for (const auto status : run::kAllStatuses) {
-    if (const int n = report.count(run::to_string(status))) {
+    if (const int n = report.count(status)) {
       html += fmt::format("<span class=\"count\">{} {}</span>", n, run::to_string(status));
     }
   }
@@ -253,10 +243,10 @@ Html overview(const RunReport& report) {
 }
 
 Html plan_counts(const PlanReport& plan) {
-  std::map<std::string, int> counts;
+  std::map<run::Status, int> counts;
   for (const auto& stage : plan.stages) ++counts[stage.result];
   std::vector<std::string> parts;
-  for (const auto& [result, n] : counts) parts.push_back(fmt::format("{} {}", n, html_escape(result)));
+  for (const auto& [result, n] : counts) parts.push_back(fmt::format("{} {}", n, run::to_string(result)));
   return joined(parts, ", ");
 }
 
@@ -280,7 +270,7 @@ Html table(std::string_view header_cells, const Html& rows) {
 Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t stage_index) {
   Html html = html_escape(stage.reason);
   if (stage.signal) html += fmt::format(" <span class=\"tag\">signal {}</span>", *stage.signal);
-  if (is_failure(stage.result)) {
+  if (run::is_failure(stage.result)) {
     html += fmt::format(" <a href=\"#{}\">log tail</a>", tail_anchor(plan_index, stage_index));
   }
   return html;
@@ -293,14 +283,14 @@ Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t sta
   return fmt::format(
       "<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td class=\"num\">{}</td><td>{}</td>"
       "<td class=\"reason\">{}</td><td>{}</td></tr>\n",
-      breakable(stage.id), html_escape(stage.kind), result_pill(stage.result),
+      breakable(stage.id), plan::to_string(stage.kind), result_pill(stage.result),
       tags, stage.seconds ? duration(*stage.seconds) : Html(kNone),
       stage.gpus.empty() ? Html(kNone) : html_escape(joined(stage.gpus, ", ")),
       reason_cell(stage, plan_index, stage_index), log_link(stage.log));
 }
 
 // UNSUPPORTED, or SKIPPED before it started: nothing to read but the reason.
-bool did_not_run(const StageReport& stage) { return !stage.started && !is_failure(stage.result); }
+bool did_not_run(const StageReport& stage) { return !stage.started && !run::is_failure(stage.result); }
 
 Html stage_rows(const PlanReport& plan, std::size_t plan_index, bool ran) {
   Html rows;
@@ -322,11 +312,11 @@ Html stage_table(const PlanReport& plan, std::size_t plan_index) {
   const std::size_t not_run = std::count_if(plan.stages.begin(), plan.stages.end(), did_not_run);
   Html html = stages_table(stage_rows(plan, plan_index, true));
   if (not_run == 0) return html;
-  std::map<std::string, int> results;
+  std::map<run::Status, int> results;
   for (const auto& stage : plan.stages) results[stage.result] += did_not_run(stage) ? 1 : 0;
   std::vector<std::string> parts;
   for (const auto& [result, n] : results) {
-    if (n > 0) parts.push_back(fmt::format("{} {}", n, html_escape(result)));
+    if (n > 0) parts.push_back(fmt::format("{} {}", n, run::to_string(result)));
   }
   return html + fmt::format("<details class=\"more not-run\"><summary>{} did not run ({})</summary>\n{}"
                             "</details>\n",
@@ -402,7 +392,7 @@ Html evaluation_row(const StageReport& stage) {
 
 Html evaluation_results(const PlanReport& plan) {
   const Html rows = render_selected(
-      plan, [](const StageReport& s) { return s.kind != "train" && !s.metrics.final_values.empty(); },
+      plan, [](const StageReport& s) { return s.kind != plan::StageKind::kTrain && !s.metrics.final_values.empty(); },
       [](const StageReport& s, std::size_t) { return evaluation_row(s); });
   return titled("Evaluation", table("<th>Stage</th><th>Result</th><th>Values</th>", rows));
 }
@@ -461,7 +451,7 @@ Html check_value_row(const CheckValue& value) {
   return fmt::format(
       "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
       html_escape(value.label), format_number(value.value), value.limit ? format_number(*value.limit) : Html(kNone),
-      result_pill(value.passed ? "PASS" : "FAIL"),
+      result_pill(value.passed ? run::Status::kPass : run::Status::kFail),
       value.limit ? svg_limit_gauge(value.value, *value.limit, value.passed) : Html(kNone));
 }
 
@@ -572,7 +562,7 @@ Html checks_and_failures(const PlanReport& plan, std::size_t plan_index) {
                                       [&](const StageReport&, std::size_t s) {
                                         return check_block(plan, plan_index, s, earlier(s));
                                       });
-  const Html failures = render_selected(plan, [](const StageReport& s) { return is_failure(s.result); },
+  const Html failures = render_selected(plan, [](const StageReport& s) { return run::is_failure(s.result); },
                                         [&](const StageReport& s, std::size_t s_index) {
                                           const auto first = earlier(s_index);
                                           return failure_block(s, tail_anchor(plan_index, s_index),

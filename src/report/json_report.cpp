@@ -16,8 +16,8 @@ Json optional_json(const auto& value) { return value ? Json(*value) : Json(nullp
 Json counts_json(const std::vector<const StageReport*>& stages) {
   Json counts = Json::object();
   for (const run::Status status : run::kAllStatuses) {
-    const std::string name = run::to_string(status);
-    counts[name] = std::count_if(stages.begin(), stages.end(), [&](const StageReport* s) { return s->result == name; });
+    counts[run::to_string(status)] =
+        std::count_if(stages.begin(), stages.end(), [&](const StageReport* s) { return s->result == status; });
   }
   counts["total"] = stages.size();
   return counts;
@@ -68,8 +68,8 @@ Json earlier_run_json(const std::optional<EarlierRun>& run) {
 
 Json stage_json(const StageReport& s) {
   return {{"id", s.id},
-          {"kind", s.kind},
-          {"result", s.result},
+          {"kind", plan::to_string(s.kind)},
+          {"result", run::to_string(s.result)},
           {"reason", s.reason},
           {"argv", s.argv},
           {"env", env_json(s.env)},

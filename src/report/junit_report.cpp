@@ -24,7 +24,7 @@ struct Totals {
   int tests = 0, failures = 0, errors = 0, skipped = 0;
 
   void add(const StageReport& stage) {
-    const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
+    const run::Status status = stage.result;
     ++tests;
     failures += status == run::Status::kFail ? 1 : 0;
     errors += status == run::Status::kTimeout || status == run::Status::kUnresolved ? 1 : 0;
@@ -85,20 +85,20 @@ std::string message(const StageReport& stage) {
 }
 
 std::string outcome_element(const StageReport& stage) {
-  const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
+  const run::Status status = stage.result;
   if (status == run::Status::kPass) return "";
   if (status == run::Status::kUnsupported || status == run::Status::kSkipped) {
     return fmt::format("      <skipped message=\"{}\"/>\n", attr(message(stage)));
   }
   const char* element = status == run::Status::kFail ? "failure" : "error";
   return fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element, attr(message(stage)),
-                     attr(stage.result), text(failure_text(stage)));
+                     run::to_string(status), text(failure_text(stage)));
 }
 
 // The cluster job that ran the stage, and a check's values.
 std::string system_out(const StageReport& stage) {
   std::string lines;
-  if (stage.result == "PASS" && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
+  if (stage.result == run::Status::kPass && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
   if (!stage.job_id.empty()) lines += "job " + stage.job_id + "\n";
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";

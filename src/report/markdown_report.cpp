@@ -32,13 +32,20 @@ std::string code(std::string_view text) {
   return text.find('`') == std::string_view::npos ? "`" + cell(text) + "`" : cell(text);
 }
 
-const char* icon(const std::string& verdict_or_result) {
-  if (verdict_or_result == "PASS") return "✅";
-  if (verdict_or_result == "INTERRUPTED" || verdict_or_result == "UNSUPPORTED" || verdict_or_result == "SKIPPED" ||
-      verdict_or_result == "PARTIAL") {
-    return "⚠️";
+const char* icon(run::VerdictKind verdict) {
+  switch (verdict) {
+    case run::VerdictKind::kPass: return "✅";
+    case run::VerdictKind::kPartial:
+    case run::VerdictKind::kInterrupted: return "⚠️";
+    case run::VerdictKind::kNothingRan:
+    case run::VerdictKind::kFail: return "❌";
   }
   return "❌";
+}
+
+const char* icon(run::Status result) {
+  if (result == run::Status::kPass) return "✅";
+  return run::is_failure(result) ? "❌" : "⚠️";
 }
 
 template <class Predicate>
@@ -59,7 +66,7 @@ std::string headline(const RunReport& report) {
   details += report.gpus.empty() ? " · no GPU" : fmt::format(" · GPUs {}", fmt::join(report.gpus, ","));
   if (!report.resources_source.empty()) details += fmt::format(" ({})", cell(report.resources_source));
   if (!report.tool_version.empty()) details += " · tipc-run " + cell(report.tool_version);
-  std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict.word()), verdict.headline(), details);
+  std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict.kind), verdict.headline(), details);
   if (const std::string why = verdict.explanation(); !why.empty()) out += fmt::format("\n**{}**\n", cell(why));
   if (const std::size_t earlier = count_stages(report, [](const StageReport& s) { return s.earlier_run.has_value(); })) {
     out += fmt::format("\n{} of the {} results are from earlier runs: the last run did not run {}.\n", earlier, stages,
@@ -67,7 +74,7 @@ std::string headline(const RunReport& report) {
   }
   if (report.interrupted) {
     const std::size_t never_started =
-        count_stages(report, [](const StageReport& s) { return !s.started && s.result == "SKIPPED"; });
+        count_stages(report, [](const StageReport& s) { return !s.started && s.result == run::Status::kSkipped; });
     out += fmt::format("\nThe run ended before it was finished: {} stage{} never started.\n", never_started,
                        never_started == 1 ? "" : "s");
   }
@@ -86,7 +93,7 @@ std::string counts_table(const RunReport& report) {
     out += fmt::format("| {} | {} |", code(plan.config), cell(plan.mode));
     for (const run::Status status : run::kAllStatuses) {
       out += fmt::format(" {} |", std::count_if(plan.stages.begin(), plan.stages.end(),
-                                                [&](const StageReport& s) { return s.result == run::to_string(status); }));
+                                                [&](const StageReport& s) { return s.result == status; }));
     }
     out += "\n";
   }
@@ -104,10 +111,7 @@ std::string stage_label(const RunReport& report, const StageRef& ref) {
   return code(prefix + ref.stage->id);
 }
 
-int severity(const std::string& result) {
-  const auto status = run::status_from_string(result).value_or(run::Status::kUnresolved);
-  return run::is_failure(status) ? 0 : status == run::Status::kSkipped ? 1 : 2;
-}
+int severity(run::Status result) { return run::is_failure(result) ? 0 : result == run::Status::kSkipped ? 1 : 2; }
 
 std::string cut_notice(std::size_t shown, std::size_t total, const char* what) {
   return shown < total ? fmt::format("\n… and {} more {} (see report.json).\n", total - shown, what) : "";
@@ -116,7 +120,8 @@ std::string cut_notice(std::size_t shown, std::size_t total, const char* what) {
 // One table row: a failure on its own, or every SKIPPED or UNSUPPORTED stage that shares
 // a result and a reason (a CPU run of a GPU matrix would otherwise list dozens of rows).
 struct NotPassedRow {
-  std::string result, reason;
+  run::Status result;
+  std::string reason;
   std::vector<StageRef> stages;
 };
 
@@ -130,7 +135,7 @@ std::vector<NotPassedRow> not_passed_rows(const RunReport& report) {
   std::vector<NotPassedRow> rows;
   for (const PlanReport& plan : report.plans) {
     for (const StageReport& stage : plan.stages) {
-      if (stage.result == "PASS") continue;
+      if (stage.result == run::Status::kPass) continue;
       const std::string reason = reason_shown(stage);
       const auto same_group = [&](const NotPassedRow& row) {
         return severity(stage.result) > 0 && row.result == stage.result && row.reason == reason;
@@ -164,7 +169,7 @@ std::string not_passed_table(const RunReport& report) {
   std::string out = "\n### Stages that did not pass\n\n| Result | Stage | Reason |\n|---|---|---|\n";
   const std::size_t shown = std::min(rows.size(), kMaxStageRows);
   for (std::size_t i = 0; i < shown; ++i) {
-    out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), rows[i].result, stage_list(report, rows[i].stages),
+    out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), run::to_string(rows[i].result), stage_list(report, rows[i].stages),
                        cell(rows[i].reason));
   }
   return out + cut_notice(shown, rows.size(), "rows");

@@ -97,10 +97,18 @@ std::string relocated(const std::string& path, const std::string& recorded_dir, 
   return actual_dir + path.substr(recorded_dir.size());
 }
 
+// A kind the plan file names that this tipc-run does not know: the file is damaged or newer.
+plan::StageKind stage_kind(const JsonValue& stage) {
+  const std::string text = stage.at("kind").get<std::string>();
+  const auto kind = plan::stage_kind_from_string(text);
+  if (!kind) throw JsonValue::other_error::create(501, fmt::format("unknown stage kind '{}'", text), &stage);
+  return *kind;
+}
+
 StageReport stage_from_plan(const JsonValue& stage) {
   StageReport report;
   report.id = stage.at("id").get<std::string>();
-  report.kind = stage.at("kind").get<std::string>();
+  report.kind = stage_kind(stage);
   report.argv = stage.at("argv").get<std::vector<std::string>>();
   for (const auto& [name, value] : stage.at("env").items()) {
     report.env[name] = value.is_null() ? std::nullopt : std::optional<std::string>(value.get<std::string>());
@@ -122,8 +130,12 @@ std::optional<EarlierRun> earlier_run(const JsonValue& entry, const JsonValue& s
 }
 
 void apply_entry(StageReport& stage, const JsonValue& entry, bool resumed) {
-  stage.result = entry["result"].get<std::string>();
+  const std::string result = entry["result"].get<std::string>();
+  const auto status = run::status_from_string(result);
+  stage.result = status.value_or(run::Status::kUnresolved);
   stage.reason = optional_field<std::string>(entry, "reason").value_or("");
+  // A journal line of a newer or damaged writer: a failure the report shows, never a pass.
+  if (!status) stage.reason = fmt::format("the journal records an unknown result '{}'", result);
   stage.exit_code = optional_field<int>(entry, "exit_code");
   stage.signal = optional_field<int>(entry, "signal");
   stage.started = optional_field<double>(entry, "started");
@@ -135,7 +147,7 @@ void apply_entry(StageReport& stage, const JsonValue& entry, bool resumed) {
 }
 
 void add_check(StageReport& stage) {
-  if (stage.kind != "check" || !stage.started || stage.argv.size() < 2) return;
+  if (stage.kind != plan::StageKind::kCheck || !stage.started || stage.argv.size() < 2) return;
   stage.check = read_check_file(stage.log, stage.argv[1], stage.cwd, *stage.started);
 }
 
@@ -155,7 +167,7 @@ StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const Pla
     const bool resumed_run = journal.started && optional_field<bool>(*journal.started, "resumed").value_or(false);
     if (report.earlier_run && !report.earlier_run->same_command) {
       // A result of another command says nothing about this one.
-      report.result = "SKIPPED";
+      report.result = run::Status::kSkipped;
       report.reason = fmt::format("not run since its command changed (its last result was {})",
                                   optional_field<std::string>(it->second, "result").value_or("?"));
     } else {
@@ -163,8 +175,8 @@ StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const Pla
     }
   }
   add_check(report);
-  if (report.started) report.metrics = parse_stage_metrics_file(report.kind, report.log);
-  if (report.started && report.result != "PASS") report.log_tail = log_tail(report.log, kLogTailLines);
+  if (report.started) report.metrics = parse_stage_metrics_file(plan::to_string(report.kind), report.log);
+  if (report.started && report.result != run::Status::kPass) report.log_tail = log_tail(report.log, kLogTailLines);
   return report;
 }
 

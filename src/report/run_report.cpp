@@ -12,7 +12,7 @@
 
 namespace tipc::report {
 
-int RunReport::count(const std::string& result) const {
+int RunReport::count(run::Status result) const {
   int n = 0;
   for (const auto& plan : plans) {
     for (const auto& stage : plan.stages) n += stage.result == result ? 1 : 0;
@@ -24,8 +24,7 @@ run::RunVerdict RunReport::verdict() const {
   std::vector<run::StageResult> results;
   for (std::size_t plan = 0; plan < plans.size(); ++plan) {
     for (const auto& stage : plans[plan].stages) {
-      const auto status = run::status_from_string(stage.result).value_or(run::Status::kUnresolved);
-      results.push_back({status, stage.reason, stage.earlier_run.has_value(), static_cast<int>(plan), stage.id, stage.deps});
+      results.push_back({stage.result, stage.reason, stage.earlier_run.has_value(), static_cast<int>(plan), stage.id, stage.deps});
     }
   }
   return run::judge(results, interrupted);

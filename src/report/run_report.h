@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/plan.h"
+#include "run/outcome.h"
 #include "run/run_verdict.h"
 
 namespace tipc::report {
@@ -79,7 +81,7 @@ struct EarlierRun {
 
 struct StageReport {
   std::string id;
-  std::string kind;  // train, eval, export, infer, check
+  plan::StageKind kind = plan::StageKind::kOther;
   std::vector<std::string> argv;
   std::map<std::string, std::optional<std::string>> env;  // nullopt: the variable is removed
   std::string cwd;
@@ -87,7 +89,7 @@ struct StageReport {
   std::vector<std::string> deps;
   int gpus_needed = 0;
 
-  std::string result = "SKIPPED";  // PASS, FAIL, TIMEOUT, UNSUPPORTED, SKIPPED, UNRESOLVED
+  run::Status result = run::Status::kSkipped;
   std::string reason;
   std::optional<int> exit_code;
   std::optional<int> signal;
@@ -138,7 +140,7 @@ struct RunReport {
   std::vector<PlanReport> plans;
   std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
 
-  int count(const std::string& result) const;
+  int count(run::Status result) const;
   // The whole plan's verdict (run/run_verdict.h); a run cut short (no finish recorded) is
   // interrupted, and a result this version does not know is no pass.
   run::RunVerdict verdict() const;

@@ -118,7 +118,7 @@ TEST(HtmlReport, VerdictFollowsTheRun) {
   passed.plans[0].stages.resize(3);
   EXPECT_NE(rendered(passed).find("<h1>PASS</h1>"), std::string::npos);
   RunReport partial = passed;
-  partial.plans[0].stages[2].result = "UNSUPPORTED";
+  partial.plans[0].stages[2].result = run::Status::kUnsupported;
   partial.plans[0].stages[2].reason = "needs 1 GPU; 0 available (none)";
   const std::string html = rendered(partial);
   EXPECT_NE(html.find("<header class=\"banner partial\">"), std::string::npos) << "a partial pass is not green";
@@ -224,7 +224,7 @@ TEST(HtmlReport, StagesThatDidNotRunAreFoldedBelowTheOnesThatDid) {
   const std::string ran = between(plan, "", "<table>", "</table>");
   const std::string folded = between(plan, "", "<details class=\"more not-run\">", "</details>");
 
-  EXPECT_NE(folded.find("<summary>2 stages did not run (1 SKIPPED, 1 UNSUPPORTED)</summary>"), std::string::npos)
+  EXPECT_NE(folded.find("<summary>2 stages did not run (1 UNSUPPORTED, 1 SKIPPED)</summary>"), std::string::npos)
       << folded;
   EXPECT_NE(folded.find("infer/gpu_trt_False_precision_fp16_batchsize_1"), std::string::npos);
   EXPECT_NE(folded.find("check/inference_vs_ground_truth"), std::string::npos);

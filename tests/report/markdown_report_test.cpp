@@ -16,7 +16,7 @@ TEST(MarkdownReport, MatchesTheGoldenFile) {
 TEST(MarkdownReport, APassingRunIsOneLineOfVerdictAndTheCounts) {
   RunReport run = test::sample_run_report();
   run.plans.erase(run.plans.begin());
-  run.plans[0].stages[0].result = "PASS";
+  run.plans[0].stages[0].result = run::Status::kPass;
   const std::string md = render_markdown_report(run);
   EXPECT_TRUE(md.starts_with("## ✅ tipc-run: PASS\n\n1 stage of 1 config in 30.5 s")) << md;
   EXPECT_EQ(md.find("### Stages that did not pass"), std::string::npos);

@@ -49,16 +49,16 @@ TEST(ReportLoader, AFinishedRunHasEveryStageWithItsResult) {
   EXPECT_EQ(report->plans[0].config, "test_tipc/configs/m.txt");
   EXPECT_EQ(report->plans[0].output_dir, run.output());
   ASSERT_EQ(report->plans[0].stages.size(), 4u);
-  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  EXPECT_EQ(stage(*report, "train").result, run::Status::kPass);
   EXPECT_EQ(stage(*report, "train").gpus, std::vector<std::string>{"0"});
   EXPECT_EQ(stage(*report, "train").gpus_needed, 1);
-  EXPECT_EQ(stage(*report, "eval").result, "FAIL");
+  EXPECT_EQ(stage(*report, "eval").result, run::Status::kFail);
   EXPECT_EQ(stage(*report, "eval").exit_code, 3);
   EXPECT_DOUBLE_EQ(*stage(*report, "eval").seconds, 1.0);
-  EXPECT_EQ(stage(*report, "infer").result, "SKIPPED");
+  EXPECT_EQ(stage(*report, "infer").result, run::Status::kSkipped);
   EXPECT_EQ(stage(*report, "infer").reason, "dependency eval FAIL");
   EXPECT_FALSE(stage(*report, "infer").started);
-  EXPECT_EQ(stage(*report, "big").result, "UNSUPPORTED");
+  EXPECT_EQ(stage(*report, "big").result, run::Status::kUnsupported);
   EXPECT_EQ(report->verdict().exit_code({}), 1);
 }
 
@@ -75,9 +75,9 @@ TEST(ReportLoader, AKilledRunListsEveryStageAndTheUnstartedOnesAreSkipped) {
   EXPECT_TRUE(report->interrupted);
   EXPECT_FALSE(report->finished);
   EXPECT_EQ(report->verdict().exit_code({}), 130);
-  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  EXPECT_EQ(stage(*report, "train").result, run::Status::kPass);
   for (const char* id : {"eval", "export"}) {
-    EXPECT_EQ(stage(*report, id).result, "SKIPPED");
+    EXPECT_EQ(stage(*report, id).result, run::Status::kSkipped);
     EXPECT_EQ(stage(*report, id).reason, "not started (the run ended before it)");
   }
 }
@@ -91,9 +91,37 @@ TEST(ReportLoader, ACutLastLineIsSkippedAndTheLastEntryWins) {
   append(journal(run), R"({"stage": "eval", "result": "FA)");
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
-  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  EXPECT_EQ(stage(*report, "train").result, run::Status::kPass);
   EXPECT_EQ(stage(*report, "train").reason, "again");
-  EXPECT_EQ(stage(*report, "eval").result, "PASS");
+  EXPECT_EQ(stage(*report, "eval").result, run::Status::kPass);
+}
+
+TEST(ReportLoader, AnUnknownResultInTheJournalIsAFailureThatSaysSoNeverAPass) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  append(journal(run), R"({"stage": "train", "result": "MOSTLY_PASS", "started": 5, "seconds": 2})" "\n");
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(stage(*report, "train").result, run::Status::kUnresolved);
+  EXPECT_EQ(stage(*report, "train").reason, "the journal records an unknown result 'MOSTLY_PASS'");
+  EXPECT_EQ(report->verdict().kind, run::VerdictKind::kFail);
+}
+
+TEST(ReportLoader, AnUnknownStageKindInThePlanFileIsAnErrorNamingIt) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  const std::string plan_file = run.output() + "/.tipc-plan.json";
+  std::ifstream in(plan_file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("\"kind\": \"train\"");
+  ASSERT_NE(at, std::string::npos) << text;
+  std::ofstream(plan_file) << text.replace(at, 15, "\"kind\": \"bake\"");
+  const auto report = load_run_report(run.output());
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().str().find("unknown stage kind 'bake'"), std::string::npos) << report.error().str();
+  EXPECT_NE(report.error().str().find(".tipc-plan.json"), std::string::npos) << report.error().str();
 }
 
 TEST(ReportLoader, AResumedRunKeepsTheEarlierPassesOfUnchangedCommandsOnly) {
@@ -114,10 +142,10 @@ TEST(ReportLoader, AResumedRunKeepsTheEarlierPassesOfUnchangedCommandsOnly) {
   ASSERT_TRUE(report) << report.error().str();
   EXPECT_TRUE(report->resumed);
   EXPECT_TRUE(stage(*report, "train").resumed);
-  EXPECT_EQ(stage(*report, "train").result, "PASS");
+  EXPECT_EQ(stage(*report, "train").result, run::Status::kPass);
   EXPECT_FALSE(stage(*report, "eval").resumed);
-  EXPECT_EQ(stage(*report, "eval").result, "PASS");
-  EXPECT_EQ(stage(*report, "export").result, "SKIPPED");
+  EXPECT_EQ(stage(*report, "eval").result, run::Status::kPass);
+  EXPECT_EQ(stage(*report, "export").result, run::Status::kSkipped);
   EXPECT_EQ(stage(*report, "export").reason, "not run since its command changed (its last result was PASS)");
 }
 
@@ -136,10 +164,10 @@ TEST(ReportLoader, AFilteredRunKeepsTheResultsOfTheStagesItDidNotRunWithTheirRun
   ASSERT_EQ(report->plans[0].stages.size(), 3u) << "the whole plan";
   EXPECT_FALSE(stage(*report, "train").earlier_run) << "this run's own result";
   const StageReport& eval = stage(*report, "eval");
-  EXPECT_EQ(eval.result, "FAIL");
+  EXPECT_EQ(eval.result, run::Status::kFail);
   ASSERT_TRUE(eval.earlier_run);
   EXPECT_DOUBLE_EQ(*eval.earlier_run->started, first_run);
-  EXPECT_EQ(stage(*report, "export").result, "PASS");
+  EXPECT_EQ(stage(*report, "export").result, run::Status::kPass);
   EXPECT_TRUE(stage(*report, "export").earlier_run);
   EXPECT_EQ(report->verdict().kind, run::VerdictKind::kFail);
   EXPECT_EQ(report->verdict().failed_earlier, 1);
@@ -159,7 +187,7 @@ TEST(ReportLoader, AStageNoRunHasRunIsSkippedAsNotSelected) {
   run.run({&only_train}, {}, false, {&whole});
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
-  EXPECT_EQ(stage(*report, "eval").result, "SKIPPED");
+  EXPECT_EQ(stage(*report, "eval").result, run::Status::kSkipped);
   EXPECT_EQ(stage(*report, "eval").reason, "not selected (--only or -k), and no earlier run has a result");
   EXPECT_EQ(report->verdict().headline(), "PASS (partial: 1 of 2 stages could not run)");
 }
@@ -174,9 +202,9 @@ TEST(ReportLoader, AnInterruptedRunKeepsTheEarlierResultsOfTheStagesItNeverStart
   ASSERT_TRUE(run.run({&p}).interrupted);
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
-  EXPECT_EQ(stage(*report, "train").result, "SKIPPED") << "this run stopped it";
+  EXPECT_EQ(stage(*report, "train").result, run::Status::kSkipped) << "this run stopped it";
   EXPECT_FALSE(stage(*report, "train").earlier_run);
-  EXPECT_EQ(stage(*report, "eval").result, "FAIL") << "never started: its earlier result stays";
+  EXPECT_EQ(stage(*report, "eval").result, run::Status::kFail) << "never started: its earlier result stays";
   EXPECT_TRUE(stage(*report, "eval").earlier_run);
 }
 
@@ -242,7 +270,7 @@ TEST(ReportLoader, EveryPlanOfATreeIsReportedAlsoOfConfigsRunOneAtATime) {
   EXPECT_EQ(report->plans[0].model, "a");
   EXPECT_EQ(report->plans[1].model, "b");
   EXPECT_EQ(report->plans[2].model, "c");
-  EXPECT_EQ(report->plans[0].stages.at(0).result, "PASS");
+  EXPECT_EQ(report->plans[0].stages.at(0).result, run::Status::kPass);
   EXPECT_FALSE(report->plans[0].stages.at(0).earlier_run) << "a's result is of a's own run";
   EXPECT_FALSE(report->interrupted);
 }

@@ -59,8 +59,8 @@ inline report::StageReport demo_stage(const std::string& id, const std::string& 
                                         double seconds) {
   report::StageReport stage;
   stage.id = id;
-  stage.kind = kind;
-  stage.result = result;
+  stage.kind = plan::stage_kind_from_string(kind).value();
+  stage.result = run::status_from_string(result).value();
   stage.argv = {"/usr/bin/python3", "models/alexnet/" + kind + ".py", "--epochs=12", "--save-dir=./output/alexnet"};
   stage.cwd = "/work/demo";
   stage.log = "/work/demo/test_tipc/output/alexnet/lite_train_lite_infer/" + kind + " logs/" +

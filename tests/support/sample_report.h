@@ -8,15 +8,17 @@
 
 namespace tipc::test {
 
-inline report::StageReport sample_stage(std::string id, std::string kind, std::string result, std::string reason) {
+// `kind` and `result` as the reports spell them ("infer", "PASS"); a misspelt one throws.
+inline report::StageReport sample_stage(std::string id, const std::string& kind, const std::string& result,
+                                        std::string reason) {
   report::StageReport s;
   s.id = std::move(id);
-  s.kind = std::move(kind);
-  s.result = std::move(result);
+  s.kind = plan::stage_kind_from_string(kind).value();
+  s.result = run::status_from_string(result).value();
   s.reason = std::move(reason);
-  s.argv = {"python3", "tools/" + s.kind + ".py", "-o", "Global.use_gpu=False"};
+  s.argv = {"python3", "tools/" + kind + ".py", "-o", "Global.use_gpu=False"};
   s.cwd = "/repo";
-  s.log = "/repo/test_tipc/output/alexnet/lite_train_lite_infer/" + s.kind + ".log";
+  s.log = "/repo/test_tipc/output/alexnet/lite_train_lite_infer/" + kind + ".log";
   return s;
 }
 
