@@ -14,6 +14,7 @@ const char* to_string(StageKind kind) {
     case StageKind::kInfer: return "infer";
     case StageKind::kCheck: return "check";
     case StageKind::kOther: return "other";
+    case StageKind::kService: return "service";
   }
   return "?";
 }

@@ -14,15 +14,28 @@ namespace tipc::plan {
 // kCheck: an alignment check tipc-run runs on the files other stages produced.
 // kOther: a program a traced runner started that no script line of the config names
 // (a pre-step such as an op install).
-enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kOther };
+// kService: a server its dependents (clients) talk to (Stage::service).
+enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kOther, kService };
 inline constexpr StageKind kAllStageKinds[] = {StageKind::kTrain, StageKind::kEval,  StageKind::kExport,
-                                               StageKind::kInfer, StageKind::kCheck, StageKind::kOther};
+                                               StageKind::kInfer, StageKind::kCheck, StageKind::kOther,
+                                               StageKind::kService};
 const char* to_string(StageKind kind);
 std::optional<StageKind> stage_kind_from_string(std::string_view text);  // "train" -> kTrain; nullopt if unknown
 
 struct Needs {
   int gpus = 0;   // GPUs the stage occupies (0: CPU only)
   int nodes = 1;  // machines for a multi-node train
+};
+
+// A stage that serves the stages depending on it (a serving chain's server): it runs in the
+// background, they start once it is ready, and tipc-run stops it (its process group, with
+// the usual grace) after the last of them ends, or when the run is interrupted.
+struct Service {
+  // Ready when a TCP connection to 127.0.0.1:port succeeds. Also the port it holds: two
+  // services with one port never run at once.
+  std::optional<int> port;
+  std::string ready_pattern;   // or when a line of its log matches this (ECMAScript) regex; neither: at once
+  double ready_timeout = 60;   // seconds from its start; not ready by then: it FAILs
 };
 
 // A dependency that --only or -k left out of the run, with what it needs.
@@ -70,6 +83,7 @@ struct Stage {
     std::string after;   // after it
   };
   std::optional<TracedStatus> traced_status;
+  std::optional<Service> service;  // set on a kService stage
 };
 
 struct Plan {

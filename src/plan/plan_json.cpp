@@ -2,10 +2,16 @@
 
 namespace tipc::plan {
 
+nlohmann::ordered_json service_json(const Service& service) {
+  return {{"port", service.port ? nlohmann::ordered_json(*service.port) : nullptr},
+          {"ready_pattern", service.ready_pattern},
+          {"ready_timeout", service.ready_timeout}};
+}
+
 nlohmann::ordered_json stage_json(const Stage& stage) {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
   for (const auto& [name, value] : stage.env) env[name] = value ? nlohmann::ordered_json(*value) : nullptr;
-  return {
+  nlohmann::ordered_json json = {
       {"id", stage.id},
       {"kind", to_string(stage.kind)},
       {"argv", stage.argv},
@@ -19,6 +25,8 @@ nlohmann::ordered_json stage_json(const Stage& stage) {
       {"processes", stage.processes},
       {"command", stage.command},
   };
+  if (stage.service) json["service"] = service_json(*stage.service);
+  return json;
 }
 
 }  // namespace tipc::plan

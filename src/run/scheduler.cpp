@@ -13,6 +13,7 @@
 
 #include "core/plural.h"
 #include "run/priority.h"
+#include "run/service_probe.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;
@@ -72,12 +73,24 @@ bool append_trainer_log(const std::string& pattern, const std::string& to, LogSc
   return found;
 }
 
+// How often a service that is not ready yet is probed.
+constexpr double kReadyPollSeconds = 0.05;
+
 struct Slot {
   StageRecord record;
   State state = State::kWaiting;
   std::vector<std::size_t> deps;
+  std::vector<std::size_t> dependents;
   double deadline = 0;       // seconds since start; 0: none
   double kill_deadline = 0;  // after SIGTERM
+  // A service stage (plan::Service):
+  double ready_deadline = 0;
+  bool ready = false;           // its clients may start
+  bool stopping = false;        // tipc-run asked it to stop
+  std::string service_failure;  // why it was stopped as a failure ("" after its last client)
+
+  bool serves() const { return record.stage->service.has_value(); }
+  std::optional<int> port() const { return serves() ? record.stage->service->port : std::nullopt; }
 };
 
 class Run {
@@ -102,6 +115,7 @@ class Run {
   double now() const { return std::chrono::duration<double>(executor_.now() - start_).count(); }
   void finish(std::size_t index, Verdict verdict);
   void preflight();
+  std::optional<std::string> service_problem(std::size_t index) const;
   void skip_after_failed_dependencies();
   void start_ready();
   bool start(std::size_t index, const std::vector<std::string>& gpus);
@@ -109,6 +123,12 @@ class Run {
   void handle(const Finished& finished);
   void enforce_deadlines();
   void stop_everything();
+  bool dependency_met(std::size_t dep) const;
+  bool jobs_busy() const { return static_cast<int>(running_ - services_running_) >= options_.jobs; }
+  void poll_services();
+  void stop_service(std::size_t index, std::string failure);
+  void stop_services_nobody_can_use();
+  Verdict service_verdict(const Slot& slot) const;
   std::optional<double> next_deadline() const;
   bool anything_running() const { return running_ > 0; }
 
@@ -125,6 +145,8 @@ class Run {
   std::size_t running_ = 0;
   std::size_t finished_ = 0;
   bool benchmark_running_ = false;
+  std::size_t services_running_ = 0;
+  std::set<int> ports_in_use_;  // by running services
   bool stopping_ = false;
   double stop_kill_deadline_ = 0;
 };
@@ -137,7 +159,10 @@ void Run::add_plan(const plan::Plan& plan) {
     slot.record.stage = &stage;
     slot.record.log_path = stage_log_path(options_.repo_root, plan, stage);
     for (const auto& dep : stage.deps) {
-      if (const auto it = local.find(dep); it != local.end()) slot.deps.push_back(it->second);
+      if (const auto it = local.find(dep); it != local.end()) {
+        slot.deps.push_back(it->second);
+        slots_[it->second].dependents.push_back(slots_.size());
+      }
     }
     local[stage.id] = slots_.size();
     by_id_[stage_key(plan, stage)] = slots_.size();
@@ -151,6 +176,8 @@ void Run::finish(std::size_t index, Verdict verdict) {
     --running_;
     for (const auto& gpu : slot.record.gpus) --usage_[gpu];
     if (slot.record.stage->benchmark) benchmark_running_ = false;
+    if (slot.serves()) --services_running_;
+    if (const auto port = slot.port()) ports_in_use_.erase(*port);
     slot.record.end_seconds = now();
   }
   slot.state = State::kDone;
@@ -232,10 +259,26 @@ void Run::preflight() {
       finish(i, {Status::kPass, "passed in an earlier run (--resume)"});
     } else if (auto reason = never_fits(stage.needs, options_)) {
       finish(i, {Status::kUnsupported, *reason});
-    } else if ((reason = unselected_dep_never_fits(stage, options_))) {
+    } else if ((reason = unselected_dep_never_fits(stage, options_)) || (reason = service_problem(i))) {
       finish(i, {Status::kUnsupported, *reason});
     }
   }
+}
+
+// Why a service, or a client of services, cannot run as planned; nullopt when it can.
+std::optional<std::string> Run::service_problem(std::size_t index) const {
+  const Slot& slot = slots_[index];
+  if (slot.serves() && options_.cluster) {
+    return "a service runs on the local executor only: its clients reach it on 127.0.0.1";
+  }
+  std::set<int> ports;
+  for (const std::size_t dep : slot.deps) {
+    const auto port = slots_[dep].port();
+    if (port && !ports.insert(*port).second) {
+      return fmt::format("depends on two services that both hold port {}, which never run at once", *port);
+    }
+  }
+  return std::nullopt;
 }
 
 void Run::skip_after_failed_dependencies() {
@@ -303,29 +346,40 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   ++running_;
   for (const auto& gpu : gpus) ++usage_[gpu];
   if (stage.benchmark) benchmark_running_ = true;
+  if (stage.service) {  // it runs as long as its clients do: no timeout of its own, a readiness deadline
+    ++services_running_;
+    if (stage.service->port) ports_in_use_.insert(*stage.service->port);
+    slot.ready_deadline = slot.record.start_seconds + stage.service->ready_timeout;
+    return true;
+  }
   const double timeout = options_.timeouts.for_kind(stage.kind);
   slot.record.observation.timeout_seconds = timeout;
   slot.deadline = timeout > 0 ? slot.record.start_seconds + timeout : 0;
   return true;
 }
 
+// Done and passed, or a service that is ready and not being stopped.
+bool Run::dependency_met(std::size_t dep) const {
+  const Slot& d = slots_[dep];
+  if (d.state == State::kDone) return d.record.verdict.result == Status::kPass;
+  return d.state == State::kRunning && d.ready && !d.stopping;
+}
+
 // In start order; a stage that does not fit now is passed over for later ones that do
 // (backfilling). A benchmark stage waits until nothing runs and then runs alone.
+// Services do not count against -j: a client must be able to run beside its server.
 void Run::start_ready() {
   for (const std::size_t i : order_) {
-    if (stopping_) return;
-    if (static_cast<int>(running_) >= options_.jobs || (benchmark_running_ && !options_.cluster)) return;
+    if (stopping_ || (benchmark_running_ && !options_.cluster)) return;
     Slot& slot = slots_[i];
-    if (slot.state != State::kWaiting) continue;
-    const bool ready = std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) {
-      return slots_[d].state == State::kDone && slots_[d].record.verdict.result == Status::kPass;
-    });
-    if (!ready) continue;
+    if (slot.state != State::kWaiting || (!slot.serves() && jobs_busy())) continue;
+    if (!std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) { return dependency_met(d); })) continue;
+    if (const auto port = slot.port(); port && ports_in_use_.count(*port)) continue;  // after the one holding it
     if (options_.cluster) {  // the cluster places it, a benchmark on a machine of its own
       start(i, {});
       continue;
     }
-    if (slot.record.stage->benchmark && running_ > 0) return;  // drain, then run it alone
+    if (slot.record.stage->benchmark && running_ > services_running_) return;  // drain, then run it alone
     const auto gpus = allocate(options_.resources, usage_, slot.record.stage->needs.gpus);
     if (!gpus) continue;
     start(i, *gpus);
@@ -349,7 +403,70 @@ void Run::handle(const Finished& finished) {
     o.log_findings.insert(o.log_findings.end(), scanner.findings().begin(), scanner.findings().end());
   }
   if (stopping_ && !o.timed_out) o.interrupted = true;
-  finish(it->second, classify(o));
+  finish(it->second, slot.serves() ? service_verdict(slot) : classify(o));
+}
+
+// A service passes when tipc-run stopped it after its last client (its exit status after the
+// SIGTERM is not its fault); it fails when it was not ready in time or ended on its own.
+Verdict Run::service_verdict(const Slot& slot) const {
+  const Observation& o = slot.record.observation;
+  if (o.interrupted) return classify(o);
+  if (!slot.service_failure.empty()) return {Status::kFail, slot.service_failure};
+  if (slot.stopping) return {Status::kPass, "stopped after its last client"};
+  const Verdict ended = classify(o);
+  return {Status::kFail, fmt::format("{}: {}", slot.ready ? "ended while its clients ran" : "ended before it was ready",
+                                     ended.reason.empty() ? "exit code 0" : ended.reason)};
+}
+
+void Run::stop_service(std::size_t index, std::string failure) {
+  Slot& slot = slots_[index];
+  slot.stopping = true;
+  slot.service_failure = std::move(failure);
+  slot.kill_deadline = now() + options_.timeouts.grace;
+  executor_.signal(stage_key(*slot.record.plan, *slot.record.stage), SIGTERM);
+}
+
+// What a service waits for, in words: "port 9393", "a log line matching 'Serving'".
+std::string readiness_sign(const plan::Service& service) {
+  return service.port ? fmt::format("port {}", *service.port)
+                      : fmt::format("a log line matching '{}'", service.ready_pattern);
+}
+
+// Probes the services that are not ready yet, and stops those whose clients have all ended.
+void Run::poll_services() {
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (slot.state != State::kRunning || !slot.serves() || slot.stopping) continue;
+    const plan::Service& service = *slot.record.stage->service;
+    if (!slot.ready) {
+      slot.ready = options_.ready_probe ? options_.ready_probe(service, slot.record.log_path)
+                                        : service_ready(service, slot.record.log_path);
+      if (!slot.ready && now() >= slot.ready_deadline) {
+        stop_service(i, fmt::format("not ready within {:g} s (waited for {})", service.ready_timeout,
+                                    readiness_sign(service)));
+      }
+      continue;
+    }
+    if (std::all_of(slot.dependents.begin(), slot.dependents.end(),
+                    [&](std::size_t d) { return slots_[d].state == State::kDone; })) {
+      stop_service(i, "");
+    }
+  }
+}
+
+// When only ready services run and none of their waiting clients could start, nothing will
+// ever free what those clients wait for (a GPU a service holds): the services are stopped as
+// failures, and their clients are skipped, instead of a run that never ends.
+void Run::stop_services_nobody_can_use() {
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const Slot& slot = slots_[i];
+    if (slot.state == State::kRunning && (!slot.serves() || !slot.ready || slot.stopping)) return;
+  }
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].state == State::kRunning) {
+      stop_service(i, "its clients could not start while it ran (they need resources it holds)");
+    }
+  }
 }
 
 void Run::enforce_deadlines() {
@@ -389,7 +506,9 @@ std::optional<double> Run::next_deadline() const {
   };
   for (const auto& slot : slots_) {
     if (slot.state != State::kRunning) continue;
-    consider(slot.record.observation.timed_out ? slot.kill_deadline : slot.deadline);
+    consider(slot.kill_deadline);
+    if (!slot.record.observation.timed_out) consider(slot.deadline);
+    if (slot.serves() && !slot.ready && !slot.stopping) consider(std::min(slot.ready_deadline, now() + kReadyPollSeconds));
   }
   if (stopping_) consider(stop_kill_deadline_);
   return next;
@@ -402,7 +521,12 @@ RunSummary Run::run() {
     const std::size_t finished_before = finished_;
     skip_after_failed_dependencies();
     if (!stopping_ && interrupted_()) stop_everything();
-    if (!stopping_) start_ready();
+    if (!stopping_) {
+      poll_services();
+      const std::size_t running_before = running_;
+      start_ready();
+      if (running_ == running_before && running_ > 0) stop_services_nobody_can_use();
+    }
     if (!anything_running()) {
       if (finished_ != finished_before) continue;  // a stage ended without running: its dependents may now be decided
       break;

@@ -1,7 +1,8 @@
 #pragma once
 // Runs the stages of one or more plans on the given resources: dependency order,
 // critical path first, all-or-nothing GPU allocation with backfilling, -j, timeouts that escalate from
-// SIGTERM to SIGKILL, benchmark stages alone, and a clean stop on interrupt.
+// SIGTERM to SIGKILL, benchmark stages alone, services that serve their dependents (started
+// first, ready before a client starts, stopped after the last one), and a clean stop on interrupt.
 #include <functional>
 #include <map>
 #include <optional>
@@ -44,6 +45,9 @@ struct SchedulerOptions {
   // local GPU allocation, stages are checked against the cluster's capacity, and a
   // benchmark stage asks for a machine of its own instead of draining the run.
   std::optional<ClusterCapacity> cluster;
+  // Whether a running service stage is ready for its clients (run/service_probe.h when
+  // unset); polled every 50 ms until it is.
+  std::function<bool(const plan::Service&, const std::string& log_path)> ready_probe;
 };
 
 // A stage's identity across a suite: "<config path>#<stage id>".

@@ -361,5 +361,147 @@ TEST_F(SchedulerTest, TicksAtLeastOnceASecondWhileAStageRunsAndNotAfterwards) {
   EXPECT_DOUBLE_EQ(recorder_.ticks.back(), 150.5);  // the last: when the stage ended
 }
 
+// ---- services (issue 17): a server its dependents use, ready before they start, stopped after them ----
+
+class ServiceTest : public SchedulerTest {
+ protected:
+  // The service is ready from `ready_at` seconds of the fake clock on.
+  void ready_from(double ready_at) {
+    options_.ready_probe = [this, ready_at](const plan::Service&, const std::string&) {
+      return fake_.seconds_now() >= ready_at;
+    };
+  }
+  static plan::Stage service(const std::string& id, std::optional<int> port = 9393, double ready_timeout = 10) {
+    auto s = make_stage(id, StageKind::kService, 0);
+    s.service = plan::Service{port, "", ready_timeout};
+    return s;
+  }
+  void serve_forever(const std::string& id) { fake_.scripts["c.txt#" + id].seconds = 1e6; }
+};
+
+TEST_F(ServiceTest, ClientsStartOnceItIsReadyAndItIsStoppedAfterTheLastOnePasses) {
+  serve_forever("server");
+  ready_from(2.5);
+  fake_.scripts["c.txt#slow_client"].seconds = 4;
+  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"}),
+                            make_stage("slow_client", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 4, 0);
+  EXPECT_NEAR(started("client").start, 2.5, 0.06) << "not before it is ready, and soon after";
+  EXPECT_NEAR(started("slow_client").start, 2.5, 0.06);
+  EXPECT_EQ(started("server").signals, std::vector<int>{SIGTERM});
+  EXPECT_NEAR(started("server").end, started("slow_client").end, 0.06) << "stopped once its last client ended";
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kPass);
+  EXPECT_EQ(record(s, "server").verdict.reason, "stopped after its last client");
+  EXPECT_EQ(s.verdict().kind, VerdictKind::kPass);
+}
+
+TEST_F(ServiceTest, NotReadyInTimeIsAFailureItsClientsAreSkippedAndAStubbornServerIsKilled) {
+  serve_forever("server");
+  fake_.scripts["c.txt#server"].ignores_sigterm = true;
+  ready_from(1e9);
+  options_.timeouts.grace = 2;
+  const auto p = make_plan({service("server", 9393, 5), make_stage("client", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "server").verdict.reason, "not ready within 5 s (waited for port 9393)");
+  EXPECT_EQ(started("server").signals, (std::vector<int>{SIGTERM, SIGKILL}));
+  EXPECT_NEAR(started("server").end, 7, 0.06);
+  EXPECT_EQ(record(s, "client").verdict.result, Status::kSkipped);
+  EXPECT_EQ(record(s, "client").verdict.reason, "dependency server FAIL");
+  EXPECT_EQ(fake_.records.size(), 1u) << "no client started";
+}
+
+TEST_F(ServiceTest, AServerThatDiesBeforeItIsReadyFailsWithItsExitAndNoClientStarts) {
+  fake_.scripts["c.txt#server"].seconds = 1;
+  fake_.scripts["c.txt#server"].exit_code = 3;
+  ready_from(2);
+  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "server").verdict.reason, "ended before it was ready: exit code 3");
+  EXPECT_EQ(record(s, "client").verdict.result, Status::kSkipped);
+}
+
+TEST_F(ServiceTest, AServerThatEndsWhileItsClientsRunFails) {
+  fake_.scripts["c.txt#server"].seconds = 3;
+  fake_.scripts["c.txt#client"].seconds = 5;
+  ready_from(1);
+  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "server").verdict.reason, "ended while its clients ran: exit code 0");
+  EXPECT_EQ(s.verdict().kind, VerdictKind::kFail);
+}
+
+TEST_F(ServiceTest, AHungClientTimesOutAndTheServerIsStoppedAfterIt) {
+  serve_forever("server");
+  fake_.scripts["c.txt#client"].seconds = 1e6;
+  ready_from(0);
+  options_.timeouts.by_kind[StageKind::kInfer] = 20;
+  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "client").verdict.result, Status::kTimeout);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kPass) << "the server did its part";
+  EXPECT_NEAR(started("server").end, 20, 0.06);
+  EXPECT_EQ(s.verdict().kind, VerdictKind::kFail);
+}
+
+TEST_F(ServiceTest, ServicesOnOnePortNeverRunAtOnceAndDoNotCountAgainstJobs) {
+  serve_forever("server_a");
+  serve_forever("server_b");
+  ready_from(0);
+  fake_.scripts["c.txt#client_a"].seconds = 3;
+  const auto p = make_plan({service("server_a"), make_stage("client_a", StageKind::kInfer, 0, {"server_a"}),
+                            service("server_b"), make_stage("client_b", StageKind::kInfer, 0, {"server_b"})});
+  const auto s = run({&p}, 1, 0);
+  EXPECT_GE(started("server_b").start, started("server_a").end) << "port 9393 is held until server_a stopped";
+  EXPECT_EQ(record(s, "client_a").verdict.result, Status::kPass) << "-j 1 still lets a client run beside its server";
+  EXPECT_EQ(record(s, "client_b").verdict.result, Status::kPass);
+  EXPECT_EQ(record(s, "server_b").verdict.result, Status::kPass);
+}
+
+TEST_F(ServiceTest, AClientOfTwoServicesOnOnePortIsUnsupportedNotDeadlocked) {
+  ready_from(0);
+  const auto p = make_plan({service("a"), service("b"), make_stage("client", StageKind::kInfer, 0, {"a", "b"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "client").verdict.result, Status::kUnsupported);
+  EXPECT_EQ(record(s, "client").verdict.reason, "depends on two services that both hold port 9393, which never run at once");
+}
+
+TEST_F(ServiceTest, AServerHoldingTheGpuItsClientNeedsIsStoppedNotWaitedOnForever) {
+  serve_forever("server");
+  ready_from(0);
+  auto server = service("server");
+  server.needs.gpus = 1;
+  server.env["CUDA_VISIBLE_DEVICES"] = "0";
+  const auto p = make_plan({server, make_stage("client", StageKind::kInfer, 1, {"server"})});
+  const auto s = run({&p}, 2, 1);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "server").verdict.reason,
+            "its clients could not start while it ran (they need resources it holds)");
+  EXPECT_EQ(record(s, "client").verdict.result, Status::kSkipped);
+}
+
+TEST_F(ServiceTest, AnInterruptStopsTheServerWithItsClients) {
+  serve_forever("server");
+  fake_.scripts["c.txt#client"].seconds = 10;
+  ready_from(0);
+  fake_.interrupt_at = 2;
+  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_TRUE(s.interrupted);
+  EXPECT_EQ(started("server").signals, std::vector<int>{SIGTERM});
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kSkipped);
+  EXPECT_EQ(record(s, "server").verdict.reason, "interrupted while running");
+}
+
+TEST_F(ServiceTest, OnAClusterAServiceIsUnsupported) {
+  options_.cluster = ClusterCapacity{4, 8, "sinfo"};
+  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kUnsupported);
+  EXPECT_EQ(record(s, "client").verdict.result, Status::kUnsupported);
+}
+
 }  // namespace
 }  // namespace tipc::run
