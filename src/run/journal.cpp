@@ -258,7 +258,11 @@ void JournalWriter::run_started(const RunInfo& info) {
   plans_ = info.plans;
   not_started_.clear();
   started_unix_ = unix_now();
-  run_id_ = fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid());
+  // Unique also for two runs of one process within a millisecond (the tests start many).
+  static int runs_of_this_process = 0;
+  ++runs_of_this_process;
+  run_id_ = runs_of_this_process == 1 ? fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid())
+                                      : fmt::format("{:.0f}-{}-{}", started_unix_ * 1000, getpid(), runs_of_this_process);
   for (std::size_t i = 0; i < plans_.size(); ++i) {
     const plan::Plan& plan = *plans_[i];
     const plan::Plan& whole = i < context_.whole_plans.size() ? *context_.whole_plans[i] : plan;
