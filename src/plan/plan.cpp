@@ -13,6 +13,8 @@ const char* to_string(StageKind kind) {
     case StageKind::kExport: return "export";
     case StageKind::kInfer: return "infer";
     case StageKind::kCheck: return "check";
+    case StageKind::kConvert: return "convert";
+    case StageKind::kServe: return "serve";
     case StageKind::kOther: return "other";
   }
   return "?";

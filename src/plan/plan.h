@@ -13,7 +13,9 @@ namespace tipc::plan {
 // kCheck: an alignment check tipc-run runs on the files other stages produced.
 // kOther: a program a traced runner started that no script line of the config names
 // (a pre-step such as an op install).
-enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kOther };
+// kConvert: a model conversion (paddle2onnx, paddle_serving_client.convert); kServe: a
+// server the runner started in the background for the stages after it (Stage::background).
+enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kConvert, kServe, kOther };
 const char* to_string(StageKind kind);
 
 struct Needs {
@@ -42,6 +44,9 @@ struct Stage {
   std::vector<UnselectedDep> unselected_deps;
   Needs needs;
   bool benchmark = false;         // timing-sensitive inference: run alone
+  // The runner started it in the background (`... &`) and went on: a service that the
+  // stages after it talk to. Traced plans record it; the executor still runs it like any stage.
+  bool background = false;
   std::string launcher;           // the launcher of a distributed train ("" otherwise)
   int processes = 1;              // processes tipc-run starts itself (rank-env launcher)
   // A multi-node train: the hosts the config names (its `ips`), as they appear in argv. An

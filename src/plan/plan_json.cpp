@@ -5,7 +5,7 @@ namespace tipc::plan {
 nlohmann::ordered_json stage_json(const Stage& stage) {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
   for (const auto& [name, value] : stage.env) env[name] = value ? nlohmann::ordered_json(*value) : nullptr;
-  return {
+  nlohmann::ordered_json json = {
       {"id", stage.id},
       {"kind", to_string(stage.kind)},
       {"argv", stage.argv},
@@ -19,6 +19,8 @@ nlohmann::ordered_json stage_json(const Stage& stage) {
       {"processes", stage.processes},
       {"command", stage.command},
   };
+  if (stage.background) json["background"] = true;  // only then, so plans without services read as before
+  return json;
 }
 
 }  // namespace tipc::plan

@@ -13,6 +13,8 @@ double default_seconds(plan::StageKind kind) {
     case plan::StageKind::kEval: return 60;
     case plan::StageKind::kExport:
     case plan::StageKind::kInfer:
+    case plan::StageKind::kConvert:
+    case plan::StageKind::kServe:
     case plan::StageKind::kOther: return 30;
     case plan::StageKind::kCheck: return 1;
   }
