@@ -51,6 +51,7 @@ Result<fs::path> chain_runner(const fs::path& config, const fs::path& root, cons
   const auto header = dialect::read_config_header(config.string());
   if (!header) return fail(Error::at(config.string(), 0, "", "cannot read the config: " + errno_text(errno)));
   const dialect::Chain* chain = dialect::choose_chain(*choice.chains, *header, config.filename().string(), choice.mode);
+  if (!chain && header->empty()) return fail(Error::at(config.string(), 0, "", "the config is empty"));
   if (!chain) {
     return fail(Error::at(config.string(), 1, "", fmt::format("no chain of chains.yaml matches this config (header "
                                                               "'{}'); give --runner PATH", *header)));
