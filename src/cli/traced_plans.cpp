@@ -1,5 +1,6 @@
 #include "cli/traced_plans.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -47,11 +48,13 @@ fs::path first_runner_in(const fs::path& dir, const std::vector<std::string>& na
 Result<fs::path> chain_runner(const fs::path& config, const fs::path& root, const RunnerChoice& choice,
                               std::string& chain_name) {
   const fs::path dir = test_tipc_above(config, root);
-  if (!choice.chains) return first_runner_in(dir, {kRunnerFileName});
   const auto header = dialect::read_config_header(config.string());
-  if (!header) return fail(Error::at(config.string(), 0, "", "cannot read the config: " + errno_text(errno)));
+  // Without chains, and for a file that is no text config (missing, empty, binary), the
+  // train/inference runner: reading the config then says what is wrong with it.
+  const bool text = header && !header->empty() &&
+                    std::none_of(header->begin(), header->end(), [](char c) { return c >= 0 && c < ' ' && c != '\t'; });
+  if (!choice.chains || !text) return first_runner_in(dir, {kRunnerFileName});
   const dialect::Chain* chain = dialect::choose_chain(*choice.chains, *header, config.filename().string(), choice.mode);
-  if (!chain && header->empty()) return fail(Error::at(config.string(), 0, "", "the config is empty"));
   if (!chain) {
     return fail(Error::at(config.string(), 1, "", fmt::format("no chain of chains.yaml matches this config (header "
                                                               "'{}'); give --runner PATH", *header)));

@@ -97,9 +97,10 @@ struct Pending {
 void check_plan(Tally& tally, const Pending& pending, const Result<trace::Trace>& trace) {
   const std::string name = pending.chain ? pending.chain->name : "(no chain)";
   if (!trace) return refuse(tally, name, pending.config, trace.error());
-  auto text = config::read_config_text(pending.config.string(), {});
-  config::TrainInferConfig config;
-  if (text) config = config::split_config(*text, {config::ValueSplit::kFirstColon, false, false});
+  // As the command line does: a config that cannot be read is refused with the reader's reason.
+  const auto text = config::read_config_text(pending.config.string(), {});
+  if (!text) return refuse(tally, name, pending.config, text.error());
+  const auto config = config::split_config(*text, {config::ValueSplit::kFirstColon, false, false});
   TracedPlanOptions options;
   options.compat = true;
   options.repo_root = pending.request.repo_root;
