@@ -132,7 +132,7 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
   const auto chains = TRY(load_chains_for(options));
   const bool chain_mode = chains && dialect::chain_knows_mode(*chains, options.mode);
   if (!options.compat && !project.dialect_error && !chain_mode) {
-    if (auto ok = plan::check_mode(project.dialect, options.mode); !ok) return fail(ok.error());
+    TRY(plan::check_mode(project.dialect, options.mode));
   }
   Suite suite;
   suite.configs = files.size();
