@@ -50,7 +50,8 @@ void add_planning_options(CLI::App& app, Options& o) {
          "runner: trace the repository's own runner; dialect: plan natively; auto (default): the runner when "
          "test_tipc/" + std::string(kRunnerFileName) + " is next to the config, else the dialect")
       ->check(CLI::IsMember({"auto", "runner", "dialect"}));
-  app.add_option("--runner", o.runner, "the runner script to trace (default: the one in the config's test_tipc/)");
+  app.add_option("--runner", o.runner,
+                 "the runner script to trace (default: the config's chain's runner in its test_tipc/, chains.yaml)");
   app.add_option("--python", o.python, "interpreter to use instead of the config's python: line");
   app.add_option("--dialect-dir", o.dialect_dir, "directory of dialect YAML files");
   app.add_option("--repo-root", o.repo_root, "repository root (default: the directory holding test_tipc/)");

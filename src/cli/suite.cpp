@@ -92,14 +92,14 @@ namespace {
 // The plan of every config, in file order: traced from its runner where one plans it
 // (--plan-from auto or runner), native otherwise.
 std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files, const Project& project,
-                                          const Options& options, Suite& suite) {
+                                          const Options& options, const RunnerChoice& choice, Suite& suite) {
   const plan::PlanOptions plan_options = plan_options_for(project, options);
   std::vector<std::optional<Result<plan::Plan>>> slots(files.size());
   std::vector<std::pair<std::string, RunnerCall>> to_trace;
   std::vector<std::size_t> traced;
   for (std::size_t i = 0; i < files.size(); ++i) {
     auto runner = options.plan_from == PlanFrom::kDialect ? Result<std::optional<RunnerCall>>{}
-                                                 : find_runner(files[i], project.root, options.runner);
+                                                 : find_runner(files[i], project.root, choice);
     if (!runner) slots[i] = fail(runner.error());
     else if (*runner) {
       to_trace.emplace_back(files[i], **runner);
@@ -128,13 +128,15 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files,
 
 Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options) {
   // The MODE is the same for every config: one error, not one per file. Without a dialect
-  // the runners decide which modes they know.
-  if (!options.compat && !project.dialect_error) {
+  // the runners decide which modes they know; a mode of another chain is its runner's.
+  const auto chains = TRY(load_chains_for(options));
+  const bool chain_mode = chains && dialect::chain_knows_mode(*chains, options.mode);
+  if (!options.compat && !project.dialect_error && !chain_mode) {
     TRY(plan::check_mode(project.dialect, options.mode));
   }
   Suite suite;
   suite.configs = files.size();
-  auto plans = plan_each(files, project, options, suite);
+  auto plans = plan_each(files, project, options, {options.runner, options.mode, chains ? &*chains : nullptr}, suite);
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
     else add_problems(suite, files[i], plans[i].error());

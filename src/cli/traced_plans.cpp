@@ -1,5 +1,6 @@
 #include "cli/traced_plans.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -8,6 +9,7 @@
 
 #include "config/config_text.h"
 #include "config/train_infer_config.h"
+#include "dialect/dialect.h"
 #include "plan/cross_check.h"
 #include "plan/traced_planner.h"
 #include "trace/tracer.h"
@@ -23,17 +25,51 @@ std::optional<std::string> inside(const fs::path& path, const fs::path& root) {
   return relative.string();
 }
 
-// The runner in the nearest test_tipc/ directory above the config, within the repository.
-fs::path runner_next_to(const fs::path& config, const fs::path& root) {
-  std::error_code ec;
+// The nearest test_tipc/ directory above the config, within the repository; "" when none.
+fs::path test_tipc_above(const fs::path& config, const fs::path& root) {
   for (fs::path dir = config.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-    if (dir.filename() == "test_tipc") {
-      const fs::path runner = dir / kRunnerFileName;
-      return fs::is_regular_file(runner, ec) ? runner : fs::path();
-    }
+    if (dir.filename() == "test_tipc") return dir;
     if (dir == root || dir == dir.root_path()) break;
   }
   return {};
+}
+
+// The first of `names` that exists in `dir`; "" when none does.
+fs::path first_runner_in(const fs::path& dir, const std::vector<std::string>& names) {
+  std::error_code ec;
+  for (const auto& name : names) {
+    if (!dir.empty() && fs::is_regular_file(dir / name, ec)) return dir / name;
+  }
+  return {};
+}
+
+// The runner of the config's chain next to it; "" when a train_params config has none (the
+// dialects plan those); an error saying why for any other config without one.
+Result<fs::path> chain_runner(const fs::path& config, const fs::path& root, const RunnerChoice& choice,
+                              std::string& chain_name) {
+  const fs::path dir = test_tipc_above(config, root);
+  const auto header = dialect::read_config_header(config.string());
+  // Without chains, and for a file that is no text config (missing, empty, binary), the
+  // train/inference runner: reading the config then says what is wrong with it.
+  const bool text = header && !header->empty() &&
+                    std::none_of(header->begin(), header->end(), [](char c) { return c >= 0 && c < ' ' && c != '\t'; });
+  if (!choice.chains || !text) return first_runner_in(dir, {kRunnerFileName});
+  const dialect::Chain* chain = dialect::choose_chain(*choice.chains, *header, config.filename().string(), choice.mode);
+  if (!chain) {
+    return fail(Error::at(config.string(), 1, "", fmt::format("no chain of chains.yaml matches this config (header "
+                                                              "'{}'); give --runner PATH", *header)));
+  }
+  chain_name = chain->name;
+  if (!chain->unsupported.empty()) {
+    return fail(Error::at(config.string(), 1, "",
+                          fmt::format("UNSUPPORTED: chain {} ({}:{}): {}", chain->name, chain->file, chain->line,
+                                      chain->unsupported)));
+  }
+  fs::path runner = first_runner_in(dir, chain->runners);
+  if (!runner.empty() || *header == "train_params") return runner;
+  return fail(Error::at(config.string(), 1, "",
+                        fmt::format("chain {}: no runner ({}) in {}", chain->name, fmt::join(chain->runners, ", "),
+                                    dir.empty() ? "a test_tipc/ directory above the config" : dir.string())));
 }
 
 // Traces are kept where a person's caches are: $TIPC_TRACE_CACHE ("" turns the cache
@@ -48,9 +84,8 @@ std::string trace_cache_directory() {
 Result<config::TrainInferConfig> read_config(const std::string& file, bool compat) {
   config::ReadOptions read;
   read.keep_carriage_returns = compat;
-  auto text = config::read_config_text(file, read);
-  if (!text) return fail(text.error());
-  return config::split_config(*text, config::SplitRules{config::ValueSplit::kFirstColon, false, false});
+  const auto text = TRY(config::read_config_text(file, read));
+  return config::split_config(text, config::SplitRules{config::ValueSplit::kFirstColon, false, false});
 }
 
 trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInferConfig& config,
@@ -92,19 +127,27 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
 
 }  // namespace
 
+Result<std::optional<dialect::Chains>> load_chains_for(const Options& options) {
+  const std::string file = dialect::chains_file(options.dialect_dir.value_or(dialect::default_dialect_directory()));
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::optional<dialect::Chains>{};
+  return std::optional<dialect::Chains>{TRY(dialect::load_chains(file))};
+}
+
 Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, const std::string& repo_root,
-                                               const std::optional<std::string>& runner_option) {
+                                               const RunnerChoice& choice) {
   std::error_code ec;
   const fs::path root = fs::path(repo_root).lexically_normal();
   const fs::path config = fs::absolute(config_file, ec).lexically_normal();
   fs::path runner;
-  if (runner_option) {
-    runner = fs::absolute(*runner_option, ec).lexically_normal();
+  std::string chain;
+  if (choice.runner_option) {
+    runner = fs::absolute(*choice.runner_option, ec).lexically_normal();
     if (!fs::is_regular_file(runner, ec)) {
-      return fail(Error::at(*runner_option, 0, "", "--runner: no such file: " + errno_text(ENOENT)));
+      return fail(Error::at(*choice.runner_option, 0, "", "--runner: no such file: " + errno_text(ENOENT)));
     }
   } else {
-    runner = runner_next_to(config, root);
+    runner = TRY(chain_runner(config, root, choice, chain));
     if (runner.empty()) return std::optional<RunnerCall>{};
   }
   const auto runner_in_repo = inside(runner, root);
@@ -112,7 +155,8 @@ Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, co
   if (!inside(config, root)) return fail(Error::at(config_file, 0, "", "the config lies outside the repository " + repo_root));
   const fs::path run_dir = runner.parent_path().parent_path();
   const auto run_dir_in_repo = inside(run_dir, root);
-  return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string()};
+  return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string(),
+                    chain};
 }
 
 std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<std::string, RunnerCall>>& configs,

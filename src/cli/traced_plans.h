@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "cli/project.h"
 #include "core/error.h"
+#include "dialect/chains.h"
 #include "plan/plan.h"
 
 namespace tipc::cli {
@@ -19,15 +20,31 @@ struct RunnerCall {
   std::string runner;      // relative to the repository root
   std::string run_dir;     // relative to the repository root: the directory holding the runner's directory
   std::string config_arg;  // the config, relative to run_dir
+  std::string chain;       // the chain chosen (configs/chains.yaml); "" under --runner or without chains
 };
 
 // The runner file name the reference uses for the train/inference chain.
 inline constexpr const char* kRunnerFileName = "test_train_inference_python.sh";
 
+// What decides a config's runner.
+struct RunnerChoice {
+  std::optional<std::string> runner_option;  // --runner: this runner, whatever the chain
+  std::string mode;
+  const dialect::Chains* chains = nullptr;   // nullptr: the train/inference runner for every config
+};
+
+// chains.yaml beside the dialect directory (--dialect-dir, else the default one); nullopt
+// when that directory has none (a dialect directory of one's own): then every config's
+// runner is the train/inference one, as before chains were data.
+Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
+
 // --runner when given (an error when it is missing or outside the repository), else the
-// runner in the config's nearest test_tipc/ directory; nullopt when there is none.
+// runner of the config's chain in its nearest test_tipc/ directory. Nullopt when a
+// train_params config has none there (the dialects plan those); an error naming the
+// reason when the chain cannot run here (its `unsupported`), no chain matches the config,
+// or another chain's runner is missing.
 Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, const std::string& repo_root,
-                                               const std::optional<std::string>& runner_option);
+                                               const RunnerChoice& choice);
 
 // Traces every config's runner, several at once and through the trace cache, and plans
 // from the traces. Each result is the config's plan (the cross-check's findings among its

@@ -13,8 +13,9 @@ const char* to_string(StageKind kind) {
     case StageKind::kExport: return "export";
     case StageKind::kInfer: return "infer";
     case StageKind::kCheck: return "check";
-    case StageKind::kOther: return "other";
+    case StageKind::kConvert: return "convert";
     case StageKind::kService: return "service";
+    case StageKind::kOther: return "other";
   }
   return "?";
 }

@@ -14,11 +14,13 @@ namespace tipc::plan {
 // kCheck: an alignment check tipc-run runs on the files other stages produced.
 // kOther: a program a traced runner started that no script line of the config names
 // (a pre-step such as an op install).
-// kService: a server its dependents (clients) talk to (Stage::service).
-enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kOther, kService };
-inline constexpr StageKind kAllStageKinds[] = {StageKind::kTrain, StageKind::kEval,  StageKind::kExport,
-                                               StageKind::kInfer, StageKind::kCheck, StageKind::kOther,
-                                               StageKind::kService};
+// kConvert: a model conversion (paddle2onnx, paddle_serving_client.convert).
+// kService: a server its dependents (clients) talk to (Stage::service); a traced runner's
+// program started in the background (`... &`).
+enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kConvert, kService, kOther };
+inline constexpr StageKind kAllStageKinds[] = {StageKind::kTrain,   StageKind::kEval,    StageKind::kExport,
+                                               StageKind::kInfer,   StageKind::kCheck,   StageKind::kConvert,
+                                               StageKind::kService, StageKind::kOther};
 const char* to_string(StageKind kind);
 std::optional<StageKind> stage_kind_from_string(std::string_view text);  // "train" -> kTrain; nullopt if unknown
 

@@ -12,6 +12,10 @@ namespace {
 bool ends_with(const std::string& text, const std::string& tail) { return text.ends_with(tail); }
 
 std::optional<StageKind> family_of(const std::string& key, const std::vector<std::string>& trainers) {
+  // The other chains' script lines: conversions, the server, its clients, the C++ demo's command.
+  if (key == "2onnx" || key == "trans_model") return StageKind::kConvert;
+  if (key == "web_service") return StageKind::kService;
+  if (key == "pipline" || key == "http_client" || key == "cpp_client" || key == "inference_cmd") return StageKind::kInfer;
   if (key == "inference") return StageKind::kInfer;
   if (key == "eval") return StageKind::kEval;
   if (ends_with(key, "_export") || key.starts_with("export") || key == "kl_quant") return StageKind::kExport;

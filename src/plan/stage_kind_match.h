@@ -1,7 +1,8 @@
 #pragma once
 // Which kind of stage a traced call is: its arguments are matched against the script
 // values of the config's lines, found by key family (trainer names and *_train keys,
-// eval, *_export / export* keys, inference), never by fixed line number.
+// eval, *_export / export* keys, inference; the other chains' 2onnx / trans_model,
+// web_service and client lines), never by fixed line number.
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ struct KindMatch {
   const ScriptLine* line = nullptr;  // nullptr: no script line matched
 };
 
-// The script line whose words occur longest in `args` (the last word may be cut, spec D3);
+// The script line whose words occur longest in `args` (the program and its arguments) (the last word may be cut, spec D3);
 // without one, a kind named by the log's file name (`..._export_0.log`), else kOther.
 KindMatch match_stage_kind(const std::vector<ScriptLine>& lines, const std::vector<std::string>& args,
                            const std::string& log);

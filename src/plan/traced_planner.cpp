@@ -42,6 +42,34 @@ std::string trainer_log_after(const trace::Trace& trace, std::size_t from, std::
   return "";
 }
 
+// The program's name (without its directory: a built binary's path) and its arguments.
+std::vector<std::string> program_and_args(const trace::TracedCall& call) {
+  std::vector<std::string> words = {fs::path(call.program).filename().string()};
+  words.insert(words.end(), call.args.begin(), call.args.end());
+  return words;
+}
+
+// `... &`: the runner went on while the program ran (a server; `&&` is not that).
+bool started_in_background(const std::string& shell_text) {
+  const auto end = shell_text.find_last_not_of(" \t\n");
+  return end != std::string::npos && shell_text[end] == '&' && (end == 0 || shell_text[end - 1] != '&');
+}
+
+// A server's readiness: the port its arguments name (`--port 9393`, `--port=9393`), else
+// none to wait for, as the runner that starts it and goes on assumes.
+Service traced_service(const std::vector<std::string>& args) {
+  Service service;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string value;
+    if (args[i] == "--port" && i + 1 < args.size()) value = args[i + 1];
+    else if (args[i].starts_with("--port=")) value = args[i].substr(7);
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 5) {
+      service.port = std::stoi(value);
+    }
+  }
+  return service;
+}
+
 std::string stem_of(const std::string& log) {
   std::string stem = fs::path(log).filename().string();
   if (stem.ends_with(".log")) stem.resize(stem.size() - 4);
@@ -63,7 +91,8 @@ class TracedPlanner {
   std::vector<std::size_t> stage_it_follows(std::size_t index) const;
   int followed_gpus(std::size_t index, const std::vector<std::vector<std::size_t>>& readers) const;
   void settle_gpus();
-  Result<void> reject_empty_plan() const;
+  std::string why_empty() const;
+  Result<void> reject_empty_plan();
 
   const trace::Trace& trace_;
   const config::TrainInferConfig& cfg_;
@@ -99,7 +128,7 @@ Result<Plan> TracedPlanner::run() {
   for (std::size_t i = 0; i < trace_.calls.size(); ++i) plan_.stages.push_back(stage_for(i, lines[i]));
   add_dependencies();
   settle_gpus();
-  if (auto ok = reject_empty_plan(); !ok) return fail(ok.error());
+  TRY(reject_empty_plan());
   return std::move(plan_);
 }
 
@@ -129,7 +158,9 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
   if (status_line) stage.traced_status = split_status_line(status_.lines[*status_line]);
   stage.log = log_for(call, line_log, index);
   stage.status_log = line_log.empty() ? stage.log : line_log;
-  stage.kind = match_stage_kind(scripts_, call.args, stage.log).kind;
+  stage.kind = match_stage_kind(scripts_, program_and_args(call), stage.log).kind;
+  if (started_in_background(stage.shell_text)) stage.kind = StageKind::kService;
+  if (stage.kind == StageKind::kService) stage.service = traced_service(call.args);
   const auto& cvd = stage.env["CUDA_VISIBLE_DEVICES"];
   const TracedNeeds needs = traced_needs(call.args, cvd);
   stage.needs = needs.needs;
@@ -152,7 +183,9 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
 std::string TracedPlanner::unique_id(const Stage& stage) {
   const std::string group = train_stem_.empty() ? trace_.mode : train_stem_;
   std::string id = fmt::format("{}/{}", group, to_string(stage.kind));
-  if (stage.kind == StageKind::kInfer || stage.kind == StageKind::kOther) id += "/" + stem_of(stage.log);
+  const bool one_of_many = stage.kind == StageKind::kInfer || stage.kind == StageKind::kOther ||
+                           stage.kind == StageKind::kConvert || stage.kind == StageKind::kService;
+  if (one_of_many) id += "/" + stem_of(stage.log);
   std::string unique = id;
   for (int n = 2; ids_.count(unique); ++n) unique = fmt::format("{}#{}", id, n);
   ids_.insert(unique);
@@ -181,21 +214,22 @@ void TracedPlanner::add_dependencies() {
 // An eval, export or inference that reads nothing an earlier stage wrote (an eval that finds
 // its weights through the model's own config, or reads a path the runner misspelt) still runs
 // after what the runner ran it after: the latest train for an eval or export, the latest
-// export (else train) for an inference. A serial plan that is right beats a parallel one
-// that may not be.
+// server, else export, else train for an inference (a client talks to the server started
+// before it), the latest conversion for a server. A serial plan that is right beats a
+// parallel one that may not be.
 std::vector<std::size_t> TracedPlanner::stage_it_follows(std::size_t index) const {
   const StageKind kind = plan_.stages[index].kind;
-  if (kind != StageKind::kEval && kind != StageKind::kExport && kind != StageKind::kInfer) return {};
-  std::optional<std::size_t> train;
-  for (std::size_t j = index; j-- > 0;) {
-    const StageKind earlier = plan_.stages[j].kind;
-    if (kind == StageKind::kInfer && earlier == StageKind::kExport) return {j};
-    if (earlier == StageKind::kTrain) {
-      train = j;
-      break;
+  std::vector<StageKind> before;  // what it follows, the nearest of the first kind found wins
+  if (kind == StageKind::kEval || kind == StageKind::kExport) before = {StageKind::kTrain};
+  if (kind == StageKind::kInfer) before = {StageKind::kService, StageKind::kExport, StageKind::kTrain};
+  if (kind == StageKind::kService) before = {StageKind::kConvert};
+  for (const StageKind wanted : before) {
+    for (std::size_t j = index; j-- > 0;) {
+      if (plan_.stages[j].kind == wanted) return {j};
+      if (plan_.stages[j].kind == StageKind::kTrain) break;  // nothing before the latest train counts
     }
   }
-  return train ? std::vector<std::size_t>{*train} : std::vector<std::size_t>{};
+  return {};
 }
 
 // The GPUs of a stage whose device nothing states: one when any stage it reads from had one.
@@ -230,16 +264,27 @@ void TracedPlanner::settle_gpus() {
   }
 }
 
-Result<void> TracedPlanner::reject_empty_plan() const {
-  if (!plan_.stages.empty() || trace_.mode.find("train") == std::string::npos) return {};
-  const config::Field* trainer = cfg_.field_named("trainer");
-  if (!trainer || trainer->value.empty() || trainer->value == "null") return {};
+// Why the runner started nothing, in one line.
+std::string TracedPlanner::why_empty() const {
   std::string why = fmt::format("the runner exited {} without starting a program", trace_.exit_code);
   if (const auto* gpus = cfg_.field_named("gpu_list"); gpus && gpus->value.empty()) {
     why = fmt::format("gpu_list (line {}) is empty, so the runner's loops ran zero times", gpus->physical_line);
   } else if (!trace_.stderr_text.empty()) {
     why += ": " + trace_.stderr_text.substr(0, trace_.stderr_text.find('\n'));
   }
+  return why;
+}
+
+// An empty plan is an error when the config names a trainer and the mode trains; otherwise
+// it may be what the config asks for, and a warning says why it is empty (never silent).
+Result<void> TracedPlanner::reject_empty_plan() {
+  if (!plan_.stages.empty()) return {};
+  const config::Field* trainer = cfg_.field_named("trainer");
+  if (trace_.mode.find("train") == std::string::npos || !trainer || trainer->value.empty() || trainer->value == "null") {
+    plan_.warnings.push_back({trace_.runner, 0, "", "the plan has 0 stages: " + why_empty()});
+    return {};
+  }
+  const std::string why = why_empty();
   return fail(Error::at(cfg_.path, trainer->physical_line, "trainer",
                         fmt::format("the config names trainer '{}' but the plan has 0 stages: {}", trainer->value,
                                     why)));

@@ -13,6 +13,7 @@ double default_seconds(plan::StageKind kind) {
     case plan::StageKind::kEval: return 60;
     case plan::StageKind::kExport:
     case plan::StageKind::kInfer:
+    case plan::StageKind::kConvert:
     case plan::StageKind::kOther: return 30;
     case plan::StageKind::kCheck: return 1;
     case plan::StageKind::kService: return 1;  // its time is its clients'; it is on their path anyway

@@ -7,6 +7,17 @@ std::string bash_env_script() {
   // the count. "$*" joins with the first character of IFS, so IFS is a space while it joins.
   return R"(# tipc-run trace: records every string the runner evaluates (src/trace/bash_env.cpp)
 __tipc_trace_status() { return "$1"; }
+# A program named by a path inside the repository that does not exist there (the C++ demo
+# the runner would have built, ./deploy/cpp_infer/build/ppocr) gets the stand-in put in its
+# place, so that its call is recorded like an interpreter's.
+__tipc_trace_place() {
+  local w=${1#"${1%%[![:space:]]*}"}
+  w=${w%%[[:space:]]*}
+  [[ $w == */* && ! -e $w ]] || return 0
+  [[ $w == /* ]] || w=$PWD/$w
+  [[ $w == "$TIPC_TRACE_REPO"/* ]] || return 0
+  mkdir -p -- "${w%/*}" && ln -s -- "$TIPC_TRACE_STAND_IN" "$w"
+} 2>/dev/null
 __tipc_trace_count=0
 eval() {
   local __tipc_trace_saved=$? __tipc_trace_text __tipc_trace_outer=${TIPC_TRACE_EVAL-}
@@ -19,6 +30,7 @@ eval() {
   __tipc_trace_count=$((__tipc_trace_count + 1))
   TIPC_TRACE_EVAL="$BASHPID:$__tipc_trace_count"
   printf '%s\0%s\0' "$TIPC_TRACE_EVAL" "$__tipc_trace_text" >> "$TIPC_TRACE_EVALS"
+  __tipc_trace_place "$__tipc_trace_text"
   __tipc_trace_status "$__tipc_trace_saved"
   builtin eval "$@"
   set -- "$?"

@@ -88,14 +88,11 @@ Result<RepoInputs> collect_inputs(const TraceRequest& request) {
   }
   for (const auto& entry : fs::directory_iterator(runner.parent_path(), ec)) {
     if (!entry.is_regular_file() || !is_script(entry.path())) continue;
-    auto bytes = read_bytes(entry.path(), "runner's directory file");
-    if (!bytes) return fail(bytes.error());
-    inputs.files[entry.path().lexically_relative(root).generic_string()] = std::move(*bytes);
+    inputs.files[entry.path().lexically_relative(root).generic_string()] =
+        TRY(read_bytes(entry.path(), "runner's directory file"));
   }
   inputs.config_path = (fs::path(request.run_dir) / request.config_arg).lexically_normal().generic_string();
-  auto config = read_bytes(root / inputs.config_path, "config");
-  if (!config) return fail(config.error());
-  inputs.files[inputs.config_path] = std::move(*config);
+  inputs.files[inputs.config_path] = TRY(read_bytes(root / inputs.config_path, "config"));
   inputs.directories = shadow_directories(root);
   return inputs;
 }
@@ -121,6 +118,12 @@ Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& input
   for (const auto& name : recorded_programs(interpreter)) fs::create_symlink(stand_in, tree->bin() / name, ec);
   for (const auto& name : no_op_programs()) fs::create_symlink("/bin/true", tree->bin() / name, ec);
   if (ec) return fail(Error::plain("cannot place the stand-ins in " + tree->bin().string() + ": " + ec.message()));
+  for (const auto& name : unpacking_programs()) {
+    if (auto problem = write_file(tree->bin() / name, unpacking_stand_in_script()); !problem.empty()) {
+      return fail(Error::plain(problem));
+    }
+    fs::permissions(tree->bin() / name, fs::perms::owner_all, fs::perm_options::add, ec);
+  }
   return tree;
 }
 

@@ -23,8 +23,28 @@ std::vector<std::string> recorded_programs(const std::string& interpreter) {
 const std::vector<std::string>& no_op_programs() {
   static const std::vector<std::string> names = {"sleep", "pip",  "pip3",    "nvidia-smi", "wget",
                                                  "curl",  "git",  "apt",     "apt-get",    "npu-smi",
-                                                 "xpu-smi", "xpu_smi"};
+                                                 "xpu-smi", "xpu_smi", "ps",      "kill"};
   return names;
+}
+
+const std::vector<std::string>& unpacking_programs() {
+  static const std::vector<std::string> names = {"tar", "unzip"};
+  return names;
+}
+
+std::string unpacking_stand_in_script() {
+  return R"(#!/bin/sh
+# tipc-run trace: the archive was never downloaded; make the directory it is named after.
+for word in "$@"; do
+  case $word in
+    *.tar|*.tar.gz|*.tgz|*.tar.xz|*.tar.bz2|*.zip)
+      name=${word##*/}
+      for suffix in .tgz .tar.gz .tar.xz .tar.bz2 .tar .zip; do name=${name%"$suffix"}; done
+      mkdir -p -- "$name" ;;
+  esac
+done
+exit 0
+)";
 }
 
 std::string stand_in_binary() {

@@ -10,8 +10,15 @@ namespace tipc::trace {
 // chains start (paddle2onnx, build tools, device tools). Without duplicates.
 std::vector<std::string> recorded_programs(const std::string& interpreter);
 
-// Programs that do nothing and succeed: sleeping, installing, downloading, device queries.
+// Programs that do nothing and succeed: sleeping, installing, downloading, device queries,
+// and `ps` and `kill` (a runner's `ps | grep | xargs kill` of its server: nothing to stop).
 const std::vector<std::string>& no_op_programs();
+
+// Programs that unpack an archive (tar, unzip) and the script that stands in for them: the
+// archive never arrives (wget is a no-op), so it makes the directory the archive is named
+// after (`tar -xf opencv-3.4.7.tar.gz` -> opencv-3.4.7/), which the runner then enters.
+const std::vector<std::string>& unpacking_programs();
+std::string unpacking_stand_in_script();
 
 // The stand-in binary: $TIPC_STAND_IN, else <dir of this binary>/../libexec/tipc-run/, else
 // (a binary run from its build directory) the same directory.

@@ -43,6 +43,8 @@ Environment start_environment(const ScratchTree& tree, const TraceRequest& reque
           {"TIPC_TRACE_CALLS", tree.calls_log().string()},
           {"TIPC_TRACE_EVALS", tree.evals_log().string()},
           {"TIPC_TRACE_MODEL", request.model_name},
+          {"TIPC_TRACE_REPO", tree.repo().string()},
+          {"TIPC_TRACE_STAND_IN", stand_in_binary()},
           {"TIPC_TRACE_EVAL", ""}};
 }
 
@@ -96,10 +98,8 @@ std::vector<StatusLog> status_logs(const ScratchTree& tree, const RepoInputs& in
 Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree, const RepoInputs& inputs,
                             const Environment& start) {
   const PathMap map(tree.repo().string(), request.map_root.value_or(request.repo_root));
-  auto evals = read_evals(tree.evals_log().string());
-  if (!evals) return fail(evals.error());
-  auto calls = read_calls(tree.calls_log().string());
-  if (!calls) return fail(calls.error());
+  const auto evals = TRY(read_evals(tree.evals_log().string()));
+  const auto calls = TRY(read_calls(tree.calls_log().string()));
   Trace trace;
   trace.runner = request.runner;
   trace.run_dir = request.run_dir;
@@ -107,14 +107,15 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
   trace.mode = request.mode;
   trace.extra_args = request.extra_args;
   std::map<std::string, std::size_t> eval_index;
-  for (const auto& eval : *evals) {
+  for (const auto& eval : evals) {
     eval_index.emplace(eval.token, trace.evals.size());
     trace.evals.push_back(map.text(eval.text));
   }
-  for (const auto& raw : *calls) {
+  for (const auto& raw : calls) {
     TracedCall call;
-    // By name, as found on PATH; an absolute interpreter (bound over by the stand-in) keeps its path.
-    call.program = raw.program == request.interpreter ? raw.program : fs::path(raw.program).filename().string();
+    // By name, as found on PATH; a program started by its path (an absolute interpreter bound
+    // over by the stand-in, a built binary it was put in place of) keeps that path.
+    call.program = map.text(raw.program);
     call.cwd = map.directory(raw.cwd);
     call.env = environment_changes(raw.environment, start, map);
     call.stdout_path = map.target(raw.stdout_target);
@@ -146,26 +147,23 @@ Result<std::vector<FileBind>> interpreter_binds(const TraceRequest& request, con
 }
 
 Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inputs) {
-  const auto sandbox = choose_sandbox(request.isolation);
-  if (!sandbox) return fail(sandbox.error());
-  const auto binds = interpreter_binds(request, *sandbox);
-  if (!binds) return fail(binds.error());
-  const auto tree = ScratchTree::create(inputs, request.interpreter);
-  if (!tree) return fail(tree.error());
-  const auto start = start_environment(**tree, request);
+  const auto sandbox = TRY(choose_sandbox(request.isolation));
+  const auto binds = TRY(interpreter_binds(request, sandbox));
+  const auto tree = TRY(ScratchTree::create(inputs, request.interpreter));
+  const auto start = start_environment(*tree, request);
   CommandSpec spec;
-  spec.cwd = ((*tree)->repo() / request.run_dir).lexically_normal().string();
+  spec.cwd = (tree->repo() / request.run_dir).lexically_normal().string();
   spec.environment.emplace();
   for (const auto& [name, value] : start) spec.environment->push_back(name + "=" + value);
   std::vector<std::string> argv = {"bash", fs::path(request.runner).lexically_relative(request.run_dir).string(),
                                    request.config_arg, request.mode};
   argv.insert(argv.end(), request.extra_args.begin(), request.extra_args.end());
-  spec.argv = sandboxed_argv(*sandbox, (*tree)->root().string(), argv, *binds);
+  spec.argv = sandboxed_argv(sandbox, tree->root().string(), argv, binds);
   spec.timeout_seconds = request.timeout_seconds;
   spec.separate_stderr = true;
   spec.output_limit = kOutputLimit;
   const auto outcome = run_command(spec);
-  const PathMap map((*tree)->repo().string(), request.map_root.value_or(request.repo_root));
+  const PathMap map(tree->repo().string(), request.map_root.value_or(request.repo_root));
   const std::string stderr_text = map.text(outcome.error_output);
   if (!outcome.launch_error.empty()) return fail(runner_error(request, "could not start: " + outcome.launch_error, ""));
   if (outcome.timed_out) {
@@ -176,23 +174,21 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
     const auto how = outcome.exit_code ? fmt::format("exited with status {}", *outcome.exit_code) : "was killed by a signal";
     return fail(runner_error(request, how, stderr_text));
   }
-  auto trace = collect_trace(request, **tree, inputs, start);
-  if (!trace) return trace;
-  trace->stderr_text = stderr_text;
-  if (!sandbox->warning.empty()) trace->warnings.push_back(sandbox->warning);
+  auto trace = TRY(collect_trace(request, *tree, inputs, start));
+  trace.stderr_text = stderr_text;
+  if (!sandbox.warning.empty()) trace.warnings.push_back(sandbox.warning);
   return trace;
 }
 
 }  // namespace
 
 Result<Trace> trace_runner(const TraceRequest& request) {
-  const auto inputs = collect_inputs(request);
-  if (!inputs) return fail(inputs.error());
-  const std::string key = request.cache_dir.empty() ? "" : trace_cache_key(request, *inputs);
+  const auto inputs = TRY(collect_inputs(request));
+  const std::string key = request.cache_dir.empty() ? "" : trace_cache_key(request, inputs);
   if (!key.empty()) {
     if (auto cached = load_cached_trace(request.cache_dir, key)) return std::move(*cached);
   }
-  auto trace = trace_uncached(request, *inputs);
+  auto trace = trace_uncached(request, inputs);
   if (trace && !key.empty()) store_cached_trace(request.cache_dir, key, *trace);
   return trace;
 }

@@ -23,7 +23,7 @@ TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) 
   test::TempDir repo;
   repo.write("test_tipc/test_train_inference_python.sh", "");
   const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "");
-  const auto found = find_runner(config, repo.path().string(), std::nullopt);
+  const auto found = find_runner(config, repo.path().string(), {});
   ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
   EXPECT_EQ((*found)->runner, "test_tipc/test_train_inference_python.sh");
   EXPECT_EQ((*found)->run_dir, ".");
@@ -31,7 +31,7 @@ TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) 
 
   repo.write("contrib/Sub/test_tipc/test_train_inference_python.sh", "");
   const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "");
-  const auto sub = find_runner(sub_config, repo.path().string(), std::nullopt);
+  const auto sub = find_runner(sub_config, repo.path().string(), {});
   ASSERT_TRUE(sub && *sub);
   EXPECT_EQ((*sub)->runner, "contrib/Sub/test_tipc/test_train_inference_python.sh");
   EXPECT_EQ((*sub)->run_dir, "contrib/Sub");
@@ -41,13 +41,13 @@ TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) 
 TEST(FindRunner, NoRunnerIsNoneAndABadRunnerOptionIsAnError) {
   test::TempDir repo, elsewhere;
   const std::string config = repo.write("test_tipc/configs/a.txt", "");
-  const auto none = find_runner(config, repo.path().string(), std::nullopt);
+  const auto none = find_runner(config, repo.path().string(), {});
   ASSERT_TRUE(none);
   EXPECT_FALSE(*none);
-  const auto missing = find_runner(config, repo.path().string(), (repo.path() / "nope.sh").string());
+  const auto missing = find_runner(config, repo.path().string(), {(repo.path() / "nope.sh").string(), "", nullptr});
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().str().find("nope.sh"), std::string::npos) << missing.error().str();
-  const auto outside = find_runner(config, repo.path().string(), elsewhere.write("run.sh", ""));
+  const auto outside = find_runner(config, repo.path().string(), {elsewhere.write("run.sh", ""), "", nullptr});
   ASSERT_FALSE(outside);
   EXPECT_NE(outside.error().str().find("outside the repository"), std::string::npos) << outside.error().str();
 }
@@ -87,10 +87,18 @@ class TracedRun : public ::testing::Test {
   }
   void TearDown() override { unsetenv("TIPC_TRACE_CACHE"); }
 
-  std::string add_config(const std::string& model) {
-    const std::string path = "test_tipc/configs/" + model + "/train_infer_python.txt";
+  std::string add_config(const std::string& model, const std::string& file = "train_infer_python.txt") {
+    const std::string path = "test_tipc/configs/" + model + "/" + file;
     repo_.write(path, test::slurp(corpus_ / "configs/PaddleOCR" / path));
     return path;
+  }
+  // The stages of a --dry-run --format jsonl output.
+  static std::vector<json> stages_of(const std::string& jsonl) {
+    std::vector<json> stages;
+    for (const auto& line : test::lines_of(jsonl)) {
+      if (!line.empty()) stages.push_back(json::parse(line));
+    }
+    return stages;
   }
   std::vector<std::string> golden_argv(const std::string& id) {
     std::vector<std::string> calls;
@@ -162,6 +170,94 @@ TEST_F(TracedRun, TheCrossCheckWarnsWithFileAndLineAndStrictMakesItAnError) {
   const auto strict = test::run_tipc(repo_.path(), {config, "whole_infer", "--dry-run", "--strict"});
   EXPECT_EQ(strict.exit_code, 2) << strict.err;
   EXPECT_NE(strict.err.find("tipc-run: error: " + config + ":38"), std::string::npos) << strict.err;
+}
+
+
+// Issue 17: configs/chains.yaml picks the runner of the config's chain from its header.
+TEST_F(TracedRun, AConfigOfTheOnnxChainIsTracedThroughTestPaddle2onnx) {
+  const std::string config = add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_paddle2onnx_python_linux_cpu.txt");
+  const auto run = test::run_tipc(repo_.path(), {config, "paddle2onnx_infer", "--dry-run", "--format", "jsonl"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("test_tipc/test_paddle2onnx.sh"), std::string::npos) << run.err;
+  const auto stages = stages_of(run.out);
+  ASSERT_GE(stages.size(), 2u) << run.out;
+  EXPECT_EQ(stages[0]["kind"], "convert") << stages[0].dump();
+  EXPECT_EQ(stages[0]["argv"][0], "paddle2onnx") << stages[0].dump();
+  EXPECT_EQ(stages.back()["kind"], "infer") << stages.back().dump();
+  EXPECT_EQ(stages.back()["deps"].size(), 1u) << "the ONNX inference follows the conversion: " << run.out;
+}
+
+// The C++ chain runs the demo it builds: its path becomes the stage's program, and the
+// build's cmake and make are stages before it.
+TEST_F(TracedRun, TheCppChainsBuiltBinaryIsTracedAtItsPath) {
+  fs::create_directories(repo_.path() / "deploy/cpp_infer");
+  const std::string config = add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_infer_cpp_linux_gpu_cpu.txt");
+  const auto run = test::run_tipc(repo_.path(), {config, "cpp_infer", "--dry-run", "--format", "jsonl"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto stages = stages_of(run.out);
+  std::vector<std::string> programs;
+  for (const auto& stage : stages) programs.push_back(stage["argv"][0]);
+  EXPECT_NE(std::find(programs.begin(), programs.end(), "cmake"), programs.end()) << run.out;
+  const auto demo = std::find(programs.begin(), programs.end(), "./deploy/cpp_infer/build/ppocr");
+  ASSERT_NE(demo, programs.end()) << run.out;
+  EXPECT_EQ(stages[demo - programs.begin()]["kind"], "infer");
+}
+
+// The C++ serving chain's server names its port (`--port:8181` in the config): it is ready
+// when that port accepts, and two such servers never run at once.
+TEST_F(TracedRun, TheCppServingChainsServerIsReadyOnThePortItsConfigNames) {
+  fs::create_directories(repo_.path() / "deploy/pdserving");
+  const std::string config =
+      add_config("ch_PP-OCRv2_det_KL", "model_linux_gpu_normal_normal_serving_cpp_linux_gpu_cpu.txt");
+  const auto run = test::run_tipc(repo_.path(), {config, "serving_infer", "--dry-run", "--format", "jsonl"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  int servers = 0;
+  for (const auto& stage : stages_of(run.out)) {
+    if (stage["kind"] != "service") continue;
+    EXPECT_EQ(stage["service"]["port"], 8181) << stage.dump();
+    ++servers;
+  }
+  EXPECT_GT(servers, 0) << run.out;
+}
+
+// A serving chain starts its server in the background: a service stage, with what it is
+// ready on, that the client's stage depends on.
+TEST_F(TracedRun, TheServingChainsServerIsAServiceStageItsClientFollows) {
+  fs::create_directories(repo_.path() / "deploy/pdserving");
+  const std::string config =
+      add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_serving_python_linux_gpu_cpu.txt");
+  const auto run = test::run_tipc(repo_.path(), {config, "serving_infer", "--dry-run", "--format", "jsonl"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("test_tipc/test_serving_infer_python.sh"), std::string::npos) << run.err;
+  const auto stages = stages_of(run.out);
+  int servers = 0, clients_after_a_server = 0;
+  std::string last_server;
+  for (const auto& stage : stages) {
+    if (stage["kind"] == "service") {
+      EXPECT_TRUE(stage.contains("service")) << stage.dump();
+      const auto& argv = stage["argv"];
+      const auto port = std::find(argv.begin(), argv.end(), "--port");
+      if (port != argv.end() && port + 1 != argv.end()) {  // what it is ready on: the port it names
+        EXPECT_EQ(stage["service"]["port"], std::stoi(port[1].get<std::string>())) << stage.dump();
+      }
+      last_server = stage["id"];
+      ++servers;
+    } else if (stage["kind"] == "infer" && !last_server.empty()) {
+      EXPECT_EQ(stage["deps"], json::array({last_server})) << stage.dump();
+      ++clients_after_a_server;
+    }
+  }
+  EXPECT_GT(servers, 0) << run.out;
+  EXPECT_GT(clients_after_a_server, 0) << run.out;
+}
+
+// Paddle-Lite ARM needs an Android device over adb: refused with that reason, exit 2.
+TEST_F(TracedRun, AChainThatCannotRunHereIsRefusedWithItsReason) {
+  const std::string config = add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_lite_cpp_arm_cpu.txt");
+  const auto run = test::run_tipc(repo_.path(), {config, "lite_infer", "--dry-run"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("UNSUPPORTED: chain lite_arm_cpp"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("Android device over adb"), std::string::npos) << run.err;
 }
 
 }  // namespace

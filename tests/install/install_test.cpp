@@ -40,6 +40,7 @@ TEST_F(InstallTest, InstallsTheBinaryItsDataTheCompletionAndTheLicense) {
     EXPECT_TRUE(fs::is_regular_file(installed("share/tipc-run/dialects") / entry.path().filename())) << entry.path();
   }
   EXPECT_TRUE(fs::is_regular_file(installed("share/tipc-run/launchers.yaml")));
+  EXPECT_TRUE(fs::is_regular_file(installed("share/tipc-run/chains.yaml")));
   EXPECT_TRUE(fs::is_regular_file(installed("share/bash-completion/completions/tipc-run")));
   EXPECT_EQ(test::slurp(installed("share/doc/tipc-run/LICENSE")), test::slurp(test::source_dir() + "/LICENSE"));
 }

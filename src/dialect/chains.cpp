@@ -1,0 +1,107 @@
+#include "dialect/chains.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "config/yaml_file.h"
+#include "config/yaml_reader.h"
+
+namespace tipc::dialect {
+namespace {
+
+using config::YamlReader;
+
+std::string trim(const std::string& text, const char* chars) {
+  const auto begin = text.find_first_not_of(chars);
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(chars) - begin + 1);
+}
+
+Chain read_chain(YamlReader& r, const YAML::Node& node, const std::string& file) {
+  Chain chain;
+  chain.file = file;
+  chain.line = config::yaml_line(node);
+  r.check_keys(node, "chain");
+  chain.name = r.str(node, "name");
+  const YAML::Node match = r.section(node, "match");
+  if (!match || !match.IsMap()) r.problem(match ? match : node, "match", "expected a map of header, file_name, mode");
+  chain.headers = r.strings(match, "header");
+  chain.file_names = r.strings(match, "file_name");
+  chain.when_modes = r.strings(match, "mode");
+  chain.runners = r.strings(node, "runners");
+  if (chain.runners.empty()) r.problem(node, "runners", "missing: the runner file names of the chain");
+  chain.modes = r.strings(node, "modes");
+  chain.status_logs = r.strings(node, "status_logs");
+  chain.unsupported = r.str(node, "unsupported", std::string());
+  return chain;
+}
+
+// A list left empty holds for anything.
+bool holds(const std::vector<std::string>& values, const std::string& value) {
+  return values.empty() || std::find(values.begin(), values.end(), value) != values.end();
+}
+
+bool name_matches(const std::vector<std::string>& globs, const std::string& name) {
+  return globs.empty() || std::any_of(globs.begin(), globs.end(), [&](const std::string& glob) {
+           return fnmatch(glob.c_str(), name.c_str(), 0) == 0;
+         });
+}
+
+}  // namespace
+
+std::string chains_file(const std::string& dialect_directory) {
+  return (std::filesystem::path(dialect_directory).parent_path() / "chains.yaml").string();
+}
+
+Result<Chains> load_chains(const std::string& file) {
+  const YAML::Node root = TRY(config::load_yaml_file(file, "chains file"));
+  YamlReader r(file);
+  r.check_keys(root, "the chains file");
+  const YAML::Node list = r.child(root, "chains");
+  Chains chains;
+  if (!list || !list.IsSequence()) r.problem(list ? list : root, "chains", "expected a list of chains");
+  for (const auto& node : list.IsSequence() ? list : YAML::Node()) chains.chains.push_back(read_chain(r, node, file));
+  if (auto problems = r.finish(); !problems.empty()) return fail(Error{std::move(problems)});
+  return chains;
+}
+
+std::string config_header(const std::string& first_line) {
+  const std::string line = trim(first_line, " \t\r");
+  if (line.starts_with("===")) return trim(line, "= \t");
+  return trim(line.substr(0, line.find(':')), " \t");
+}
+
+std::optional<std::string> read_config_header(const std::string& config_file) {
+  std::ifstream in(config_file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!trim(line, " \t\r").empty()) return config_header(line);
+  }
+  return "";
+}
+
+bool chain_knows_mode(const Chains& chains, const std::string& mode) {
+  bool elsewhere = false;
+  for (const auto& chain : chains.chains) {
+    if (std::find(chain.modes.begin(), chain.modes.end(), mode) == chain.modes.end()) continue;
+    if (std::find(chain.headers.begin(), chain.headers.end(), "train_params") != chain.headers.end()) return false;
+    elsewhere = true;
+  }
+  return elsewhere;
+}
+
+const Chain* choose_chain(const Chains& chains, const std::string& header, const std::string& file_name,
+                          const std::string& mode) {
+  for (const auto& chain : chains.chains) {
+    if (holds(chain.headers, header) && name_matches(chain.file_names, file_name) && holds(chain.when_modes, mode)) {
+      return &chain;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace tipc::dialect

@@ -1,0 +1,52 @@
+#pragma once
+// The TIPC chains (configs/chains.yaml): which runner of a repository's test_tipc/ runs a
+// config, chosen by the config's header line, its file name and the MODE, as data. A chain
+// that cannot run on this machine carries the reason, and its configs are refused with it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace tipc::dialect {
+
+struct Chain {
+  std::string name;
+  // The match: each list left empty holds for every config, else one value must match.
+  std::vector<std::string> headers;     // config_header() of the config
+  std::vector<std::string> file_names;  // globs on the config's file name
+  std::vector<std::string> when_modes;  // the MODE given
+  std::vector<std::string> runners;     // file names in test_tipc/, the first that exists is traced
+  std::vector<std::string> modes;       // the runner's modes, its usual one first
+  std::vector<std::string> status_logs;  // the file names its status lines go to
+  std::string unsupported;              // why it cannot run here; "" = it can
+  std::string file;                     // where it was read (chains.yaml and its line)
+  int line = 0;
+};
+
+struct Chains {
+  std::vector<Chain> chains;  // in the file's order: the first that matches is chosen
+};
+
+// chains.yaml beside the dialect directory (configs/dialects -> configs/chains.yaml), as
+// launchers.yaml is found.
+std::string chains_file(const std::string& dialect_directory);
+
+// Every problem of the file at once, each with its line and key.
+Result<Chains> load_chains(const std::string& file);
+
+// The header of a config whose first non-empty line is `first_line`: the text between its
+// `===` rules, else the text before its first ':', trimmed ("" for an empty file).
+std::string config_header(const std::string& first_line);
+
+// The header of the config file (its first non-empty line, read); nullopt when it cannot be read.
+std::optional<std::string> read_config_header(const std::string& config_file);
+
+// Whether a chain other than the dialects' own (train_params) lists `mode` among its modes.
+bool chain_knows_mode(const Chains& chains, const std::string& mode);
+
+// The first chain whose match holds; nullptr when none does.
+const Chain* choose_chain(const Chains& chains, const std::string& header, const std::string& file_name,
+                          const std::string& mode);
+
+}  // namespace tipc::dialect

@@ -1,0 +1,86 @@
+// configs/chains.yaml (issue 17): the chain of a config from its header, file name and
+// MODE; the shipped file against the corpus's config kinds; a bad file's problems with
+// file, line and key.
+#include "dialect/chains.h"
+
+#include <gtest/gtest.h>
+
+#include "support/paths.h"
+#include "support/temp_dir.h"
+
+namespace tipc::dialect {
+namespace {
+
+Chains shipped() {
+  auto chains = load_chains(test::source_dir() + "/configs/chains.yaml");
+  EXPECT_TRUE(chains) << chains.error().str();
+  return chains ? *chains : Chains{};
+}
+
+std::string chain_of(const Chains& chains, const std::string& first_line, const std::string& file,
+                     const std::string& mode = "") {
+  const Chain* chain = choose_chain(chains, config_header(first_line), file, mode);
+  return chain ? chain->name : "(none)";
+}
+
+TEST(ConfigHeader, IsTheTextBetweenTheRulesElseTheFirstKey) {
+  EXPECT_EQ(config_header("===========================train_params===========================\r"), "train_params");
+  EXPECT_EQ(config_header("=========================== base_train ==========================="), "base_train");
+  EXPECT_EQ(config_header("runtime_device:arm_cpu"), "runtime_device");
+  EXPECT_EQ(config_header("# model load config"), "# model load config");
+  EXPECT_EQ(config_header(""), "");
+}
+
+TEST(Chains, TheShippedFileNamesTheRunnerOfEveryKindOfConfigInTheCorpus) {
+  const Chains chains = shipped();
+  const std::string rule = "===========================";
+  const auto header = [&](const std::string& word) { return rule + word + rule; };
+  EXPECT_EQ(chain_of(chains, header("train_params"), "train_infer_python.txt", "lite_train_lite_infer"),
+            "train_infer_python");
+  EXPECT_EQ(chain_of(chains, header("train_params"), "train_infer_python.txt", "benchmark_train"), "benchmark_train");
+  EXPECT_EQ(chain_of(chains, header("train_params"), "train_linux_npu_normal_normal_infer_python_linux_npu.txt"),
+            "train_infer_python_npu");
+  EXPECT_EQ(chain_of(chains, header("paddle2onnx_params"), "x_paddle2onnx_python_linux_cpu.txt"), "paddle2onnx");
+  EXPECT_EQ(chain_of(chains, header("serving_params"), "model_linux_gpu_normal_normal_serving_cpp_linux_gpu_cpu.txt"),
+            "serving_infer_cpp");
+  EXPECT_EQ(chain_of(chains, header("serving_params"), "model_linux_gpu_normal_normal_serving_python_linux_gpu_cpu.txt"),
+            "serving_infer_python");
+  EXPECT_EQ(chain_of(chains, header("cpp_infer_params"), "model_infer_cpp.txt"), "inference_cpp");
+  EXPECT_EQ(chain_of(chains, "# model load config", "inference_cpp.txt"), "inference_cpp");
+  EXPECT_EQ(chain_of(chains, header("ptq_params"), "train_ptq_infer_python.txt"), "ptq_inference_python");
+  EXPECT_EQ(chain_of(chains, header("base_train"), "train_dy2static_python.txt"), "train_dy2static_python");
+  EXPECT_EQ(chain_of(chains, "runtime_device:arm_cpu", "MobileNetV3_lite_arm_cpu_cpp.txt"), "lite_arm_cpp");
+  EXPECT_EQ(chain_of(chains, header("no_such_params"), "x.txt"), "(none)");
+  const Chain* lite = choose_chain(chains, "lite_params", "x.txt", "");
+  ASSERT_TRUE(lite);
+  EXPECT_NE(lite->unsupported.find("adb"), std::string::npos) << lite->unsupported;
+  EXPECT_TRUE(chain_knows_mode(chains, "paddle2onnx_infer"));
+  EXPECT_FALSE(chain_knows_mode(chains, "lite_train_lite_infer")) << "the dialects' own modes stay theirs to check";
+}
+
+TEST(Chains, EveryProblemOfABadFileIsReportedWithItsLineAndKey) {
+  test::TempDir dir;
+  const std::string file = dir.write("chains.yaml",
+                                     "chains:\n"
+                                     "  - name: a\n"
+                                     "    match: {header: [x], flavour: y}\n"
+                                     "    runners: [a.sh]\n"
+                                     "  - name: b\n"
+                                     "    match: {header: [y]}\n"
+                                     "    runner: b.sh\n");
+  const auto chains = load_chains(file);
+  ASSERT_FALSE(chains);
+  const std::string text = chains.error().str();
+  EXPECT_NE(text.find(file + ":3"), std::string::npos) << text;
+  EXPECT_NE(text.find("flavour"), std::string::npos) << text;
+  EXPECT_NE(text.find("runners"), std::string::npos) << text;
+  EXPECT_NE(text.find(file + ":7"), std::string::npos) << "the misspelt key is unknown: " << text;
+  EXPECT_FALSE(load_chains(dir.path().string() + "/missing.yaml"));
+}
+
+TEST(Chains, TheFileLiesBesideTheDialectDirectory) {
+  EXPECT_EQ(chains_file("/usr/share/tipc-run/dialects"), "/usr/share/tipc-run/chains.yaml");
+}
+
+}  // namespace
+}  // namespace tipc::dialect

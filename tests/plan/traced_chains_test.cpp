@@ -1,0 +1,210 @@
+// Every config of the shared corpus (../shared/tipc-corpus/configs, all seven repositories),
+// whatever its chain: configs/chains.yaml picks its runner (cli::find_runner), the runner is
+// traced in a scratch repository laid out like a checkout (the corpus's runners and configs,
+// and the directories the runners cd into), and the trace is planned. Each config is
+// planned (stages), planned empty with the reason among the plan's warnings, left to the
+// native dialect (a train_params config with no runner next to it), or refused with a
+// reason (a chain that cannot run here, a runner that fails). The outcomes are counted per
+// chain; a crash, a timeout, a silent empty plan, a refusal without a reason, or a status
+// log that the chain does not list fails the test.
+//
+// Two chains are sampled unless TIPC_CHAINS_EVERY_CONFIG=1 (bench/RESULTS.md has the counts
+// of such a run): the train/inference chain's configs (840 of 1228) are the ones
+// TraceConformance.* traces against the recording, so every 8th is traced here and the
+// others are counted as left to it; the C++ chain's runners search /usr for the CUDA
+// libraries (`find /usr -name libcudart.so`, about 3 s a trace), so every 4th of its configs
+// is traced and the others counted as sampled out.
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "cli/traced_plans.h"
+#include "config/config_text.h"
+#include "plan/traced_planner.h"
+#include "support/paths.h"
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+#include "support/traced_corpus.h"
+#include "trace/tracer.h"
+
+namespace tipc::plan {
+namespace {
+namespace fs = std::filesystem;
+using test::corpus_dir;
+
+// Directories of a real checkout that the chains' runners cd into or build in (C++ demos,
+// serving directories); the corpus holds only runners and configs.
+const char* const kCheckoutDirectories[] = {
+    "deploy/cpp_infer",   "deploy/cpp",           "deploy/cpp_shitu",     "deploy/paddleserving",
+    "deploy/pdserving",   "deploy/python_serving", "deploy/cpp_serving",  "deploy/serving",
+    "deploy/models",      "test_tipc/serving_python", "test_tipc/serving_cpp", "paddleserving/recognition"};
+
+struct Outcomes {
+  int planned = 0, stages = 0, empty_with_reason = 0, native = 0, refused = 0, sampled_out = 0;
+  std::map<std::string, int> reasons;  // refusals by their first words
+};
+
+struct Tally {
+  std::map<std::string, Outcomes> by_chain;
+  std::vector<std::string> failures;
+  void fail(const std::string& what) { failures.push_back(what); }
+};
+
+// The runners and configs of `repo` together, as in a checkout.
+void lay_out(const std::string& repo, const fs::path& root) {
+  for (const char* part : {"runners", "configs"}) {
+    fs::copy(corpus_dir() / part / repo, root, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  }
+  for (const char* dir : kCheckoutDirectories) fs::create_directories(root / dir);
+}
+
+std::vector<fs::path> configs_of(const fs::path& root) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".txt") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string reason_class(const std::string& message) {
+  const auto colon = message.find(": ");
+  std::string head = message.substr(colon == std::string::npos ? 0 : colon + 2, 60);
+  return head.substr(0, head.find('('));
+}
+
+void refuse(Tally& tally, const std::string& chain, const fs::path& config, const Error& error) {
+  Outcomes& out = tally.by_chain[chain.empty() ? "(no chain)" : chain];
+  ++out.refused;
+  const std::string text = error.str();
+  ++out.reasons[reason_class(text)];
+  if (text.find("did not finish within") != std::string::npos) tally.fail(config.string() + ": timed out: " + text);
+  if (text.find("was killed by a signal") != std::string::npos) tally.fail(config.string() + ": crashed: " + text);
+  if (error.diagnostics.empty() || error.diagnostics[0].message.empty()) tally.fail(config.string() + ": no reason");
+}
+
+// A config waiting for its trace: where it is, its chain and the request.
+struct Pending {
+  fs::path config;
+  const dialect::Chain* chain;
+  trace::TraceRequest request;
+};
+
+void check_plan(Tally& tally, const Pending& pending, const Result<trace::Trace>& trace) {
+  const std::string name = pending.chain ? pending.chain->name : "(no chain)";
+  if (!trace) return refuse(tally, name, pending.config, trace.error());
+  // As the command line does: a config that cannot be read is refused with the reader's reason.
+  const auto text = config::read_config_text(pending.config.string(), {});
+  if (!text) return refuse(tally, name, pending.config, text.error());
+  const auto config = config::split_config(*text, {config::ValueSplit::kFirstColon, false, false});
+  TracedPlanOptions options;
+  options.compat = true;
+  options.repo_root = pending.request.repo_root;
+  const auto plan = plan_from_trace(*trace, config, options);
+  if (!plan) return refuse(tally, name, pending.config, plan.error());
+  Outcomes& out = tally.by_chain[name];
+  if (plan->stages.empty()) {
+    ++out.empty_with_reason;
+    if (plan->warnings.empty()) tally.fail(pending.config.string() + ": a silent empty plan");
+    return;
+  }
+  ++out.planned;
+  out.stages += static_cast<int>(plan->stages.size());
+  const std::string log = fs::path(plan->results_log).filename().string();
+  const auto& known = pending.chain->status_logs;
+  if (!log.empty() && std::find(known.begin(), known.end(), log) == known.end()) {
+    tally.fail(fmt::format("{}: status log {} is not among chain {}'s status_logs", pending.config.string(), log, name));
+  }
+}
+
+std::string config_value(const fs::path& config, const std::string& key) {
+  auto text = config::read_config_text(config.string(), {});
+  if (!text) return "";
+  return config::split_config(*text, {config::ValueSplit::kFirstColon, false, false}).value_named(key);
+}
+
+// Whether the n-th config (from 0) of `chain` is left out of this run (see the top).
+bool sampled_out(const std::string& chain, int n) {
+  const char* all = std::getenv("TIPC_CHAINS_EVERY_CONFIG");
+  if (all && std::string(all) == "1") return false;
+  if (chain == "train_infer_python") return n % 8 != 0;
+  return chain == "inference_cpp" && n % 4 != 0;
+}
+
+// Chooses each config's chain and runner; refusals and native ones are counted at once.
+std::vector<Pending> choose_runners(const fs::path& root, const dialect::Chains& chains, Tally& tally) {
+  std::vector<Pending> pending;
+  std::map<std::string, int> seen;  // configs per sampled chain
+  for (const auto& config : configs_of(root)) {
+    const auto header = dialect::read_config_header(config.string()).value_or("");
+    const dialect::Chain* chain = dialect::choose_chain(chains, header, config.filename().string(), "");
+    const std::string mode = chain && !chain->modes.empty() ? chain->modes.front() : "whole_infer";
+    const auto runner = cli::find_runner(config.string(), root.string(), {std::nullopt, mode, &chains});
+    if (!runner) {
+      refuse(tally, chain ? chain->name : "", config, runner.error());
+    } else if (!*runner) {
+      ++tally.by_chain[chain ? chain->name : "(no chain)"].native;
+    } else if (chain && sampled_out(chain->name, seen[chain->name]++)) {
+      ++tally.by_chain[chain->name].sampled_out;
+    } else {
+      trace::TraceRequest r;
+      r.repo_root = root.string();
+      r.runner = (*runner)->runner;
+      r.run_dir = (*runner)->run_dir;
+      r.config_arg = (*runner)->config_arg;
+      r.mode = mode;
+      r.interpreter = config_value(config, "python");
+      r.model_name = config_value(config, "model_name");
+      r.timeout_seconds = 120;
+      pending.push_back({config, chain, std::move(r)});
+    }
+  }
+  return pending;
+}
+
+std::string summary(const std::string& repo, const Tally& tally) {
+  std::string out;
+  for (const auto& [chain, o] : tally.by_chain) {
+    out += fmt::format("[ chains   ] {} {}: {} planned ({} stages), {} empty with a reason, {} native (no runner), "
+                       "{} refused{}\n",
+                       repo, chain, o.planned, o.stages, o.empty_with_reason, o.native, o.refused,
+                       o.sampled_out ? fmt::format(", {} sampled out (TIPC_CHAINS_EVERY_CONFIG=1 traces them)",
+                                                   o.sampled_out)
+                                     : "");
+    for (const auto& [reason, count] : o.reasons) out += fmt::format("[ chains   ]     {} x {}\n", count, reason);
+  }
+  return out;
+}
+
+void trace_every_config(const std::string& repo) {
+  if (!fs::exists(corpus_dir())) GTEST_SKIP() << "NOT CHECKED: " << corpus_dir() << " is missing";
+  const auto chains = dialect::load_chains(test::source_dir() + "/configs/chains.yaml");
+  ASSERT_TRUE(chains) << chains.error().str();
+  test::TempDir root;
+  lay_out(repo, root.path());
+  Tally tally;
+  const auto pending = choose_runners(root.path(), *chains, tally);
+  std::vector<trace::TraceRequest> requests;
+  for (const auto& p : pending) requests.push_back(p.request);
+  const auto traces = trace::trace_runners(requests, 2);
+  for (std::size_t i = 0; i < pending.size(); ++i) check_plan(tally, pending[i], traces[i]);
+  std::cout << summary(repo, tally);
+  for (std::size_t i = 0; i < tally.failures.size() && i < 10; ++i) ADD_FAILURE() << tally.failures[i];
+  EXPECT_TRUE(tally.failures.empty()) << tally.failures.size() << " configs failed";
+  EXPECT_GT(configs_of(root.path()).size(), 0u);
+}
+
+TEST(TracedChains, PaddleOCR) { trace_every_config("PaddleOCR"); }
+TEST(TracedChains, PaddleClas) { trace_every_config("PaddleClas"); }
+TEST(TracedChains, PaddleDetection) { trace_every_config("PaddleDetection"); }
+TEST(TracedChains, PaddleSeg) { trace_every_config("PaddleSeg"); }
+TEST(TracedChains, PaddleVideo) { trace_every_config("PaddleVideo"); }
+TEST(TracedChains, PaddleGAN) { trace_every_config("PaddleGAN"); }
+TEST(TracedChains, Models) { trace_every_config("models"); }
+
+}  // namespace
+}  // namespace tipc::plan
