@@ -92,6 +92,11 @@ run::Timeouts timeouts_for(const Project& project, const Options& options) {
     const auto it = project.settings.timeouts.find(plan::to_string(kind));
     if (it != project.settings.timeouts.end()) t.by_kind[kind] = it->second;
   }
+  // A conversion (paddle2onnx) is an export by another tool; a traced chain's other programs
+  // (a build, an op install) get the export's limit too rather than none.
+  for (const auto kind : {plan::StageKind::kConvert, plan::StageKind::kOther}) {
+    if (t.by_kind.count(plan::StageKind::kExport)) t.by_kind[kind] = t.by_kind[plan::StageKind::kExport];
+  }
   t.all = options.timeout;
   t.grace = project.settings.grace;
   return t;
