@@ -9,9 +9,9 @@
 #include <optional>
 #include <variant>
 
-#include "align/acceptance.h"
-#include "align/diff_log.h"
-#include "align/py_repr.h"
+#include "align/checks/acceptance.h"
+#include "align/checks/diff_log.h"
+#include "align/io/py_repr.h"
 #include "cli/subcommand.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -107,7 +107,7 @@ void print_table(const std::string& dir, const align::AcceptanceReport& report, 
   for (const auto& outcome : report.outcomes) {
     row(outcome.check.name, files_column(dir, outcome), outcome.check.method,
         align::python_float_repr(outcome.check.threshold), worst_column(outcome),
-        align::check_status_name(outcome.status));
+        align::to_string(outcome.status));
   }
 }
 
@@ -116,8 +116,8 @@ void print_findings(const align::AcceptanceReport& report, std::ostream& err) {
   for (const auto& outcome : report.outcomes) {
     for (const std::string& warning : outcome.warnings)
       err << "tipc-run acceptance: warning: " << outcome.check.name << ": " << warning << '\n';
-    if (outcome.status != align::CheckStatus::Passed && !outcome.detail.empty())
-      err << "tipc-run acceptance: " << outcome.check.name << " " << align::check_status_name(outcome.status) << ": "
+    if (outcome.status != align::Verdict::kPass && !outcome.detail.empty())
+      err << "tipc-run acceptance: " << outcome.check.name << " " << align::to_string(outcome.status) << ": "
           << outcome.detail << '\n';
   }
 }

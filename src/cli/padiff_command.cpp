@@ -8,10 +8,10 @@
 #include <optional>
 #include <variant>
 
-#include "align/array.h"
-#include "align/layer_map.h"
-#include "align/padiff_compare.h"
-#include "align/padiff_dump.h"
+#include "align/io/array.h"
+#include "align/checks/layer_map.h"
+#include "align/checks/padiff_compare.h"
+#include "align/io/padiff_dump.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
 #include "core/plural.h"
@@ -113,7 +113,7 @@ std::string where_prefix(const std::string& where) { return where.empty() ? "" :
 
 void print_first_divergence(const align::PadiffResult& result, std::ostream& out) {
   const align::Divergence& first = result.divergences.front();
-  out << "first divergence: " << align::check_name(first.check) << (first.where.empty() ? "" : " " + first.where)
+  out << "first divergence: " << align::to_string(first.check) << (first.where.empty() ? "" : " " + first.where)
       << '\n';
   if (!first.layer) {
     out << "  reason: " << first.reason << '\n';
@@ -139,7 +139,7 @@ void print_first_divergence(const align::PadiffResult& result, std::ostream& out
 void print_divergences(const align::PadiffResult& result, std::ostream& out) {
   out << "divergences (" << result.divergences.size() << "):\n";
   for (const align::Divergence& divergence : result.divergences) {
-    out << fmt::format("  {:<9} {}", align::check_name(divergence.check), where_prefix(divergence.where));
+    out << fmt::format("  {:<9} {}", align::to_string(divergence.check), where_prefix(divergence.where));
     if (!divergence.layer) {
       out << divergence.reason << '\n';
       continue;
@@ -166,7 +166,7 @@ void print_worst_layers(const align::PadiffResult& result, std::size_t top, std:
     const align::LayerComparison& layer = *ranked[i];
     const align::TensorComparison& worst = *layer.worst_tensor();
     out << fmt::format("  {:<4} {:<12} {:<9} {}{}  {} {}\n", layer.passed() ? "ok" : "FAIL",
-                       short_number(worst.elements->max_abs), align::check_name(layer.check), where_prefix(layer.where),
+                       short_number(worst.elements->max_abs), align::to_string(layer.check), where_prefix(layer.where),
                        pair_text(layer.a_route, layer.b_route), tensor_label(layer, tensor_position(layer, worst)),
                        align::index_text(worst.elements->argmax));
   }

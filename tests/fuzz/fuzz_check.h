@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "align/array.h"
-#include "align/pickle.h"
+#include "align/io/array.h"
+#include "align/io/pickle.h"
 
 #define FUZZ_CHECK(cond)                                                                   \
   do {                                                                                     \

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "align/checks/diff_summary.h"
 #include "report/run_report.h"
 #include "support/temp_dir.h"
 
@@ -58,9 +59,13 @@ class CheckEventsTest : public ::testing::Test {
   CheckEventSource source_{dir_.path().string(), recorder_};
 };
 
-constexpr const char* kDiffJson =
-    R"({"passed": false, "reference": "a.npy", "candidate": "b.npy", "threshold": 1e-6,
-        "keys": [{"key": "logits", "values": {"mean": 1e-7, "max": 2e-5}, "passed": false}]})";
+// A failed diff's result file, as tipc-run diff writes it.
+const std::string kDiffJson =
+    align::to_json(align::DiffSummary{"a.npy", "b.npy", "mean,max", 1e-6, false,
+                                      {{"logits", false, "", {4}, {{align::Statistic::Mean, 1e-7},
+                                                                   {align::Statistic::Max, 2e-5}}}},
+                                      {}})
+        .dump();
 
 TEST_F(CheckEventsTest, ACheckStageThatRanAndWroteItsFileIsFollowedByCheckFinished) {
   dir_.write("check.json", kDiffJson);
