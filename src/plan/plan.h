@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "plan/check_spec.h"
 
 namespace tipc::plan {
 
@@ -66,6 +67,7 @@ struct Stage {
     std::string after;   // after it
   };
   std::optional<TracedStatus> traced_status;
+  std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
 };
 
 struct Plan {

@@ -91,16 +91,33 @@ CheckDetails init_check_details(const align::InitCheckReport& report) {
 
 }  // namespace
 
-Result<std::optional<CheckDetails>> check_details_from_json(const std::string& subcommand,
-                                                            const nlohmann::ordered_json& json,
-                                                            const std::string& file, const std::string& cwd) {
-  if (subcommand == "diff") return diff_details(TRY(align::diff_summary_from_json(json, file)), cwd);
-  if (subcommand == "compare-results") return compare_results_details(TRY(align::compare_results_from_json(json, file)));
-  if (subcommand == "init-check") return init_check_details(TRY(align::init_check_report_from_json(json, file)));
-  return std::optional<CheckDetails>();
+Result<CheckDetails> check_details_from_json(plan::CheckKind kind, const nlohmann::ordered_json& json,
+                                             const std::string& file, const std::string& cwd) {
+  switch (kind) {
+    case plan::CheckKind::kDiff: return diff_details(TRY(align::diff_summary_from_json(json, file)), cwd);
+    case plan::CheckKind::kCompareResults:
+      return compare_results_details(TRY(align::compare_results_from_json(json, file)));
+    case plan::CheckKind::kInitCheck: return init_check_details(TRY(align::init_check_report_from_json(json, file)));
+  }
+  return fail(Error::plain("unknown check kind"));
+}
+
+std::string check_result_path(const plan::CheckSpec& check, const std::string& cwd) {
+  return (fs::path(cwd) / check.result_file).lexically_normal().string();
+}
+
+CheckDetails unreadable_check(const std::string& kind, const std::string& why) {
+  CheckDetails details = details_of(kind, false);
+  details.notes = {"cannot read the check's result file: " + why};
+  return details;
 }
 
 namespace {
+
+CheckDetails read_details(plan::CheckKind kind, const Json& json, const std::string& path, const std::string& cwd) {
+  auto details = check_details_from_json(kind, json, path, cwd);
+  return details ? std::move(*details) : unreadable_check(to_string(kind), details.error().str());
+}
 
 double unix_mtime(const fs::path& path) {
   std::error_code ec;
@@ -109,25 +126,17 @@ double unix_mtime(const fs::path& path) {
   return std::chrono::duration<double>(std::chrono::file_clock::to_sys(time).time_since_epoch()).count();
 }
 
-// A result file that exists but does not parse: a failed check, with why.
-CheckDetails unreadable(const std::string& subcommand, const std::string& why) {
-  CheckDetails details = details_of(subcommand, false);
-  details.notes = {"cannot read the check's result file: " + why};
-  return details;
-}
-
 }  // namespace
 
-std::optional<CheckDetails> read_check_file(const std::string& log, const std::string& subcommand,
-                                            const std::string& cwd, double started_unix) {
-  const fs::path path = fs::path(log).replace_extension(".json");
+std::optional<CheckDetails> read_check_file(plan::CheckKind kind, const std::string& path, const std::string& cwd,
+                                            double started_unix) {
   std::ifstream in(path);
   if (!in || unix_mtime(path) + 1 < started_unix) return std::nullopt;  // 1 s: file systems with coarse times
   const auto json = Json::parse(in, nullptr, false);
-  if (json.is_discarded()) return unreadable(subcommand, path.string() + ": not JSON (cut short?)");
-  auto details = check_details_from_json(subcommand, json, path.string(), cwd);
-  if (!details) return unreadable(subcommand, details.error().str());
-  return *details;
+  CheckDetails details = json.is_discarded() ? unreadable_check(to_string(kind), path + ": not JSON (cut short?)")
+                                             : read_details(kind, json, path, cwd);
+  details.result_file = path;
+  return details;
 }
 
 }  // namespace tipc::report

@@ -160,16 +160,15 @@ std::vector<std::string> acceptance_search_folders() { return {".", "log_reprod"
 
 Result<std::vector<AcceptanceCheck>> apply_threshold_file(std::vector<AcceptanceCheck> checks,
                                                           const std::string& yaml_path) {
-  auto root = config::load_yaml_file(yaml_path, "threshold file");
-  if (!root) return fail(root.error());
-  if (root->IsNull()) return checks;  // an empty file changes nothing
-  if (!root->IsMap()) return fail(Error::at(yaml_path, config::yaml_line(*root), "", "expected a map with key 'acceptance'"));
-  for (const auto& entry : *root) {
+  auto root = TRY(config::load_yaml_file(yaml_path, "threshold file"));
+  if (root.IsNull()) return checks;  // an empty file changes nothing
+  if (!root.IsMap()) return fail(Error::at(yaml_path, config::yaml_line(root), "", "expected a map with key 'acceptance'"));
+  for (const auto& entry : root) {
     const std::string key = entry.first.as<std::string>();
     if (key != "acceptance")
       return fail(Error::at(yaml_path, config::yaml_line(entry.first), key, "unknown key '" + key + "' (expected 'acceptance')"));
   }
-  const YAML::Node section = (*root)["acceptance"];
+  const YAML::Node section = root["acceptance"];
   if (section.IsNull()) return checks;
   if (!section.IsMap()) return fail(Error::at(yaml_path, config::yaml_line(section), "acceptance", "acceptance: expected a map"));
   for (const auto& entry : section) {
@@ -178,9 +177,8 @@ Result<std::vector<AcceptanceCheck>> apply_threshold_file(std::vector<Acceptance
     if (!check)
       return fail(Error::at(yaml_path, config::yaml_line(entry.first), "acceptance." + name,
                             "unknown check 'acceptance." + name + "' (known: " + known_check_names(checks) + ")"));
-    auto threshold = threshold_value(yaml_path, name, entry.second);
-    if (!threshold) return fail(threshold.error());
-    check->threshold = *threshold;
+    auto threshold = TRY(threshold_value(yaml_path, name, entry.second));
+    check->threshold = threshold;
   }
   return checks;
 }

@@ -33,7 +33,7 @@ class Comparer {
     // reprod_log checks the top-level keys both ways before computing any diff.
     if (auto missing = first_missing_key(info1, info2, name1_, name2_, "")) return fail(*missing);
     if (auto missing = first_missing_key(info2, info1, name2_, name1_, "")) return fail(*missing);
-    if (auto walked = walk(info1, info2, 0, ""); !walked) return fail(walked.error());
+    TRY(walk(info1, info2, 0, ""));
     if (!options_.compat && leaf_count_ == 0) {
       return fail(mismatch("", fmt::format("nothing to compare: {} and {} hold no arrays", name1_, name2_)));
     }
@@ -231,26 +231,21 @@ Result<std::vector<Statistic>> parse_methods(std::string_view method) {
 
 Result<DiffResult> compare_values(const Value& info1, const Value& info2, const DiffOptions& options,
                                   const std::string& name1, const std::string& name2) {
-  auto methods = parse_methods(options.method);
-  if (!methods) return fail(methods.error());
-  auto dict1 = as_result_dict(info1, name1);
-  if (!dict1) return fail(dict1.error());
-  auto dict2 = as_result_dict(info2, name2);
-  if (!dict2) return fail(dict2.error());
-  return Comparer(options, std::move(*methods), name1, name2).run(**dict1, **dict2);
+  auto methods = TRY(parse_methods(options.method));
+  auto dict1 = TRY(as_result_dict(info1, name1));
+  auto dict2 = TRY(as_result_dict(info2, name2));
+  return Comparer(options, std::move(methods), name1, name2).run(*dict1, *dict2);
 }
 
 Result<DiffResult> compare_files(const std::string& path1, const std::string& path2, const DiffOptions& options) {
-  auto info1 = load_values(path1);
-  if (!info1) return fail(info1.error());
-  auto info2 = load_values(path2);
-  if (!info2) return fail(info2.error());
-  if (info1->is<Array>() && info2->is<Array>()) {
+  auto info1 = TRY(load_values(path1));
+  auto info2 = TRY(load_values(path2));
+  if (info1.is<Array>() && info2.is<Array>()) {
     const std::string name = plain_entry_name(path1, path2);
-    return compare_values(single_entry(name, std::move(*info1)), single_entry(name, std::move(*info2)), options,
+    return compare_values(single_entry(name, std::move(info1)), single_entry(name, std::move(info2)), options,
                           path1, path2);
   }
-  return compare_values(*info1, *info2, options, path1, path2);
+  return compare_values(info1, info2, options, path1, path2);
 }
 
 }  // namespace tipc::align

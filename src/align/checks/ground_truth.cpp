@@ -308,12 +308,11 @@ Result<KeyComparison> compare_key(const GroundTruthEntry& entry, const std::opti
   if (!found) return key;
   key.log_line = found->line;
   key.pred_text = std::string(trim(found->text));
-  const auto predicted = parse_result(found->text, log_file, found->line, entry.key);
-  if (!predicted) return fail(predicted.error());
-  key.allclose = rule.comparison == Comparison::Labels ? compare_labels(entry.expected, *predicted)
-                                                      : allclose(entry.expected, *predicted, rule.tolerance);
+  const auto predicted = TRY(parse_result(found->text, log_file, found->line, entry.key));
+  key.allclose = rule.comparison == Comparison::Labels ? compare_labels(entry.expected, predicted)
+                                                      : allclose(entry.expected, predicted, rule.tolerance);
   key.status = key.allclose->passed() ? Verdict::kPass : Verdict::kFail;
-  key.reason = key.allclose->passed() ? "" : failure_reason(*key.allclose, entry.expected, *predicted);
+  key.reason = key.allclose->passed() ? "" : failure_reason(*key.allclose, entry.expected, predicted);
   return key;
 }
 
@@ -362,16 +361,14 @@ Result<GroundTruth> parse_ground_truth(std::string_view text, const std::string&
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const int number = static_cast<int>(i + 1);
     if (trim(lines[i]).empty()) continue;
-    const auto keyed = ground_truth_line(lines[i], file, number, format);
-    if (!keyed) return fail(keyed.error());
-    if (!*keyed) continue;
-    const auto& [key, result] = **keyed;
+    const auto keyed = TRY(ground_truth_line(lines[i], file, number, format));
+    if (!keyed) continue;
+    const auto& [key, result] = *keyed;
     if (const auto [it, added] = line_of_key.emplace(key, number); !added) {
       return fail(Error::at(file, number, key, fmt::format("key '{}' was already given on line {}", key, it->second)));
     }
-    auto expected = parse_result(result, file, number, key);
-    if (!expected) return fail(expected.error());
-    truth.entries.push_back({key, number, std::string(trim(result)), std::move(*expected)});
+    auto expected = TRY(parse_result(result, file, number, key));
+    truth.entries.push_back({key, number, std::string(trim(result)), std::move(expected)});
   }
   if (truth.entries.empty()) return fail(Error::at(file, 0, "", "holds no results"));
   return truth;
@@ -438,9 +435,8 @@ Result<LogCheck> check_log(const std::string& log_file, std::string_view log_tex
   LogCheck check{log_file, Verdict::kPass, "", precision, truth.file, {}};
   const auto lines = split_lines(log_text);
   for (const GroundTruthEntry& entry : truth.entries) {
-    auto key = compare_key(entry, find_prediction(lines, entry.key, format), log_file, rule);
-    if (!key) return fail(key.error());
-    check.keys.push_back(std::move(*key));
+    auto key = TRY(compare_key(entry, find_prediction(lines, entry.key, format), log_file, rule));
+    check.keys.push_back(std::move(key));
   }
   check.reason = log_failure_reason(check.keys);
   if (!check.reason.empty()) check.status = Verdict::kFail;

@@ -69,15 +69,13 @@ Result<std::vector<double>> sorted_finite_values(const Array& array, const char*
 
 Result<InitComparison> compare_initialisation(const Array& first, const Array& second,
                                               const InitCheckOptions& options) {
-  auto a = sorted_finite_values(first, "first");
-  if (!a) return fail(a.error());
-  auto b = sorted_finite_values(second, "second");
-  if (!b) return fail(b.error());
+  auto a = TRY(sorted_finite_values(first, "first"));
+  auto b = TRY(sorted_finite_values(second, "second"));
   InitComparison c;
-  c.first = stats_of(*a);
-  c.second = stats_of(*b);
-  c.ks_statistic = ks_statistic(*a, *b);
-  const double n = static_cast<double>(a->size()), m = static_cast<double>(b->size());
+  c.first = stats_of(a);
+  c.second = stats_of(b);
+  c.ks_statistic = ks_statistic(a, b);
+  const double n = static_cast<double>(a.size()), m = static_cast<double>(b.size());
   c.ks_limit = options.max_ks > 0 ? options.max_ks : 1.628 * std::sqrt((n + m) / (n * m));
 
   const std::size_t bins = std::max<std::size_t>(1, options.bins);
@@ -85,10 +83,10 @@ Result<InitComparison> compare_initialisation(const Array& first, const Array& s
   for (std::size_t k = 0; k <= bins; ++k) {
     c.bin_edges.push_back(low + (high - low) * static_cast<double>(k) / static_cast<double>(bins));
   }
-  c.first_counts = histogram(*a, c.bin_edges);
-  c.second_counts = histogram(*b, c.bin_edges);
-  c.first_hist = probabilities(c.first_counts, a->size());
-  c.second_hist = probabilities(c.second_counts, b->size());
+  c.first_counts = histogram(a, c.bin_edges);
+  c.second_counts = histogram(b, c.bin_edges);
+  c.first_hist = probabilities(c.first_counts, a.size());
+  c.second_hist = probabilities(c.second_counts, b.size());
   for (std::size_t k = 0; k < bins; ++k) c.histogram_overlap += std::min(c.first_hist[k], c.second_hist[k]);
 
   c.passed = c.ks_statistic <= c.ks_limit;

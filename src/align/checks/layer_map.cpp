@@ -24,16 +24,14 @@ Result<std::vector<RouteRule>> read_route_rules(const std::string& file, const Y
   std::vector<RouteRule> rules;
   if (node.IsNull()) return rules;
   if (node.IsScalar()) {
-    auto route = read_route(file, node, key);
-    if (!route) return fail(route.error());
-    rules.push_back({*route, config::yaml_line(node)});
+    auto route = TRY(read_route(file, node, key));
+    rules.push_back({route, config::yaml_line(node)});
     return rules;
   }
   if (!node.IsSequence()) return fail(yaml_error(file, node, key, "expected a route or a list of routes"));
   for (std::size_t i = 0; i < node.size(); ++i) {
-    auto route = read_route(file, node[i], key + "[" + std::to_string(i) + "]");
-    if (!route) return fail(route.error());
-    rules.push_back({*route, config::yaml_line(node[i])});
+    auto route = TRY(read_route(file, node[i], key + "[" + std::to_string(i) + "]"));
+    rules.push_back({route, config::yaml_line(node[i])});
   }
   return rules;
 }
@@ -44,12 +42,11 @@ Result<ClassRule> read_class_rule(const std::string& file, const YAML::Node& nod
   rule.line = config::yaml_line(node);
   for (const auto& entry : node) {
     const std::string name = entry.first.Scalar();
-    auto value = read_route(file, entry.second, key + "." + name);
-    if (!value) return fail(value.error());
+    auto value = TRY(read_route(file, entry.second, key + "." + name));
     if (name == "under")
-      rule.under = *value;
+      rule.under = value;
     else if (name == "class")
-      rule.class_name = *value;
+      rule.class_name = value;
     else
       return fail(yaml_error(file, entry.first, key + "." + name, "unknown key (expected under, class)"));
   }
@@ -63,16 +60,14 @@ Result<std::vector<ClassRule>> read_class_rules(const std::string& file, const Y
   std::vector<ClassRule> rules;
   if (node.IsNull()) return rules;
   if (node.IsMap()) {
-    auto rule = read_class_rule(file, node, key);
-    if (!rule) return fail(rule.error());
-    rules.push_back(std::move(*rule));
+    auto rule = TRY(read_class_rule(file, node, key));
+    rules.push_back(std::move(rule));
     return rules;
   }
   if (!node.IsSequence()) return fail(yaml_error(file, node, key, "expected a list of {under: ROUTE, class: NAME}"));
   for (std::size_t i = 0; i < node.size(); ++i) {
-    auto rule = read_class_rule(file, node[i], key + "[" + std::to_string(i) + "]");
-    if (!rule) return fail(rule.error());
-    rules.push_back(std::move(*rule));
+    auto rule = TRY(read_class_rule(file, node[i], key + "[" + std::to_string(i) + "]"));
+    rules.push_back(std::move(rule));
   }
   return rules;
 }
@@ -85,13 +80,11 @@ Result<IgnoreRules> read_ignore_rules(const std::string& file, const YAML::Node&
     const std::string name = entry.first.Scalar();
     const std::string entry_key = key + "." + name;
     if (name == "ignore" || name == "ignore_recursively") {
-      auto read = read_route_rules(file, entry.second, entry_key);
-      if (!read) return fail(read.error());
-      (name == "ignore" ? rules.ignore : rules.ignore_recursively) = std::move(*read);
+      auto read = TRY(read_route_rules(file, entry.second, entry_key));
+      (name == "ignore" ? rules.ignore : rules.ignore_recursively) = std::move(read);
     } else if (name == "ignore_class") {
-      auto read = read_class_rules(file, entry.second, entry_key);
-      if (!read) return fail(read.error());
-      rules.ignore_class = std::move(*read);
+      auto read = TRY(read_class_rules(file, entry.second, entry_key));
+      rules.ignore_class = std::move(read);
     } else {
       return fail(
           yaml_error(file, entry.first, entry_key, "unknown key (expected ignore, ignore_recursively, ignore_class)"));
@@ -105,11 +98,9 @@ Result<std::vector<MappedPair>> read_pairs(const std::string& file, const YAML::
   if (node.IsNull()) return pairs;
   if (!node.IsMap()) return fail(yaml_error(file, node, "map", "expected a map of DUMP_A route: DUMP_B route"));
   for (const auto& entry : node) {
-    auto base = read_route(file, entry.first, "map");
-    if (!base) return fail(base.error());
-    auto raw = read_route(file, entry.second, "map." + *base);
-    if (!raw) return fail(raw.error());
-    pairs.push_back({*base, *raw, config::yaml_line(entry.first)});
+    auto base = TRY(read_route(file, entry.first, "map"));
+    auto raw = TRY(read_route(file, entry.second, "map." + base));
+    pairs.push_back({base, raw, config::yaml_line(entry.first)});
   }
   return pairs;
 }
@@ -182,22 +173,19 @@ void warn_unmatched(const std::string& file, const std::string& side, const Igno
 }  // namespace
 
 Result<LayerMap> read_layer_map(const std::string& path) {
-  auto root = config::load_yaml_file(path, "layer map");
-  if (!root) return fail(root.error());
+  auto root = TRY(config::load_yaml_file(path, "layer map"));
   LayerMap map;
   map.file = path;
-  if (root->IsNull()) return map;  // an empty file maps nothing
-  if (!root->IsMap()) return fail(yaml_error(path, *root, "", "expected a map with keys base, raw, map"));
-  for (const auto& entry : *root) {
+  if (root.IsNull()) return map;  // an empty file maps nothing
+  if (!root.IsMap()) return fail(yaml_error(path, root, "", "expected a map with keys base, raw, map"));
+  for (const auto& entry : root) {
     const std::string key = entry.first.Scalar();
     if (key == "base" || key == "raw") {
-      auto rules = read_ignore_rules(path, entry.second, key);
-      if (!rules) return fail(rules.error());
-      (key == "base" ? map.base : map.raw) = std::move(*rules);
+      auto rules = TRY(read_ignore_rules(path, entry.second, key));
+      (key == "base" ? map.base : map.raw) = std::move(rules);
     } else if (key == "map") {
-      auto pairs = read_pairs(path, entry.second);
-      if (!pairs) return fail(pairs.error());
-      map.pairs = std::move(*pairs);
+      auto pairs = TRY(read_pairs(path, entry.second));
+      map.pairs = std::move(pairs);
     } else {
       return fail(yaml_error(path, entry.first, key, "unknown key (expected base, raw, map)"));
     }

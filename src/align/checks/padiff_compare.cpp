@@ -88,11 +88,9 @@ Array transposed(Array array) {
 }
 
 Result<std::pair<Array, Array>> read_pair(const std::string& a_path, const std::string& b_path) {
-  auto a = read_npy(a_path);
-  if (!a) return fail(a.error());
-  auto b = read_npy(b_path);
-  if (!b) return fail(b.error());
-  return std::pair{std::move(*a), std::move(*b)};
+  auto a = TRY(read_npy(a_path));
+  auto b = TRY(read_npy(b_path));
+  return std::pair{std::move(a), std::move(b)};
 }
 
 // Which B route pairs with which A route, from report.json's layer maps and the YAML map.
@@ -220,8 +218,7 @@ class RankComparer {
       for (const Check check : {Check::Forward, Check::Backward}) {
         if (!runs(check)) continue;
         const NodePair roots{a_roots[i], b_roots[i], a_roots[i].route, b_roots[i].route};
-        auto searched = ReportSearch{*this, pairs, check}.visit(roots, true, check == Check::Backward);
-        if (!searched) return fail(searched.error());
+        TRY(ReportSearch{*this, pairs, check}.visit(roots, true, check == Check::Backward));
       }
     }
     return {};
@@ -240,9 +237,8 @@ class RankComparer {
     const bool paddle_vs_torch =
         (a.framework == "paddle" && b.framework == "torch") || (a.framework == "torch" && b.framework == "paddle");
     for (std::size_t i = 0; i < a_nodes.size(); ++i) {
-      auto compared = compare_param_node(*a_nodes[i], *b_nodes[i], check,
-                                         paddle_vs_torch ? std::optional(a.framework == "paddle") : std::nullopt);
-      if (!compared) return fail(compared.error());
+      TRY(compare_param_node(*a_nodes[i], *b_nodes[i], check,
+                                         paddle_vs_torch ? std::optional(a.framework == "paddle") : std::nullopt));
     }
     return {};
   }
@@ -273,10 +269,9 @@ class RankComparer {
       const ReportNode &a = pair.a, &b = pair.b;
       std::optional<std::size_t> index;
       if (!tensors(a, backward).empty() || !tensors(b, backward).empty()) {
-        auto layer = comparer.compare_tensor_lists(backward ? Check::Backward : Check::Forward, pair,
-                                                   tensors(a, backward), tensors(b, backward));
-        if (!layer) return fail(layer.error());
-        index = comparer.add_layer(std::move(*layer));
+        auto layer = TRY(comparer.compare_tensor_lists(backward ? Check::Backward : Check::Forward, pair,
+                                                   tensors(a, backward), tensors(b, backward)));
+        index = comparer.add_layer(std::move(layer));
       }
       const bool differs = searching && index && !comparer.result_.layers[*index].passed();
       if (is_black_box(a, pairs, true) || is_black_box(b, pairs, false)) {
@@ -301,9 +296,8 @@ class RankComparer {
       for (const auto& [a_child, b_child] : *children) {
         const NodePair child{*a_child, *b_child, node_label(*a_child, a, pair.a_label),
                              node_label(*b_child, b, pair.b_label)};
-        auto child_differs = visit(child, differs, backward && !comparer.options_.padiff_compat);
-        if (!child_differs) return fail(child_differs.error());
-        explained = explained || *child_differs;
+        auto child_differs = TRY(visit(child, differs, backward && !comparer.options_.padiff_compat));
+        explained = explained || child_differs;
       }
       if (differs && !explained) record(index, "sublayers correspond, but the diff is in this layer's own output");
       return differs;
@@ -350,11 +344,10 @@ class RankComparer {
         layer.problem = std::string(a_param.path ? "B" : "A") + " has no " +
                         (check == Check::Grads ? "grad" : "value") + " for this parameter, the other has one";
       } else {
-        auto arrays = read_pair(*a_param.path, *b_param.path);
-        if (!arrays) return fail(arrays.error());
+        auto arrays = TRY(read_pair(*a_param.path, *b_param.path));
         const bool transpose = a_is_paddle.has_value() && needs_transpose(*a_is_paddle, a, a_param, b, b_param);
-        const Array b_array = transpose ? transposed(std::move(arrays->second)) : std::move(arrays->second);
-        layer.tensors.push_back(compare_parameter_tensors(arrays->first, b_array));
+        const Array b_array = transpose ? transposed(std::move(arrays.second)) : std::move(arrays.second);
+        layer.tensors.push_back(compare_parameter_tensors(arrays.first, b_array));
       }
       const bool failed = !layer.passed();
       const std::size_t index = add_layer(std::move(layer));
@@ -393,9 +386,8 @@ class RankComparer {
       return layer;
     }
     for (std::size_t i = 0; i < a_paths.size(); ++i) {
-      auto arrays = read_pair(a_paths[i], b_paths[i]);
-      if (!arrays) return fail(arrays.error());
-      layer.tensors.push_back(compare_tensors(arrays->first, arrays->second, options_.tolerance));
+      auto arrays = TRY(read_pair(a_paths[i], b_paths[i]));
+      layer.tensors.push_back(compare_tensors(arrays.first, arrays.second, options_.tolerance));
     }
     return layer;
   }
@@ -451,10 +443,19 @@ Result<void> compare_ranks(const RankDump& a, const RankDump& b, const PadiffOpt
 
 }  // namespace
 
+const char* to_string(CompareMode mode) {
+  switch (mode) {
+    case CompareMode::Mean: return "mean";
+    case CompareMode::Strict: return "strict";
+    case CompareMode::AbsMean: return "abs_mean";
+  }
+  return "?";
+}
+
 std::optional<CompareMode> parse_compare_mode(std::string_view name) {
-  if (name == "mean") return CompareMode::Mean;
-  if (name == "strict") return CompareMode::Strict;
-  if (name == "abs_mean") return CompareMode::AbsMean;
+  for (const CompareMode mode : {CompareMode::Mean, CompareMode::Strict, CompareMode::AbsMean}) {
+    if (name == to_string(mode)) return mode;
+  }
   return std::nullopt;
 }
 
@@ -540,8 +541,7 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
       continue;
     }
     for (std::size_t rank = 0; rank < a_ranks.size(); ++rank) {
-      auto compared = compare_ranks(a_ranks[rank], b_ranks[rank], options, result);
-      if (!compared) return fail(compared.error());
+      TRY(compare_ranks(a_ranks[rank], b_ranks[rank], options, result));
     }
   }
   if (result.layers.empty() && result.passed())

@@ -27,7 +27,8 @@ namespace tipc::align {
 
 // What is compared of a tensor pair: the means, every element, or the means of |t|.
 enum class CompareMode { Mean, Strict, AbsMean };
-std::optional<CompareMode> parse_compare_mode(std::string_view name);  // "mean", "strict", "abs_mean"
+const char* to_string(CompareMode mode);                                // "mean", "strict", "abs_mean"
+std::optional<CompareMode> parse_compare_mode(std::string_view name);  // the other way; nullopt if unknown
 
 // numpy's assert_allclose test: |x - y| <= atol + rtol * |y| (y from B), NaNs in the same
 // places equal, infinities equal only to themselves. PaDiff's defaults are numpy's.

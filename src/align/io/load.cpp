@@ -25,27 +25,22 @@ Value unwrap_zero_dim(Value value) {
 }  // namespace
 
 Result<Value> load_npy_value(const SharedBytes& bytes, const std::string& name) {
-  auto file = split_npy(bytes, name);
-  if (!file) return fail(file.error());
-  if (!file->header.is_object()) {
-    auto array = array_from_npy(*file, name);
-    if (!array) return fail(array.error());
-    return Value{std::move(*array)};
+  auto file = TRY(split_npy(bytes, name));
+  if (!file.header.is_object()) {
+    auto array = TRY(array_from_npy(file, name));
+    return Value{std::move(array)};
   }
-  auto value = unpickle(file->payload, name);
-  if (!value) return fail(value.error());
-  return unwrap_zero_dim(std::move(*value));
+  auto value = TRY(unpickle(file.payload, name));
+  return unwrap_zero_dim(std::move(value));
 }
 
 Result<Value> load_values(const std::string& path) {
-  auto bytes = SharedBytes::map_file(path);
-  if (!bytes) return fail(bytes.error());
-  if (looks_like_zip(*bytes)) {
-    auto members = read_npz(path);
-    if (!members) return fail(members.error());
-    return Value{std::move(*members)};
+  auto bytes = TRY(SharedBytes::map_file(path));
+  if (looks_like_zip(bytes)) {
+    auto members = TRY(read_npz(path));
+    return Value{std::move(members)};
   }
-  return load_npy_value(*bytes, path);
+  return load_npy_value(bytes, path);
 }
 
 }  // namespace tipc::align

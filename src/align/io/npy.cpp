@@ -6,13 +6,15 @@
 #include <set>
 #include <utility>
 
+#include "align/io/parse_failure.h"
+
 namespace tipc::align {
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
 
-[[noreturn]] void reject(const std::string& name, const std::string& message) {
-  throw Error::at(name, 0, "", message);
+tl::unexpected<Error> reject(const std::string& name, const std::string& message) {
+  return fail(Error::at(name, 0, "", message));
 }
 
 std::size_t read_le(std::string_view bytes, std::size_t offset, std::size_t width) {
@@ -55,7 +57,7 @@ class HeaderParser {
 
  private:
   [[noreturn]] void fail_here(const std::string& what) const {
-    reject(name_, fmt::format("bad .npy header at character {}: {}", pos_, what));
+    throw_parse_failure(Error::at(name_, 0, "", fmt::format("bad .npy header at character {}: {}", pos_, what)));
   }
 
   void skip_space() {
@@ -178,37 +180,40 @@ struct Preamble {
   std::size_t header_len = 0;
 };
 
-Preamble read_preamble(std::string_view bytes, const std::string& name) {
+Result<Preamble> read_preamble(std::string_view bytes, const std::string& name) {
   if (!kMagic.starts_with(bytes.substr(0, kMagic.size()))) {
-    reject(name, "not a .npy file: bad magic (expected \\x93NUMPY)");
+    return reject(name, "not a .npy file: bad magic (expected \\x93NUMPY)");
   }
-  if (bytes.size() < 8) reject(name, fmt::format("truncated .npy file: only {} bytes", bytes.size()));
+  if (bytes.size() < 8) return reject(name, fmt::format("truncated .npy file: only {} bytes", bytes.size()));
   Preamble p;
   p.major = static_cast<unsigned char>(bytes[6]);
   p.minor = static_cast<unsigned char>(bytes[7]);
   if (p.major < 1 || p.major > 3 || p.minor != 0) {
-    reject(name, fmt::format("unsupported .npy format version {}.{} (1.0, 2.0 and 3.0 are known)", p.major, p.minor));
+    return reject(name, fmt::format("unsupported .npy format version {}.{} (1.0, 2.0 and 3.0 are known)", p.major, p.minor));
   }
   const std::size_t width = p.major == 1 ? 2 : 4;
   p.header_offset = 8 + width;
-  if (bytes.size() < p.header_offset) reject(name, "truncated .npy file: the header length is cut off");
+  if (bytes.size() < p.header_offset) return reject(name, "truncated .npy file: the header length is cut off");
   p.header_len = read_le(bytes, 8, width);
   if (p.header_len > kMaxNpyHeaderBytes) {
-    reject(name, fmt::format(".npy header of {} bytes is larger than the limit of {}", p.header_len, kMaxNpyHeaderBytes));
+    return reject(name, fmt::format(".npy header of {} bytes is larger than the limit of {}", p.header_len, kMaxNpyHeaderBytes));
   }
   if (bytes.size() - p.header_offset < p.header_len) {
-    reject(name, fmt::format("truncated .npy file: the header needs {} bytes, only {} are there", p.header_len,
+    return reject(name, fmt::format("truncated .npy file: the header needs {} bytes, only {} are there", p.header_len,
                              bytes.size() - p.header_offset));
   }
   return p;
 }
 
-NpyHeader parse_header_or_throw(std::string_view bytes, const std::string& name) {
-  const Preamble p = read_preamble(bytes, name);
-  const HeaderFields fields = HeaderParser(bytes.substr(p.header_offset, p.header_len), name).parse();
-  if (!fields.descr) reject(name, "bad .npy header: the key 'descr' is missing");
-  if (!fields.fortran_order) reject(name, "bad .npy header: the key 'fortran_order' is missing");
-  if (!fields.shape) reject(name, "bad .npy header: the key 'shape' is missing");
+}  // namespace
+
+Result<NpyHeader> parse_npy_header(std::string_view bytes, const std::string& name) {
+  const Preamble p = TRY(read_preamble(bytes, name));
+  const HeaderFields fields =
+      TRY(catch_parse_failure([&] { return HeaderParser(bytes.substr(p.header_offset, p.header_len), name).parse(); }));
+  if (!fields.descr) return reject(name, "bad .npy header: the key 'descr' is missing");
+  if (!fields.fortran_order) return reject(name, "bad .npy header: the key 'fortran_order' is missing");
+  if (!fields.shape) return reject(name, "bad .npy header: the key 'shape' is missing");
   NpyHeader header;
   header.major_version = p.major;
   header.minor_version = p.minor;
@@ -220,14 +225,16 @@ NpyHeader parse_header_or_throw(std::string_view bytes, const std::string& name)
   return header;
 }
 
-Dtype supported_dtype(const NpyHeader& header, const std::string& name) {
-  if (header.structured) reject(name, "unsupported dtype: structured (a list of fields)");
+namespace {
+
+Result<Dtype> supported_dtype(const NpyHeader& header, const std::string& name) {
+  if (header.structured) return reject(name, "unsupported dtype: structured (a list of fields)");
   if (header.is_object()) {
-    reject(name, "the array holds pickled Python objects ('" + header.descr +
+    return reject(name, "the array holds pickled Python objects ('" + header.descr +
                      "'); read it with load_values, which unpickles it safely");
   }
   const auto dtype = dtype_from_descr(header.descr);
-  if (!dtype) reject(name, "unsupported dtype '" + header.descr + "' (numeric, bool and complex dtypes are supported)");
+  if (!dtype) return reject(name, "unsupported dtype '" + header.descr + "' (numeric, bool and complex dtypes are supported)");
   return *dtype;
 }
 
@@ -240,42 +247,28 @@ bool NpyHeader::is_object() const {
   return !code.empty() && code[0] == 'O';
 }
 
-Result<NpyHeader> parse_npy_header(std::string_view bytes, const std::string& name) {
-  try {
-    return parse_header_or_throw(bytes, name);
-  } catch (const Error& e) {
-    return fail(e);
-  }
-}
-
 Result<NpyFile> split_npy(const SharedBytes& bytes, const std::string& name) {
-  auto header = parse_npy_header(bytes.view(), name);
-  if (!header) return fail(header.error());
-  const std::size_t offset = header->payload_offset;
-  return NpyFile{std::move(*header), bytes.slice(offset, bytes.size() - offset)};
+  auto header = TRY(parse_npy_header(bytes.view(), name));
+  const std::size_t offset = header.payload_offset;
+  return NpyFile{std::move(header), bytes.slice(offset, bytes.size() - offset)};
 }
 
 Result<Array> array_from_npy(const NpyFile& file, const std::string& name) {
-  try {
-    const NpyHeader& header = file.header;
-    const Dtype dtype = supported_dtype(header, name);
-    const auto needed = byte_count(header.shape, dtype.item_size);
-    if (!needed) reject(name, "shape " + shape_text(header.shape) + " is too large");
-    // numpy ignores bytes after the payload, so only a short payload is an error.
-    if (file.payload.size() < *needed) {
-      reject(name, fmt::format("truncated .npy payload: {} {} needs {} bytes, the file has {}", dtype.descr(),
-                               shape_text(header.shape), *needed, file.payload.size()));
-    }
-    return Array{dtype, header.shape, header.fortran_order, file.payload.slice(0, *needed)};
-  } catch (const Error& e) {
-    return fail(e);
+  const NpyHeader& header = file.header;
+  const Dtype dtype = TRY(supported_dtype(header, name));
+  const auto needed = byte_count(header.shape, dtype.item_size);
+  if (!needed) return reject(name, "shape " + shape_text(header.shape) + " is too large");
+  // numpy ignores bytes after the payload, so only a short payload is an error.
+  if (file.payload.size() < *needed) {
+    return reject(name, fmt::format("truncated .npy payload: {} {} needs {} bytes, the file has {}", dtype.descr(),
+                                    shape_text(header.shape), *needed, file.payload.size()));
   }
+  return Array{dtype, header.shape, header.fortran_order, file.payload.slice(0, *needed)};
 }
 
 Result<Array> parse_npy(const SharedBytes& bytes, const std::string& name) {
-  auto file = split_npy(bytes, name);
-  if (!file) return fail(file.error());
-  return array_from_npy(*file, name);
+  auto file = TRY(split_npy(bytes, name));
+  return array_from_npy(file, name);
 }
 
 Result<Array> parse_npy(std::string_view bytes, const std::string& name) {
@@ -283,9 +276,8 @@ Result<Array> parse_npy(std::string_view bytes, const std::string& name) {
 }
 
 Result<Array> read_npy(const std::string& path) {
-  auto bytes = SharedBytes::map_file(path);
-  if (!bytes) return fail(bytes.error());
-  return parse_npy(*bytes, path);
+  auto bytes = TRY(SharedBytes::map_file(path));
+  return parse_npy(bytes, path);
 }
 
 }  // namespace tipc::align

@@ -64,18 +64,16 @@ Result<const Json*> typed_member(const Json& object, const Where& where, const c
 }
 
 Result<std::string> string_member(const Json& object, const Where& where, const char* key, bool required) {
-  auto value = typed_member(object, where, key, Json::value_t::string, required);
-  if (!value) return fail(value.error());
-  return *value ? (*value)->get<std::string>() : std::string();
+  auto value = TRY(typed_member(object, where, key, Json::value_t::string, required));
+  return value ? value->get<std::string>() : std::string();
 }
 
 Result<std::vector<std::string>> string_list_member(const Json& object, const Where& where, const char* key) {
-  auto list = typed_member(object, where, key, Json::value_t::array, false);
-  if (!list) return fail(list.error());
+  auto list = TRY(typed_member(object, where, key, Json::value_t::array, false));
   std::vector<std::string> out;
-  if (!*list) return out;
-  for (std::size_t i = 0; i < (*list)->size(); ++i) {
-    const Json& item = (**list)[i];
+  if (!list) return out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const Json& item = (*list)[i];
     if (!item.is_string())
       return fail(where.at(key).at(i).error(std::string("expected a string, found ") + item.type_name()));
     out.push_back(item.get<std::string>());
@@ -135,100 +133,83 @@ Result<std::string> read_tensor_entry(const Json& entry, const Where& where, con
   if (entry.is_string()) return resolved_path(entry.get<std::string>(), where, json_dir);
   if (!entry.is_object())
     return fail(where.error(std::string("expected a path or an object with \"path\", found ") + entry.type_name()));
-  auto written = string_member(entry, where, "path", true);
-  if (!written) return fail(written.error());
-  return resolved_path(*written, where.at("path"), json_dir);
+  auto written = TRY(string_member(entry, where, "path", true));
+  return resolved_path(written, where.at("path"), json_dir);
 }
 
 Result<std::vector<std::string>> read_tensor_list(const Json& node, const Where& where, const char* key,
                                                   const fs::path& json_dir) {
-  auto list = typed_member(node, where, key, Json::value_t::array, false);
-  if (!list) return fail(list.error());
+  auto list = TRY(typed_member(node, where, key, Json::value_t::array, false));
   std::vector<std::string> paths;
-  if (!*list) return paths;
-  for (std::size_t i = 0; i < (*list)->size(); ++i) {
-    auto path = read_tensor_entry((**list)[i], where.at(key).at(i), json_dir);
-    if (!path) return fail(path.error());
-    paths.push_back(*path);
+  if (!list) return paths;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    auto path = TRY(read_tensor_entry((*list)[i], where.at(key).at(i), json_dir));
+    paths.push_back(path);
   }
   return paths;
 }
 
 Result<NodeKind> read_node_kind(const Json& node, const Where& where) {
-  auto type = string_member(node, where, "type", false);
-  if (!type) return fail(type.error());
-  if (type->empty() || *type == "net") return NodeKind::Net;
-  if (*type == "api") return NodeKind::Api;
-  if (*type == "in map") return NodeKind::InMap;
-  return fail(where.at("type").error("unknown layer type '" + *type + "' (expected net, api or in map)"));
+  auto type = TRY(string_member(node, where, "type", false));
+  if (type.empty() || type == "net") return NodeKind::Net;
+  if (type == "api") return NodeKind::Api;
+  if (type == "in map") return NodeKind::InMap;
+  return fail(where.at("type").error("unknown layer type '" + type + "' (expected net, api or in map)"));
 }
 
 Result<std::optional<std::int64_t>> read_net_id(const Json& node, const Where& where) {
-  auto metas = typed_member(node, where, "metas", Json::value_t::object, false);
-  if (!metas) return fail(metas.error());
-  if (!*metas) return std::optional<std::int64_t>();
-  auto net_id = typed_member(**metas, where.at("metas"), "net_id", Json::value_t::number_integer, false);
-  if (!net_id) return fail(net_id.error());
-  if (!*net_id) return std::optional<std::int64_t>();
-  return std::optional<std::int64_t>((*net_id)->get<std::int64_t>());
+  auto metas = TRY(typed_member(node, where, "metas", Json::value_t::object, false));
+  if (!metas) return std::optional<std::int64_t>();
+  auto net_id = TRY(typed_member(*metas, where.at("metas"), "net_id", Json::value_t::number_integer, false));
+  if (!net_id) return std::optional<std::int64_t>();
+  return std::optional<std::int64_t>(net_id->get<std::int64_t>());
 }
 
 // Reads node.children (an optional list) with `read_child` for each entry.
 template <typename Node, typename ReadChild>
 Result<std::vector<Node>> read_children(const Json& node, const Where& where, ReadChild read_child) {
-  auto list = typed_member(node, where, "children", Json::value_t::array, false);
-  if (!list) return fail(list.error());
+  auto list = TRY(typed_member(node, where, "children", Json::value_t::array, false));
   std::vector<Node> children;
-  if (!*list) return children;
-  for (std::size_t i = 0; i < (*list)->size(); ++i) {
+  if (!list) return children;
+  for (std::size_t i = 0; i < list->size(); ++i) {
     const Where child_where = where.at("children").at(i);
-    const Json& child = (**list)[i];
+    const Json& child = (*list)[i];
     if (!child.is_object())
       return fail(child_where.error(std::string("expected an object, found ") + child.type_name()));
-    auto read = read_child(child, child_where);
-    if (!read) return fail(read.error());
-    children.push_back(std::move(*read));
+    auto read = TRY(read_child(child, child_where));
+    children.push_back(std::move(read));
   }
   return children;
 }
 
 Result<ReportNode> read_report_node(const Json& node, const Where& where, const fs::path& json_dir) {
-  auto name = string_member(node, where, "name", true);
-  if (!name) return fail(name.error());
-  auto route = string_member(node, where, "route", true);
-  if (!route) return fail(route.error());
-  auto kind = read_node_kind(node, where);
-  if (!kind) return fail(kind.error());
-  auto fwd = read_tensor_list(node, where, "fwd_outputs", json_dir);
-  if (!fwd) return fail(fwd.error());
-  auto bwd = read_tensor_list(node, where, "bwd_grads", json_dir);
-  if (!bwd) return fail(bwd.error());
-  auto net_id = read_net_id(node, where);
-  if (!net_id) return fail(net_id.error());
-  auto children = read_children<ReportNode>(node, where, [&](const Json& child, const Where& child_where) {
+  auto name = TRY(string_member(node, where, "name", true));
+  auto route = TRY(string_member(node, where, "route", true));
+  auto kind = TRY(read_node_kind(node, where));
+  auto fwd = TRY(read_tensor_list(node, where, "fwd_outputs", json_dir));
+  auto bwd = TRY(read_tensor_list(node, where, "bwd_grads", json_dir));
+  auto net_id = TRY(read_net_id(node, where));
+  auto children = TRY(read_children<ReportNode>(node, where, [&](const Json& child, const Where& child_where) {
     return read_report_node(child, child_where, json_dir);
-  });
-  if (!children) return fail(children.error());
-  return ReportNode{std::move(*name), std::move(*route),   *kind, std::move(*fwd), std::move(*bwd),
-                    *net_id,          std::move(*children)};
+  }));
+  return ReportNode{std::move(name), std::move(route), kind, std::move(fwd), std::move(bwd), net_id,
+                    std::move(children)};
 }
 
 // report.json's layer_map: {"route": [...], "fullname": [...]}; pairing needs the routes.
 Result<std::vector<std::string>> read_report_map_routes(const Json& root, const Where& where) {
-  auto map = typed_member(root, where, "layer_map", Json::value_t::object, false);
-  if (!map) return fail(map.error());
-  if (!*map) return std::vector<std::string>();
-  return string_list_member(**map, where.at("layer_map"), "route");
+  auto map = TRY(typed_member(root, where, "layer_map", Json::value_t::object, false));
+  if (!map) return std::vector<std::string>();
+  return string_list_member(*map, where.at("layer_map"), "route");
 }
 
 // {"weight": "<path>", "bias": null, ...} in the JSON's order.
 Result<std::vector<NamedTensor>> read_named_tensors(const Json& node, const Where& where, const char* key,
                                                     const fs::path& json_dir) {
-  auto dict = typed_member(node, where, key, Json::value_t::object, false);
-  if (!dict) return fail(dict.error());
+  auto dict = TRY(typed_member(node, where, key, Json::value_t::object, false));
   std::vector<NamedTensor> out;
-  if (!*dict) return out;
-  for (const auto& [name, value] : (*dict)->items()) {
+  if (!dict) return out;
+  for (const auto& [name, value] : dict->items()) {
     const Where value_where = where.at(key).at(name);
     if (value.is_null()) {
       out.push_back({name, std::nullopt});
@@ -236,30 +217,23 @@ Result<std::vector<NamedTensor>> read_named_tensors(const Json& node, const Wher
     }
     if (!value.is_string())
       return fail(value_where.error(std::string("expected a path or null, found ") + value.type_name()));
-    auto path = resolved_path(value.get<std::string>(), value_where, json_dir);
-    if (!path) return fail(path.error());
-    out.push_back({name, std::move(*path)});
+    auto path = TRY(resolved_path(value.get<std::string>(), value_where, json_dir));
+    out.push_back({name, std::move(path)});
   }
   return out;
 }
 
 Result<ParamNode> read_param_node(const Json& node, const Where& where, const fs::path& json_dir) {
-  auto name = string_member(node, where, "name", true);
-  if (!name) return fail(name.error());
-  auto route = string_member(node, where, "route", true);
-  if (!route) return fail(route.error());
-  auto available = typed_member(node, where, "available", Json::value_t::boolean, false);
-  if (!available) return fail(available.error());
-  auto weights = read_named_tensors(node, where, "weights", json_dir);
-  if (!weights) return fail(weights.error());
-  auto grads = read_named_tensors(node, where, "grads", json_dir);
-  if (!grads) return fail(grads.error());
-  auto children = read_children<ParamNode>(node, where, [&](const Json& child, const Where& child_where) {
+  auto name = TRY(string_member(node, where, "name", true));
+  auto route = TRY(string_member(node, where, "route", true));
+  auto available = TRY(typed_member(node, where, "available", Json::value_t::boolean, false));
+  auto weights = TRY(read_named_tensors(node, where, "weights", json_dir));
+  auto grads = TRY(read_named_tensors(node, where, "grads", json_dir));
+  auto children = TRY(read_children<ParamNode>(node, where, [&](const Json& child, const Where& child_where) {
     return read_param_node(child, child_where, json_dir);
-  });
-  if (!children) return fail(children.error());
-  return ParamNode{std::move(*name),    std::move(*route), !*available || (*available)->get<bool>(),
-                   std::move(*weights), std::move(*grads), std::move(*children)};
+  }));
+  return ParamNode{std::move(name),    std::move(route), !available || available->get<bool>(),
+                   std::move(weights), std::move(grads), std::move(children)};
 }
 
 // A rank's label: its directory relative to the dump ("step_0/rank_1"), "" for the dump itself.
@@ -276,9 +250,8 @@ std::optional<std::string> existing_file(const fs::path& dir, const char* name) 
 
 Result<std::optional<ParamTree>> read_optional_param_tree(const std::optional<std::string>& path) {
   if (!path) return std::optional<ParamTree>();
-  auto tree = read_param_tree(*path);
-  if (!tree) return fail(tree.error());
-  return std::optional<ParamTree>(std::move(*tree));
+  auto tree = TRY(read_param_tree(*path));
+  return std::optional<ParamTree>(std::move(tree));
 }
 
 Result<RankDump> read_rank(const fs::path& dir, const fs::path& dump_dir) {
@@ -290,16 +263,13 @@ Result<RankDump> read_rank(const fs::path& dir, const fs::path& dump_dir) {
   if (!report && !params && !weights && !grads)
     return fail(Error::at(dir.string(), 0, "", "no report.json, params.json, weights.json or grads.json here"));
   if (report) {
-    auto read = read_report(*report);
-    if (!read) return fail(read.error());
-    rank.report = std::move(*read);
+    auto read = TRY(read_report(*report));
+    rank.report = std::move(read);
   }
-  auto weights_tree = read_optional_param_tree(weights ? weights : params);
-  if (!weights_tree) return fail(weights_tree.error());
-  rank.weights = std::move(*weights_tree);
-  auto grads_tree = read_optional_param_tree(grads ? grads : params);
-  if (!grads_tree) return fail(grads_tree.error());
-  rank.grads = std::move(*grads_tree);
+  auto weights_tree = TRY(read_optional_param_tree(weights ? weights : params));
+  rank.weights = std::move(weights_tree);
+  auto grads_tree = TRY(read_optional_param_tree(grads ? grads : params));
+  rank.grads = std::move(grads_tree);
   return rank;
 }
 
@@ -346,25 +316,21 @@ void collect_routes(const ParamNode& node, std::set<std::string>& routes) {
 }  // namespace
 
 Result<Report> read_report(const std::string& path) {
-  auto root = read_json(path);
-  if (!root) return fail(root.error());
+  auto root = TRY(read_json(path));
   const Where top{path, ""};
   const fs::path json_dir = fs::path(path).parent_path();
   Report report;
   report.file = path;
-  auto framework = string_member(*root, top, "framework", false);
-  if (!framework) return fail(framework.error());
-  report.framework = std::move(*framework);
-  auto map_routes = read_report_map_routes(*root, top);
-  if (!map_routes) return fail(map_routes.error());
-  report.map_routes = std::move(*map_routes);
+  auto framework = TRY(string_member(root, top, "framework", false));
+  report.framework = std::move(framework);
+  auto map_routes = TRY(read_report_map_routes(root, top));
+  report.map_routes = std::move(map_routes);
 
-  const Json* tree = member(*root, "tree");
+  const Json* tree = member(root, "tree");
   if (!tree) return fail(top.at("tree").error("required key is missing"));
   if (tree->is_object()) {  // 2023 dumps: a single root
-    auto node = read_report_node(*tree, top.at("tree"), json_dir);
-    if (!node) return fail(node.error());
-    report.roots.push_back(std::move(*node));
+    auto node = TRY(read_report_node(*tree, top.at("tree"), json_dir));
+    report.roots.push_back(std::move(node));
     return report;
   }
   if (!tree->is_array())
@@ -373,27 +339,22 @@ Result<Report> read_report(const std::string& path) {
     const Where where = top.at("tree").at(i);
     if (!(*tree)[i].is_object())
       return fail(where.error(std::string("expected an object, found ") + (*tree)[i].type_name()));
-    auto node = read_report_node((*tree)[i], where, json_dir);
-    if (!node) return fail(node.error());
-    report.roots.push_back(std::move(*node));
+    auto node = TRY(read_report_node((*tree)[i], where, json_dir));
+    report.roots.push_back(std::move(node));
   }
   return report;
 }
 
 Result<ParamTree> read_param_tree(const std::string& path) {
-  auto root = read_json(path);
-  if (!root) return fail(root.error());
+  auto root = TRY(read_json(path));
   const Where top{path, ""};
   ParamTree tree;
   tree.file = path;
-  auto framework = string_member(*root, top, "framework", false);
-  if (!framework) return fail(framework.error());
-  tree.framework = std::move(*framework);
-  auto node = typed_member(*root, top, "tree", Json::value_t::object, true);
-  if (!node) return fail(node.error());
-  auto read = read_param_node(**node, top.at("tree"), fs::path(path).parent_path());
-  if (!read) return fail(read.error());
-  tree.root = std::move(*read);
+  auto framework = TRY(string_member(root, top, "framework", false));
+  tree.framework = std::move(framework);
+  auto node = TRY(typed_member(root, top, "tree", Json::value_t::object, true));
+  auto read = TRY(read_param_node(*node, top.at("tree"), fs::path(path).parent_path()));
+  tree.root = std::move(read);
   return tree;
 }
 
@@ -404,9 +365,8 @@ Result<Dump> read_dump(const std::string& dir) {
   for (const fs::path& step_dir : level_directories(dir, "step_")) {
     StepDump step{label_of(step_dir, dir), {}};
     for (const fs::path& rank_dir : level_directories(step_dir, "rank_")) {
-      auto rank = read_rank(rank_dir, dir);
-      if (!rank) return fail(rank.error());
-      step.ranks.push_back(std::move(*rank));
+      auto rank = TRY(read_rank(rank_dir, dir));
+      step.ranks.push_back(std::move(rank));
     }
     dump.steps.push_back(std::move(step));
   }

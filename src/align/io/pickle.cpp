@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "align/io/parse_failure.h"
 #include "align/io/py_repr.h"
 
 namespace tipc::align {
@@ -158,7 +159,7 @@ class Unpickler {
  private:
   // ---- errors and input ----
   [[noreturn]] void error(const std::string& message) const {
-    throw Error::at(name_, 0, "", fmt::format("pickle offset {}: {}", op_pos_, message));
+    throw_parse_failure(Error::at(name_, 0, "", fmt::format("pickle offset {}: {}", op_pos_, message)));
   }
 
   std::size_t remaining() const { return bytes_.size() - pos_; }
@@ -723,11 +724,7 @@ const Value* Value::Dict::find(const Key& key) const {
 std::string Value::describe() const { return value_kind(data); }
 
 Result<Value> unpickle(const SharedBytes& bytes, const std::string& name, const UnpickleLimits& limits) {
-  try {
-    return Unpickler(bytes, name, limits).run();
-  } catch (const Error& e) {
-    return fail(e);
-  }
+  return catch_parse_failure([&] { return Unpickler(bytes, name, limits).run(); });
 }
 
 }  // namespace tipc::align

@@ -3,12 +3,14 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
+
+#include "config/yaml_file.h"
 
 namespace tipc::align {
 namespace {
@@ -41,30 +43,40 @@ bool is_permutation_of_axes(std::vector<std::size_t> axes) {
   return true;
 }
 
-[[noreturn]] void bad_rule(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& what) {
-  throw Error::at(file, node.Mark().line + 1, key, fmt::format("layout of '{}': {}", key, what));
+Error bad_rule(const std::string& file, const YAML::Node& node, const std::string& key, const std::string& what) {
+  return Error::at(file, config::yaml_line(node), key, fmt::format("layout of '{}': {}", key, what));
 }
 
-LayoutRule read_rule(const std::string& file, const YAML::Node& key_node, const YAML::Node& value) {
-  const std::string key = key_node.as<std::string>();
-  LayoutRule rule{key, "", {}, fmt::format("{}:{}", file, key_node.Mark().line + 1)};
+// A list of axis numbers; nullopt when an element is not one (yaml-cpp's decode does not throw).
+std::optional<std::vector<std::size_t>> axis_list(const YAML::Node& list) {
+  std::vector<std::size_t> axes;
+  for (const YAML::Node& item : list) {
+    std::size_t axis = 0;
+    if (!item.IsScalar() || !YAML::convert<std::size_t>::decode(item, axis)) return std::nullopt;
+    axes.push_back(axis);
+  }
+  return axes;
+}
+
+Result<LayoutRule> read_rule(const std::string& file, const YAML::Node& key_node, const YAML::Node& value) {
+  const std::string key = key_node.Scalar();
+  LayoutRule rule{key, "", {}, fmt::format("{}:{}", file, config::yaml_line(key_node))};
   if (value.IsSequence()) {
-    try {
-      rule.axes = value.as<std::vector<std::size_t>>();
-    } catch (const YAML::Exception&) {
-      bad_rule(file, value, key, "a permutation is a list of axis numbers");
-    }
+    auto axes = axis_list(value);
+    if (!axes) return fail(bad_rule(file, value, key, "a permutation is a list of axis numbers"));
+    rule.axes = std::move(*axes);
     if (rule.axes.empty() || !is_permutation_of_axes(rule.axes)) {
-      bad_rule(file, value, key, "the list must hold each axis 0..n-1 exactly once");
+      return fail(bad_rule(file, value, key, "the list must hold each axis 0..n-1 exactly once"));
     }
     rule.transform = fmt::format("[{}]", fmt::join(rule.axes, ", "));
     return rule;
   }
-  rule.transform = value.IsScalar() ? value.as<std::string>() : "";
+  rule.transform = value.IsScalar() ? value.Scalar() : "";
   if (named_transform(rule.transform) == nullptr) {
-    bad_rule(file, value, key,
-             fmt::format("unknown transform '{}' (expected transpose, oihw_to_hwio, hwio_to_oihw or a list of axes)",
-                         rule.transform));
+    return fail(bad_rule(
+        file, value, key,
+        fmt::format("unknown transform '{}' (expected transpose, oihw_to_hwio, hwio_to_oihw or a list of axes)",
+                    rule.transform)));
   }
   return rule;
 }
@@ -94,31 +106,21 @@ Result<std::vector<std::size_t>> layout_axes(const LayoutRule& rule, std::size_t
 }
 
 Result<std::vector<LayoutRule>> layout_rules_from_yaml(const YAML::Node& map, const std::string& file) {
-  if (!map.IsMap()) return fail(Error::at(file, map.Mark().line + 1, "layout", "expected a map of key: transform"));
+  if (!map.IsMap()) return fail(Error::at(file, config::yaml_line(map), "layout", "expected a map of key: transform"));
   std::vector<LayoutRule> rules;
-  try {
-    for (const auto& item : map) rules.push_back(read_rule(file, item.first, item.second));
-  } catch (const Error& e) {
-    return fail(e);
-  }
+  for (const auto& item : map) rules.push_back(TRY(read_rule(file, item.first, item.second)));
   return rules;
 }
 
 Result<std::vector<LayoutRule>> load_layout_file(const std::string& path) {
-  try {
-    const YAML::Node root = YAML::LoadFile(path);
-    if (!root.IsMap() || !root["layout"]) return fail(Error::at(path, 1, "layout", "expected a top-level 'layout:' map"));
-    for (const auto& item : root) {
-      if (item.first.as<std::string>() != "layout") {
-        return fail(Error::at(path, item.first.Mark().line + 1, item.first.as<std::string>(), "unknown key"));
-      }
+  const YAML::Node root = TRY(config::load_yaml_file(path, "the layout file"));
+  if (!root.IsMap() || !root["layout"]) return fail(Error::at(path, 1, "layout", "expected a top-level 'layout:' map"));
+  for (const auto& item : root) {
+    if (item.first.Scalar() != "layout") {
+      return fail(Error::at(path, config::yaml_line(item.first), item.first.Scalar(), "unknown key"));
     }
-    return layout_rules_from_yaml(root["layout"], path);
-  } catch (const YAML::BadFile&) {
-    return fail(Error::at(path, 0, "", "cannot open the layout file: " + errno_text(errno)));
-  } catch (const YAML::Exception& e) {
-    return fail(Error::at(path, e.mark.line + 1, "", e.msg));
   }
+  return layout_rules_from_yaml(root["layout"], path);
 }
 
 }  // namespace tipc::align
