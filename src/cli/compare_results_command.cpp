@@ -18,12 +18,12 @@ namespace tipc::cli {
 namespace {
 
 
-const std::map<std::string, align::ResultFormat> kFormats = {{"tipc", align::ResultFormat::Tipc},
-                                                              {"video", align::ResultFormat::Video},
-                                                              {"metric", align::ResultFormat::Metric}};
+const std::map<std::string, align::ResultFormat> kFormats = {{"tipc", align::ResultFormat::kTipc},
+                                                              {"video", align::ResultFormat::kVideo},
+                                                              {"metric", align::ResultFormat::kMetric}};
 
-const std::map<std::string, align::Comparison> kComparisons = {{"allclose", align::Comparison::Allclose},
-                                                               {"labels", align::Comparison::Labels}};
+const std::map<std::string, align::Comparison> kComparisons = {{"allclose", align::Comparison::kAllclose},
+                                                               {"labels", align::Comparison::kLabels}};
 
 struct CompareResultsArgs {
   std::string gt_glob, log_glob;
@@ -54,7 +54,7 @@ std::variant<CompareResultsArgs, int> parse_compare_results_args(const std::vect
       ->check(CLI::IsMember({"tipc", "video", "metric"}));
   app.add_option("--json", parsed.json_path, "also write the outcomes to this JSON file (replaced atomically)");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
-  if (parsed.rule.comparison == align::Comparison::Labels && (atol->count() > 0 || rtol->count() > 0)) {
+  if (parsed.rule.comparison == align::Comparison::kLabels && (atol->count() > 0 || rtol->count() > 0)) {
     err << "tipc-run compare-results: error: --atol and --rtol apply to --compare allclose, not labels\n";
     return kExitUsage;
   }

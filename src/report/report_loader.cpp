@@ -145,7 +145,7 @@ void add_check(StageReport& report, const JsonValue& stage, const PlanFile& plan
   if (!report.started) return;
   const auto spec = plan::check_spec_from_json(stage, plan.path);
   if (!spec) {
-    report.check = unreadable_check(report.kind, spec.error().str());
+    report.check = unreadable_check("check", spec.error().str());  // which check is what it could not say
     return;
   }
   if (!*spec) return;

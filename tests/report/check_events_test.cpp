@@ -72,8 +72,8 @@ class CheckEventsTest : public ::testing::Test {
 // A failed diff's result file, as tipc-run diff writes it.
 const std::string kDiffJson =
     align::to_json(align::DiffSummary{"a.npy", "b.npy", "mean,max", 1e-6, false,
-                                      {{"logits", false, "", {4}, {{align::Statistic::Mean, 1e-7},
-                                                                   {align::Statistic::Max, 2e-5}}}},
+                                      {{"logits", false, "", {4}, {{align::Statistic::kMean, 1e-7},
+                                                                   {align::Statistic::kMax, 2e-5}}}},
                                       {}})
         .dump();
 

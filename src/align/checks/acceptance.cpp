@@ -89,7 +89,7 @@ std::string failing_keys(const DiffResult& result) {
 std::optional<double> mean_magnitude(const Value* value) {
   const Array* array = value ? value->get<Array>() : nullptr;
   if (!array || array->size() == 0 || array->size() > 4096) return std::nullopt;
-  if (array->dtype.kind == DtypeKind::Bool || array->dtype.kind == DtypeKind::Complex) return std::nullopt;
+  if (array->dtype.kind == DtypeKind::kBool || array->dtype.kind == DtypeKind::kComplex) return std::nullopt;
   double sum = 0;
   for (std::size_t i = 0; i < array->size(); ++i) sum += std::fabs(array->value_at(i));
   return sum / static_cast<double>(array->size());

@@ -48,7 +48,7 @@ std::string render_log(const LogCheck& log) {
 }
 
 std::string rule_text(const CompareRule& rule) {
-  if (rule.comparison == Comparison::Labels) return "labels: integers equal, other numbers finite";
+  if (rule.comparison == Comparison::kLabels) return "labels: integers equal, other numbers finite";
   return fmt::format("atol {}, rtol {}", python_number(rule.tolerance.atol), python_number(rule.tolerance.rtol));
 }
 
@@ -96,7 +96,7 @@ Json log_json(const LogCheck& log) {
 }
 
 Result<Precision> precision_named(const std::string& name, const JsonFields& fields, std::string_view key) {
-  for (const Precision precision : {Precision::Fp32, Precision::Fp16, Precision::Int8}) {
+  for (const Precision precision : {Precision::kFp32, Precision::kFp16, Precision::kInt8}) {
     if (name == to_string(precision)) return precision;
   }
   return fail(fields.error(key, fmt::format("'{}' is not a precision (fp32, fp16, int8)", name)));
@@ -148,9 +148,9 @@ Result<LogCheck> log_from(const JsonFields& log) {
 
 Result<CompareRule> rule_from(const JsonFields& fields) {
   const std::string comparison = TRY(fields.text("compare"));
-  if (comparison == to_string(Comparison::Labels)) return CompareRule{Comparison::Labels, {}};
-  if (comparison != to_string(Comparison::Allclose)) return fail(fields.error("compare", "expected allclose or labels"));
-  return CompareRule{Comparison::Allclose, {TRY(fields.number("atol")), TRY(fields.number("rtol"))}};
+  if (comparison == to_string(Comparison::kLabels)) return CompareRule{Comparison::kLabels, {}};
+  if (comparison != to_string(Comparison::kAllclose)) return fail(fields.error("compare", "expected allclose or labels"));
+  return CompareRule{Comparison::kAllclose, {TRY(fields.number("atol")), TRY(fields.number("rtol"))}};
 }
 
 }  // namespace
@@ -170,7 +170,7 @@ Json to_json(const CompareResultsRun& run) {
   for (const auto& [precision, file] : run.ground_truth_files) ground_truth[to_string(precision)] = file;
   Json logs = Json::array();
   for (const LogCheck& log : run.report.logs) logs.push_back(log_json(log));
-  const bool labels = run.rule.comparison == Comparison::Labels;  // no tolerance applies
+  const bool labels = run.rule.comparison == Comparison::kLabels;  // no tolerance applies
   return {{"format", run.format},
           {"compare", to_string(run.rule.comparison)},
           {"atol", labels ? Json(nullptr) : Json(run.rule.tolerance.atol)},

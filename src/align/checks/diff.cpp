@@ -136,9 +136,9 @@ class Comparer {
 
   static StatValue pick(const LeafStats& stats, Statistic statistic) {
     switch (statistic) {
-      case Statistic::Min: return stats.min;
-      case Statistic::Max: return stats.max;
-      case Statistic::Mean: return stats.mean;
+      case Statistic::kMin: return stats.min;
+      case Statistic::kMax: return stats.max;
+      case Statistic::kMean: return stats.mean;
     }
     return stats.mean;
   }
@@ -203,9 +203,9 @@ Value single_entry(const std::string& name, Value array) {
 
 std::string_view to_string(Statistic statistic) {
   switch (statistic) {
-    case Statistic::Min: return "min";
-    case Statistic::Max: return "max";
-    case Statistic::Mean: return "mean";
+    case Statistic::kMin: return "min";
+    case Statistic::kMax: return "max";
+    case Statistic::kMean: return "mean";
   }
   return "mean";
 }
@@ -217,9 +217,9 @@ Result<std::vector<Statistic>> parse_methods(std::string_view method) {
     const std::size_t comma = std::min(method.find(',', start), method.size());
     const std::string_view name = method.substr(start, comma - start);
     if (name == "all") {
-      out.insert(out.end(), {Statistic::Min, Statistic::Max, Statistic::Mean});
+      out.insert(out.end(), {Statistic::kMin, Statistic::kMax, Statistic::kMean});
     } else if (name == "min" || name == "max" || name == "mean") {
-      out.push_back(name == "min" ? Statistic::Min : name == "max" ? Statistic::Max : Statistic::Mean);
+      out.push_back(name == "min" ? Statistic::kMin : name == "max" ? Statistic::kMax : Statistic::kMean);
     } else {
       return fail(Error::plain(fmt::format("unknown diff method '{}' (expected mean, min, max, all or a "
                                            "comma-separated list of them)", name)));

@@ -36,14 +36,14 @@ struct DiffOptions {
   std::vector<LayoutRule> layout;
 };
 
-enum class Statistic { Min, Max, Mean };
+enum class Statistic { kMin, kMax, kMean };
 std::string_view to_string(Statistic statistic);
 
 // The methods a report prints, in order; "all" expands to min, max, mean anywhere in a list.
 Result<std::vector<Statistic>> parse_methods(std::string_view method);
 
 struct MethodCheck {
-  Statistic statistic = Statistic::Mean;
+  Statistic statistic = Statistic::kMean;
   StatValue value;
   bool passed = true;  // printed flag: sticky within the key once a method failed
 };

@@ -10,7 +10,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Result<Statistic> statistic_named(const std::string& name, const JsonFields& values) {
-  for (const Statistic statistic : {Statistic::Min, Statistic::Max, Statistic::Mean}) {
+  for (const Statistic statistic : {Statistic::kMin, Statistic::kMax, Statistic::kMean}) {
     if (name == to_string(statistic)) return statistic;
   }
   return fail(values.error(name, "not a statistic (min, max, mean)"));

@@ -199,9 +199,9 @@ Result<std::optional<KeyedText>> metric_line(std::string_view line, const std::s
 Result<std::optional<KeyedText>> ground_truth_line(std::string_view line, const std::string& file, int number,
                                                    ResultFormat format) {
   switch (format) {
-    case ResultFormat::Tipc: return tipc_line(line, file, number);
-    case ResultFormat::Video: return video_line(line);
-    case ResultFormat::Metric: return metric_line(line, file, number);
+    case ResultFormat::kTipc: return tipc_line(line, file, number);
+    case ResultFormat::kVideo: return video_line(line);
+    case ResultFormat::kMetric: return metric_line(line, file, number);
   }
   return std::nullopt;
 }
@@ -233,15 +233,15 @@ std::optional<Found> find_prediction(const std::vector<std::string_view>& lines,
     const std::string_view line = lines[i];
     const int number = static_cast<int>(i + 1);
     switch (format) {
-      case ResultFormat::Tipc:  // the first line, the text after the key's last occurrence
+      case ResultFormat::kTipc:  // the first line, the text after the key's last occurrence
         if (const auto at = line.rfind(key); at != std::string_view::npos) {
           return Found{number, line.substr(at + key.size())};
         }
         break;
-      case ResultFormat::Video:  // the last line, its last whitespace token
+      case ResultFormat::kVideo:  // the last line, its last whitespace token
         if (line.find(key) != std::string_view::npos) found = Found{number, last_token(line)};
         break;
-      case ResultFormat::Metric:  // the last `key:value` line
+      case ResultFormat::kMetric:  // the last `key:value` line
         if (const auto colon = line.find(':'); colon != std::string_view::npos && trim(line.substr(0, colon)) == key) {
           found = Found{number, line.substr(colon + 1)};
         }
@@ -309,7 +309,7 @@ Result<KeyComparison> compare_key(const GroundTruthEntry& entry, const std::opti
   key.log_line = found->line;
   key.pred_text = std::string(trim(found->text));
   const auto predicted = TRY(parse_result(found->text, log_file, found->line, entry.key));
-  key.allclose = rule.comparison == Comparison::Labels ? compare_labels(entry.expected, predicted)
+  key.allclose = rule.comparison == Comparison::kLabels ? compare_labels(entry.expected, predicted)
                                                       : allclose(entry.expected, predicted, rule.tolerance);
   key.status = key.allclose->passed() ? Verdict::kPass : Verdict::kFail;
   key.reason = key.allclose->passed() ? "" : failure_reason(*key.allclose, entry.expected, predicted);
@@ -330,16 +330,16 @@ std::string log_failure_reason(const std::vector<KeyComparison>& keys) {
 
 const char* to_string(Precision precision) {
   switch (precision) {
-    case Precision::Fp32: return "fp32";
-    case Precision::Fp16: return "fp16";
-    case Precision::Int8: return "int8";
+    case Precision::kFp32: return "fp32";
+    case Precision::kFp16: return "fp16";
+    case Precision::kInt8: return "int8";
   }
   return "?";
 }
 
 std::optional<Precision> precision_in_name(const std::string& path) {
   const std::string name = std::filesystem::path(path).filename().string();
-  for (Precision p : {Precision::Fp32, Precision::Fp16, Precision::Int8}) {
+  for (Precision p : {Precision::kFp32, Precision::kFp16, Precision::kInt8}) {
     if (name.find(to_string(p)) != std::string::npos) return p;
   }
   return std::nullopt;
@@ -387,7 +387,7 @@ Result<GroundTruthFiles> pick_ground_truth_files(const std::vector<std::string>&
                                            it->second, file)));
     }
   }
-  if (!files.by_precision.contains(Precision::Fp32)) {
+  if (!files.by_precision.contains(Precision::kFp32)) {
     return fail(Error::plain(fmt::format("no fp32 ground truth (a file with fp32 in its name) among the files "
                                          "the ground-truth glob matched: {}",
                                          fmt::join(matched, ", "))));
@@ -413,8 +413,8 @@ AllcloseResult compare_labels(const NumberArray& expected, const NumberArray& pr
 
 const char* to_string(Comparison comparison) {
   switch (comparison) {
-    case Comparison::Allclose: return "allclose";
-    case Comparison::Labels: return "labels";
+    case Comparison::kAllclose: return "allclose";
+    case Comparison::kLabels: return "labels";
   }
   return "?";
 }

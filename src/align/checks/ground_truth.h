@@ -29,14 +29,14 @@ namespace tipc::align {
 
 // How results are written (spec §5.2, item 7).
 enum class ResultFormat {
-  Tipc,    // GT `<image path>\t<result>`, key = the path's basename; log: the first line
-           // holding the key, the text after the key's last occurrence on it
-  Video,   // PaddleVideo: keys `top-1 class` and `top-1 score`, value = the last whitespace
-           // token of a line holding the key (the last such line in a log)
-  Metric,  // PaddleGAN: `metric_name:value` lines on both sides (the last one in a log)
+  kTipc,    // GT `<image path>\t<result>`, key = the path's basename; log: the first line
+            // holding the key, the text after the key's last occurrence on it
+  kVideo,   // PaddleVideo: keys `top-1 class` and `top-1 score`, value = the last whitespace
+            // token of a line holding the key (the last such line in a log)
+  kMetric,  // PaddleGAN: `metric_name:value` lines on both sides (the last one in a log)
 };
 
-enum class Precision { Fp32, Fp16, Int8 };
+enum class Precision { kFp32, kFp16, kInt8 };
 const char* to_string(Precision precision);  // "fp32", "fp16", "int8"
 // The precision a file's basename names, tested in upstream's order (fp32, fp16, int8).
 std::optional<Precision> precision_in_name(const std::string& path);
@@ -111,11 +111,11 @@ AllcloseResult allclose(const NumberArray& expected, const NumberArray& predicte
 // max_abs_diff and the worst element are over the integers, and the elements that failed.
 AllcloseResult compare_labels(const NumberArray& expected, const NumberArray& predicted);
 
-enum class Comparison { Allclose, Labels };
+enum class Comparison { kAllclose, kLabels };
 const char* to_string(Comparison comparison);  // "allclose", "labels"
 
 struct CompareRule {
-  Comparison comparison = Comparison::Allclose;
+  Comparison comparison = Comparison::kAllclose;
   AllcloseTolerance tolerance;  // Allclose only
 };
 

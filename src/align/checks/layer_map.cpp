@@ -106,7 +106,7 @@ Result<std::vector<MappedPair>> read_pairs(const std::string& file, const YAML::
 }
 
 // What the rules say about one layer.
-enum class RuleEffect { Keep, Ignore, IgnoreRecursively };
+enum class RuleEffect { kKeep, kIgnore, kIgnoreRecursively };
 
 bool names(const std::vector<RouteRule>& rules, const std::string& route) {
   return std::any_of(rules.begin(), rules.end(), [&](const RouteRule& rule) { return rule.route == route; });
@@ -115,11 +115,11 @@ bool names(const std::vector<RouteRule>& rules, const std::string& route) {
 // `active` holds the ignore_class rules whose layer is an ancestor of this one.
 RuleEffect effect_of_rules(const IgnoreRules& rules, const std::string& route, const std::string& class_name,
                     const std::vector<const ClassRule*>& active) {
-  if (names(rules.ignore_recursively, route)) return RuleEffect::IgnoreRecursively;
-  if (names(rules.ignore, route)) return RuleEffect::Ignore;
+  if (names(rules.ignore_recursively, route)) return RuleEffect::kIgnoreRecursively;
+  if (names(rules.ignore, route)) return RuleEffect::kIgnore;
   const bool class_ignored =
       std::any_of(active.begin(), active.end(), [&](const ClassRule* rule) { return rule->class_name == class_name; });
-  return class_ignored ? RuleEffect::Ignore : RuleEffect::Keep;
+  return class_ignored ? RuleEffect::kIgnore : RuleEffect::kKeep;
 }
 
 // The ignore_class rules in force for the sublayers of the layer at `route`.
@@ -134,11 +134,11 @@ std::vector<const ClassRule*> active_below(const IgnoreRules& rules, const std::
 void filter_report_node(const IgnoreRules& rules, ReportNode node, const std::vector<const ClassRule*>& active,
                         std::vector<ReportNode>& out) {
   const RuleEffect effect = effect_of_rules(rules, node.route, node.name, active);
-  if (effect == RuleEffect::IgnoreRecursively) return;
+  if (effect == RuleEffect::kIgnoreRecursively) return;
   const auto below = active_below(rules, node.route, active);
   std::vector<ReportNode> children;
   for (ReportNode& child : node.children) filter_report_node(rules, std::move(child), below, children);
-  if (effect == RuleEffect::Ignore) {
+  if (effect == RuleEffect::kIgnore) {
     std::move(children.begin(), children.end(), std::back_inserter(out));
     return;
   }
@@ -149,8 +149,8 @@ void filter_report_node(const IgnoreRules& rules, ReportNode node, const std::ve
 void filter_param_node(const IgnoreRules& rules, ParamNode& node, const std::vector<const ClassRule*>& active,
                        bool inside_ignored_subtree) {
   const RuleEffect effect = effect_of_rules(rules, node.route, node.name, active);
-  const bool subtree_ignored = inside_ignored_subtree || effect == RuleEffect::IgnoreRecursively;
-  if (subtree_ignored || effect == RuleEffect::Ignore) node.available = false;
+  const bool subtree_ignored = inside_ignored_subtree || effect == RuleEffect::kIgnoreRecursively;
+  if (subtree_ignored || effect == RuleEffect::kIgnore) node.available = false;
   const auto below = active_below(rules, node.route, active);
   for (ParamNode& child : node.children) filter_param_node(rules, child, below, subtree_ignored);
 }

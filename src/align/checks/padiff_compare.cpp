@@ -70,7 +70,7 @@ double numpy_mean_in(const Array& array, bool absolute) {
 // result keeps the input's dtype; every other dtype gives float64.
 double numpy_mean(const Array& array, bool absolute) {
   if (array.size() == 0) return std::numeric_limits<double>::quiet_NaN();  // numpy: nan, with a warning
-  if (array.dtype.kind != DtypeKind::Float || array.dtype.item_size > 4) return numpy_mean_in<double>(array, absolute);
+  if (array.dtype.kind != DtypeKind::kFloat || array.dtype.item_size > 4) return numpy_mean_in<double>(array, absolute);
   const float mean = static_cast<float>(numpy_mean_in<float>(array, absolute));
   // _Float16 (GCC and Clang) rounds to nearest even, as numpy's float32 -> float16 cast does.
   return array.dtype.item_size == 2 ? static_cast<double>(static_cast<_Float16>(mean)) : mean;
@@ -108,15 +108,15 @@ const std::string* partner_of(const RoutePairs& pairs, const std::string& a_rout
 
 // How a sublayer finds its partner: api calls in order, mapped layers through the map, and
 // layers by metas.net_id (in order when the dump has no ids).
-enum class PairingKind { Net, Api, Mapped };
+enum class PairingKind { kNet, kApi, kMapped };
 
 PairingKind pairing_kind(const ReportNode& node, const RoutePairs& pairs, bool a_side) {
-  if (node.kind == NodeKind::InMap || maps_route(pairs, node.route, a_side)) return PairingKind::Mapped;
-  return node.kind == NodeKind::Api ? PairingKind::Api : PairingKind::Net;
+  if (node.kind == NodeKind::kInMap || maps_route(pairs, node.route, a_side)) return PairingKind::kMapped;
+  return node.kind == NodeKind::kApi ? PairingKind::kApi : PairingKind::kNet;
 }
 
 bool is_black_box(const ReportNode& node, const RoutePairs& pairs, bool a_side) {
-  return pairing_kind(node, pairs, a_side) == PairingKind::Mapped;
+  return pairing_kind(node, pairs, a_side) == PairingKind::kMapped;
 }
 
 using ChildPairs = std::vector<std::pair<const ReportNode*, const ReportNode*>>;
@@ -133,7 +133,7 @@ std::string describe_counts(const std::array<std::size_t, 3>& counts) {
 
 bool all_have_net_ids(const ReportNode& node) {
   return std::all_of(node.children.begin(), node.children.end(),
-                     [](const ReportNode& child) { return child.kind != NodeKind::Net || child.net_id; });
+                     [](const ReportNode& child) { return child.kind != NodeKind::kNet || child.net_id; });
 }
 
 // PaDiff's re-pairing of B's sublayers to A's (spec §4.5 step 3), in A's order.
@@ -147,19 +147,19 @@ tl::expected<ChildPairs, std::string> pair_children(const ReportNode& a, const R
   ChildPairs out;
   for (const ReportNode& child : a.children) {
     const PairingKind kind = pairing_kind(child, pairs, true);
-    const std::string* partner_route = kind == PairingKind::Mapped ? partner_of(pairs, child.route) : nullptr;
-    if (kind == PairingKind::Mapped && !partner_route)
+    const std::string* partner_route = kind == PairingKind::kMapped ? partner_of(pairs, child.route) : nullptr;
+    if (kind == PairingKind::kMapped && !partner_route)
       return tl::unexpected("'" + child.route + "' is in A's layer map but has no partner in B");
     const auto matches = [&](const ReportNode& candidate) {
       if (pairing_kind(candidate, pairs, false) != kind) return false;
-      if (kind == PairingKind::Mapped) return candidate.route == *partner_route;
-      return kind == PairingKind::Api || !by_net_id || candidate.net_id == child.net_id;
+      if (kind == PairingKind::kMapped) return candidate.route == *partner_route;
+      return kind == PairingKind::kApi || !by_net_id || candidate.net_id == child.net_id;
     };
     std::size_t found = 0;
     while (found < b.children.size() && (used[found] || !matches(b.children[found]))) ++found;
     if (found == b.children.size()) {
       // Equal counts leave only two ways to miss: a mapped partner elsewhere, or an unknown net_id.
-      if (kind == PairingKind::Mapped)
+      if (kind == PairingKind::kMapped)
         return tl::unexpected("'" + *partner_route + "' (mapped from '" + child.route + "') is not a sublayer of '" +
                               b.route + "'");
       return tl::unexpected(
@@ -181,11 +181,11 @@ struct NodePair {
 // A layer is named by its route. API calls have none (PaDiff leaves them blank), so they are
 // "<parent>/<api name>#<k>", the k-th call of that API under the parent, from 0.
 std::string node_label(const ReportNode& node, const ReportNode& parent, const std::string& parent_label) {
-  if (!node.route.empty() || node.kind != NodeKind::Api) return node.route;
+  if (!node.route.empty() || node.kind != NodeKind::kApi) return node.route;
   std::size_t calls_before = 0;
   for (const ReportNode& sibling : parent.children) {
     if (&sibling == &node) break;
-    if (sibling.kind == NodeKind::Api && sibling.name == node.name) ++calls_before;
+    if (sibling.kind == NodeKind::kApi && sibling.name == node.name) ++calls_before;
   }
   return fmt::format("{}/{}#{}", parent_label, node.name, calls_before);
 }
@@ -197,7 +197,7 @@ class RankComparer {
       : options_(options), where_(std::move(where)), result_(result) {}
 
   void structure(const std::string& reason) {
-    result_.divergences.push_back({Check::Structure, where_, std::nullopt, reason});
+    result_.divergences.push_back({Check::kStructure, where_, std::nullopt, reason});
   }
 
   Result<void> compare_reports(const Report& a, const Report& b) {
@@ -215,10 +215,10 @@ class RankComparer {
       return {};
     }
     for (std::size_t i = 0; i < a_roots.size(); ++i) {
-      for (const Check check : {Check::Forward, Check::Backward}) {
+      for (const Check check : {Check::kForward, Check::kBackward}) {
         if (!runs(check)) continue;
         const NodePair roots{a_roots[i], b_roots[i], a_roots[i].route, b_roots[i].route};
-        TRY(ReportSearch{*this, pairs, check}.visit(roots, true, check == Check::Backward));
+        TRY(ReportSearch{*this, pairs, check}.visit(roots, true, check == Check::kBackward));
       }
     }
     return {};
@@ -244,8 +244,8 @@ class RankComparer {
   }
 
   bool runs(Check check) const {
-    const bool forward = check == Check::Forward || check == Check::Weights;
-    return options_.phases == Phases::Both || (options_.phases == Phases::Forward) == forward;
+    const bool forward = check == Check::kForward || check == Check::kWeights;
+    return options_.phases == Phases::kBoth || (options_.phases == Phases::kForward) == forward;
   }
 
  private:
@@ -269,7 +269,7 @@ class RankComparer {
       const ReportNode &a = pair.a, &b = pair.b;
       std::optional<std::size_t> index;
       if (!tensors(a, backward).empty() || !tensors(b, backward).empty()) {
-        auto layer = TRY(comparer.compare_tensor_lists(backward ? Check::Backward : Check::Forward, pair,
+        auto layer = TRY(comparer.compare_tensor_lists(backward ? Check::kBackward : Check::kForward, pair,
                                                    tensors(a, backward), tensors(b, backward)));
         index = comparer.add_layer(std::move(layer));
       }
@@ -327,8 +327,8 @@ class RankComparer {
   // Paddle's and the other torch's, the only case the transpose table is for.
   Result<void> compare_param_node(const ParamNode& a, const ParamNode& b, Check check,
                                   std::optional<bool> a_is_paddle) {
-    const auto& a_params = check == Check::Weights ? a.weights : a.grads;
-    const auto& b_params = check == Check::Weights ? b.weights : b.grads;
+    const auto& a_params = check == Check::kWeights ? a.weights : a.grads;
+    const auto& b_params = check == Check::kWeights ? b.weights : b.grads;
     if (a_params.size() != b_params.size()) {
       LayerComparison layer = new_layer(check, a.route, b.route, a, b);
       layer.problem = fmt::format("A has {} {}, B has {}", a_params.size(), to_string(check), b_params.size());
@@ -342,7 +342,7 @@ class RankComparer {
       LayerComparison layer = new_layer(check, a.route + "." + a_param.name, b.route + "." + b_param.name, a, b);
       if (!a_param.path || !b_param.path) {
         layer.problem = std::string(a_param.path ? "B" : "A") + " has no " +
-                        (check == Check::Grads ? "grad" : "value") + " for this parameter, the other has one";
+                        (check == Check::kGrads ? "grad" : "value") + " for this parameter, the other has one";
       } else {
         auto arrays = TRY(read_pair(*a_param.path, *b_param.path));
         const bool transpose = a_is_paddle.has_value() && needs_transpose(*a_is_paddle, a, a_param, b, b_param);
@@ -380,7 +380,7 @@ class RankComparer {
                                                const std::vector<std::string>& a_paths,
                                                const std::vector<std::string>& b_paths) const {
     LayerComparison layer = new_layer(check, pair.a_label, pair.b_label, pair.a, pair.b);
-    const char* what = check == Check::Forward ? "outputs" : "grads";
+    const char* what = check == Check::kForward ? "outputs" : "grads";
     if (a_paths.size() != b_paths.size()) {
       layer.problem = fmt::format("A has {} {}, B has {}", a_paths.size(), what, b_paths.size());
       return layer;
@@ -425,17 +425,17 @@ bool present_in_both(RankComparer& comparer, const std::optional<File>& a, const
 Result<void> compare_ranks(const RankDump& a, const RankDump& b, const PadiffOptions& options, PadiffResult& result) {
   RankComparer comparer(options, rank_label(a, b), result);
   ++result.ranks;
-  if ((comparer.runs(Check::Forward) || comparer.runs(Check::Backward)) &&
+  if ((comparer.runs(Check::kForward) || comparer.runs(Check::kBackward)) &&
       present_in_both(comparer, a.report, b.report, a, b, "report.json")) {
     auto compared = comparer.compare_reports(*a.report, *b.report);
     if (!compared) return compared;
   }
-  if (comparer.runs(Check::Weights) && present_in_both(comparer, a.weights, b.weights, a, b, "weights")) {
-    auto compared = comparer.compare_param_trees(*a.weights, *b.weights, Check::Weights);
+  if (comparer.runs(Check::kWeights) && present_in_both(comparer, a.weights, b.weights, a, b, "weights")) {
+    auto compared = comparer.compare_param_trees(*a.weights, *b.weights, Check::kWeights);
     if (!compared) return compared;
   }
-  if (comparer.runs(Check::Grads) && present_in_both(comparer, a.grads, b.grads, a, b, "grads")) {
-    auto compared = comparer.compare_param_trees(*a.grads, *b.grads, Check::Grads);
+  if (comparer.runs(Check::kGrads) && present_in_both(comparer, a.grads, b.grads, a, b, "grads")) {
+    auto compared = comparer.compare_param_trees(*a.grads, *b.grads, Check::kGrads);
     if (!compared) return compared;
   }
   return {};
@@ -445,15 +445,15 @@ Result<void> compare_ranks(const RankDump& a, const RankDump& b, const PadiffOpt
 
 const char* to_string(CompareMode mode) {
   switch (mode) {
-    case CompareMode::Mean: return "mean";
-    case CompareMode::Strict: return "strict";
-    case CompareMode::AbsMean: return "abs_mean";
+    case CompareMode::kMean: return "mean";
+    case CompareMode::kStrict: return "strict";
+    case CompareMode::kAbsMean: return "abs_mean";
   }
   return "?";
 }
 
 std::optional<CompareMode> parse_compare_mode(std::string_view name) {
-  for (const CompareMode mode : {CompareMode::Mean, CompareMode::Strict, CompareMode::AbsMean}) {
+  for (const CompareMode mode : {CompareMode::kMean, CompareMode::kStrict, CompareMode::kAbsMean}) {
     if (name == to_string(mode)) return mode;
   }
   return std::nullopt;
@@ -468,7 +468,7 @@ bool within_tolerance(double a, double b, const Tolerance& tolerance) {
 TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance& tolerance) {
   TensorComparison out;
   out.elements = element_diff(a, b, tolerance);
-  if (tolerance.mode == CompareMode::Strict) {
+  if (tolerance.mode == CompareMode::kStrict) {
     if (!out.elements)
       out.detail = shapes_mismatch(a, b);
     else if (out.elements->outside > 0)
@@ -477,7 +477,7 @@ TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance
     out.passed = out.detail.empty();
     return out;
   }
-  const bool absolute = tolerance.mode == CompareMode::AbsMean;
+  const bool absolute = tolerance.mode == CompareMode::kAbsMean;
   out.a_mean = numpy_mean(a, absolute);
   out.b_mean = numpy_mean(b, absolute);
   out.passed = within_tolerance(*out.a_mean, *out.b_mean, tolerance);
@@ -490,11 +490,11 @@ TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance
 
 std::string_view to_string(Check check) {
   switch (check) {
-    case Check::Structure: return "structure";
-    case Check::Forward: return "forward";
-    case Check::Backward: return "backward";
-    case Check::Weights: return "weights";
-    case Check::Grads: return "grads";
+    case Check::kStructure: return "structure";
+    case Check::kForward: return "forward";
+    case Check::kBackward: return "backward";
+    case Check::kWeights: return "weights";
+    case Check::kGrads: return "grads";
   }
   return "";
 }
@@ -513,9 +513,9 @@ const TensorComparison* LayerComparison::worst_tensor() const {
 }
 
 std::optional<Phases> parse_phases(std::string_view name) {
-  if (name == "both") return Phases::Both;
-  if (name == "forward") return Phases::Forward;
-  if (name == "backward") return Phases::Backward;
+  if (name == "both") return Phases::kBoth;
+  if (name == "forward") return Phases::kForward;
+  if (name == "backward") return Phases::kBackward;
   return std::nullopt;
 }
 
@@ -524,7 +524,7 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
   result.warnings = unmatched_rule_warnings(options.layer_map, dump_routes(a), dump_routes(b));
   if (a.steps.size() != b.steps.size()) {
     result.divergences.push_back(
-        {Check::Structure, "", std::nullopt, fmt::format("A has {} steps, B has {}", a.steps.size(), b.steps.size())});
+        {Check::kStructure, "", std::nullopt, fmt::format("A has {} steps, B has {}", a.steps.size(), b.steps.size())});
     return result;
   }
   // PaDiff's get_all_valid_path returns inside its loop: only the first step is checked.
@@ -536,7 +536,7 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
     const auto& a_ranks = a.steps[step].ranks;
     const auto& b_ranks = b.steps[step].ranks;
     if (a_ranks.size() != b_ranks.size()) {
-      result.divergences.push_back({Check::Structure, a.steps[step].label, std::nullopt,
+      result.divergences.push_back({Check::kStructure, a.steps[step].label, std::nullopt,
                                     fmt::format("A has {} ranks, B has {}", a_ranks.size(), b_ranks.size())});
       continue;
     }

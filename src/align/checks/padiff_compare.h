@@ -26,14 +26,14 @@
 namespace tipc::align {
 
 // What is compared of a tensor pair: the means, every element, or the means of |t|.
-enum class CompareMode { Mean, Strict, AbsMean };
+enum class CompareMode { kMean, kStrict, kAbsMean };
 const char* to_string(CompareMode mode);                                // "mean", "strict", "abs_mean"
 std::optional<CompareMode> parse_compare_mode(std::string_view name);  // the other way; nullopt if unknown
 
 // numpy's assert_allclose test: |x - y| <= atol + rtol * |y| (y from B), NaNs in the same
 // places equal, infinities equal only to themselves. PaDiff's defaults are numpy's.
 struct Tolerance {
-  CompareMode mode = CompareMode::Mean;
+  CompareMode mode = CompareMode::kMean;
   double atol = 0;
   double rtol = 1e-7;
 };
@@ -63,12 +63,12 @@ struct TensorComparison {
 TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance& tolerance);
 
 // The part of a dump a comparison belongs to.
-enum class Check { Structure, Forward, Backward, Weights, Grads };
+enum class Check { kStructure, kForward, kBackward, kWeights, kGrads };
 std::string_view to_string(Check check);  // "structure", "forward", "backward", "weights", "grads"
 
 // One pair of layers (or, for weights and grads, one pair of parameters).
 struct LayerComparison {
-  Check check = Check::Forward;
+  Check check = Check::kForward;
   std::string where;  // the rank's label, "step_0/rank_0" ("" for a plain directory)
   std::string a_route, b_route;
   std::string a_class, b_class;
@@ -83,19 +83,19 @@ struct LayerComparison {
 // A place where the search stops: a diverging leaf, a layer whose own output differs, a
 // pair whose sublayers cannot be paired, or (check Structure) a mismatch of the dumps.
 struct Divergence {
-  Check check = Check::Forward;
+  Check check = Check::kForward;
   std::string where;
   std::optional<std::size_t> layer;  // index into PadiffResult::layers; none for Structure
   std::string reason;
 };
 
-enum class Phases { Both, Forward, Backward };
+enum class Phases { kBoth, kForward, kBackward };
 std::optional<Phases> parse_phases(std::string_view name);  // "both", "forward", "backward"
 
 struct PadiffOptions {
   Tolerance tolerance;
   // forward: forward outputs and weights; backward: backward grads and grads.
-  Phases phases = Phases::Both;
+  Phases phases = Phases::kBoth;
   LayerMap layer_map;
   // PaDiff's own verdicts, bugs included: only the first step is checked, and below the
   // root the backward search compares forward outputs (in forward order).

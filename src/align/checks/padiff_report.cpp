@@ -20,8 +20,8 @@ std::string pair_text(const std::string& a, const std::string& b) { return a == 
 // What a layer's i-th tensor is called: parameters have one, layers a list.
 std::string tensor_label(const LayerComparison& layer, std::size_t i) {
   switch (layer.check) {
-    case Check::Forward: return "output " + std::to_string(i);
-    case Check::Backward: return "grad " + std::to_string(i);
+    case Check::kForward: return "output " + std::to_string(i);
+    case Check::kBackward: return "grad " + std::to_string(i);
     default: return "value";
   }
 }

@@ -65,38 +65,38 @@ std::int64_t signed_bits(const std::byte* p, std::size_t size, bool swap) {
 
 bool valid_size(DtypeKind kind, std::size_t size) {
   switch (kind) {
-    case DtypeKind::Bool: return size == 1;
-    case DtypeKind::Int:
-    case DtypeKind::UInt: return size == 1 || size == 2 || size == 4 || size == 8;
-    case DtypeKind::Float: return size == 2 || size == 4 || size == 8;
-    case DtypeKind::Complex: return size == 8 || size == 16;
+    case DtypeKind::kBool: return size == 1;
+    case DtypeKind::kInt:
+    case DtypeKind::kUInt: return size == 1 || size == 2 || size == 4 || size == 8;
+    case DtypeKind::kFloat: return size == 2 || size == 4 || size == 8;
+    case DtypeKind::kComplex: return size == 8 || size == 16;
   }
   return false;
 }
 
 std::optional<DtypeKind> kind_from_char(char c) {
   switch (c) {
-    case 'b': return DtypeKind::Bool;
-    case 'i': return DtypeKind::Int;
-    case 'u': return DtypeKind::UInt;
-    case 'f': return DtypeKind::Float;
-    case 'c': return DtypeKind::Complex;
+    case 'b': return DtypeKind::kBool;
+    case 'i': return DtypeKind::kInt;
+    case 'u': return DtypeKind::kUInt;
+    case 'f': return DtypeKind::kFloat;
+    case 'c': return DtypeKind::kComplex;
     default: return std::nullopt;
   }
 }
 
 char kind_char(DtypeKind kind) {
   switch (kind) {
-    case DtypeKind::Bool: return 'b';
-    case DtypeKind::Int: return 'i';
-    case DtypeKind::UInt: return 'u';
-    case DtypeKind::Float: return 'f';
-    case DtypeKind::Complex: return 'c';
+    case DtypeKind::kBool: return 'b';
+    case DtypeKind::kInt: return 'i';
+    case DtypeKind::kUInt: return 'u';
+    case DtypeKind::kFloat: return 'f';
+    case DtypeKind::kComplex: return 'c';
   }
   return '?';
 }
 
-ByteOrder host_order() { return std::endian::native == std::endian::little ? ByteOrder::Little : ByteOrder::Big; }
+ByteOrder host_order() { return std::endian::native == std::endian::little ? ByteOrder::kLittle : ByteOrder::kBig; }
 
 }  // namespace
 
@@ -140,29 +140,29 @@ SharedBytes SharedBytes::slice(std::size_t offset, std::size_t size) const {
 }
 
 std::string Dtype::descr() const {
-  const char order_char = order == ByteOrder::NotApplicable ? '|' : order == ByteOrder::Little ? '<' : '>';
+  const char order_char = order == ByteOrder::kNotApplicable ? '|' : order == ByteOrder::kLittle ? '<' : '>';
   return std::string(1, order_char) + kind_char(kind) + std::to_string(item_size);
 }
 
 std::string Dtype::name() const {
   const std::string bits = std::to_string(item_size * 8);
   switch (kind) {
-    case DtypeKind::Bool: return "bool";
-    case DtypeKind::Int: return "int" + bits;
-    case DtypeKind::UInt: return "uint" + bits;
-    case DtypeKind::Float: return "float" + bits;
-    case DtypeKind::Complex: return "complex" + bits;
+    case DtypeKind::kBool: return "bool";
+    case DtypeKind::kInt: return "int" + bits;
+    case DtypeKind::kUInt: return "uint" + bits;
+    case DtypeKind::kFloat: return "float" + bits;
+    case DtypeKind::kComplex: return "complex" + bits;
   }
   return "?";
 }
 
-bool Dtype::needs_swap() const { return item_size > 1 && order != ByteOrder::NotApplicable && order != host_order(); }
+bool Dtype::needs_swap() const { return item_size > 1 && order != ByteOrder::kNotApplicable && order != host_order(); }
 
 std::optional<ByteOrder> byte_order_from_char(char c) {
   switch (c) {
-    case '<': return ByteOrder::Little;
-    case '>': return ByteOrder::Big;
-    case '|': return ByteOrder::NotApplicable;
+    case '<': return ByteOrder::kLittle;
+    case '>': return ByteOrder::kBig;
+    case '|': return ByteOrder::kNotApplicable;
     case '=': return host_order();
     default: return std::nullopt;
   }
@@ -180,7 +180,7 @@ std::optional<Dtype> dtype_from_code(std::string_view code, ByteOrder order) {
   }
   if (!valid_size(*kind, size)) return std::nullopt;
   // One-byte items have no byte order, whatever the writer put in front of them.
-  return Dtype{*kind, size, size == 1 ? ByteOrder::NotApplicable : order};
+  return Dtype{*kind, size, size == 1 ? ByteOrder::kNotApplicable : order};
 }
 
 std::optional<Dtype> dtype_from_descr(std::string_view descr) {
@@ -235,17 +235,17 @@ double Array::value_at(std::size_t i) const {
   const std::byte* p = data.data() + i * dtype.item_size;
   const bool swap = dtype.needs_swap();
   switch (dtype.kind) {
-    case DtypeKind::Bool: return *p != std::byte{0} ? 1.0 : 0.0;
-    case DtypeKind::Int: return static_cast<double>(signed_bits(p, dtype.item_size, swap));
-    case DtypeKind::UInt: return static_cast<double>(unsigned_bits(p, dtype.item_size, swap));
-    case DtypeKind::Float: return float_bits_to_double(p, dtype.item_size, swap);
-    case DtypeKind::Complex: return float_bits_to_double(p, dtype.item_size / 2, swap);
+    case DtypeKind::kBool: return *p != std::byte{0} ? 1.0 : 0.0;
+    case DtypeKind::kInt: return static_cast<double>(signed_bits(p, dtype.item_size, swap));
+    case DtypeKind::kUInt: return static_cast<double>(unsigned_bits(p, dtype.item_size, swap));
+    case DtypeKind::kFloat: return float_bits_to_double(p, dtype.item_size, swap);
+    case DtypeKind::kComplex: return float_bits_to_double(p, dtype.item_size / 2, swap);
   }
   return 0.0;
 }
 
 std::complex<double> Array::complex_at(std::size_t i) const {
-  if (dtype.kind != DtypeKind::Complex) return {value_at(i), 0.0};
+  if (dtype.kind != DtypeKind::kComplex) return {value_at(i), 0.0};
   const std::size_t half = dtype.item_size / 2;
   const std::byte* p = data.data() + i * dtype.item_size;
   const bool swap = dtype.needs_swap();
@@ -255,15 +255,15 @@ std::complex<double> Array::complex_at(std::size_t i) const {
 std::int64_t Array::int_at(std::size_t i) const {
   const std::byte* p = data.data() + i * dtype.item_size;
   switch (dtype.kind) {
-    case DtypeKind::Bool: return *p != std::byte{0} ? 1 : 0;
-    case DtypeKind::Int: return signed_bits(p, dtype.item_size, dtype.needs_swap());
-    case DtypeKind::UInt: return static_cast<std::int64_t>(unsigned_bits(p, dtype.item_size, dtype.needs_swap()));
+    case DtypeKind::kBool: return *p != std::byte{0} ? 1 : 0;
+    case DtypeKind::kInt: return signed_bits(p, dtype.item_size, dtype.needs_swap());
+    case DtypeKind::kUInt: return static_cast<std::int64_t>(unsigned_bits(p, dtype.item_size, dtype.needs_swap()));
     default: return static_cast<std::int64_t>(value_at(i));
   }
 }
 
 std::uint64_t Array::uint_at(std::size_t i) const {
-  if (dtype.kind == DtypeKind::UInt) {
+  if (dtype.kind == DtypeKind::kUInt) {
     return unsigned_bits(data.data() + i * dtype.item_size, dtype.item_size, dtype.needs_swap());
   }
   return static_cast<std::uint64_t>(int_at(i));

@@ -44,15 +44,15 @@ class SharedBytes {
   bool mapped_ = false;
 };
 
-enum class DtypeKind { Bool, Int, UInt, Float, Complex };
-enum class ByteOrder { Little, Big, NotApplicable };
+enum class DtypeKind { kBool, kInt, kUInt, kFloat, kComplex };
+enum class ByteOrder { kLittle, kBig, kNotApplicable };
 
 // A numeric dtype: what the diff engine can compare. Object, string and structured dtypes
 // never become a Dtype; the readers reject them or unpickle them into values.
 struct Dtype {
-  DtypeKind kind = DtypeKind::Float;
+  DtypeKind kind = DtypeKind::kFloat;
   std::size_t item_size = 4;
-  ByteOrder order = ByteOrder::Little;
+  ByteOrder order = ByteOrder::kLittle;
 
   // numpy's descr, e.g. "<f4", "|u1", ">c16".
   std::string descr() const;

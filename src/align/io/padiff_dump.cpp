@@ -151,9 +151,9 @@ Result<std::vector<std::string>> read_tensor_list(const Json& node, const Where&
 
 Result<NodeKind> read_node_kind(const Json& node, const Where& where) {
   auto type = TRY(string_member(node, where, "type", false));
-  if (type.empty() || type == "net") return NodeKind::Net;
-  if (type == "api") return NodeKind::Api;
-  if (type == "in map") return NodeKind::InMap;
+  if (type.empty() || type == "net") return NodeKind::kNet;
+  if (type == "api") return NodeKind::kApi;
+  if (type == "in map") return NodeKind::kInMap;
   return fail(where.at("type").error("unknown layer type '" + type + "' (expected net, api or in map)"));
 }
 

@@ -23,12 +23,12 @@ namespace tipc::align {
 
 // `type` in report.json: a layer, a functional call inside a layer, or a layer of the
 // layer map (compared only at its outputs).
-enum class NodeKind { Net, Api, InMap };
+enum class NodeKind { kNet, kApi, kInMap };
 
 struct ReportNode {
   std::string name;  // the class, e.g. "Linear"
   std::string route;
-  NodeKind kind = NodeKind::Net;
+  NodeKind kind = NodeKind::kNet;
   std::vector<std::string> fwd_outputs;  // resolved .npy paths
   std::vector<std::string> bwd_grads;
   std::optional<std::int64_t> net_id;  // metas.net_id: pairs repeated layers across models

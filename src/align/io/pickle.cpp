@@ -24,7 +24,7 @@ namespace {
 struct Obj;
 
 // The allow-listed globals, each rebuilt natively (nothing is ever looked up or called).
-enum class Callable { Reconstruct, NdarrayClass, DtypeClass, Scalar, CodecsEncode, FromBuffer, OrderedDict, Bytes };
+enum class Callable { kReconstruct, kNdarrayClass, kDtypeClass, kScalar, kCodecsEncode, kFromBuffer, kOrderedDict, kBytes };
 
 struct GlobalObj {
   Callable which;
@@ -96,18 +96,18 @@ bool is_multiarray_module(std::string_view module) {
 }
 
 std::optional<Callable> allowed_global(std::string_view module, std::string_view name) {
-  if (is_multiarray_module(module) && name == "_reconstruct") return Callable::Reconstruct;
-  if (is_multiarray_module(module) && name == "scalar") return Callable::Scalar;
-  if (module == "numpy" && name == "ndarray") return Callable::NdarrayClass;
-  if (module == "numpy" && name == "dtype") return Callable::DtypeClass;
-  if (module == "_codecs" && name == "encode") return Callable::CodecsEncode;
+  if (is_multiarray_module(module) && name == "_reconstruct") return Callable::kReconstruct;
+  if (is_multiarray_module(module) && name == "scalar") return Callable::kScalar;
+  if (module == "numpy" && name == "ndarray") return Callable::kNdarrayClass;
+  if (module == "numpy" && name == "dtype") return Callable::kDtypeClass;
+  if (module == "_codecs" && name == "encode") return Callable::kCodecsEncode;
   if ((module == "numpy.core.numeric" || module == "numpy._core.numeric") && name == "_frombuffer") {
-    return Callable::FromBuffer;
+    return Callable::kFromBuffer;
   }
-  if (module == "collections" && name == "OrderedDict") return Callable::OrderedDict;
+  if (module == "collections" && name == "OrderedDict") return Callable::kOrderedDict;
   // Protocol 2 pickles an empty bytes object as a call of bytes() with no arguments
   // (spelled __builtin__ under Python 3's fix_imports); only that empty call is accepted.
-  if ((module == "__builtin__" || module == "builtins") && name == "bytes") return Callable::Bytes;
+  if ((module == "__builtin__" || module == "builtins") && name == "bytes") return Callable::kBytes;
   return std::nullopt;
 }
 
@@ -480,14 +480,14 @@ class Unpickler {
 
   Obj* call(const GlobalObj& callable, const std::vector<Obj*>& args) {
     switch (callable.which) {
-      case Callable::Reconstruct: return call_reconstruct(callable, args);
-      case Callable::DtypeClass: return call_dtype(callable, args);
-      case Callable::Scalar: return call_scalar(callable, args);
-      case Callable::CodecsEncode: return call_encode(callable, args);
-      case Callable::FromBuffer: return call_frombuffer(callable, args);
-      case Callable::OrderedDict: expect_arity(callable, args, 0, 0); return make(DictObj{});
-      case Callable::Bytes: expect_arity(callable, args, 0, 0); return make(SharedBytes{});
-      case Callable::NdarrayClass: break;
+      case Callable::kReconstruct: return call_reconstruct(callable, args);
+      case Callable::kDtypeClass: return call_dtype(callable, args);
+      case Callable::kScalar: return call_scalar(callable, args);
+      case Callable::kCodecsEncode: return call_encode(callable, args);
+      case Callable::kFromBuffer: return call_frombuffer(callable, args);
+      case Callable::kOrderedDict: expect_arity(callable, args, 0, 0); return make(DictObj{});
+      case Callable::kBytes: expect_arity(callable, args, 0, 0); return make(SharedBytes{});
+      case Callable::kNdarrayClass: break;
     }
     error(callable.spelled + " cannot be called; it is only valid as the class argument of _reconstruct");
   }
@@ -495,7 +495,7 @@ class Unpickler {
   Obj* call_reconstruct(const GlobalObj& callable, const std::vector<Obj*>& args) {
     expect_arity(callable, args, 3, 3);
     const auto* cls = std::get_if<GlobalObj>(&args[0]->v);
-    if (cls == nullptr || cls->which != Callable::NdarrayClass) {
+    if (cls == nullptr || cls->which != Callable::kNdarrayClass) {
       error("_reconstruct of " + kind_of(*args[0]) + ": only numpy.ndarray is supported (no subclasses)");
     }
     return make(ArrayObj{});
@@ -509,7 +509,7 @@ class Unpickler {
     if (code == "O8" || code == "O4" || code == "O") {
       dtype.object = true;
     } else {
-      dtype.numeric = dtype_from_code(code, std::endian::native == std::endian::little ? ByteOrder::Little : ByteOrder::Big);
+      dtype.numeric = dtype_from_code(code, std::endian::native == std::endian::little ? ByteOrder::kLittle : ByteOrder::kBig);
       if (!dtype.numeric) error("unsupported dtype '" + code + "' (numeric, bool, complex and object dtypes are)");
     }
     return make(std::move(dtype));

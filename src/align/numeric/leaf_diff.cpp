@@ -171,7 +171,7 @@ double round_to_half(double v) {
 }
 
 __int128 exact_integer(const Array& array, std::size_t i) {
-  return array.dtype.kind == DtypeKind::UInt ? static_cast<__int128>(array.uint_at(i)) : array.int_at(i);
+  return array.dtype.kind == DtypeKind::kUInt ? static_cast<__int128>(array.uint_at(i)) : array.int_at(i);
 }
 
 // Keeps the low `bytes` bytes of v, read back as signed or unsigned: numpy's wrap-around.
@@ -187,7 +187,7 @@ __int128 wrap(__int128 v, std::size_t bytes, bool is_signed) {
 // np.abs(a - b) in an integer dtype: the subtraction wraps, and abs wraps too (abs of the
 // most negative value is itself; unsigned abs does nothing).
 __int128 wrapped_abs_diff(__int128 a, __int128 b, const Dtype& dtype) {
-  const bool is_signed = dtype.kind == DtypeKind::Int;
+  const bool is_signed = dtype.kind == DtypeKind::kInt;
   const __int128 diff = wrap(a - b, dtype.item_size, is_signed);
   return is_signed && diff < 0 ? wrap(-diff, dtype.item_size, true) : diff;
 }
@@ -197,9 +197,9 @@ StatValue integral(__int128 v) { return StatValue{true, 0, v}; }
 
 template <typename T>
 bool stored_natively(const Array& array) {
-  return array.dtype == Dtype{DtypeKind::Float, sizeof(T), std::endian::native == std::endian::little
-                                                               ? ByteOrder::Little
-                                                               : ByteOrder::Big};
+  return array.dtype == Dtype{DtypeKind::kFloat, sizeof(T), std::endian::native == std::endian::little
+                                                               ? ByteOrder::kLittle
+                                                               : ByteOrder::kBig};
 }
 
 // The hot path: both operands already hold T in this machine's order, element for element
@@ -339,7 +339,7 @@ tl::expected<LeafDiff, std::string> diff_arrays(const Array& a, const Array& b, 
   out.shape = *shape;
   out.broadcast = first.shape != second.shape;
   out.diff_dtype = result_type_for_subtract(a, b);
-  if (out.diff_dtype.kind == DtypeKind::Bool) {
+  if (out.diff_dtype.kind == DtypeKind::kBool) {
     return tl::unexpected(std::string("numpy boolean subtract, the `-` operator, is not supported"));
   }
   if (element_count(out.shape).value_or(0) == 0) {
@@ -351,10 +351,10 @@ tl::expected<LeafDiff, std::string> diff_arrays(const Array& a, const Array& b, 
   // A broadcast axis has stride 0 and is never contiguous, so linear also means nothing broadcast.
   pairing.linear = contiguous(pairing.a, pairing.fortran) && contiguous(pairing.b, pairing.fortran);
   switch (out.diff_dtype.kind) {
-    case DtypeKind::Float: out.stats = float_diff(pairing, out.diff_dtype); break;
-    case DtypeKind::Complex:
+    case DtypeKind::kFloat: out.stats = float_diff(pairing, out.diff_dtype); break;
+    case DtypeKind::kComplex:
       out.stats = complex_diff(pairing, out.diff_dtype);
-      out.diff_dtype = Dtype{DtypeKind::Float, out.diff_dtype.item_size / 2, ByteOrder::Little};
+      out.diff_dtype = Dtype{DtypeKind::kFloat, out.diff_dtype.item_size / 2, ByteOrder::kLittle};
       break;
     default: out.stats = integer_diff(pairing, out.diff_dtype, options.exact_integers, out.wrapped); break;
   }

@@ -6,17 +6,17 @@
 namespace tipc::align {
 namespace {
 
-Dtype make(DtypeKind kind, std::size_t size) { return Dtype{kind, size, size == 1 ? ByteOrder::NotApplicable : ByteOrder::Little}; }
+Dtype make(DtypeKind kind, std::size_t size) { return Dtype{kind, size, size == 1 ? ByteOrder::kNotApplicable : ByteOrder::kLittle}; }
 
-bool is_integer(DtypeKind k) { return k == DtypeKind::Int || k == DtypeKind::UInt; }
+bool is_integer(DtypeKind k) { return k == DtypeKind::kInt || k == DtypeKind::kUInt; }
 
 int category(DtypeKind k) {
   switch (k) {
-    case DtypeKind::Bool: return 0;
-    case DtypeKind::Int:
-    case DtypeKind::UInt: return 1;
-    case DtypeKind::Float: return 2;
-    case DtypeKind::Complex: return 3;
+    case DtypeKind::kBool: return 0;
+    case DtypeKind::kInt:
+    case DtypeKind::kUInt: return 1;
+    case DtypeKind::kFloat: return 2;
+    case DtypeKind::kComplex: return 3;
   }
   return 0;
 }
@@ -26,34 +26,34 @@ std::size_t float_size_for_integer(std::size_t int_size) { return int_size == 1 
 
 Dtype promote_integers(const Dtype& a, const Dtype& b) {
   if (a.kind == b.kind) return make(a.kind, std::max(a.item_size, b.item_size));
-  const Dtype& u = a.kind == DtypeKind::UInt ? a : b;
-  const Dtype& s = a.kind == DtypeKind::UInt ? b : a;
-  if (s.item_size > u.item_size) return make(DtypeKind::Int, s.item_size);
-  if (u.item_size < 8) return make(DtypeKind::Int, u.item_size * 2);
-  return make(DtypeKind::Float, 8);  // u8 . i8: no integer type holds both
+  const Dtype& u = a.kind == DtypeKind::kUInt ? a : b;
+  const Dtype& s = a.kind == DtypeKind::kUInt ? b : a;
+  if (s.item_size > u.item_size) return make(DtypeKind::kInt, s.item_size);
+  if (u.item_size < 8) return make(DtypeKind::kInt, u.item_size * 2);
+  return make(DtypeKind::kFloat, 8);  // u8 . i8: no integer type holds both
 }
 
 // Size of the real part a type needs when it meets floats or complex numbers.
 std::size_t real_size(const Dtype& d) {
   if (is_integer(d.kind)) return float_size_for_integer(d.item_size);
-  if (d.kind == DtypeKind::Complex) return d.item_size / 2;
-  if (d.kind == DtypeKind::Bool) return 2;
+  if (d.kind == DtypeKind::kComplex) return d.item_size / 2;
+  if (d.kind == DtypeKind::kBool) return 2;
   return d.item_size;
 }
 
 Dtype smallest_integer_holding(__int128 value, bool prefer_signed) {
   if (value >= 0 && !prefer_signed) {
     for (std::size_t size : {1u, 2u, 4u}) {
-      if (value < (static_cast<__int128>(1) << (8 * size))) return make(DtypeKind::UInt, size);
+      if (value < (static_cast<__int128>(1) << (8 * size))) return make(DtypeKind::kUInt, size);
     }
-    return make(DtypeKind::UInt, 8);
+    return make(DtypeKind::kUInt, 8);
   }
   for (std::size_t size : {1u, 2u, 4u}) {
     const __int128 limit = static_cast<__int128>(1) << (8 * size - 1);
-    if (value >= -limit && value < limit) return make(DtypeKind::Int, size);
+    if (value >= -limit && value < limit) return make(DtypeKind::kInt, size);
   }
-  if (value >= 0 && value > INT64_MAX) return make(DtypeKind::UInt, 8);
-  return make(DtypeKind::Int, 8);
+  if (value >= 0 && value > INT64_MAX) return make(DtypeKind::kUInt, 8);
+  return make(DtypeKind::kInt, 8);
 }
 
 // numpy's min_scalar_type for a 0-d array; a non-negative integer meeting a signed array
@@ -61,19 +61,19 @@ Dtype smallest_integer_holding(__int128 value, bool prefer_signed) {
 Dtype min_scalar_type(const Array& scalar, const Dtype& other) {
   const Dtype& d = scalar.dtype;
   if (is_integer(d.kind)) {
-    const __int128 v = d.kind == DtypeKind::UInt ? static_cast<__int128>(scalar.uint_at(0)) : scalar.int_at(0);
-    return smallest_integer_holding(v, other.kind == DtypeKind::Int);
+    const __int128 v = d.kind == DtypeKind::kUInt ? static_cast<__int128>(scalar.uint_at(0)) : scalar.int_at(0);
+    return smallest_integer_holding(v, other.kind == DtypeKind::kInt);
   }
-  if (d.kind == DtypeKind::Float) {
+  if (d.kind == DtypeKind::kFloat) {
     const double v = scalar.value_at(0);
-    if (v > -65000 && v < 65000) return make(DtypeKind::Float, 2);
-    if (v > -3.4e38 && v < 3.4e38) return make(DtypeKind::Float, std::min<std::size_t>(4, d.item_size));
+    if (v > -65000 && v < 65000) return make(DtypeKind::kFloat, 2);
+    if (v > -3.4e38 && v < 3.4e38) return make(DtypeKind::kFloat, std::min<std::size_t>(4, d.item_size));
     return d;
   }
-  if (d.kind == DtypeKind::Complex) {
+  if (d.kind == DtypeKind::kComplex) {
     const auto v = scalar.complex_at(0);
     const auto fits_f4 = [](double x) { return x > -3.4e38 && x < 3.4e38; };
-    if (fits_f4(v.real()) && fits_f4(v.imag())) return make(DtypeKind::Complex, 8);
+    if (fits_f4(v.real()) && fits_f4(v.imag())) return make(DtypeKind::kComplex, 8);
     return d;
   }
   return d;
@@ -82,13 +82,13 @@ Dtype min_scalar_type(const Array& scalar, const Dtype& other) {
 }  // namespace
 
 Dtype promote_types(const Dtype& a, const Dtype& b) {
-  if (a.kind == DtypeKind::Bool) return b.kind == DtypeKind::Bool ? make(DtypeKind::Bool, 1) : make(b.kind, b.item_size);
-  if (b.kind == DtypeKind::Bool) return make(a.kind, a.item_size);
+  if (a.kind == DtypeKind::kBool) return b.kind == DtypeKind::kBool ? make(DtypeKind::kBool, 1) : make(b.kind, b.item_size);
+  if (b.kind == DtypeKind::kBool) return make(a.kind, a.item_size);
   if (is_integer(a.kind) && is_integer(b.kind)) return promote_integers(a, b);
   const std::size_t real = std::max(real_size(a), real_size(b));
-  const bool complex = a.kind == DtypeKind::Complex || b.kind == DtypeKind::Complex;
-  if (complex) return make(DtypeKind::Complex, std::max<std::size_t>(real, 4) * 2);
-  return make(DtypeKind::Float, real);
+  const bool complex = a.kind == DtypeKind::kComplex || b.kind == DtypeKind::kComplex;
+  if (complex) return make(DtypeKind::kComplex, std::max<std::size_t>(real, 4) * 2);
+  return make(DtypeKind::kFloat, real);
 }
 
 Dtype result_type_for_subtract(const Array& a, const Array& b) {

@@ -19,8 +19,8 @@ CompareResultsRun sample_run() {
                              mismatch};
   const KeyComparison missing{"other.jpg", Verdict::kMissing, "not in the log", 2, 0, "[1]", "", std::nullopt};
   const KeyComparison shape{"third.jpg", Verdict::kFail, "shapes differ", 3, 4, "[1]", "[1, 2]", shapes};
-  CompareResultsRun run{"tipc", {Comparison::Allclose, {1e-3, 1e-3}}, {{Precision::Fp32, "gt_fp32.txt"}}, {}};
-  run.report.logs = {{"infer_fp32.log", Verdict::kFail, "", Precision::Fp32, "gt_fp32.txt", {failed, missing, shape}},
+  CompareResultsRun run{"tipc", {Comparison::kAllclose, {1e-3, 1e-3}}, {{Precision::kFp32, "gt_fp32.txt"}}, {}};
+  run.report.logs = {{"infer_fp32.log", Verdict::kFail, "", Precision::kFp32, "gt_fp32.txt", {failed, missing, shape}},
                      {"infer.log", Verdict::kSkipped, "no precision in the file name", std::nullopt, "", {}}};
   return run;
 }
@@ -39,12 +39,12 @@ TEST(CompareResultsReport, JsonReadsBackAsWritten) {
 
 TEST(CompareResultsReport, LabelsHaveNoTolerance) {
   CompareResultsRun run = sample_run();
-  run.rule = {Comparison::Labels, {}};
+  run.rule = {Comparison::kLabels, {}};
   const auto json = to_json(run);
   EXPECT_TRUE(json["atol"].is_null());
   const auto read = compare_results_from_json(json, "check.json");
   ASSERT_TRUE(read) << read.error().str();
-  EXPECT_EQ(read->rule.comparison, Comparison::Labels);
+  EXPECT_EQ(read->rule.comparison, Comparison::kLabels);
 }
 
 TEST(CompareResultsReport, AnUnknownVerdictIsNamedWithItsPath) {

@@ -11,8 +11,8 @@ namespace {
 DiffSummary sample_summary() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   return {"a.npy", "b.npy", "mean,max", 1e-6, false,
-          {{"logits", true, "", {2, 3}, {{Statistic::Mean, 0.0}, {Statistic::Max, 1e-7}}},
-           {"head.w", false, "NaN", {4}, {{Statistic::Mean, nan}, {Statistic::Max, nan}}},
+          {{"logits", true, "", {2, 3}, {{Statistic::kMean, 0.0}, {Statistic::kMax, 1e-7}}},
+           {"head.w", false, "NaN", {4}, {{Statistic::kMean, nan}, {Statistic::kMax, nan}}},
            {"shape", false, "shapes (2,) and (3,) differ", {}, {}}},
           {"broadcast logits"}};
 }
@@ -23,7 +23,7 @@ TEST(DiffSummary, JsonReadsBackAsWritten) {
   ASSERT_TRUE(read) << read.error().str();
   EXPECT_EQ(to_json(*read).dump(), json.dump());  // text: NaN, written as null, is not equal to itself
   ASSERT_EQ(read->keys.size(), 3u);
-  EXPECT_EQ(read->keys[0].values[1].first, Statistic::Max);
+  EXPECT_EQ(read->keys[0].values[1].first, Statistic::kMax);
   EXPECT_TRUE(std::isnan(read->keys[1].values[0].second));  // written as null
   EXPECT_EQ(read->keys[0].shape, (std::vector<std::size_t>{2, 3}));
   EXPECT_EQ(read->warnings, std::vector<std::string>{"broadcast logits"});

@@ -418,7 +418,7 @@ TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
   std::vector<std::uint32_t> b_big_endian(b.size());
   std::memcpy(b_big_endian.data(), b.data(), b.size() * 4);
   for (auto& word : b_big_endian) word = __builtin_bswap32(word);
-  const Dtype f4{DtypeKind::Float, 4, ByteOrder::Little}, f4_big{DtypeKind::Float, 4, ByteOrder::Big};
+  const Dtype f4{DtypeKind::kFloat, 4, ByteOrder::kLittle}, f4_big{DtypeKind::kFloat, 4, ByteOrder::kBig};
   const std::size_t bytes = a.size() * 4;
 
   const auto fast = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
@@ -468,7 +468,7 @@ np.save("zero.npy", np.zeros(1, dtype=np.complex64))
 
 TEST(DiffLeaf, SignedWrapAroundKeepsMinusOneTwentyEight) {
   const std::int8_t a[] = {127}, b[] = {-1};
-  const Dtype i1{DtypeKind::Int, 1, ByteOrder::NotApplicable};
+  const Dtype i1{DtypeKind::kInt, 1, ByteOrder::kNotApplicable};
   const auto wrapped = diff_arrays(array_of(i1, {1}, a, 1), array_of(i1, {1}, b, 1), {false, {}});
   ASSERT_TRUE(wrapped.has_value());
   EXPECT_EQ(wrapped->stats.max.text(), "-128");
@@ -480,8 +480,8 @@ TEST(DiffLeaf, SignedWrapAroundKeepsMinusOneTwentyEight) {
 TEST(DiffLeaf, ZeroDimFloat64AgainstFloat32ArrayComputesInFloat32) {
   const double loss64 = 0.1;
   const float loss32[] = {0.1f};
-  const auto diff = diff_arrays(array_of(Dtype{DtypeKind::Float, 8, ByteOrder::Little}, {}, &loss64, 8),
-                                array_of(Dtype{DtypeKind::Float, 4, ByteOrder::Little}, {1}, loss32, 4), {});
+  const auto diff = diff_arrays(array_of(Dtype{DtypeKind::kFloat, 8, ByteOrder::kLittle}, {}, &loss64, 8),
+                                array_of(Dtype{DtypeKind::kFloat, 4, ByteOrder::kLittle}, {1}, loss32, 4), {});
   ASSERT_TRUE(diff.has_value());
   EXPECT_EQ(diff->diff_dtype.item_size, 4u);  // value-based casting: numpy 1.x gives f4
   EXPECT_EQ(diff->stats.mean.text(), "0.0");

@@ -29,14 +29,14 @@ NumberArray parsed(std::string_view text) {
 
 GroundTruths demo_truths() {
   GroundTruths truths;
-  truths.emplace(Precision::Fp32, *parse_ground_truth(kDemoTruth, "results_fp32.txt", ResultFormat::Tipc));
+  truths.emplace(Precision::kFp32, *parse_ground_truth(kDemoTruth, "results_fp32.txt", ResultFormat::kTipc));
   return truths;
 }
 
 std::string error_of(const Result<GroundTruth>& truth) { return truth ? "(no error)" : truth.error().str(); }
 
 TEST(GroundTruthParse, ADemoLineGivesTheImageBasenameAndItsNumbers) {
-  const auto truth = parse_ground_truth(kDemoTruth, "results_fp32.txt", ResultFormat::Tipc);
+  const auto truth = parse_ground_truth(kDemoTruth, "results_fp32.txt", ResultFormat::kTipc);
   ASSERT_TRUE(truth) << truth.error().str();
   ASSERT_EQ(truth->entries.size(), 2u);
   const GroundTruthEntry& first = truth->entries[0];
@@ -88,14 +88,14 @@ TEST(GroundTruthParse, RaggedListsAndTextAreNotNumbers) {
 }
 
 TEST(GroundTruthParse, ALineWithoutExactlyOneTabNamesFileAndLine) {
-  EXPECT_EQ(error_of(parse_ground_truth("a.ppm\t[1]\nb.ppm [2]\n", "gt_fp32.txt", ResultFormat::Tipc)),
+  EXPECT_EQ(error_of(parse_ground_truth("a.ppm\t[1]\nb.ppm [2]\n", "gt_fp32.txt", ResultFormat::kTipc)),
             "gt_fp32.txt:2: expected `<image path>\\t<result>` with exactly one TAB, found 0");
-  EXPECT_EQ(error_of(parse_ground_truth("a.ppm\t[1]\t[2]\n", "gt_fp32.txt", ResultFormat::Tipc)),
+  EXPECT_EQ(error_of(parse_ground_truth("a.ppm\t[1]\t[2]\n", "gt_fp32.txt", ResultFormat::kTipc)),
             "gt_fp32.txt:1: expected `<image path>\\t<result>` with exactly one TAB, found 2");
 }
 
 TEST(GroundTruthParse, AnUnparseableResultNamesFileLineAndKey) {
-  const auto truth = parse_ground_truth("\nx/a.ppm\t[1]\nx/b.ppm\tcat\n", "gt_fp32.txt", ResultFormat::Tipc);
+  const auto truth = parse_ground_truth("\nx/a.ppm\t[1]\nx/b.ppm\tcat\n", "gt_fp32.txt", ResultFormat::kTipc);
   ASSERT_FALSE(truth);
   EXPECT_EQ(truth.error().diagnostics[0].key, "b.ppm");
   EXPECT_NE(truth.error().str().find("gt_fp32.txt:3: the result of 'b.ppm' is neither a JSON list of numbers"),
@@ -105,30 +105,30 @@ TEST(GroundTruthParse, AnUnparseableResultNamesFileLineAndKey) {
 }
 
 TEST(GroundTruthParse, AKeyGivenTwiceOrAnEmptyFileIsAnError) {
-  EXPECT_EQ(error_of(parse_ground_truth("a/x.ppm\t[1]\nb/x.ppm\t[2]\n", "gt_fp32.txt", ResultFormat::Tipc)),
+  EXPECT_EQ(error_of(parse_ground_truth("a/x.ppm\t[1]\nb/x.ppm\t[2]\n", "gt_fp32.txt", ResultFormat::kTipc)),
             "gt_fp32.txt:2: key 'x.ppm' was already given on line 1");
-  EXPECT_EQ(error_of(parse_ground_truth("\n\r\n", "gt_fp32.txt", ResultFormat::Tipc)), "gt_fp32.txt: holds no results");
+  EXPECT_EQ(error_of(parse_ground_truth("\n\r\n", "gt_fp32.txt", ResultFormat::kTipc)), "gt_fp32.txt: holds no results");
 }
 
 TEST(GroundTruthParse, CrLfLinesAreRead) {
-  const auto truth = parse_ground_truth("a.ppm\t[1, 2]\r\n", "gt_fp32.txt", ResultFormat::Tipc);
+  const auto truth = parse_ground_truth("a.ppm\t[1, 2]\r\n", "gt_fp32.txt", ResultFormat::kTipc);
   ASSERT_TRUE(truth) << truth.error().str();
   EXPECT_EQ(truth->entries[0].expected.values, (std::vector<double>{1, 2}));
 }
 
 TEST(GroundTruthFilesByPrecision, PrecisionComesFromTheBasenameInUpstreamOrder) {
-  EXPECT_EQ(precision_in_name("results/python_alexnet_results_fp32.txt"), Precision::Fp32);
-  EXPECT_EQ(precision_in_name("out/python_infer_precision_fp16_batchsize_1.log"), Precision::Fp16);
-  EXPECT_EQ(precision_in_name("x_int8.log"), Precision::Int8);
+  EXPECT_EQ(precision_in_name("results/python_alexnet_results_fp32.txt"), Precision::kFp32);
+  EXPECT_EQ(precision_in_name("out/python_infer_precision_fp16_batchsize_1.log"), Precision::kFp16);
+  EXPECT_EQ(precision_in_name("x_int8.log"), Precision::kInt8);
   EXPECT_EQ(precision_in_name("fp32_dir/python_infer_batchsize_1.log"), std::nullopt);  // the folder does not count
-  EXPECT_EQ(precision_in_name("a_fp16_fp32.txt"), Precision::Fp32);
+  EXPECT_EQ(precision_in_name("a_fp16_fp32.txt"), Precision::kFp32);
 }
 
 TEST(GroundTruthFilesByPrecision, FilesAreSortedByPrecisionAndOthersIgnored) {
   const auto files = pick_ground_truth_files({"r/m_fp16.txt", "r/m_fp32.txt", "r/README.txt"});
   ASSERT_TRUE(files) << files.error().str();
-  EXPECT_EQ(files->by_precision.at(Precision::Fp32), "r/m_fp32.txt");
-  EXPECT_EQ(files->by_precision.at(Precision::Fp16), "r/m_fp16.txt");
+  EXPECT_EQ(files->by_precision.at(Precision::kFp32), "r/m_fp32.txt");
+  EXPECT_EQ(files->by_precision.at(Precision::kFp16), "r/m_fp16.txt");
   EXPECT_EQ(files->ignored, std::vector<std::string>{"r/README.txt"});
 }
 
@@ -213,22 +213,22 @@ TEST(GroundTruthLabels, ClassIdsMustBeEqualWhileScoresNeedOnlyBeFinite) {
 }
 
 TEST(GroundTruthLabels, ALogWithOtherScoresPassesAndAFlippedClassFails) {
-  const CompareRule labels{Comparison::Labels, {}};
+  const CompareRule labels{Comparison::kLabels, {}};
   const std::string other_scores = "circle_000.ppm\t[0, 0.61]\nsquare_001.ppm\t[1, 0.99]\n";
-  const auto passing = check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::Tipc, labels);
+  const auto passing = check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::kTipc, labels);
   ASSERT_TRUE(passing) << passing.error().str();
   EXPECT_EQ(passing->status, Verdict::kPass);
-  EXPECT_EQ(check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::Tipc, {})->status,
+  EXPECT_EQ(check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::kTipc, {})->status,
             Verdict::kFail)
       << "allclose, the default, holds the scores";
 
   const std::string flipped = "circle_000.ppm\t[3, 0.91378]\nsquare_001.ppm\t[1, 0.790844]\n";
-  const auto failing = check_log("infer_fp32.log", flipped, demo_truths(), ResultFormat::Tipc, labels);
+  const auto failing = check_log("infer_fp32.log", flipped, demo_truths(), ResultFormat::kTipc, labels);
   ASSERT_TRUE(failing);
   EXPECT_EQ(failing->status, Verdict::kFail);
   EXPECT_EQ(failing->keys[0].status, Verdict::kFail);
   EXPECT_EQ(failing->keys[1].status, Verdict::kPass);
-  EXPECT_STREQ(to_string(Comparison::Labels), "labels");
+  EXPECT_STREQ(to_string(Comparison::kLabels), "labels");
 }
 
 TEST(GroundTruthCheckLog, ThePredictionFollowsTheKeysLastOccurrenceOnTheFirstLineWithIt) {
@@ -238,12 +238,12 @@ TEST(GroundTruthCheckLog, ThePredictionFollowsTheKeysLastOccurrenceOnTheFirstLin
       "infer result (square): ./lite_data/alexnet/test/square/square_001.ppm\t[1, 0.790844]\n";
   // The first line holding circle_000.ppm has no result after it: that is upstream's rule,
   // so a log that names images before their results fails.
-  const auto loading_first = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::Tipc, {});
+  const auto loading_first = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::kTipc, {});
   ASSERT_FALSE(loading_first);
   EXPECT_NE(loading_first.error().str().find("infer_fp32.log:1: the result of 'circle_000.ppm'"), std::string::npos)
       << loading_first.error().str();
 
-  const auto check = check_log("infer_fp32.log", log.substr(log.find('\n') + 1), demo_truths(), ResultFormat::Tipc, {});
+  const auto check = check_log("infer_fp32.log", log.substr(log.find('\n') + 1), demo_truths(), ResultFormat::kTipc, {});
   ASSERT_TRUE(check) << check.error().str();
   EXPECT_EQ(check->status, Verdict::kPass);
   EXPECT_EQ(check->gt_file, "results_fp32.txt");
@@ -255,7 +255,7 @@ TEST(GroundTruthCheckLog, ThePredictionFollowsTheKeysLastOccurrenceOnTheFirstLin
 
 TEST(GroundTruthCheckLog, EveryMismatchAndMissingKeyIsReported) {
   const std::string log = "infer result (circle): x/circle_000.ppm\t[0, 0.95]\n";
-  const auto check = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::Tipc, {});
+  const auto check = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::kTipc, {});
   ASSERT_TRUE(check) << check.error().str();
   EXPECT_EQ(check->status, Verdict::kFail);
   EXPECT_EQ(check->reason, "2 of 2 keys failed (1 not in the log)");
@@ -268,7 +268,7 @@ TEST(GroundTruthCheckLog, EveryMismatchAndMissingKeyIsReported) {
 
 TEST(GroundTruthCheckLog, AShapeMismatchFailsTheKey) {
   const std::string log = "circle_000.ppm\t[0, 0.91378, 1]\nsquare_001.ppm\t[1, 0.790844]\n";
-  const auto check = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::Tipc, {});
+  const auto check = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::kTipc, {});
   ASSERT_TRUE(check);
   EXPECT_EQ(check->keys[0].status, Verdict::kFail);
   EXPECT_EQ(check->keys[0].reason, "shape (2,) (gt) vs (3,) (pred)");
@@ -277,7 +277,7 @@ TEST(GroundTruthCheckLog, AShapeMismatchFailsTheKey) {
 TEST(GroundTruthCheckLog, KeysAreLiteralTextNotRegularExpressions) {
   // Upstream greps for the key, where "." matches any character: "circle_000xppm" would do.
   const std::string log = "circle_000xppm\t[0, 0.91378]\nsquare_001.ppm\t[1, 0.790844]\n";
-  const auto check = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::Tipc, {});
+  const auto check = check_log("infer_fp32.log", log, demo_truths(), ResultFormat::kTipc, {});
   ASSERT_TRUE(check);
   EXPECT_EQ(check->keys[0].status, Verdict::kMissing);
 }
@@ -293,17 +293,17 @@ TEST(GroundTruthCheckLog, LogsWithoutAPrecisionOrWithoutItsGroundTruthAreSkipped
 TEST(GroundTruthVideo, TopOneLinesAreKeysAndTheLastLogLineWins) {
   const auto truth = parse_ground_truth("Current video file: ./data/example.avi\n        top-1 class: 5\n"
                                         "        top-1 score: 0.9907386302947998\n",
-                                        "video_fp32.txt", ResultFormat::Video);
+                                        "video_fp32.txt", ResultFormat::kVideo);
   ASSERT_TRUE(truth) << truth.error().str();
   ASSERT_EQ(truth->entries.size(), 2u);
   EXPECT_EQ(truth->entries[0].key, "top-1 class");
   EXPECT_EQ(truth->entries[1].line, 3);
   GroundTruths truths;
-  truths.emplace(Precision::Fp32, *truth);
+  truths.emplace(Precision::kFp32, *truth);
   const std::string log =
       "\ttop-1 class: 3\n\ttop-1 score: 0.5\nCurrent video file: ./data/example.avi\n\ttop-1 class: 5\n"
       "\ttop-1 score: 0.99074\n";
-  const auto check = check_log("infer_fp32.log", log, truths, ResultFormat::Video, {});
+  const auto check = check_log("infer_fp32.log", log, truths, ResultFormat::kVideo, {});
   ASSERT_TRUE(check) << check.error().str();
   EXPECT_EQ(check->status, Verdict::kPass) << check->reason;
   EXPECT_EQ(check->keys[0].log_line, 4);
@@ -312,18 +312,18 @@ TEST(GroundTruthVideo, TopOneLinesAreKeysAndTheLastLogLineWins) {
 
 TEST(GroundTruthMetric, NameValueLinesOnBothSides) {
   const auto truth = parse_ground_truth("Metric psnr: 27.3670\nMetric ssim: 0.8021\n", "gan_fp32.txt",
-                                        ResultFormat::Metric);
+                                        ResultFormat::kMetric);
   ASSERT_TRUE(truth) << truth.error().str();
   EXPECT_EQ(truth->entries[0].key, "Metric psnr");
   GroundTruths truths;
-  truths.emplace(Precision::Fp32, *truth);
+  truths.emplace(Precision::kFp32, *truth);
   const auto check = check_log("metric_fp32.txt", "Metric psnr: 1\nMetric psnr: 27.367\nother text\nMetric ssim: 0.9\n",
-                               truths, ResultFormat::Metric, {});
+                               truths, ResultFormat::kMetric, {});
   ASSERT_TRUE(check) << check.error().str();
   EXPECT_EQ(check->keys[0].status, Verdict::kPass);
   EXPECT_EQ(check->keys[0].log_line, 2);
   EXPECT_EQ(check->keys[1].status, Verdict::kFail);
-  EXPECT_EQ(error_of(parse_ground_truth("time: 12:30\n", "gan_fp32.txt", ResultFormat::Metric)),
+  EXPECT_EQ(error_of(parse_ground_truth("time: 12:30\n", "gan_fp32.txt", ResultFormat::kMetric)),
             "gan_fp32.txt:1: expected `metric_name:value` with exactly one ':', found 2");
 }
 
@@ -331,9 +331,9 @@ TEST(GroundTruthReport, ExitCodeNeedsOneCheckedLogAndNoFailure) {
   CompareReport report;
   report.logs.push_back(LogCheck{"a.log", Verdict::kSkipped, "no precision", std::nullopt, "", {}});
   EXPECT_EQ(report.exit_code(), kExitFailed);
-  report.logs.push_back(LogCheck{"b_fp32.log", Verdict::kPass, "", Precision::Fp32, "gt_fp32.txt", {}});
+  report.logs.push_back(LogCheck{"b_fp32.log", Verdict::kPass, "", Precision::kFp32, "gt_fp32.txt", {}});
   EXPECT_EQ(report.exit_code(), kExitPassed);
-  report.logs.push_back(LogCheck{"c_fp32.log", Verdict::kFail, "1 of 1 keys failed", Precision::Fp32, "gt", {}});
+  report.logs.push_back(LogCheck{"c_fp32.log", Verdict::kFail, "1 of 1 keys failed", Precision::kFp32, "gt", {}});
   EXPECT_EQ(report.exit_code(), kExitFailed);
   EXPECT_EQ(report.count(Verdict::kSkipped), 1u);
 }

@@ -43,24 +43,24 @@ TEST(PadiffTensors, TheThreeModesDisagreeWhereTheyShould) {
            Case{{-1, -1}, {1, 1}, false, false, true},  // same magnitude, different sign
            Case{{3, 4}, {3, 4}, true, true, true},
        }) {
-    EXPECT_EQ(compare_tensors(array(c.a), array(c.b), tolerance(CompareMode::Mean)).passed, c.mean) << c.a[0];
-    EXPECT_EQ(compare_tensors(array(c.a), array(c.b), tolerance(CompareMode::Strict)).passed, c.strict) << c.a[0];
-    EXPECT_EQ(compare_tensors(array(c.a), array(c.b), tolerance(CompareMode::AbsMean)).passed, c.abs_mean) << c.a[0];
+    EXPECT_EQ(compare_tensors(array(c.a), array(c.b), tolerance(CompareMode::kMean)).passed, c.mean) << c.a[0];
+    EXPECT_EQ(compare_tensors(array(c.a), array(c.b), tolerance(CompareMode::kStrict)).passed, c.strict) << c.a[0];
+    EXPECT_EQ(compare_tensors(array(c.a), array(c.b), tolerance(CompareMode::kAbsMean)).passed, c.abs_mean) << c.a[0];
   }
 }
 
 TEST(PadiffTensors, ToleranceIsInclusiveAndTakesBAsTheReference) {
   // Binary-exact values: |a - b| <= atol + rtol * |b| decides at the edge.
-  EXPECT_TRUE(within_tolerance(1.25, 1.0, {CompareMode::Mean, 0.25, 0}));
-  EXPECT_FALSE(within_tolerance(1.25, 1.0, {CompareMode::Mean, 0.125, 0}));
-  EXPECT_TRUE(within_tolerance(1.75, 1.0, {CompareMode::Mean, 0.25, 0.5}));
-  EXPECT_FALSE(within_tolerance(2.0, 1.0, {CompareMode::Mean, 0, 0.5}));  // 1 > 0.5 * |1|
-  EXPECT_TRUE(within_tolerance(1.0, 2.0, {CompareMode::Mean, 0, 0.5}));   // 1 <= 0.5 * |2|
+  EXPECT_TRUE(within_tolerance(1.25, 1.0, {CompareMode::kMean, 0.25, 0}));
+  EXPECT_FALSE(within_tolerance(1.25, 1.0, {CompareMode::kMean, 0.125, 0}));
+  EXPECT_TRUE(within_tolerance(1.75, 1.0, {CompareMode::kMean, 0.25, 0.5}));
+  EXPECT_FALSE(within_tolerance(2.0, 1.0, {CompareMode::kMean, 0, 0.5}));  // 1 > 0.5 * |1|
+  EXPECT_TRUE(within_tolerance(1.0, 2.0, {CompareMode::kMean, 0, 0.5}));   // 1 <= 0.5 * |2|
 
-  const auto at_edge = compare_tensors(array({1.0, 1.5}), array({1.0, 1.0}), tolerance(CompareMode::Strict, 0.5, 0));
+  const auto at_edge = compare_tensors(array({1.0, 1.5}), array({1.0, 1.0}), tolerance(CompareMode::kStrict, 0.5, 0));
   EXPECT_TRUE(at_edge.passed);
   const auto past_edge =
-      compare_tensors(array({1.0, 1.5}), array({1.0, 1.0}), tolerance(CompareMode::Strict, 0.25, 0.125));
+      compare_tensors(array({1.0, 1.5}), array({1.0, 1.0}), tolerance(CompareMode::kStrict, 0.25, 0.125));
   EXPECT_FALSE(past_edge.passed);
   EXPECT_EQ(past_edge.detail, "1 of 2 elements differ by more than atol + rtol * |B|");
 }
@@ -71,7 +71,7 @@ TEST(PadiffTensors, TheDefaultRtolCatchesOneFloat32UlpBetweenMeans) {
   EXPECT_FALSE(result.passed);
   EXPECT_NE(result.detail.find("mean 1 vs 1.00000012"), std::string::npos) << result.detail;
   EXPECT_TRUE(compare_tensors(array<float>({1.0f}), array<float>({std::nextafter(1.0f, 2.0f)}),
-                              tolerance(CompareMode::Mean, 0, 1e-6))
+                              tolerance(CompareMode::kMean, 0, 1e-6))
                   .passed);
 }
 
@@ -85,35 +85,35 @@ TEST(PadiffTensors, Float32MeansAccumulateInFloat32LikeNumpy) {
 }
 
 TEST(PadiffTensors, NaNsInTheSamePlacesAreEqualAndInfinitiesMustMatch) {
-  EXPECT_TRUE(compare_tensors(array({kNaN, 1.0}), array({kNaN, 1.0}), tolerance(CompareMode::Strict)).passed);
-  EXPECT_TRUE(compare_tensors(array({kNaN, 1.0}), array({kNaN, 1.0}), tolerance(CompareMode::Mean)).passed);
-  EXPECT_TRUE(compare_tensors(array({kInf, -kInf}), array({kInf, -kInf}), tolerance(CompareMode::Strict)).passed);
-  EXPECT_FALSE(compare_tensors(array({kInf}), array({-kInf}), tolerance(CompareMode::Strict, 1e9, 1e9)).passed);
+  EXPECT_TRUE(compare_tensors(array({kNaN, 1.0}), array({kNaN, 1.0}), tolerance(CompareMode::kStrict)).passed);
+  EXPECT_TRUE(compare_tensors(array({kNaN, 1.0}), array({kNaN, 1.0}), tolerance(CompareMode::kMean)).passed);
+  EXPECT_TRUE(compare_tensors(array({kInf, -kInf}), array({kInf, -kInf}), tolerance(CompareMode::kStrict)).passed);
+  EXPECT_FALSE(compare_tensors(array({kInf}), array({-kInf}), tolerance(CompareMode::kStrict, 1e9, 1e9)).passed);
 
   const auto nan_vs_number =
-      compare_tensors(array({1.0, kNaN}), array({1.0, 2.0}), tolerance(CompareMode::Strict, 1e9));
+      compare_tensors(array({1.0, kNaN}), array({1.0, 2.0}), tolerance(CompareMode::kStrict, 1e9));
   EXPECT_FALSE(nan_vs_number.passed);
   ASSERT_TRUE(nan_vs_number.elements);
   EXPECT_TRUE(std::isinf(nan_vs_number.elements->max_abs));  // ranks above every finite difference
   EXPECT_EQ(nan_vs_number.elements->argmax, std::vector<std::size_t>{1});
-  EXPECT_FALSE(compare_tensors(array({1.0, kNaN}), array({1.0, 2.0}), tolerance(CompareMode::Mean, 1e9)).passed);
+  EXPECT_FALSE(compare_tensors(array({1.0, kNaN}), array({1.0, 2.0}), tolerance(CompareMode::kMean, 1e9)).passed);
 }
 
 TEST(PadiffTensors, StrictNeedsEqualShapesExceptForA0dSide) {
-  const auto mismatch = compare_tensors(array({1.0, 1.0}), array({1.0, 1.0, 1.0}), tolerance(CompareMode::Strict));
+  const auto mismatch = compare_tensors(array({1.0, 1.0}), array({1.0, 1.0, 1.0}), tolerance(CompareMode::kStrict));
   EXPECT_FALSE(mismatch.passed);
   EXPECT_EQ(mismatch.detail, "shapes (2,), (3,) mismatch");
   EXPECT_FALSE(mismatch.elements);
   // The mean modes compare scalars, so shapes may differ.
-  EXPECT_TRUE(compare_tensors(array({1.0, 1.0}), array({1.0, 1.0, 1.0}), tolerance(CompareMode::Mean)).passed);
+  EXPECT_TRUE(compare_tensors(array({1.0, 1.0}), array({1.0, 1.0, 1.0}), tolerance(CompareMode::kMean)).passed);
   // A 0-d side broadcasts.
-  EXPECT_TRUE(compare_tensors(array({2.0}, {}, true), array({2.0, 2.0}), tolerance(CompareMode::Strict)).passed);
-  EXPECT_FALSE(compare_tensors(array({2.0}, {}, true), array({2.0, 3.0}), tolerance(CompareMode::Strict)).passed);
+  EXPECT_TRUE(compare_tensors(array({2.0}, {}, true), array({2.0, 2.0}), tolerance(CompareMode::kStrict)).passed);
+  EXPECT_FALSE(compare_tensors(array({2.0}, {}, true), array({2.0, 3.0}), tolerance(CompareMode::kStrict)).passed);
 }
 
 TEST(PadiffTensors, TheLargestDifferenceIsLocatedInTheShape) {
   const auto result = compare_tensors(array({0, 0, 0, 0, 0, 0.}, {2, 3}), array({0, 0.5, 0, 0, 0, -2}, {2, 3}),
-                                      tolerance(CompareMode::Mean));
+                                      tolerance(CompareMode::kMean));
   ASSERT_TRUE(result.elements);
   EXPECT_EQ(result.elements->max_abs, 2.0);
   EXPECT_EQ(result.elements->argmax, (std::vector<std::size_t>{1, 2}));
@@ -229,7 +229,7 @@ TEST(PadiffSearch, TheBackwardSearchComparesGradsInReverseOrder) {
   EXPECT_EQ(divergences(*result),
             (std::vector<std::string>{"backward M.fc2|M.fc2: no sublayers", "backward M.fc1|M.fc1: no sublayers"}));
   PadiffOptions forward_only;
-  forward_only.phases = Phases::Forward;
+  forward_only.phases = Phases::kForward;
   const auto forward = dumps.compare(forward_only);
   ASSERT_TRUE(forward) << forward.error().str();
   EXPECT_TRUE(forward->passed());
@@ -370,7 +370,7 @@ TEST(PadiffParams, ParametersPairByPositionWhateverTheirNames) {
 TEST(PadiffParams, APaddleLinearWeightIsComparedWithTorchsTransposed) {
   DumpPair dumps;
   PadiffOptions strict;
-  strict.tolerance.mode = CompareMode::Strict;
+  strict.tolerance.mode = CompareMode::kStrict;
   // Paddle stores [in, out] = (2, 3); torch stores [out, in] = (3, 2).
   dumps.a.write_params(
       DumpWriter::param_node("Linear", "M.fc", {{"weight", dumps.a.tensor<float>({1, 2, 3, 4, 5, 6}, {2, 3})}}),

@@ -9,7 +9,7 @@ namespace {
 
 LayerComparison failing_linear() {
   LayerComparison layer;
-  layer.check = Check::Forward;
+  layer.check = Check::kForward;
   layer.a_route = layer.b_route = "Model.fc";
   layer.a_class = "Linear";
   layer.b_class = "Dense";
@@ -24,9 +24,9 @@ LayerComparison failing_linear() {
 TEST(PadiffReport, AFailureShowsTheFirstDivergenceAndTheLargestDifferences) {
   PadiffResult result;
   result.layers = {failing_linear()};
-  result.divergences = {{Check::Forward, "", 0, "output 0 differs"}};
+  result.divergences = {{Check::kForward, "", 0, "output 0 differs"}};
   result.ranks = 1;
-  const std::string text = render_padiff_text(result, {"a", "b", {CompareMode::Strict, 0, 1e-7}, 10});
+  const std::string text = render_padiff_text(result, {"a", "b", {CompareMode::kStrict, 0, 1e-7}, 10});
   EXPECT_TRUE(text.starts_with("tipc-run padiff: A a, B b: 1 layer pair compared in 1 rank directory pair (mode strict, "
                                "atol 0, rtol 1e-07)\n"))
       << text;

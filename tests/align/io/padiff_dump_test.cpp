@@ -37,7 +37,7 @@ TEST(PadiffDump, ReadsTheCurrentReportForm) {
   EXPECT_EQ(read_fc.net_id, 7);
   EXPECT_EQ(read_fc.fwd_outputs, std::vector<std::string>{fc_output});
   EXPECT_EQ(read_fc.bwd_grads, std::vector<std::string>{fc_grad});
-  EXPECT_EQ(read_fc.children.at(0).kind, NodeKind::Api);
+  EXPECT_EQ(read_fc.children.at(0).kind, NodeKind::kApi);
 }
 
 TEST(PadiffDump, Reads2023ReportsWithBarePathsAndASingleRoot) {
@@ -55,7 +55,7 @@ TEST(PadiffDump, Reads2023ReportsWithBarePathsAndASingleRoot) {
   const auto read = read_report((dump.dir() / "report.json").string());
   ASSERT_TRUE(read) << read.error().str();
   ASSERT_EQ(read->roots.size(), 1u);
-  EXPECT_EQ(read->roots[0].kind, NodeKind::Net);
+  EXPECT_EQ(read->roots[0].kind, NodeKind::kNet);
   EXPECT_EQ(read->roots[0].fwd_outputs, std::vector<std::string>{output});
   EXPECT_TRUE(read->roots[0].children.empty());
 }

@@ -28,7 +28,7 @@ std::string rule_error(const std::string& yaml) {
 
 // A float32 array of `shape` holding values[i] at C-order index i.
 Value::Ptr float_array(std::vector<std::size_t> shape, const std::vector<float>& values) {
-  Array array{Dtype{DtypeKind::Float, 4, ByteOrder::Little}, std::move(shape), false,
+  Array array{Dtype{DtypeKind::kFloat, 4, ByteOrder::kLittle}, std::move(shape), false,
               SharedBytes::own(std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * 4))};
   return std::make_shared<Value>(Value{std::move(array)});
 }
