@@ -3,15 +3,14 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <variant>
 
-#include "align/acceptance.h"
-#include "align/diff_log.h"
-#include "align/py_repr.h"
+#include "align/checks/acceptance.h"
+#include "align/checks/acceptance_report.h"
+#include "align/checks/diff_log.h"
 #include "cli/subcommand.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -84,44 +83,6 @@ Result<void> write_acceptance_bundle(const std::vector<std::string>& logs, const
   return report::write_bundle_members(members, bundle_path);
 }
 
-std::string files_column(const std::string& dir, const align::CheckOutcome& outcome) {
-  if (!outcome.files) return "-";
-  const auto relative = [&](const std::string& path) { return fs::path(path).lexically_relative(dir).string(); };
-  return relative(outcome.files->reference) + " vs " + relative(outcome.files->candidate);
-}
-
-std::string worst_column(const align::CheckOutcome& outcome) {
-  if (!outcome.worst_value) return "-";
-  return align::python_float_repr(*outcome.worst_value);
-}
-
-void print_table(const std::string& dir, const align::AcceptanceReport& report, std::ostream& out) {
-  std::size_t files_width = 5;
-  for (const auto& outcome : report.outcomes) files_width = std::max(files_width, files_column(dir, outcome).size());
-  const auto row = [&](const std::string& check, const std::string& files, const std::string& method,
-                       const std::string& threshold, const std::string& worst, const std::string& status) {
-    out << fmt::format("{:<12} {:<{}} {:<6} {:<10} {:<22} {}\n", check, files, files_width, method, threshold, worst,
-                       status);
-  };
-  row("check", "files", "method", "threshold", "worst value", "result");
-  for (const auto& outcome : report.outcomes) {
-    row(outcome.check.name, files_column(dir, outcome), outcome.check.method,
-        align::python_float_repr(outcome.check.threshold), worst_column(outcome),
-        align::check_status_name(outcome.status));
-  }
-}
-
-// Why each check did not pass, and the warnings of those that ran, on stderr.
-void print_findings(const align::AcceptanceReport& report, std::ostream& err) {
-  for (const auto& outcome : report.outcomes) {
-    for (const std::string& warning : outcome.warnings)
-      err << "tipc-run acceptance: warning: " << outcome.check.name << ": " << warning << '\n';
-    if (outcome.status != align::CheckStatus::Passed && !outcome.detail.empty())
-      err << "tipc-run acceptance: " << outcome.check.name << " " << align::check_status_name(outcome.status) << ": "
-          << outcome.detail << '\n';
-  }
-}
-
 Result<std::vector<align::AcceptanceCheck>> configured_checks(const AcceptanceArgs& args) {
   auto checks = align::default_acceptance_checks();
   if (!args.config) return checks;
@@ -145,9 +106,8 @@ int acceptance_main(const std::vector<std::string>& args, std::ostream& out, std
     return kExitUsage;
   }
   const auto report = align::run_acceptance(acceptance_args.dir, *checks, acceptance_args.compat);
-  print_table(acceptance_args.dir, report, out);
-  out << std::flush;
-  print_findings(report, err);
+  out << align::render_acceptance_table(acceptance_args.dir, report) << std::flush;
+  for (const std::string& finding : align::acceptance_findings(report)) err << "tipc-run acceptance: " << finding << '\n';
   const auto logs = write_logs(acceptance_args.dir, report, err);
   if (!logs) {
     err << "tipc-run acceptance: error: " << logs.error().str() << '\n';

@@ -2,13 +2,13 @@
 
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 #include <iostream>
 #include <optional>
 #include <variant>
 
-#include "align/diff.h"
-#include "align/diff_log.h"
+#include "align/checks/diff.h"
+#include "align/checks/diff_log.h"
+#include "align/checks/diff_summary.h"
 #include "cli/subcommand.h"
 #include "core/atomic_file.h"
 #include "core/json_file.h"
@@ -54,23 +54,6 @@ void print_strict_findings(const align::DiffResult& result, std::ostream& err) {
   }
 }
 
-// What the run's reports show of a diff: every key's values against the threshold.
-nlohmann::ordered_json result_json(const DiffArgs& args, const align::DiffResult& result) {
-  auto keys = nlohmann::ordered_json::array();
-  for (const align::DiffEntry& entry : result.entries) {
-    if (entry.is_group) continue;
-    auto values = nlohmann::ordered_json::object();
-    for (const align::MethodCheck& check : entry.checks) {
-      values[std::string(align::statistic_name(check.statistic))] = check.value.as_double();
-    }
-    keys.push_back({{"key", entry.path}, {"passed", entry.passed}, {"reason", entry.reason},
-                    {"shape", entry.diff.shape}, {"values", values}});
-  }
-  return {{"check", "diff"},         {"reference", args.file1},        {"candidate", args.file2},
-          {"method", args.options.method}, {"threshold", args.options.threshold}, {"passed", result.passed},
-          {"keys", keys},            {"warnings", result.warnings}};
-}
-
 }  // namespace
 
 int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -79,17 +62,11 @@ int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostr
   DiffArgs& diff_args = std::get<DiffArgs>(parsed);
   if (diff_args.layout_path) {
     auto rules = align::load_layout_file(*diff_args.layout_path);
-    if (!rules) {
-      err << "tipc-run diff: error: " << rules.error().str() << '\n';
-      return rules.error().exit_code;
-    }
+    if (!rules) return subcommand_error("diff", rules.error(), err);
     diff_args.options.layout = std::move(*rules);
   }
   const auto result = align::compare_files(diff_args.file1, diff_args.file2, diff_args.options);
-  if (!result) {
-    err << "tipc-run diff: error: " << result.error().str() << '\n';
-    return result.error().exit_code;
-  }
+  if (!result) return subcommand_error("diff", result.error(), err);
   const std::string timestamp = align::reprod_log_timestamp();
   out << align::render_diff_stdout(*result, timestamp) << std::flush;
   if (!diff_args.options.compat) print_strict_findings(*result, err);
@@ -99,7 +76,7 @@ int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
   }
   if (diff_args.json_path) {
-    if (auto written = write_json_atomically(*diff_args.json_path, result_json(diff_args, *result)); !written) {
+    if (auto written = write_json_atomically(*diff_args.json_path, align::to_json(align::summarize_diff(*result, diff_args.file1, diff_args.file2, diff_args.options))); !written) {
       return subcommand_error("diff", written.error(), err);
     }
   }

@@ -1,6 +1,6 @@
 #pragma once
 // `tipc-run init-check A B [--key K]... [--bins N] [--threshold T] [--json FILE]`: the
-// weight-initialisation check (src/align/init_check) on two .npy / .npz files. Plain arrays
+// weight-initialisation check (src/align/checks/init_check_files) on two .npy / .npz files. Plain arrays
 // are compared with each other; reprod_log dicts (nested dicts flattened with dots) key by
 // key, every key present in both or only the --key ones. One table row per key on stdout;
 // --json writes the statistics and both histograms atomically.

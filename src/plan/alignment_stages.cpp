@@ -36,10 +36,18 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
                           const std::string& binary) {
   const Vars vars{{"model_dir", producer.model_dir}, {"log", producer.log}, {"output_dir", plan.output_dir},
                   {"model", plan.model_name},       {"mode", plan.mode}};
+  const auto kind = check_kind_from_string(check.subcommand);
+  if (!kind) {
+    return fail(Error::at(check.source, 0, check.name,
+                          fmt::format("check '{}': '{}' is not a check (diff, compare-results, init-check)", check.name,
+                                      check.subcommand)));
+  }
+  const std::string stem = check_files_stem(producer, check.name);
   Stage stage;
   stage.id = producer.id + "/check/" + check.name;
   stage.kind = StageKind::kCheck;
-  stage.argv = {binary, check.subcommand};
+  stage.check = CheckSpec{*kind, stem + ".json"};
+  stage.argv = {binary, to_string(*kind)};
   for (const auto& argument : check.arguments) {
     if (argument.find("{model_dir}") != std::string::npos && producer.model_dir.empty()) {
       return fail(Error::at(check.source, 0, check.name,
@@ -54,8 +62,7 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
     }
     stage.argv.push_back(*rendered);
   }
-  const std::string stem = check_files_stem(producer, check.name);
-  stage.argv.insert(stage.argv.end(), {"--json", stem + ".json"});
+  stage.argv.insert(stage.argv.end(), {"--json", stage.check->result_file});
   stage.cwd = producer.cwd;
   stage.env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
   stage.log = stem + ".log";
@@ -78,9 +85,7 @@ Result<void> add_alignment_stages(std::vector<Plan>& plans, const std::vector<co
       const std::size_t producers = plan.stages.size();  // checks never follow checks
       for (std::size_t i = 0; i < producers; ++i) {
         if (!follows(check, plan.stages[i])) continue;
-        auto stage = check_stage(plan, plan.stages[i], check, tipc_run_binary);
-        if (!stage) return fail(stage.error());
-        plan.stages.push_back(std::move(*stage));
+        plan.stages.push_back(TRY(check_stage(plan, plan.stages[i], check, tipc_run_binary)));
         ++added;
       }
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "plan/check_spec.h"
 
 namespace tipc::plan {
 
@@ -86,6 +87,7 @@ struct Stage {
   };
   std::optional<TracedStatus> traced_status;
   std::optional<Service> service;  // set on a kService stage
+  std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
 };
 
 struct Plan {

@@ -1,5 +1,7 @@
 #include "plan/plan_json.h"
 
+#include <fmt/format.h>
+
 namespace tipc::plan {
 
 nlohmann::ordered_json service_json(const Service& service) {
@@ -26,7 +28,30 @@ nlohmann::ordered_json stage_json(const Stage& stage) {
       {"command", stage.command},
   };
   if (stage.service) json["service"] = service_json(*stage.service);
+  if (stage.check) json["check"] = {{"kind", to_string(stage.check->kind)}, {"result_file", stage.check->result_file}};
   return json;
+}
+
+Result<std::optional<CheckSpec>> check_spec_from_json(const nlohmann::json& stage, const std::string& file) {
+  const auto check = stage.find("check");
+  if (check == stage.end() || check->is_null()) return std::optional<CheckSpec>();
+  const std::string id = stage.value("id", "?");
+  const auto field = [&](const char* name) -> Result<std::string> {
+    const auto value = check->find(name);  // end() for a check that is no object
+    if (value == check->end() || !value->is_string()) {
+      return fail(Error::at(file, 0, fmt::format("check.{}", name),
+                            fmt::format("stage {}: field 'check.{}': expected a string", id, name)));
+    }
+    return value->get<std::string>();
+  };
+  const std::string kind_name = TRY(field("kind"));
+  const auto kind = check_kind_from_string(kind_name);
+  if (!kind) {
+    return fail(Error::at(file, 0, "check.kind",
+                          fmt::format("stage {}: field 'check.kind': '{}' is not diff, compare-results or init-check",
+                                      id, kind_name)));
+  }
+  return std::optional<CheckSpec>(CheckSpec{*kind, TRY(field("result_file"))});
 }
 
 }  // namespace tipc::plan

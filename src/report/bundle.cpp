@@ -53,11 +53,9 @@ class MemberList {
 void add_stage_files(MemberList& members, const StageReport& stage) {
   if (!stage.started) return;
   members.add(stage.log);
-  if (stage.kind != plan::StageKind::kCheck) return;
-  members.add(fs::path(stage.log).replace_extension(".json").string());
-  if (stage.check) {
-    for (const std::string& file : stage.check->compared_files) members.add(file);
-  }
+  if (!stage.check) return;
+  members.add(stage.check->result_file);
+  for (const std::string& file : stage.check->compared_files) members.add(file);
 }
 
 Result<void> archive_error(archive* writer, const std::string& path) {

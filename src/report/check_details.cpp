@@ -7,15 +7,14 @@
 
 #include <fmt/format.h>
 
+#include "align/checks/compare_results_report.h"
+#include "align/checks/diff_summary.h"
+#include "align/checks/init_check_report.h"
+
 namespace tipc::report {
 namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-
-// The commands write a non-finite number as null; it stays a NaN here.
-double number_or_nan(const Json& value) {
-  return value.is_number() ? value.get<double>() : std::numeric_limits<double>::quiet_NaN();
-}
 
 // "logits: max"; a plain array (no keys) has the key "".
 std::string label(const std::string& key, const std::string& what) { return key.empty() ? what : key + ": " + what; }
@@ -33,88 +32,92 @@ CheckDetails details_of(std::string kind, bool passed) {
 
 // Every statistic of every key against the threshold; a row fails only when its key failed
 // and this statistic is over the threshold (or not a number).
-CheckDetails diff_details(const Json& json, const std::string& cwd) {
-  CheckDetails details = details_of("diff", json.at("passed").get<bool>());
-  const double threshold = json.at("threshold").get<double>();
-  for (const Json& key : json.at("keys")) {
-    const std::string name = key.at("key").get<std::string>();
-    const bool key_passed = key.at("passed").get<bool>();
-    for (const auto& [statistic, value] : key.at("values").items()) {
-      const double number = number_or_nan(value);
-      details.values.push_back({label(name, statistic), number, threshold, key_passed || number <= threshold});
+CheckDetails diff_details(const align::DiffSummary& summary, const std::string& cwd) {
+  CheckDetails details = details_of("diff", summary.passed);
+  for (const align::DiffKeySummary& key : summary.keys) {
+    for (const auto& [statistic, value] : key.values) {
+      details.values.push_back({label(key.key, std::string(align::to_string(statistic))), value, summary.threshold,
+                                key.passed || value <= summary.threshold});
     }
     // A key that failed without values (a shape mismatch, a missing key) says why in a note.
-    if (!key_passed && key.at("values").empty() && !key.value("reason", "").empty()) {
-      details.notes.push_back(label(name, key["reason"].get<std::string>()));
-    }
+    if (!key.passed && key.values.empty() && !key.reason.empty()) details.notes.push_back(label(key.key, key.reason));
   }
-  for (const Json& warning : json.value("warnings", Json::array())) details.notes.push_back(warning.get<std::string>());
-  details.compared_files = {absolute_from(cwd, json.at("reference").get<std::string>()),
-                            absolute_from(cwd, json.at("candidate").get<std::string>())};
+  details.notes.insert(details.notes.end(), summary.warnings.begin(), summary.warnings.end());
+  details.compared_files = {absolute_from(cwd, summary.reference), absolute_from(cwd, summary.candidate)};
   return details;
 }
 
 // Per key, the element furthest from the ground truth against its own tolerance
 // (atol + rtol * |pred|); a key missing from the log has no value.
-CheckValue compare_results_row(const std::string& log, const Json& key) {
-  const bool passed = key.at("status").get<std::string>() == "PASS";
-  CheckValue row{label(fs::path(log).filename().string(), key.at("key").get<std::string>()),
-                 std::numeric_limits<double>::quiet_NaN(), std::nullopt, passed};
-  if (const Json& worst = key.at("worst"); worst.is_object()) {
-    row.value = number_or_nan(worst.at("abs_diff"));
-    row.limit = number_or_nan(worst.at("tolerance"));
+CheckValue compare_results_row(const std::string& log, const align::KeyComparison& key) {
+  CheckValue row{label(fs::path(log).filename().string(), key.key), std::numeric_limits<double>::quiet_NaN(),
+                 std::nullopt, key.status == align::Verdict::kPass};
+  if (key.allclose && key.allclose->worst) {
+    row.value = key.allclose->worst->abs_diff;
+    row.limit = key.allclose->worst->tolerance;
   }
   return row;
 }
 
-CheckDetails compare_results_details(const Json& json) {
-  CheckDetails details = details_of("compare-results", json.at("exit_code").get<int>() == 0);
-  for (const Json& log : json.at("logs")) {
-    const std::string file = log.at("log").get<std::string>();
-    for (const Json& key : log.at("keys")) details.values.push_back(compare_results_row(file, key));
-    const std::string status = log.at("status").get<std::string>();
-    if (status != "PASS" && !log.value("reason", "").empty()) {
-      details.notes.push_back(fmt::format("{}: {}: {}", file, status, log["reason"].get<std::string>()));
+CheckDetails compare_results_details(const align::CompareResultsRun& run) {
+  CheckDetails details = details_of("compare-results", run.report.exit_code() == 0);
+  for (const align::LogCheck& log : run.report.logs) {
+    for (const align::KeyComparison& key : log.keys) details.values.push_back(compare_results_row(log.log_file, key));
+    if (log.status != align::Verdict::kPass && !log.reason.empty()) {
+      details.notes.push_back(fmt::format("{}: {}: {}", log.log_file, align::to_string(log.status), log.reason));
     }
   }
   return details;
 }
 
-HistogramPair histogram_pair(const std::string& key, const Json& histogram) {
-  return {key, histogram.at("bin_edges").get<std::vector<double>>(), histogram.at("a_counts").get<std::vector<double>>(),
-          histogram.at("b_counts").get<std::vector<double>>()};
-}
-
-void add_key_list_note(CheckDetails& details, const Json& json, const char* field, const char* what) {
-  const auto keys = json.value(field, std::vector<std::string>{});
+void add_key_list_note(CheckDetails& details, const std::vector<std::string>& keys, const char* what) {
   if (!keys.empty()) details.notes.push_back(fmt::format("{}: {}", what, fmt::join(keys, ", ")));
 }
 
-CheckDetails init_check_details(const Json& json) {
-  CheckDetails details = details_of("init-check", json.at("failed").get<int>() == 0);
-  for (const Json& key : json.at("keys")) {
-    const std::string name = key.at("key").get<std::string>();
-    details.values.push_back({label(name, "KS"), number_or_nan(key.at("ks_statistic")), number_or_nan(key.at("ks_limit")),
-                              key.at("status").get<std::string>() == "PASS"});
-    if (key.contains("histogram")) details.histograms.push_back(histogram_pair(name, key["histogram"]));
+std::vector<double> as_doubles(const std::vector<std::size_t>& counts) { return {counts.begin(), counts.end()}; }
+
+CheckDetails init_check_details(const align::InitCheckReport& report) {
+  CheckDetails details = details_of("init-check", report.all_passed());
+  for (const align::InitCheckKey& key : report.keys) {
+    const align::InitComparison& c = key.comparison;
+    details.values.push_back({label(key.key, "KS"), c.ks_statistic, c.ks_limit, c.passed});
+    details.histograms.push_back({key.key, c.bin_edges, as_doubles(c.first_counts), as_doubles(c.second_counts)});
   }
-  add_key_list_note(details, json, "only_in_a", "only in A");
-  add_key_list_note(details, json, "only_in_b", "only in B");
-  add_key_list_note(details, json, "not_arrays", "not compared (not arrays)");
+  add_key_list_note(details, report.only_in_a, "only in A");
+  add_key_list_note(details, report.only_in_b, "only in B");
+  add_key_list_note(details, report.not_arrays, "not compared (not arrays)");
   return details;
 }
 
 }  // namespace
 
-std::optional<CheckDetails> check_details_from_json(const std::string& subcommand, const nlohmann::ordered_json& json,
-                                                    const std::string& cwd) {
-  if (subcommand == "diff") return diff_details(json, cwd);
-  if (subcommand == "compare-results") return compare_results_details(json);
-  if (subcommand == "init-check") return init_check_details(json);
-  return std::nullopt;
+Result<CheckDetails> check_details_from_json(plan::CheckKind kind, const nlohmann::ordered_json& json,
+                                             const std::string& file, const std::string& cwd) {
+  switch (kind) {
+    case plan::CheckKind::kDiff: return diff_details(TRY(align::diff_summary_from_json(json, file)), cwd);
+    case plan::CheckKind::kCompareResults:
+      return compare_results_details(TRY(align::compare_results_from_json(json, file)));
+    case plan::CheckKind::kInitCheck: return init_check_details(TRY(align::init_check_report_from_json(json, file)));
+  }
+  return fail(Error::plain("unknown check kind"));
+}
+
+std::string check_result_path(const plan::CheckSpec& check, const std::string& cwd) {
+  return (fs::path(cwd) / check.result_file).lexically_normal().string();
+}
+
+CheckDetails unreadable_check(const std::string& kind, const std::string& why) {
+  CheckDetails details = details_of(kind, false);
+  details.notes = {"cannot read the check's result file: " + why};
+  return details;
 }
 
 namespace {
+
+CheckDetails read_details(plan::CheckKind kind, const Json& json, const std::string& path, const std::string& cwd) {
+  auto details = check_details_from_json(kind, json, path, cwd);
+  return details ? std::move(*details) : unreadable_check(to_string(kind), details.error().str());
+}
 
 double unix_mtime(const fs::path& path) {
   std::error_code ec;
@@ -125,21 +128,15 @@ double unix_mtime(const fs::path& path) {
 
 }  // namespace
 
-std::optional<CheckDetails> read_check_file(const std::string& log, const std::string& subcommand,
-                                            const std::string& cwd, double started_unix) {
-  const fs::path path = fs::path(log).replace_extension(".json");
+std::optional<CheckDetails> read_check_file(plan::CheckKind kind, const std::string& path, const std::string& cwd,
+                                            double started_unix) {
   std::ifstream in(path);
   if (!in || unix_mtime(path) + 1 < started_unix) return std::nullopt;  // 1 s: file systems with coarse times
   const auto json = Json::parse(in, nullptr, false);
-  if (!json.is_discarded()) {
-    try {
-      return check_details_from_json(subcommand, json, cwd);
-    } catch (const Json::exception&) {
-    }
-  }
-  CheckDetails unreadable = details_of(subcommand, false);
-  unreadable.notes = {"cannot read " + path.string() + ": not a check's JSON file"};
-  return unreadable;
+  CheckDetails details = json.is_discarded() ? unreadable_check(to_string(kind), path + ": not JSON (cut short?)")
+                                             : read_details(kind, json, path, cwd);
+  details.result_file = path;
+  return details;
 }
 
 }  // namespace tipc::report

@@ -1,5 +1,6 @@
 #pragma once
-// What a check stage wrote with --json, read back into the report model. Three shapes:
+// What a check stage wrote with --json (plan::CheckSpec says which check and where), read
+// back into the report model. Three shapes:
 //   tipc-run diff --json            keys, each with its statistics against one threshold
 //   tipc-run compare-results --json logs, each with its keys against atol + rtol * |gt|
 //   tipc-run init-check --json      keys, each with its KS statistic and histograms
@@ -8,20 +9,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
+#include "plan/check_spec.h"
 #include "report/run_report.h"
 
 namespace tipc::report {
 
-// `subcommand` is the check's (argv[1]); `cwd` resolves the relative paths the JSON names.
-// nullopt for a subcommand that writes no such file. Throws nlohmann::json::exception
-// on a JSON of the wrong shape. Ordered: rows keep the file's order (a diff's statistics).
-std::optional<CheckDetails> check_details_from_json(const std::string& subcommand, const nlohmann::ordered_json& json,
-                                                    const std::string& cwd);
+// `cwd` resolves the relative paths the JSON names. The file is read through the check's
+// own reader in align/ (the one its writer's to_json pairs with); a JSON of another shape
+// is an error naming `file` and the field.
+Result<CheckDetails> check_details_from_json(plan::CheckKind kind, const nlohmann::ordered_json& json,
+                                             const std::string& file, const std::string& cwd);
 
-// The --json file a check stage wrote beside its log (the log's path with ".json"), read
-// back; nullopt when there is none, or it is older than the stage's start (an earlier
-// run's). One that cannot be read (cut, or of another shape) is a failed check with a note.
-std::optional<CheckDetails> read_check_file(const std::string& log, const std::string& subcommand,
-                                            const std::string& cwd, double started_unix);
+// Where a check stage's result file is: its result_file, relative to the stage's cwd.
+std::string check_result_path(const plan::CheckSpec& check, const std::string& cwd);
+
+// The result file a check stage wrote, read back; nullopt when there is none, or it is
+// older than the stage's start (an earlier run's). One that cannot be read (cut, or of
+// another shape) is a failed check whose note says why (the file and the field).
+std::optional<CheckDetails> read_check_file(plan::CheckKind kind, const std::string& path, const std::string& cwd,
+                                            double started_unix);
+
+// A check whose result cannot be read: failed, with `why` as its note.
+CheckDetails unreadable_check(const std::string& kind, const std::string& why);
 
 }  // namespace tipc::report

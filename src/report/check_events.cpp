@@ -13,9 +13,10 @@ void CheckEventSource::run_started(const run::RunInfo& info) {
 void CheckEventSource::stage_finished(const run::StageRecord& record) {
   downstream_.stage_finished(record);
   const plan::Stage& stage = *record.stage;
-  if (stage.kind != plan::StageKind::kCheck || record.start_seconds < 0 || stage.argv.size() < 2) return;
+  if (!stage.check || record.start_seconds < 0) return;
   const double started = std::chrono::duration<double>(run_start_.time_since_epoch()).count() + record.start_seconds;
-  if (const auto check = read_check_file(record.log_path, stage.argv[1], run::stage_cwd_path(repo_root_, stage), started)) {
+  const std::string cwd = run::stage_cwd_path(repo_root_, stage);
+  if (const auto check = read_check_file(stage.check->kind, check_result_path(*stage.check, cwd), cwd, started)) {
     downstream_.check_finished(record, *check);
   }
 }

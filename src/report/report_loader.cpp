@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "plan/plan_json.h"
 #include "report/check_details.h"
 #include "report/console_reporter.h"
 #include "report/log_metrics.h"
@@ -105,6 +106,10 @@ plan::StageKind stage_kind(const JsonValue& stage) {
   return *kind;
 }
 
+// The output directory the plan file names, and the one it is in now.
+std::string output_dir_of(const PlanFile& plan) { return optional_field<std::string>(plan.json, "output_dir").value_or(""); }
+std::string plan_dir_of(const PlanFile& plan) { return fs::path(plan.path).parent_path().string(); }
+
 StageReport stage_from_plan(const JsonValue& stage) {
   StageReport report;
   report.id = stage.at("id").get<std::string>();
@@ -146,9 +151,18 @@ void apply_entry(StageReport& stage, const JsonValue& entry, bool resumed) {
   stage.resumed = resumed;
 }
 
-void add_check(StageReport& stage) {
-  if (stage.kind != plan::StageKind::kCheck || !stage.started || stage.argv.size() < 2) return;
-  stage.check = read_check_file(stage.log, stage.argv[1], stage.cwd, *stage.started);
+// The check a check stage's plan entry describes, read from its result file (moved like
+// the log when the output directory was).
+void add_check(StageReport& report, const JsonValue& stage, const PlanFile& plan) {
+  if (!report.started) return;
+  const auto spec = plan::check_spec_from_json(stage, plan.path);
+  if (!spec) {
+    report.check = unreadable_check("check", spec.error().str());  // which check is what it could not say
+    return;
+  }
+  if (!*spec) return;
+  const std::string path = relocated(check_result_path(**spec, report.cwd), output_dir_of(plan), plan_dir_of(plan));
+  report.check = read_check_file((*spec)->kind, path, report.cwd, *report.started);
 }
 
 bool selected(const PlanFile& plan, const std::string& id) {
@@ -158,8 +172,7 @@ bool selected(const PlanFile& plan, const std::string& id) {
 
 StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const PlanJournal& journal) {
   StageReport report = stage_from_plan(stage);
-  report.log = relocated(report.log, optional_field<std::string>(plan.json, "output_dir").value_or(""),
-                         fs::path(plan.path).parent_path().string());
+  report.log = relocated(report.log, output_dir_of(plan), plan_dir_of(plan));
   if (!selected(plan, report.id)) report.reason = kNotSelected;
   if (const auto it = journal.entries.find(report.id); it != journal.entries.end()) {
     report.earlier_run = earlier_run(it->second, stage, journal);
@@ -174,7 +187,7 @@ StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const Pla
       apply_entry(report, it->second, resumed_run && report.earlier_run && it->second["result"] == "PASS");
     }
   }
-  add_check(report);
+  add_check(report, stage, plan);
   if (report.started) report.metrics = parse_stage_metrics_file(plan::to_string(report.kind), report.log);
   if (report.started && report.result != run::Status::kPass) report.log_tail = log_tail(report.log, kLogTailLines);
   return report;

@@ -68,6 +68,7 @@ struct CheckDetails {
   std::vector<HistogramPair> histograms;
   std::vector<std::string> notes;  // warnings, skipped logs
   std::vector<std::string> compared_files;  // absolute; diff: the reference and candidate (for the bundle)
+  std::string result_file;                  // the file these were read from (for the bundle)
 };
 
 // The run that produced a stage's result, when that is not the run that wrote the reports:

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "align/array.h"
-#include "align/pickle.h"
+#include "align/io/array.h"
+#include "align/io/pickle.h"
 
 #define FUZZ_CHECK(cond)                                                                   \
   do {                                                                                     \
@@ -30,7 +30,7 @@ inline void touch_element(const align::Array& a, std::size_t i) {
   const auto c = a.complex_at(i);
   sink = c.real() + c.imag();
   // int_at/uint_at are only called on integer and bool arrays (promote.cpp, leaf_diff.cpp).
-  if (a.dtype.kind != align::DtypeKind::Float && a.dtype.kind != align::DtypeKind::Complex) {
+  if (a.dtype.kind != align::DtypeKind::kFloat && a.dtype.kind != align::DtypeKind::kComplex) {
     sink = static_cast<double>(a.int_at(i)) + static_cast<double>(a.uint_at(i));
   }
   (void)sink;

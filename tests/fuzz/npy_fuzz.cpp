@@ -1,4 +1,4 @@
-// libFuzzer target: the .npy reader (align/npy.h) and load_npy_value (align/load.h), which
+// libFuzzer target: the .npy reader (align/io/npy.h) and load_npy_value (align/io/load.h), which
 // unpickles object payloads. Checks: no crash, leak or undefined behaviour on any bytes; a
 // parsed header is self-consistent; an Array points inside the input and holds exactly
 // shape x item size bytes; the three entry points agree on what they accept.
@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "align/load.h"
-#include "align/npy.h"
+#include "align/io/load.h"
+#include "align/io/npy.h"
 #include "fuzz_check.h"
 
 using namespace tipc;

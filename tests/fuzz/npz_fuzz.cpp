@@ -1,4 +1,4 @@
-// libFuzzer target: the .npz reader (align/npz.h: ZIP through libarchive, then each member
+// libFuzzer target: the .npz reader (align/io/npz.h: ZIP through libarchive, then each member
 // through load_npy_value) on bytes in memory. Checks: no crash, leak or undefined
 // behaviour; member keys are unique; the limits hold; every member value is well formed
 // (fuzz_check.h).
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "align/npz.h"
+#include "align/io/npz.h"
 #include "fuzz_check.h"
 
 using namespace tipc;

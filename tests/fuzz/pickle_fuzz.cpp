@@ -1,4 +1,4 @@
-// libFuzzer target: the restricted unpickler (align/pickle.h). Checks: no crash, leak,
+// libFuzzer target: the restricted unpickler (align/io/pickle.h). Checks: no crash, leak,
 // undefined behaviour or runaway recursion on any bytes; the result is a well-formed
 // Value tree (fuzz_check.h); and the limits are monotone: a pickle accepted under tight
 // limits is accepted under the default ones, with the same kind of result.
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "align/pickle.h"
+#include "align/io/pickle.h"
 #include "fuzz_check.h"
 
 using namespace tipc;

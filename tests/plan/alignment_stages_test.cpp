@@ -54,6 +54,8 @@ TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
                                                 "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_ts.npy", "--json",
                                                 "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.json"}));
   EXPECT_EQ(cpu.log, "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.log");
+  EXPECT_EQ(cpu.check, (CheckSpec{CheckKind::kDiff, "test_tipc/output/alexnet/lite_train_lite_infer/"
+                                                     "cpu_export_check_eager_vs_ts.json"}));
   EXPECT_EQ(cpu.status_log, cpu.log);
   EXPECT_EQ(cpu.needs.gpus, 0);
   EXPECT_EQ(plans[0].stages[7].deps, std::vector<std::string>{"gpu/export"});
@@ -79,6 +81,7 @@ TEST(AlignmentStages, ChecksSpreadOverEveryPlanOfASuite) {
   std::vector<Plan> plans{demo_plan(), demo_plan()};
   plans[1].model_name = "resnet";
   ASSERT_TRUE(add_alignment_stages(plans, {check("c", "train", "init-check", {"{model}.npy", "b.npy"})}, "t"));
+  EXPECT_EQ(plans[0].stages.back().check->kind, CheckKind::kInitCheck);
   EXPECT_EQ(plans[0].stages.back().argv[2], "alexnet.npy");
   EXPECT_EQ(plans[1].stages.back().argv[2], "resnet.npy");
 }

@@ -32,8 +32,8 @@ class BundleTest : public ::testing::Test {
     ASSERT_FALSE(never_started.started);
     never_started.log = repo_.write("out/never_started.log", "left over from an earlier run");
     repo_.write("out/export_check_eager_vs_onnx.log", "diff log");
-    repo_.write("out/export_check_eager_vs_onnx.json", "{}");
     auto& diff = *plan.stages[6].check;
+    diff.result_file = repo_.write("out/export_check_eager_vs_onnx.json", "{}");
     diff.compared_files = {repo_.write("out/eager.npy", "A"), outside_.write("onnx.npy", "B")};
     ASSERT_TRUE(write_reports(report_, plan.output_dir));
   }

@@ -34,8 +34,8 @@ TEST_F(CheckDetailsTest, DiffGivesEveryStatisticAgainstTheThreshold) {
   dir_.write("a.npz", test::npz({{"logits", test::npy_float32({1, 2, 3, 4})}}));
   dir_.write("b.npz", test::npz({{"logits", test::npy_float32({1, 2, 3, 4.5})}}));
   const auto json = run(cli::diff_main, {path("a.npz"), path("b.npz"), "--method", "mean,max", "--threshold", "0.2"});
-  const auto details = check_details_from_json("diff", json, dir_.path().string());
-  ASSERT_TRUE(details);
+  const auto details = check_details_from_json(plan::CheckKind::kDiff, json, "check.json", dir_.path().string());
+  ASSERT_TRUE(details) << details.error().str();
   EXPECT_EQ(details->kind, "diff");
   EXPECT_FALSE(details->passed);
   ASSERT_EQ(details->values.size(), 2u);
@@ -54,8 +54,8 @@ TEST_F(CheckDetailsTest, CompareResultsGivesEveryKeysWorstElementAgainstItsToler
   dir_.write("output/metric.txt", "Metric psnr: 27.3670\n");
   const auto json = run(cli::compare_results_main,
                         {"--format", "metric", "--gt", path("results/*.txt"), "--log", path("output/*.txt")});
-  const auto details = check_details_from_json("compare-results", json, "/");
-  ASSERT_TRUE(details);
+  const auto details = check_details_from_json(plan::CheckKind::kCompareResults, json, "check.json", "/");
+  ASSERT_TRUE(details) << details.error().str();
   EXPECT_FALSE(details->passed);
   ASSERT_EQ(details->values.size(), 2u);
   EXPECT_EQ(details->values[0].label, "metric_fp32.txt: Metric psnr");
@@ -74,8 +74,8 @@ TEST_F(CheckDetailsTest, InitCheckGivesTheKsStatisticAndBothHistograms) {
   dir_.write("a.npy", test::npy_float32({0.1f, -0.2f, 0.3f, 0.05f, -0.1f, 0.2f}));
   dir_.write("b.npy", test::npy_float32({0.15f, -0.1f, 0.25f, 0.0f, -0.2f, 0.1f}));
   const auto json = run(cli::init_check_main, {path("a.npy"), path("b.npy"), "--bins", "4"});
-  const auto details = check_details_from_json("init-check", json, "/");
-  ASSERT_TRUE(details);
+  const auto details = check_details_from_json(plan::CheckKind::kInitCheck, json, "check.json", "/");
+  ASSERT_TRUE(details) << details.error().str();
   EXPECT_EQ(details->kind, "init-check");
   ASSERT_EQ(details->values.size(), 1u);
   EXPECT_EQ(details->values[0].label, "KS");
@@ -88,9 +88,14 @@ TEST_F(CheckDetailsTest, InitCheckGivesTheKsStatisticAndBothHistograms) {
   EXPECT_EQ(details->histograms[0].candidate.size(), 4u);
 }
 
-TEST_F(CheckDetailsTest, OtherCommandsHaveNoDetails) {
-  EXPECT_FALSE(check_details_from_json("acceptance", nlohmann::ordered_json::object(), "/"));
-  EXPECT_THROW(check_details_from_json("diff", nlohmann::ordered_json::object(), "/"), nlohmann::json::exception);
+TEST_F(CheckDetailsTest, AFileOfAnotherShapeSaysWhichField) {
+  dir_.write("a.npy", test::npy_float32({0.1f, -0.2f, 0.3f, 0.05f}));
+  auto json = run(cli::init_check_main, {path("a.npy"), path("a.npy")});
+  json["keys"][0].erase("ks_limit");
+  const auto details = check_details_from_json(plan::CheckKind::kInitCheck, json, "check.json", "/");
+  ASSERT_FALSE(details);
+  EXPECT_NE(details.error().str().find("check.json"), std::string::npos) << details.error().str();
+  EXPECT_NE(details.error().str().find("keys[0].ks_limit"), std::string::npos) << details.error().str();
 }
 
 }  // namespace

@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <filesystem>
 
+#include "align/checks/diff_summary.h"
 #include "report/run_report.h"
 #include "support/temp_dir.h"
 
@@ -32,6 +34,7 @@ class CheckEventsTest : public ::testing::Test {
     check_.kind = plan::StageKind::kCheck;
     check_.argv = {"/proc/self/exe", "diff", "a.npy", "b.npy"};
     check_.cwd = ".";
+    check_.check = plan::CheckSpec{plan::CheckKind::kDiff, "check.json"};
     export_.id = "export";
     export_.kind = plan::StageKind::kExport;
     export_.argv = {"python3", "export.py"};
@@ -53,14 +56,26 @@ class CheckEventsTest : public ::testing::Test {
 
   test::TempDir dir_;
   plan::Plan plan_;
+  // The check stage, writing its result to `result_file` instead (kept for the records).
+  const plan::Stage& check_writing(const std::string& result_file) {
+    plan::Stage& stage = other_checks_.emplace_back(check_);
+    stage.check->result_file = result_file;
+    return stage;
+  }
+
   plan::Stage check_, export_;
+  std::deque<plan::Stage> other_checks_;
   Recorder recorder_;
   CheckEventSource source_{dir_.path().string(), recorder_};
 };
 
-constexpr const char* kDiffJson =
-    R"({"passed": false, "reference": "a.npy", "candidate": "b.npy", "threshold": 1e-6,
-        "keys": [{"key": "logits", "values": {"mean": 1e-7, "max": 2e-5}, "passed": false}]})";
+// A failed diff's result file, as tipc-run diff writes it.
+const std::string kDiffJson =
+    align::to_json(align::DiffSummary{"a.npy", "b.npy", "mean,max", 1e-6, false,
+                                      {{"logits", false, "", {4}, {{align::Statistic::kMean, 1e-7},
+                                                                   {align::Statistic::kMax, 2e-5}}}},
+                                      {}})
+        .dump();
 
 TEST_F(CheckEventsTest, ACheckStageThatRanAndWroteItsFileIsFollowedByCheckFinished) {
   dir_.write("check.json", kDiffJson);
@@ -73,11 +88,11 @@ TEST_F(CheckEventsTest, ACheckStageThatRanAndWroteItsFileIsFollowedByCheckFinish
 }
 
 TEST_F(CheckEventsTest, NoFileNoStartOrAnEarlierRunsFileSendsNoCheckEvent) {
-  run({record(check_, "missing.log"), record(check_, "never.log", -1)});
+  run({record(check_writing("missing.json"), "missing.log"), record(check_writing("never.json"), "never.log", -1)});
   dir_.write("old.json", kDiffJson);
   std::filesystem::last_write_time(dir_.path() / "old.json",
                                    std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
-  run({record(check_, "old.log")});
+  run({record(check_writing("old.json"), "old.log")});
   for (const auto& event : recorder_.events) EXPECT_FALSE(event.starts_with("check ")) << event;
 }
 
@@ -96,6 +111,17 @@ TEST_F(CheckEventsTest, AnUnreadableFileIsAFailedCheckWithANote) {
   EXPECT_FALSE(seen.passed);
   ASSERT_EQ(seen.notes.size(), 1u);
   EXPECT_NE(seen.notes[0].find("cannot read"), std::string::npos);
+  EXPECT_NE(seen.notes[0].find("check.json"), std::string::npos) << seen.notes[0];
+}
+
+TEST_F(CheckEventsTest, TheResultFileIsTheOneTheStageNamesNotTheLogsTwin) {
+  dir_.write("check.json", kDiffJson);  // beside the log, but the stage writes elsewhere
+  run({record(check_writing("results/diff.json"), "check.log")});
+  for (const auto& event : recorder_.events) EXPECT_FALSE(event.starts_with("check ")) << event;
+  dir_.write("results/diff.json", kDiffJson);
+  recorder_.events.clear();
+  run({record(check_writing("results/diff.json"), "check.log")});
+  EXPECT_EQ(recorder_.events.at(2), "check export/check/eager_vs_onnx diff 2 failed");
 }
 
 }  // namespace

@@ -229,7 +229,10 @@ TEST(ReportLoader, ACheckStageGetsItsJsonFileButNotAStaleOne) {
   test::FakeRun run;
   auto check = fake_stage("check", StageKind::kCheck);
   check.argv = {"tipc-run", "diff", "a.npy", "b.npy"};
-  const auto p = fake_plan({check, fake_stage("late", StageKind::kCheck)});
+  check.check = plan::CheckSpec{plan::CheckKind::kDiff, "test_tipc/output/m/lite/check.json"};
+  auto late = fake_stage("late", StageKind::kCheck);
+  late.check = plan::CheckSpec{plan::CheckKind::kDiff, "test_tipc/output/m/lite/late.json"};
+  const auto p = fake_plan({check, late});
   run.run({&p});
   const std::string json = R"({"check": "diff", "reference": "a.npy", "candidate": "b.npy", "method": "mean",
     "threshold": 1e-6, "passed": false, "warnings": [],
@@ -254,6 +257,12 @@ TEST(ReportLoader, ACheckStageGetsItsJsonFileButNotAStaleOne) {
   ASSERT_TRUE(stage(*report, "check").check);
   EXPECT_FALSE(stage(*report, "check").check->passed);
   EXPECT_NE(stage(*report, "check").check->notes.at(0).find("cannot read"), std::string::npos);
+
+  run.repo.write("test_tipc/output/m/lite/check.json", R"({"check": "diff", "reference": 1})");
+  report = load_run_report(run.output());
+  ASSERT_TRUE(stage(*report, "check").check);
+  const std::string note = stage(*report, "check").check->notes.at(0);
+  EXPECT_NE(note.find("check.json: field 'reference': expected a string"), std::string::npos) << note;
 }
 
 TEST(ReportLoader, EveryPlanOfATreeIsReportedAlsoOfConfigsRunOneAtATime) {

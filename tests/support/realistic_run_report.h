@@ -92,7 +92,7 @@ inline report::StageReport diff_check_stage() {
   stage.check = report::CheckDetails{.kind = "diff", .passed = true,
                                      .values = {{"logits: mean", 3.1e-08, 1e-06, true},
                                                 {"features: mean", 2.2e-09, 1e-06, true}},
-                                     .histograms = {}, .notes = {}, .compared_files = {}};
+                                     .histograms = {}, .notes = {}, .compared_files = {}, .result_file = {}};
   return stage;
 }
 
@@ -103,7 +103,7 @@ inline report::StageReport init_check_stage() {
       .kind = "init-check", .passed = false,
       .values = {{"features.0.weight: KS", 0.0123, 0.0120, false}, {"classifier.1.weight: KS", 0.004, 0.0120, true}},
       .histograms = {histogram("features.0.weight", 0.058), histogram("classifier.1.weight", 0.0505)},
-      .notes = {"the candidate's std is 16% above the reference's"}, .compared_files = {}};
+      .notes = {"the candidate's std is 16% above the reference's"}, .compared_files = {}, .result_file = {}};
   stage.log_tail = "init-check: features.0.weight: KS 0.0123 > limit 0.012: FAIL\n";
   return stage;
 }

@@ -1,0 +1,25 @@
+#include "align/checks/verdict.h"
+
+#include <gtest/gtest.h>
+
+namespace tipc::align {
+namespace {
+
+TEST(AlignVerdict, EveryVerdictReadsBackFromItsWord) {
+  for (const Verdict verdict : {Verdict::kPass, Verdict::kFail, Verdict::kMissing, Verdict::kSkipped, Verdict::kError}) {
+    EXPECT_EQ(verdict_from_string(to_string(verdict)), verdict) << to_string(verdict);
+  }
+}
+
+TEST(AlignVerdict, WordsAreTheOnesTheReportsPrint) {
+  EXPECT_STREQ(to_string(Verdict::kPass), "PASS");
+  EXPECT_STREQ(to_string(Verdict::kSkipped), "SKIPPED");
+}
+
+TEST(AlignVerdict, UnknownWordIsNoVerdict) {
+  EXPECT_EQ(verdict_from_string("pass"), std::nullopt);
+  EXPECT_EQ(verdict_from_string(""), std::nullopt);
+}
+
+}  // namespace
+}  // namespace tipc::align
