@@ -68,9 +68,8 @@ Result<std::vector<std::string>> write_logs(const std::string& dir, const align:
   std::vector<std::string> written;
   for (const align::CheckOutcome& outcome : report.outcomes) {
     const fs::path log = log_path(dir, outcome);
-    auto done = outcome.diff ? write_file_atomically(log.string(), align::render_diff_log(*outcome.diff, timestamp))
-                             : retire_stale_log(log, err);
-    if (!done) return fail(done.error());
+    TRY(outcome.diff ? write_file_atomically(log.string(), align::render_diff_log(*outcome.diff, timestamp))
+                     : retire_stale_log(log, err));
     if (outcome.diff) written.push_back(log.string());
   }
   return written;
@@ -101,22 +100,15 @@ int acceptance_main(const std::vector<std::string>& args, std::ostream& out, std
     return kExitUsage;
   }
   const auto checks = configured_checks(acceptance_args);
-  if (!checks) {
-    err << "tipc-run acceptance: error: " << checks.error().str() << '\n';
-    return kExitUsage;
-  }
+  if (!checks) return subcommand_error("acceptance", checks.error(), err);
   const auto report = align::run_acceptance(acceptance_args.dir, *checks, acceptance_args.compat);
   out << align::render_acceptance_table(acceptance_args.dir, report) << std::flush;
   for (const std::string& finding : align::acceptance_findings(report)) err << "tipc-run acceptance: " << finding << '\n';
   const auto logs = write_logs(acceptance_args.dir, report, err);
-  if (!logs) {
-    err << "tipc-run acceptance: error: " << logs.error().str() << '\n';
-    return kExitUsage;
-  }
+  if (!logs) return subcommand_error("acceptance", logs.error(), err);
   if (acceptance_args.bundle) {
     if (auto bundled = write_acceptance_bundle(*logs, *acceptance_args.bundle); !bundled) {
-      err << "tipc-run acceptance: error: " << bundled.error().str() << '\n';
-      return kExitUsage;
+      return subcommand_error("acceptance", bundled.error(), err);
     }
   }
   return report.exit_code();

@@ -118,9 +118,7 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
   // report the layout of another repository.
   const bool sure = !project.dialect_error && project.dialect_choice.doubt.empty();
   auto findings = plan::cross_check(config, sure ? &project.dialect : nullptr, *plan);
-  if (options.strict) {
-    if (auto ok = plan::strict_cross_check(findings); !ok) return fail(ok.error());
-  }
+  if (options.strict) TRY(plan::strict_cross_check(findings));
   plan->warnings.insert(plan->warnings.end(), findings.begin(), findings.end());
   return plan;
 }

@@ -58,9 +58,7 @@ Result<PlanFile> read_plan_file(const std::string& path) {
 Result<std::vector<PlanFile>> read_plan_files(const std::vector<std::string>& paths) {
   std::vector<PlanFile> plans;
   for (const auto& path : paths) {
-    auto plan = read_plan_file(path);
-    if (!plan) return fail(plan.error());
-    plans.push_back(std::move(*plan));
+    plans.push_back(TRY(read_plan_file(path)));
   }
   return plans;
 }
@@ -287,9 +285,7 @@ std::vector<std::string> find_plan_files(const fs::path& dir) {
 }  // namespace
 
 Result<RunReport> load_run_report_files(const std::vector<std::string>& plan_files) {
-  auto plans = read_plan_files(plan_files);
-  if (!plans) return fail(plans.error());
-  return report_from_plans(*plans);
+  return report_from_plans(TRY(read_plan_files(plan_files)));
 }
 
 Result<RunReport> load_run_report(const std::string& dir) {
@@ -300,9 +296,7 @@ Result<RunReport> load_run_report(const std::string& dir) {
     return fail(Error::at(dir, 0, "", fmt::format("no {} at or under this directory: not the output of a tipc-run run",
                                                   run::kPlanFileName)));
   }
-  auto plans = read_plan_files(files);
-  if (!plans) return fail(plans.error());
-  return report_from_plans(*plans);
+  return report_from_plans(TRY(read_plan_files(files)));
 }
 
 }  // namespace tipc::report
