@@ -377,6 +377,13 @@ class ServiceTest : public SchedulerTest {
     return s;
   }
   void serve_forever(const std::string& id) { fake_.scripts["c.txt#" + id].seconds = 1e6; }
+  // The smallest serving chain: a server on port 9393 and one client of it.
+  RunSummary run_server_and_client() {
+    plan_ = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
+    return run({&plan_}, 2, 0);
+  }
+
+  plan::Plan plan_;
 };
 
 TEST_F(ServiceTest, ClientsStartOnceItIsReadyAndItIsStoppedAfterTheLastOnePasses) {
@@ -415,8 +422,7 @@ TEST_F(ServiceTest, AServerThatDiesBeforeItIsReadyFailsWithItsExitAndNoClientSta
   fake_.scripts["c.txt#server"].seconds = 1;
   fake_.scripts["c.txt#server"].exit_code = 3;
   ready_from(2);
-  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
-  const auto s = run({&p}, 2, 0);
+  const auto s = run_server_and_client();
   EXPECT_EQ(record(s, "server").verdict.result, Status::kFail);
   EXPECT_EQ(record(s, "server").verdict.reason, "ended before it was ready: exit code 3");
   EXPECT_EQ(record(s, "client").verdict.result, Status::kSkipped);
@@ -426,8 +432,7 @@ TEST_F(ServiceTest, AServerThatEndsWhileItsClientsRunFails) {
   fake_.scripts["c.txt#server"].seconds = 3;
   fake_.scripts["c.txt#client"].seconds = 5;
   ready_from(1);
-  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
-  const auto s = run({&p}, 2, 0);
+  const auto s = run_server_and_client();
   EXPECT_EQ(record(s, "server").verdict.result, Status::kFail);
   EXPECT_EQ(record(s, "server").verdict.reason, "ended while its clients ran: exit code 0");
   EXPECT_EQ(s.verdict().kind, VerdictKind::kFail);
@@ -438,8 +443,7 @@ TEST_F(ServiceTest, AHungClientTimesOutAndTheServerIsStoppedAfterIt) {
   fake_.scripts["c.txt#client"].seconds = 1e6;
   ready_from(0);
   options_.timeouts.by_kind[StageKind::kInfer] = 20;
-  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
-  const auto s = run({&p}, 2, 0);
+  const auto s = run_server_and_client();
   EXPECT_EQ(record(s, "client").verdict.result, Status::kTimeout);
   EXPECT_EQ(record(s, "server").verdict.result, Status::kPass) << "the server did its part";
   EXPECT_NEAR(started("server").end, 20, 0.06);
@@ -487,8 +491,7 @@ TEST_F(ServiceTest, AnInterruptStopsTheServerWithItsClients) {
   fake_.scripts["c.txt#client"].seconds = 10;
   ready_from(0);
   fake_.interrupt_at = 2;
-  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
-  const auto s = run({&p}, 2, 0);
+  const auto s = run_server_and_client();
   EXPECT_TRUE(s.interrupted);
   EXPECT_EQ(started("server").signals, std::vector<int>{SIGTERM});
   EXPECT_EQ(record(s, "server").verdict.result, Status::kSkipped);
@@ -497,8 +500,7 @@ TEST_F(ServiceTest, AnInterruptStopsTheServerWithItsClients) {
 
 TEST_F(ServiceTest, OnAClusterAServiceIsUnsupported) {
   options_.cluster = ClusterCapacity{4, 8, "sinfo"};
-  const auto p = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})});
-  const auto s = run({&p}, 2, 0);
+  const auto s = run_server_and_client();
   EXPECT_EQ(record(s, "server").verdict.result, Status::kUnsupported);
   EXPECT_EQ(record(s, "client").verdict.result, Status::kUnsupported);
 }
