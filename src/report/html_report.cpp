@@ -467,13 +467,14 @@ Html benchmark_row(const StageReport& stage) {
                      megabytes(b.max_mem_allocated_mb), b.ips ? std::to_string(b.ips->steps) : Html(kNone));
 }
 
-// ips over the logged steps, one series per rank.
+// ips over the logged steps, one series per rank, labelled as the train curves' are.
 Html throughput_chart(const StageReport& stage) {
   const BenchmarkFigures& b = *stage.metrics.benchmark;
-  std::vector<ChartSeries> series;
-  for (const Curve& curve : b.ips_curves) series.push_back({curve.name, curve.points});
+  StageMetrics ips;
+  ips.curves = b.ips_curves;
   const std::string unit = b.ips_unit.empty() ? "ips" : "ips (" + b.ips_unit + ")";
-  return figure("<code>" + breakable(stage.id) + "</code>", svg_line_chart(series, "logged step", unit));
+  return figure("<code>" + breakable(stage.id) + "</code>",
+                svg_line_chart(charts_of(ips).front().series, "logged step", unit));
 }
 
 Html benchmark_figures(const PlanReport& plan) {
