@@ -1,9 +1,13 @@
 #!/usr/bin/python3
 """Trains the demo AlexNet. With WORLD_SIZE > 1 (tipc-run's rank-env launcher sets RANK,
 WORLD_SIZE, MASTER_ADDR and MASTER_PORT) it trains data-parallel: gloo on CPU, nccl on GPUs.
-Rank 0 saves <save-dir>/latest.pt and writes <save-dir>/train.log."""
+Rank 0 saves <save-dir>/latest.pt and writes <save-dir>/train.log. Every step's line ends
+with PaddleOCR's benchmark figures (ips, batch_cost, reader_cost, max_mem_reserved), which
+tipc-run reports for benchmark_train; on CPU the memory is the process's peak RSS."""
 import argparse
 import os
+import resource
+import time
 
 import torch
 import torch.distributed as dist
@@ -25,6 +29,16 @@ def parse_args():
     p.add_argument("--pretrained", default=None)
     p.add_argument("--threads", type=int, default=1)
     return p.parse_args()
+
+
+def benchmark_figures(samples, reader_cost, batch_cost, device):
+    """PaddleOCR's format (tools/program.py), which the benchmark's analysis step reads."""
+    if device.type == "cuda":
+        reserved = torch.cuda.max_memory_reserved(device) // (1 << 20)
+    else:
+        reserved = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024  # KiB on Linux
+    return (f"avg_reader_cost: {reader_cost:.5f} s, avg_batch_cost: {batch_cost:.5f} s, avg_samples: {samples}, "
+            f"ips: {samples / batch_cost:.5f} samples/s, max_mem_reserved: {reserved} MB")
 
 
 def main():
@@ -51,15 +65,19 @@ def main():
         batches = [order[i:i + args.batch_size] for i in range(0, len(order), args.batch_size)]
         net.train()
         for it, index in enumerate(batches, 1):
+            step_start = time.perf_counter()
             x, y = images[index].to(device), labels[index].to(device)
+            reader_cost = time.perf_counter() - step_start
             optimizer.zero_grad()
             logits = net(x)
             loss = loss_fn(logits, y)
             loss.backward()
             optimizer.step()
             acc = (logits.argmax(1) == y).float().mean().item()
+            batch_cost = time.perf_counter() - step_start
             common.log("train", f"rank {rank}/{world} epoch: {epoch}/{args.epochs}, iter: {it}/{len(batches)}, "
-                       f"loss: {loss.item():.6f}, lr: {scheduler.get_last_lr()[0]:.6f}, acc: {acc:.6f}", log_file)
+                       f"loss: {loss.item():.6f}, lr: {scheduler.get_last_lr()[0]:.6f}, acc: {acc:.6f}, "
+                       f"{benchmark_figures(len(index), reader_cost, batch_cost, device)}", log_file)
         scheduler.step()
     if rank == 0:
         path = os.path.join(args.save_dir, common.CHECKPOINT_NAME)

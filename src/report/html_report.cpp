@@ -115,6 +115,7 @@ using Html = std::string;
 // ---- values ----
 
 Html milliseconds(const std::optional<double>& ms) { return ms ? fmt::format("{:.3f}", *ms) : Html(kNone); }
+Html megabytes(const std::optional<double>& mb) { return mb ? fmt::format("{:.0f}", *mb) : Html(kNone); }
 
 std::string duration(double seconds) {
   if (seconds < 60) return fmt::format("{:.1f} s", seconds);
@@ -418,10 +419,11 @@ Html latency_row(const StageReport& stage, double full_scale) {
   return fmt::format(
       "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
-      "<td class=\"num\">{}</td></tr>\n",
+      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
       breakable(stage.id), optional_text(t.device), optional_text(t.precision), optional_int(t.batch_size),
       optional_int(t.cpu_threads), milliseconds(t.preprocess_ms), milliseconds(t.inference_ms),
-      milliseconds(t.postprocess_ms), latency_bar(t, full_scale), milliseconds(t.total_ms));
+      milliseconds(t.postprocess_ms), latency_bar(t, full_scale), milliseconds(t.total_ms), megabytes(t.cpu_rss_mb),
+      megabytes(t.gpu_rss_mb));
 }
 
 Html inference_latency(const PlanReport& plan) {
@@ -441,8 +443,58 @@ Html inference_latency(const PlanReport& plan) {
                 key + table("<th>Stage</th><th>Device</th><th>Precision</th><th class=\"num\">Batch</th>"
                             "<th class=\"num\">Threads</th><th class=\"num\">Pre (ms)</th>"
                             "<th class=\"num\">Inference (ms)</th><th class=\"num\">Post (ms)</th><th>Per batch</th>"
-                            "<th class=\"num\">Total (ms)</th>",
+                            "<th class=\"num\">Total (ms)</th><th class=\"num\">CPU RSS (MB)</th>"
+                            "<th class=\"num\">GPU memory (MB)</th>",
                             rows));
+}
+
+// ---- benchmark figures ----
+
+// The median's and the mean's cells.
+Html figure_cells(const std::optional<FigureStats>& stats, int decimals) {
+  if (!stats) return fmt::format("<td class=\"num\">{0}</td><td class=\"num\">{0}</td>", kNone);
+  return fmt::format("<td class=\"num\">{:.{}f}</td><td class=\"num\">{:.{}f}</td>", stats->median, decimals,
+                     stats->mean, decimals);
+}
+
+Html benchmark_row(const StageReport& stage) {
+  const BenchmarkFigures& b = *stage.metrics.benchmark;
+  return fmt::format("<tr><td><code>{}</code></td><td>{}</td>{}<td>{}</td>{}{}<td class=\"num\">{}</td>"
+                     "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+                     breakable(stage.id), result_pill(stage.result), figure_cells(b.ips, 2),
+                     b.ips_unit.empty() ? Html(kNone) : html_escape(b.ips_unit), figure_cells(b.batch_cost_s, 4),
+                     figure_cells(b.reader_cost_s, 4), megabytes(b.max_mem_reserved_mb),
+                     megabytes(b.max_mem_allocated_mb), b.ips ? std::to_string(b.ips->steps) : Html(kNone));
+}
+
+// ips over the logged steps, one series per rank, labelled as the train curves' are.
+Html throughput_chart(const StageReport& stage) {
+  const BenchmarkFigures& b = *stage.metrics.benchmark;
+  StageMetrics ips;
+  ips.curves = b.ips_curves;
+  const std::string unit = b.ips_unit.empty() ? "ips" : "ips (" + b.ips_unit + ")";
+  return figure("<code>" + breakable(stage.id) + "</code>",
+                svg_line_chart(charts_of(ips).front().series, "logged step", unit));
+}
+
+Html benchmark_figures(const PlanReport& plan) {
+  const auto has_figures = [](const StageReport& s) { return s.metrics.benchmark.has_value(); };
+  const Html rows = render_selected(plan, has_figures, [](const StageReport& s, std::size_t) { return benchmark_row(s); });
+  if (rows.empty()) return "";
+  const Html charts = render_selected(
+      plan, [](const StageReport& s) { return s.metrics.benchmark && !s.metrics.benchmark->ips_curves.empty(); },
+      [](const StageReport& s, std::size_t) { return throughput_chart(s); });
+  const Html key =
+      "<p class=\"key\">Median and mean over the logged steps, each rank's first two (warm-up) left out when it "
+      "logged more; costs in seconds per step, memory the largest logged, in MB</p>\n";
+  return titled("Benchmark figures",
+                key + table("<th>Stage</th><th>Result</th><th class=\"num\">ips median</th>"
+                            "<th class=\"num\">ips mean</th><th>Unit</th><th class=\"num\">Batch cost median (s)</th>"
+                            "<th class=\"num\">Batch cost mean (s)</th><th class=\"num\">Reader cost median (s)</th>"
+                            "<th class=\"num\">Reader cost mean (s)</th><th class=\"num\">Max reserved (MB)</th>"
+                            "<th class=\"num\">Max allocated (MB)</th><th class=\"num\">Steps</th>",
+                            rows) +
+                    (charts.empty() ? Html() : "<div class=\"charts\">\n" + charts + "</div>\n"));
 }
 
 // ---- alignment checks ----
@@ -585,6 +637,7 @@ Html plan_section(const PlanReport& plan, std::size_t plan_index) {
                                  [](const StageReport& s, std::size_t) { return train_curves(s); }));
   html += evaluation_results(plan);
   html += inference_latency(plan);
+  html += benchmark_figures(plan);
   html += checks_and_failures(plan, plan_index);
   return html + "</section>\n";
 }

@@ -33,19 +33,42 @@ Json timings_json(const InferenceTimings& t) {
   return {{"preprocess_ms", optional_json(t.preprocess_ms)}, {"inference_ms", optional_json(t.inference_ms)},
           {"postprocess_ms", optional_json(t.postprocess_ms)}, {"total_ms", optional_json(t.total_ms)},
           {"batch_size", optional_json(t.batch_size)},       {"precision", optional_json(t.precision)},
-          {"device", optional_json(t.device)},               {"cpu_threads", optional_json(t.cpu_threads)}};
+          {"device", optional_json(t.device)},               {"cpu_threads", optional_json(t.cpu_threads)},
+          {"data_num", optional_json(t.data_num)},           {"cpu_rss_mb", optional_json(t.cpu_rss_mb)},
+          {"gpu_rss_mb", optional_json(t.gpu_rss_mb)},       {"gpu_util_percent", optional_json(t.gpu_util_percent)}};
+}
+
+Json curves_json(const std::vector<Curve>& curves) {
+  Json json = Json::array();
+  for (const Curve& curve : curves) {
+    Json points = Json::array();
+    for (const CurvePoint& point : curve.points) points.push_back({point.step, point.value});
+    json.push_back({{"name", curve.name}, {"points", points}});
+  }
+  return json;
+}
+
+Json figure_json(const std::optional<FigureStats>& stats) {
+  if (!stats) return nullptr;
+  return {{"median", stats->median}, {"mean", stats->mean}, {"steps", stats->steps}};
+}
+
+Json benchmark_json(const BenchmarkFigures& b) {
+  return {{"ips", figure_json(b.ips)},
+          {"ips_unit", b.ips_unit},
+          {"batch_cost_s", figure_json(b.batch_cost_s)},
+          {"reader_cost_s", figure_json(b.reader_cost_s)},
+          {"max_mem_reserved_mb", optional_json(b.max_mem_reserved_mb)},
+          {"max_mem_allocated_mb", optional_json(b.max_mem_allocated_mb)},
+          {"skipped_steps", b.skipped_steps},
+          {"ips_curves", curves_json(b.ips_curves)}};
 }
 
 Json metrics_json(const StageMetrics& metrics) {
-  Json curves = Json::array();
-  for (const Curve& curve : metrics.curves) {
-    Json points = Json::array();
-    for (const CurvePoint& point : curve.points) points.push_back({point.step, point.value});
-    curves.push_back({{"name", curve.name}, {"points", points}});
-  }
-  return {{"curves", curves},
+  return {{"curves", curves_json(metrics.curves)},
           {"final_values", metrics.final_values},
-          {"timings", metrics.timings ? timings_json(*metrics.timings) : Json(nullptr)}};
+          {"timings", metrics.timings ? timings_json(*metrics.timings) : Json(nullptr)},
+          {"benchmark", metrics.benchmark ? benchmark_json(*metrics.benchmark) : Json(nullptr)}};
 }
 
 Json check_json(const CheckDetails& check) {

@@ -3,6 +3,8 @@
 #include <ctime>
 #include <filesystem>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -106,10 +108,57 @@ std::string system_out(const StageReport& stage) {
   return lines.empty() ? "" : fmt::format("      <system-out>{}</system-out>\n", text(lines));
 }
 
+using Property = std::pair<std::string, std::string>;
+
+void add_number(std::vector<Property>& properties, const std::string& name, const std::optional<double>& value) {
+  if (value) properties.emplace_back(name, fmt::format("{}", *value));
+}
+
+void add_figure(std::vector<Property>& properties, const std::string& name, const std::optional<FigureStats>& stats) {
+  if (!stats) return;
+  add_number(properties, name + ".median", stats->median);
+  add_number(properties, name + ".mean", stats->mean);
+}
+
+// A stage's benchmark figures (report.json's metrics.benchmark and metrics.timings), as
+// CI tools that chart properties of test cases read them.
+std::vector<Property> figure_properties(const StageMetrics& metrics) {
+  std::vector<Property> properties;
+  if (const auto& b = metrics.benchmark) {
+    add_figure(properties, "ips", b->ips);
+    if (b->ips && !b->ips_unit.empty()) properties.emplace_back("ips.unit", b->ips_unit);
+    add_figure(properties, "batch_cost_s", b->batch_cost_s);
+    add_figure(properties, "reader_cost_s", b->reader_cost_s);
+    add_number(properties, "max_mem_reserved_mb", b->max_mem_reserved_mb);
+    add_number(properties, "max_mem_allocated_mb", b->max_mem_allocated_mb);
+  }
+  if (const auto& t = metrics.timings) {
+    for (const auto& [name, value] : {std::pair{"preprocess_ms", &t->preprocess_ms}, std::pair{"inference_ms", &t->inference_ms},
+                                      std::pair{"postprocess_ms", &t->postprocess_ms}, std::pair{"total_ms", &t->total_ms},
+                                      std::pair{"cpu_rss_mb", &t->cpu_rss_mb}, std::pair{"gpu_rss_mb", &t->gpu_rss_mb},
+                                      std::pair{"gpu_util_percent", &t->gpu_util_percent}}) {
+      add_number(properties, name, *value);
+    }
+  }
+  return properties;
+}
+
+// pytest's JUnit XML (junit_family xunit1) writes a test case's properties first; Jenkins'
+// JUnit plugin and GitLab read them there.
+std::string testcase_properties(const StageReport& stage) {
+  const std::vector<Property> properties = figure_properties(stage.metrics);
+  if (properties.empty()) return "";
+  std::string out = "      <properties>\n";
+  for (const auto& [name, value] : properties) {
+    out += fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", attr(name), attr(value));
+  }
+  return out + "      </properties>\n";
+}
+
 std::string testcase(const PlanReport& plan, const StageReport& stage) {
   const std::string start = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"",
                                         attr(class_name(plan)), attr(stage.id), junit_time(stage.seconds.value_or(0)));
-  const std::string body = outcome_element(stage) + system_out(stage);
+  const std::string body = testcase_properties(stage) + outcome_element(stage) + system_out(stage);
   return body.empty() ? start + "/>\n" : start + ">\n" + body + "    </testcase>\n";
 }
 

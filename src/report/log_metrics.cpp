@@ -249,9 +249,182 @@ class CurveBuilder {
   std::size_t seen_ = 0, stride_ = 1;
 };
 
+// ---- benchmark figures: throughput, step costs and memory on train lines ----
+
+enum class Figure { kIps, kBatchCost, kReaderCost, kMemReserved, kMemAllocated };
+constexpr std::size_t kStepFigures = 3;  // ips, batch cost, reader cost: summarised per step
+// The benchmark's analysis step (`analysis.py --skip_steps 2` in benchmark_train.sh) leaves
+// out the first steps: they pay for warm-up, not for training.
+constexpr std::size_t kWarmupSteps = 2;
+
+// PaddleOCR writes `avg_batch_cost`, PaddleDetection `data_cost` for the reader's.
+std::optional<Figure> figure_of(const std::string& key) {
+  if (key == "ips" || key == "avg_ips") return Figure::kIps;
+  if (key == "batch_cost" || key == "avg_batch_cost") return Figure::kBatchCost;
+  if (key == "reader_cost" || key == "avg_reader_cost" || key == "data_cost") return Figure::kReaderCost;
+  if (key == "max_mem_reserved") return Figure::kMemReserved;
+  if (key == "max_mem_allocated") return Figure::kMemAllocated;
+  return std::nullopt;
+}
+
+// The unit written after a value: glued to it (`0.28312s`) or the next word (`6.66 samples/s`,
+// `3988 MB`). The next word may be the next field (`batch_cost: 0.5 data_cost: 0.01`); the
+// callers accept only the units they know.
+std::string_view unit_after(std::string_view line, std::string_view value) {
+  std::string_view glued;
+  if (leading_number(value, &glued) && !glued.empty()) return glued;
+  std::size_t start = static_cast<std::size_t>(value.data() + value.size() - line.data());
+  while (start < line.size() && line[start] == ' ') ++start;
+  std::size_t end = start;
+  while (end < line.size() && std::string_view(" \t,;|]").find(line[end]) == std::string_view::npos) ++end;
+  return line.substr(start, end - start);
+}
+
+struct FigureValue {
+  Figure figure = Figure::kIps;
+  double value = 0;      // seconds for costs, MiB for memory
+  std::string ips_unit;  // ips only: "samples/s", "images/sec", ...; "" when none is written
+};
+
+// Costs are seconds unless written in ms; memory MB unless written in GB or KB.
+FigureValue figure_value(Figure figure, double value, std::string_view unit) {
+  const std::string lowered = lower(unit);
+  if (figure == Figure::kIps) return {figure, value, unit.find('/') != std::string_view::npos ? std::string(unit) : ""};
+  if (figure == Figure::kBatchCost || figure == Figure::kReaderCost) return {figure, lowered == "ms" ? value / 1000 : value, ""};
+  if (lowered == "gb" || lowered == "gib") return {figure, value * 1024, ""};
+  if (lowered == "kb" || lowered == "kib") return {figure, value / 1024, ""};
+  return {figure, value, ""};
+}
+
+double median_of(std::vector<double> values) {
+  const std::size_t middle = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
+  const double upper = values[middle];
+  if (values.size() % 2 == 1) return upper;
+  return (upper + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle))) / 2;
+}
+
+// One step figure of one rank over its logged steps (x: 1, 2, ...): its values thinned like
+// a curve's, for the chart and the median, and exact sums for the mean. The warm-up steps
+// are left out of the statistics when the rank logged more.
+class StepFigure {
+ public:
+  StepFigure(std::string name, std::size_t cap) : curve_(std::move(name), cap) {}
+
+  void add(double value) {
+    ++steps_;
+    curve_.add({static_cast<double>(steps_), value});
+    (steps_ <= kWarmupSteps ? warmup_sum_ : measured_sum_) += value;
+  }
+
+  struct Summary {
+    Curve curve;
+    std::vector<double> values;  // the (thinned) values the statistics take
+    double sum = 0;
+    std::size_t count = 0, skipped = 0;
+  };
+
+  Summary finish() && {
+    const bool skip = steps_ > kWarmupSteps;
+    Summary summary{std::move(curve_).finish(), {}, skip ? measured_sum_ : warmup_sum_, 0, skip ? kWarmupSteps : 0};
+    summary.count = steps_ - summary.skipped;
+    for (const CurvePoint& point : summary.curve.points) {
+      if (!skip || point.step > kWarmupSteps) summary.values.push_back(point.value);
+    }
+    return summary;
+  }
+
+ private:
+  CurveBuilder curve_;
+  std::size_t steps_ = 0;
+  double warmup_sum_ = 0, measured_sum_ = 0;
+};
+
+// The ranks' values together: ips is each rank's own throughput, as logged.
+std::optional<FigureStats> pooled_stats(const std::vector<StepFigure::Summary>& ranks) {
+  FigureStats stats;
+  std::vector<double> values;
+  double sum = 0;
+  for (const auto& rank : ranks) {
+    values.insert(values.end(), rank.values.begin(), rank.values.end());
+    sum += rank.sum;
+    stats.steps += rank.count;
+  }
+  if (values.empty() || stats.steps == 0) return std::nullopt;
+  stats.mean = sum / static_cast<double>(stats.steps);
+  stats.median = median_of(std::move(values));
+  return stats;
+}
+
+class BenchmarkCollector {
+ public:
+  explicit BenchmarkCollector(const MetricsLimits& limits) : limits_(limits) {}
+
+  // `x`: the line's global iteration, when it has one. A rank's position that does not move
+  // on is the log starting over (the trainer's own log appended to the stage log): its
+  // steps were counted already. Lines with an epoch alone (PaddleDetection's) share theirs.
+  void add(const Position& position, std::optional<double> x, const std::vector<FigureValue>& values) {
+    const int key = position.rank.value_or(-1);
+    if (!ranks_.count(key) && ranks_.size() >= limits_.max_curves) return;  // garbage ranks
+    RankFigures& figures = ranks_.try_emplace(key, position.rank).first->second;
+    const bool has_step = position.iter || position.global_step;
+    if (x && figures.last_x && (*x < *figures.last_x || (has_step && *x == *figures.last_x))) return;
+    if (x) figures.last_x = x;
+    for (const FigureValue& value : values) take(figures, value);
+  }
+
+  void finish(StageMetrics& metrics) && {
+    if (ranks_.empty()) return;
+    BenchmarkFigures figures;
+    std::array<std::vector<StepFigure::Summary>, kStepFigures> summaries;
+    for (auto& [key, rank] : ranks_) {
+      for (std::size_t f = 0; f < kStepFigures; ++f) {
+        if (rank.steps[f]) summaries[f].push_back(std::move(*rank.steps[f]).finish());
+      }
+    }
+    for (const auto& ips : summaries[0]) {
+      figures.skipped_steps += ips.skipped;
+      figures.ips_curves.push_back(ips.curve);
+    }
+    figures.ips = pooled_stats(summaries[0]);
+    figures.batch_cost_s = pooled_stats(summaries[1]);
+    figures.reader_cost_s = pooled_stats(summaries[2]);
+    figures.ips_unit = ips_unit_;
+    figures.max_mem_reserved_mb = mem_reserved_, figures.max_mem_allocated_mb = mem_allocated_;
+    metrics.benchmark = std::move(figures);
+  }
+
+ private:
+  struct RankFigures {
+    explicit RankFigures(std::optional<int> rank) : rank(rank) {}
+    std::optional<int> rank;
+    std::optional<double> last_x;
+    std::array<std::optional<StepFigure>, kStepFigures> steps;  // by Figure
+  };
+
+  void take(RankFigures& rank, const FigureValue& value) {
+    const auto index = static_cast<std::size_t>(value.figure);
+    if (index < kStepFigures) {
+      auto& step = rank.steps[index];
+      static constexpr std::array<std::string_view, kStepFigures> kNames = {"ips", "batch_cost", "reader_cost"};
+      if (!step) step.emplace(curve_name(kNames[index], rank.rank), limits_.max_points_per_curve);
+      step->add(value.value);
+      if (ips_unit_.empty()) ips_unit_ = value.ips_unit;  // "" for the costs
+      return;
+    }
+    auto& largest = value.figure == Figure::kMemReserved ? mem_reserved_ : mem_allocated_;
+    largest = std::max(largest.value_or(value.value), value.value);
+  }
+
+  MetricsLimits limits_;
+  std::map<int, RankFigures> ranks_;  // -1 when lines name no rank
+  std::string ips_unit_;
+  std::optional<double> mem_reserved_, mem_allocated_;
+};
+
 class TrainCurves {
  public:
-  explicit TrainCurves(const MetricsLimits& limits) : limits_(limits) {}
+  explicit TrainCurves(const MetricsLimits& limits) : limits_(limits), figures_(limits) {}
 
   // Two ranks writing at once can leave two records on one line; a key seen again starts
   // the next record.
@@ -267,7 +440,9 @@ class TrainCurves {
       }
       record.keys.push_back(field.key);
       const std::string key = lower(field.key);
-      if (!take_position(key, *number, record.position) && is_metric_key(key)) {
+      if (const auto figure = figure_of(key)) {
+        record.figures.push_back(figure_value(*figure, number->value, unit_after(line, field.value)));
+      } else if (!take_position(key, *number, record.position) && is_metric_key(key)) {
         record.metrics.emplace_back(field.key, number->value);
       }
     }
@@ -280,6 +455,7 @@ class TrainCurves {
       metrics.final_values[curve.name] = curve.points.back().value;
       metrics.curves.push_back(std::move(curve));
     }
+    std::move(figures_).finish(metrics);
   }
 
  private:
@@ -287,16 +463,23 @@ class TrainCurves {
     std::vector<std::string_view> keys;
     Position position;
     std::vector<std::pair<std::string_view, double>> metrics;
+    std::vector<FigureValue> figures;
   };
 
+  // Benchmark figures count on lines without a position too (a plain `ips: 12 samples/s`).
   void add_record(const Record& record) {
+    if (record.metrics.empty() && record.figures.empty()) return;
     const Position& position = record.position;
-    if (position.empty() || record.metrics.empty()) return;
-    const int rank = position.rank.value_or(-1);
-    if (!progress_.count(rank) && progress_.size() >= limits_.max_curves) return;  // garbage ranks
-    const auto x = progress_[rank].global_iteration(position);
-    if (!x) return;
-    for (const auto& [metric, value] : record.metrics) add_point(curve_name(metric, position.rank), {*x, value});
+    std::optional<double> x;
+    if (!position.empty()) {
+      const int rank = position.rank.value_or(-1);
+      if (!progress_.count(rank) && progress_.size() >= limits_.max_curves) return;  // garbage ranks
+      x = progress_[rank].global_iteration(position);
+    }
+    if (x) {
+      for (const auto& [metric, value] : record.metrics) add_point(curve_name(metric, position.rank), {*x, value});
+    }
+    if (!record.figures.empty()) figures_.add(position, x, record.figures);
   }
 
   void add_point(const std::string& name, CurvePoint point) {
@@ -313,6 +496,7 @@ class TrainCurves {
   std::map<int, RankProgress> progress_;  // by rank; -1 when lines name none
   std::vector<CurveBuilder> builders_;    // in order of first appearance
   std::map<std::string, std::size_t> index_;
+  BenchmarkCollector figures_;
 };
 
 // ---- eval logs: the last value of every metric ----
@@ -389,13 +573,15 @@ class AutoLogTimings {
 
  private:
   void take(const std::string& key, std::string_view value) {
-    if (auto* slot = time_slot(key)) {
+    if (auto* slot = number_slot(key)) {
       if (const auto number = number_of(value)) {
         *slot = number->value;
         found_ = true;
       }
     } else if (key == "batch_size") {
       timings_.batch_size = int_value(value);
+    } else if (key == "data_num") {
+      timings_.data_num = int_value(value);
     } else if (key == "precision") {
       timings_.precision = text_value(value);
     } else if (key == "runtime_device" || key == "device") {
@@ -407,10 +593,14 @@ class AutoLogTimings {
     }
   }
 
-  std::optional<double>* time_slot(const std::string& key) {
+  // `gpu_util: 3.0%` is a number with its sign glued; `None` is no number.
+  std::optional<double>* number_slot(const std::string& key) {
     if (key == "preprocess_time(ms)") return &timings_.preprocess_ms;
     if (key == "inference_time(ms)") return &timings_.inference_ms;
     if (key == "postprocess_time(ms)") return &timings_.postprocess_ms;
+    if (key == "cpu_rss(mb)") return &timings_.cpu_rss_mb;
+    if (key == "gpu_rss(mb)") return &timings_.gpu_rss_mb;
+    if (key == "gpu_util") return &timings_.gpu_util_percent;
     return nullptr;
   }
 

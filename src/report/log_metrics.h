@@ -9,6 +9,15 @@
 // iteration, per rank when the line names one. Lines that match nothing are skipped, so
 // interleaved output and garbage cost nothing. The parser streams: memory stays bounded
 // by the point cap per curve, whatever the size of the log.
+//
+// Train lines also carry benchmark figures (BenchmarkFigures): `ips` / `avg_ips` with its
+// unit (`samples/s`, `images/sec`), `batch_cost` / `avg_batch_cost` and `reader_cost` /
+// `avg_reader_cost` / `data_cost` in seconds (`ms` converted; a bare number is seconds),
+// and `max_mem_reserved` / `max_mem_allocated` in MB (GB converted), as PaddleOCR,
+// PaddleClas, PaddleDetection and PaddleSeg log them, with or without a position on the
+// line. Per rank, the first two steps are left out of the median and the mean when there
+// are more (the benchmark's `analysis.py --skip_steps 2`); the ranks' values are pooled.
+// The median is taken over the values kept under the point cap (all of them below it).
 #include <cstddef>
 #include <memory>
 #include <optional>

@@ -5,6 +5,7 @@
 // and the checks' JSON files), never from live events, so `tipc-run report DIR` and the
 // end of a run produce the same reports, and an interrupted or killed run can be reported
 // completely: every planned stage appears, the ones that never ran as SKIPPED.
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,6 +37,26 @@ struct InferenceTimings {
   std::optional<int> batch_size;
   std::optional<std::string> precision, device;
   std::optional<int> cpu_threads;
+  // AutoLog's Perf info: resident memory in MiB and the GPU's utilisation (nvidia-smi's
+  // maximum); data_num is the number of timed samples.
+  std::optional<double> cpu_rss_mb, gpu_rss_mb, gpu_util_percent;
+  std::optional<int> data_num;
+};
+
+// A figure logged at every step of a train log, summarised over its steps.
+struct FigureStats {
+  double median = 0, mean = 0;
+  std::size_t steps = 0;  // the logged values summarised
+};
+
+// The benchmark figures of a train log: `ips: 123.4 samples/s`, `batch_cost: 0.12 s`,
+// `reader_cost: 0.01 s`, `max_mem_reserved: 1234 MB` on its logged steps (log_metrics.h).
+struct BenchmarkFigures {
+  std::optional<FigureStats> ips, batch_cost_s, reader_cost_s;
+  std::string ips_unit;  // as logged: "samples/s", "images/sec"; "" when the log names none
+  std::optional<double> max_mem_reserved_mb, max_mem_allocated_mb;  // the largest logged
+  std::size_t skipped_steps = 0;  // warm-up steps of each rank left out of the statistics
+  std::vector<Curve> ips_curves;  // ips over the logged steps (x: 1, 2, ...), one per rank
 };
 
 // Metrics parsed from a stage's log; empty when the log has none.
@@ -43,6 +64,7 @@ struct StageMetrics {
   std::vector<Curve> curves;                    // train stages
   std::map<std::string, double> final_values;   // e.g. eval "top1" -> 0.97
   std::optional<InferenceTimings> timings;      // infer stages
+  std::optional<BenchmarkFigures> benchmark;    // train stages whose log has throughput figures
 };
 
 // One value of an alignment check against its limit (a diff statistic, a tolerance, a KS statistic).

@@ -362,6 +362,53 @@ TEST_F(DemoChain, GivesTheSameGreenVerdictsUnderEveryInstructionSetAndRankCount)
   }
 }
 
+// benchmark_train (issue 17): the train logs PaddleOCR's benchmark figures on every step and
+// the inferences AutoLog's summary; all three reports carry them. The figures depend on the
+// machine, so only their presence, units and signs are checked, and the step counts, which
+// the config fixes: 2 epochs of 6 steps per rank, the first 2 of each rank left out.
+TEST_F(DemoChain, BenchmarkTrainReportsItsFiguresInEveryReport) {
+  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "benchmark_train", "--gpus", "none"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const fs::path dir = out("benchmark_train");
+  const std::string train = "norm_train/gpus_-1/autocast_null/train";
+  const std::string infer = "norm_train/gpus_-1/autocast_null/infer/cpu_mkldnn_False_threads_2_fp32_bs4";
+
+  const auto report = nlohmann::json::parse(test::slurp(dir / "report.json"));
+  std::map<std::string, nlohmann::json> stages;
+  for (const auto& stage : report["plans"][0]["stages"]) stages[stage["id"]] = stage;
+  ASSERT_EQ(stages[train]["result"], "PASS");
+  const auto& figures = stages[train]["metrics"]["benchmark"];
+  ASSERT_TRUE(figures.is_object()) << stages[train]["metrics"].dump();
+  EXPECT_EQ(figures["ips_unit"], "samples/s");
+  EXPECT_EQ(figures["ips"]["steps"], 2 * (2 * 6 - 2));
+  EXPECT_EQ(figures["skipped_steps"], 2 * 2);
+  EXPECT_EQ(figures["ips_curves"].size(), 2u);  // a rank each
+  for (const char* figure : {"ips", "batch_cost_s"}) {
+    EXPECT_GT(figures[figure]["median"].get<double>(), 0) << figure;
+    EXPECT_GT(figures[figure]["mean"].get<double>(), 0) << figure;
+  }
+  EXPECT_GE(figures["reader_cost_s"]["median"].get<double>(), 0);  // may round to 0.00000 s
+  EXPECT_GT(figures["max_mem_reserved_mb"].get<double>(), 0);
+  const auto& timings = stages[infer]["metrics"]["timings"];
+  EXPECT_GT(timings["inference_ms"].get<double>(), 0);
+  EXPECT_GT(timings["cpu_rss_mb"].get<double>(), 0);
+
+  const auto junit = test::read_junit(test::slurp(dir / "junit.xml"));
+  ASSERT_EQ(junit.errors, "") << "junit.xml must pass the JUnit schema";
+  std::map<std::string, std::map<std::string, std::string>> properties;
+  for (const auto& c : junit.cases) properties[c.name] = c.properties;
+  EXPECT_EQ(properties[train]["ips.unit"], "samples/s");
+  EXPECT_GT(std::stod(properties[train]["ips.median"]), 0);
+  EXPECT_GT(std::stod(properties[train]["max_mem_reserved_mb"]), 0);
+  EXPECT_GT(std::stod(properties[infer]["cpu_rss_mb"]), 0);
+
+  const std::string html = test::slurp(dir / "report.html");
+  for (const char* part : {"<h3>Benchmark figures</h3>", ">logged step</text>", "<td>samples/s</td>",
+                           "<h3>Inference latency</h3>"}) {
+    EXPECT_NE(html.find(part), std::string::npos) << part;
+  }
+}
+
 TEST_F(DemoChain, UseGpuWithoutCudaIsAnErrorNotAFallback) {
   if (std::system("/usr/bin/python3 -c 'import torch,sys; sys.exit(torch.cuda.is_available())'") != 0) {
     GTEST_SKIP() << "this machine has CUDA";

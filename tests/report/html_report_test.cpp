@@ -179,6 +179,22 @@ TEST(HtmlReport, ShowsInferenceLatencyEvaluationAndChecks) {
   EXPECT_NE(html.find("the candidate&#39;s std is 16% above"), std::string::npos);
 }
 
+TEST(HtmlReport, ShowsBenchmarkFiguresWithAThroughputChartPerStage) {
+  RunReport run = test::sample_run_report();
+  const std::string html = rendered(run);
+
+  const std::string section = between(html, "<h3>Benchmark figures</h3>", "<tbody>", "</table>");
+  EXPECT_NE(section.find("<td class=\"num\">120.50</td><td class=\"num\">118.25</td><td>samples/s</td>"),
+            std::string::npos);
+  EXPECT_NE(section.find("<td class=\"num\">0.0625</td><td class=\"num\">0.0700</td>"), std::string::npos);
+  EXPECT_NE(section.find("<td class=\"num\">2048</td>"), std::string::npos);
+  EXPECT_EQ(occurrences(html, ">logged step</text>"), 1u);  // the ips chart's x axis
+  EXPECT_NE(html.find("<td class=\"num\">718</td>"), std::string::npos);  // the infer stage's RSS
+
+  run.plans[0].stages[0].metrics.benchmark.reset();
+  EXPECT_EQ(rendered(run).find("Benchmark figures"), std::string::npos);
+}
+
 TEST(HtmlReport, FailuresShowTheirLogTailsAndTheTableLinksToThem) {
   const std::string html = rendered(test::realistic::run_report());
 

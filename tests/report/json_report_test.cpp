@@ -49,6 +49,23 @@ TEST(JsonReport, HoldsTheVerdictCountsAndEveryStage) {
   EXPECT_EQ(stages[8]["check"]["histograms"][0]["edges"].size(), 3u);
 }
 
+TEST(JsonReport, HoldsBenchmarkFiguresAndAutoLogMemory) {
+  const auto json = nlohmann::json::parse(render_json_report(test::sample_run_report()));
+  const auto& stages = json["plans"][0]["stages"];
+  const auto& benchmark = stages[0]["metrics"]["benchmark"];
+  EXPECT_EQ(benchmark["ips"], (nlohmann::json{{"median", 120.5}, {"mean", 118.25}, {"steps", 10}}));
+  EXPECT_EQ(benchmark["ips_unit"], "samples/s");
+  EXPECT_EQ(benchmark["batch_cost_s"]["median"], 0.0625);
+  EXPECT_EQ(benchmark["reader_cost_s"], nullptr);  // not logged
+  EXPECT_EQ(benchmark["max_mem_reserved_mb"], 2048);
+  EXPECT_EQ(benchmark["max_mem_allocated_mb"], nullptr);
+  EXPECT_EQ(benchmark["skipped_steps"], 2);
+  EXPECT_EQ(benchmark["ips_curves"][0]["points"][2], (nlohmann::json{3, 120.5}));
+  EXPECT_EQ(stages[1]["metrics"]["benchmark"], nullptr);
+  EXPECT_EQ(stages[2]["metrics"]["timings"]["cpu_rss_mb"], 717.5);
+  EXPECT_EQ(stages[2]["metrics"]["timings"]["gpu_rss_mb"], nullptr);
+}
+
 TEST(JsonReport, ANonFiniteValueIsNullAndInvalidUtf8IsReplaced) {
   RunReport run = test::sample_run_report();
   run.plans[0].stages[6].check->values[0].value = std::numeric_limits<double>::quiet_NaN();

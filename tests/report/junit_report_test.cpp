@@ -32,6 +32,20 @@ TEST(JunitReport, IsValidAndItsCountsAddUp) {
   EXPECT_EQ(suite.at("timestamp"), "2023-11-14T22:13:20");
 }
 
+TEST(JunitReport, BenchmarkFiguresArePropertiesOfTheStagesTestCase) {
+  const auto file = test::read_junit(render_junit_report(test::sample_run_report()));
+  ASSERT_EQ(file.errors, "");
+  const std::map<std::string, std::string> train = {
+      {"ips.median", "120.5"},        {"ips.mean", "118.25"},          {"ips.unit", "samples/s"},
+      {"batch_cost_s.median", "0.0625"}, {"batch_cost_s.mean", "0.07"}, {"max_mem_reserved_mb", "2048"}};
+  EXPECT_EQ(file.cases[0].properties, train);
+  EXPECT_TRUE(file.cases[1].properties.empty());  // an eval stage: no figures
+  EXPECT_EQ(file.cases[2].properties.at("inference_ms"), "10.25");
+  EXPECT_EQ(file.cases[2].properties.at("cpu_rss_mb"), "717.5");
+  EXPECT_FALSE(file.cases[2].properties.count("gpu_rss_mb"));
+  EXPECT_EQ(file.cases[2].outcome, "error");  // the properties come first, the outcome still counts
+}
+
 TEST(JunitReport, TimesAreWallTimesNotTheSumOfStagesThatRanSideBySide) {
   RunReport run;
   run.started = 100;

@@ -51,6 +51,14 @@ inline report::PlanReport sample_plan() {
   train.metrics.curves = {{"loss", {{1, 2.5}, {2, 1.25}}}};
   train.metrics.final_values = {{"top1", 0.5}};
   train.job_id = "4711";  // run as a Slurm job
+  report::BenchmarkFigures figures;
+  figures.ips = report::FigureStats{120.5, 118.25, 10};
+  figures.ips_unit = "samples/s";
+  figures.batch_cost_s = report::FigureStats{0.0625, 0.07, 10};
+  figures.max_mem_reserved_mb = 2048;
+  figures.skipped_steps = 2;
+  figures.ips_curves = {{"ips", {{1, 60}, {2, 100}, {3, 120.5}}}};
+  train.metrics.benchmark = figures;
 
   auto eval = ran(sample_stage("norm_train/gpus_-1/eval", "eval", "FAIL", "exit code 3 <&\"'>"), 1700000013, 2, 3);
   eval.deps = {"norm_train/gpus_-1/train"};
@@ -61,7 +69,7 @@ inline report::PlanReport sample_plan() {
   infer.exit_code.reset();
   infer.signal = 15;
   infer.log_tail = "still running\n";
-  infer.metrics.timings = report::InferenceTimings{1.5, 10.25, 0.5, 12.25, 1, "fp32", "cpu", 1};
+  infer.metrics.timings = report::InferenceTimings{1.5, 10.25, 0.5, 12.25, 1, "fp32", "cpu", 1, 717.5, {}, {}, {}};
 
   auto gpu = sample_stage("norm_train/gpus_0/train", "train", "UNSUPPORTED", "needs 1 GPU; 0 available (--gpus)");
   gpu.gpus_needed = 1;
