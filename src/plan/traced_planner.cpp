@@ -89,6 +89,7 @@ class TracedPlanner {
   std::string unique_id(const Stage& stage);
   void add_dependencies();
   std::vector<std::size_t> stage_it_follows(std::size_t index) const;
+  void add_server_of_client(std::size_t index);
   int followed_gpus(std::size_t index, const std::vector<std::vector<std::size_t>>& readers) const;
   void settle_gpus();
   std::string why_empty() const;
@@ -205,6 +206,7 @@ void TracedPlanner::add_dependencies() {
   deps_ = data_flow_dependencies(uses);
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     if (deps_[i].empty()) deps_[i] = stage_it_follows(i);
+    add_server_of_client(i);
   }
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     for (std::size_t j : deps_[i]) plan_.stages[i].deps.push_back(plan_.stages[j].id);
@@ -230,6 +232,20 @@ std::vector<std::size_t> TracedPlanner::stage_it_follows(std::size_t index) cons
     }
   }
   return {};
+}
+
+// An inference started while a server runs is that server's client, whatever files it also
+// reads (a serving client reads the client config the export wrote): it waits until the
+// server is ready, and the server stays up until it ends.
+void TracedPlanner::add_server_of_client(std::size_t index) {
+  if (plan_.stages[index].kind != StageKind::kInfer) return;
+  for (std::size_t j = index; j-- > 0;) {
+    const StageKind kind = plan_.stages[j].kind;
+    if (kind == StageKind::kTrain) return;
+    if (kind != StageKind::kService) continue;
+    if (std::find(deps_[index].begin(), deps_[index].end(), j) == deps_[index].end()) deps_[index].push_back(j);
+    return;
+  }
 }
 
 // The GPUs of a stage whose device nothing states: one when any stage it reads from had one.

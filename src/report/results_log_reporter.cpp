@@ -54,15 +54,26 @@ bool ResultsLogReporter::reference_success(const run::StageRecord& record, bool 
   return o.exit_code == 0;
 }
 
+// Compat: the runner writes a server's line as soon as it has started it in the background,
+// with the status of `cmd &`, which is 0 (a server that later dies is not in its log).
+void ResultsLogReporter::stage_started(const run::StageRecord& record) {
+  if (compat_ && record.stage->service) append_status_line(record, true);
+}
+
 void ResultsLogReporter::stage_finished(const run::StageRecord& record) {
   if (!record.observation.started) return;  // the reference writes lines only for commands it ran
+  if (compat_ && record.stage->service) return;
+  append_status_line(record, reference_success(record, compat_));
+}
+
+void ResultsLogReporter::append_status_line(const run::StageRecord& record, bool success) {
   const plan::Plan& plan = *record.plan;
   std::string text;
   if (!banner_written_[&plan]) {
     text = plan.banner + '\n';
     banner_written_[&plan] = true;
   }
-  if (const auto line = plan::render_status_line(plan, *record.stage, reference_success(record, compat_))) {
+  if (const auto line = plan::render_status_line(plan, *record.stage, success)) {
     text += (compat_ ? *line : without_escape_codes(*line)) + '\n';
   }
   if (text.empty()) return;

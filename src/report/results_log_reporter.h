@@ -17,6 +17,7 @@ class ResultsLogReporter : public run::Listener {
       : repo_root_(std::move(repo_root)), compat_(compat), keep_existing_(keep_existing) {}
 
   void run_started(const run::RunInfo& info) override;
+  void stage_started(const run::StageRecord& record) override;
   void stage_finished(const run::StageRecord& record) override;
 
   // Whether the reference would have written "Run successfully" for this stage.
@@ -29,6 +30,7 @@ class ResultsLogReporter : public run::Listener {
  private:
   std::string path_of(const plan::Plan& plan) const;
   // Keeps the first failure, with errno's reason, and says it.
+  void append_status_line(const run::StageRecord& record, bool success);
   void note_write_error(const std::string& path);
 
   std::string repo_root_;

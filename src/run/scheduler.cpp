@@ -124,6 +124,10 @@ class Run {
   void enforce_deadlines();
   void stop_everything();
   bool dependency_met(std::size_t dep) const;
+  // What start_ready does next after offering a stage its start: go on, stop (serial), or stop
+  // so that running stages drain before a benchmark.
+  enum class StartAttempt { kStarted, kNotNow, kDrain };
+  StartAttempt try_start(std::size_t index);
   bool jobs_busy() const { return static_cast<int>(running_ - services_running_) >= options_.jobs; }
   void poll_services();
   void stop_service(std::size_t index, std::string failure);
@@ -367,23 +371,39 @@ bool Run::dependency_met(std::size_t dep) const {
 
 // In start order; a stage that does not fit now is passed over for later ones that do
 // (backfilling). A benchmark stage waits until nothing runs and then runs alone.
-// Services do not count against -j: a client must be able to run beside its server.
+// Services do not count against -j: a client must be able to run beside its server. With
+// -j 1 (the reference's serial order) nothing starts ahead of a stage that has not ended,
+// nor of one that cannot start yet, not even a later server: only a running server stays
+// up behind its clients, as the runner's `&` leaves it.
 void Run::start_ready() {
+  const bool serial = options_.jobs <= 1;
   for (const std::size_t i : order_) {
     if (stopping_ || (benchmark_running_ && !options_.cluster)) return;
-    Slot& slot = slots_[i];
-    if (slot.state != State::kWaiting || (!slot.serves() && jobs_busy())) continue;
-    if (!std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) { return dependency_met(d); })) continue;
-    if (const auto port = slot.port(); port && ports_in_use_.count(*port)) continue;  // after the one holding it
-    if (options_.cluster) {  // the cluster places it, a benchmark on a machine of its own
-      start(i, {});
-      continue;
-    }
-    if (slot.record.stage->benchmark && running_ > services_running_) return;  // drain, then run it alone
-    const auto gpus = allocate(options_.resources, usage_, slot.record.stage->needs.gpus);
-    if (!gpus) continue;
-    start(i, *gpus);
+    const Slot& slot = slots_[i];
+    if (serial && slot.state == State::kRunning && !slot.serves()) return;
+    if (slot.state != State::kWaiting) continue;
+    const StartAttempt attempt = try_start(i);
+    if (attempt == StartAttempt::kDrain) return;
+    if (serial && (attempt == StartAttempt::kNotNow || !slot.serves())) return;
   }
+}
+
+Run::StartAttempt Run::try_start(std::size_t index) {
+  const Slot& slot = slots_[index];
+  if (!slot.serves() && jobs_busy()) return StartAttempt::kNotNow;
+  if (!std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) { return dependency_met(d); })) {
+    return StartAttempt::kNotNow;
+  }
+  if (const auto port = slot.port(); port && ports_in_use_.count(*port)) return StartAttempt::kNotNow;
+  if (options_.cluster) {  // the cluster places it, a benchmark on a machine of its own
+    start(index, {});
+    return StartAttempt::kStarted;
+  }
+  if (slot.record.stage->benchmark && running_ > services_running_) return StartAttempt::kDrain;  // then alone
+  const auto gpus = allocate(options_.resources, usage_, slot.record.stage->needs.gpus);
+  if (!gpus) return StartAttempt::kNotNow;
+  start(index, *gpus);
+  return StartAttempt::kStarted;
 }
 
 void Run::handle(const Finished& finished) {
@@ -445,7 +465,7 @@ void Run::poll_services() {
         stop_service(i, fmt::format("not ready within {:g} s (waited for {})", service.ready_timeout,
                                     readiness_sign(service)));
       }
-      continue;
+      if (!slot.ready) continue;
     }
     if (std::all_of(slot.dependents.begin(), slot.dependents.end(),
                     [&](std::size_t d) { return slots_[d].state == State::kDone; })) {

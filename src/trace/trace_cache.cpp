@@ -11,7 +11,7 @@
 namespace tipc::trace {
 namespace {
 
-constexpr const char* kFormat = "tipc-run trace 1";
+constexpr const char* kFormat = "tipc-run trace 2";  // 2: calls in the order of their evaluated strings
 
 // Every field is followed by a NUL and lists by their length, so no two inputs feed the
 // same bytes.

@@ -95,6 +95,23 @@ std::vector<StatusLog> status_logs(const ScratchTree& tree, const RepoInputs& in
   return logs;
 }
 
+// A program the runner started in the background (`eval "$cmd &"`) may record itself after
+// the next command has: the calls are in the order the stand-ins ran, the evaluated strings
+// in the order the runner evaluated them. Calls under evaluated strings take their strings'
+// order, in the places such calls hold (a call outside any stays where it is).
+void order_calls_by_their_evals(std::vector<TracedCall>& calls) {
+  std::vector<std::size_t> places;
+  std::vector<TracedCall> evaluated;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i].eval_index == kNoEval) continue;
+    places.push_back(i);
+    evaluated.push_back(std::move(calls[i]));
+  }
+  std::stable_sort(evaluated.begin(), evaluated.end(),
+                   [](const TracedCall& a, const TracedCall& b) { return a.eval_index < b.eval_index; });
+  for (std::size_t k = 0; k < places.size(); ++k) calls[places[k]] = std::move(evaluated[k]);
+}
+
 Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree, const RepoInputs& inputs,
                             const Environment& start) {
   const PathMap map(tree.repo().string(), request.map_root.value_or(request.repo_root));
@@ -124,6 +141,7 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
     if (const auto found = eval_index.find(raw.eval_token); found != eval_index.end()) call.eval_index = found->second;
     trace.calls.push_back(std::move(call));
   }
+  order_calls_by_their_evals(trace.calls);
   trace.status_logs = status_logs(tree, inputs, map);
   return trace;
 }

@@ -297,6 +297,19 @@ TEST_F(PlannerTest, AnEmptyAutocastListIsNamedAsTheReasonForAnEmptyPlan) {
 }
 
 // trainer:null is the reference's deliberate "train nothing" (PaddleDetection's KL configs).
+TEST_F(PlannerTest, TrainsOfBenchmarkTrainRunAloneAndOthersDoNot) {
+  for (const bool benchmark_mode : {true, false}) {
+    const Plan p = ok(demo(), false, benchmark_mode ? "benchmark_train" : "lite_train_lite_infer");
+    int trains = 0;
+    for (const auto& s : p.stages) {
+      if (s.kind != StageKind::kTrain) continue;
+      ++trains;
+      EXPECT_EQ(s.benchmark, benchmark_mode) << s.id;
+    }
+    EXPECT_GT(trains, 0);
+  }
+}
+
 TEST_F(PlannerTest, TrainerNullPlansNothingWithoutAnError) {
   const Plan plan_null = ok(replace_line(demo(), "trainer:", "trainer:null"), false);
   EXPECT_TRUE(plan_null.stages.empty());

@@ -156,6 +156,25 @@ TEST(TracedPlanner, AnEvalOrInferenceThatReadsNothingEarlierStillRunsAfterWhatTh
   EXPECT_EQ(plan->stages[3].deps, std::vector<std::string>{plan->stages[2].id});
 }
 
+// PaddleDetection's serving client reads the client config the export wrote, and talks to the
+// server started before it: it depends on both, so it waits until that server is ready.
+TEST(TracedPlanner, AnInferenceStartedWhileAServerRunsIsItsClientWhateverElseItReads) {
+  trace::Trace t = chain();
+  t.evals.insert(t.evals.begin() + 4, "python -m serve --model=./out/t --port=9997 > ./out/server.log 2>&1 &");
+  t.calls.insert(t.calls.begin() + 3, call({"-m", "serve", "--model=./out/t", "--port=9997"}, 4, "out/server.log"));
+  t.calls[4].eval_index = 5;
+  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(plan) << plan.error().str();
+  ASSERT_EQ(plan->stages.size(), 5u);
+  const auto& s = plan->stages;
+  ASSERT_EQ(s[3].kind, StageKind::kService);
+  EXPECT_EQ(s[3].deps, std::vector<std::string>{s[2].id});                  // it serves what export wrote
+  EXPECT_EQ(s[4].deps, (std::vector<std::string>{s[2].id, s[3].id}));       // the client: export and server
+  t.calls.erase(t.calls.begin() + 3);  // no server: the inference reads the export only
+  t.calls[3].eval_index = 4;
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[3].deps, std::vector<std::string>{s[2].id});
+}
+
 TEST(TracedPlanner, EnvironmentIsTheTracedOneInCompatAndLogicalIdsByDefault) {
   const auto compat = plan_from_trace(chain(), make_config(kConfig), kCompat);
   EXPECT_EQ(compat->stages[0].env.at("CUDA_VISIBLE_DEVICES"), std::optional<std::string>("0"));

@@ -498,6 +498,27 @@ TEST_F(ServiceTest, AnInterruptStopsTheServerWithItsClients) {
   EXPECT_EQ(record(s, "server").verdict.reason, "interrupted while running");
 }
 
+TEST_F(ServiceTest, AServiceWithoutClientsIsStoppedAsAPassOnceReady) {
+  serve_forever("server");
+  ready_from(1);
+  plan_ = make_plan({service("server")});
+  const auto s = run({&plan_}, 1, 0);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kPass);
+  EXPECT_EQ(record(s, "server").verdict.reason, "stopped after its last client");
+  EXPECT_NEAR(started("server").end, 1, 0.06);
+}
+
+TEST_F(ServiceTest, WithOneJobTheNextServerWaitsForTheClientBeforeItAsTheRunnerDoes) {
+  serve_forever("server_a");
+  serve_forever("server_b");
+  ready_from(1);
+  plan_ = make_plan({service("server_a", std::nullopt), make_stage("client_a", StageKind::kInfer, 0, {"server_a"}),
+                     service("server_b", std::nullopt), make_stage("client_b", StageKind::kInfer, 0, {"server_b"})});
+  const auto s = run({&plan_}, 1, 0);
+  EXPECT_EQ(recorder_.started, (std::vector<std::string>{"server_a", "client_a", "server_b", "client_b"}));
+  EXPECT_EQ(s.verdict().kind, VerdictKind::kPass);
+}
+
 TEST_F(ServiceTest, OnAClusterAServiceIsUnsupported) {
   options_.cluster = ClusterCapacity{4, 8, "sinfo"};
   const auto s = run_server_and_client();
