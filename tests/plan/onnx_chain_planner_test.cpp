@@ -19,10 +19,6 @@ const std::string kOnnxConfig =
     "--opset_version:10\n--enable_onnx_checker:True\ninference:tools/infer.py\n--use_gpu:True|False\n"
     "--det_model_dir:\n--image_dir:./images/\n";
 
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  return text.replace(text.find(from), from.size(), to);
-}
-
 TEST(OnnxChainPlanner, ConvertsThenInfersOncePerUseGpuValueWithTheSavedModel) {
   test::PlannedChain planned;
   test::plan_chain_text(planned, kOnnxConfig, "paddle2onnx", "paddle2onnx_infer");
@@ -73,7 +69,7 @@ TEST(OnnxChainPlanner, PlansTheLayoutWithoutADeviceLineAsOneCpuInference) {
 
 TEST(OnnxChainPlanner, AWrongKeyAtAPositionIsAnErrorNamingFileLineAndKey) {
   test::PlannedChain planned;
-  test::plan_chain_text(planned, replaced(kOnnxConfig, "--save_file:", "--save_dir:"), "paddle2onnx",
+  test::plan_chain_text(planned, test::replaced(kOnnxConfig, "--save_file:", "--save_dir:"), "paddle2onnx",
                         "paddle2onnx_infer");
   ASSERT_FALSE(planned.plan);
   EXPECT_EQ(planned.plan.error().diagnostics.front().file, planned.config);
@@ -84,14 +80,14 @@ TEST(OnnxChainPlanner, AWrongKeyAtAPositionIsAnErrorNamingFileLineAndKey) {
 // Positions are logical lines (empty lines do not count); the error names the physical one.
 TEST(OnnxChainPlanner, CountsLogicalLinesAndReportsThePhysicalOne) {
   test::PlannedChain planned;
-  test::plan_chain_text(planned, replaced(replaced(kOnnxConfig, "python:", "\n\npython:"), "2onnx:", "convert:"),
+  test::plan_chain_text(planned, test::replaced(test::replaced(kOnnxConfig, "python:", "\n\npython:"), "2onnx:", "convert:"),
                         "paddle2onnx", "paddle2onnx_infer");
   EXPECT_EQ(test::first_problem(planned), "6:convert: the runner reads logical line 4 as '2onnx', found key 'convert'");
 }
 
 TEST(OnnxChainPlanner, RefusesADeviceValueTheRunnerSkipsAndAnotherMode) {
   test::PlannedChain device;
-  test::plan_chain_text(device, replaced(kOnnxConfig, "True|False", "True|xpu"), "paddle2onnx", "paddle2onnx_infer");
+  test::plan_chain_text(device, test::replaced(kOnnxConfig, "True|False", "True|xpu"), "paddle2onnx", "paddle2onnx_infer");
   EXPECT_EQ(test::first_problem(device), "12:--use_gpu: 'xpu': the runner knows True, False, gpu and cpu");
   test::PlannedChain mode;
   test::plan_chain_text(mode, kOnnxConfig, "paddle2onnx", "whole_infer");

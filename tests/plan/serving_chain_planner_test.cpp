@@ -19,10 +19,6 @@ const std::string kServingConfig =
     "--serving_client:./cli/\nserving_dir:./deploy/serving\nweb_service:web_service.py --port=9393\n"
     "--use_gpu:0|null\npipline:pipeline_http_client.py\n--image_dir:../../images/\n";
 
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  return text.replace(text.find(from), from.size(), to);
-}
-
 TEST(ServingChainPlanner, ConvertsThenServesPerDeviceValueWithItsClientAfterTheServer) {
   test::PlannedChain planned;
   test::plan_chain_text(planned, kServingConfig, "serving_infer_python", "serving_infer");
@@ -60,7 +56,7 @@ TEST(ServingChainPlanner, ConvertsThenServesPerDeviceValueWithItsClientAfterTheS
 TEST(ServingChainPlanner, WithoutTransModelTheServerStartsFirstAndWithoutAPortItIsReadyAtOnce) {
   test::PlannedChain planned;
   test::plan_chain_text(planned,
-                        replaced(replaced(kServingConfig, "-m paddle_serving_client.convert", "null"), " --port=9393", ""),
+                        test::replaced(test::replaced(kServingConfig, "-m paddle_serving_client.convert", "null"), " --port=9393", ""),
                         "serving_infer_python", "serving_infer");
   ASSERT_TRUE(planned.plan) << planned.plan.error().str();
   ASSERT_EQ(planned.plan->stages.size(), 4u);
@@ -84,7 +80,7 @@ TEST(ServingChainPlanner, PlansTheModelTutorialsTemplateOfTheCorpus) {
 
 TEST(ServingChainPlanner, AWrongKeyAtAPositionIsAnErrorNamingFileLineAndKey) {
   test::PlannedChain planned;
-  test::plan_chain_text(planned, replaced(kServingConfig, "serving_dir:", "service_dir:"), "serving_infer_python",
+  test::plan_chain_text(planned, test::replaced(kServingConfig, "serving_dir:", "service_dir:"), "serving_infer_python",
                         "serving_infer");
   ASSERT_FALSE(planned.plan);
   EXPECT_EQ(planned.plan.error().diagnostics.front().file, planned.config);
@@ -94,11 +90,11 @@ TEST(ServingChainPlanner, AWrongKeyAtAPositionIsAnErrorNamingFileLineAndKey) {
 
 TEST(ServingChainPlanner, RefusesABadPortAndAMissingServer) {
   test::PlannedChain port;
-  test::plan_chain_text(port, replaced(kServingConfig, "--port=9393", "--port=http"), "serving_infer_python",
+  test::plan_chain_text(port, test::replaced(kServingConfig, "--port=9393", "--port=http"), "serving_infer_python",
                         "serving_infer");
   EXPECT_EQ(test::first_problem(port), "11:web_service: --port 'http': expected a port number (1-65535)");
   test::PlannedChain server;
-  test::plan_chain_text(server, replaced(kServingConfig, "web_service.py --port=9393", "null"), "serving_infer_python",
+  test::plan_chain_text(server, test::replaced(kServingConfig, "web_service.py --port=9393", "null"), "serving_infer_python",
                         "serving_infer");
   EXPECT_EQ(test::first_problem(server), "11:web_service: a program to run is required here (it is empty or null)");
 }

@@ -22,6 +22,11 @@ inline void plan_chain_text(PlannedChain& out, const std::string& text, const st
   out.plan = plan::plan_chain_file(out.config, chain, options);
 }
 
+// The config text with its first `from` replaced by `to`: a config one mistake away.
+inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  return text.replace(text.find(from), from.size(), to);
+}
+
 // The first diagnostic of a failed plan, as "line:key: message" without the file.
 inline std::string first_problem(const PlannedChain& planned) {
   if (planned.plan) return "(planned)";
