@@ -2,13 +2,16 @@
 # README command 1: installs what building tipc-run and running the demo need (not what
 # only the tests use), builds the tipc-run target alone, and runs the demo AlexNet chain
 # twice: lite_train_lite_infer (train with 2 ranks, eval, export, inference matrix) and
-# whole_infer (inference of the shipped pretrained checkpoint against its ground truth).
+# whole_infer (inference of the shipped pretrained checkpoint against its ground truth);
+# then its two other chains, natively planned from their positional configs: ONNX
+# (paddle2onnx_infer: conversion, OpenCV DNN inference) and serving (serving_infer: an HTTP
+# server on port 18093 and its client), both held to the same ground truth.
 # Each writes its reports and an acceptance bundle under test_tipc/output/alexnet/<mode>/.
 # One line per phase when it starts and when it ends, with its duration.
 #
 #   scripts/run-demo.sh [TIPC-RUN OPTIONS...]    the options go to both runs, e.g. -j 1
 #
-# Exits non-zero when either run fails (with the first failing run's exit code).
+# Exits non-zero when any run fails (with the first failing run's exit code).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,13 +42,18 @@ phase "installing packages" scripts/install-deps.sh build demo
 phase "building tipc-run" configure_and_build
 
 status=0
-phase "running the chain $config lite_train_lite_infer" \
-  build/tipc-run "$config" lite_train_lite_infer --bundle "$output/lite_train_lite_infer/acceptance.tar.gz" "$@" ||
-  status=$?
-whole_status=0
-phase "running the chain $config whole_infer" \
-  build/tipc-run "$config" whole_infer --bundle "$output/whole_infer/acceptance.tar.gz" "$@" || whole_status=$?
-[ $status -ne 0 ] || status=$whole_status
+# Runs CONFIG in MODE as a phase; the first failing run's exit code becomes the script's.
+run_chain() {
+  local chain_config="$1" mode="$2" run_status=0
+  shift 2
+  phase "running the chain $chain_config $mode" \
+    build/tipc-run "$chain_config" "$mode" --bundle "$output/$mode/acceptance.tar.gz" "$@" || run_status=$?
+  [ $status -ne 0 ] || status=$run_status
+}
+run_chain "$config" lite_train_lite_infer "$@"
+run_chain "$config" whole_infer "$@"
+run_chain test_tipc/configs/alexnet_paddle2onnx.txt paddle2onnx_infer "$@"
+run_chain test_tipc/configs/alexnet_serving.txt serving_infer "$@"
 
 echo "run-demo: phases:"
 printf '  %s\n' "${phases[@]}"

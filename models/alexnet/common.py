@@ -61,10 +61,14 @@ class AlexNet(nn.Module):
 
 
 def read_ppm(path):
-    """Binary PPM: "P6", width, height, maxval separated by whitespace, then exactly one
-    whitespace byte before the pixels (which may themselves start with whitespace bytes)."""
     with open(path, "rb") as f:
-        data = f.read()
+        return decode_ppm(f.read(), path)
+
+
+def decode_ppm(data, name):
+    """Binary PPM: "P6", width, height, maxval separated by whitespace, then exactly one
+    whitespace byte before the pixels (which may themselves start with whitespace bytes).
+    `name` says which image in errors (the serving demo's server gets the bytes over HTTP)."""
     fields, pos = [], 0
     while len(fields) < 4:
         while data[pos:pos + 1].isspace():
@@ -74,7 +78,7 @@ def read_ppm(path):
             pos += 1
         fields.append(data[start:pos])
     if fields[0] != b"P6":
-        raise ValueError(f"{path}: not a binary PPM (P6) image")
+        raise ValueError(f"{name}: not a binary PPM (P6) image")
     width, height, maxval = int(fields[1]), int(fields[2]), int(fields[3])
     pixels = np.frombuffer(data, dtype=np.uint8, count=width * height * 3, offset=pos + 1)
     return pixels.reshape(height, width, 3).astype(np.float32) / float(maxval)

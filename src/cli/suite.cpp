@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "plan/alignment_stages.h"
+#include "plan/chain_planner.h"
 #include "cli/traced_plans.h"
 #include "core/plural.h"
 #include "plan/plan_file.h"
@@ -110,6 +111,8 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files,
       slots[i] = fail(Error::at(files[i], 0, "", fmt::format("--plan-from runner: no test_tipc/{} next to it (give "
                                                              "--runner PATH, or --plan-from dialect)",
                                                              kRunnerFileName)));
+    } else if (const std::string chain = native_chain(files[i], choice); !chain.empty()) {
+      slots[i] = plan::plan_chain_file(files[i], chain, plan_options);
     } else if (project.dialect_error) {
       slots[i] = fail(*project.dialect_error);
     } else {

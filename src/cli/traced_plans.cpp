@@ -10,6 +10,7 @@
 #include "config/config_text.h"
 #include "config/train_infer_config.h"
 #include "dialect/dialect.h"
+#include "plan/chain_planner.h"
 #include "plan/cross_check.h"
 #include "plan/traced_planner.h"
 #include "trace/tracer.h"
@@ -66,7 +67,9 @@ Result<fs::path> chain_runner(const fs::path& config, const fs::path& root, cons
                                       chain->unsupported)));
   }
   fs::path runner = first_runner_in(dir, chain->runners);
-  if (!runner.empty() || *header == "train_params") return runner;
+  // Without its runner, a train_params config goes to the dialects, and a config of a chain
+  // with a native planner (plan/chain_planner.h) to that planner.
+  if (!runner.empty() || *header == "train_params" || plan::has_chain_planner(chain->name)) return runner;
   return fail(Error::at(config.string(), 1, "",
                         fmt::format("chain {}: no runner ({}) in {}", chain->name, fmt::join(chain->runners, ", "),
                                     dir.empty() ? "a test_tipc/ directory above the config" : dir.string())));
@@ -155,6 +158,15 @@ Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, co
   const auto run_dir_in_repo = inside(run_dir, root);
   return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string(),
                     chain};
+}
+
+std::string native_chain(const std::string& config_file, const RunnerChoice& choice) {
+  if (!choice.chains) return "";
+  const auto header = dialect::read_config_header(config_file);
+  if (!header) return "";
+  const auto* chain =
+      dialect::choose_chain(*choice.chains, *header, fs::path(config_file).filename().string(), choice.mode);
+  return chain && plan::has_chain_planner(chain->name) ? chain->name : "";
 }
 
 std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<std::string, RunnerCall>>& configs,

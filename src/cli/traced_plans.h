@@ -40,11 +40,16 @@ Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
 
 // --runner when given (an error when it is missing or outside the repository), else the
 // runner of the config's chain in its nearest test_tipc/ directory. Nullopt when a
-// train_params config has none there (the dialects plan those); an error naming the
+// train_params config has none there (the dialects plan those), nor a config of a chain with
+// a native planner (native_chain); an error naming the
 // reason when the chain cannot run here (its `unsupported`), no chain matches the config,
 // or another chain's runner is missing.
 Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, const std::string& repo_root,
                                                const RunnerChoice& choice);
+
+// The chain with a native planner (plan/chain_planner.h) that plans a config without a
+// runner; "" when it has none (a train_params config: the dialects plan it).
+std::string native_chain(const std::string& config_file, const RunnerChoice& choice);
 
 // Traces every config's runner, several at once and through the trace cache, and plans
 // from the traces. Each result is the config's plan (the cross-check's findings among its

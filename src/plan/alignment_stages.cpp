@@ -63,7 +63,9 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
     stage.argv.push_back(*rendered);
   }
   stage.argv.insert(stage.argv.end(), {"--json", stage.check->result_file});
-  stage.cwd = producer.cwd;
+  // Its paths ({log}, the settings' files) are the run directory's, not those of a stage
+  // that runs elsewhere (a serving client in its serving directory).
+  stage.cwd = plan.run_dir;
   stage.env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
   stage.log = stem + ".log";
   stage.deps = {producer.id};

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/demo_repo.h"
 #include "support/junit_xml.h"
 #include "support/run_binary.h"
 #include "support/slurm_cluster.h"
@@ -20,8 +21,6 @@
 namespace tipc::demo {
 namespace {
 namespace fs = std::filesystem;
-
-bool torch_available() { return std::system("/usr/bin/python3 -c 'import torch, cv2' >/dev/null 2>&1") == 0; }
 
 // key (image basename) -> (class id, score), from `infer result` lines or a ground-truth file.
 std::map<std::string, std::pair<int, double>> results_in(const std::string& text) {
@@ -123,18 +122,11 @@ void expect_reports_of_the_cpu_run(const fs::path& out, const fs::path& bundle) 
 class DemoChain : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!torch_available()) {
+    if (!test::demo_python_available()) {
       if (std::getenv("CI")) FAIL() << "CI must run the demo chain: /usr/bin/python3 lacks torch or cv2";
       GTEST_SKIP() << "DEMO CHAIN NOT RUN: /usr/bin/python3 lacks torch or cv2 (scripts/install-deps.sh installs them)";
     }
-    // A copy of the repository parts the chain needs, so the test writes nothing into the source tree.
-    const fs::path src = test::source_dir();
-    for (const char* part : {"models/alexnet", "lite_data/lite_data.tar", "lite_data/alexnet_pretrained.tar",
-                             "test_tipc/configs/alexnet.txt", "test_tipc/tipc-run.yaml", "test_tipc/results"}) {
-      fs::create_directories((repo_.path() / part).parent_path());
-      fs::copy(src / part, repo_.path() / part, fs::copy_options::recursive);
-    }
-    fs::remove_all(repo_.path() / "models/alexnet/__pycache__");
+    test::copy_demo_parts(repo_, {"test_tipc/configs/alexnet.txt"});
   }
   fs::path out(const std::string& mode = "lite_train_lite_infer") const {
     return repo_.path() / "test_tipc/output/alexnet" / mode;

@@ -38,6 +38,19 @@ config::AlignmentCheckSetting check(std::string name, std::string after, std::st
   return {std::move(name), std::move(after), std::move(subcommand), std::move(arguments), "tipc-run.yaml:3", {}};
 }
 
+// A check reads its files from the run directory, whatever directory the stage it follows
+// ran in: a serving client runs in its serving directory, its log is the run directory's.
+TEST(AlignmentStages, RunsInTheRunDirectoryNotInTheCwdOfTheStageItFollows) {
+  std::vector<Plan> plans{demo_plan()};
+  plans[0].run_dir = "tutorials/step6";
+  plans[0].stages[2].cwd = "deploy/serving";
+  const auto added = add_alignment_stages(
+      plans, {check("gt", "cpu/infer/fp32_bs1", "compare-results", {"--gt", "results/*.txt", "--log", "{log}"})},
+      "/opt/tipc-run");
+  ASSERT_TRUE(added.has_value()) << added.error().str();
+  EXPECT_EQ(plans[0].stages.back().cwd, "tutorials/step6");
+}
+
 TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
   std::vector<Plan> plans{demo_plan()};
   const auto added = add_alignment_stages(

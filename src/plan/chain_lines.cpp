@@ -1,0 +1,97 @@
+#include "plan/chain_lines.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "plan/shell_words.h"
+
+namespace tipc::plan {
+namespace {
+
+std::string trimmed(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return "";
+  const auto last = text.find_last_not_of(" \t\r");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+}  // namespace
+
+bool is_null(std::string_view value) { return value.empty() || value == "null"; }
+
+std::string set_param(std::string_view key, std::string_view value) {
+  if (key == "null" || is_null(value) || value == " ") return " ";
+  return fmt::format("{}={}", key, value);
+}
+
+Error ChainLines::error_at(int line, const std::string& message) const {
+  const config::Field& field = config_.at(line);
+  return Error::at(config_.path, field.physical_line, field.key, message);
+}
+
+Result<void> ChainLines::check_key(int line, const std::vector<std::string>& keys) const {
+  const config::Field& field = config_.at(line);
+  const std::string key = trimmed(field.key);
+  const bool matches = std::any_of(keys.begin(), keys.end(), [&](const std::string& glob) {
+    return fnmatch(glob.c_str(), key.c_str(), 0) == 0;
+  });
+  if (matches) return {};
+  const std::string found = field.physical_line == 0 ? "the file ends before it" : fmt::format("key '{}'", key);
+  return fail(error_at(line, fmt::format("the runner reads logical line {} as '{}', found {}", line,
+                                         fmt::join(keys, "' or '"), found)));
+}
+
+Result<std::string> ChainLines::value(int line, const std::vector<std::string>& keys) const {
+  TRY(check_key(line, keys));
+  return trimmed(config_.at(line).value);
+}
+
+Result<std::string> ChainLines::key(int line, const std::vector<std::string>& keys) const {
+  TRY(check_key(line, keys));
+  return trimmed(config_.at(line).key);
+}
+
+Result<std::string> ChainLines::required_value(int line, const std::vector<std::string>& keys) const {
+  std::string text = TRY(value(line, keys));
+  if (is_null(text)) return fail(error_at(line, "a program to run is required here (it is empty or null)"));
+  return text;
+}
+
+Result<ChainStart> start_chain_plan(const ChainLines& lines, const std::string& chain, const std::string& mode,
+                                    const std::string& status_log, const PlanOptions& options) {
+  ChainStart start;
+  Plan& plan = start.plan;
+  plan.model_name = TRY(lines.value(2, {"model_name"}));
+  const std::string python = TRY(lines.required_value(3, {"python"}));
+  start.python = options.python.value_or(python);
+  if (options.mode != mode) {
+    return fail(Error::plain(fmt::format("MODE '{}': the {} chain's runner runs '{}' only", options.mode, chain, mode)));
+  }
+  plan.dialect = chain;
+  plan.mode = options.mode;
+  plan.compat = options.compat;
+  plan.run_dir = options.run_dir;
+  plan.output_dir = fmt::format("test_tipc/output/{}/{}", plan.model_name, mode);
+  plan.results_log = plan.output_dir + "/" + status_log;
+  // common_func.sh's status_check of these runners: the model name, then the command.
+  plan.status_line = "\x1b[33m {word} with command - {model} - {cmd}!  \x1b[0m";
+  return start;
+}
+
+Result<Stage> stage_from_command(std::string id, StageKind kind, const std::string& command, std::string cwd,
+                                 std::string log) {
+  Stage stage;
+  stage.id = std::move(id);
+  stage.kind = kind;
+  stage.argv = TRY(split_shell_words(command, ShellSplitOptions{})).words;
+  stage.cwd = std::move(cwd);
+  stage.log = std::move(log);
+  stage.command = command;
+  stage.shell_text = command;
+  return stage;
+}
+
+}  // namespace tipc::plan

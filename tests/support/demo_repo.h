@@ -1,0 +1,33 @@
+#pragma once
+// A scratch copy of the parts of the repository the demo chains need, so a test writes nothing
+// into the source tree; and whether /usr/bin/python3 can run them at all.
+#include <cstdlib>
+#include <filesystem>
+#include <initializer_list>
+
+#include "support/paths.h"
+#include "support/temp_dir.h"
+
+namespace tipc::test {
+
+inline bool demo_python_available() {
+  return std::system("/usr/bin/python3 -c 'import torch, cv2' >/dev/null 2>&1") == 0;
+}
+
+// Copies `parts` (paths relative to the source tree) and the demo's common parts into `repo`.
+inline void copy_demo_parts(const TempDir& repo, std::initializer_list<const char*> parts) {
+  namespace fs = std::filesystem;
+  const fs::path src = source_dir();
+  auto copy = [&](const char* part) {
+    fs::create_directories((repo.path() / part).parent_path());
+    fs::copy(src / part, repo.path() / part, fs::copy_options::recursive);
+  };
+  for (const char* part : {"models/alexnet", "lite_data/lite_data.tar", "lite_data/alexnet_pretrained.tar",
+                           "test_tipc/tipc-run.yaml", "test_tipc/results"}) {
+    copy(part);
+  }
+  for (const char* part : parts) copy(part);
+  fs::remove_all(repo.path() / "models/alexnet/__pycache__");
+}
+
+}  // namespace tipc::test
