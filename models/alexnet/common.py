@@ -38,6 +38,10 @@ def pick_device(use_gpu):
         return torch.device("cpu")
     if not torch.cuda.is_available():
         sys.exit("error: --use-gpu True but CUDA is not available (this torch: %s)" % torch.__version__)
+    # fp32 means fp32: cuDNN's convolutions default to TF32 on Ampere and later (a 10-bit
+    # mantissa, ~1e-3 off), which no ground truth held at 1e-5 survives.
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
     return torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
 
 

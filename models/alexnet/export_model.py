@@ -4,6 +4,7 @@ names, and reprod_log-style result files of the eager and the TorchScript logits
 input (forward_eager.npy, forward_torchscript.npy, and forward_onnx.npy from the ONNX
 model run through OpenCV's DNN module) for the alignment checks."""
 import argparse
+import inspect
 import os
 
 import torch
@@ -11,6 +12,10 @@ import torch
 import common
 
 FIXED_INPUT_SEED = 2026
+# PyTorch 2.9 and later export through torch.export (dynamo) by default, which has no opset 11:
+# it writes opset 18, fails to convert it down and prints that traceback. The TorchScript
+# exporter (the only one of older PyTorch, such as Debian's 1.13) writes opset 11 as asked.
+TORCHSCRIPT_EXPORTER = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
 
 
 def onnx_logits(path, batch):
@@ -39,7 +44,7 @@ def main():
         traced.save(os.path.join(args.output_dir, "model.pt"))
         torch.onnx.export(model, x, os.path.join(args.output_dir, "model.onnx"), opset_version=11,
                           input_names=["image"], output_names=["logits"],
-                          dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}})
+                          dynamic_axes={"image": {0: "batch"}, "logits": {0: "batch"}}, **TORCHSCRIPT_EXPORTER)
         common.save_reprod_dict(os.path.join(args.output_dir, "forward_eager.npy"), {"logits": model(x).numpy()})
         common.save_reprod_dict(os.path.join(args.output_dir, "forward_torchscript.npy"),
                                 {"logits": traced(x).numpy()})
