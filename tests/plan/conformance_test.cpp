@@ -17,6 +17,7 @@
 #include "support/paths.h"
 #include "support/golden_trace.h"
 #include "support/run_binary.h"
+#include "support/traced_corpus.h"
 #include "support/text_lines.h"
 
 namespace tipc::plan {
@@ -122,15 +123,6 @@ std::string first_difference(const std::vector<std::string>& want, const std::ve
   return "";
 }
 
-const std::map<std::string, std::string> kDialects = {{"PaddleOCR", "paddleocr"},
-                                                      {"PaddleClas", "paddleclas"},
-                                                      {"PaddleDetection", "paddledetection"},
-                                                      {"PaddleSeg", "paddleseg"},
-                                                      {"PaddleVideo", "paddlevideo"},
-                                                      {"PaddleGAN", "paddlegan"},
-                                                      // the tutorial runner at tutorials/mobilenetv3_prod/Step6 (README §9)
-                                                      {"models", "template"}};
-
 // How many failing runs a test prints in full (TIPC_CONFORMANCE_REPORT overrides, for debugging a dialect).
 const int kReportedFailures = std::getenv("TIPC_CONFORMANCE_REPORT") ? std::atoi(std::getenv("TIPC_CONFORMANCE_REPORT")) : 5;
 
@@ -187,8 +179,8 @@ void run_repo(const std::string& repo) {
   if (!fs::exists(corpus_dir())) {
     GTEST_SKIP() << "CONFORMANCE NOT CHECKED: " << corpus_dir() << " is missing";
   }
-  const auto dialect = dialect::load_dialect(test::dialect_dir(), kDialects.at(repo));
-  ASSERT_TRUE(dialect) << dialect.error().str();
+  const auto dialect = test::native_dialect(repo);
+  ASSERT_TRUE(dialect) << "no native dialect for " << repo;
   Tally tally;
   int runs = 0, reported = 0;
   std::vector<fs::path> metas;

@@ -61,7 +61,8 @@ config::TrainInferConfig corpus_config(const CorpusRun& run);
 Result<plan::Plan> traced_corpus_plan(const CorpusRun& run, const trace::Trace& trace,
                                       const plan::TracedPlanOptions& extra);
 
-// The dialect of the four repositories the native planner knows; nullopt for the others.
+// The native dialect of a corpus repository (the models repository's is the tutorial runner's,
+// tutorials/mobilenetv3_prod/Step6, README §9); nullopt for another repository.
 std::optional<dialect::Dialect> native_dialect(const std::string& repo);
 
 // What went wrong, the first few kept to report.
