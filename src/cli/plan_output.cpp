@@ -38,6 +38,7 @@ void print_plan_text(const plan::Plan& plan, std::ostream& out) {
     out << fmt::format("    cd {} && {}{}\n", stage.cwd, env_text(stage), plan::join_shell_words(stage.argv));
     out << fmt::format("    log {}{}{}\n", stage.log, stage.deps.empty() ? "" : "  after " + fmt::format("{}", fmt::join(stage.deps, ", ")),
                        stage.needs.gpus ? fmt::format("  gpus {}", stage.needs.gpus) : "");
+    if (stage.unsupported) out << fmt::format("    UNSUPPORTED: {}\n", *stage.unsupported);
   }
 }
 

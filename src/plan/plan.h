@@ -88,6 +88,9 @@ struct Stage {
   std::optional<TracedStatus> traced_status;
   std::optional<Service> service;  // set on a kService stage
   std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
+  // Why this stage cannot run as the plan states it, anywhere: the executor reports it
+  // UNSUPPORTED with this reason instead of running it (and its dependents with it).
+  std::optional<std::string> unsupported;
 };
 
 struct Plan {

@@ -28,6 +28,7 @@ nlohmann::ordered_json stage_json(const Stage& stage) {
       {"command", stage.command},
   };
   if (stage.service) json["service"] = service_json(*stage.service);
+  if (stage.unsupported) json["unsupported"] = *stage.unsupported;
   if (stage.check) json["check"] = {{"kind", to_string(stage.check->kind)}, {"result_file", stage.check->result_file}};
   return json;
 }

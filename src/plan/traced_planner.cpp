@@ -143,6 +143,12 @@ std::string TracedPlanner::log_for(const trace::TracedCall& call, const std::str
   return fmt::format("{}/tipc_stage_{}.log", dir, index + 1);  // the runner's own stdout: give it a file
 }
 
+// The dy2static runners' loss comparison: `dyout=`cat LOG | python extract_loss.py``, then
+// `echo $dyout > FILE` and `diff` of two such files, all through the shell.
+const char* const kPipedInput =
+    "the runner fed this program's standard input through a shell pipe (`cat LOG | program`) and kept its output in "
+    "a shell variable; a planned stage gets neither, so it is not run (nor what compares its output)";
+
 Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_t>& status_line) {
   const trace::TracedCall& call = trace_.calls[index];
   Stage stage;
@@ -162,6 +168,7 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
   stage.kind = match_stage_kind(scripts_, program_and_args(call), stage.log).kind;
   if (started_in_background(stage.shell_text)) stage.kind = StageKind::kService;
   if (stage.kind == StageKind::kService) stage.service = traced_service(call.args);
+  if (call.stdin_from_pipe) stage.unsupported = kPipedInput;
   const auto& cvd = stage.env["CUDA_VISIBLE_DEVICES"];
   const TracedNeeds needs = traced_needs(call.args, cvd);
   stage.needs = needs.needs;

@@ -261,6 +261,8 @@ void Run::preflight() {
     if (options_.resumed.count(stage_key(*slots_[i].record.plan, stage))) {
       slots_[i].record.resumed = true;
       finish(i, {Status::kPass, "passed in an earlier run (--resume)"});
+    } else if (stage.unsupported) {
+      finish(i, {Status::kUnsupported, *stage.unsupported});
     } else if (auto reason = never_fits(stage.needs, options_)) {
       finish(i, {Status::kUnsupported, *reason});
     } else if ((reason = unselected_dep_never_fits(stage, options_)) || (reason = service_problem(i))) {

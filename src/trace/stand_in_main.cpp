@@ -1,6 +1,7 @@
 // tipc-trace-stand-in: what the tracer (trace/tracer.h) puts on the traced runner's PATH
 // in place of the interpreter and the tools the chains start. It records how it was
-// started, creates the train.log the runner checks next, prints one line and exits 0.
+// started (argv, cwd, environment, where its standard streams point), creates the train.log
+// the runner checks next, prints one line and exits 0.
 //
 // It is started about 15 000 times for the recorded corpus, so it is a separate, small
 // program that links only the C library (docs/architecture.md, src/trace/): no C++
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
   record.add("C");
   record.add(argv[0]);  // as the runner spelled it: the tracer keeps an absolute interpreter's path
   record.add(cwd);
+  add_target(record, 0);
   add_target(record, 1);
   add_target(record, 2);
   record.add(token ? token : "");

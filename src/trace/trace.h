@@ -26,6 +26,9 @@ struct TracedCall {
   // it, the absolute path for one outside, "" for the runner's own stdout/stderr.
   std::string stdout_path;
   std::string stderr_path;
+  // Whether its standard input was a pipe the runner built (`cat train.log | python
+  // extract_loss.py`): what it read came from the shell, not from a file a plan can give it.
+  bool stdin_from_pipe = false;
   // Index into Trace::evals of the evaluated string this call ran under; kNoEval when the
   // runner started it directly (a pre-step outside any evaluated string).
   std::size_t eval_index = kNoEval;

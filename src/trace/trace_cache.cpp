@@ -11,7 +11,8 @@
 namespace tipc::trace {
 namespace {
 
-constexpr const char* kFormat = "tipc-run trace 2";  // 2: calls in the order of their evaluated strings
+// 2: calls in the order of their evaluated strings; 3: whether a call's stdin was a pipe.
+constexpr const char* kFormat = "tipc-run trace 3";
 
 // Every field is followed by a NUL and lists by their length, so no two inputs feed the
 // same bytes.

@@ -14,6 +14,7 @@ ordered_json call_to_json(const TracedCall& call) {
           {"env", env},
           {"stdout_path", call.stdout_path},
           {"stderr_path", call.stderr_path},
+          {"stdin_from_pipe", call.stdin_from_pipe},
           {"eval_index", call.eval_index == kNoEval ? ordered_json(nullptr) : ordered_json(call.eval_index)}};
 }
 
@@ -24,6 +25,7 @@ TracedCall call_from_json(const json& j) {
   call.cwd = j.at("cwd");
   call.stdout_path = j.at("stdout_path");
   call.stderr_path = j.at("stderr_path");
+  call.stdin_from_pipe = j.at("stdin_from_pipe");
   for (const auto& [name, value] : j.at("env").items()) {
     call.env[name] = value.is_null() ? std::nullopt : std::optional<std::string>(value.get<std::string>());
   }

@@ -13,7 +13,8 @@ namespace tipc::trace {
 struct RawCall {
   std::string program;
   std::string cwd;
-  std::string stdout_target;  // /proc/self/fd/1's link ("pipe:[12]" for a pipe)
+  std::string stdin_target;   // /proc/self/fd/0's link ("pipe:[12]" for a pipe)
+  std::string stdout_target;  // /proc/self/fd/1's link
   std::string stderr_target;
   std::string eval_token;  // TIPC_TRACE_EVAL: the evaluated string it ran under, "" for none
   std::vector<std::string> args;

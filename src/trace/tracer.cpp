@@ -137,6 +137,7 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
     call.env = environment_changes(raw.environment, start, map);
     call.stdout_path = map.target(raw.stdout_target);
     call.stderr_path = map.target(raw.stderr_target);
+    call.stdin_from_pipe = raw.stdin_target.starts_with("pipe:");
     for (const auto& arg : raw.args) call.args.push_back(map.text(arg));
     if (const auto found = eval_index.find(raw.eval_token); found != eval_index.end()) call.eval_index = found->second;
     trace.calls.push_back(std::move(call));

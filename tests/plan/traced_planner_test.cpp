@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "config/config_text.h"
+#include "plan/plan_json.h"
 #include "run/fake_executor.h"
 #include "run/scheduler.h"
 
@@ -217,6 +218,34 @@ TEST(TracedPlanner, AStageNeverStartsBeforeAStageWhoseOutputItReads) {
   }
   EXPECT_EQ(by_id.at(plan->config_path + "#" + plan->stages[2].id)->start,
             by_id.at(plan->config_path + "#" + plan->stages[1].id)->start);  // eval and export in parallel
+}
+
+// The dy2static runners' `dyout=`cat LOG | python extract_loss.py``: the program's input came
+// through a shell pipe and its output went into a variable, which no planned stage can be
+// given. It is planned UNSUPPORTED with that reason, never run, and the run says it is partial.
+TEST(TracedPlanner, AProgramFedThroughAShellPipeIsUnsupportedNotRunOnNoInput) {
+  trace::Trace t = chain();
+  t.calls.push_back(call({"test_tipc/extract_loss.py", "-v", "Iter:", "-e", "loss: {%f},"}, trace::kNoEval));
+  t.calls.back().stdin_from_pipe = true;
+  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(plan) << plan.error().str();
+  ASSERT_EQ(plan->stages.size(), 5u);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_FALSE(plan->stages[i].unsupported) << plan->stages[i].id;
+  ASSERT_TRUE(plan->stages[4].unsupported);
+  EXPECT_NE(plan->stages[4].unsupported->find("shell pipe (`cat LOG | program`)"), std::string::npos);
+  EXPECT_EQ(stage_json(plan->stages[4])["unsupported"], *plan->stages[4].unsupported);
+
+  run::FakeExecutor fake;
+  run::SchedulerOptions options;
+  options.jobs = 2;
+  options.repo_root = "/repo";
+  options.resources.gpus.push_back({"0", 1});
+  run::MultiListener none;
+  const auto summary = run::run_stages({&*plan}, fake, none, options, [] { return false; });
+  EXPECT_EQ(fake.records.size(), 4u);  // the piped program never started
+  EXPECT_EQ(summary.count(run::Status::kUnsupported), 1);
+  EXPECT_EQ(summary.count(run::Status::kPass), 4);
+  EXPECT_STREQ(summary.verdict().word(), "PARTIAL");
 }
 
 TEST(TracedPlanner, AStageWithoutVisibleDataFlowKeepsTraceOrder) {

@@ -52,10 +52,11 @@ cd deploy
 unset LC_ALL
 unset CUDA_VISIBLE_DEVICES
 paddle2onnx --model_dir=x
+dyout=`cat ../test_tipc/out.log | python3.7 extract_loss.py -v Iter:`
 )");
   const auto trace = trace_runner(repo.request());
   ASSERT_TRUE(trace) << trace.error().str();
-  ASSERT_EQ(trace->calls.size(), 2u);
+  ASSERT_EQ(trace->calls.size(), 3u);
   const auto& train = trace->calls[0];
   EXPECT_EQ(train.program, "python3.7");
   EXPECT_EQ(train.args, (std::vector<std::string>{"tools/train.py", "-o", "a=b c",
@@ -66,6 +67,7 @@ paddle2onnx --model_dir=x
   EXPECT_EQ(train.stdout_path, "test_tipc/out.log");
   EXPECT_EQ(train.stderr_path, "test_tipc/out.log");
   EXPECT_EQ(train.eval_index, kNoEval);
+  EXPECT_FALSE(train.stdin_from_pipe);
   EXPECT_FALSE(train.env.contains("PWD"));
   const auto& convert = trace->calls[1];
   EXPECT_EQ(convert.program, "paddle2onnx");
@@ -73,6 +75,8 @@ paddle2onnx --model_dir=x
   EXPECT_EQ(convert.stdout_path, "");
   EXPECT_EQ(convert.env.at("LC_ALL"), std::nullopt);
   EXPECT_FALSE(convert.env.contains("CUDA_VISIBLE_DEVICES"));
+  EXPECT_FALSE(convert.stdin_from_pipe);
+  EXPECT_TRUE(trace->calls[2].stdin_from_pipe);  // `cat LOG | python3.7 extract_loss.py`
   EXPECT_EQ(trace->exit_code, 0);
 }
 
@@ -305,6 +309,7 @@ TEST(TraceJson, RoundTripsEveryField) {
   call.args = {"x"};
   call.env = {{"A", "1"}, {"B", std::nullopt}};
   call.eval_index = 1;
+  call.stdin_from_pipe = true;
   trace.calls = {call, TracedCall{}};
   trace.status_logs = {{"p", "t"}};
   trace.exit_code = 0;
