@@ -86,6 +86,9 @@ struct Stage {
     std::string after;   // after it
   };
   std::optional<TracedStatus> traced_status;
+  // Compat: status lines of a traced plan that the runner wrote after this stage's own line
+  // for commands it never started (see Plan::leading_status_lines), byte for byte.
+  std::vector<std::string> trailing_status_lines;
   std::optional<Service> service;  // set on a kService stage
   std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
   // Why this stage cannot run as the plan states it, anywhere: the executor reports it
@@ -104,6 +107,10 @@ struct Plan {
   std::string results_log;  // LOG/results_python.log
   std::string banner;       // written before the first status line ("" = none)
   std::string status_line;  // the dialect's status-line format ("" for a traced plan: see Stage::traced_status)
+  // Compat: the lines a traced runner wrote before any stage's own line for commands it
+  // never started (an export it commented out, a server whose redirection failed), with
+  // the runner's own word; written after the banner. Warnings name each.
+  std::vector<std::string> leading_status_lines;
   std::vector<Stage> stages;
   std::vector<Diagnostic> warnings;
 };

@@ -76,6 +76,14 @@ std::string stem_of(const std::string& log) {
   return stem;
 }
 
+// The command of a status line after its word (" with command - model - python x.py ... !"),
+// without escape codes, shortened for a warning.
+std::string printable_command(const std::string& after_word) {
+  std::string text = without_escape_codes(after_word);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '!')) text.pop_back();
+  return text.size() > 160 ? text.substr(0, 157) + "..." : text;
+}
+
 class TracedPlanner {
  public:
   TracedPlanner(const trace::Trace& t, const config::TrainInferConfig& c, const TracedPlanOptions& o)
@@ -85,6 +93,7 @@ class TracedPlanner {
 
  private:
   Stage stage_for(std::size_t index, const std::optional<std::size_t>& status_line);
+  void place_unclaimed_lines(const std::vector<std::optional<std::size_t>>& claimed);
   std::string log_for(const trace::TracedCall& call, const std::string& status_log, std::size_t index) const;
   std::string unique_id(const Stage& stage);
   void add_dependencies();
@@ -127,6 +136,7 @@ Result<Plan> TracedPlanner::run() {
   }
   const auto lines = assign_status_lines(status_.lines, commands);
   for (std::size_t i = 0; i < trace_.calls.size(); ++i) plan_.stages.push_back(stage_for(i, lines[i]));
+  place_unclaimed_lines(lines);
   add_dependencies();
   settle_gpus();
   TRY(reject_empty_plan());
@@ -186,6 +196,31 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
   }
   stage.id = unique_id(stage);
   return stage;
+}
+
+// Status lines of commands the runner reported but never started are the runner's own bytes
+// (compat writes them where the runner did, word included) and a warning each: the
+// reference reports a result for what it did not run. A line of a program it ran for real
+// outside the stand-ins is one tipc-run does not run, so compat leaves it out.
+void TracedPlanner::place_unclaimed_lines(const std::vector<std::optional<std::size_t>>& claimed) {
+  const std::string log = fs::path(status_.path).filename().string();
+  for (const auto& unclaimed : unclaimed_status_lines(status_, claimed, trace_, cfg_.value_named("python"))) {
+    const std::string& line = status_.lines[unclaimed.line];
+    const auto cut = split_status_line(line);
+    const std::string word = line.substr(cut->before.size(), line.size() - cut->before.size() - cut->after.size());
+    const std::string what = fmt::format("{} status line {} reports '{}'{}", log, unclaimed.line + 1, word,
+                                         printable_command(cut->after));
+    if (unclaimed.ran_for_real) {
+      plan_.warnings.push_back({trace_.runner, 0, "", what + ": a program the runner ran itself and tipc-run does "
+                                                        "not run as a stage; --compat leaves the line out"});
+      continue;
+    }
+    plan_.warnings.push_back(
+        {trace_.runner, 0, "", what + ", but no program of it started in the trace: the runner never ran it"});
+    auto& lines = unclaimed.after_call ? plan_.stages[*unclaimed.after_call].trailing_status_lines
+                                       : plan_.leading_status_lines;
+    lines.push_back(line);
+  }
 }
 
 std::string TracedPlanner::unique_id(const Stage& stage) {

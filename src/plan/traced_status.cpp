@@ -1,5 +1,6 @@
 #include "plan/traced_status.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tipc::plan {
@@ -33,7 +34,48 @@ std::string command_head(const std::string& command) {
   return head;
 }
 
+// The program an evaluated string starts: its first word after a leading `timeout 5m`.
+std::string program_of(const std::string& command) {
+  auto words = whitespace_words(command);
+  if (words.size() > 2 && words[0] == "timeout") words.erase(words.begin(), words.begin() + 2);
+  return words.empty() ? "" : words[0];
+}
+
+// Whether the line reports an evaluated string whose program the trace does not record.
+bool reports_a_program_run_for_real(const std::string& line, const trace::Trace& trace, const std::string& interpreter) {
+  const std::string text = collapsed(line);
+  for (const auto& eval : trace.evals) {
+    const std::string head = command_head(eval);
+    if (head.empty() || text.find(head) == std::string::npos) continue;
+    const std::string program = program_of(eval);
+    const bool recorded = program.starts_with("python") || program == interpreter ||
+                          std::any_of(trace.calls.begin(), trace.calls.end(),
+                                      [&](const trace::TracedCall& call) { return call.program == program; });
+    return !recorded;
+  }
+  return false;  // never evaluated: the runner only wrote its line (an `# eval $cmd` left out)
+}
+
 }  // namespace
+
+std::vector<UnclaimedLine> unclaimed_status_lines(const TracedStatusLog& log,
+                                                  const std::vector<std::optional<std::size_t>>& claimed,
+                                                  const trace::Trace& trace, const std::string& interpreter) {
+  std::vector<std::optional<std::size_t>> owner(log.lines.size());
+  for (std::size_t call = 0; call < claimed.size(); ++call) {
+    if (claimed[call]) owner[*claimed[call]] = call;
+  }
+  std::vector<UnclaimedLine> unclaimed;
+  std::optional<std::size_t> previous;
+  for (std::size_t k = 0; k < log.lines.size(); ++k) {
+    if (owner[k]) {
+      previous = owner[k];
+      continue;
+    }
+    unclaimed.push_back({k, previous, reports_a_program_run_for_real(log.lines[k], trace, interpreter)});
+  }
+  return unclaimed;
+}
 
 TracedStatusLog traced_status_log(const trace::Trace& trace) {
   TracedStatusLog log;
@@ -66,6 +108,21 @@ std::optional<Stage::TracedStatus> split_status_line(const std::string& line) {
   return best;
 }
 
+std::string without_escape_codes(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+      const std::size_t end = text.find('m', i);
+      if (end != std::string::npos) {
+        i = end;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
 std::string status_line_log(const std::string& line) {
   const std::size_t dash = line.rfind(" - ");
   if (dash == std::string::npos) return "";
@@ -78,11 +135,29 @@ std::string status_line_log(const std::string& line) {
 
 std::vector<std::optional<std::size_t>> assign_status_lines(const std::vector<std::string>& lines,
                                                             const std::vector<std::string>& commands) {
+  std::vector<std::string> heads, texts;
+  for (const auto& command : commands) heads.push_back(command_head(command));
+  for (const auto& line : lines) texts.push_back(collapsed(line));
+  const auto matches = [&](std::size_t line, std::size_t call) {
+    return !heads[call].empty() && texts[line].find(heads[call]) != std::string::npos;
+  };
+  // last_match[k]: the last call line k could belong to, +1 (0: none). A line that no call
+  // from i on could claim is the status of a command the runner never started.
+  std::vector<std::size_t> last_match(lines.size(), 0);
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    for (std::size_t c = commands.size(); c > 0 && last_match[k] == 0; --c) last_match[k] = matches(k, c - 1) ? c : 0;
+  }
   std::vector<std::optional<std::size_t>> assigned(commands.size());
   std::size_t next = 0;
   for (std::size_t i = 0; i < commands.size() && next < lines.size(); ++i) {
-    const std::string head = command_head(commands[i]);
-    if (!head.empty() && collapsed(lines[next]).find(head) != std::string::npos) assigned[i] = next++;
+    for (std::size_t k = next; k < lines.size(); ++k) {
+      if (matches(k, i)) {
+        assigned[i] = k;
+        next = k + 1;
+        break;
+      }
+      if (last_match[k] > i) break;  // line k belongs to a later call: call i has no line
+    }
   }
   return assigned;
 }

@@ -24,12 +24,34 @@ TracedStatusLog traced_status_log(const trace::Trace& trace);
 // The line cut around "Run successfully" / "Run failed"; nullopt when it holds neither.
 std::optional<Stage::TracedStatus> split_status_line(const std::string& line);
 
+// The text without its ANSI colour codes (`\x1b[33m`).
+std::string without_escape_codes(const std::string& text);
+
 // The log a status line names at its end ("" when it names none, as Tpl's lines).
 std::string status_line_log(const std::string& line);
 
 // For each call's command text, the index of its status line: lines are taken in order,
-// and a line belongs to the next call whose first words it contains.
+// and a line belongs to the next call whose first words it contains. A line that no call
+// from there on contains is passed over: it reports a command the runner never started
+// (one it commented out, or whose redirection failed), and stays unassigned.
 std::vector<std::optional<std::size_t>> assign_status_lines(const std::vector<std::string>& lines,
                                                             const std::vector<std::string>& commands);
+
+// A status line that no traced call claims (assign_status_lines left it out).
+struct UnclaimedLine {
+  std::size_t line = 0;                   // index into TracedStatusLog::lines
+  std::optional<std::size_t> after_call;  // the call whose line precedes it; nullopt: none does
+  // It reports a program the runner ran for real outside the stand-ins (the dy2static
+  // runners' `diff -w` of two loss files): a command tipc-run does not run, rather than one
+  // the runner never started.
+  bool ran_for_real = false;
+};
+
+// The lines `claimed` (assign_status_lines' result) leaves out, in order. A line whose
+// command was evaluated with a program the trace does not record (not `interpreter`, not
+// python*, no traced call's program) ran for real.
+std::vector<UnclaimedLine> unclaimed_status_lines(const TracedStatusLog& log,
+                                                  const std::vector<std::optional<std::size_t>>& claimed,
+                                                  const trace::Trace& trace, const std::string& interpreter);
 
 }  // namespace tipc::plan

@@ -8,28 +8,10 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "plan/traced_status.h"
 
 namespace tipc::report {
 namespace fs = std::filesystem;
-namespace {
-
-std::string without_escape_codes(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
-      const std::size_t end = text.find('m', i);
-      if (end != std::string::npos) {
-        i = end;
-        continue;
-      }
-    }
-    out += text[i];
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string ResultsLogReporter::path_of(const plan::Plan& plan) const {
   return (fs::path(repo_root_) / plan.run_dir / plan.results_log).lexically_normal().string();
 }
@@ -43,7 +25,7 @@ void ResultsLogReporter::run_started(const run::RunInfo& info) {
       std::ofstream fresh(path, std::ios::trunc);
       if (!fresh) note_write_error(path);
     }
-    banner_written_[plan] = plan->banner.empty();
+    banner_written_[plan] = plan->banner.empty() && (!compat_ || plan->leading_status_lines.empty());
   }
 }
 
@@ -69,12 +51,18 @@ void ResultsLogReporter::stage_finished(const run::StageRecord& record) {
 void ResultsLogReporter::append_status_line(const run::StageRecord& record, bool success) {
   const plan::Plan& plan = *record.plan;
   std::string text;
-  if (!banner_written_[&plan]) {
-    text = plan.banner + '\n';
+  if (!banner_written_[&plan]) {  // with the lines a runner wrote before any stage's (compat)
+    if (!plan.banner.empty()) text = plan.banner + '\n';
+    if (compat_) {
+      for (const auto& leading : plan.leading_status_lines) text += leading + '\n';
+    }
     banner_written_[&plan] = true;
   }
   if (const auto line = plan::render_status_line(plan, *record.stage, success)) {
-    text += (compat_ ? *line : without_escape_codes(*line)) + '\n';
+    text += (compat_ ? *line : plan::without_escape_codes(*line)) + '\n';
+  }
+  if (compat_) {
+    for (const auto& trailing : record.stage->trailing_status_lines) text += trailing + '\n';
   }
   if (text.empty()) return;
   const std::string path = path_of(plan);

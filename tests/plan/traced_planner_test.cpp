@@ -3,10 +3,13 @@
 // dependency rule on the scheduler: a stage never starts before a stage whose output it reads.
 #include "plan/traced_planner.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "config/config_text.h"
 #include "plan/plan_json.h"
+#include "plan/traced_status.h"
 #include "run/fake_executor.h"
 #include "run/scheduler.h"
 
@@ -62,7 +65,7 @@ trace::Trace chain() {
   std::string log = "---- banner ----\n";
   for (const char* cmd : {"python tools/train.py -c a.yml - ./out/t.log", "python tools/eval.py -c a.yml - ./out/t_eval.log",
                           "python tools/export_model.py -c a.yml - ./out/t_export.log",
-                          "python tools/infer.py --model_dir - ./out/infer.log"}) {
+                          "python tools/infer.py --model_dir=./out/t - ./out/infer.log"}) {
     log += std::string("\x1b[33m Run successfully with command - m - ") + cmd + " \x1b[0m\n";
   }
   t.status_logs = {{"out/results_python.log", log}};
@@ -218,6 +221,67 @@ TEST(TracedPlanner, AStageNeverStartsBeforeAStageWhoseOutputItReads) {
   }
   EXPECT_EQ(by_id.at(plan->config_path + "#" + plan->stages[2].id)->start,
             by_id.at(plan->config_path + "#" + plan->stages[1].id)->start);  // eval and export in parallel
+}
+
+std::string status(const char* word, const std::string& command) {
+  return std::string("\x1b[33m ") + word + " with command - m - " + command + " ! \x1b[0m";
+}
+
+bool warns(const Plan& plan, const std::string& text) {
+  return std::any_of(plan.warnings.begin(), plan.warnings.end(),
+                     [&](const Diagnostic& d) { return d.message.find(text) != std::string::npos; });
+}
+
+// A line no call claims does not shift the others: a later call still gets its own line,
+// and an earlier call without a line never takes a line that a later call claims.
+TEST(TracedStatus, ALineOfACommandNeverStartedIsPassedOverNotShiftingTheOthers) {
+  EXPECT_EQ(assign_status_lines({"ok - python export.py", "ok - python infer.py --gpu", "ok - python infer.py --cpu"},
+                                {"python infer.py --gpu > a.log", "python infer.py --cpu > b.log"}),
+            (std::vector<std::optional<std::size_t>>{1, 2}));
+  EXPECT_EQ(assign_status_lines({"ok - python eval.py b", "ok - python train.py a"},
+                                {"python train.py a", "python eval.py b"}),
+            (std::vector<std::optional<std::size_t>>{std::nullopt, 0}));
+}
+
+// The models tutorial's PTQ runner: `# eval $export_cmd` commented out, its status_check
+// kept. PaddleVideo's C++ serving runner: the server's redirection into a directory that
+// does not exist after its `cd` fails, so it never starts, and its line says so. Both lines
+// are the runner's own: compat writes them where it did, each with a warning.
+TEST(TracedPlanner, LinesOfCommandsTheRunnerNeverStartedAreKeptWhereItWroteThemWithAWarning) {
+  trace::Trace t;
+  t.mode = "whole_infer";
+  t.evals = {"python tools/infer.py --use_gpu=False > ./out/infer.log 2>&1 ",
+             "python -m serve --port 9993 > ./out/server.log 2>&1 &"};
+  t.calls = {call({"tools/infer.py", "--use_gpu=False"}, 0, "out/infer.log")};
+  t.status_logs = {{"out/results_python.log",
+                    status("Run successfully", "python tools/export_model.py -c a.yml > ./out/export.log") + "\n" +
+                        status("Run successfully", "python tools/infer.py --use_gpu=False > ./out/infer.log") + "\n" +
+                        status("Run failed", "python -m serve --port 9993 > ./out/server.log 2>&1 &") + "\n"}};
+  const auto plan = plan_from_trace(t, make_config(kConfig), kCompat);
+  ASSERT_TRUE(plan) << plan.error().str();
+  ASSERT_EQ(plan->stages.size(), 1u);
+  ASSERT_TRUE(plan->stages[0].traced_status);
+  EXPECT_EQ(plan->leading_status_lines,
+            std::vector<std::string>{status("Run successfully", "python tools/export_model.py -c a.yml > ./out/export.log")});
+  EXPECT_EQ(plan->stages[0].trailing_status_lines,
+            std::vector<std::string>{status("Run failed", "python -m serve --port 9993 > ./out/server.log 2>&1 &")});
+  EXPECT_TRUE(warns(*plan, "status line 1 reports 'Run successfully' with command - m - python tools/export_model.py"));
+  EXPECT_TRUE(warns(*plan, "status line 3 reports 'Run failed' with command - m - python -m serve --port 9993"));
+  EXPECT_TRUE(warns(*plan, "but no program of it started in the trace: the runner never ran it"));
+}
+
+// The dy2static runners' `diff -w` of their loss files is a program the runner ran itself:
+// tipc-run does not run it, so compat does not claim its result; a warning says so.
+TEST(TracedPlanner, TheLineOfAProgramTheRunnerRanItselfIsLeftOutWithAWarning) {
+  trace::Trace t = chain();
+  t.evals.push_back("diff -w ./out/a_loss.txt ./out/b_loss.txt > ./out/diff.log");
+  t.status_logs[0].text += status("Run successfully", "diff -w ./out/a_loss.txt ./out/b_loss.txt > ./out/diff.log") + "\n";
+  const auto plan = plan_from_trace(t, make_config(kConfig), kCompat);
+  ASSERT_TRUE(plan) << plan.error().str();
+  EXPECT_TRUE(plan->leading_status_lines.empty());
+  for (const auto& stage : plan->stages) EXPECT_TRUE(stage.trailing_status_lines.empty()) << stage.id;
+  EXPECT_TRUE(warns(*plan, "status line 5 reports 'Run successfully' with command - m - diff -w ./out/a_loss.txt"));
+  EXPECT_TRUE(warns(*plan, "a program the runner ran itself and tipc-run does not run as a stage"));
 }
 
 // The dy2static runners' `dyout=`cat LOG | python extract_loss.py``: the program's input came

@@ -30,6 +30,25 @@ TEST(ResultsLogReporter, EveryStageThatRanWritesOneLine) {
   EXPECT_EQ(test::slurp(run.output() + "/results_python.log"), "Run successfully m\nRun successfully m\n");
 }
 
+// A traced runner's lines for commands it never started (Plan::leading_status_lines,
+// Stage::trailing_status_lines) are its own bytes: compat writes them where the runner did,
+// and tipc-run's own log, which holds only what ran, leaves them out.
+TEST(ResultsLogReporter, CompatWritesTheRunnersLinesOfCommandsItNeverStartedWhereItDid) {
+  auto p = plan_with_status_lines();
+  p.banner = "banner";
+  p.leading_status_lines = {"Run successfully export (never started)"};
+  p.stages[0].trailing_status_lines = {"Run failed server (never started)"};
+  for (const bool compat : {true, false}) {
+    test::FakeRun run;
+    ResultsLogReporter results(run.repo.path().string(), compat);
+    run.run({&p}, {&results});
+    EXPECT_EQ(test::slurp(run.output() + "/results_python.log"),
+              compat ? "banner\nRun successfully export (never started)\nRun successfully m\n"
+                       "Run failed server (never started)\nRun successfully m\n"
+                     : "banner\nRun successfully m\nRun successfully m\n");
+  }
+}
+
 // /dev/full fails every write with ENOSPC, as a full disk does (and root cannot get past it).
 TEST(ResultsLogReporter, AFullDiskIsAWriteErrorNamingTheFileAndTheReason) {
   test::FakeRun run;
