@@ -22,19 +22,37 @@ std::vector<std::string> recorded_programs(const std::string& interpreter) {
 
 const std::vector<std::string>& no_op_programs() {
   static const std::vector<std::string> names = {"sleep", "pip",  "pip3",    "nvidia-smi", "wget",
-                                                 "curl",  "git",  "apt",     "apt-get",    "npu-smi",
+                                                 "curl",  "apt",     "apt-get",    "npu-smi",
                                                  "xpu-smi", "xpu_smi", "ps",      "kill"};
   return names;
 }
 
 const std::vector<std::string>& unpacking_programs() {
-  static const std::vector<std::string> names = {"tar", "unzip"};
+  static const std::vector<std::string> names = {"tar", "unzip", "git"};
   return names;
 }
 
 std::string unpacking_stand_in_script() {
   return R"(#!/bin/sh
-# tipc-run trace: the archive was never downloaded; make the directory it is named after.
+# tipc-run trace: nothing was downloaded; make the directory the runner cds into next.
+if [ "${0##*/}" = git ]; then  # `git clone [options] URL [DIR]`: DIR, else the URL's last part
+  [ "$1" = clone ] || exit 0
+  shift
+  url= dir=
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -b|--branch|--depth|-o|--origin|-c|--config|--reference|-j|--jobs|--filter|--template) shift ;;
+      -*) ;;
+      *) if [ -z "$url" ]; then url=$1; elif [ -z "$dir" ]; then dir=$1; fi ;;
+    esac
+    [ $# -gt 0 ] && shift
+  done
+  [ -n "$url" ] || exit 0
+  [ -n "$dir" ] || { dir=${url%/}; dir=${dir##*/}; dir=${dir%.git}; }
+  mkdir -p -- "$dir"
+  exit 0
+fi
+# tar and unzip: the archive's name without its suffix.
 for word in "$@"; do
   case $word in
     *.tar|*.tar.gz|*.tgz|*.tar.xz|*.tar.bz2|*.zip)

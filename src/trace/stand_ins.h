@@ -14,10 +14,11 @@ std::vector<std::string> recorded_programs(const std::string& interpreter);
 // and `ps` and `kill` (a runner's `ps | grep | xargs kill` of its server: nothing to stop).
 const std::vector<std::string>& no_op_programs();
 
-// Programs that unpack an archive (tar, unzip) and the script that stands in for them: the
-// archive never arrives (wget is a no-op), so it makes the directory the archive is named
-// after (`tar -xf opencv-3.4.7.tar.gz` -> opencv-3.4.7/), which the runner then enters.
-const std::vector<std::string>& unpacking_programs();
+// Programs that unpack an archive (tar, unzip) or clone a repository (git) and the script
+// that stands in for them: nothing arrives (wget is a no-op), so it makes the directory the
+// archive is named after (`tar -xf opencv-3.4.7.tar.gz` -> opencv-3.4.7/) or the clone's
+// (`git clone https://github.com/facebookresearch/faiss.git` -> faiss/), which the runner enters.
+const std::vector<std::string>& unpacking_programs();  // tar, unzip, and git (clone)
 std::string unpacking_stand_in_script();
 
 // The stand-in binary: $TIPC_STAND_IN, else <dir of this binary>/../libexec/tipc-run/, else

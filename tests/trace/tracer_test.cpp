@@ -92,6 +92,25 @@ TEST(Tracer, ACwdAboveTheRepositoryIsRelativeToItNotTheScratchTree) {
   EXPECT_NE(trace->stderr_text.find("no_such_dir"), std::string::npos);  // the runner's own error is kept
 }
 
+// Nothing is downloaded in a trace, but the runner goes on into what the download would have
+// made: an archive's directory, a clone's (named by the URL or by DIR). PaddleClas' C++ runner
+// builds faiss from a clone, then `cd ..`: without faiss/ every later path was one level off.
+TEST(Tracer, UnpackingAndCloningMakeTheDirectoriesTheRunnerEntersNext) {
+  FakeRepo repo(R"(mkdir -p deploy/cpp && cd deploy/cpp
+tar xf opencv-3.4.7.tar.gz && cd opencv-3.4.7 && cd ..
+unzip -q paddle_inference.zip && cd paddle_inference && cd ..
+git clone https://github.com/facebookresearch/faiss.git && cd faiss && cd ..
+git clone --depth 1 -b v2.0 https://example.org/x/y.git third && cd third && cd ..
+git pull
+python3.7 run.py
+)");
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  ASSERT_EQ(trace->calls.size(), 1u);
+  EXPECT_EQ(trace->calls[0].cwd, "deploy/cpp");  // every `cd X && cd ..` came back
+  EXPECT_EQ(trace->stderr_text, "");
+}
+
 TEST(Tracer, EvaluatedStringsAreByteExactAndTheShellIsUnchanged) {
   FakeRepo repo(R"(IFS="|"
 cmd="python3.7 a.py  -x  |  y"
