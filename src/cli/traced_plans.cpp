@@ -13,6 +13,7 @@
 #include "plan/chain_planner.h"
 #include "plan/cross_check.h"
 #include "plan/traced_planner.h"
+#include "plan/traced_status.h"
 #include "trace/tracer.h"
 
 namespace tipc::cli {
@@ -108,8 +109,10 @@ trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInf
 // The traced plan with what the trace and the cross-check found among its warnings;
 // under --strict a cross-check finding is the config's error instead.
 Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInferConfig& config,
-                               const Project& project, const Options& options) {
-  auto plan = plan::plan_from_trace(trace, config, {options.compat, project.root, options.python});
+                               const Project& project, const Options& options,
+                               std::vector<std::optional<std::size_t>> status_sources) {
+  auto plan = plan::plan_from_trace(trace, config,
+                                    {options.compat, project.root, options.python, std::move(status_sources)});
   if (!plan) return plan;
   for (const auto& warning : trace.warnings) plan->warnings.push_back({trace.runner, 0, "", warning});
   if (!trace.stderr_text.empty()) {
@@ -124,6 +127,19 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
   if (options.strict) TRY(plan::strict_cross_check(findings));
   plan->warnings.insert(plan->warnings.end(), findings.begin(), findings.end());
   return plan;
+}
+
+// Compat writes each status line with the word the runner would: whose exit status that is
+// takes a probe per call (trace::trace_each_call_failing, cached like the trace).
+Result<plan::Plan> plan_of_trace(const Result<trace::Trace>& traced, const trace::TraceRequest& request,
+                                 const config::TrainInferConfig& config, const Project& project, const Options& options,
+                                 int jobs) {
+  if (!traced) return fail(traced.error());
+  std::vector<std::optional<std::size_t>> sources;
+  if (options.compat) {
+    sources = plan::status_sources(*traced, trace::trace_each_call_failing(request, traced->calls.size(), jobs));
+  }
+  return plan_traced(*traced, config, project, options, std::move(sources));
 }
 
 }  // namespace
@@ -181,10 +197,10 @@ std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<st
   const auto traces = trace::trace_runners(requests, jobs);
   std::vector<Result<plan::Plan>> plans;
   auto trace = traces.begin();
+  auto request = requests.begin();
   for (const auto& config : parsed) {
     if (!config) plans.push_back(fail(config.error()));
-    else if (const auto& traced = *trace++; traced) plans.push_back(plan_traced(*traced, *config, project, options));
-    else plans.push_back(fail(traced.error()));
+    else plans.push_back(plan_of_trace(*trace++, *request++, *config, project, options, jobs));
   }
   return plans;
 }

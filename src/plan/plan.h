@@ -89,6 +89,10 @@ struct Stage {
   // Compat: status lines of a traced plan that the runner wrote after this stage's own line
   // for commands it never started (see Plan::leading_status_lines), byte for byte.
   std::vector<std::string> trailing_status_lines;
+  // Compat: the id of the stage whose result the runner writes as this stage's status-line
+  // word ("" = its own). PaddleClas' test_paddle2onnx.sh reports its ONNX inference with the
+  // conversion's `$last_status`: found by the status probes (plan/traced_status.h).
+  std::string status_from;
   std::optional<Service> service;  // set on a kService stage
   std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
   // Why this stage cannot run as the plan states it, anywhere: the executor reports it

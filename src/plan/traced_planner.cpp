@@ -94,6 +94,7 @@ class TracedPlanner {
  private:
   Stage stage_for(std::size_t index, const std::optional<std::size_t>& status_line);
   void place_unclaimed_lines(const std::vector<std::optional<std::size_t>>& claimed);
+  void take_status_from_other_stages(const std::vector<std::optional<std::size_t>>& claimed);
   std::string log_for(const trace::TracedCall& call, const std::string& status_log, std::size_t index) const;
   std::string unique_id(const Stage& stage);
   void add_dependencies();
@@ -137,6 +138,7 @@ Result<Plan> TracedPlanner::run() {
   const auto lines = assign_status_lines(status_.lines, commands);
   for (std::size_t i = 0; i < trace_.calls.size(); ++i) plan_.stages.push_back(stage_for(i, lines[i]));
   place_unclaimed_lines(lines);
+  take_status_from_other_stages(lines);
   add_dependencies();
   settle_gpus();
   TRY(reject_empty_plan());
@@ -220,6 +222,25 @@ void TracedPlanner::place_unclaimed_lines(const std::vector<std::optional<std::s
     auto& lines = unclaimed.after_call ? plan_.stages[*unclaimed.after_call].trailing_status_lines
                                        : plan_.leading_status_lines;
     lines.push_back(line);
+  }
+}
+
+// A line whose word the probes show to follow another call's exit status (a runner's
+// `status_check $last_status` left over from the call before) keeps that in compat, and is
+// a warning: the runner reports that stage's failure as the other's result.
+void TracedPlanner::take_status_from_other_stages(const std::vector<std::optional<std::size_t>>& claimed) {
+  for (std::size_t i = 0; i < claimed.size(); ++i) {
+    if (!claimed[i] || *claimed[i] >= opt_.status_sources.size()) continue;
+    const auto source = opt_.status_sources[*claimed[i]];
+    if (!source || *source == i || *source >= plan_.stages.size()) continue;
+    Stage& stage = plan_.stages[i];
+    stage.status_from = plan_.stages[*source].id;
+    plan_.warnings.push_back(
+        {trace_.runner, 0, "",
+         fmt::format("{} status line {} (stage {}) reports the exit status of stage {}, not its own: the runner "
+                     "writes a failure of {} as the other's result; --compat does the same, the reports do not",
+                     fs::path(status_.path).filename().string(), *claimed[i] + 1, stage.id, stage.status_from,
+                     stage.id)});
   }
 }
 

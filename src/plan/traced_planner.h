@@ -18,6 +18,9 @@ struct TracedPlanOptions {
   bool compat = false;                 // keep the traced environment exactly (no logical GPU ids added)
   std::string repo_root = ".";         // the absolute root as the trace's strings spell it ("." = none)
   std::optional<std::string> python;   // --python: replaces the config's interpreter
+  // Per line of the trace's status log, the call whose exit status it reports
+  // (status_sources of the status probes); empty when no probes ran.
+  std::vector<std::optional<std::size_t>> status_sources;
 };
 
 // An error when the config names a trainer, the mode trains and the runner started

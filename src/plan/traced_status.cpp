@@ -34,24 +34,28 @@ std::string command_head(const std::string& command) {
   return head;
 }
 
-// The program an evaluated string starts: its first word after a leading `timeout 5m`.
-std::string program_of(const std::string& command) {
-  auto words = whitespace_words(command);
-  if (words.size() > 2 && words[0] == "timeout") words.erase(words.begin(), words.begin() + 2);
-  return words.empty() ? "" : words[0];
+// Whether a word of an evaluated string names a program the trace records (an interpreter,
+// a tool a call was recorded for): `cd deploy && python3.7 predict.py` does, `diff -w a b` not.
+bool names_a_recorded_program(const std::string& command, const trace::Trace& trace, const std::string& interpreter) {
+  for (const auto& word : whitespace_words(command)) {
+    const std::string name = word.substr(word.rfind('/') + 1);  // python, python3.7, /usr/bin/python3
+    const bool python = name.starts_with("python") && name.find_first_not_of("0123456789.", 6) == std::string::npos;
+    if (python || word == interpreter ||
+        std::any_of(trace.calls.begin(), trace.calls.end(),
+                    [&](const trace::TracedCall& call) { return call.program == word; })) {
+      return true;
+    }
+  }
+  return false;
 }
 
-// Whether the line reports an evaluated string whose program the trace does not record.
+// Whether the line reports an evaluated string that starts no program the trace records.
 bool reports_a_program_run_for_real(const std::string& line, const trace::Trace& trace, const std::string& interpreter) {
   const std::string text = collapsed(line);
   for (const auto& eval : trace.evals) {
     const std::string head = command_head(eval);
     if (head.empty() || text.find(head) == std::string::npos) continue;
-    const std::string program = program_of(eval);
-    const bool recorded = program.starts_with("python") || program == interpreter ||
-                          std::any_of(trace.calls.begin(), trace.calls.end(),
-                                      [&](const trace::TracedCall& call) { return call.program == program; });
-    return !recorded;
+    return !names_a_recorded_program(eval, trace, interpreter);
   }
   return false;  // never evaluated: the runner only wrote its line (an `# eval $cmd` left out)
 }
@@ -75,6 +79,42 @@ std::vector<UnclaimedLine> unclaimed_status_lines(const TracedStatusLog& log,
     unclaimed.push_back({k, previous, reports_a_program_run_for_real(log.lines[k], trace, interpreter)});
   }
   return unclaimed;
+}
+
+namespace {
+
+bool says_failed(const std::string& line) {
+  const auto cut = split_status_line(line);
+  return cut && line.compare(cut->before.size(), std::string("Run failed").size(), "Run failed") == 0;
+}
+
+// Whether a probe started the trace's calls, in order, and wrote as many status lines.
+bool probe_follows(const trace::Trace& trace, const trace::Trace& probe, std::size_t lines) {
+  if (probe.calls.size() != trace.calls.size() || traced_status_log(probe).lines.size() != lines) return false;
+  for (std::size_t i = 0; i < trace.calls.size(); ++i) {
+    if (probe.calls[i].program != trace.calls[i].program || probe.calls[i].args != trace.calls[i].args) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::optional<std::size_t>> status_sources(const trace::Trace& trace,
+                                                       const std::vector<Result<trace::Trace>>& probes) {
+  const TracedStatusLog log = traced_status_log(trace);
+  std::vector<std::vector<std::size_t>> flipped_by(log.lines.size());
+  for (std::size_t call = 0; call < probes.size(); ++call) {
+    if (!probes[call] || !probe_follows(trace, *probes[call], log.lines.size())) continue;
+    const TracedStatusLog probed = traced_status_log(*probes[call]);
+    for (std::size_t k = 0; k < log.lines.size(); ++k) {
+      if (!says_failed(log.lines[k]) && says_failed(probed.lines[k])) flipped_by[k].push_back(call);
+    }
+  }
+  std::vector<std::optional<std::size_t>> sources(log.lines.size());
+  for (std::size_t k = 0; k < log.lines.size(); ++k) {
+    if (flipped_by[k].size() == 1) sources[k] = flipped_by[k][0];
+  }
+  return sources;
 }
 
 TracedStatusLog traced_status_log(const trace::Trace& trace) {

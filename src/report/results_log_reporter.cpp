@@ -29,6 +29,14 @@ void ResultsLogReporter::run_started(const run::RunInfo& info) {
   }
 }
 
+bool ResultsLogReporter::compat_word(const run::StageRecord& record) {
+  const bool own = reference_success(record, true);
+  compat_success_[{record.plan, record.stage->id}] = own;
+  if (record.stage->status_from.empty()) return own;
+  const auto other = compat_success_.find({record.plan, record.stage->status_from});
+  return other == compat_success_.end() ? own : other->second;
+}
+
 bool ResultsLogReporter::reference_success(const run::StageRecord& record, bool compat) {
   if (!compat) return record.verdict.result == run::Status::kPass;
   const run::Observation& o = record.observation;
@@ -45,7 +53,7 @@ void ResultsLogReporter::stage_started(const run::StageRecord& record) {
 void ResultsLogReporter::stage_finished(const run::StageRecord& record) {
   if (!record.observation.started) return;  // the reference writes lines only for commands it ran
   if (compat_ && record.stage->service) return;
-  append_status_line(record, reference_success(record, compat_));
+  append_status_line(record, compat_ ? compat_word(record) : reference_success(record, false));
 }
 
 void ResultsLogReporter::append_status_line(const run::StageRecord& record, bool success) {

@@ -5,6 +5,7 @@
 // starts a fresh file per run, writes plain text and reports what really happened.
 #include <map>
 #include <string>
+#include <utility>
 
 #include "run/events.h"
 
@@ -31,12 +32,16 @@ class ResultsLogReporter : public run::Listener {
   std::string path_of(const plan::Plan& plan) const;
   // Keeps the first failure, with errno's reason, and says it.
   void append_status_line(const run::StageRecord& record, bool success);
+  // Compat: the word the runner writes for this stage, its own result or, for a stage whose
+  // line reports another's exit status (Stage::status_from), that one's.
+  bool compat_word(const run::StageRecord& record);
   void note_write_error(const std::string& path);
 
   std::string repo_root_;
   bool compat_;
   bool keep_existing_;
   std::map<const plan::Plan*, bool> banner_written_;
+  std::map<std::pair<const plan::Plan*, std::string>, bool> compat_success_;  // by plan and stage id
   std::string write_error_;
 };
 

@@ -1,7 +1,9 @@
 // tipc-trace-stand-in: what the tracer (trace/tracer.h) puts on the traced runner's PATH
 // in place of the interpreter and the tools the chains start. It records how it was
 // started (argv, cwd, environment, where its standard streams point), creates the train.log
-// the runner checks next, prints one line and exits 0.
+// the runner checks next, prints one line and exits 0. In a status probe
+// (TIPC_TRACE_FAIL_CALL=N) the N-th call of the trace (from 0) fails instead: exit 1, no
+// train.log, as a crashed program would.
 //
 // It is started about 15 000 times for the recorded corpus, so it is a separate, small
 // program that links only the C library (docs/architecture.md, src/trace/): no C++
@@ -89,6 +91,19 @@ void create_train_logs(const char* argument, const char* model) {
   if (*model) touch_train_log(value, model);
 }
 
+// Whether this is the call a status probe fails: the calls count themselves by appending a
+// byte each to TIPC_TRACE_CALL_COUNTER (O_APPEND: concurrent calls get distinct offsets).
+bool is_the_failing_call() {
+  const char* failing = getenv("TIPC_TRACE_FAIL_CALL");
+  const char* counter = getenv("TIPC_TRACE_CALL_COUNTER");
+  if (failing == nullptr || counter == nullptr) return false;
+  const int fd = open(counter, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || write(fd, "c", 1) != 1) _exit(70);
+  const off_t end = lseek(fd, 0, SEEK_CUR);
+  close(fd);
+  return end - 1 == atol(failing);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,7 +138,8 @@ int main(int argc, char** argv) {
     return 70;
   }
   close(fd);
-  for (int i = 1; i < argc; ++i) create_train_logs(argv[i], model ? model : "");
-  printf("tipc-run trace stand-in: %s (recorded, not run)\n", slash ? slash + 1 : argv[0]);
-  return 0;
+  const bool fail = is_the_failing_call();
+  for (int i = 1; i < argc && !fail; ++i) create_train_logs(argv[i], model ? model : "");
+  printf("tipc-run trace stand-in: %s (recorded, not run%s)\n", slash ? slash + 1 : argv[0], fail ? ", failing" : "");
+  return fail ? 1 : 0;
 }

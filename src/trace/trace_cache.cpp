@@ -41,6 +41,7 @@ std::string trace_cache_key(const TraceRequest& request, const RepoInputs& input
     key.field(text);
   }
   key.field(std::to_string(static_cast<int>(request.isolation)));
+  key.field(request.failing_call ? std::to_string(*request.failing_call) : "none");
   key.list(request.extra_args);
   key.list(recorded_programs(request.interpreter));
   key.list(no_op_programs());

@@ -2,6 +2,7 @@
 // What to trace: a repository's own runner script, started as the reference starts it
 // (`bash <runner> <config_arg> <MODE> [extra]` from run_dir), with stand-ins for the
 // programs it would start.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct TraceRequest {
   double timeout_seconds = 60;
   Isolation isolation = Isolation::automatic;
   std::string cache_dir;                // where traces are kept by their inputs' digest; "" = no cache
+  // A status probe: the stand-in call with this ordinal (from 0, in the order they start)
+  // exits 1, the others 0 (trace_each_call_failing).
+  std::optional<std::size_t> failing_call;
 };
 
 }  // namespace tipc::trace

@@ -35,7 +35,7 @@ bool is_bookkeeping(const std::string& name) {
 // The environment the reference recorded under (corpus README §4): emptied, the stand-ins
 // first on PATH, a throw-away HOME, LC_ALL=C, CUDA_VISIBLE_DEVICES unset.
 Environment start_environment(const ScratchTree& tree, const TraceRequest& request) {
-  return {{"PATH", tree.bin().string() + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+  Environment start = {{"PATH", tree.bin().string() + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
           {"HOME", tree.home().string()},
           {"LC_ALL", "C"},
           {"TMPDIR", tree.tmp().string()},
@@ -46,6 +46,11 @@ Environment start_environment(const ScratchTree& tree, const TraceRequest& reque
           {"TIPC_TRACE_REPO", tree.repo().string()},
           {"TIPC_TRACE_STAND_IN", stand_in_binary()},
           {"TIPC_TRACE_EVAL", ""}};
+  if (request.failing_call) {
+    start["TIPC_TRACE_FAIL_CALL"] = std::to_string(*request.failing_call);
+    start["TIPC_TRACE_CALL_COUNTER"] = tree.calls_log().string() + ".count";
+  }
+  return start;
 }
 
 std::map<std::string, std::optional<std::string>> environment_changes(const std::vector<std::string>& seen,
@@ -210,6 +215,12 @@ Result<Trace> trace_runner(const TraceRequest& request) {
   auto trace = trace_uncached(request, inputs);
   if (trace && !key.empty()) store_cached_trace(request.cache_dir, key, *trace);
   return trace;
+}
+
+std::vector<Result<Trace>> trace_each_call_failing(const TraceRequest& request, std::size_t calls, int jobs) {
+  std::vector<TraceRequest> probes(calls, request);
+  for (std::size_t n = 0; n < calls; ++n) probes[n].failing_call = n;
+  return trace_runners(probes, jobs);
 }
 
 std::vector<Result<Trace>> trace_runners(const std::vector<TraceRequest>& requests, int jobs) {

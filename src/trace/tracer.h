@@ -19,4 +19,10 @@ Result<Trace> trace_runner(const TraceRequest& request);
 // Many traces, `jobs` at a time; the results in the order of the requests.
 std::vector<Result<Trace>> trace_runners(const std::vector<TraceRequest>& requests, int jobs);
 
+// Status probes: for a runner whose trace started `calls` programs, one trace per call with
+// that call failing (exit 1) and every other succeeding, `jobs` at a time. Comparing each
+// probe's status lines with the trace's shows whose exit status each line reports
+// (plan/traced_status.h, status_sources).
+std::vector<Result<Trace>> trace_each_call_failing(const TraceRequest& request, std::size_t calls, int jobs);
+
 }  // namespace tipc::trace

@@ -54,6 +54,11 @@ TEST(Chains, TheShippedFileNamesTheRunnerOfEveryKindOfConfigInTheCorpus) {
   const Chain* lite = choose_chain(chains, "lite_params", "x.txt", "");
   ASSERT_TRUE(lite);
   EXPECT_NE(lite->unsupported.find("adb"), std::string::npos) << lite->unsupported;
+  for (const char* device : {"npu", "xpu"}) {  // the runner moves the model to a device tipc-run cannot allocate
+    const Chain* chain = choose_chain(chains, "train_params", std::string("x_") + device + "_infer_python.txt", "");
+    ASSERT_TRUE(chain) << device;
+    EXPECT_NE(chain->unsupported.find(std::string("device: ") + device), std::string::npos) << chain->unsupported;
+  }
   EXPECT_TRUE(chain_knows_mode(chains, "paddle2onnx_infer"));
   EXPECT_FALSE(chain_knows_mode(chains, "lite_train_lite_infer")) << "the dialects' own modes stay theirs to check";
 }

@@ -14,6 +14,7 @@
 // others are counted as left to it; the C++ chain's runners search /usr for the CUDA
 // libraries (`find /usr -name libcudart.so`, about 3 s a trace), so every 4th of its configs
 // is traced and the others counted as sampled out.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -28,6 +29,7 @@
 #include "support/compat_execution.h"
 #include "config/config_text.h"
 #include "plan/traced_planner.h"
+#include "plan/traced_status.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -50,6 +52,8 @@ struct Outcomes {
   int planned = 0, stages = 0, empty_with_reason = 0, native = 0, refused = 0, sampled_out = 0;
   int executed = 0;    // of the planned: run in --compat -j 1 with stand-ins, status log compared
   int known_gaps = 0;  // of the executed: differ, and listed in kKnownStatusLogGaps
+  int probed = 0;      // of the planned: status probes run (the paddle2onnx chain's, with an inference)
+  int borrowed = 0;    // of the probed: with a line that reports another stage's exit status
   std::map<std::string, int> reasons;  // refusals by their first words
 };
 
@@ -157,9 +161,18 @@ void check_plan(Tally& tally, const Pending& pending, const Result<trace::Trace>
   TracedPlanOptions options;
   options.compat = true;
   options.repo_root = pending.request.repo_root;
+  const bool probe = name == "paddle2onnx";  // a few calls each: the probes are cheap here
+  if (probe) {
+    options.status_sources =
+        status_sources(*trace, trace::trace_each_call_failing(pending.request, trace->calls.size(), 2));
+  }
   const auto plan = plan_from_trace(*trace, config, options);
   if (!plan) return refuse(tally, name, pending.config, plan.error());
   Outcomes& out = tally.by_chain[name];
+  out.probed += probe && std::any_of(plan->stages.begin(), plan->stages.end(),
+                                     [](const Stage& s) { return s.kind == StageKind::kInfer; });
+  out.borrowed +=
+      std::any_of(plan->stages.begin(), plan->stages.end(), [](const Stage& s) { return !s.status_from.empty(); });
   if (plan->stages.empty()) {
     ++out.empty_with_reason;
     if (plan->warnings.empty()) tally.fail(pending.config.string() + ": a silent empty plan");
@@ -232,8 +245,12 @@ std::string summary(const std::string& repo, const Tally& tally) {
   std::string out;
   for (const auto& [chain, o] : tally.by_chain) {
     out += fmt::format("[ chains   ] {} {}: {} planned ({} stages; {} executed in --compat, {} status logs byte for "
-                       "byte, {} known gaps), {} empty with a reason, {} native (no runner), {} refused{}\n",
+                       "byte, {} known gaps{}), {} empty with a reason, {} native (no runner), {} refused{}\n",
                        repo, chain, o.planned, o.stages, o.executed, o.executed - o.known_gaps, o.known_gaps,
+                       o.probed ? fmt::format("; {} with an inference probed, {} with a line reporting another "
+                                              "stage's exit status",
+                                              o.probed, o.borrowed)
+                                : "",
                        o.empty_with_reason, o.native, o.refused,
                        o.sampled_out ? fmt::format(", {} sampled out (TIPC_CHAINS_EVERY_CONFIG=1 traces them)",
                                                    o.sampled_out)
@@ -256,6 +273,11 @@ void trace_every_config(const std::string& repo) {
   const auto traces = trace::trace_runners(requests, 2);
   for (std::size_t i = 0; i < pending.size(); ++i) check_plan(tally, pending[i], traces[i]);
   std::cout << summary(repo, tally);
+  if (repo == "PaddleClas") {  // its test_paddle2onnx.sh reports the inference with the conversion's $last_status
+    const Outcomes& onnx = tally.by_chain["paddle2onnx"];
+    EXPECT_GT(onnx.probed, 0);
+    EXPECT_EQ(onnx.borrowed, onnx.probed) << "every PaddleClas paddle2onnx config has the runner's $last_status defect";
+  }
   for (std::size_t i = 0; i < tally.failures.size() && i < 10; ++i) ADD_FAILURE() << tally.failures[i];
   EXPECT_TRUE(tally.failures.empty()) << tally.failures.size() << " configs failed";
   EXPECT_GT(configs_of(root.path()).size(), 0u);

@@ -232,17 +232,6 @@ bool warns(const Plan& plan, const std::string& text) {
                      [&](const Diagnostic& d) { return d.message.find(text) != std::string::npos; });
 }
 
-// A line no call claims does not shift the others: a later call still gets its own line,
-// and an earlier call without a line never takes a line that a later call claims.
-TEST(TracedStatus, ALineOfACommandNeverStartedIsPassedOverNotShiftingTheOthers) {
-  EXPECT_EQ(assign_status_lines({"ok - python export.py", "ok - python infer.py --gpu", "ok - python infer.py --cpu"},
-                                {"python infer.py --gpu > a.log", "python infer.py --cpu > b.log"}),
-            (std::vector<std::optional<std::size_t>>{1, 2}));
-  EXPECT_EQ(assign_status_lines({"ok - python eval.py b", "ok - python train.py a"},
-                                {"python train.py a", "python eval.py b"}),
-            (std::vector<std::optional<std::size_t>>{std::nullopt, 0}));
-}
-
 // The models tutorial's PTQ runner: `# eval $export_cmd` commented out, its status_check
 // kept. PaddleVideo's C++ serving runner: the server's redirection into a directory that
 // does not exist after its `cd` fails, so it never starts, and its line says so. Both lines
@@ -268,6 +257,21 @@ TEST(TracedPlanner, LinesOfCommandsTheRunnerNeverStartedAreKeptWhereItWroteThemW
   EXPECT_TRUE(warns(*plan, "status line 1 reports 'Run successfully' with command - m - python tools/export_model.py"));
   EXPECT_TRUE(warns(*plan, "status line 3 reports 'Run failed' with command - m - python -m serve --port 9993"));
   EXPECT_TRUE(warns(*plan, "but no program of it started in the trace: the runner never ran it"));
+}
+
+// PaddleClas' test_paddle2onnx.sh writes the inference's line with the conversion's
+// `$last_status`: the probes found that (status_sources), and the plan keeps it for compat
+// with a warning, since a crashed stage is reported as the other's success.
+TEST(TracedPlanner, ALineReportingAnotherCallsExitStatusTakesThatStagesWordWithAWarning) {
+  TracedPlanOptions options = kCompat;
+  options.status_sources = {0, 0, 2, 3};
+  const auto plan = plan_from_trace(chain(), make_config(kConfig), options);
+  ASSERT_TRUE(plan) << plan.error().str();
+  EXPECT_EQ(plan->stages[1].status_from, plan->stages[0].id);
+  for (const std::size_t i : {0, 2, 3}) EXPECT_EQ(plan->stages[i].status_from, "") << plan->stages[i].id;
+  EXPECT_TRUE(warns(*plan, "results_python.log status line 2 (stage " + plan->stages[1].id +
+                               ") reports the exit status of stage " + plan->stages[0].id + ", not its own"));
+  EXPECT_EQ(plan_from_trace(chain(), make_config(kConfig), kCompat)->stages[1].status_from, "");  // no probes, no claim
 }
 
 // The dy2static runners' `diff -w` of their loss files is a program the runner ran itself:

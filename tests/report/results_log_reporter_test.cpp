@@ -49,6 +49,21 @@ TEST(ResultsLogReporter, CompatWritesTheRunnersLinesOfCommandsItNeverStartedWher
   }
 }
 
+// A line the runner writes with another stage's exit status (Stage::status_from) has that
+// stage's word in compat, as the runner writes it; tipc-run's own log has the stage's own.
+TEST(ResultsLogReporter, CompatWritesAnotherStagesWordWhereTheRunnerDid) {
+  auto p = plan_with_status_lines();
+  p.stages[1].status_from = "train";
+  for (const bool compat : {true, false}) {
+    test::FakeRun run;
+    run.script("eval").exit_code = 1;
+    ResultsLogReporter results(run.repo.path().string(), compat);
+    run.run({&p}, {&results});
+    EXPECT_EQ(test::slurp(run.output() + "/results_python.log"),
+              compat ? "Run successfully m\nRun successfully m\n" : "Run successfully m\nRun failed m\n");
+  }
+}
+
 // /dev/full fails every write with ENOSPC, as a full disk does (and root cannot get past it).
 TEST(ResultsLogReporter, AFullDiskIsAWriteErrorNamingTheFileAndTheReason) {
   test::FakeRun run;
