@@ -3,7 +3,8 @@
 #
 #   scripts/gpu-demo-check.sh pack     here: copies build/tipc-run and the shared libraries it
 #                                      needs beyond glibc into .gpu-check/ (RUNPATH $ORIGIN/lib,
-#                                      so the stages it starts inherit no library path)
+#                                      so the stages it starts inherit no library path;
+#                                      .gitignore lists .gpu-check/: name it in the device's carry)
 #   scripts/gpu-demo-check.sh run [LABEL...]
 #                                      there, in the repository root, with .gpu-check/ carried:
 #                                      runs each chain (or those named: lite whole whole_default
@@ -24,7 +25,6 @@ pack() {
     case "${lib##*/}" in libc.so*|libm.so*|ld-linux*) ;; *) cp -L "$lib" "$pack/lib/" ;; esac
   done
   patchelf --set-rpath '$ORIGIN/lib' "$pack/tipc-run"
-  grep -qx "/$pack/" .git/info/exclude 2>/dev/null || echo "/$pack/" >>.git/info/exclude
   du -sh "$pack"
 }
 
