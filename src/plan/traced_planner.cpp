@@ -208,10 +208,8 @@ void TracedPlanner::place_unclaimed_lines(const std::vector<std::optional<std::s
   const std::string log = fs::path(status_.path).filename().string();
   for (const auto& unclaimed : unclaimed_status_lines(status_, claimed, trace_, cfg_.value_named("python"))) {
     const std::string& line = status_.lines[unclaimed.line];
-    const auto cut = split_status_line(line);
-    const std::string word = line.substr(cut->before.size(), line.size() - cut->before.size() - cut->after.size());
-    const std::string what = fmt::format("{} status line {} reports '{}'{}", log, unclaimed.line + 1, word,
-                                         printable_command(cut->after));
+    const std::string what = fmt::format("{} status line {} reports '{}'{}", log, unclaimed.line + 1,
+                                         status_word(line), printable_command(split_status_line(line)->after));
     if (unclaimed.ran_for_real) {
       plan_.warnings.push_back({trace_.runner, 0, "", what + ": a program the runner ran itself and tipc-run does "
                                                         "not run as a stage; --compat leaves the line out"});

@@ -1,5 +1,7 @@
 #include "plan/traced_status.h"
 
+#include "trace/stand_ins.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -34,13 +36,14 @@ std::string command_head(const std::string& command) {
   return head;
 }
 
-// Whether a word of an evaluated string names a program the trace records (an interpreter,
-// a tool a call was recorded for): `cd deploy && python3.7 predict.py` does, `diff -w a b` not.
+// Whether a word of an evaluated string names a program the trace records (trace::
+// recorded_programs, the interpreter, a built binary a call was recorded at):
+// `cd deploy && python3.7 predict.py` does, `diff -w a b` does not.
 bool names_a_recorded_program(const std::string& command, const trace::Trace& trace, const std::string& interpreter) {
+  const auto recorded = trace::recorded_programs(interpreter);
   for (const auto& word : whitespace_words(command)) {
-    const std::string name = word.substr(word.rfind('/') + 1);  // python, python3.7, /usr/bin/python3
-    const bool python = name.starts_with("python") && name.find_first_not_of("0123456789.", 6) == std::string::npos;
-    if (python || word == interpreter ||
+    const std::string name = word.substr(word.rfind('/') + 1);  // /usr/bin/python3 is python3
+    if (word == interpreter || std::find(recorded.begin(), recorded.end(), name) != recorded.end() ||
         std::any_of(trace.calls.begin(), trace.calls.end(),
                     [&](const trace::TracedCall& call) { return call.program == word; })) {
       return true;
@@ -83,14 +86,12 @@ std::vector<UnclaimedLine> unclaimed_status_lines(const TracedStatusLog& log,
 
 namespace {
 
-bool says_failed(const std::string& line) {
-  const auto cut = split_status_line(line);
-  return cut && line.compare(cut->before.size(), std::string("Run failed").size(), "Run failed") == 0;
-}
+bool says_failed(const std::string& line) { return status_word(line) == "Run failed"; }
 
 // Whether a probe started the trace's calls, in order, and wrote as many status lines.
-bool probe_follows(const trace::Trace& trace, const trace::Trace& probe, std::size_t lines) {
-  if (probe.calls.size() != trace.calls.size() || traced_status_log(probe).lines.size() != lines) return false;
+bool probe_follows(const trace::Trace& trace, const trace::Trace& probe, const TracedStatusLog& probed,
+                   std::size_t lines) {
+  if (probe.calls.size() != trace.calls.size() || probed.lines.size() != lines) return false;
   for (std::size_t i = 0; i < trace.calls.size(); ++i) {
     if (probe.calls[i].program != trace.calls[i].program || probe.calls[i].args != trace.calls[i].args) return false;
   }
@@ -104,8 +105,9 @@ std::vector<std::optional<std::size_t>> status_sources(const trace::Trace& trace
   const TracedStatusLog log = traced_status_log(trace);
   std::vector<std::vector<std::size_t>> flipped_by(log.lines.size());
   for (std::size_t call = 0; call < probes.size(); ++call) {
-    if (!probes[call] || !probe_follows(trace, *probes[call], log.lines.size())) continue;
+    if (!probes[call]) continue;
     const TracedStatusLog probed = traced_status_log(*probes[call]);
+    if (!probe_follows(trace, *probes[call], probed, log.lines.size())) continue;
     for (std::size_t k = 0; k < log.lines.size(); ++k) {
       if (!says_failed(log.lines[k]) && says_failed(probed.lines[k])) flipped_by[k].push_back(call);
     }
@@ -146,6 +148,11 @@ std::optional<Stage::TracedStatus> split_status_line(const std::string& line) {
     best = Stage::TracedStatus{line.substr(0, at), line.substr(at + std::string(word).size())};
   }
   return best;
+}
+
+std::string status_word(const std::string& line) {
+  const auto cut = split_status_line(line);
+  return cut ? line.substr(cut->before.size(), line.size() - cut->before.size() - cut->after.size()) : "";
 }
 
 std::string without_escape_codes(const std::string& text) {

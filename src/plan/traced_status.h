@@ -24,6 +24,9 @@ TracedStatusLog traced_status_log(const trace::Trace& trace);
 // The line cut around "Run successfully" / "Run failed"; nullopt when it holds neither.
 std::optional<Stage::TracedStatus> split_status_line(const std::string& line);
 
+// The word of a status line, "Run successfully" or "Run failed" ("" when it holds neither).
+std::string status_word(const std::string& line);
+
 // The text without its ANSI colour codes (`\x1b[33m`).
 std::string without_escape_codes(const std::string& text);
 
@@ -56,8 +59,8 @@ struct UnclaimedLine {
 };
 
 // The lines `claimed` (assign_status_lines' result) leaves out, in order. A line whose
-// command was evaluated with a program the trace does not record (not `interpreter`, not
-// python*, no traced call's program) ran for real.
+// command was evaluated naming no program the trace records (trace::recorded_programs,
+// `interpreter`, a traced call's program) ran for real.
 std::vector<UnclaimedLine> unclaimed_status_lines(const TracedStatusLog& log,
                                                   const std::vector<std::optional<std::size_t>>& claimed,
                                                   const trace::Trace& trace, const std::string& interpreter);

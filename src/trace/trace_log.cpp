@@ -52,9 +52,9 @@ Result<std::vector<RawCall>> read_calls(const std::string& path) {
   while (!fields.done()) {
     RawCall c;
     std::string tag;
-    if (!fields.next(tag) || tag != "C" || !fields.next(c.program) || !fields.next(c.cwd) || !fields.next(c.stdin_target) ||
-        !fields.next(c.stdout_target) || !fields.next(c.stderr_target) || !fields.next(c.eval_token) ||
-        !fields.next_list(c.args) || !fields.next_list(c.environment)) {
+    if (!fields.next(tag) || tag != "C" || !fields.next(c.program) || !fields.next(c.cwd) ||
+        !fields.next(c.stdin_target) || !fields.next(c.stdout_target) || !fields.next(c.stderr_target) ||
+        !fields.next(c.eval_token) || !fields.next_list(c.args) || !fields.next_list(c.environment)) {
       return fail(cut(path));
     }
     calls.push_back(std::move(c));
