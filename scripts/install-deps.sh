@@ -19,6 +19,7 @@ build=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
   libssl-dev                 # libcrypto: SHA-256 of data archives with the CPU's SHA instructions
   nlohmann-json3-dev libcli11-dev libexpected-dev
+  scdoc                      # the man page (docs/tipc-run.1.scd), so that `cmake --install build` installs it
 )
 demo=(
   # PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
@@ -30,11 +31,9 @@ test=(
   chromium fonts-dejavu-core # report.html in headless chromium (the fonts: its screenshot has text)
   clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
   slurmctld slurmd slurm-client munge  # --executor slurm on a local cluster (scripts/slurm-local.sh)
-  scdoc                      # the man page, built with everything (the install test checks it)
   bubblewrap                 # tests/trace: the traced runner's isolation (no writes outside, no network)
 )
 package=(
-  scdoc                      # docs/tipc-run.1.scd -> tipc-run.1
   dpkg-dev file              # CPack's DEB generator: dpkg-shlibdeps finds the runtime dependencies
 )
 

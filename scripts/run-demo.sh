@@ -34,8 +34,10 @@ phase() {
 
 # (`&&`: set -e does not apply inside a function called from `phase`'s `||`.)
 configure_and_build() {
-  # Tests and the man page are off: they need packages that only README command 2 installs.
-  scripts/configure.sh -DTIPC_TESTS=OFF -DTIPC_MAN=OFF && cmake --build build -j "$(nproc)" --target tipc-run
+  # Tests are off: they need packages that only README command 2 installs. The man page is
+  # built, so that `cmake --install build` afterwards installs tipc-run with it.
+  scripts/configure.sh -DTIPC_TESTS=OFF -DTIPC_MAN=ON &&
+    cmake --build build -j "$(nproc)" --target tipc-run tipc-man
 }
 
 phase "installing packages" scripts/install-deps.sh build demo
@@ -57,4 +59,5 @@ run_chain test_tipc/configs/alexnet_serving.txt serving_infer "$@"
 
 echo "run-demo: phases:"
 printf '  %s\n' "${phases[@]}"
+echo "run-demo: tipc-run is build/tipc-run; 'cmake --install build' puts it on the PATH (/usr/local/bin) with its man page"
 exit $status

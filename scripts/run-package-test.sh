@@ -24,7 +24,8 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get install -y -qq "./${package[0]}" >/dev/null
 [ "$(command -v tipc-run)" = /usr/bin/tipc-run ] || { echo "run-package-test: tipc-run is not /usr/bin/tipc-run" >&2; exit 1; }
 # (dpkg -L: minimal images exclude /usr/share/man from unpacking; the package still holds it.)
-dpkg -L tipc-run | grep -qx /usr/share/man/man1/tipc-run.1 || { echo "run-package-test: no man page" >&2; exit 1; }
+dpkg -L tipc-run | grep -qx /usr/share/man/man1/tipc-run.1.gz || { echo "run-package-test: no man page" >&2; exit 1; }
+dpkg -L tipc-run | grep -qx /usr/share/doc/tipc-run/copyright || { echo "run-package-test: no copyright file" >&2; exit 1; }
 echo "run-package-test: installed $(tipc-run --version)"
 
 work="$(mktemp -d)"

@@ -43,11 +43,16 @@ TEST_F(InstallTest, InstallsTheBinaryItsDataTheCompletionAndTheLicense) {
   EXPECT_TRUE(fs::is_regular_file(installed("share/tipc-run/chains.yaml")));
   EXPECT_TRUE(fs::is_regular_file(installed("share/bash-completion/completions/tipc-run")));
   EXPECT_EQ(test::slurp(installed("share/doc/tipc-run/LICENSE")), test::slurp(test::source_dir() + "/LICENSE"));
+  EXPECT_NE(test::slurp(installed("share/doc/tipc-run/copyright")).find("License: Apache-2.0"), std::string::npos);
 }
 
 TEST_F(InstallTest, InstallsTheManPage) {
   if (!fs::exists(test::build_dir() + "/tipc-run.1")) GTEST_SKIP() << "SKIPPED LOUDLY: configured with -DTIPC_MAN=OFF";
-  const std::string page = test::slurp(installed("share/man/man1/tipc-run.1"));
+  const fs::path gzipped = installed("share/man/man1/tipc-run.1.gz");
+  ASSERT_TRUE(fs::is_regular_file(gzipped)) << "Debian installs man pages gzipped";
+  const auto unpacked = run_shell("gzip -dc " + shell_quote(gzipped.string()));
+  ASSERT_EQ(unpacked.exit_code, 0) << unpacked.err;
+  const std::string page = unpacked.out;
   EXPECT_NE(page.find(".TH \"tipc-run\" \"1\""), std::string::npos) << page.substr(0, 400);
   for (const char* subcommand : {"report", "diff", "acceptance", "padiff", "init-check", "compare-results"}) {
     EXPECT_NE(page.find(std::string("\\fB") + subcommand + "\\fR"), std::string::npos) << subcommand;
