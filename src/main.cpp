@@ -67,12 +67,13 @@ int main(int argc, char** argv) {
       if (options->format == "jsonl") cli::print_plan_jsonl(plan, std::cout);
       else cli::print_plan_text(plan, std::cout);
     }
-    return cli::suite_exit_code(*suite, kExitPassed);
+    return suite->invalid_files.empty() ? kExitPassed : kExitUsage;
   }
 
   // 5. Data, resources, stages, reports.
+  const run::ConfigCount configs{static_cast<int>(suite->configs), static_cast<int>(suite->invalid_files.size())};
   const int exit_code =
-      cli::run_plans(plans, whole_plans, *project, *options, suite->valid_files(), suite->problems);
+      cli::run_plans(plans, whole_plans, *project, *options, suite->valid_files(), suite->problems, configs);
   std::cout << cli::invalid_configs_summary(*suite);
-  return cli::suite_exit_code(*suite, exit_code);
+  return exit_code;
 }

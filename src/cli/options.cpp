@@ -32,6 +32,14 @@ bool looks_swapped(const Options& o) {
 
 namespace {
 
+constexpr const char* kExitCodesHelp =
+    "Exit codes (the verdict every report prints):\n"
+    "  0    PASS: every stage passed, or passed with some UNSUPPORTED (not with --strict); --dry-run, --help\n"
+    "  1    FAIL: a stage failed, timed out or is UNRESOLVED (or is UNSUPPORTED with --strict)\n"
+    "  2    a usage, config or settings error; in a suite, a config left out as invalid\n"
+    "  5    NOTHING RAN: no stage of this run passed or failed (0 with --allow-nothing)\n"
+    "  130  INTERRUPTED\n";
+
 // What to plan and how: the config, the mode, the planner and its inputs.
 void add_planning_options(CLI::App& app, Options& o) {
   app.add_option("config", o.config, "TIPC config (train_infer_python.txt format), or a directory of them (a suite)")
@@ -70,7 +78,7 @@ void add_running_options(CLI::App& app, Options& o) {
   app.add_flag("--strict", o.strict,
                "UNSUPPORTED stages fail the run, and what the cross-check finds in a traced config is an error");
   app.add_flag("--allow-nothing", o.allow_nothing,
-               "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 1");
+               "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 5");
   app.add_flag("--no-wait", o.no_wait,
                "when another tipc-run holds an output directory, exit 2 at once instead of waiting for it");
   app.add_option_function<std::string>(
@@ -119,7 +127,7 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
   app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);
-  app.footer(subcommands_help());
+  app.footer(subcommands_help() + "\n" + kExitCodesHelp);
   add_planning_options(app, o);
   add_running_options(app, o);
   add_selection_options(app, o);

@@ -31,8 +31,8 @@ std::string env_text(const plan::Stage& stage) {
 }  // namespace
 
 void print_plan_text(const plan::Plan& plan, std::ostream& out) {
-  out << fmt::format("# {} {} (dialect {}{}): {}, output {}\n", plan.model_name, plan.mode, plan.dialect,
-                     plan.compat ? ", compat" : "", plural(plan.stages.size(), "stage"), plan.output_dir);
+  out << fmt::format("# {}: {} {} (dialect {}{}): {}, output {}\n", plan.config_path, plan.model_name, plan.mode,
+                     plan.dialect, plan.compat ? ", compat" : "", plural(plan.stages.size(), "stage"), plan.output_dir);
   for (const auto& stage : plan.stages) {
     out << fmt::format("[{}] {}\n", plan::to_string(stage.kind), stage.id);
     out << fmt::format("    cd {} && {}{}\n", stage.cwd, env_text(stage), plan::join_shell_words(stage.argv));

@@ -163,13 +163,15 @@ void set_up_debug_log(bool verbose) {
   spdlog::set_default_logger(logger);
 }
 
-// The verdict's exit code (the reference's 0 in compat mode, D1), except that a run whose
-// journal, plan file or results log could not be written does not pass: 0 becomes 1.
+// The verdict's exit code (the reference's 0 in compat mode, D1, but 2 for a config left
+// out), except that a run whose journal, plan file or results log could not be written does
+// not pass: 0 becomes 1. The verdict is the reports' (the whole plan's, as every report
+// prints it); the run's own when no reports could be written.
 int exit_code(const run::RunSummary& summary, const report::ReportWriter& reports,
-              const std::vector<const std::string*>& write_errors, const Options& options) {
-  int code = summary.interrupted ? kExitInterrupted : kExitPassed;
+              const std::vector<const std::string*>& write_errors, const Options& options, run::ConfigCount configs) {
+  const run::RunVerdict verdict = reports.report() ? reports.report()->verdict() : summary.verdict(configs);
+  int code = summary.interrupted ? kExitInterrupted : configs.invalid > 0 ? kExitUsage : kExitPassed;
   if (!options.compat) {
-    const run::RunVerdict verdict = report::run_verdict(summary.verdict(), reports.report());
     const run::VerdictRules rules{options.strict, options.allow_nothing};
     std::cout << report::verdict_line(verdict, rules) << '\n';
     code = verdict.exit_code(rules);
@@ -195,7 +197,7 @@ Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, cons
 
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
               const Options& options, const std::vector<std::string>& config_files,
-              const std::vector<Diagnostic>& invalid_configs) {
+              const std::vector<Diagnostic>& invalid_configs, run::ConfigCount configs) {
   set_up_debug_log(options.verbose);
   auto report_error = [](const Error& e) {
     std::cerr << "tipc-run: error: " << e.str() << '\n';
@@ -243,7 +245,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   listeners.add(reports);
   report::CheckEventSource events(project.root, listeners);
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
-  return exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options);
+  return exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options, configs);
 }
 
 }  // namespace tipc::cli

@@ -14,6 +14,7 @@
 #include "plan/chain_planner.h"
 #include "cli/traced_plans.h"
 #include "core/plural.h"
+#include "plan/output_separation.h"
 #include "plan/plan_file.h"
 #include "run/run_verdict.h"
 
@@ -86,6 +87,25 @@ void add_problems(Suite& suite, const std::string& file, const Error& error) {
   }
 }
 
+// A plan with a stage that would write a file another stage writes is left out as invalid,
+// naming both stages: one run must never overwrite its own logs.
+void leave_out_clashing_plans(Suite& suite) {
+  std::map<std::size_t, Error> clashing;
+  for (const auto& clash : plan::find_output_clashes(suite.plans)) {
+    const plan::Plan& second = suite.plans[clash.second_plan];
+    const std::string first = clash.first_plan == clash.second_plan
+                                  ? "stage " + clash.first_stage
+                                  : fmt::format("stage {} of {}", clash.first_stage, suite.plans[clash.first_plan].config_path);
+    clashing[clash.second_plan].diagnostics.push_back(
+        {second.config_path, 0, "", fmt::format("stage {} would write {}, which {} writes too", clash.second_stage,
+                                                clash.path, first)});
+  }
+  for (auto it = clashing.rbegin(); it != clashing.rend(); ++it) {
+    add_problems(suite, suite.plans[it->first].config_path, it->second);
+    suite.plans.erase(suite.plans.begin() + static_cast<std::ptrdiff_t>(it->first));
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -144,10 +164,13 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
     else add_problems(suite, files[i], plans[i].error());
   }
+  suite.separated = plan::separate_shared_outputs(suite.plans);
+  for (auto& plan : suite.plans) plan::separate_shared_logs(plan);
   // The reference runner has no alignment checks; --compat plans stay exactly its plans.
   if (!options.compat) {
     TRY(plan::add_alignment_stages(suite.plans, project.settings.alignment, running_binary()));
   }
+  leave_out_clashing_plans(suite);
   return suite;
 }
 
@@ -155,6 +178,11 @@ void print_planners(const Suite& suite, const Project& project, std::ostream& ou
   const bool native_plans = suite.traced < suite.configs;
   if (!project.dialect_error && (native_plans || project.dialect_choice.doubt.empty())) {
     print_dialect_choice(project.dialect_choice, out, warnings);
+  }
+  if (suite.separated > 0) {
+    out << fmt::format("tipc-run: {} share an output directory with another config: each writes below it, in a "
+                       "directory named after its config file\n",
+                       plural(suite.separated, "config"));
   }
   if (suite.traced == 0) return;
   out << fmt::format("tipc-run: {} planned by tracing the repository's runner: {}\n", plural(suite.traced, "config"),
@@ -170,10 +198,6 @@ std::string invalid_configs_summary(const Suite& suite) {
   if (suite.configs < 2 || suite.invalid_files.empty()) return "";
   return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
                      suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", "));
-}
-
-int suite_exit_code(const Suite& suite, int run_exit_code) {
-  return run::exit_code_with_invalid_configs(run_exit_code, !suite.invalid_files.empty());
 }
 
 namespace {

@@ -21,6 +21,9 @@ struct Suite {
   std::vector<std::string> invalid_files;
   std::size_t traced = 0;            // configs planned by tracing their runner (the others natively)
   std::vector<std::string> runners;  // the runners traced, relative to the repository root
+  // Plans moved to a directory of their own because another config shares their output
+  // directory (plan/output_separation.h).
+  std::size_t separated = 0;
 
   std::vector<std::string> valid_files() const;  // the planned configs, as given
 };
@@ -40,10 +43,6 @@ void print_invalid_configs(const Suite& suite, std::ostream& out);
 
 // "tipc-run: 1 of 3 configs invalid, left out: FILE" when a folder had invalid configs; "" otherwise.
 std::string invalid_configs_summary(const Suite& suite);
-
-// A run with an invalid config never exits 0: 2 (a config error) when every stage that ran
-// passed; a failed stage's 1 and an interrupt's 130 stay, they say more.
-int suite_exit_code(const Suite& suite, int run_exit_code);
 
 // Keeps the stages --only and -k select (dependencies on dropped stages are dropped too).
 // A selection that keeps no stage at all is an error: a CI job would pass on nothing.

@@ -12,6 +12,8 @@ namespace tipc {
 inline constexpr int kExitPassed = 0;
 inline constexpr int kExitFailed = 1;
 inline constexpr int kExitUsage = 2;
+// Nothing ran: no stage of the run passed or failed (pytest's 5 for "no tests collected").
+inline constexpr int kExitNothingRan = 5;
 inline constexpr int kExitInterrupted = 130;
 
 // One finding about an input: where it is and what is wrong.

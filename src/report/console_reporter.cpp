@@ -193,9 +193,11 @@ void ConsoleReporter::run_finished(const run::RunSummary& summary) {
 
 std::string verdict_line(const run::RunVerdict& verdict, const run::VerdictRules& rules) {
   if (verdict.kind == run::VerdictKind::kNothingRan) {
+    const int code = verdict.exit_code(rules);
     return fmt::format("tipc-run: {} ({})", verdict.explanation(),
-                       verdict.exit_code(rules) == kExitPassed ? "accepted: --allow-nothing"
-                                                               : "exit 1; --allow-nothing accepts it");
+                       code == kExitPassed        ? std::string("accepted: --allow-nothing")
+                       : code == kExitNothingRan ? fmt::format("exit {}; --allow-nothing accepts it", code)
+                                                 : fmt::format("exit {}: --strict", code));
   }
   const std::string why = verdict.explanation();
   return "tipc-run: " + verdict.headline() + (why.empty() ? "" : ": " + why);

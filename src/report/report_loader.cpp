@@ -171,7 +171,8 @@ bool selected(const PlanFile& plan, const std::string& id) {
 StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const PlanJournal& journal) {
   StageReport report = stage_from_plan(stage);
   report.log = relocated(report.log, output_dir_of(plan), plan_dir_of(plan));
-  if (!selected(plan, report.id)) report.reason = kNotSelected;
+  report.selected = selected(plan, report.id);
+  if (!report.selected) report.reason = kNotSelected;
   if (const auto it = journal.entries.find(report.id); it != journal.entries.end()) {
     report.earlier_run = earlier_run(it->second, stage, journal);
     // --resume skips a stage whose last result is a PASS of the same command.

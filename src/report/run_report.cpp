@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <set>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -20,23 +21,28 @@ int RunReport::count(run::Status result) const {
   return n;
 }
 
+run::ConfigCount RunReport::config_count() const {
+  std::set<std::string> invalid_files;
+  for (const auto& problem : invalid_configs) invalid_files.insert(problem.file);
+  std::set<std::string> planned;
+  for (const auto& plan : plans) planned.insert(plan.config);
+  const auto invalid = static_cast<int>(invalid_files.size());
+  return {static_cast<int>(planned.size()) + invalid, invalid};
+}
+
 run::RunVerdict RunReport::verdict() const {
   std::vector<run::StageResult> results;
   for (std::size_t plan = 0; plan < plans.size(); ++plan) {
     for (const auto& stage : plans[plan].stages) {
-      results.push_back({stage.result, stage.reason, stage.earlier_run.has_value(), static_cast<int>(plan), stage.id, stage.deps});
+      // A stage the run did not select is no stage of its own, whatever its result.
+      const bool earlier = stage.earlier_run.has_value() || !stage.selected;
+      results.push_back({stage.result, stage.reason, earlier, static_cast<int>(plan), stage.id, stage.deps, stage.resumed});
     }
   }
-  return run::judge(results, interrupted);
+  return run::judge(results, interrupted, config_count());
 }
 
-int RunReport::exit_code(const run::VerdictRules& rules) const {
-  return run::exit_code_with_invalid_configs(verdict().exit_code(rules), !invalid_configs.empty());
-}
-
-run::RunVerdict run_verdict(const run::RunVerdict& own, const std::optional<RunReport>& report) {
-  return own.kind == run::VerdictKind::kNothingRan || !report ? own : report->verdict();
-}
+int RunReport::exit_code(const run::VerdictRules& rules) const { return verdict().exit_code(rules); }
 
 double closeness_to_limit(const CheckValue& value) {
   if (std::isnan(value.value)) return std::numeric_limits<double>::infinity();

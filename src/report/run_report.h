@@ -121,6 +121,7 @@ struct StageReport {
   std::vector<std::string> gpus;  // physical ids it ran on
   std::string job_id;             // the cluster's job id (--executor slurm); "" otherwise
   bool resumed = false;           // PASSed in an earlier run (--resume)
+  bool selected = true;           // the last run selected it (--only, -k): one of that run's own stages
   std::optional<EarlierRun> earlier_run;  // set when the result is an earlier run's
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
 
@@ -164,17 +165,15 @@ struct RunReport {
   std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
 
   int count(run::Status result) const;
-  // The whole plan's verdict (run/run_verdict.h); a run cut short (no finish recorded) is
-  // interrupted, and a result this version does not know is no pass.
+  // The configs given (those planned, and those left out) and the invalid ones.
+  run::ConfigCount config_count() const;
+  // The whole plan's verdict (run/run_verdict.h), the one every report prints and the run
+  // exits with; a run cut short (no finish recorded) is interrupted, and a result this
+  // version does not know is no pass.
   run::RunVerdict verdict() const;
-  // How `tipc-run report` exits: the verdict's code, and 2 instead of 0 when a config was invalid.
+  // How `tipc-run report` exits: the verdict's code.
   int exit_code(const run::VerdictRules& rules) const;
 };
-
-// The verdict `tipc-run run` prints and exits with, the one place that decides it: the
-// whole plan's as its reports tell it (`report`), except that a run in which none of its own
-// stages ran is NOTHING RAN (`own`: RunSummary::verdict); `own` when there is no report.
-run::RunVerdict run_verdict(const run::RunVerdict& own, const std::optional<RunReport>& report);
 
 // How near a check value is to its limit, as value / limit (above 1: over it); the value
 // itself without a positive limit; not a number is the worst: infinity.

@@ -10,14 +10,14 @@ int RunSummary::count(Status status) const {
   return n;
 }
 
-RunVerdict RunSummary::verdict() const {
+RunVerdict RunSummary::verdict(ConfigCount configs) const {
   std::vector<StageResult> results;
   std::map<const plan::Plan*, int> plan_number;
   for (const auto& s : stages) {
     const int plan = plan_number.emplace(s.plan, static_cast<int>(plan_number.size())).first->second;
-    results.push_back({s.verdict.result, s.verdict.reason, false, plan, s.stage->id, s.stage->deps});
+    results.push_back({s.verdict.result, s.verdict.reason, false, plan, s.stage->id, s.stage->deps, s.resumed});
   }
-  return judge(results, interrupted);
+  return judge(results, interrupted, configs);
 }
 
 }  // namespace tipc::run

@@ -42,8 +42,9 @@ struct RunSummary {
   double seconds = 0;
   bool interrupted = false;
   int count(Status status) const;
-  // This run's own verdict (run_verdict.h): a resumed stage counts as the PASS it was.
-  RunVerdict verdict() const;
+  // This run's own verdict (run_verdict.h): a resumed stage counts as the PASS it was;
+  // `configs`: those the run was given and left out as invalid.
+  RunVerdict verdict(ConfigCount configs = {}) const;
 };
 
 class Listener {

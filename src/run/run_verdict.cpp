@@ -1,6 +1,7 @@
 #include "run/run_verdict.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -79,9 +80,21 @@ std::vector<CouldNotRunGroup> group_could_not_run(const std::vector<StageResult>
   return groups;
 }
 
-RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted) {
+namespace {
+
+VerdictKind kind_of(const RunVerdict& verdict, bool interrupted) {
+  if (interrupted) return VerdictKind::kInterrupted;
+  if (verdict.stage_failed() || verdict.configs.invalid > 0) return VerdictKind::kFail;
+  if (!verdict.own_ran) return VerdictKind::kNothingRan;
+  return verdict.could_not_run > 0 ? VerdictKind::kPartial : VerdictKind::kPass;
+}
+
+}  // namespace
+
+RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, ConfigCount configs) {
   RunVerdict verdict;
   verdict.stages = static_cast<int>(stages.size());
+  verdict.configs = configs;
   for (const StageResult& stage : stages) {
     if (stage.result == Status::kPass) {
       ++verdict.passed;
@@ -92,13 +105,12 @@ RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted) {
       ++verdict.could_not_run;
       verdict.unsupported += stage.result == Status::kUnsupported ? 1 : 0;
     }
+    verdict.own_stages += stage.earlier ? 0 : 1;
+    const bool ran = stage.result == Status::kPass || is_failure(stage.result);
+    verdict.own_ran = verdict.own_ran || (ran && !stage.earlier) || stage.resumed;
   }
   verdict.could_not_run_groups = group_could_not_run(stages);
-  verdict.kind = interrupted                    ? VerdictKind::kInterrupted
-                 : verdict.failed > 0           ? VerdictKind::kFail
-                 : verdict.passed == 0          ? VerdictKind::kNothingRan
-                 : verdict.could_not_run > 0    ? VerdictKind::kPartial
-                                                : VerdictKind::kPass;
+  verdict.kind = kind_of(verdict, interrupted);
   return verdict;
 }
 
@@ -113,16 +125,33 @@ const char* RunVerdict::word() const {
   return "FAIL";
 }
 
+namespace {
+
+// "1 of 4 configs invalid"
+std::string invalid_text(const ConfigCount& configs) {
+  return fmt::format("{} of {} config{} invalid", configs.invalid, configs.given, configs.given == 1 ? "" : "s");
+}
+
+std::string failure_headline(const RunVerdict& v) {
+  std::vector<std::string> parts;
+  if (v.stage_failed()) {
+    parts.push_back(v.failed_earlier > 0 ? fmt::format("{} of {} failed, {} of them in an earlier run", v.failed,
+                                                       stages_text(v.stages), v.failed_earlier)
+                                         : fmt::format("{} of {} failed", v.failed, stages_text(v.stages)));
+  }
+  if (v.configs.invalid > 0) parts.push_back(invalid_text(v.configs));
+  return fmt::format("FAIL ({})", fmt::join(parts, "; "));
+}
+
+}  // namespace
+
 std::string RunVerdict::headline() const {
   switch (kind) {
     case VerdictKind::kPartial:
       return fmt::format("PASS (partial: {} of {} could not run)", could_not_run, stages_text(stages));
     case VerdictKind::kNothingRan:
       return fmt::format("NOTHING RAN ({} of {} could not run)", could_not_run, stages_text(stages));
-    case VerdictKind::kFail:
-      return failed_earlier > 0 ? fmt::format("FAIL ({} of {} failed, {} of them in an earlier run)", failed,
-                                              stages_text(stages), failed_earlier)
-                                : fmt::format("FAIL ({} of {} failed)", failed, stages_text(stages));
+    case VerdictKind::kFail: return failure_headline(*this);
     default: return word();
   }
 }
@@ -130,7 +159,7 @@ std::string RunVerdict::headline() const {
 std::string RunVerdict::explanation() const {
   switch (kind) {
     case VerdictKind::kNothingRan:
-      return stages == 0 ? "nothing ran: no stage was planned or selected"
+      return own_stages == 0 ? "nothing ran: no stage was planned or selected"
                          : "nothing could run here: " + grouped_reasons(could_not_run_groups);
     case VerdictKind::kPartial: return "could not run: " + grouped_reasons(could_not_run_groups);
     default: return "";
@@ -138,17 +167,15 @@ std::string RunVerdict::explanation() const {
 }
 
 int RunVerdict::exit_code(const VerdictRules& rules) const {
+  const bool strict_fails = rules.strict && unsupported > 0;
   switch (kind) {
     case VerdictKind::kInterrupted: return kExitInterrupted;
-    case VerdictKind::kFail: return kExitFailed;
+    case VerdictKind::kFail: return stage_failed() ? kExitFailed : kExitUsage;
     case VerdictKind::kNothingRan:
-      return rules.allow_nothing && !(rules.strict && unsupported > 0) ? kExitPassed : kExitFailed;
-    default: return rules.strict && unsupported > 0 ? kExitFailed : kExitPassed;
+      if (strict_fails) return kExitFailed;
+      return rules.allow_nothing ? kExitPassed : kExitNothingRan;
+    default: return strict_fails ? kExitFailed : kExitPassed;
   }
-}
-
-int exit_code_with_invalid_configs(int exit_code, bool any_invalid_config) {
-  return exit_code == kExitPassed && any_invalid_config ? kExitUsage : exit_code;
 }
 
 }  // namespace tipc::run

@@ -1,13 +1,16 @@
 #pragma once
 // The verdict of a run, or of a whole plan as its reports describe it: the one rule behind
 // every exit code and every report's headline (console, summary.md, report.html, JUnit,
-// report.json), so that no run looks green unless something ran.
+// report.json, `tipc-run report`), so that no run looks green unless something ran. In
+// order of precedence:
 //
-//   INTERRUPTED  the run was stopped (or cut short)                              exit 130
-//   FAIL         a stage FAILed, TIMED OUT or is UNRESOLVED                       exit 1
-//   NOTHING RAN  no stage passed or failed: all UNSUPPORTED or SKIPPED, or none    exit 1 (0 with --allow-nothing)
-//   PARTIAL      passed, but some stages could not run (UNSUPPORTED, SKIPPED)     exit 0 (1 with --strict when UNSUPPORTED)
-//   PASS         every stage passed                                              exit 0
+//   INTERRUPTED  the run was stopped (or cut short)                                exit 130
+//   FAIL         a stage FAILed, TIMED OUT or is UNRESOLVED                         exit 1
+//   FAIL         a config of the suite was invalid (left out; the others ran)        exit 2
+//   NOTHING RAN  none of this run's own stages passed or failed (all UNSUPPORTED or
+//                SKIPPED, or none selected), whatever earlier runs left              exit 5 (0 with --allow-nothing)
+//   PARTIAL      passed, but some stages could not run (UNSUPPORTED, SKIPPED)       exit 0 (1 with --strict when UNSUPPORTED)
+//   PASS         every stage passed                                                exit 0
 #include <string>
 #include <vector>
 
@@ -19,12 +22,13 @@ namespace tipc::run {
 struct StageResult {
   Status result = Status::kUnresolved;
   std::string reason;
-  bool earlier = false;  // the result of an earlier run, kept because this one did not run the stage
+  bool earlier = false;  // not this run's own: an earlier run's result, or a stage this run did not select
   // Where it lies, for grouping the stages that could not run by their root: its plan (a
   // suite runs several, and ids are unique within one), its id and the ids it depends on.
   int plan = 0;
   std::string id{};
   std::vector<std::string> deps{};
+  bool resumed = false;  // an earlier run's PASS that this run resumed on (--resume): it counts as run
 };
 
 // Stages that could not run (UNSUPPORTED, SKIPPED) because of one reason: the reason of the
@@ -50,6 +54,12 @@ struct VerdictRules {
 
 enum class VerdictKind { kPass, kPartial, kNothingRan, kFail, kInterrupted };
 
+// The configs a run was given and those it left out as invalid (a suite plans the others).
+struct ConfigCount {
+  int given = 0;
+  int invalid = 0;
+};
+
 struct RunVerdict {
   VerdictKind kind = VerdictKind::kNothingRan;
   int stages = 0;
@@ -58,23 +68,29 @@ struct RunVerdict {
   int failed_earlier = 0;  // of those, results of an earlier run
   int unsupported = 0;
   int could_not_run = 0;   // UNSUPPORTED and SKIPPED
+  int own_stages = 0;      // the stages of this run (not an earlier run's results)
+  bool own_ran = false;    // a stage of this run passed or failed (or was resumed on its PASS)
+  ConfigCount configs;
   std::vector<CouldNotRunGroup> could_not_run_groups;  // group_could_not_run
 
   // "PASS", "PARTIAL", "NOTHING RAN", "FAIL", "INTERRUPTED": the closed vocabulary of report.json.
   const char* word() const;
-  // The headline of every report: "PASS (partial: 3 of 13 stages could not run)", "FAIL (2 of 13 stages failed)".
+  // The headline of every report: "PASS (partial: 3 of 13 stages could not run)", "FAIL (2 of 13
+  // stages failed)", "FAIL (1 of 4 configs invalid)".
   std::string headline() const;
   // One line that says why: "nothing could run here: 10 stages: needs 1 GPU; none available";
   // "" for a plain PASS.
   std::string explanation() const;
+  // A stage failed, in this run or (when this run ran anything) in an earlier one whose
+  // result it did not replace: a run of nothing is NOTHING RAN whatever was left before.
+  bool stage_failed() const { return failed > 0 && own_ran; }
+  // 0, 1, 2 (a config left out as invalid), 5 (nothing ran) or 130: the table above.
   int exit_code(const VerdictRules& rules) const;
 };
 
-// A run that left invalid configs out never exits 0: a 0 becomes 2 (a config error); a
-// failure's 1 and an interrupt's 130 stand.
-int exit_code_with_invalid_configs(int exit_code, bool any_invalid_config);
-
-// The one rule: judges the stages' results (of a run, or of a whole plan).
-RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted);
+// The one rule: judges the stages' results (of a run, or of a whole plan as its reports
+// describe it: `earlier` marks the results this run did not produce) and the configs the
+// run left out.
+RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, ConfigCount configs = {});
 
 }  // namespace tipc::run

@@ -50,10 +50,10 @@ class RunPhase : public test::FakeRepoTest {
 TEST_F(RunPhase, ARunInWhichEveryStageWasUnsupportedFailsUnlessNothingIsAllowed) {
   repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --record rec.txt", "0"));  // a GPU train
   const auto r = run();
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   EXPECT_EQ(records(), 0);
   EXPECT_EQ(last_line(r.out), "tipc-run: nothing could run here: 7 stages: needs 1 GPU; none available (--gpus) "
-                              "(exit 1; --allow-nothing accepts it)");
+                              "(exit 5; --allow-nothing accepts it)");
   // The GPU train and its dependents count under the train's reason, alike in every output.
   EXPECT_NE(r.out.find("tipc-run: 7 stages could not run here:\n  7 stages (needs 1 GPU; none available (--gpus)): "),
             std::string::npos)
@@ -65,14 +65,17 @@ TEST_F(RunPhase, ARunInWhichEveryStageWasUnsupportedFailsUnlessNothingIsAllowed)
   EXPECT_NE(test::slurp(output() / "junit.xml").find("<property name=\"verdict_explanation\" value=\"" + why + "\"/>"),
             std::string::npos);
   EXPECT_EQ(report_json()["verdict"], "NOTHING RAN");
-  EXPECT_EQ(report_json()["exit_code"], 1);
+  EXPECT_EQ(report_json()["exit_code"], 5);
 
   const auto allowed = run({"--allow-nothing"});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
   EXPECT_NE(last_line(allowed.out).find("(accepted: --allow-nothing)"), std::string::npos) << allowed.out;
   const auto report = test::run_tipc(repo_.path(), {"report", output().string()});
-  EXPECT_EQ(report.exit_code, 1) << report.out;
+  EXPECT_EQ(report.exit_code, 5) << report.out;
   EXPECT_NE(report.out.find("NOTHING RAN (7 of 7 stages could not run)"), std::string::npos) << report.out;
+  const auto strict = run({"--strict"});
+  EXPECT_EQ(strict.exit_code, 1) << strict.out;
+  EXPECT_NE(last_line(strict.out).find("(exit 1: --strict)"), std::string::npos) << strict.out;
 }
 
 TEST_F(RunPhase, ASelectionOfNothingIsAUsageErrorUnlessNothingIsAllowed) {

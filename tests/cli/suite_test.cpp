@@ -4,6 +4,7 @@
 #include "cli/suite.h"
 
 #include <filesystem>
+#include <set>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -135,8 +136,8 @@ TEST_F(ConfigFolder, TheValidConfigsRunAndTheInvalidOneIsReportedEverywhereWithI
 TEST_F(ConfigFolder, ADryRunPrintsTheValidPlansListsTheInvalidOnesAndExitsNonZero) {
   const auto r = run_folder({"--dry-run"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.out.find("# fake lite_train_lite_infer"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("# fake2 lite_train_lite_infer"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# test_tipc/configs/fake.txt: fake lite_train_lite_infer"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# test_tipc/configs/fake2.txt: fake2 lite_train_lite_infer"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("bad.txt"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find(kBadLine), std::string::npos) << r.err;
   EXPECT_EQ(records(), 0);
@@ -160,13 +161,64 @@ TEST_F(ConfigFolder, AnUnknownModeIsOneErrorNotOnePerConfig) {
   EXPECT_EQ(r.err.find("unknown mode", first + 1), std::string::npos) << r.err;
 }
 
-TEST(SuiteExitCode, AnInvalidConfigNeverLetsARunExitZero) {
-  Suite clean, invalid;
-  invalid.invalid_files = {"bad.txt"};
-  EXPECT_EQ(suite_exit_code(clean, kExitPassed), kExitPassed);
-  EXPECT_EQ(suite_exit_code(invalid, kExitPassed), kExitUsage);
-  EXPECT_EQ(suite_exit_code(invalid, kExitFailed), kExitFailed) << "a failed stage says more";
-  EXPECT_EQ(suite_exit_code(invalid, kExitInterrupted), kExitInterrupted);
+// Three configs of one model name (as PaddleOCR's ch_PP-OCRv3_det holds): the reference
+// writes one directory for all of them; a suite gives each its own below it.
+class SharedModelName : public test::FakeRepoTest {
+ protected:
+  void SetUp() override {
+    FakeRepoTest::SetUp();
+    repo_.write("test_tipc/configs/amp/fake.txt", test::fake_config());
+    repo_.write("test_tipc/configs/fake_amp.txt", test::fake_config());
+  }
+};
+
+TEST_F(SharedModelName, EachConfigWritesItsOwnDirectoryAndEveryReportListsEveryStageOnce) {
+  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("tipc-run: PASS (partial: 6 of 21 stages could not run)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tipc-run: 3 configs share an output directory with another config"), std::string::npos) << r.out;
+  EXPECT_EQ(records(), 15) << "the five CPU stages of each config ran (two need a GPU)";
+  for (const char* dir : {"fake", "fake-2", "fake_amp"}) {
+    EXPECT_TRUE(fs::exists(output() / dir / "results_python.log")) << dir;
+  }
+  const fs::path reports = repo_.path() / "test_tipc/output";
+  const auto json = nlohmann::json::parse(test::slurp(reports / "report.json"));
+  ASSERT_EQ(json["plans"].size(), 3u);
+  std::set<std::string> dirs, logs;
+  std::size_t stages = 0;
+  for (const auto& plan : json["plans"]) {
+    dirs.insert(plan["output_dir"].get<std::string>());
+    for (const auto& stage : plan["stages"]) {
+      ++stages;
+      logs.insert(stage["log"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(dirs.size(), 3u);
+  EXPECT_EQ(stages, 21u);
+  EXPECT_EQ(logs.size(), 21u) << "no log is written twice";
+  EXPECT_EQ(json["headline"], "PASS (partial: 6 of 21 stages could not run)") << "the console's verdict";
+
+  const auto junit = test::read_junit(test::slurp(reports / "junit.xml"));
+  EXPECT_EQ(junit.errors, "");
+  EXPECT_EQ(junit.suites.size(), 3u);
+  EXPECT_EQ(junit.cases.size(), 21u);
+  std::set<std::pair<std::string, std::string>> names;
+  for (const auto& c : junit.cases) names.insert({c.classname, c.name});
+  EXPECT_EQ(names.size(), 21u) << "testcase names are unique within the file";
+  std::set<std::string> suites;
+  for (const auto& suite : junit.suites) suites.insert(suite.attributes.at("name"));
+  EXPECT_EQ(suites.size(), 3u) << "each config its own testsuite name";
+}
+
+TEST_F(SharedModelName, ADryRunNamesEachConfigAndItsOwnDirectory) {
+  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--dry-run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* header : {"# test_tipc/configs/amp/fake.txt: fake lite_train_lite_infer",
+                             "# test_tipc/configs/fake.txt: fake lite_train_lite_infer",
+                             "# test_tipc/configs/fake_amp.txt: fake lite_train_lite_infer"}) {
+    EXPECT_NE(r.out.find(header), std::string::npos) << header << "\n" << r.out;
+  }
+  EXPECT_NE(r.out.find("output ./test_tipc/output/fake/lite_train_lite_infer/fake_amp\n"), std::string::npos) << r.out;
 }
 
 // PaddleClas's real configs: 4 of its 525 train_params files do not conform; the other 521

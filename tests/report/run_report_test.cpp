@@ -29,7 +29,7 @@ TEST(RunReport, ItsVerdictIsTheRunsVerdict) {
   EXPECT_EQ(with_results({"PASS", "UNSUPPORTED"}).verdict().exit_code({.strict = true}), 1);
   EXPECT_EQ(with_results({"PASS", "TIMEOUT"}).verdict().exit_code({}), 1);
   EXPECT_EQ(with_results({"UNRESOLVED"}).verdict().exit_code({}), 1);
-  EXPECT_EQ(with_results({"UNSUPPORTED", "SKIPPED"}).verdict().exit_code({}), 1) << "nothing ran";
+  EXPECT_EQ(with_results({"UNSUPPORTED", "SKIPPED"}).verdict().exit_code({}), 5) << "nothing ran";
   RunReport interrupted = with_results({"PASS"});
   interrupted.interrupted = true;
   EXPECT_EQ(interrupted.verdict().exit_code({}), 130);
@@ -39,13 +39,18 @@ TEST(RunReport, ItsVerdictIsTheRunsVerdict) {
   EXPECT_STREQ(with_results({"FAIL"}).verdict().word(), "FAIL");
 }
 
-TEST(RunReport, ARunExitsWithThePlansVerdictUnlessItsOwnStagesNeverRan) {
-  const RunReport failed_earlier = with_results({"PASS", "FAIL"});
-  const run::RunVerdict own_pass = run::judge({{run::Status::kPass, ""}}, false);
-  const run::RunVerdict own_nothing = run::judge({{run::Status::kUnsupported, ""}}, false);
-  EXPECT_EQ(run_verdict(own_pass, failed_earlier).kind, run::VerdictKind::kFail) << "the whole plan decides";
-  EXPECT_EQ(run_verdict(own_nothing, failed_earlier).kind, run::VerdictKind::kNothingRan);
-  EXPECT_EQ(run_verdict(own_pass, std::nullopt).kind, run::VerdictKind::kPass) << "no report: the run's own";
+TEST(RunReport, ItsVerdictCountsTheConfigsLeftOutAndThisRunsOwnStages) {
+  RunReport run = with_results({"PASS", "FAIL"});
+  run.plans[0].stages[0].earlier_run = EarlierRun{"1714564800000-42", 1714564800.0, true};
+  EXPECT_EQ(run.verdict().kind, run::VerdictKind::kFail) << "this run's own stage failed";
+  run.plans[0].stages[1].result = run::Status::kUnsupported;
+  EXPECT_EQ(run.verdict().kind, run::VerdictKind::kNothingRan) << "none of this run's own stages ran";
+  EXPECT_EQ(run.exit_code({}), 5);
+  run.invalid_configs = {{"a.txt", 3, "", "bad"}, {"a.txt", 5, "", "worse"}};
+  EXPECT_EQ(run.config_count().given, 2);
+  EXPECT_EQ(run.config_count().invalid, 1) << "one config, two problems";
+  EXPECT_EQ(run.verdict().headline(), "FAIL (1 of 2 configs invalid)");
+  EXPECT_EQ(run.exit_code({}), 2);
 }
 
 TEST(RunReport, AnEarlierRunsResultCountsAsEarlierAndSaysWhen) {

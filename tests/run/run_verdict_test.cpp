@@ -20,7 +20,7 @@ StageResult after(const std::string& dep, const std::string& id, int plan = 0) {
 TEST(RunVerdict, ARunInWhichEveryStageWasUnsupportedRanNothingAndFailsUnlessAllowed) {
   const RunVerdict verdict = judge({no_gpu("a"), no_gpu("b"), after("a", "c")}, false);
   EXPECT_EQ(verdict.kind, VerdictKind::kNothingRan);
-  EXPECT_EQ(verdict.exit_code({}), 1);
+  EXPECT_EQ(verdict.exit_code({}), 5) << "its own code: CI tells it from a failure";
   EXPECT_EQ(verdict.exit_code({.allow_nothing = true}), 0);
   EXPECT_EQ(verdict.exit_code({.strict = true, .allow_nothing = true}), 1) << "--strict: UNSUPPORTED fails";
   EXPECT_EQ(verdict.headline(), "NOTHING RAN (3 of 3 stages could not run)");
@@ -57,7 +57,7 @@ TEST(RunVerdict, StagesThatCouldNotRunAreGroupedByTheReasonAtTheirRoot) {
 TEST(RunVerdict, NoStageAtAllRanNothing) {
   const RunVerdict verdict = judge({}, false);
   EXPECT_EQ(verdict.kind, VerdictKind::kNothingRan);
-  EXPECT_EQ(verdict.exit_code({}), 1);
+  EXPECT_EQ(verdict.exit_code({}), 5);
   EXPECT_EQ(verdict.explanation(), "nothing ran: no stage was planned or selected");
 }
 
@@ -85,6 +85,59 @@ TEST(RunVerdict, EveryStagePassedIsAPlainPass) {
   EXPECT_EQ(verdict.headline(), "PASS");
   EXPECT_EQ(verdict.explanation(), "");
   EXPECT_EQ(verdict.exit_code({.strict = true}), 0);
+}
+
+// One row of the verdict table: the stages' results, and what every report and the exit code say.
+struct VerdictCase {
+  const char* name;
+  std::vector<StageResult> stages;
+  bool interrupted = false;
+  ConfigCount configs{1, 0};
+  const char* headline;
+  int exit_code;
+};
+
+StageResult earlier(Status result) { return {result, "", true}; }
+StageResult resumed_pass() { return {Status::kPass, "", true, 0, "", {}, true}; }
+
+TEST(RunVerdict, TheVerdictTable) {
+  const std::vector<VerdictCase> table = {
+      {"pass", {passed(), passed()}, false, {1, 0}, "PASS", 0},
+      {"partial", {passed(), no_gpu()}, false, {1, 0}, "PASS (partial: 1 of 2 stages could not run)", 0},
+      {"failure", {passed(), {Status::kFail, "exit code 1"}}, false, {1, 0}, "FAIL (1 of 2 stages failed)", 1},
+      {"timeout", {{Status::kTimeout, "timed out after 5 s"}, no_gpu()}, false, {1, 0}, "FAIL (1 of 2 stages failed)", 1},
+      {"nothing ran", {no_gpu("a"), no_gpu("b")}, false, {1, 0}, "NOTHING RAN (2 of 2 stages could not run)", 5},
+      {"invalid config in a suite", {passed()}, false, {3, 1}, "FAIL (1 of 3 configs invalid)", 2},
+      {"invalid config and a failure", {{Status::kFail, "exit code 1"}}, false, {3, 1},
+       "FAIL (1 of 1 stage failed; 1 of 3 configs invalid)", 1},
+      {"invalid config, nothing else ran", {no_gpu()}, false, {2, 1}, "FAIL (1 of 2 configs invalid)", 2},
+      {"filtered: only stages that cannot run, earlier passes", {earlier(Status::kPass), no_gpu()}, false, {1, 0},
+       "NOTHING RAN (1 of 2 stages could not run)", 5},
+      {"filtered: nothing ran, an earlier failure stands", {earlier(Status::kFail), no_gpu()}, false, {1, 0},
+       "NOTHING RAN (1 of 2 stages could not run)", 5},
+      {"filtered: a pass, an earlier failure stands", {earlier(Status::kFail), passed()}, false, {1, 0},
+       "FAIL (1 of 2 stages failed, 1 of them in an earlier run)", 1},
+      {"filtered: a pass, earlier passes", {earlier(Status::kPass), passed()}, false, {1, 0}, "PASS", 0},
+      {"resumed: every stage resumed", {resumed_pass(), resumed_pass()}, false, {1, 0}, "PASS", 0},
+      {"resumed: the rest could not run", {resumed_pass(), no_gpu()}, false, {1, 0},
+       "PASS (partial: 1 of 2 stages could not run)", 0},
+      {"interrupted", {passed(), {Status::kSkipped, "not started"}}, true, {1, 0}, "INTERRUPTED", 130},
+      {"interrupted with a failure", {{Status::kFail, "exit code 1"}}, true, {3, 1}, "INTERRUPTED", 130},
+  };
+  for (const VerdictCase& row : table) {
+    const RunVerdict verdict = judge(row.stages, row.interrupted, row.configs);
+    EXPECT_EQ(verdict.headline(), row.headline) << row.name;
+    EXPECT_EQ(verdict.exit_code({}), row.exit_code) << row.name;
+  }
+}
+
+TEST(RunVerdict, AllowNothingAcceptsOnlyNothingRanAndStrictFailsItsUnsupported) {
+  const RunVerdict nothing = judge({no_gpu()}, false);
+  EXPECT_EQ(nothing.exit_code({.allow_nothing = true}), 0);
+  EXPECT_EQ(nothing.exit_code({.strict = true}), 1);
+  const RunVerdict invalid = judge({no_gpu()}, false, {2, 1});
+  EXPECT_EQ(invalid.exit_code({.allow_nothing = true}), 2) << "a config error is not accepted with nothing";
+  EXPECT_STREQ(invalid.word(), "FAIL");
 }
 
 }  // namespace
