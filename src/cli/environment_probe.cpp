@@ -41,11 +41,12 @@ for name, dists in (("paddle", ("paddlepaddle-gpu", "paddlepaddle")), ("torch", 
         print(name, version)
 )py";
 
-CommandOutcome run_probe(const std::vector<std::string>& argv, const std::string& cwd) {
+CommandOutcome run_probe(const std::vector<std::string>& argv, const std::string& cwd,
+                         double timeout_seconds = kProbeTimeoutSeconds) {
   CommandSpec spec;
   spec.argv = argv;
   spec.cwd = cwd;
-  spec.timeout_seconds = kProbeTimeoutSeconds;
+  spec.timeout_seconds = timeout_seconds;
   spec.separate_stderr = true;
   constexpr std::size_t kOutputKept = 64 * 1024;
   spec.output_limit = kOutputKept;
@@ -127,10 +128,11 @@ std::optional<report::RepositoryState> repository_state(const std::string& repo_
 
 }  // namespace
 
-report::InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd) {
+report::InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
+                                          double timeout_seconds) {
   report::InterpreterInfo info;
   info.command = interpreter;
-  const CommandOutcome answer = run_probe({interpreter, "-c", kVersionScript}, cwd);
+  const CommandOutcome answer = run_probe({interpreter, "-c", kVersionScript}, cwd, timeout_seconds);
   if (!answer.ok()) return info;
   std::istringstream lines(answer.output);
   for (std::string line; std::getline(lines, line);) {

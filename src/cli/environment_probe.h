@@ -20,13 +20,14 @@ struct EnvironmentInputs {
 };
 
 // Seconds the interpreter and each git or nvidia-smi call may take before they count as unknown.
-inline constexpr double kProbeTimeoutSeconds = 20;
+inline constexpr double kProbeTimeoutSeconds = 10;
 
 report::Environment probe_environment(const EnvironmentInputs& inputs);
 
 // The interpreter's Python and framework versions; python_version "unknown" when it does not
-// start, fails, times out or prints something else.
-report::InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd);
+// start, fails, outlasts `timeout_seconds` or prints something else.
+report::InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
+                                          double timeout_seconds = kProbeTimeoutSeconds);
 
 // The interpreter the plans run (--python, else the first train, eval, export or infer
 // stage's program) and its stage's working directory under the repository; "" when none.

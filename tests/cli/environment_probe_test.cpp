@@ -94,6 +94,12 @@ TEST(EnvironmentProbe, AnInterpreterThatFailsOrIsMissingIsUnknown) {
   EXPECT_TRUE(missing.frameworks.empty());
 }
 
+TEST(EnvironmentProbe, AnInterpreterThatHangsIsUnknownAfterItsTime) {
+  test::TempDir bin;
+  const std::string hanging = script(bin, "hanging-python", "echo 'python 3.11.0'\nexec sleep 30\n");
+  EXPECT_EQ(probe_interpreter(hanging, bin.path().string(), 0.3).python_version, "unknown");
+}
+
 TEST(EnvironmentProbe, ARealPythonAnswers) {
   if (std::system("python3 -c '' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
   const report::InterpreterInfo info = probe_interpreter("python3", ".");
