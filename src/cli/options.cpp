@@ -89,6 +89,7 @@ void add_running_options(CLI::App& app, Options& o) {
   app.add_option("--partition", o.partition, "slurm: the partition (default: settings' slurm.partition)");
   app.add_option("--account", o.account, "slurm: the account (default: settings' slurm.account)");
   app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");
+  app.add_flag("-q,--quiet", o.quiet, "print only the failures, the recap of what to look at and the verdict");
   app.add_flag("-v,--verbose", o.verbose,
                "explain the scheduler's decisions on stderr: the start order with each stage's estimate, each start");
 }

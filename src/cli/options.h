@@ -42,6 +42,7 @@ struct Options {
   ExecutorKind executor = ExecutorKind::kLocal;
   std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
   std::optional<std::string> account;      // slurm
+  bool quiet = false;                      // -q: the console prints the failures, their recap and the verdict
   bool verbose = false;                    // the scheduler's decisions on stderr
 };
 

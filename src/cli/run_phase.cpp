@@ -11,6 +11,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "cli/environment_probe.h"
 #include "core/plural.h"
 #include "data/extract.h"
 #include "report/check_events.h"
@@ -232,13 +233,14 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   if (options.resume) scheduler.resumed = run::passed_in_journal(project.root, pointers);
   scheduler.history = run::recorded_durations(project.root, pointers);
 
-  report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO));
+  report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO, options.quiet));
   report::ResultsLogReporter results(project.root, options.compat, options.resume);
   const std::string settings_file =
       project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
   report::ReportWriter reports(
       {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs, whole_pointers},
       options.bundle, std::cout);
+  reports.set_environment(probe_environment(environment_inputs(project.root, plans, options.python)));
   run::MultiListener listeners;
   listeners.add(console);
   listeners.add(results);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "report/html_report.h"
 #include "report/report_writer.h"
 
 namespace tipc::report {
@@ -41,6 +43,9 @@ class MemberList {
     if (path.empty() || !fs::is_regular_file(path, ec) || !names_.insert(name).second) return;
     members_.push_back({name, path});
   }
+  void add_text(const std::string& name, std::string text) {
+    if (names_.insert(name).second) members_.push_back({name, "", std::move(text)});
+  }
   std::vector<BundleMember> take() { return std::move(members_); }
 
  private:
@@ -62,7 +67,22 @@ Result<void> archive_error(archive* writer, const std::string& path) {
   return fail(Error::at(path, 0, "", fmt::format("cannot write the bundle: {}", archive_error_string(writer))));
 }
 
+Result<void> add_text_member(archive* writer, const BundleMember& member, const std::string& bundle_path) {
+  Entry entry(archive_entry_new(), archive_entry_free);
+  archive_entry_set_pathname(entry.get(), member.name.c_str());
+  archive_entry_set_size(entry.get(), static_cast<la_int64_t>(member.text.size()));
+  archive_entry_set_filetype(entry.get(), AE_IFREG);
+  archive_entry_set_perm(entry.get(), 0644);
+  archive_entry_set_mtime(entry.get(), std::time(nullptr), 0);
+  if (archive_write_header(writer, entry.get()) != ARCHIVE_OK ||
+      archive_write_data(writer, member.text.data(), member.text.size()) < 0) {
+    return archive_error(writer, bundle_path);
+  }
+  return {};
+}
+
 Result<void> add_member(archive* writer, const BundleMember& member, const std::string& bundle_path) {
+  if (member.path.empty()) return add_text_member(writer, member, bundle_path);
   struct stat info {};
   std::ifstream in(member.path, std::ios::binary);
   if (!in || stat(member.path.c_str(), &info) != 0) return {};  // gone since it was listed
@@ -105,7 +125,15 @@ Result<void> write_archive(const std::vector<BundleMember>& members, const std::
 std::vector<BundleMember> bundle_members(const RunReport& report, const std::string& report_dir) {
   MemberList members(report.repo_root);
   for (const ReportFile& file : report_files()) {
-    members.add_as(fmt::format("reports/{}", file.name), (fs::path(report_dir) / file.name).string());
+    const std::string name = fmt::format("reports/{}", file.name);
+    if (file.render == render_html_report && !report.repo_root.empty()) {
+      // Its links, relative to where it lies: reports/ beside the repository's files.
+      RunReport in_bundle = report;
+      in_bundle.report_dir = (fs::path(report.repo_root) / "reports").string();
+      members.add_text(name, render_html_report(in_bundle));
+    } else {
+      members.add_as(name, (fs::path(report_dir) / file.name).string());
+    }
   }
   for (const PlanReport& plan : report.plans) {
     for (const StageReport& stage : plan.stages) add_stage_files(members, stage);

@@ -3,7 +3,9 @@
 // offline. Members, named relative to the repository root (files outside it under
 // "external/<absolute path>"):
 //
-//   reports/<report file>        the reports in the report directory (report_files())
+//   reports/<report file>        the reports in the report directory (report_files()); report.html
+//                                rendered again so that its links (relative) point at the
+//                                bundle's members
 //   the log of every stage that started; each such check's JSON file and the files a diff compared
 //   the configs and the settings file the run used
 //
@@ -18,7 +20,8 @@ namespace tipc::report {
 
 struct BundleMember {
   std::string name;  // inside the archive
-  std::string path;  // on disk
+  std::string path;  // on disk; "" for a member written from `text`
+  std::string text = {};
 };
 
 // What write_bundle puts in, in order, without duplicates.

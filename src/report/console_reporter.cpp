@@ -10,17 +10,18 @@
 
 #include "core/plural.h"
 #include "core/error.h"
+#include "report/error_line.h"
 #include "report/report_text.h"
 
 namespace tipc::report {
 
-ConsoleStyle ConsoleStyle::detect(int fd) {
+ConsoleStyle ConsoleStyle::detect(int fd, bool quiet) {
   const char* term = std::getenv("TERM");
   const bool tty = isatty(fd) && !(term && std::string(term) == "dumb");
   const char* force = std::getenv("CLICOLOR_FORCE");
   const bool forced = force && std::string(force) != "0";
   const bool no_color = std::getenv("NO_COLOR") && *std::getenv("NO_COLOR");
-  return {tty, !no_color && (tty || forced)};
+  return {tty, !no_color && (tty || forced), quiet};
 }
 
 std::string log_tail(const std::string& path, int lines) {
@@ -47,7 +48,7 @@ std::string ConsoleReporter::paint(const std::string& text, run::Status status) 
 }
 
 void ConsoleReporter::status(const std::string& text) {
-  if (!style_.rewrite) return;
+  if (!style_.rewrite || style_.quiet) return;
   std::fprintf(out_, "\r%s\x1b[K", text.c_str());
   std::fflush(out_);
   status_shown_ = true;
@@ -62,6 +63,7 @@ void ConsoleReporter::line(const std::string& text) {
 
 void ConsoleReporter::run_started(const run::RunInfo& info) {
   total_ = info.total_stages;
+  if (style_.quiet) return;
   std::vector<std::string> gpus;
   for (const auto& gpu : info.resources.gpus) gpus.push_back(gpu.id);
   line(fmt::format("tipc-run: {}, {}, GPUs: {}", plural(info.total_stages, "stage"),
@@ -71,6 +73,7 @@ void ConsoleReporter::run_started(const run::RunInfo& info) {
 void ConsoleReporter::stage_started(const run::StageRecord& record) {
   flush_pending_details();
   running_[record.stage] = {record.stage->id, record.start_seconds, 0};
+  if (style_.quiet) return;
   if (style_.rewrite) {
     status(fmt::format("[{}/{}] {}", done_, total_, record.stage->id));
   } else {
@@ -85,7 +88,7 @@ std::string running_time(long minutes) {
 // A terminal shows the running stage in its status line; a log gets a line each minute.
 void ConsoleReporter::tick(double run_seconds) {
   flush_pending_details();
-  if (style_.rewrite) return;
+  if (style_.rewrite || style_.quiet) return;
   for (auto& [stage, running] : running_) {
     const auto minutes = static_cast<long>((run_seconds - running.start_seconds) / 60);
     if (minutes <= running.minutes_reported) continue;
@@ -106,7 +109,9 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
   if (!record.job_id.empty()) text += fmt::format(" [job {}]", record.job_id);
   if (!record.verdict.reason.empty()) text += " - " + record.verdict.reason;
   // A terminal shows a pass in its status line only; UNSUPPORTED is summarised at the end.
-  if ((result == run::Status::kPass && style_.rewrite) || result == run::Status::kUnsupported) {
+  const bool shown_quiet = needs_attention(result);
+  if ((result == run::Status::kPass && style_.rewrite) || result == run::Status::kUnsupported ||
+      (style_.quiet && !shown_quiet)) {
     status(text);
     return;
   }
@@ -181,14 +186,37 @@ void ConsoleReporter::unsupported_summary(const run::RunVerdict& verdict) {
   line(paint(text, run::Status::kUnsupported));
 }
 
+// The stages to look at, once more at the end, where a long CI log is read first.
+void ConsoleReporter::recap(const std::vector<run::StageRecord>& stages) {
+  std::string text;
+  std::size_t n = 0;
+  for (const run::StageRecord& record : stages) {
+    const run::Status result = record.verdict.result;
+    if (!needs_attention(result)) continue;
+    ++n;
+    text += fmt::format("\n  {} {}", paint(fmt::format("{:<11}", run::to_string(result)), result), record.stage->id);
+    if (record.start_seconds < 0) continue;  // never started: no log
+    text += fmt::format("\n              log: {}", record.log_path);
+    if (const std::string error = first_error_line_of_file(record.log_path); !error.empty()) {
+      text += "\n              " + error;
+    }
+  }
+  if (n > 0) line(fmt::format("tipc-run: {} to look at:{}", plural(n, "stage"), text));
+}
+
 void ConsoleReporter::run_finished(const run::RunSummary& summary) {
   flush_pending_details();
+  if (style_.quiet) {
+    recap(summary.stages);
+    return;
+  }
   unsupported_summary(summary.verdict());
   using run::Status;
   line(fmt::format("tipc-run: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, {} unresolved in {:.1f} s{}",
                    summary.count(Status::kPass), summary.count(Status::kFail), summary.count(Status::kTimeout),
                    summary.count(Status::kUnsupported), summary.count(Status::kSkipped),
                    summary.count(Status::kUnresolved), summary.seconds, summary.interrupted ? " (interrupted)" : ""));
+  recap(summary.stages);
 }
 
 std::string verdict_line(const run::RunVerdict& verdict, const run::VerdictRules& rules) {

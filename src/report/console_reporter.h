@@ -6,6 +6,8 @@
 // its failing values against their limits, or, when an earlier check failed with the same
 // values, a reference to that one. Stages that could not run here (UNSUPPORTED) are
 // summarised once at the end, grouped by the reason at their root as the verdict groups them.
+// Every run ends with a recap of the stages to look at (needs_attention), each with its log
+// and the log's first error line. Quiet (-q): only the failures, the recap and the verdict.
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -20,7 +22,8 @@ namespace tipc::report {
 struct ConsoleStyle {
   bool rewrite = false;  // a terminal: rewrite the status line in place
   bool color = false;
-  static ConsoleStyle detect(int fd);  // isatty, TERM, NO_COLOR, CLICOLOR_FORCE
+  bool quiet = false;  // -q: failures and the recap only
+  static ConsoleStyle detect(int fd, bool quiet = false);  // isatty, TERM, NO_COLOR, CLICOLOR_FORCE
 };
 
 class ConsoleReporter : public run::Listener {
@@ -48,6 +51,7 @@ class ConsoleReporter : public run::Listener {
   void failure_details(const run::StageRecord& record);
   void flush_pending_details();
   void unsupported_summary(const run::RunVerdict& verdict);
+  void recap(const std::vector<run::StageRecord>& stages);
 
   std::FILE* out_;
   ConsoleStyle style_;

@@ -57,7 +57,8 @@ table{border-collapse:collapse;width:100%;font-size:13px}
 th{text-align:left;color:var(--muted);font-weight:600;border-bottom:2px solid var(--line);padding:6px 8px;white-space:nowrap}
 td{border-bottom:1px solid var(--line);padding:6px 8px;vertical-align:top}
 tbody tr:nth-child(even) td{background:#fafbfc}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}th.num{white-space:normal}
+.wide{overflow-x:auto;max-width:100%}td.id{min-width:17em}td svg.bar{width:150px;height:auto}
 td code{overflow-wrap:anywhere}
 td.reason{max-width:360px;overflow-wrap:anywhere}
 .result{display:inline-block;min-width:96px;padding:1px 8px;border-radius:999px;color:#fff;text-align:center;
@@ -97,6 +98,9 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 pre.log{margin:6px 0 0;padding:12px 14px;border-radius:6px;background:#0d1117;color:#e6edf3;max-height:520px;
 overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.45}
+section.attention{margin:20px 0 8px;border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;
+padding:2px 14px 10px}section.attention h2{font-size:18px;margin:10px 0 8px}
+td.error code{white-space:pre-wrap}td.stage{min-width:14em}
 footer{border-top:1px solid var(--line);padding:14px 32px;color:var(--muted);font-size:12px;text-align:center}
 @media print{pre.log{max-height:none}.banner{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
 )css";
@@ -160,10 +164,12 @@ Html result_pill(run::Status result) {
 
 std::string tail_anchor(std::size_t plan, std::size_t stage) { return fmt::format("tail-{}-{}", plan, stage); }
 
-Html log_link(const std::string& path) {
+// Relative to the report's directory: the links work in a copy of the tree (the bundle).
+Html log_link(const std::string& path, const std::string& report_dir) {
   if (path.empty()) return Html(kNone);
   const std::string name = std::filesystem::path(path).filename().string();
-  return fmt::format("<a href=\"{}\" title=\"{}\">{}</a>", file_url(path), html_escape(path), breakable(name));
+  return fmt::format("<a href=\"{}\" title=\"{}\">{}</a>", html_escape(relative_url(path, report_dir)),
+                     html_escape(path), breakable(name));
 }
 
 Html plan_title(const PlanReport& plan) {
@@ -265,7 +271,52 @@ Html contents(const RunReport& report) {
 // A table, or nothing when it has no rows.
 Html table(std::string_view header_cells, const Html& rows) {
   if (rows.empty()) return "";
-  return fmt::format("<table><thead><tr>{}</tr></thead><tbody>\n{}</tbody></table>\n", header_cells, rows);
+  // A wide table scrolls in its own box: the page never scrolls sideways.
+  return fmt::format("<div class=\"wide\"><table><thead><tr>{}</tr></thead><tbody>\n{}</tbody></table></div>\n",
+                     header_cells, rows);
+}
+
+// ---- what needs attention: right under the verdict ----
+
+Html attention_row(const PlanReport& plan, const StageReport& stage, std::size_t plan_index, std::size_t stage_index,
+                   const std::string& report_dir) {
+  const Html error = stage.error_line.empty() ? html_escape(stage.reason)
+                                              : "<code>" + html_escape(stage.error_line) + "</code>";
+  return fmt::format(
+      "<tr><td>{}</td><td class=\"stage\"><a href=\"#{}\"><code>{}</code></a><div class=\"muted\">{}</div></td>"
+      "<td class=\"error\">{}</td><td>{}</td></tr>\n",
+      result_pill(stage.result), tail_anchor(plan_index, stage_index), breakable(stage.id), plan_title(plan), error,
+      log_link(stage.log, report_dir));
+}
+
+// Every stage a reviewer must look at (needs_attention), each with its log's first error line.
+Html attention(const RunReport& report) {
+  Html rows;
+  std::size_t n = 0;
+  for (std::size_t p = 0; p < report.plans.size(); ++p) {
+    const PlanReport& plan = report.plans[p];
+    for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+      if (!needs_attention(plan.stages[s].result)) continue;
+      rows += attention_row(plan, plan.stages[s], p + 1, s, report.report_dir);
+      ++n;
+    }
+  }
+  if (rows.empty()) return "";
+  return fmt::format("<section class=\"attention\" id=\"attention\">\n<h2>{} to look at</h2>\n", plural(n, "stage")) +
+         table("<th>Result</th><th>Stage</th><th>First error line (the log's tail is below)</th><th>Log</th>", rows) +
+         "</section>\n";
+}
+
+Html environment_section(const RunReport& report) {
+  if (!report.environment) return "";
+  Html facts;
+  for (const auto& [label, text] : environment_facts(*report.environment)) {
+    facts += fmt::format("<dt>{}</dt><dd>{}</dd>", html_escape(label),
+                         label == "Command" || label == "Repository" ? "<code>" + html_escape(text) + "</code>"
+                                                                     : html_escape(text));
+  }
+  return "<section class=\"environment\" id=\"environment\">\n<h3>Environment</h3>\n<dl class=\"facts\">" + facts +
+         "</dl>\n</section>\n";
 }
 
 Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t stage_index) {
@@ -277,7 +328,7 @@ Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t s
   return html;
 }
 
-Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index) {
+Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index, const std::string& report_dir) {
   Html tags = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
   if (stage.earlier_run && !stage.resumed) tags += "<span class=\"tag\">" + html_escape(earlier_run_note(stage)) + "</span>";
   if (!stage.job_id.empty()) tags += "<span class=\"tag\">job " + html_escape(stage.job_id) + "</span>";
@@ -287,16 +338,17 @@ Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t sta
       breakable(stage.id), plan::to_string(stage.kind), result_pill(stage.result),
       tags, stage.seconds ? duration(*stage.seconds) : Html(kNone),
       stage.gpus.empty() ? Html(kNone) : html_escape(joined(stage.gpus, ", ")),
-      reason_cell(stage, plan_index, stage_index), log_link(stage.log));
+      reason_cell(stage, plan_index, stage_index),
+      stage.started ? log_link(stage.log, report_dir) : Html(kNone));  // no log: no dead link
 }
 
 // UNSUPPORTED, or SKIPPED before it started: nothing to read but the reason.
 bool did_not_run(const StageReport& stage) { return !stage.started && !run::is_failure(stage.result); }
 
-Html stage_rows(const PlanReport& plan, std::size_t plan_index, bool ran) {
+Html stage_rows(const PlanReport& plan, std::size_t plan_index, bool ran, const std::string& report_dir) {
   Html rows;
   for (std::size_t s = 0; s < plan.stages.size(); ++s) {
-    if (did_not_run(plan.stages[s]) != ran) rows += stage_row(plan.stages[s], plan_index, s);
+    if (did_not_run(plan.stages[s]) != ran) rows += stage_row(plan.stages[s], plan_index, s, report_dir);
   }
   return rows;
 }
@@ -309,9 +361,9 @@ Html stages_table(const Html& rows) {
 
 // The stages that ran (or failed to) in a table; those that did not run folded below it,
 // so that a CPU run of a GPU matrix does not bury its results under dozens of rows.
-Html stage_table(const PlanReport& plan, std::size_t plan_index) {
+Html stage_table(const PlanReport& plan, std::size_t plan_index, const std::string& report_dir) {
   const std::size_t not_run = std::count_if(plan.stages.begin(), plan.stages.end(), did_not_run);
-  Html html = stages_table(stage_rows(plan, plan_index, true));
+  Html html = stages_table(stage_rows(plan, plan_index, true, report_dir));
   if (not_run == 0) return html;
   std::map<run::Status, int> results;
   for (const auto& stage : plan.stages) results[stage.result] += did_not_run(stage) ? 1 : 0;
@@ -322,7 +374,7 @@ Html stage_table(const PlanReport& plan, std::size_t plan_index) {
   return html + fmt::format("<details class=\"more not-run\"><summary>{} did not run ({})</summary>\n{}"
                             "</details>\n",
                             plural(not_run, "stage"), joined(parts, ", "),
-                            stages_table(stage_rows(plan, plan_index, false)));
+                            stages_table(stage_rows(plan, plan_index, false, report_dir)));
 }
 
 // ---- per plan: train curves ----
@@ -417,7 +469,7 @@ Html latency_bar(const InferenceTimings& t, double full_scale) {
 Html latency_row(const StageReport& stage, double full_scale) {
   const InferenceTimings& t = *stage.metrics.timings;
   return fmt::format(
-      "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+      "<tr><td class=\"id\"><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
       breakable(stage.id), optional_text(t.device), optional_text(t.precision), optional_int(t.batch_size),
@@ -459,7 +511,7 @@ Html figure_cells(const std::optional<FigureStats>& stats, int decimals) {
 
 Html benchmark_row(const StageReport& stage) {
   const BenchmarkFigures& b = *stage.metrics.benchmark;
-  return fmt::format("<tr><td><code>{}</code></td><td>{}</td>{}<td>{}</td>{}{}<td class=\"num\">{}</td>"
+  return fmt::format("<tr><td class=\"id\"><code>{}</code></td><td>{}</td>{}<td>{}</td>{}{}<td class=\"num\">{}</td>"
                      "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
                      breakable(stage.id), result_pill(stage.result), figure_cells(b.ips, 2),
                      b.ips_unit.empty() ? Html(kNone) : html_escape(b.ips_unit), figure_cells(b.batch_cost_s, 4),
@@ -587,13 +639,13 @@ Html log_checks(const StageReport& stage) {
 }
 
 // `tail`: the log's last lines, or what stands for them.
-Html failure_block(const StageReport& stage, const std::string& anchor, const Html& tail) {
+Html failure_block(const StageReport& stage, const std::string& anchor, const Html& tail, const std::string& report_dir) {
   return fmt::format(
       "<details class=\"failure\" id=\"{}\" open><summary>{} <code>{}</code> <span class=\"muted\">{}</span>"
       "</summary>\n<dl class=\"facts\"><dt>Command</dt><dd><code>{}</code></dd><dt>Directory</dt><dd><code>{}</code>"
       "</dd><dt>Status</dt><dd>{}</dd>{}<dt>Log</dt><dd>{}</dd></dl>\n{}</details>\n",
       anchor, result_pill(stage.result), breakable(stage.id), html_escape(stage.reason), command_line(stage.argv),
-      html_escape(stage.cwd), exit_status(stage), log_checks(stage), log_link(stage.log), tail);
+      html_escape(stage.cwd), exit_status(stage), log_checks(stage), log_link(stage.log, report_dir), tail);
 }
 
 // ---- the page ----
@@ -604,7 +656,7 @@ Html log_tail_block(const StageReport& stage) {
 }
 
 // A check that failed like an earlier one refers to it, among the checks and the failures.
-Html checks_and_failures(const PlanReport& plan, std::size_t plan_index) {
+Html checks_and_failures(const PlanReport& plan, std::size_t plan_index, const std::string& report_dir) {
   const auto same_failures = checks_failed_like_earlier(plan);
   auto earlier = [&](std::size_t s) -> std::optional<std::size_t> {
     const auto it = same_failures.find(s);
@@ -619,26 +671,27 @@ Html checks_and_failures(const PlanReport& plan, std::size_t plan_index) {
                                           const auto first = earlier(s_index);
                                           return failure_block(s, tail_anchor(plan_index, s_index),
                                                                first ? same_failures_note(plan, plan_index, *first)
-                                                                     : log_tail_block(s));
+                                                                     : log_tail_block(s),
+                                                               report_dir);
                                         });
   return titled("Alignment checks", checks) + titled("Failures", failures);
 }
 
-Html plan_section(const PlanReport& plan, std::size_t plan_index) {
+Html plan_section(const PlanReport& plan, std::size_t plan_index, const std::string& report_dir) {
   Html html = fmt::format(
       "<section class=\"plan\" id=\"plan-{}\">\n<h2>{}</h2>\n<p class=\"meta\">model <b>{}</b> &#183; dialect {}{} "
       "&#183; output <code>{}</code></p>\n",
       plan_index, plan_title(plan), html_escape(plan.model), html_escape(plan.dialect),
       plan.dialect_source.empty() ? "" : " <span class=\"muted\">(" + html_escape(plan.dialect_source) + ")</span>",
       html_escape(plan.output_dir));
-  html += stage_table(plan, plan_index);
+  html += stage_table(plan, plan_index, report_dir);
   html += titled("Training curves",
                  render_selected(plan, [](const StageReport& s) { return !s.metrics.curves.empty(); },
                                  [](const StageReport& s, std::size_t) { return train_curves(s); }));
   html += evaluation_results(plan);
   html += inference_latency(plan);
   html += benchmark_figures(plan);
-  html += checks_and_failures(plan, plan_index);
+  html += checks_and_failures(plan, plan_index, report_dir);
   return html + "</section>\n";
 }
 
@@ -659,9 +712,9 @@ Html invalid_configs_section(const RunReport& report) {
 
 std::string render_html_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
-  Html html = head(html_escape(verdict.headline())) + banner(report, verdict) + "<main>\n" + overview(report) +
-              contents(report) + invalid_configs_section(report);
-  for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1);
+  Html html = head(html_escape(verdict.headline())) + banner(report, verdict) + "<main>\n" + attention(report) +
+              overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
+  for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1, report.report_dir);
   return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";
 }
 

@@ -1,5 +1,7 @@
 #include "report/html_text.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "core/utf8.h"
@@ -88,14 +90,25 @@ std::string html_escape(std::string_view text) {
 
 std::string html_escape_log(std::string_view text) { return html_escape(without_terminal_codes(text)); }
 
-std::string file_url(std::string_view path) {
-  std::string url = "file://";
+// Every byte outside [A-Za-z0-9-._~/] percent-encoded (a ':' too, so that no relative
+// URL's first segment reads as a scheme).
+std::string percent_encoded(std::string_view path) {
+  std::string url;
   for (const char c : path) {
     const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                             c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
     url += unreserved ? std::string(1, c) : fmt::format("%{:02X}", static_cast<unsigned char>(c));
   }
   return url;
+}
+
+std::string file_url(std::string_view path) { return "file://" + percent_encoded(path); }
+
+std::string relative_url(std::string_view path, std::string_view base_dir) {
+  const std::filesystem::path file(path), base(base_dir);
+  if (base_dir.empty() || !file.is_absolute() || !base.is_absolute()) return file_url(path);
+  const std::filesystem::path relative = file.lexically_normal().lexically_relative(base.lexically_normal());
+  return relative.empty() ? file_url(path) : percent_encoded(relative.generic_string());
 }
 
 }  // namespace tipc::report

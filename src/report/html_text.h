@@ -16,4 +16,9 @@ std::string html_escape_log(std::string_view text);
 // A file:// URL for an absolute path, every byte outside [A-Za-z0-9-._~/] percent-encoded.
 std::string file_url(std::string_view path);
 
+// `path` (absolute) as a URL relative to the directory `base_dir` (absolute), encoded as
+// file_url encodes: "train/train.log", "../model/x.log". A page that links so keeps its links
+// wherever its directory tree is copied. file_url(path) when either is not absolute.
+std::string relative_url(std::string_view path, std::string_view base_dir);
+
 }  // namespace tipc::report

@@ -111,7 +111,8 @@ Json stage_json(const StageReport& s) {
           {"log_findings", s.log_findings},
           {"metrics", metrics_json(s.metrics)},
           {"check", s.check ? check_json(*s.check) : Json(nullptr)},
-          {"log_tail", s.log_tail}};
+          {"log_tail", s.log_tail},
+          {"error_line", s.error_line}};
 }
 
 std::vector<const StageReport*> stages_of(const std::vector<PlanReport>& plans) {
@@ -199,6 +200,7 @@ std::string render_json_report(const RunReport& report) {
                      {"settings_file", report.settings_file},
                      {"counts", counts_json(stages_of(report.plans))},
                      {"invalid_configs", invalid_configs_json(report.invalid_configs)},
+                     {"environment", report.environment ? environment_json(*report.environment) : Json(nullptr)},
                      {"plans", Json::array()}};
   std::string out;
   append_streamed(out, head, 0, report.plans.size(), [&](std::string& text, std::size_t p, int depth) {

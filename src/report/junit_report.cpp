@@ -9,6 +9,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "plan/shell_words.h"
 #include "report/report_text.h"
 #include "report/xml_escape.h"
 #include "run/outcome.h"
@@ -66,24 +67,32 @@ std::string class_name(const PlanReport& plan) {
   return std::filesystem::path(plan.config).replace_extension().string() + "." + plan.mode;
 }
 
-// What a failure's text holds: the check values that failed, the check's notes, the log tail.
+// The stage's reason, and when its result is an earlier run's, that run's time.
+std::string message(const StageReport& stage) {
+  const std::string note = earlier_run_note(stage);
+  if (note.empty()) return stage.reason;
+  return stage.reason.empty() ? note : stage.reason + " (" + note + ")";
+}
+
+// What a CI page shows of a failure first: its log's first error line, else its reason; an
+// earlier run's result says so either way.
+std::string failure_message(const StageReport& stage) {
+  if (stage.error_line.empty()) return message(stage);
+  const std::string note = earlier_run_note(stage);
+  return note.empty() ? stage.error_line : stage.error_line + " (" + note + ")";
+}
+
+// What a failure's text holds: the reason (when the message is the error line), the check
+// values that failed, the check's notes.
 std::string failure_text(const StageReport& stage) {
-  std::string out;
+  std::string out = stage.error_line.empty() || stage.reason.empty() ? "" : stage.reason + "\n";
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) {
       if (!value.passed) out += check_value_line(value) + "\n";
     }
     for (const std::string& note : stage.check->notes) out += note + "\n";
   }
-  if (!stage.log_tail.empty()) out += fmt::format("last lines of {}:\n{}", stage.log, stage.log_tail);
   return out;
-}
-
-// The stage's reason, and when its result is an earlier run's, that run's time.
-std::string message(const StageReport& stage) {
-  const std::string note = earlier_run_note(stage);
-  if (note.empty()) return stage.reason;
-  return stage.reason.empty() ? note : stage.reason + " (" + note + ")";
 }
 
 std::string outcome_element(const StageReport& stage) {
@@ -93,11 +102,19 @@ std::string outcome_element(const StageReport& stage) {
     return fmt::format("      <skipped message=\"{}\"/>\n", attr(message(stage)));
   }
   const char* element = status == run::Status::kFail ? "failure" : "error";
-  return fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element, attr(message(stage)),
+  return fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element, attr(failure_message(stage)),
                      run::to_string(status), text(failure_text(stage)));
 }
 
-// The cluster job that ran the stage, and a check's values.
+// A stage that failed: its command, where it ran, its log and the log's last lines.
+std::string failure_output(const StageReport& stage) {
+  if (!needs_attention(stage.result)) return "";
+  std::string out = fmt::format("command: {}\ncwd: {}\nlog: {}\n", plan::join_shell_words(stage.argv), stage.cwd, stage.log);
+  if (!stage.log_tail.empty()) out += fmt::format("last lines of the log:\n{}", stage.log_tail);
+  return out;
+}
+
+// The cluster job that ran the stage, a check's values, and a failure's command and log tail.
 std::string system_out(const StageReport& stage) {
   std::string lines;
   if (stage.result == run::Status::kPass && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
@@ -105,6 +122,7 @@ std::string system_out(const StageReport& stage) {
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";
   }
+  lines += failure_output(stage);
   return lines.empty() ? "" : fmt::format("      <system-out>{}</system-out>\n", text(lines));
 }
 

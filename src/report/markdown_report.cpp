@@ -162,6 +162,13 @@ std::string stage_list(const RunReport& report, const std::vector<StageRef>& sta
   return out;
 }
 
+// A failure's reason and its log's first error line.
+std::string reason_with_error(const NotPassedRow& row) {
+  const std::string& error = row.stages.front().stage->error_line;
+  if (row.stages.size() != 1 || error.empty()) return cell(row.reason);
+  return fmt::format("{} · first error: {}", cell(row.reason), code(error));
+}
+
 // Failures first, then SKIPPED, then UNSUPPORTED; plan order within each.
 std::string not_passed_table(const RunReport& report) {
   const auto rows = not_passed_rows(report);
@@ -170,7 +177,7 @@ std::string not_passed_table(const RunReport& report) {
   const std::size_t shown = std::min(rows.size(), kMaxStageRows);
   for (std::size_t i = 0; i < shown; ++i) {
     out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), run::to_string(rows[i].result), stage_list(report, rows[i].stages),
-                       cell(rows[i].reason));
+                       reason_with_error(rows[i]));
   }
   return out + cut_notice(shown, rows.size(), "rows");
 }
@@ -232,11 +239,20 @@ std::string invalid_configs_table(const RunReport& report) {
   return out;
 }
 
+std::string environment_list(const RunReport& report) {
+  if (!report.environment) return "";
+  std::string out = "\n### Environment\n\n";
+  for (const auto& [label, text] : environment_facts(*report.environment)) {
+    out += fmt::format("- **{}**: {}\n", label, label == "Command" || label == "Repository" ? code(text) : cell(text));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_markdown_report(const RunReport& report) {
   return headline(report) + dialect_lines(report) + counts_table(report) + invalid_configs_table(report) +
-         not_passed_table(report) + checks_table(report);
+         not_passed_table(report) + checks_table(report) + environment_list(report);
 }
 
 }  // namespace tipc::report

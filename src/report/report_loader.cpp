@@ -13,6 +13,7 @@
 #include "plan/plan_json.h"
 #include "report/check_details.h"
 #include "report/console_reporter.h"
+#include "report/error_line.h"
 #include "report/log_metrics.h"
 #include "run/journal.h"
 
@@ -188,7 +189,10 @@ StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const Pla
   }
   add_check(report, stage, plan);
   if (report.started) report.metrics = parse_stage_metrics_file(plan::to_string(report.kind), report.log);
-  if (report.started && report.result != run::Status::kPass) report.log_tail = log_tail(report.log, kLogTailLines);
+  if (report.started && report.result != run::Status::kPass) {
+    report.log_tail = log_tail(report.log, kLogTailLines);
+    report.error_line = first_error_line_of_file(report.log);
+  }
   return report;
 }
 
@@ -268,6 +272,7 @@ Result<RunReport> report_from_plans(const std::vector<PlanFile>& plans) {
     }
   }
   set_run_times(run, plans, journals);
+  if (!plans.empty()) run.environment = read_environment_file(plan_dir_of(plans.front()));
   run.invalid_configs = invalid_configs(plans);
   return run;
 }
@@ -292,7 +297,8 @@ Result<RunReport> load_run_report_files(const std::vector<std::string>& plan_fil
 Result<RunReport> load_run_report(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return fail(Error::at(dir, 0, "", "not a directory"));
-  const auto files = find_plan_files(dir);
+  // Absolute, as the paths of the model are (a relative DIR would make every log path relative).
+  const auto files = find_plan_files(fs::absolute(dir, ec).lexically_normal());
   if (files.empty()) {
     return fail(Error::at(dir, 0, "", fmt::format("no {} at or under this directory: not the output of a tipc-run run",
                                                   run::kPlanFileName)));

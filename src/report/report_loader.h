@@ -13,7 +13,10 @@
 //   crash is left out; an earlier PASS in a --resume run is resumed;
 // * a run without a "run finished" line was cut short: interrupted, no finish time;
 // * a check stage's values come from its JSON file (its log path with .json for .log);
-// * a stage that started and did not pass carries the last 30 lines of its log.
+// * a stage that started and did not pass carries the last 30 lines of its log and its
+//   first error line (error_line.h);
+// * the environment is the one recorded beside the first plan file (environment.h), absent
+//   for a run of an older tipc-run.
 #include <string>
 #include <vector>
 

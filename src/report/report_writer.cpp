@@ -24,7 +24,9 @@ const std::vector<ReportFile>& report_files() {
   return files;
 }
 
-Result<void> write_reports(const RunReport& report, const std::string& dir) {
+Result<void> write_reports(const RunReport& model, const std::string& dir) {
+  RunReport report = model;
+  report.report_dir = std::filesystem::absolute(dir).lexically_normal().string();
   for (const ReportFile& file : report_files()) {
     const std::string path = (std::filesystem::path(dir) / file.name).string();
     if (auto written = write_file_atomically(path, file.render(report)); !written) return written;
@@ -43,6 +45,13 @@ void ReportWriter::run_started(const run::RunInfo& info) {
   plan_files_.clear();
   for (const auto* plan : info.plans) plan_files_.push_back(run::plan_file_path(repo_root_, *plan));
   directory_ = report_directory(repo_root_, info.plans);
+  if (!environment_) return;
+  // Not recorded is not a failed run: the reports then show no environment.
+  for (const auto* plan : info.plans) {
+    if (auto ok = write_environment_file(run::plan_output_path(repo_root_, *plan), *environment_); !ok) {
+      out_ << "tipc-run: warning: " << ok.error().str() << '\n';
+    }
+  }
 }
 
 // The reports' directory, and the bundle when asked for.

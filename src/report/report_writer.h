@@ -25,7 +25,8 @@ struct ReportFile {
 // The one place a new report (report.html) is added.
 const std::vector<ReportFile>& report_files();
 
-// Renders every report file into `dir`, each atomically (a temp file, then a rename).
+// Renders every report file into `dir`, each atomically (a temp file, then a rename);
+// report.html's links are relative to `dir`.
 Result<void> write_reports(const RunReport& report, const std::string& dir);
 
 // Where a run's reports go: the plan's output directory for one plan, else
@@ -38,6 +39,8 @@ class ReportWriter : public run::Listener {
   // are none); `bundle` is --bundle's file.
   ReportWriter(run::RunContext state, std::optional<std::string> bundle, std::ostream& out)
       : repo_root_(state.repo_root), journal_(std::move(state)), bundle_(std::move(bundle)), out_(out) {}
+  // Kept beside each plan file when the run starts (environment.h), so that every report shows it.
+  void set_environment(Environment environment) { environment_ = std::move(environment); }
   void run_started(const run::RunInfo& info) override;
   void stage_finished(const run::StageRecord& record) override;
   void run_finished(const run::RunSummary& summary) override;
@@ -58,6 +61,7 @@ class ReportWriter : public run::Listener {
   std::vector<std::string> plan_files_;
   std::string directory_;
   std::optional<RunReport> report_;
+  std::optional<Environment> environment_;
 };
 
 }  // namespace tipc::report

@@ -61,6 +61,8 @@ std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::s
   return values;
 }
 
+bool needs_attention(run::Status result) { return run::is_failure(result); }
+
 std::string earlier_run_note(const StageReport& stage) {
   if (!stage.earlier_run) return "";
   const EarlierRun& run = *stage.earlier_run;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plan/plan.h"
+#include "report/environment.h"
 #include "run/outcome.h"
 #include "run/run_verdict.h"
 
@@ -128,6 +129,7 @@ struct StageReport {
   StageMetrics metrics;
   std::optional<CheckDetails> check;  // check stages whose JSON file exists
   std::string log_tail;               // last lines of the log, for stages that did not pass
+  std::string error_line;             // its log's first error line (error_line.h); "" when none is found
 };
 
 // A problem of a config the run left out as invalid (the others ran).
@@ -163,6 +165,10 @@ struct RunReport {
   std::string settings_file;      // absolute; "" when the project has none
   std::vector<PlanReport> plans;
   std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
+  std::optional<Environment> environment;      // absent for a run of an older tipc-run
+  // Where the reports are written (write_reports sets it): report.html links the logs
+  // relative to it, so that a copy of the tree (the bundle) keeps its links.
+  std::string report_dir;
 
   int count(run::Status result) const;
   // The configs given (those planned, and those left out) and the invalid ones.
@@ -174,6 +180,10 @@ struct RunReport {
   // How `tipc-run report` exits: the verdict's code.
   int exit_code(const run::VerdictRules& rules) const;
 };
+
+// The results every report leads with and the console recaps at the end of a run: the
+// stages a reviewer must look at (FAIL, TIMEOUT, UNRESOLVED). The one place to add a result.
+bool needs_attention(run::Status result);
 
 // How near a check value is to its limit, as value / limit (above 1: over it); the value
 // itself without a positive limit; not a number is the worst: infinity.

@@ -89,7 +89,7 @@ TEST_F(ReportCommand, AFailedRunExitsOneAndItsReportsNameTheFailure) {
   ASSERT_EQ(junit.cases.size(), 7u);
   EXPECT_EQ(junit.cases[0].outcome, "failure");
   EXPECT_EQ(junit.cases[0].message, "exit code 3");
-  EXPECT_NE(junit.cases[0].text.find("boom <&>"), std::string::npos) << junit.cases[0].text;
+  EXPECT_NE(junit.cases[0].system_out.find("boom <&>"), std::string::npos) << junit.cases[0].system_out;  // the log's tail
   EXPECT_NE(slurp((output() / "summary.md").string()).find("| ❌ FAIL | `norm_train/gpus_-1/autocast_null/train` |"),
             std::string::npos);
 }

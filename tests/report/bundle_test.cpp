@@ -62,6 +62,29 @@ TEST_F(BundleTest, HoldsTheReportsLogsCheckFilesConfigsAndSettings) {
   }
 }
 
+// The bundle's report.html links the log of every stage that ran at its member, relative to
+// reports/, and no link is a file:// URL of the machine that wrote it.
+TEST_F(BundleTest, ReportHtmlLinksResolveInsideTheBundle) {
+  const std::string bundle = (outside_.path() / "acceptance.tar.gz").string();
+  ASSERT_TRUE(write_bundle(report_, report_.plans[0].output_dir, bundle));
+  const auto members = test::read_tar_gz(bundle);
+  const std::string& html = members.at("reports/report.html");
+  EXPECT_EQ(html.find("file://"), std::string::npos);
+  std::size_t links = 0;
+  for (const StageReport& stage : report_.plans[0].stages) {
+    if (!stage.started || !fs::exists(stage.log)) continue;
+    const std::string member = fs::path(stage.log).lexically_relative(repo_.path()).string();
+    EXPECT_EQ(members.count(member), 1u) << member;
+    const std::string href = (fs::path("..") / member).string();
+    EXPECT_NE(html.find("href=\"" + href + "\""), std::string::npos) << href;
+    EXPECT_EQ(fs::path("reports/" + href).lexically_normal().string(), member);
+    ++links;
+  }
+  EXPECT_EQ(links, 2u);  // train.log and the diff check's log
+  // On disk the same report links from its own directory.
+  EXPECT_NE(test::slurp(report_.plans[0].output_dir + "/report.html").find("href=\"train.log\""), std::string::npos);
+}
+
 TEST_F(BundleTest, MembersAreListedOnceInReportLogConfigOrder) {
   const auto members = bundle_members(report_, report_.plans[0].output_dir);
   ASSERT_FALSE(members.empty());

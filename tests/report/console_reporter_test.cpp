@@ -279,3 +279,77 @@ TEST(LogTail, ReturnsTheLastLines) {
 
 }  // namespace
 }  // namespace tipc::report
+
+namespace tipc::report {
+namespace {
+
+// Three stages on the fake executor: a train that fails with a traceback in its log, an
+// eval that passes, an infer that fails without a log line that says error.
+struct FailingRun {
+  test::TempDir dir;
+  plan::Plan plan;
+  run::FakeExecutor fake;
+
+  FailingRun() {
+    plan.config_path = "c.txt";
+    plan.stages = {stage_of("a/train", plan::StageKind::kTrain, 0), stage_of("a/eval", plan::StageKind::kEval, 0),
+                   stage_of("a/infer", plan::StageKind::kInfer, 0)};
+    fake.scripts["c.txt#a/train"].exit_code = 2;
+    fake.scripts["c.txt#a/infer"].exit_code = 1;
+    dir.write("a/train.log", "epoch 1\nTraceback (most recent call last):\n  File \"t.py\"\nValueError: lr is nan\n");
+    dir.write("a/infer.log", "loading\n");
+  }
+  std::string run(ConsoleStyle style) {
+    Captured out;
+    ConsoleReporter reporter(out.file(), style);
+    run::SchedulerOptions options;
+    options.resources.source = "--gpus";
+    options.repo_root = dir.path().string();
+    run::run_stages({&plan}, fake, reporter, options, [] { return false; });
+    return out.text();
+  }
+  std::string log(const std::string& id) const { return (dir.path() / (id + ".log")).string(); }
+};
+
+TEST(ConsoleReporter, EveryRunEndsWithARecapOfTheStagesToLookAtWithTheirLogsAndErrorLines) {
+  FailingRun failing;
+  const std::string text = failing.run({false, false});
+  const std::string recap = "tipc-run: 2 stages to look at:\n"
+                            "  FAIL        a/train\n"
+                            "              log: " + failing.log("a/train") + "\n"
+                            "              ValueError: lr is nan\n"
+                            "  FAIL        a/infer\n"
+                            "              log: " + failing.log("a/infer") + "\n";
+  ASSERT_NE(text.find(recap), std::string::npos) << text;
+  EXPECT_TRUE(text.ends_with(recap)) << text;  // after the counts line: the last thing read
+  EXPECT_LT(text.find("tipc-run: 1 passed, 2 failed"), text.find(recap));
+}
+
+TEST(ConsoleReporter, APassingRunHasNoRecap) {
+  FailingRun passing;
+  passing.fake.scripts.clear();
+  EXPECT_EQ(passing.run({false, false}).find("to look at"), std::string::npos);
+}
+
+TEST(ConsoleReporter, QuietPrintsTheFailuresAndTheRecapOnly) {
+  FailingRun failing;
+  ConsoleStyle quiet{false, false, true};
+  const std::string text = failing.run(quiet);
+  EXPECT_EQ(text.find("tipc-run: 3 stages"), std::string::npos) << text;  // no header
+  EXPECT_EQ(text.find("started"), std::string::npos) << text;
+  EXPECT_EQ(text.find("PASS"), std::string::npos) << text;
+  EXPECT_EQ(text.find("passed,"), std::string::npos) << text;  // no counts line
+  EXPECT_NE(text.find("FAIL        a/train (1.0 s) - exit code 2\n    command: python3 a/train\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tipc-run: 2 stages to look at:\n"), std::string::npos) << text;
+  // On a terminal too: no status line.
+  EXPECT_EQ(failing.run({true, false, true}).find('\r'), std::string::npos);
+}
+
+TEST(ConsoleStyle, QuietIsPassedThrough) {
+  EXPECT_TRUE(ConsoleStyle::detect(-1, true).quiet);
+  EXPECT_FALSE(ConsoleStyle::detect(-1).quiet);
+}
+
+}  // namespace
+}  // namespace tipc::report

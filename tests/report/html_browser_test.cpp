@@ -213,5 +213,47 @@ TEST_F(HtmlBrowser, ProbeAndLogCatchABrokenPage) {
   EXPECT_GE(page.log_problems.size(), 2u) << page.run.err;  // the image and the script, refused by the policy
 }
 
+// Measures the laid-out page once it has loaded: how wide it is against the window, and the
+// tallest row and the stage column of the inference-latency table, as "WIDTH VIEWPORT ROW COLUMN".
+constexpr std::string_view kLayoutProbe = R"js(<script>
+window.addEventListener('load', function () {
+  var root = document.documentElement, row = 0, column = 0;
+  document.querySelectorAll('h3').forEach(function (h) {
+    if (h.textContent !== 'Inference latency') return;
+    var table = null;
+    for (var n = h.nextElementSibling; n && !table; n = n.nextElementSibling) table = n.querySelector('table');
+    if (!table) return;
+    table.querySelectorAll('tbody tr').forEach(function (tr) { row = Math.max(row, tr.getBoundingClientRect().height); });
+    column = table.querySelector('tbody td').getBoundingClientRect().width;
+  });
+  var out = document.createElement('pre');
+  out.id = 'tipc-layout';
+  out.textContent = [root.scrollWidth, root.clientWidth, Math.round(row), Math.round(column)].join(' ');
+  document.body.appendChild(out);
+});
+</script>
+)js";
+
+// At 1400 px (a laptop's browser): the page does not scroll sideways, and the inference
+// latency table's rows stay one or two lines high with a stage column wide enough to read
+// (before: a 58 px column, two characters a line, rows about 370 px tall).
+TEST_F(HtmlBrowser, At1400PixelsNothingScrollsSidewaysAndTheLatencyTableIsReadable) {
+  std::string html = render_html_report(test::realistic::run_report());
+  html.insert(html.find("<head>\n") + 7, kLayoutProbe);
+  const std::string page = scratch_.write("layout report.html", html);
+  const BrowserRun run = run_chromium(*chromium_, scratch_.path(),
+                                      "--window-size=1400,2000 --dump-dom " + test::shell_quote(file_url(page)));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::smatch figures;
+  ASSERT_TRUE(std::regex_search(run.out, figures, std::regex("<pre id=\"tipc-layout\">(\\d+) (\\d+) (\\d+) (\\d+)</pre>")))
+      << run.err;
+  const int page_width = std::stoi(figures[1]), viewport = std::stoi(figures[2]);
+  const int tallest_row = std::stoi(figures[3]), stage_column = std::stoi(figures[4]);
+  EXPECT_LE(page_width, viewport) << "the page scrolls sideways";
+  EXPECT_GT(tallest_row, 0) << "no inference latency table";
+  EXPECT_LE(tallest_row, 80) << "a latency row is " << tallest_row << " px tall";
+  EXPECT_GE(stage_column, 200) << "the stage column is " << stage_column << " px wide";
+}
+
 }  // namespace
 }  // namespace tipc::report

@@ -142,6 +142,66 @@ TEST(HtmlReport, EveryStageHasARowWithItsResultAndLogLink) {
   EXPECT_NE(html.find("href=\"" + output + "train%20logs/train.log\""), std::string::npos);
 }
 
+TEST(HtmlReport, LogLinksAreRelativeToTheReportsDirectory) {
+  RunReport report = test::realistic::run_report();
+  report.report_dir = "/work/demo/test_tipc/output/alexnet/lite_train_lite_infer";
+  const std::string html = rendered(report);
+  EXPECT_EQ(html.find("file://"), std::string::npos);
+  EXPECT_NE(html.find("href=\"train%20logs/train.log\""), std::string::npos);
+  // Another plan's log, beside the report's directory.
+  report.report_dir = "/work/demo/test_tipc/output/alexnet/whole_infer";
+  EXPECT_NE(rendered(report).find("href=\"../lite_train_lite_infer/train%20logs/train.log\""), std::string::npos);
+}
+
+TEST(HtmlReport, AStageThatNeverStartedLinksNoLog) {
+  RunReport report = test::realistic::run_report();
+  const StageReport& unsupported = report.plans[0].stages[7];
+  ASSERT_FALSE(unsupported.started);
+  const std::string name = std::filesystem::path(unsupported.log).filename().string();
+  EXPECT_EQ(rendered(report).find(name), std::string::npos);
+}
+
+TEST(HtmlReport, AFailingRunLeadsWithItsFailuresAndTheirErrorLines) {
+  RunReport report = test::realistic::run_report();
+  report.report_dir = "/work/demo/test_tipc/output/alexnet/lite_train_lite_infer";
+  report.plans[0].stages[8].error_line = "cv2.error: OpenCV(4.6.0) parse error & <shape mismatch>";
+  const std::string html = rendered(report);
+  const std::string lead = between(html, "<main>", "<section class=\"attention\"", "</section>");
+  ASSERT_FALSE(lead.empty());
+  EXPECT_LT(html.find("<section class=\"attention\""), html.find("<section class=\"overview\""));
+  EXPECT_NE(lead.find("<h2>3 stages to look at</h2>"), std::string::npos);  // init check, onnx infer, timeout
+  EXPECT_EQ(occurrences(lead, "<tr><td><span class=\"result "), 3u);
+  EXPECT_NE(lead.find("<code>cv2.error: OpenCV(4.6.0) parse error &amp; &lt;shape mismatch&gt;</code>"), std::string::npos);
+  EXPECT_NE(lead.find("timed out after 120 s"), std::string::npos);  // no error line: its reason
+  EXPECT_NE(lead.find("<a href=\"#tail-1-8\"><code>infer/onnx_cpu_threads_1_batchsize_1</code></a>"), std::string::npos);
+  EXPECT_NE(lead.find("href=\"infer%20logs/"), std::string::npos);  // its log
+  EXPECT_EQ(lead.find("UNSUPPORTED"), std::string::npos);
+}
+
+TEST(HtmlReport, APassingRunHasNoFailuresSection) {
+  RunReport report = test::realistic::run_report();
+  report.plans.erase(report.plans.begin());
+  EXPECT_EQ(render_html_report(report).find("class=\"attention\""), std::string::npos);
+}
+
+TEST(HtmlReport, ShowsTheEnvironment) {
+  RunReport report = test::realistic::run_report();
+  EXPECT_EQ(render_html_report(report).find("id=\"environment\""), std::string::npos);
+  Environment environment;
+  environment.host = "gpu-host-3";
+  environment.gpus = {{"NVIDIA H100 80GB HBM3", "550.54.15"}};
+  environment.interpreter = InterpreterInfo{"python3", "3.11.2", {{"torch", "2.1.2"}}};
+  environment.repository = RepositoryState{"0123abc", "main", true};
+  environment.command_line = {"tipc-run", "a b.txt", "lite_train_lite_infer"};
+  report.environment = environment;
+  const std::string section = between(render_html_report(report), "id=\"environment\"", "<dl", "</dl>");
+  EXPECT_NE(section.find("<dt>Host</dt><dd>gpu-host-3</dd>"), std::string::npos);
+  EXPECT_NE(section.find("<dt>GPUs</dt><dd>NVIDIA H100 80GB HBM3 (driver 550.54.15)</dd>"), std::string::npos);
+  EXPECT_NE(section.find("<dt>Python</dt><dd>3.11.2 (python3), torch 2.1.2</dd>"), std::string::npos);
+  EXPECT_NE(section.find("0123abc on main, with uncommitted changes"), std::string::npos);
+  EXPECT_NE(section.find("<code>tipc-run &#39;a b.txt&#39; lite_train_lite_infer</code>"), std::string::npos);
+}
+
 TEST(HtmlReport, DrawsAChartPerTrainMetricWithARankPerSeries) {
   const std::string html = rendered(test::realistic::run_report());
   const std::string loss_chart = between(html, "<figcaption>loss</figcaption>", "<svg", "</svg>");
@@ -215,6 +275,9 @@ TEST(HtmlReport, EscapesHostileTextEverywhere) {
   EXPECT_EQ(html.find("<mode>"), std::string::npos);
   EXPECT_NE(html.find("&lt;script&gt;alert(&quot;id&quot;)&lt;/script&gt;&amp;amp;&#39;x&#39;"), std::string::npos);
   EXPECT_NE(html.find("href=\"file:///tmp/a%20dir/%3Cx%3E%26%22y%22.log\""), std::string::npos);
+  RunReport relative = hostile_report();
+  relative.report_dir = "/tmp";
+  EXPECT_NE(rendered(relative).find("href=\"a%20dir/%3Cx%3E%26%22y%22.log\""), std::string::npos);
   EXPECT_EQ(occurrences(html, "<pre class=\"log\">"), occurrences(html, "</pre>"));
   EXPECT_EQ(occurrences(html, "<details"), occurrences(html, "</details>"));
   EXPECT_TRUE(is_clean_utf8(html));
@@ -256,7 +319,7 @@ TEST(HtmlReport, ALongCheckShowsItsFailingValuesFirstAndFoldsTheRest) {
   for (int i = 0; i < 20; ++i) check.check->values.push_back({"image_" + std::to_string(i), 0.0001, 0.001, true});
   check.check->values[13] = {"image_13", 0.5, 0.001, false};
   report.plans[0].stages.push_back(check);
-  const std::string block = between(rendered(report), "check/many</code><span class=\"tag\">", "<p", "</div>");
+  const std::string block = between(rendered(report), "check/many</code><span class=\"tag\">", "<p", "</details>\n</div>");
 
   EXPECT_NE(block.find("<p class=\"key\">1 of 20 values fail:</p>"), std::string::npos) << block.substr(0, 500);
   const std::string headline = between(block, "", "<table>", "</table>");

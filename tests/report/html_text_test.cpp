@@ -39,5 +39,16 @@ TEST(HtmlText, FileUrlsPercentEncodeEverythingButPlainPathCharacters) {
   EXPECT_EQ(file_url("/\xff"), "file:///%FF");
 }
 
+TEST(HtmlText, RelativeUrlsStartAtTheBaseDirectory) {
+  EXPECT_EQ(relative_url("/r/out/m/train.log", "/r/out/m"), "train.log");
+  EXPECT_EQ(relative_url("/r/out/m/a b/x.log", "/r/out/m/"), "a%20b/x.log");
+  EXPECT_EQ(relative_url("/r/out/other/x.log", "/r/out/m"), "../other/x.log");
+  EXPECT_EQ(relative_url("/r/x:y/z.log", "/r"), "x%3Ay/z.log");  // no scheme
+  EXPECT_EQ(relative_url("/r/out/./m/../m/t.log", "/r/out/m"), "t.log");
+  // Without an absolute base there is nothing to be relative to.
+  EXPECT_EQ(relative_url("/r/t.log", ""), "file:///r/t.log");
+  EXPECT_EQ(relative_url("t.log", "/r"), "file://t.log");
+}
+
 }  // namespace
 }  // namespace tipc::report

@@ -49,6 +49,23 @@ TEST(JsonReport, HoldsTheVerdictCountsAndEveryStage) {
   EXPECT_EQ(stages[8]["check"]["histograms"][0]["edges"].size(), 3u);
 }
 
+TEST(JsonReport, HoldsTheEnvironmentUnderOneKeyAndEachFailuresErrorLine) {
+  RunReport run = test::sample_run_report();
+  auto json = nlohmann::json::parse(render_json_report(run));
+  const auto& environment = json["environment"];
+  EXPECT_EQ(environment["host"], "ci-7");
+  EXPECT_EQ(environment["cpu_cores"], 16);
+  EXPECT_EQ(environment["gpus"][0]["driver"], "550.54.15");
+  EXPECT_EQ(environment["interpreter"]["python_version"], "3.11.2");
+  EXPECT_EQ(environment["interpreter"]["frameworks"]["torch"], "2.1.2");
+  EXPECT_EQ(environment["repository"]["dirty"], true);
+  EXPECT_EQ(environment["command_line"][3], "-k");
+  EXPECT_EQ(json["plans"][0]["stages"][1]["error_line"], "ValueError: top1 < 0 & \"nan\"");
+  EXPECT_EQ(json["plans"][0]["stages"][0]["error_line"], "");
+  run.environment.reset();  // a run of an older tipc-run
+  EXPECT_EQ(nlohmann::json::parse(render_json_report(run))["environment"], nullptr);
+}
+
 TEST(JsonReport, HoldsBenchmarkFiguresAndAutoLogMemory) {
   const auto json = nlohmann::json::parse(render_json_report(test::sample_run_report()));
   const auto& stages = json["plans"][0]["stages"];

@@ -87,10 +87,31 @@ TEST(JunitReport, MarkupAndControlCharactersSurviveEscaping) {
   const auto file = test::read_junit(render_junit_report(test::sample_run_report()));
   ASSERT_EQ(file.errors, "");
   const auto& eval = file.cases[1];
-  EXPECT_EQ(eval.message, "exit code 3 <&\"'>");
-  EXPECT_NE(eval.text.find("  a < b && \"c\" 'd'\n"), std::string::npos) << eval.text;
-  EXPECT_NE(eval.text.find("\\x1b[31mred\\x1b[0m \\x07bell \xEF\xBF\xBD\xEF\xBF\xBD bytes"), std::string::npos)
-      << eval.text;
+  EXPECT_EQ(eval.message, "ValueError: top1 < 0 & \"nan\"");
+  EXPECT_EQ(eval.text, "exit code 3 <&\"'>\n");
+  EXPECT_NE(eval.system_out.find("  a < b && \"c\" 'd'\n"), std::string::npos) << eval.system_out;
+  EXPECT_NE(eval.system_out.find("\\x1b[31mred\\x1b[0m \\x07bell \xEF\xBF\xBD\xEF\xBF\xBD bytes"), std::string::npos)
+      << eval.system_out;
+}
+
+TEST(JunitReport, AFailuresMessageIsItsLogsFirstErrorLineAndItsOutputTheCommandAndTail) {
+  RunReport run = test::sample_run_report();
+  StageReport& eval = run.plans[0].stages[1];
+  eval.argv = {"python3", "tools/eval.py", "-o", "Global.pretrained_model=./out/best model"};
+  eval.cwd = "/repo";
+  eval.log = "/repo/test_tipc/output/eval.log";
+  const auto file = test::read_junit(render_junit_report(run));
+  ASSERT_EQ(file.errors, "");
+  EXPECT_EQ(file.cases[1].message, "ValueError: top1 < 0 & \"nan\"");
+  EXPECT_TRUE(file.cases[1].system_out.starts_with(
+      "command: python3 tools/eval.py -o 'Global.pretrained_model=./out/best model'\ncwd: /repo\n"
+      "log: /repo/test_tipc/output/eval.log\nlast lines of the log:\nTraceback (most recent call last):\n"))
+      << file.cases[1].system_out;
+  // Without an error line the message is the reason, as before; a timeout is an <error> alike.
+  EXPECT_EQ(file.cases[2].outcome, "error");
+  EXPECT_EQ(file.cases[2].message, "timed out after 5 s");
+  EXPECT_NE(file.cases[2].system_out.find("command: "), std::string::npos);
+  EXPECT_EQ(file.cases[0].system_out.find("command: "), std::string::npos);  // a pass has none
 }
 
 TEST(JunitReport, AnyBytesInAnyFieldStayValidXml) {
@@ -101,6 +122,7 @@ TEST(JunitReport, AnyBytesInAnyFieldStayValidXml) {
     stage.id += every_byte;
     stage.reason += every_byte + "\r\n\t";
     stage.log_tail += every_byte;
+    stage.error_line.clear();  // the message is the reason
   }
   run.plans[0].config += every_byte;
   const auto file = test::read_junit(render_junit_report(run));

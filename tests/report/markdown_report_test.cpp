@@ -33,8 +33,9 @@ TEST(MarkdownReport, AnInterruptedRunCountsTheStagesThatNeverStarted) {
 TEST(MarkdownReport, CellsKeepOneLineAndEscapePipesAndTags) {
   RunReport run = test::sample_run_report();
   run.plans[0].stages[1].reason = "a|b\nc <script>";
+  run.plans[0].stages[1].error_line = "ValueError: x|y <z>";
   const std::string md = render_markdown_report(run);
-  EXPECT_NE(md.find("| a\\|b c &lt;script&gt; |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| a\\|b c &lt;script&gt; · first error: `ValueError: x\\|y &lt;z&gt;` |"), std::string::npos) << md;
 }
 
 TEST(MarkdownReport, APassingCheckShowsItsValueNearestTheLimit) {

@@ -225,6 +225,49 @@ TEST(ReportLoader, AStageThatDidNotPassCarriesItsLogTail) {
   EXPECT_EQ(stage(*report, "eval").log_tail, "");  // it never started
 }
 
+TEST(ReportLoader, AFailedStageCarriesItsLogsFirstErrorLine) {
+  test::FakeRun run;
+  run.script("train").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
+  run.run({&p});
+  run.repo.write("test_tipc/output/m/lite/train.log", "step 1\nTraceback (most recent call last):\n  x\nKeyError: 'lr'\n");
+  run.repo.write("test_tipc/output/m/lite/eval.log", "Error: a pass says nothing\n");
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(stage(*report, "train").error_line, "KeyError: 'lr'");
+  EXPECT_EQ(stage(*report, "eval").error_line, "");  // it passed
+}
+
+TEST(ReportLoader, ARelativeDirectoryGivesAbsolutePaths) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  const fs::path before = fs::current_path();
+  fs::current_path(run.repo.path());
+  const auto report = load_run_report("test_tipc/output/m/lite");
+  fs::current_path(before);
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(report->plans[0].output_dir, run.output());
+  EXPECT_EQ(stage(*report, "train").log, run.output() + "/train.log");
+}
+
+TEST(ReportLoader, TheEnvironmentComesFromTheStateFileBesideThePlan) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_FALSE(report->environment);  // none recorded
+  Environment environment;
+  environment.host = "node-4";
+  environment.repository = RepositoryState{"abc", "main", false};
+  ASSERT_TRUE(write_environment_file(run.output(), environment));
+  report = load_run_report(run.output());
+  ASSERT_TRUE(report && report->environment);
+  EXPECT_EQ(report->environment->host, "node-4");
+  EXPECT_EQ(report->environment->repository->branch, "main");
+}
+
 TEST(ReportLoader, ACheckStageGetsItsJsonFileButNotAStaleOne) {
   test::FakeRun run;
   auto check = fake_stage("check", StageKind::kCheck);

@@ -51,6 +51,37 @@ TEST(ReportWriter, EveryReportFileIsWrittenAndNamedOnce) {
   EXPECT_EQ(json["counts"]["PASS"], 2);
 }
 
+TEST(ReportWriter, TheEnvironmentIsKeptWithTheStateAndEveryReportShowsIt) {
+  test::FakeRun run;
+  std::ostringstream out;
+  ReportWriter writer = writer_for(run, out);
+  Environment environment;
+  environment.host = "bench-host-9";
+  environment.interpreter = InterpreterInfo{"python3", "3.11.2", {}};
+  writer.set_environment(environment);
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run_with(run, writer, p);
+  const auto kept = read_environment_file(run.output());  // for `tipc-run report DIR`
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->host, "bench-host-9");
+  ASSERT_TRUE(writer.report() && writer.report()->environment);
+  EXPECT_EQ(nlohmann::json::parse(test::slurp(run.output() + "/report.json"))["environment"]["host"], "bench-host-9");
+  EXPECT_NE(test::slurp(run.output() + "/summary.md").find("- **Host**: bench-host-9\n"), std::string::npos);
+  EXPECT_NE(test::slurp(run.output() + "/report.html").find("<dt>Host</dt><dd>bench-host-9</dd>"), std::string::npos);
+}
+
+TEST(ReportWriter, ReportHtmlLinksItsLogsRelativeToItsDirectory) {
+  test::FakeRun run;
+  run.script("train").exit_code = 1;
+  std::ostringstream out;
+  ReportWriter writer = writer_for(run, out);
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run_with(run, writer, p);
+  const std::string html = test::slurp(run.output() + "/report.html");
+  EXPECT_EQ(html.find("file://"), std::string::npos);
+  EXPECT_NE(html.find("href=\"train.log\""), std::string::npos) << html.substr(0, 200);
+}
+
 TEST(ReportWriter, AnInterruptedRunStillListsEveryStage) {
   test::FakeRun run;
   run.options.jobs = 2;

@@ -19,6 +19,7 @@ struct JunitCase {
   std::string outcome;  // "", "failure", "error", "skipped"
   std::string message, text;
   std::map<std::string, std::string> properties;  // <properties> of the test case: name -> value
+  std::string system_out;
 };
 
 struct JunitSuite {
@@ -67,13 +68,14 @@ inline std::map<std::string, std::string> attributes(xmlNode* node) {
 }
 
 inline JunitCase read_case(const std::string& suite, xmlNode* node) {
-  JunitCase c{suite, prop(node, "classname"), prop(node, "name"), "", "", "", {}};
+  JunitCase c{suite, prop(node, "classname"), prop(node, "name"), "", "", "", {}, ""};
   for (xmlNode* child = node->children; child; child = child->next) {
     if (named(child, "properties")) {
       for (xmlNode* p = child->children; p; p = p->next) {
         if (named(p, "property")) c.properties[prop(p, "name")] = prop(p, "value");
       }
     }
+    if (named(child, "system-out")) c.system_out = content(child);
     for (const char* outcome : {"failure", "error", "skipped"}) {
       if (!named(child, outcome)) continue;
       c.outcome = outcome;

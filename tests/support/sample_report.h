@@ -63,6 +63,7 @@ inline report::PlanReport sample_plan() {
   auto eval = ran(sample_stage("norm_train/gpus_-1/eval", "eval", "FAIL", "exit code 3 <&\"'>"), 1700000013, 2, 3);
   eval.deps = {"norm_train/gpus_-1/train"};
   eval.log_tail = "Traceback (most recent call last):\n  a < b && \"c\" 'd'\n\x1b[31mred\x1b[0m \x07" "bell \xff\xfe bytes\n";
+  eval.error_line = "ValueError: top1 < 0 & \"nan\"";
 
   auto infer = ran(sample_stage("norm_train/gpus_-1/infer/cpu_bs1", "infer", "TIMEOUT", "timed out after 5 s"),
                    1700000013, 5, 0);
@@ -121,6 +122,18 @@ inline report::RunReport sample_run_report() {
   report::PlanReport second = plan_of("/repo", "other", "whole_infer", "paddleclas");
   second.stages = {ran(sample_stage("infer/cpu", "infer", "PASS", ""), 1700000001, 3.5, 0)};
   run.plans.push_back(second);
+  report::Environment environment;
+  environment.host = "ci-7";
+  environment.os = "Debian GNU/Linux 12 (bookworm), Linux 6.1.0 x86_64";
+  environment.cpu_model = "AMD EPYC 7763";
+  environment.cpu_cores = 16;
+  environment.memory_bytes = 68719476736;
+  environment.gpus = {{"Tesla T4", "550.54.15"}};
+  environment.interpreter = report::InterpreterInfo{"python3", "3.11.2", {{"torch", "2.1.2"}}};
+  environment.repository = report::RepositoryState{"0123456789abcdef0123456789abcdef01234567", "main", true};
+  environment.tool_version = "0.1.0";
+  environment.command_line = {"tipc-run", "test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "-k", "a|b"};
+  run.environment = environment;
   return run;
 }
 
