@@ -274,6 +274,23 @@ TEST_F(ConfigFolder, EveryPlannerTakesTheTextReadOnceNotTheFile) {
   EXPECT_EQ(suite->invalid_files, std::vector<std::string>{folder + "/bad.txt"});
 }
 
+// `--seed 42` without its colon would vanish from the command: the config is invalid, with
+// its line and the fix, and the others still plan.
+TEST_F(ConfigFolder, AParameterLineWithoutAColonMakesOnlyItsConfigInvalid) {
+  const std::string fake2 = test::slurp(repo_.path() / "test_tipc/configs/fake2.txt");
+  repo_.write("test_tipc/configs/fake2.txt", fake2.substr(0, fake2.find("null:null\n##\n")) + "--seed 42\n##\n" +
+                                                 fake2.substr(fake2.find("null:null\n##\n") + 12));
+  const auto r = run_folder({"--dry-run"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("tipc-run: error: test_tipc/configs/fake2.txt:13: no ':' in this line: the runner reads it all "
+                       "as a key with an empty value, so the parameter disappears from every command; write it as "
+                       "KEY:VALUE ('--seed:42')"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("2 of 3 configs invalid"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("# fake lite_train_lite_infer"), std::string::npos) << r.out;
+}
+
 // A missing data archive is a planning error: named with the settings file and line, and
 // --dry-run fails on it before printing a plan.
 TEST_F(ConfigFolder, AMissingDataArchiveFailsTheDryRunWithTheSettingsLine) {
