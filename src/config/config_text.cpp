@@ -49,7 +49,9 @@ ConfigLine normalised_line(std::string_view line, int number, Normalised& normal
 
 }  // namespace
 
-bool ConfigLine::counts(LineView view) const { return view == LineView::kVerbatim || !text.empty() || trailing != "\r"; }
+bool ConfigLine::counts(LineView view) const {
+  return view == LineView::kVerbatim || !text.empty() || trailing != "\r";
+}
 
 std::string ConfigLine::read_as(LineView view) const { return view == LineView::kVerbatim ? text + trailing : text; }
 

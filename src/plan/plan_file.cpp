@@ -39,7 +39,8 @@ void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::D
 // Every problem of the layout and the lines at once, by line.
 std::vector<Diagnostic> in_line_order(std::vector<Diagnostic> layout, const std::vector<Diagnostic>& lines) {
   layout.insert(layout.end(), lines.begin(), lines.end());
-  std::stable_sort(layout.begin(), layout.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+  std::stable_sort(layout.begin(), layout.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
   return layout;
 }
 

@@ -131,8 +131,8 @@ TEST_F(ConfigFolder, TheValidConfigsRunAndTheInvalidOneIsReportedEverywhereWithI
                           [](const test::JunitCase& c) { return c.classname == "invalid-config"; }),
             1);
   EXPECT_NE(invalid->message.find("line 17 seems to be missing"), std::string::npos) << invalid->message;
-  EXPECT_NE(test::slurp(reports / "summary.md").find("| `test_tipc/configs/bad.txt` | 17 | `pact_train` | line 17 seems "
-                                                      "to be missing"),
+  EXPECT_NE(test::slurp(reports / "summary.md")
+                .find("| `test_tipc/configs/bad.txt` | 17 | `pact_train` | line 17 seems to be missing"),
             std::string::npos);
 
   const auto again = test::run_tipc(repo_.path(), {"report", reports.string()});

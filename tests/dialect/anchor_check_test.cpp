@@ -90,11 +90,12 @@ TEST(AnchorCheck, AnExtraLineIsOneFindingAtTheGap) {
 // Between two anchors six lines apart the lines name no anchor: the finding gives the range.
 TEST(AnchorCheck, ALineMissingBetweenDistantAnchorsIsNamedWithTheRange) {
   EXPECT_EQ(only_error(without_line(demo_config(), 5)),
-            "alexnet.txt:5: a line seems to be missing between line 4 and line 10: key 'train_model_name' is on line 10, "
-            "one line above its place, and every later line is shifted up by one (add the missing line between them)");
+            "alexnet.txt:5: a line seems to be missing between line 4 and line 10: key 'train_model_name' is on line "
+            "10, one line above its place, and every later line is shifted up by one (add the missing line between "
+            "them)");
   EXPECT_EQ(only_error(inserted(demo_config(), "--amp:", "--seed:42")),
-            "alexnet.txt:5: an extra line seems to be between line 4 and line 12: key 'train_model_name' is on line 12, "
-            "one line below its place, and every later line is shifted down by one (delete the extra line)");
+            "alexnet.txt:5: an extra line seems to be between line 4 and line 12: key 'train_model_name' is on line "
+            "12, one line below its place, and every later line is shifted down by one (delete the extra line)");
 }
 
 // Below the last header only keys are anchors: a missing line there was taken for renamed

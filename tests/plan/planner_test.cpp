@@ -37,7 +37,8 @@ class PlannerTest : public ::testing::Test {
     PlanOptions options;
     options.mode = mode;
     options.compat = compat;
-    return plan_config(config::read_config_text(dir_.write("alexnet.txt", text)).value(), dialect_named(dialect), options);
+    const auto decoded = config::read_config_text(dir_.write("alexnet.txt", text)).value();
+    return plan_config(decoded, dialect_named(dialect), options);
   }
   Plan ok(const std::string& text, bool compat, const std::string& mode = "lite_train_lite_infer") {
     auto p = plan(text, compat, mode);
@@ -257,7 +258,8 @@ TEST_F(PlannerTest, PythonOverrideReplacesTheInterpreter) {
   PlanOptions options;
   options.mode = "lite_train_lite_infer";
   options.python = "/opt/py/bin/python3.11";
-  const auto p = plan_config(config::read_config_text(dir_.write("a.txt", demo())).value(), dialect_named("paddleocr"), options);
+  const auto text = config::read_config_text(dir_.write("a.txt", demo())).value();
+  const auto p = plan_config(text, dialect_named("paddleocr"), options);
   ASSERT_TRUE(p);
   for (const auto& s : p->stages) EXPECT_EQ(s.argv[0], "/opt/py/bin/python3.11");
 }
