@@ -43,7 +43,6 @@ ConfigLine normalised_line(std::string_view line, int number, Normalised& normal
   }
   const std::size_t end = text.find_last_not_of(" \t");
   const std::size_t kept = end == std::string_view::npos ? 0 : end + 1;
-  if (kept < text.size()) ++normalised.trailing_blank_lines;
   return {std::string(line.substr(0, kept)), std::string(line.substr(kept)), number};
 }
 
@@ -69,10 +68,7 @@ Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& 
                           fmt::format("file is larger than {} bytes; not a TIPC config", limits.max_file_bytes)));
   }
   ConfigText text{path, {}, 0, {}};
-  if (bytes.starts_with(kUtf8Bom)) {
-    bytes.remove_prefix(kUtf8Bom.size());
-    text.normalised.byte_order_mark = true;
-  }
+  if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
   int number = 0;
   std::size_t start = 0;
   while (start < bytes.size()) {
