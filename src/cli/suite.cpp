@@ -3,13 +3,13 @@
 #include <fnmatch.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "config/project_settings.h"
 #include "plan/alignment_stages.h"
 #include "plan/chain_planner.h"
 #include "cli/traced_plans.h"
@@ -23,14 +23,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // A train_infer_python config starts with a ===...train_params...=== header.
-bool is_train_config(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line == "\r") continue;
-    return line.find("train_params") != std::string::npos && line.find("===") != std::string::npos;
-  }
-  return false;
+bool is_train_config(const config::ConfigText& text) {
+  const std::string& header = text.header_line();
+  return header.find("train_params") != std::string::npos && header.find("===") != std::string::npos;
 }
 
 // Check stages run this very binary's comparison subcommands.
@@ -42,19 +37,25 @@ std::string running_binary() {
 
 }  // namespace
 
-Result<std::vector<std::string>> config_files(const std::string& argument) {
+Result<std::vector<ConfigFile>> config_files(const std::string& argument) {
   std::error_code ec;
-  if (!fs::is_directory(argument, ec)) return std::vector<std::string>{argument};
-  std::vector<std::string> files;
+  if (!fs::is_directory(argument, ec)) return std::vector<ConfigFile>{{argument, config::read_config_text(argument)}};
+  std::vector<ConfigFile> files;
   for (auto it = fs::recursive_directory_iterator(argument, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".txt" && is_train_config(it->path())) {
-      files.push_back(it->path().string());
+    if (!it->is_regular_file() || it->path().extension() != ".txt") continue;
+    // A train config, or a file that cannot be one (binary, unreadable): an invalid config
+    // of the suite with the reader's reason, not one left out without a word. An empty
+    // file is nothing.
+    auto text = config::read_config_text(it->path().string());
+    std::error_code size_error;
+    if (text ? is_train_config(*text) : it->file_size(size_error) > 0) {
+      files.push_back({it->path().string(), std::move(text)});
     }
   }
   if (ec) return fail(Error::at(argument, 0, "", "cannot list the directory: " + ec.message()));
   if (files.empty()) return fail(Error::at(argument, 0, "", "no train_params config (*.txt) in this directory"));
-  std::sort(files.begin(), files.end());
+  std::sort(files.begin(), files.end(), [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });
   return files;
 }
 
@@ -110,46 +111,60 @@ void leave_out_clashing_plans(Suite& suite) {
 
 namespace {
 
+// What reading the config changed that the reference would not (CRLF line ends), first.
+void add_reading_warnings(const config::ConfigText& text, plan::Plan& plan) {
+  auto warnings = config::normalisation_warnings(text);
+  plan.warnings.insert(plan.warnings.begin(), warnings.begin(), warnings.end());
+}
+
 // The plan of every config, in file order: traced from its runner where one plans it
 // (--plan-from auto or runner), native otherwise.
-std::vector<Result<plan::Plan>> plan_each(const std::vector<std::string>& files, const Project& project,
+std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, const Project& project,
                                           const Options& options, const RunnerChoice& choice, Suite& suite) {
   const plan::PlanOptions plan_options = plan_options_for(project, options);
   std::vector<std::optional<Result<plan::Plan>>> slots(files.size());
-  std::vector<std::pair<std::string, RunnerCall>> to_trace;
+  std::vector<std::pair<const config::ConfigText*, RunnerCall>> to_trace;
   std::vector<std::size_t> traced;
   for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!files[i].text) {
+      slots[i] = fail(files[i].text.error());
+      continue;
+    }
+    const config::ConfigText& text = *files[i].text;
     auto runner = options.plan_from == PlanFrom::kDialect ? Result<std::optional<RunnerCall>>{}
-                                                 : find_runner(files[i], project.root, choice);
+                                                 : find_runner(text, project.root, choice);
     if (!runner) slots[i] = fail(runner.error());
     else if (*runner) {
-      to_trace.emplace_back(files[i], **runner);
+      to_trace.emplace_back(&text, **runner);
       traced.push_back(i);
       auto& runners = suite.runners;
       if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end()) runners.push_back((*runner)->runner);
     } else if (options.plan_from == PlanFrom::kRunner) {
-      slots[i] = fail(Error::at(files[i], 0, "", fmt::format("--plan-from runner: no test_tipc/{} next to it (give "
-                                                             "--runner PATH, or --plan-from dialect)",
-                                                             kRunnerFileName)));
-    } else if (const std::string chain = native_chain(files[i], choice); !chain.empty()) {
-      slots[i] = plan::plan_chain_file(files[i], chain, plan_options);
+      slots[i] = fail(Error::at(text.path, 0, "", fmt::format("--plan-from runner: no test_tipc/{} next to it (give "
+                                                              "--runner PATH, or --plan-from dialect)",
+                                                              kRunnerFileName)));
+    } else if (const std::string chain = native_chain(text, choice); !chain.empty()) {
+      slots[i] = plan::plan_chain_config(text, chain, plan_options);
     } else if (project.dialect_error) {
       slots[i] = fail(*project.dialect_error);
     } else {
-      slots[i] = plan::plan_file(files[i], project.dialect, plan_options);
+      slots[i] = plan::plan_config(text, project.dialect, plan_options);
     }
   }
   suite.traced = traced.size();
   auto traced_plans = plan_from_runners(to_trace, project, options);
   for (std::size_t t = 0; t < traced.size(); ++t) slots[traced[t]] = std::move(traced_plans[t]);
   std::vector<Result<plan::Plan>> plans;
-  for (auto& slot : slots) plans.push_back(std::move(*slot));
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    plans.push_back(std::move(*slots[i]));
+    if (plans.back() && !options.compat) add_reading_warnings(*files[i].text, *plans.back());
+  }
   return plans;
 }
 
 }  // namespace
 
-Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options) {
+Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
   // The MODE is the same for every config: one error, not one per file. Without a dialect
   // the runners decide which modes they know; a mode of another chain is its runner's.
   const auto chains = TRY(load_chains_for(options));
@@ -157,12 +172,16 @@ Result<Suite> plan_configs(const std::vector<std::string>& files, const Project&
   if (!options.compat && !project.dialect_error && !chain_mode) {
     TRY(plan::check_mode(project.dialect, options.mode));
   }
+  // The data every config of the MODE needs: a missing archive is found before a dry run's plan.
+  if (auto missing = config::missing_data_archives(project.settings, options.mode, project.root); !missing.empty()) {
+    return fail(Error{std::move(missing)});
+  }
   Suite suite;
   suite.configs = files.size();
   auto plans = plan_each(files, project, options, {options.runner, options.mode, chains ? &*chains : nullptr}, suite);
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
-    else add_problems(suite, files[i], plans[i].error());
+    else add_problems(suite, files[i].path, plans[i].error());
   }
   suite.separated = plan::separate_shared_outputs(suite.plans);
   for (auto& plan : suite.plans) plan::separate_shared_logs(plan);

@@ -6,12 +6,22 @@
 
 #include "cli/options.h"
 #include "cli/project.h"
+#include "config/config_text.h"
 #include "plan/plan.h"
 
 namespace tipc::cli {
 
-// The config itself, or every train_params config under a directory (sorted).
-Result<std::vector<std::string>> config_files(const std::string& argument);
+// A config of the run, read once by the one config reader (config/config_text.h): chain
+// detection and every planner take `text`, never the file. A file that cannot be read is
+// the config's own problem (`text` holds why), not the suite's.
+struct ConfigFile {
+  std::string path;
+  Result<config::ConfigText> text;
+};
+
+// The config itself, or every train_params config under a directory (sorted), each read
+// once; in a directory also each non-empty *.txt that cannot be read as a config at all.
+Result<std::vector<ConfigFile>> config_files(const std::string& argument);
 
 // The configs of one run: the plans of the valid ones, and why the others are left out.
 struct Suite {
@@ -31,7 +41,7 @@ struct Suite {
 // Plans every config. An invalid config is left out with all its problems and the others
 // are still planned: one upstream file that does not conform must not stop a folder. An
 // error only for what spoils every config: an unknown MODE, a settings problem.
-Result<Suite> plan_configs(const std::vector<std::string>& files, const Project& project, const Options& options);
+Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options);
 
 // Who planned the suite: "tipc-run: dialect NAME (SOURCE)" when the dialect planned a config
 // or is sure of itself (it cross-checks the traced ones), and "tipc-run: 3 configs planned by

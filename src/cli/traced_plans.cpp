@@ -47,19 +47,15 @@ fs::path first_runner_in(const fs::path& dir, const std::vector<std::string>& na
 
 // The runner of the config's chain next to it; "" when a train_params config has none (the
 // dialects plan those); an error saying why for any other config without one.
-Result<fs::path> chain_runner(const fs::path& config, const fs::path& root, const RunnerChoice& choice,
-                              std::string& chain_name) {
+Result<fs::path> chain_runner(const fs::path& config, const std::string& header, const fs::path& root,
+                              const RunnerChoice& choice, std::string& chain_name) {
   const fs::path dir = test_tipc_above(config, root);
-  const auto header = dialect::read_config_header(config.string());
-  // Without chains, and for a file that is no text config (missing, empty, binary), the
-  // train/inference runner: reading the config then says what is wrong with it.
-  const bool text = header && !header->empty() &&
-                    std::none_of(header->begin(), header->end(), [](char c) { return c >= 0 && c < ' ' && c != '\t'; });
-  if (!choice.chains || !text) return first_runner_in(dir, {kRunnerFileName});
-  const dialect::Chain* chain = dialect::choose_chain(*choice.chains, *header, config.filename().string(), choice.mode);
+  // Without chains, and for a config without a header, the train/inference runner.
+  if (!choice.chains || header.empty()) return first_runner_in(dir, {kRunnerFileName});
+  const dialect::Chain* chain = dialect::choose_chain(*choice.chains, header, config.filename().string(), choice.mode);
   if (!chain) {
     return fail(Error::at(config.string(), 1, "", fmt::format("no chain of chains.yaml matches this config (header "
-                                                              "'{}'); give --runner PATH", *header)));
+                                                              "'{}'); give --runner PATH", header)));
   }
   chain_name = chain->name;
   if (!chain->unsupported.empty()) {
@@ -70,7 +66,7 @@ Result<fs::path> chain_runner(const fs::path& config, const fs::path& root, cons
   fs::path runner = first_runner_in(dir, chain->runners);
   // Without its runner, a train_params config goes to the dialects, and a config of a chain
   // with a native planner (plan/chain_planner.h) to that planner.
-  if (!runner.empty() || *header == "train_params" || plan::has_chain_planner(chain->name)) return runner;
+  if (!runner.empty() || header == "train_params" || plan::has_chain_planner(chain->name)) return runner;
   return fail(Error::at(config.string(), 1, "",
                         fmt::format("chain {}: no runner ({}) in {}", chain->name, fmt::join(chain->runners, ", "),
                                     dir.empty() ? "a test_tipc/ directory above the config" : dir.string())));
@@ -85,11 +81,9 @@ std::string trace_cache_directory() {
   return "";
 }
 
-Result<config::TrainInferConfig> read_config(const std::string& file, bool compat) {
-  config::ReadOptions read;
-  read.keep_carriage_returns = compat;
-  const auto text = TRY(config::read_config_text(file, read));
-  return config::split_config(text, config::SplitRules{config::ValueSplit::kFirstColon, false, false});
+config::TrainInferConfig split_for_trace(const config::ConfigText& text, bool compat) {
+  return config::split_config(text, config::SplitRules{config::ValueSplit::kFirstColon, false, false},
+                              compat ? config::LineView::kVerbatim : config::LineView::kNormalised);
 }
 
 trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInferConfig& config,
@@ -151,9 +145,10 @@ Result<std::optional<dialect::Chains>> load_chains_for(const Options& options) {
   return std::optional<dialect::Chains>{TRY(dialect::load_chains(file))};
 }
 
-Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, const std::string& repo_root,
+Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, const std::string& repo_root,
                                                const RunnerChoice& choice) {
   std::error_code ec;
+  const std::string& config_file = text.path;
   const fs::path root = fs::path(repo_root).lexically_normal();
   const fs::path config = fs::absolute(config_file, ec).lexically_normal();
   fs::path runner;
@@ -164,7 +159,7 @@ Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, co
       return fail(Error::at(*choice.runner_option, 0, "", "--runner: no such file: " + errno_text(ENOENT)));
     }
   } else {
-    runner = TRY(chain_runner(config, root, choice, chain));
+    runner = TRY(chain_runner(config, dialect::config_header(text.header_line()), root, choice, chain));
     if (runner.empty()) return std::optional<RunnerCall>{};
   }
   const auto runner_in_repo = inside(runner, root);
@@ -176,22 +171,21 @@ Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, co
                     chain};
 }
 
-std::string native_chain(const std::string& config_file, const RunnerChoice& choice) {
+std::string native_chain(const config::ConfigText& text, const RunnerChoice& choice) {
   if (!choice.chains) return "";
-  const auto header = dialect::read_config_header(config_file);
-  if (!header) return "";
-  const auto* chain =
-      dialect::choose_chain(*choice.chains, *header, fs::path(config_file).filename().string(), choice.mode);
+  const auto* chain = dialect::choose_chain(*choice.chains, dialect::config_header(text.header_line()),
+                                            fs::path(text.path).filename().string(), choice.mode);
   return chain && plan::has_chain_planner(chain->name) ? chain->name : "";
 }
 
-std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<std::string, RunnerCall>>& configs,
-                                                  const Project& project, const Options& options) {
-  std::vector<Result<config::TrainInferConfig>> parsed;
-  std::vector<trace::TraceRequest> requests;  // one per config that could be read, in order
-  for (const auto& [file, call] : configs) {
-    parsed.push_back(read_config(file, options.compat));
-    if (parsed.back()) requests.push_back(trace_request(call, *parsed.back(), project, options));
+std::vector<Result<plan::Plan>> plan_from_runners(
+    const std::vector<std::pair<const config::ConfigText*, RunnerCall>>& configs, const Project& project,
+    const Options& options) {
+  std::vector<config::TrainInferConfig> parsed;
+  std::vector<trace::TraceRequest> requests;  // one per config, in order
+  for (const auto& [text, call] : configs) {
+    parsed.push_back(split_for_trace(*text, options.compat));
+    requests.push_back(trace_request(call, parsed.back(), project, options));
   }
   const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   const auto traces = trace::trace_runners(requests, jobs);
@@ -199,8 +193,7 @@ std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<st
   auto trace = traces.begin();
   auto request = requests.begin();
   for (const auto& config : parsed) {
-    if (!config) plans.push_back(fail(config.error()));
-    else plans.push_back(plan_of_trace(*trace++, *request++, *config, project, options, jobs));
+    plans.push_back(plan_of_trace(*trace++, *request++, config, project, options, jobs));
   }
   return plans;
 }

@@ -9,6 +9,7 @@
 
 #include "cli/options.h"
 #include "cli/project.h"
+#include "config/config_text.h"
 #include "core/error.h"
 #include "dialect/chains.h"
 #include "plan/plan.h"
@@ -39,22 +40,24 @@ struct RunnerChoice {
 Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
 
 // --runner when given (an error when it is missing or outside the repository), else the
-// runner of the config's chain in its nearest test_tipc/ directory. Nullopt when a
+// runner of the config's chain (by its decoded header line) in its nearest test_tipc/
+// directory. Nullopt when a
 // train_params config has none there (the dialects plan those), nor a config of a chain with
 // a native planner (native_chain); an error naming the
 // reason when the chain cannot run here (its `unsupported`), no chain matches the config,
 // or another chain's runner is missing.
-Result<std::optional<RunnerCall>> find_runner(const std::string& config_file, const std::string& repo_root,
+Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& config, const std::string& repo_root,
                                                const RunnerChoice& choice);
 
 // The chain with a native planner (plan/chain_planner.h) that plans a config without a
 // runner; "" when it has none (a train_params config: the dialects plan it).
-std::string native_chain(const std::string& config_file, const RunnerChoice& choice);
+std::string native_chain(const config::ConfigText& config, const RunnerChoice& choice);
 
 // Traces every config's runner, several at once and through the trace cache, and plans
 // from the traces. Each result is the config's plan (the cross-check's findings among its
 // warnings) or why it has none (a runner that failed, a --strict finding).
-std::vector<Result<plan::Plan>> plan_from_runners(const std::vector<std::pair<std::string, RunnerCall>>& configs,
-                                                  const Project& project, const Options& options);
+std::vector<Result<plan::Plan>> plan_from_runners(
+    const std::vector<std::pair<const config::ConfigText*, RunnerCall>>& configs, const Project& project,
+    const Options& options);
 
 }  // namespace tipc::cli

@@ -1,5 +1,6 @@
 #include "config/config_text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 
@@ -33,45 +34,77 @@ Result<void> check_line_bytes(std::string_view line, const std::string& path, in
   return {};
 }
 
+// Cuts the CR of a CRLF line end and the spaces and tabs before it into `trailing`.
+ConfigLine normalised_line(std::string_view line, int number, Normalised& normalised) {
+  std::string_view text = line;
+  if (text.ends_with('\r')) {
+    text.remove_suffix(1);
+    ++normalised.crlf_lines;
+  }
+  const std::size_t end = text.find_last_not_of(" \t");
+  const std::size_t kept = end == std::string_view::npos ? 0 : end + 1;
+  return {std::string(line.substr(0, kept)), std::string(line.substr(kept)), number};
+}
+
 }  // namespace
 
-Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& path,
-                                     const ReadOptions& options) {
-  if (bytes.size() > options.limits.max_file_bytes) {
-    return fail(Error::at(path, 0, "",
-                          fmt::format("file is larger than {} bytes; not a TIPC config", options.limits.max_file_bytes)));
-  }
-  if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
+bool ConfigLine::counts(LineView view) const {
+  return view == LineView::kVerbatim || !text.empty() || trailing != "\r";
+}
 
-  ConfigText text{path, {}, 0};
+std::string ConfigLine::read_as(LineView view) const { return view == LineView::kVerbatim ? text + trailing : text; }
+
+const std::string& ConfigText::header_line() const {
+  static const std::string kNone;
+  for (const auto& line : lines) {
+    if (!line.text.empty()) return line.text;
+  }
+  return kNone;
+}
+
+Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& path, const TextLimits& limits) {
+  if (bytes.size() > limits.max_file_bytes) {
+    return fail(Error::at(path, 0, "",
+                          fmt::format("file is larger than {} bytes; not a TIPC config", limits.max_file_bytes)));
+  }
+  ConfigText text{path, {}, 0, {}};
+  if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
   int number = 0;
   std::size_t start = 0;
   while (start < bytes.size()) {
     const std::size_t end = std::min(bytes.find('\n', start), bytes.size());
-    std::string_view line = bytes.substr(start, end - start);
+    const std::string_view line = bytes.substr(start, end - start);
     start = end + 1;
     ++number;
-    TRY(check_line_bytes(line, path, number, options.limits));
-    if (!options.keep_carriage_returns && line.ends_with('\r')) line.remove_suffix(1);
-    if (!line.empty()) text.lines.push_back({std::string(line), number});
+    TRY(check_line_bytes(line, path, number, limits));
+    if (!line.empty()) text.lines.push_back(normalised_line(line, number, text.normalised));
   }
   text.physical_line_count = number;
-  if (text.lines.empty()) {
+  const auto counts = [](const ConfigLine& line) { return line.counts(LineView::kNormalised); };
+  if (std::none_of(text.lines.begin(), text.lines.end(), counts)) {
     return fail(Error::at(path, 0, "", "the file is empty (no non-empty line); not a TIPC config"));
   }
   return text;
 }
 
-Result<ConfigText> read_config_text(const std::string& path, const ReadOptions& options) {
+Result<ConfigText> read_config_text(const std::string& path, const TextLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(Error::at(path, 0, "", "cannot open the config file: " + errno_text(errno)));
   std::string bytes;
   // Read one byte past the limit so an oversized file is reported, not silently cut.
-  bytes.resize(options.limits.max_file_bytes + 1);
+  bytes.resize(limits.max_file_bytes + 1);
   in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (in.bad()) return fail(Error::at(path, 0, "", "cannot read the config file: " + errno_text(errno)));
   bytes.resize(static_cast<std::size_t>(in.gcount()));
-  return parse_config_text(bytes, path, options);
+  return parse_config_text(bytes, path, limits);
+}
+
+std::vector<Diagnostic> normalisation_warnings(const ConfigText& text) {
+  if (text.normalised.crlf_lines == 0) return {};
+  return {{text.path, 0, "",
+           fmt::format("{} of {} lines end in CR LF: tipc-run removes the CR, the reference runner keeps it at the "
+                       "end of every key and value (spec D16); save the file with LF line ends",
+                       text.normalised.crlf_lines, text.lines.size())}};
 }
 
 }  // namespace tipc::config

@@ -1,6 +1,7 @@
 #include "config/project_settings.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <regex>
 
 #include <fmt/format.h>
@@ -113,7 +114,8 @@ void read_data(YamlReader& r, const Node& node, ProjectSettings& s) {
         continue;
       }
       r.check_keys(step, "a data step");
-      s.data[name].push_back({*text(r, step, "archive"), *text(r, step, "destination"), *text(r, step, "creates")});
+      s.data[name].push_back({*text(r, step, "archive"), *text(r, step, "destination"), *text(r, step, "creates"),
+                              yaml_line(r.child(step, "archive"))});
     }
   }
 }
@@ -258,6 +260,20 @@ std::vector<DataStepSetting> ProjectSettings::data_for(const std::string& mode) 
     if (const auto it = data.find(key); it != data.end()) steps.insert(steps.end(), it->second.begin(), it->second.end());
   }
   return steps;
+}
+
+std::vector<Diagnostic> missing_data_archives(const ProjectSettings& settings, const std::string& mode,
+                                              const std::string& repo_root) {
+  std::vector<Diagnostic> missing;
+  for (const auto& step : settings.data_for(mode)) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(std::filesystem::path(repo_root) / step.archive, ec)) continue;
+    missing.push_back({settings.path, step.line, "archive",
+                       fmt::format("the data archive '{}' of mode {} is not a file under {}: put it there (or fix the "
+                                   "path, relative to the repository root)",
+                                   step.archive, mode, repo_root)});
+  }
+  return missing;
 }
 
 // Every problem of the file at once (config::YamlReader), each with its line and key.

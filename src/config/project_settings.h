@@ -14,6 +14,7 @@ struct DataStepSetting {
   std::string archive;      // relative to the repository root
   std::string destination;  // relative to the repository root
   std::string creates;      // relative to the destination
+  int line = 0;             // of its `archive:` in the settings file, for messages
 };
 
 struct LogCheckSetting {
@@ -61,5 +62,10 @@ struct ProjectSettings {
 };
 
 Result<ProjectSettings> load_project_settings(const std::string& path);
+
+// The MODE's data steps whose archive is not a file under the repository root, each at its
+// settings line: checked when planning, so --dry-run fails on them too.
+std::vector<Diagnostic> missing_data_archives(const ProjectSettings& settings, const std::string& mode,
+                                              const std::string& repo_root);
 
 }  // namespace tipc::config

@@ -21,15 +21,17 @@ const std::string& TrainInferConfig::value_named(const std::string& key) const {
   return field ? field->value : kNone;
 }
 
-TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules) {
+TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules, LineView view) {
   TrainInferConfig config;
   config.path = text.path;
-  for (const auto& line : text.lines) {
-    KeyValue kv = split_key_value(line.text, rules);
-    config.fields.push_back({std::move(kv.key), std::move(kv.value), line.text, line.physical_line});
-  }
   config.physical.assign(static_cast<std::size_t>(text.physical_line_count), std::string());
-  for (const auto& line : text.lines) config.physical[static_cast<std::size_t>(line.physical_line - 1)] = line.text;
+  for (const auto& line : text.lines) {
+    if (!line.counts(view)) continue;
+    std::string read = line.read_as(view);
+    KeyValue kv = split_key_value(read, rules);
+    config.physical[static_cast<std::size_t>(line.physical_line - 1)] = read;
+    config.fields.push_back({std::move(kv.key), std::move(kv.value), std::move(read), line.physical_line});
+  }
   return config;
 }
 

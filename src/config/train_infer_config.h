@@ -32,7 +32,8 @@ struct TrainInferConfig {
   const std::string& value_named(const std::string& key) const;
 };
 
-TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules);
-
+// The logical lines `view` reads (default mode: normalised; compat: the reference's bytes).
+TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules,
+                              LineView view = LineView::kNormalised);
 
 }  // namespace tipc::config

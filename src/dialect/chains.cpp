@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
@@ -72,16 +71,6 @@ std::string config_header(const std::string& first_line) {
   const std::string line = trim(first_line, " \t\r");
   if (line.starts_with("===")) return trim(line, "= \t");
   return trim(line.substr(0, line.find(':')), " \t");
-}
-
-std::optional<std::string> read_config_header(const std::string& config_file) {
-  std::ifstream in(config_file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!trim(line, " \t\r").empty()) return config_header(line);
-  }
-  return "";
 }
 
 bool chain_knows_mode(const Chains& chains, const std::string& mode) {

@@ -2,7 +2,6 @@
 // The TIPC chains (configs/chains.yaml): which runner of a repository's test_tipc/ runs a
 // config, chosen by the config's header line, its file name and the MODE, as data. A chain
 // that cannot run on this machine carries the reason, and its configs are refused with it.
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,12 +34,10 @@ std::string chains_file(const std::string& dialect_directory);
 // Every problem of the file at once, each with its line and key.
 Result<Chains> load_chains(const std::string& file);
 
-// The header of a config whose first non-empty line is `first_line`: the text between its
+// The header of a config whose first line with text is `first_line`
+// (config::ConfigText::header_line, decoded by the one config reader): the text between its
 // `===` rules, else the text before its first ':', trimmed ("" for an empty file).
 std::string config_header(const std::string& first_line);
-
-// The header of the config file (its first non-empty line, read); nullopt when it cannot be read.
-std::optional<std::string> read_config_header(const std::string& config_file);
 
 // Whether a chain other than the dialects' own (train_params) lists `mode` among its modes.
 bool chain_knows_mode(const Chains& chains, const std::string& mode);

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "config/config_text.h"
 #include "plan/onnx_chain_planner.h"
 #include "plan/serving_chain_planner.h"
 
@@ -40,12 +39,10 @@ Result<Plan> plan_chain(const config::TrainInferConfig& config, std::string_view
   return plan;
 }
 
-Result<Plan> plan_chain_file(const std::string& path, std::string_view chain, const PlanOptions& options) {
-  config::ReadOptions read;
-  read.keep_carriage_returns = options.compat;
-  const auto text = TRY(config::read_config_text(path, read));
-  const auto config = config::split_config(text, config::SplitRules{config::ValueSplit::kFirstColon, false, false});
-  return plan_chain(config, chain, options);
+Result<Plan> plan_chain_config(const config::ConfigText& text, std::string_view chain, const PlanOptions& options) {
+  const auto view = options.compat ? config::LineView::kVerbatim : config::LineView::kNormalised;
+  const config::SplitRules rules{config::ValueSplit::kFirstColon, false, false};
+  return plan_chain(config::split_config(text, rules, view), chain, options);
 }
 
 }  // namespace tipc::plan

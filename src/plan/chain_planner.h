@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "config/config_text.h"
 #include "config/train_infer_config.h"
 #include "core/error.h"
 #include "plan/plan.h"
@@ -18,7 +19,7 @@ bool has_chain_planner(std::string_view chain);
 // The plan of a config of that chain; an error when the chain has no native planner.
 Result<Plan> plan_chain(const config::TrainInferConfig& config, std::string_view chain, const PlanOptions& options);
 
-// Reads and splits the config, then plans it.
-Result<Plan> plan_chain_file(const std::string& path, std::string_view chain, const PlanOptions& options);
+// Splits the config's text (read once, config/config_text.h), then plans it.
+Result<Plan> plan_chain_config(const config::ConfigText& text, std::string_view chain, const PlanOptions& options);
 
 }  // namespace tipc::plan

@@ -7,6 +7,7 @@
 #include "config/key_value.h"
 #include "core/split_list.h"
 #include "dialect/anchor_check.h"
+#include "plan/config_lint.h"
 #include "plan/stage_kind_match.h"
 
 namespace tipc::plan {
@@ -108,7 +109,12 @@ std::vector<Diagnostic> cross_check(const config::TrainInferConfig& config, cons
                                     const Plan& traced) {
   std::vector<Diagnostic> found;
   // The layout's breaks only: a renamed key in a sound layout is one the runner never reads.
-  if (native) found = dialect::check_anchors(config, native->anchors).errors;
+  if (native) {
+    found = dialect::check_anchors(config, native->anchors).errors;
+    auto lint = lint_config(config, native);
+    found.insert(found.end(), lint.errors.begin(), lint.errors.end());
+    found.insert(found.end(), lint.warnings.begin(), lint.warnings.end());
+  }
   check_unmatched_scripts(config, traced, found);
   check_truncation(config, traced, found);
   check_mode_overrides(config, traced, found);

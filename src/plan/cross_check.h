@@ -1,7 +1,8 @@
 #pragma once
 // What the runner's commands silently got wrong, found by reading the config natively
 // next to a traced plan: a shifted line (spec D4), a dropped or ignored mode override
-// (D5), a value cut at its second colon (D3), an empty trainer script (D13). Each is a
+// (D5), a value cut at its second colon (D3), an empty trainer script (D13), and the
+// lints of plan/config_lint.h (a line without ':', a short paired list). Each is a
 // warning with file, line and key; --strict turns them into an error.
 #include <vector>
 

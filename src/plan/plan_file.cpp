@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "config/config_text.h"
 #include "config/positions.h"
 #include "config/train_infer_config.h"
 #include "core/split_list.h"
 #include "dialect/anchor_check.h"
+#include "plan/config_lint.h"
 
 namespace tipc::plan {
 namespace {
@@ -36,6 +36,14 @@ void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::D
   }
 }
 
+// Every problem of the layout and the lines at once, by line.
+std::vector<Diagnostic> in_line_order(std::vector<Diagnostic> layout, const std::vector<Diagnostic>& lines) {
+  layout.insert(layout.end(), lines.begin(), lines.end());
+  std::stable_sort(layout.begin(), layout.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+  return layout;
+}
+
 }  // namespace
 
 Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode) {
@@ -47,22 +55,24 @@ Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode
   return {};
 }
 
-Result<Plan> plan_file(const std::string& config_path, const dialect::Dialect& dialect, const PlanOptions& options) {
-  config::ReadOptions read;
-  read.keep_carriage_returns = options.compat;
-  auto text = TRY(config::read_config_text(config_path, read));
+Result<Plan> plan_config(const config::ConfigText& text, const dialect::Dialect& dialect, const PlanOptions& options) {
+  const auto view = options.compat ? config::LineView::kVerbatim : config::LineView::kNormalised;
+  config::TrainInferConfig config = config::split_config(text, split_rules(dialect, options.compat), view);
   if (options.compat && dialect.max_physical_lines > 0) {
-    std::erase_if(text.lines, [&](const config::ConfigLine& l) { return l.physical_line > dialect.max_physical_lines; });
+    std::erase_if(config.fields, [&](const config::Field& f) { return f.physical_line > dialect.max_physical_lines; });
+    config.physical.resize(std::min(config.physical.size(), static_cast<std::size_t>(dialect.max_physical_lines)));
   }
-  const config::TrainInferConfig config = config::split_config(text, split_rules(dialect, options.compat));
   dialect::AnchorFindings anchors;
+  LintFindings lint;
   if (!options.compat) {
     anchors = dialect::check_anchors(config, dialect.anchors);
-    if (!anchors.errors.empty()) return fail(Error{std::move(anchors.errors)});
+    lint = lint_config(config, &dialect);
+    if (!anchors.errors.empty() || !lint.errors.empty()) return fail(Error{in_line_order(anchors.errors, lint.errors)});
     TRY(check_mode(dialect, options.mode));
   }
   auto plan = make_plan(config, dialect, options);
   if (plan && !options.compat) {
+    plan->warnings.insert(plan->warnings.begin(), lint.warnings.begin(), lint.warnings.end());
     plan->warnings.insert(plan->warnings.begin(), anchors.notes.begin(), anchors.notes.end());
     warn_unlisted_mode(config, dialect, *plan);
   }

@@ -39,8 +39,10 @@ TEST_F(CliTest, ADeletedLineExitsTwoWithFileAndLineAndStartsNothing) {
   const auto before = tree();
   const auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("test_tipc/configs/alexnet.txt:17: expected key 'pact_train'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("found 'fpgm_train' (is a line missing above?)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("test_tipc/configs/alexnet.txt:17: line 17 seems to be missing: expected key 'pact_train'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("found 'fpgm_train', which belongs on the next line"), std::string::npos) << r.err;
   EXPECT_EQ(tree(), before);
 }
 

@@ -19,19 +19,21 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+config::ConfigText decoded(const std::string& path) { return config::read_config_text(path).value(); }
+
 TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) {
   test::TempDir repo;
   repo.write("test_tipc/test_train_inference_python.sh", "");
-  const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "");
-  const auto found = find_runner(config, repo.path().string(), {});
+  const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "model_name:m\n");
+  const auto found = find_runner(decoded(config), repo.path().string(), {});
   ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
   EXPECT_EQ((*found)->runner, "test_tipc/test_train_inference_python.sh");
   EXPECT_EQ((*found)->run_dir, ".");
   EXPECT_EQ((*found)->config_arg, "test_tipc/configs/m/train_infer_python.txt");
 
   repo.write("contrib/Sub/test_tipc/test_train_inference_python.sh", "");
-  const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "");
-  const auto sub = find_runner(sub_config, repo.path().string(), {});
+  const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "model_name:m\n");
+  const auto sub = find_runner(decoded(sub_config), repo.path().string(), {});
   ASSERT_TRUE(sub && *sub);
   EXPECT_EQ((*sub)->runner, "contrib/Sub/test_tipc/test_train_inference_python.sh");
   EXPECT_EQ((*sub)->run_dir, "contrib/Sub");
@@ -40,7 +42,7 @@ TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) 
 
 TEST(FindRunner, NoRunnerIsNoneAndABadRunnerOptionIsAnError) {
   test::TempDir repo, elsewhere;
-  const std::string config = repo.write("test_tipc/configs/a.txt", "");
+  const auto config = decoded(repo.write("test_tipc/configs/a.txt", "model_name:m\n"));
   const auto none = find_runner(config, repo.path().string(), {});
   ASSERT_TRUE(none);
   EXPECT_FALSE(*none);

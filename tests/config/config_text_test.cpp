@@ -2,16 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "config/train_infer_config.h"
 #include "support/temp_dir.h"
 
 namespace tipc::config {
 namespace {
 
-Result<ConfigText> parse(const std::string& bytes, bool keep_cr = false) {
-  ReadOptions options;
-  options.keep_carriage_returns = keep_cr;
-  return parse_config_text(bytes, "c.txt", options);
-}
+Result<ConfigText> parse(const std::string& bytes) { return parse_config_text(bytes, "c.txt"); }
 
 TEST(ConfigText, BlankLinesDoNotCountButKeepTheirPhysicalNumbers) {
   const auto text = parse("a:1\n\n\nb:2\n   \nc:3");
@@ -19,7 +16,8 @@ TEST(ConfigText, BlankLinesDoNotCountButKeepTheirPhysicalNumbers) {
   ASSERT_EQ(text->lines.size(), 4u);  // a whitespace-only line is not empty (spec §2.1)
   EXPECT_EQ(text->lines[1].text, "b:2");
   EXPECT_EQ(text->lines[1].physical_line, 4);
-  EXPECT_EQ(text->lines[2].text, "   ");
+  EXPECT_EQ(text->lines[2].text, "");
+  EXPECT_EQ(text->lines[2].trailing, "   ");
   EXPECT_EQ(text->lines[3].physical_line, 6);
 }
 
@@ -30,16 +28,44 @@ TEST(ConfigText, CrlfIsAcceptedAndStrippedByDefault) {
   EXPECT_EQ(text->lines[1].text, "b:2");
 }
 
-TEST(ConfigText, CompatKeepsTheCarriageReturnLikeTheReference) {
-  const auto text = parse("a:1\r\nb:2\r\n", true);
+TEST(ConfigText, CompatReadsTheCarriageReturnAndTrailingBlanksLikeTheReference) {
+  const auto text = parse("a:1 \r\nb:2\t\r\n");
   ASSERT_TRUE(text);
-  EXPECT_EQ(text->lines[0].text, "a:1\r");
+  EXPECT_EQ(text->lines[0].read_as(LineView::kVerbatim), "a:1 \r");
+  EXPECT_EQ(text->lines[0].read_as(LineView::kNormalised), "a:1");
+  EXPECT_EQ(text->lines[1].trailing, "\t\r");
+  EXPECT_EQ(text->normalised.crlf_lines, 2);
+}
+
+// The reference keeps the CR, so a CR LF empty line is a line to it: compat counts it.
+TEST(ConfigText, AnEmptyCrlfLineCountsInCompatOnly) {
+  const auto text = parse("a:1\r\n\r\nb:2\r\n");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(split_config(*text, {}, LineView::kNormalised).size(), 2);
+  const auto compat = split_config(*text, {}, LineView::kVerbatim);
+  ASSERT_EQ(compat.size(), 3);
+  EXPECT_EQ(compat.at(2).text, "\r");
+  EXPECT_EQ(compat.at(3).physical_line, 3);
 }
 
 TEST(ConfigText, Utf8ByteOrderMarkIsSkipped) {
-  const auto text = parse("\xEF\xBB\xBFmodel_name:x\n");
+  const auto text = parse("\xEF\xBB\xBF===train_params===\nmodel_name:x\n");
   ASSERT_TRUE(text);
-  EXPECT_EQ(text->lines[0].text, "model_name:x");
+  EXPECT_EQ(text->lines[0].text, "===train_params===");
+  EXPECT_EQ(text->header_line(), "===train_params===");
+}
+
+TEST(ConfigText, TheHeaderIsTheFirstLineWithText) {
+  EXPECT_EQ(parse("\n  \t\n\r\n===serving_params===  \r\nx:1\n")->header_line(), "===serving_params===");
+}
+
+// Default mode warns about CRLF (the reference would keep the CRs); nothing else changes a plan.
+TEST(ConfigText, OnlyCrlfLineEndsAreWorthAWarning) {
+  EXPECT_TRUE(normalisation_warnings(*parse("\xEF\xBB\xBF" "a:1  \nb:2\t\n")).empty());
+  const auto warnings = normalisation_warnings(*parse("a:1\r\nb:2\n"));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].str(), "c.txt: 1 of 2 lines end in CR LF: tipc-run removes the CR, the reference runner keeps "
+                               "it at the end of every key and value (spec D16); save the file with LF line ends");
 }
 
 TEST(ConfigText, EmptyFileIsAClearError) {
@@ -70,9 +96,9 @@ TEST(ConfigText, ValidMultibyteUtf8IsAccepted) {
 
 TEST(ConfigText, TenMegabyteLineIsRejectedNotSlurped) {
   const std::string huge = "a:1\n" + std::string(10u << 20, 'x') + "\n";
-  ReadOptions options;
-  options.limits.max_file_bytes = 64u << 20;
-  const auto text = parse_config_text(huge, "c.txt", options);
+  TextLimits limits;
+  limits.max_file_bytes = 64u << 20;
+  const auto text = parse_config_text(huge, "c.txt", limits);
   ASSERT_FALSE(text);
   EXPECT_NE(text.error().str().find("c.txt:2: line is 10485760 bytes long"), std::string::npos);
 }
@@ -80,13 +106,13 @@ TEST(ConfigText, TenMegabyteLineIsRejectedNotSlurped) {
 TEST(ConfigText, OversizedFileIsRejectedBeforeParsing) {
   test::TempDir dir;
   const auto path = dir.write("big.txt", std::string(9u << 20, 'a'));
-  const auto text = read_config_text(path, {});
+  const auto text = read_config_text(path);
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().str(), path + ": file is larger than 8388608 bytes; not a TIPC config");
 }
 
 TEST(ConfigText, MissingFileNamesThePathAndTheSystemsReason) {
-  const auto text = read_config_text("/nonexistent/x.txt", {});
+  const auto text = read_config_text("/nonexistent/x.txt");
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().str(), "/nonexistent/x.txt: cannot open the config file: No such file or directory");
 }

@@ -183,5 +183,29 @@ TEST(ProjectSettingsFile, AMissingFileNamesItAndWhy) {
       << settings.error().str();
 }
 
+// A missing archive is found when planning (so --dry-run fails on it), named with the
+// settings file and the line of its `archive:`.
+TEST(ProjectSettingsFile, AMissingDataArchiveIsNamedWithTheSettingsLine) {
+  test::TempDir repo;
+  repo.write("lite_data/here.tar", "");
+  const auto settings = load_project_settings(repo.write("test_tipc/tipc-run.yaml", R"(data:
+  all:
+    - {archive: lite_data/here.tar, destination: lite_data, creates: here}
+  lite_train_lite_infer:
+    - archive: lite_data/gone.tar
+      destination: lite_data
+      creates: gone
+)"));
+  ASSERT_TRUE(settings) << settings.error().str();
+  EXPECT_TRUE(missing_data_archives(*settings, "whole_infer", repo.path().string()).empty());
+  const auto missing = missing_data_archives(*settings, "lite_train_lite_infer", repo.path().string());
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].line, 5);
+  EXPECT_EQ(missing[0].key, "archive");
+  EXPECT_EQ(missing[0].str(), settings->path + ":5: the data archive 'lite_data/gone.tar' of mode "
+                              "lite_train_lite_infer is not a file under " + repo.path().string() +
+                              ": put it there (or fix the path, relative to the repository root)");
+}
+
 }  // namespace
 }  // namespace tipc::config

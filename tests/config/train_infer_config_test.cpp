@@ -6,7 +6,7 @@ namespace tipc::config {
 namespace {
 
 TEST(TrainInferConfig, PositionsPastTheEndReadAsEmpty) {
-  ConfigText text{"c.txt", {{"model_name:m", 1}, {"python:py", 3}}, 3};
+  ConfigText text{"c.txt", {{"model_name:m", "", 1}, {"python:py", "", 3}}, 3, {}};
   const auto config = split_config(text, {});
   EXPECT_EQ(config.value(2), "py");
   EXPECT_EQ(config.at(2).physical_line, 3);

@@ -45,7 +45,7 @@ class ServiceFailures : public ::testing::Test {
                  "\n--image_dir:null\n");
     plan::PlanOptions plan_options;
     plan_options.mode = "serving_infer";
-    auto plan = plan::plan_chain_file(config, "serving_infer_python", plan_options);
+    auto plan = plan::plan_chain_config(config::read_config_text(config).value(), "serving_infer_python", plan_options);
     EXPECT_TRUE(plan) << plan.error().str();
     plan->stages.at(0).service->ready_timeout = ready_timeout;
     SchedulerOptions options;

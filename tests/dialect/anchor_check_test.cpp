@@ -62,20 +62,69 @@ TEST(AnchorCheck, AKeyLineWhereAHeaderBelongsIsAnError) {
   EXPECT_EQ(findings.errors[0].str(), "alexnet.txt:23: expected a ===...eval_params...=== header, found 'eval_params'");
 }
 
-TEST(AnchorCheck, ADeletedLineIsNamedWithItsPhysicalLine) {
-  const auto problems = check_anchors(parse(without_line(demo_config(), 17)), ocr().anchors).errors;
-  ASSERT_FALSE(problems.empty());
-  EXPECT_EQ(problems[0].str(), "alexnet.txt:17: expected key 'pact_train' (or 'quant_train', 'quant_export'), "
-                               "found 'fpgm_train' (is a line missing above?)");
+// The layout errors of the config: its one finding, or how many there are.
+std::string only_error(const std::string& text) {
+  const auto errors = check_anchors(parse(text), ocr().anchors).errors;
+  return errors.size() == 1 ? errors[0].str() : std::to_string(errors.size()) + " errors";
 }
 
-TEST(AnchorCheck, AnExtraLineIsNamed) {
-  std::string text = demo_config();
-  text.insert(text.find("trainer:"), "extra:line\n");
-  const auto problems = check_anchors(parse(text), ocr().anchors).errors;
-  ASSERT_FALSE(problems.empty());
-  EXPECT_EQ(problems[0].str(), "alexnet.txt:15: expected key 'trainer', found 'extra' "
-                               "(is there an extra line above?)");
+std::string inserted(std::string text, const std::string& before, const std::string& line) {
+  return text.insert(text.find(before), line + "\n");
+}
+
+// One deleted line is one finding, at the gap, not one per anchor below it.
+TEST(AnchorCheck, ADeletedLineIsOneFindingAtTheGap) {
+  EXPECT_EQ(only_error(without_line(demo_config(), 17)),
+            "alexnet.txt:17: line 17 seems to be missing: expected key 'pact_train' (or 'quant_train', 'quant_export') "
+            "here, found 'fpgm_train', which belongs on the next line; every later line is shifted up by one (add the "
+            "missing line above this line)");
+  EXPECT_EQ(check_anchors(parse(without_line(demo_config(), 17)), ocr().anchors).errors.at(0).key, "pact_train");
+}
+
+TEST(AnchorCheck, AnExtraLineIsOneFindingAtTheGap) {
+  EXPECT_EQ(only_error(inserted(demo_config(), "trainer:", "extra:line")),
+            "alexnet.txt:15: line 15 seems to be extra: found 'extra' where key 'trainer' belongs; every later line is "
+            "shifted down by one (delete this line)");
+}
+
+// Between two anchors six lines apart the lines name no anchor: the finding gives the range.
+TEST(AnchorCheck, ALineMissingBetweenDistantAnchorsIsNamedWithTheRange) {
+  EXPECT_EQ(only_error(without_line(demo_config(), 5)),
+            "alexnet.txt:5: a line seems to be missing between line 4 and line 10: key 'train_model_name' is on line "
+            "10, one line above its place, and every later line is shifted up by one (add the missing line between "
+            "them)");
+  EXPECT_EQ(only_error(inserted(demo_config(), "--amp:", "--seed:42")),
+            "alexnet.txt:5: an extra line seems to be between line 4 and line 12: key 'train_model_name' is on line "
+            "12, one line below its place, and every later line is shifted down by one (delete the extra line)");
+}
+
+// Below the last header only keys are anchors: a missing line there was taken for renamed
+// keys (a note) before; the keys one line up show the shift.
+TEST(AnchorCheck, AMissingLineBelowTheLastHeaderIsAnErrorNotARename) {
+  EXPECT_NE(only_error(without_line(demo_config(), 37)).find("seems to be missing"), std::string::npos);
+}
+
+// A renamed key above the gap stays in place; the gap below it is still found.
+TEST(AnchorCheck, ARenamedKeyAboveAGapDoesNotHideIt) {
+  const std::string text = renamed(demo_config(), "\nnorm_train:", "\nfp32_train:");
+  EXPECT_EQ(only_error(without_line(text, 30)).find("alexnet.txt:30: line 30 seems to be missing: expected key "
+                                                    "'norm_export'"),
+            0u);
+}
+
+// Two gaps are no single shift: every mismatch is reported, as before.
+TEST(AnchorCheck, TwoGapsFallBackToEveryMismatch) {
+  const auto problems = check_anchors(parse(without_line(without_line(demo_config(), 30), 17)), ocr().anchors).errors;
+  ASSERT_GT(problems.size(), 2u);
+  EXPECT_EQ(problems[0].message.find("seems to be"), std::string::npos) << problems[0].str();
+}
+
+// A line of blanks counts, as in the reference: it is the extra line.
+TEST(AnchorCheck, ALineOfBlanksIsNamedAsSuch) {
+  EXPECT_EQ(only_error(inserted(demo_config(), "pact_train:", "  \t")),
+            "alexnet.txt:17: line 17 seems to be extra: found a line of blanks only (it counts as a line) where key "
+            "'pact_train' (or 'quant_train', 'quant_export') belongs; every later line is shifted down by one (delete "
+            "this line)");
 }
 
 TEST(AnchorCheck, ATruncatedFileIsNamed) {

@@ -71,16 +71,20 @@ void check_key_value(std::string_view line, const SplitRules& rules) {
   if (kv.key.size() >= 2 && rules.echo_swallows_options) FUZZ_CHECK(!is_echo_option_word(kv.key));
 }
 
-void check_config(const ConfigText& text, const SplitRules& rules) {
-  const TrainInferConfig config = split_config(text, rules);
-  FUZZ_CHECK(config.size() == static_cast<int>(text.lines.size()));
+void check_config(const ConfigText& text, const SplitRules& rules, LineView view) {
+  const TrainInferConfig config = split_config(text, rules, view);
+  std::vector<ConfigLine> counted;
+  for (const auto& line : text.lines) {
+    if (line.counts(view)) counted.push_back(line);
+  }
+  FUZZ_CHECK(config.size() == static_cast<int>(counted.size()));
   FUZZ_CHECK(config.physical.size() == static_cast<std::size_t>(text.physical_line_count));
   for (int l = 1; l <= config.size(); ++l) {
     const Field& field = config.at(l);
-    const ConfigLine& line = text.lines[static_cast<std::size_t>(l - 1)];
-    FUZZ_CHECK(field.text == line.text && field.physical_line == line.physical_line);
-    FUZZ_CHECK(config.physical[static_cast<std::size_t>(line.physical_line - 1)] == line.text);
-    const KeyValue kv = split_key_value(line.text, rules);
+    const ConfigLine& line = counted[static_cast<std::size_t>(l - 1)];
+    FUZZ_CHECK(field.text == line.read_as(view) && field.physical_line == line.physical_line);
+    FUZZ_CHECK(config.physical[static_cast<std::size_t>(line.physical_line - 1)] == field.text);
+    const KeyValue kv = split_key_value(field.text, rules);
     FUZZ_CHECK(field.key == kv.key && field.value == kv.value);
     FUZZ_CHECK(&config.key(l) == &field.key && &config.value(l) == &field.value);
     check_split_list(field.value, '|');
@@ -90,48 +94,49 @@ void check_config(const ConfigText& text, const SplitRules& rules) {
   }
 }
 
-void check_text(std::string_view bytes, const ReadOptions& options) {
-  const auto text = parse_config_text(bytes, "fuzz.txt", options);
+void check_text(std::string_view bytes, const TextLimits& limits) {
+  const auto text = parse_config_text(bytes, "fuzz.txt", limits);
   if (!text) {
     FUZZ_CHECK(!text.error().diagnostics.empty());
     return;
   }
   FUZZ_CHECK(!text->lines.empty());
-  // The logical lines are exactly the physical lines (split at \n, after a BOM) that are
-  // not empty once one line-ending CR is dropped (default mode only), in order.
+  // The lines are exactly the non-empty physical lines (split at \n, after a BOM), in
+  // order; each one's text and trailing blanks and CR give back its bytes.
   std::string_view body = bytes;
   if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
-  std::vector<ConfigLine> expected;
+  std::vector<std::pair<std::string, int>> expected;
   int physical = 0;
   for (std::size_t start = 0; start < body.size();) {
     const std::size_t end = std::min(body.find('\n', start), body.size());
-    std::string_view line = body.substr(start, end - start);
+    const std::string_view line = body.substr(start, end - start);
     start = end + 1;
     ++physical;
-    if (!options.keep_carriage_returns && line.ends_with('\r')) line.remove_suffix(1);
-    if (!line.empty()) expected.push_back({std::string(line), physical});
+    if (!line.empty()) expected.emplace_back(std::string(line), physical);
   }
   FUZZ_CHECK(text->physical_line_count == physical);
   FUZZ_CHECK(text->lines.size() == expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const ConfigLine& line = text->lines[i];
-    FUZZ_CHECK(line.text == expected[i].text && line.physical_line == expected[i].physical_line);
-    FUZZ_CHECK(line.text.size() <= options.limits.max_line_bytes);
+    FUZZ_CHECK(line.read_as(LineView::kVerbatim) == expected[i].first && line.physical_line == expected[i].second);
+    FUZZ_CHECK(!line.text.ends_with(' ') && !line.text.ends_with('\t') && !line.text.ends_with('\r'));
+    FUZZ_CHECK(line.trailing.find_first_not_of(" \t\r") == std::string::npos);
+    FUZZ_CHECK(line.text.size() <= limits.max_line_bytes);
     FUZZ_CHECK(line.text.find('\0') == std::string::npos);
   }
-  for (const SplitRules& rules : kRules) check_config(*text, rules);
+  for (const SplitRules& rules : kRules) {
+    check_config(*text, rules, LineView::kNormalised);
+    check_config(*text, rules, LineView::kVerbatim);
+  }
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  check_text(bytes, ReadOptions{});
-  ReadOptions carriage_returns;
-  carriage_returns.keep_carriage_returns = true;
-  check_text(bytes, carriage_returns);
+  check_text(bytes, TextLimits{});
   // Tight limits exercise the size checks with inputs libFuzzer can reach.
-  check_text(bytes, ReadOptions{.limits = {.max_file_bytes = 2048, .max_line_bytes = 80}});
+  check_text(bytes, TextLimits{.max_file_bytes = 2048, .max_line_bytes = 80});
   // split_key_value and split_list take any bytes, not only valid config lines.
   for (const SplitRules& rules : kRules) check_key_value(bytes, rules);
   check_split_list(std::string(bytes), '|');

@@ -140,7 +140,9 @@ std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dia
   options.compat = true;
   options.repo_root = kRoot;
   options.run_dir = corpus["run_dir"];
-  const auto plan = plan_file((corpus_dir() / corpus["config_file"].get<std::string>()).string(), dialect, options);
+  const auto text = config::read_config_text((corpus_dir() / corpus["config_file"].get<std::string>()).string());
+  if (!text) return {"read failed: " + text.error().str()};
+  const auto plan = plan_config(*text, dialect, options);
   if (!plan) return {"plan failed: " + plan.error().str()};
   std::vector<std::string> failures;
   const auto want = golden_invocations(base + ".argv.jsonl");

@@ -76,7 +76,7 @@ config::TrainInferConfig make_config(const std::string& text) {
   config::ConfigText lines;
   lines.path = "c.txt";
   std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.lines.push_back({line, ++lines.physical_line_count});
+  for (std::string line; std::getline(in, line);) lines.lines.push_back({line, "", ++lines.physical_line_count});
   return config::split_config(lines, {config::ValueSplit::kFirstColon, false, false});
 }
 

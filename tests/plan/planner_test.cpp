@@ -37,7 +37,8 @@ class PlannerTest : public ::testing::Test {
     PlanOptions options;
     options.mode = mode;
     options.compat = compat;
-    return plan_file(dir_.write("alexnet.txt", text), dialect_named(dialect), options);
+    const auto decoded = config::read_config_text(dir_.write("alexnet.txt", text)).value();
+    return plan_config(decoded, dialect_named(dialect), options);
   }
   Plan ok(const std::string& text, bool compat, const std::string& mode = "lite_train_lite_infer") {
     auto p = plan(text, compat, mode);
@@ -122,9 +123,35 @@ TEST_F(PlannerTest, D4ShiftedLayoutIsRejectedInDefaultAndPlannedInCompat) {
   const std::string text = replace_line(demo(), "pact_train:", "");  // leaves a blank line 17
   const auto strict = plan(text, false);
   ASSERT_FALSE(strict);
-  EXPECT_EQ(strict.error().diagnostics[0].line, 18);  // physical line of the misplaced fpgm_train
-  EXPECT_EQ(strict.error().diagnostics[0].key, "fpgm_train");
+  ASSERT_EQ(strict.error().diagnostics.size(), 1u) << "one finding at the gap: " << strict.error().str();
+  EXPECT_EQ(strict.error().diagnostics[0].line, 18);  // physical line of fpgm_train, now where pact_train belongs
+  EXPECT_EQ(strict.error().diagnostics[0].key, "pact_train");
   EXPECT_TRUE(plan(text, true));
+}
+
+std::string with_crlf(const std::string& text) {
+  std::string out;
+  for (const char c : text) out += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  return out;
+}
+
+std::vector<std::vector<std::string>> argvs(const Plan& plan) {
+  std::vector<std::vector<std::string>> out;
+  for (const auto& stage : plan.stages) out.push_back(stage.argv);
+  return out;
+}
+
+// One reader decodes the bytes: a byte-order mark, CRLF line ends and trailing blanks
+// (a Windows editor's copy) plan exactly as the plain file. Compat keeps the CRs and
+// blanks the reference would read (spec D16).
+TEST_F(PlannerTest, ABomCrlfConfigWithTrailingBlanksPlansAsItsPlainTwin) {
+  const std::string windows = "\xEF\xBB\xBF" + with_crlf(replace_line(demo(), "--seed:", "--seed:42 \t"));
+  const Plan plain = ok(demo(), false);
+  const Plan decoded = ok(windows, false);
+  EXPECT_EQ(argvs(decoded), argvs(plain));
+  EXPECT_EQ(decoded.warnings.size(), plain.warnings.size());
+  const Plan compat = ok(windows, true);
+  EXPECT_NE(compat.stages.at(0).shell_text.find("--seed=42 \t\r"), std::string::npos) << compat.stages.at(0).shell_text;
 }
 
 TEST_F(PlannerTest, D5UnknownModeIsAnErrorInDefaultAndTheTrainBranchInCompat) {
@@ -231,7 +258,8 @@ TEST_F(PlannerTest, PythonOverrideReplacesTheInterpreter) {
   PlanOptions options;
   options.mode = "lite_train_lite_infer";
   options.python = "/opt/py/bin/python3.11";
-  const auto p = plan_file(dir_.write("a.txt", demo()), dialect_named("paddleocr"), options);
+  const auto text = config::read_config_text(dir_.write("a.txt", demo())).value();
+  const auto p = plan_config(text, dialect_named("paddleocr"), options);
   ASSERT_TRUE(p);
   for (const auto& s : p->stages) EXPECT_EQ(s.argv[0], "/opt/py/bin/python3.11");
 }
@@ -252,21 +280,21 @@ TEST_F(PlannerTest, LaunchersAreDataAndRankEnvSpawnsOneProcessPerGpu) {
   const std::string launchers = dialect::launchers_file(test::dialect_dir());
   PlanOptions options;
   options.mode = "lite_train_lite_infer";
-  const std::string path = dir_.write("a.txt", demo());
-  const auto paddle = plan_file(path, dialect_named("paddleocr"), options);
+  const auto text = config::read_config_text(dir_.write("a.txt", demo())).value();
+  const auto paddle = plan_config(text, dialect_named("paddleocr"), options);
   const Stage& paddle_train = stage(*paddle, "norm_train/gpus_0,1/autocast_null/train");
   EXPECT_EQ(paddle_train.launcher, "paddle-gpus");
   EXPECT_EQ(paddle_train.processes, 1);
 
   options.launcher = dialect::load_launcher(launchers, "rank-env").value();
-  const auto ranks = plan_file(path, dialect_named("paddleocr"), options);
+  const auto ranks = plan_config(text, dialect_named("paddleocr"), options);
   const Stage& rank_train = stage(*ranks, "norm_train/gpus_0,1/autocast_null/train");
   EXPECT_EQ(rank_train.launcher, "rank-env");
   EXPECT_EQ(rank_train.processes, 2);
   EXPECT_EQ(rank_train.argv[1], "models/alexnet/train.py");
 
   options.launcher = dialect::load_launcher(launchers, "torch-run").value();
-  const auto torch = plan_file(path, dialect_named("paddleocr"), options);
+  const auto torch = plan_config(text, dialect_named("paddleocr"), options);
   const Stage& torch_train = stage(*torch, "norm_train/gpus_0,1/autocast_null/train");
   EXPECT_EQ(std::vector<std::string>(torch_train.argv.begin() + 1, torch_train.argv.begin() + 4),
             (std::vector<std::string>{"-m", "torch.distributed.run", "--nproc_per_node=2"}));

@@ -215,10 +215,13 @@ std::vector<Pending> choose_runners(const fs::path& root, const dialect::Chains&
   std::vector<Pending> pending;
   std::map<std::string, int> seen;  // configs per sampled chain
   for (const auto& config : configs_of(root)) {
-    const auto header = dialect::read_config_header(config.string()).value_or("");
+    // As the command line does: the one reader decodes the config once, its header picks the chain.
+    const auto text = config::read_config_text(config.string());
+    const auto header = text ? dialect::config_header(text->header_line()) : "";
     const dialect::Chain* chain = dialect::choose_chain(chains, header, config.filename().string(), "");
     const std::string mode = chain && !chain->modes.empty() ? chain->modes.front() : "whole_infer";
-    const auto runner = cli::find_runner(config.string(), root.string(), {std::nullopt, mode, &chains});
+    const auto runner = text ? cli::find_runner(*text, root.string(), {std::nullopt, mode, &chains})
+                             : Result<std::optional<cli::RunnerCall>>(fail(text.error()));
     if (!runner) {
       refuse(tally, chain ? chain->name : "", config, runner.error());
     } else if (!*runner) {

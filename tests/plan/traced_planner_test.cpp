@@ -21,7 +21,7 @@ config::TrainInferConfig make_config(const std::string& text) {
   lines.path = "c.txt";
   int n = 0;
   std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.lines.push_back({line, ++n});
+  for (std::string line; std::getline(in, line);) lines.lines.push_back({line, "", ++n});
   lines.physical_line_count = n;
   return config::split_config(lines, {config::ValueSplit::kFirstColon, false, false});
 }

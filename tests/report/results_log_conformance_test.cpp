@@ -44,7 +44,9 @@ std::string run_compat(const nlohmann::json& corpus, const dialect::Dialect& dia
   options.repo_root = root.path().string();
   options.run_dir = corpus["run_dir"];
   options.python = test::fake_python_binary();
-  auto plan = plan::plan_file((corpus_dir() / corpus["config_file"].get<std::string>()).string(), dialect, options);
+  auto plan = plan::plan_config(
+      config::read_config_text((corpus_dir() / corpus["config_file"].get<std::string>()).string()).value(), dialect,
+      options);
   if (!plan) return "plan failed: " + plan.error().str();
   for (auto& stage : plan->stages) stage.env["TIPC_FAKE_MODEL"] = plan->model_name;
   return test::run_compat_serially(*plan, root.path(), executor);

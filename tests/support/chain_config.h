@@ -19,7 +19,7 @@ inline void plan_chain_text(PlannedChain& out, const std::string& text, const st
   out.config = out.dir.write("c.txt", text);
   plan::PlanOptions options;
   options.mode = mode;
-  out.plan = plan::plan_chain_file(out.config, chain, options);
+  out.plan = plan::plan_chain_config(config::read_config_text(out.config).value(), chain, options);
 }
 
 // The config text with its first `from` replaced by `to`: a config one mistake away.

@@ -65,8 +65,9 @@ void compare_with_native(const CorpusRun& run, const plan::Plan& traced, const d
   options.compat = true;
   options.repo_root = "/conformance/repo-root";
   options.run_dir = run.corpus()["run_dir"];
-  const auto native = plan_file((corpus_dir() / run.corpus()["config_file"].get<std::string>()).string(), dialect,
-                                options);
+  const auto text = config::read_config_text((corpus_dir() / run.corpus()["config_file"].get<std::string>()).string());
+  if (!text) return tally.mismatches.note(run.base + ": config unreadable");
+  const auto native = plan_config(*text, dialect, options);
   if (!native) return tally.mismatches.note(run.base + ": native plan failed");
   std::vector<const plan::Stage*> matched;
   for (const auto& stage : traced.stages) {
