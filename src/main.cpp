@@ -7,6 +7,7 @@
 #include "cli/plan_output.h"
 #include "cli/project.h"
 #include "cli/run_phase.h"
+#include "cli/stage_selection.h"
 #include "cli/subcommand.h"
 #include "cli/suite.h"
 
@@ -51,8 +52,12 @@ int main(int argc, char** argv) {
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;
+  if (options->shard) {  // whole configs: an empty shard (fewer configs than shards) runs nothing
+    (options->dry_run ? std::cerr : std::cout) << cli::keep_shard(plans, *options->shard);
+    if (plans.empty()) return cli::suite_exit_code(*suite, options->allow_nothing ? kExitPassed : kExitFailed);
+  }
   const std::vector<plan::Plan> whole_plans = plans;  // the reports describe the plans whole
-  if (auto ok = cli::select_stages(plans, options->only, options->pattern.value_or("")); !ok) {
+  if (auto ok = cli::select_stages(plans, options->only, options->patterns); !ok) {
     // A selection of nothing is a usage error (a typo, most likely), unless nothing is accepted.
     if (!options->allow_nothing) return report(ok.error());
     std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";

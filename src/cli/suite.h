@@ -45,9 +45,4 @@ std::string invalid_configs_summary(const Suite& suite);
 // passed; a failed stage's 1 and an interrupt's 130 stay, they say more.
 int suite_exit_code(const Suite& suite, int run_exit_code);
 
-// Keeps the stages --only and -k select (dependencies on dropped stages are dropped too).
-// A selection that keeps no stage at all is an error: a CI job would pass on nothing.
-Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
-                           const std::string& pattern);
-
 }  // namespace tipc::cli

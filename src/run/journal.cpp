@@ -254,6 +254,25 @@ Json run_started_json(const RunInfo& info, const RunContext& context, const std:
 
 }  // namespace
 
+namespace {
+
+// The tries --retries ran before the last one, oldest first: each one's result, times and log.
+Json attempts_json(const std::vector<Attempt>& attempts, double run_started_unix) {
+  Json list = Json::array();
+  for (const Attempt& attempt : attempts) {
+    list.push_back({{"result", to_string(attempt.verdict.result)},
+                    {"reason", attempt.verdict.reason},
+                    {"started", run_started_unix + attempt.start_seconds},
+                    {"seconds", attempt.end_seconds - attempt.start_seconds},
+                    {"exit_code", optional_json(attempt.exit_code)},
+                    {"signal", optional_json(attempt.signal)},
+                    {"log", attempt.log_path}});
+  }
+  return list;
+}
+
+}  // namespace
+
 void JournalWriter::run_started(const RunInfo& info) {
   plans_ = info.plans;
   not_started_.clear();
@@ -293,6 +312,7 @@ void JournalWriter::stage_finished(const StageRecord& record) {
                {"gpus", record.gpus},
                {"log_findings", o.log_findings}};
   if (!record.job_id.empty()) entry["job_id"] = record.job_id;
+  if (!record.attempts.empty()) entry["attempts"] = attempts_json(record.attempts, started_unix_);
   // An interrupt also skips the dependents of the stages it stopped: whether a skip is
   // this run's result is known only at its end.
   if (!started && record.verdict.result == Status::kSkipped) {

@@ -83,8 +83,9 @@ RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted) {
   RunVerdict verdict;
   verdict.stages = static_cast<int>(stages.size());
   for (const StageResult& stage : stages) {
-    if (stage.result == Status::kPass) {
+    if (is_passed(stage.result)) {
       ++verdict.passed;
+      verdict.flaky += stage.result == Status::kFlaky ? 1 : 0;
     } else if (is_failure(stage.result)) {
       ++verdict.failed;
       verdict.failed_earlier += stage.earlier ? 1 : 0;
@@ -114,15 +115,19 @@ const char* RunVerdict::word() const {
 }
 
 std::string RunVerdict::headline() const {
+  // "; 1 flaky" (or "1 of 13 stages flaky" alone): a pass that needed a retry is never a silent PASS.
+  const std::string flaky_note = flaky == 0 ? "" : fmt::format("; {} flaky", flaky);
   switch (kind) {
+    case VerdictKind::kPass:
+      return flaky == 0 ? word() : fmt::format("PASS ({} of {} flaky)", flaky, stages_text(stages));
     case VerdictKind::kPartial:
-      return fmt::format("PASS (partial: {} of {} could not run)", could_not_run, stages_text(stages));
+      return fmt::format("PASS (partial: {} of {} could not run{})", could_not_run, stages_text(stages), flaky_note);
     case VerdictKind::kNothingRan:
       return fmt::format("NOTHING RAN ({} of {} could not run)", could_not_run, stages_text(stages));
     case VerdictKind::kFail:
-      return failed_earlier > 0 ? fmt::format("FAIL ({} of {} failed, {} of them in an earlier run)", failed,
-                                              stages_text(stages), failed_earlier)
-                                : fmt::format("FAIL ({} of {} failed)", failed, stages_text(stages));
+      return failed_earlier > 0 ? fmt::format("FAIL ({} of {} failed, {} of them in an earlier run{})", failed,
+                                              stages_text(stages), failed_earlier, flaky_note)
+                                : fmt::format("FAIL ({} of {} failed{})", failed, stages_text(stages), flaky_note);
     default: return word();
   }
 }
