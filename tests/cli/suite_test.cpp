@@ -2,6 +2,8 @@
 #include "cli/suite.h"
 
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -102,6 +104,78 @@ TEST_F(ConfigFolder, AnUnknownModeIsOneErrorNotOnePerConfig) {
   const auto first = r.err.find("unknown mode 'lite_train_infer'");
   ASSERT_NE(first, std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("unknown mode", first + 1), std::string::npos) << r.err;
+}
+
+// "model#id" of every stage a --dry-run lists, under its "# model mode" header.
+std::set<std::string> dry_run_stages(const std::string& text) {
+  std::set<std::string> stages;
+  std::istringstream in(text);
+  std::string model;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("# ")) model = line.substr(2, line.find(' ', 2) - 2);
+    if (line.starts_with("[")) stages.insert(model + "#" + line.substr(line.find("] ") + 2));
+  }
+  return stages;
+}
+
+// "model#id" of every stage of a report.json, and how many there were.
+std::pair<std::set<std::string>, std::size_t> report_stages(const fs::path& report) {
+  std::set<std::string> stages;
+  std::size_t count = 0;
+  const auto json = nlohmann::json::parse(test::slurp(report));
+  for (const auto& plan : json["plans"]) {
+    for (const auto& stage : plan["stages"]) {
+      stages.insert(plan["model"].get<std::string>() + "#" + stage["id"].get<std::string>());
+      ++count;
+    }
+  }
+  return {stages, count};
+}
+
+// --shard K/N: whole configs, the N shards' union is the plan, `tipc-run report A B` merges them.
+TEST_F(ConfigFolder, TheShardsRunWholeConfigsOnceEachAndTheirReportsMergeIntoOne) {
+  fs::remove(repo_.path() / "test_tipc/configs/bad.txt");
+  const auto plan = dry_run_stages(run_folder({"--dry-run"}).out);
+  ASSERT_EQ(plan.size(), 14u);
+  const fs::path output = repo_.path() / "test_tipc/output";
+  const auto first = run_folder({"--shard", "1/2"});
+  EXPECT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.out.find("tipc-run: shard 1/2: 1 of 2 configs, 7 stages\n"), std::string::npos) << first.out;
+  EXPECT_EQ(run_folder({"--shard", "2/2"}).exit_code, 0);
+  const auto [one, one_count] = report_stages(output / "fake/lite_train_lite_infer/report.json");
+  const auto [two, two_count] = report_stages(output / "fake2/lite_train_lite_infer/report.json");
+  std::set<std::string> both = one;
+  both.insert(two.begin(), two.end());
+  EXPECT_EQ(both, plan);
+  EXPECT_EQ(one_count + two_count, plan.size()) << "disjoint";
+
+  const auto merged = test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake2").string(),
+                                                    "--output", (repo_.path() / "merged").string()});
+  EXPECT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  const auto [all, all_count] = report_stages(repo_.path() / "merged/report.json");
+  EXPECT_EQ(all, plan);
+  EXPECT_EQ(all_count, plan.size()) << "every stage once";
+  EXPECT_EQ(test::read_junit(test::slurp(repo_.path() / "merged/junit.xml")).cases.size(), plan.size());
+
+  const auto twice = test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake").string(),
+                                                   "--output", (repo_.path() / "twice").string()});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("test_tipc/configs/fake.txt in mode lite_train_lite_infer is also in"), std::string::npos)
+      << twice.err;
+  const auto nowhere = test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake2").string()});
+  EXPECT_EQ(nowhere.exit_code, 2);
+  EXPECT_NE(nowhere.err.find("say where it goes with --output DIR"), std::string::npos) << nowhere.err;
+}
+
+TEST_F(ConfigFolder, AShardWithoutAConfigSaysSoAndRanNothing) {
+  const auto r = run_folder({"--shard", "3/3"});
+  EXPECT_EQ(r.exit_code, 1) << "nothing ran\n" << r.out << r.err;
+  EXPECT_NE(r.out.find("tipc-run: shard 3/3 holds no config (2 configs for 3 shards): nothing ran\n"), std::string::npos)
+      << r.out;
+  fs::remove(repo_.path() / "test_tipc/configs/bad.txt");
+  EXPECT_EQ(run_folder({"--shard", "3/3"}).exit_code, 1);
+  EXPECT_EQ(run_folder({"--shard", "3/3", "--allow-nothing"}).exit_code, 0);
+  EXPECT_EQ(records(), 0);
 }
 
 TEST(SuiteExitCode, AnInvalidConfigNeverLetsARunExitZero) {
