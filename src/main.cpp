@@ -52,9 +52,8 @@ int main(int argc, char** argv) {
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;
-  if (options->shard) {  // whole configs: an empty shard (fewer configs than shards) runs nothing
-    (options->dry_run ? std::cerr : std::cout) << cli::keep_shard(plans, *options->shard);
-    if (plans.empty()) return cli::suite_exit_code(*suite, options->allow_nothing ? kExitPassed : kExitFailed);
+  if (!cli::keep_shard(plans, options->shard, options->dry_run ? std::cerr : std::cout)) {  // an empty shard
+    return cli::suite_exit_code(*suite, options->allow_nothing ? kExitPassed : kExitFailed);
   }
   const std::vector<plan::Plan> whole_plans = plans;  // the reports describe the plans whole
   if (auto ok = cli::select_stages(plans, options->only, options->patterns); !ok) {

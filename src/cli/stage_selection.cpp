@@ -236,21 +236,24 @@ std::vector<std::size_t> configs_of_shard(const std::vector<plan::Plan>& plans, 
   return mine;
 }
 
-std::string keep_shard(std::vector<plan::Plan>& plans, const Shard& shard) {
+bool keep_shard(std::vector<plan::Plan>& plans, const std::optional<Shard>& shard, std::ostream& out) {
+  if (!shard) return true;
   const std::size_t configs = plans.size();
   std::vector<plan::Plan> kept;
   std::size_t stages = 0;
-  for (const std::size_t config : configs_of_shard(plans, shard)) {
+  for (const std::size_t config : configs_of_shard(plans, *shard)) {
     stages += plans[config].stages.size();
     kept.push_back(std::move(plans[config]));
   }
   plans = std::move(kept);
   if (plans.empty()) {
-    return fmt::format("tipc-run: shard {}/{} holds no config ({} for {} shards): nothing ran\n", shard.index,
-                       shard.count, plural(configs, "config"), shard.count);
+    out << fmt::format("tipc-run: shard {}/{} holds no config ({} for {} shards): nothing ran\n", shard->index,
+                       shard->count, plural(configs, "config"), shard->count);
+    return false;
   }
-  return fmt::format("tipc-run: shard {}/{}: {} of {} configs, {}\n", shard.index, shard.count, plans.size(), configs,
+  out << fmt::format("tipc-run: shard {}/{}: {} of {} configs, {}\n", shard->index, shard->count, plans.size(), configs,
                      plural(stages, "stage"));
+  return true;
 }
 
 }  // namespace tipc::cli

@@ -13,6 +13,8 @@
 //                            whole _-separated words of a segment after the first (-k bs1,
 //                            -k threads_2, -k fp32); the first segment names the chain
 //                            every stage of it shares, and a word matches it only whole
+#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -61,9 +63,10 @@ Result<Shard> parse_shard(const std::string& text);
 // hold every config. A shard with no config is empty when there are fewer configs than shards.
 std::vector<std::size_t> configs_of_shard(const std::vector<plan::Plan>& plans, const Shard& shard);
 
-// Keeps the configs of the shard; returns the line that says what it holds: "tipc-run: shard
+// --shard: keeps the configs of the shard, and says what it holds on `out`: "tipc-run: shard
 // 2/4: 3 of 10 configs, 41 stages", or, for an empty shard (fewer configs than shards),
-// "tipc-run: shard 4/4 holds no config (3 configs for 4 shards): nothing ran".
-std::string keep_shard(std::vector<plan::Plan>& plans, const Shard& shard);
+// "tipc-run: shard 4/4 holds no config (3 configs for 4 shards): nothing ran". False for an
+// empty shard; true, and nothing said, without --shard.
+bool keep_shard(std::vector<plan::Plan>& plans, const std::optional<Shard>& shard, std::ostream& out);
 
 }  // namespace tipc::cli
