@@ -7,7 +7,7 @@
 // so that no word selects every stage through the prefix that all stages of a chain share:
 //
 //   a glob (holds * ? or [)  the whole id: -k '*/infer/*_bs1'
-//   a path (holds /)         whole segments of the id in a row: -k gpus_0/train
+//   a path (holds /)         whole segments of the id in a row: -k gpus_0/autocast_null
 //   a word                   the stage's kind (-k train: the trains, not every stage of
 //                            norm_train/...), a whole segment (-k gpus_0, -k norm_train), or
 //                            whole _-separated words of a segment after the first (-k bs1,
