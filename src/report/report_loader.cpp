@@ -202,7 +202,8 @@ StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const Pla
       report.reason = fmt::format("not run since its command changed (its last result was {})",
                                   optional_field<std::string>(it->second, "result").value_or("?"));
     } else {
-      apply_entry(report, it->second, resumed_run && report.earlier_run && it->second["result"] == "PASS");
+      const auto result = run::status_from_string(it->second["result"].get<std::string>());
+      apply_entry(report, it->second, resumed_run && report.earlier_run && result && run::is_passed(*result));
       report.attempts = attempts_of(it->second, plan);
     }
   }

@@ -88,7 +88,8 @@ std::set<std::string> passed_in_journal(const std::string& repo_root, const std:
     const auto last = last_entries(journal_path(repo_root, *plan), [](const nlohmann::json&) { return true; });
     for (const auto& stage : plan->stages) {
       const auto it = last.find(stage.id);
-      if (it != last.end() && it->second.value("result", "") == "PASS" &&
+      const auto result = status_from_string(it == last.end() ? "" : it->second.value("result", ""));
+      if (result && is_passed(*result) &&
           it->second.value("fingerprint", "") == stage_fingerprint(stage)) {
         passed.insert(stage_key(*plan, stage));
       }

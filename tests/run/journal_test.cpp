@@ -109,6 +109,17 @@ TEST(Journal, AFlakyStageRecordsItsEarlierTriesWithTheirLogs) {
   EXPECT_EQ(first["log"], run.output() + "/train.attempt1.log");
 }
 
+TEST(Journal, ResumeSkipsAFlakyStageAsItSkipsAPass) {
+  test::FakeRun run;
+  run.script("train").first_exit_codes = {1};
+  run.script("eval").exit_code = 2;
+  run.options.retries = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
+  run.run({&p});
+  EXPECT_EQ(passed_in_journal(run.repo.path().string(), {&p}),
+            std::set<std::string>{"test_tipc/configs/m.txt#train"});
+}
+
 TEST(Journal, ACutLineIsSkippedAndResumeStillWorks) {
   test::FakeRun run;
   run.script("eval").exit_code = 1;
