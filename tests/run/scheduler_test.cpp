@@ -519,6 +519,26 @@ TEST_F(ServiceTest, WithOneJobTheNextServerWaitsForTheClientBeforeItAsTheRunnerD
   EXPECT_EQ(s.verdict().kind, VerdictKind::kPass);
 }
 
+// --fail-fast: a client fails; the one running beside it finishes, served to its end, the
+// one not started is SKIPPED, and the server is stopped after its last running client as usual.
+TEST_F(ServiceTest, FailFastLetsTheServerServeItsRunningClientsAndStopsItAfterThem) {
+  serve_forever("server");
+  ready_from(1);
+  options_.fail_fast = true;
+  fake_.scripts["c.txt#fails"].exit_code = 1;
+  fake_.scripts["c.txt#slow"].seconds = 5;
+  const auto p = make_plan({service("server"), make_stage("fails", StageKind::kInfer, 0, {"server"}),
+                            make_stage("slow", StageKind::kInfer, 0, {"server"}),
+                            make_stage("later", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "slow").verdict.result, Status::kPass);
+  EXPECT_EQ(record(s, "later").verdict.reason, "not started: --fail-fast after fails failed");
+  EXPECT_NEAR(started("server").end, started("slow").end, 0.06);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kPass);
+  EXPECT_EQ(record(s, "server").verdict.reason, "stopped after its last client");
+  EXPECT_EQ(s.verdict().kind, VerdictKind::kFail);
+}
+
 TEST_F(ServiceTest, OnAClusterAServiceIsUnsupported) {
   options_.cluster = ClusterCapacity{4, 8, "sinfo"};
   const auto s = run_server_and_client();
