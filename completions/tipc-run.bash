@@ -3,7 +3,8 @@
 # each command's options and their values.
 
 _tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --dialect-dir --repo-root --launcher
-  --settings -j --jobs --gpus --resource-spec --timeout --strict --only -k --resume --bundle --executor
+  --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --only -k --shard --resume
+  --bundle --executor
   --partition --account --prepare-script -v --verbose -h --help --version'
 _tipc_run_modes='lite_train_lite_infer lite_train_whole_infer whole_train_whole_infer whole_infer
   klquant_whole_infer benchmark_train'
@@ -12,7 +13,7 @@ _tipc_run_subcommands='report diff acceptance padiff init-check compare-results'
 # The options of a subcommand (tipc-run SUBCOMMAND --help lists them with their meaning).
 _tipc_run_subcommand_options() {
   case "$1" in
-    report) echo '--bundle --strict --help' ;;
+    report) echo '-o --output --bundle --strict --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat --help' ;;
     acceptance) echo '--config --bundle --compat --help' ;;
     padiff) echo '--mode --atol --rtol --phase --layer-map --top --padiff-compat --help' ;;
@@ -32,14 +33,14 @@ _tipc_run_option_values() {
     :--dialect) COMPREPLY=($(compgen -W 'paddleclas paddledetection paddlegan paddleocr paddleseg paddlevideo' -- "$cur")) ;;
     :--launcher) COMPREPLY=($(compgen -W 'paddle-gpus paddle-devices paddle-devices-quoted torch-run rank-env' -- "$cur")) ;;
     :--gpus) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;
-    :--dialect-dir | :--repo-root | report:--bundle) COMPREPLY=($(compgen -d -- "$cur")) ;;
+    :--dialect-dir | :--repo-root | report:--bundle | report:-o | report:--output) COMPREPLY=($(compgen -d -- "$cur")) ;;
     :--settings | :--resource-spec | :--python | :--runner | :--bundle | *:--log | *:--json | *:--config | *:--layout | \
       *:--layer-map | *:--gt) COMPREPLY=($(compgen -f -- "$cur")) ;;
     diff:--method) COMPREPLY=($(compgen -W 'mean min max all' -- "$cur")) ;;
     padiff:--mode) COMPREPLY=($(compgen -W 'mean strict abs_mean' -- "$cur")) ;;
     padiff:--phase) COMPREPLY=($(compgen -W 'both forward backward' -- "$cur")) ;;
     compare-results:--format) COMPREPLY=($(compgen -W 'tipc video metric' -- "$cur")) ;;
-    :-j | :--jobs | :--timeout | :--partition | :--account | :-k | *:--threshold | *:--atol | *:--rtol | \
+    :-j | :--jobs | :--timeout | :--retries | :--shard | :--partition | :--account | :-k | *:--threshold | *:--atol | *:--rtol | \
       *:--top | *:--bins | *:--key) ;;
     *) return 1 ;;
   esac

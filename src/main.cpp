@@ -7,6 +7,7 @@
 #include "cli/plan_output.h"
 #include "cli/project.h"
 #include "cli/run_phase.h"
+#include "cli/stage_selection.h"
 #include "cli/subcommand.h"
 #include "cli/suite.h"
 
@@ -51,8 +52,11 @@ int main(int argc, char** argv) {
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;
+  if (!cli::keep_shard(plans, options->shard, options->dry_run ? std::cerr : std::cout)) {  // an empty shard ran nothing
+    return run::judge({}, false, suite->config_count()).exit_code({options->strict, options->allow_nothing});
+  }
   const std::vector<plan::Plan> whole_plans = plans;  // the reports describe the plans whole
-  if (auto ok = cli::select_stages(plans, options->only, options->pattern.value_or("")); !ok) {
+  if (auto ok = cli::select_stages(plans, options->only, options->patterns); !ok) {
     // A selection of nothing is a usage error (a typo, most likely), unless nothing is accepted.
     if (!options->allow_nothing) return report(ok.error());
     std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";
@@ -71,9 +75,8 @@ int main(int argc, char** argv) {
   }
 
   // 5. Data, resources, stages, reports.
-  const run::ConfigCount configs{static_cast<int>(suite->configs), static_cast<int>(suite->invalid_files.size())};
   const int exit_code =
-      cli::run_plans(plans, whole_plans, *project, *options, suite->valid_files(), suite->problems, configs);
+      cli::run_plans(plans, whole_plans, *project, *options, suite->valid_files(), suite->problems, suite->config_count());
   std::cout << cli::invalid_configs_summary(*suite);
   return exit_code;
 }

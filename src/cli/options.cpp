@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <filesystem>
 #include <sstream>
 
@@ -26,6 +28,51 @@ bool looks_swapped(const Options& o) {
   std::error_code ec;
   if (fs::exists(o.config, ec)) return false;
   return std::find(kKnownModes.begin(), kKnownModes.end(), o.config) != kKnownModes.end() || fs::exists(o.mode, ec);
+}
+
+// Option values checked in words, where CLI11's own checks print numeric bounds
+// ("-j 0": a 309-digit range). Each returns "" when the value is good.
+CLI::Validator whole_number_from(int min, const std::string& what) {
+  return CLI::Validator(
+      [min, what](std::string& value) -> std::string {
+        std::size_t used = 0;
+        long long n = min - 1;
+        try {
+          n = std::stoll(value, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (!value.empty() && used == value.size() && n >= min && n <= std::numeric_limits<int>::max()) return "";
+        return fmt::format("'{}' is not a valid number of {}: a whole number, {} or more", value, what, min);
+      },
+      fmt::format("INT>={}", min));
+}
+
+CLI::Validator seconds() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        std::size_t used = 0;
+        double n = 0;
+        try {
+          n = std::stod(value, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (!value.empty() && used == value.size() && std::isfinite(n) && n > 0) return "";
+        return fmt::format("'{}' is not a number of seconds: give one above 0, e.g. 600 or 0.5", value);
+      },
+      "SECONDS>0");
+}
+
+// A check that reuses a parser of stage_selection.h: its error's text, or "".
+template <class Parse>
+CLI::Validator parsed_by(Parse parse, const std::string& description) {
+  return CLI::Validator(
+      [parse](std::string& value) -> std::string {
+        const auto parsed = parse(value);
+        return parsed ? "" : parsed.error().str();
+      },
+      description);
 }
 
 }  // namespace
@@ -70,11 +117,18 @@ void add_planning_options(CLI::App& app, Options& o) {
 // Where and how the stages run, and what makes the run pass.
 void add_running_options(CLI::App& app, Options& o) {
   app.add_option("-j,--jobs", o.jobs, "stages run at once (default: settings, else the number of CPU cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_from(1, "stages run at once"));
   app.add_option("--gpus", o.gpus, "GPU ids to use, e.g. 0,1,2,3, or none (default: CUDA_VISIBLE_DEVICES or nvidia-smi -L)");
   app.add_option("--resource-spec", o.resource_spec, "GPU resource spec file, YAML or JSON (CTest style)");
   app.add_option("--timeout", o.timeout, "seconds every stage may run (default: per kind, from settings)")
-      ->check(CLI::PositiveNumber);
+      ->check(seconds());
+  app.add_option("--retries", o.retries,
+                 "run a stage that FAILs or TIMES OUT again, up to N more times; one that passes then is FLAKY "
+                 "(counted as passed, reported apart; each try's log kept as NAME.attemptK.log)")
+      ->check(whole_number_from(0, "retries"));
+  app.add_flag("-x,--fail-fast", o.fail_fast,
+               "start no stage after the first failure (FAIL, TIMEOUT, UNRESOLVED); running stages finish, the rest "
+               "are SKIPPED");
   app.add_flag("--strict", o.strict,
                "UNSUPPORTED stages fail the run, and what the cross-check finds in a traced config is an error");
   app.add_flag("--allow-nothing", o.allow_nothing,
@@ -99,7 +153,16 @@ void add_selection_options(CLI::App& app, Options& o) {
   app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer, check")
       ->delimiter(',')
       ->check(CLI::IsMember({"train", "eval", "export", "infer", "check"}));
-  app.add_option("-k", o.pattern, "run only stages whose id matches (glob, or substring)");
+  app.add_option("-k", o.patterns,
+                 "run only the stages this selects; repeatable (any selects). Patterns joined by and, or, not: "
+                 "a word matches the stage kind, a whole id segment or whole _-words of a later segment "
+                 "(-k train, -k bs1, -k 'infer and not bs1'); a glob matches the whole id (-k '*/gpus_0/*')")
+      ->allow_extra_args(false)
+      ->check(parsed_by(StageExpression::parse, "EXPRESSION"));
+  app.add_option_function<std::string>(
+         "--shard", [&o](const std::string& v) { o.shard = parse_shard(v).value(); },
+         "run the Kth of N shards: whole configs, the N shards together run every config once")
+      ->check(parsed_by(parse_shard, "K/N"));
   app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
   app.add_option("--bundle", o.bundle,
                  "also write the acceptance bundle (reports, logs, check files, configs, settings) to this .tar.gz");
@@ -125,6 +188,11 @@ void check_combinations(const Options& o) {
 }  // namespace
 
 Result<Options> parse_options(int argc, const char* const* argv) {
+  // `tipc-run help` is `tipc-run --help`.
+  if (argc == 2 && std::string_view(argv[1]) == "help") {
+    const char* const help[] = {argv[0], "--help"};
+    return parse_options(2, help);
+  }
   Options o;
   CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
   app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/stage_selection.h"
 #include "core/error.h"
 
 namespace tipc::cli {
@@ -35,7 +36,10 @@ struct Options {
   bool allow_nothing = false;              // a run in which no stage ran exits 0 (else 1)
   bool no_wait = false;                    // an output directory in use by another run: exit 2 at once
   std::vector<std::string> only;           // stage kinds
-  std::optional<std::string> pattern;      // -k: stage ids matching this (glob, or substring)
+  std::vector<std::string> patterns;       // -k, each an expression (cli/stage_selection.h); any selects
+  std::optional<Shard> shard;              // --shard K/N: this shard's configs only
+  int retries = 0;                         // --retries N: a FAIL or TIMEOUT runs again up to N times (FLAKY)
+  bool fail_fast = false;                  // -x: no stage starts after the first failure
   bool resume = false;
   bool prepare_script = false;
   std::optional<std::string> bundle;       // --bundle FILE.tar.gz: the acceptance bundle

@@ -1,5 +1,6 @@
 #include "cli/report_command.h"
 
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -17,7 +18,8 @@ namespace tipc::cli {
 namespace {
 
 struct ReportArgs {
-  std::string dir;
+  std::vector<std::string> dirs;
+  std::optional<std::string> output;  // where the merged reports of several dirs go
   std::optional<std::string> bundle;
   bool strict = false;
   bool allow_nothing = false;
@@ -29,12 +31,21 @@ std::variant<ReportArgs, int> parse_report_args(const std::vector<std::string>& 
   ReportArgs parsed;
   CLI::App app{"Rebuild a run's reports (report.json, junit.xml, summary.md, report.html) from the state it left on disk",
                "tipc-run report"};
-  app.add_option("DIR", parsed.dir, "a run's output directory (test_tipc/output/<model>/<mode>, or test_tipc/output)")
+  app.add_option("DIR", parsed.dirs,
+                 "a run's output directory (test_tipc/output/<model>/<mode>, or test_tipc/output); several (the "
+                 "shards of a --shard run): one report of them all, written to --output")
       ->required();
+  app.add_option("-o,--output", parsed.output,
+                 "where the reports go (default: the one DIR; required with several)");
   app.add_option("--bundle", parsed.bundle, "also write the acceptance bundle to this .tar.gz");
   app.add_flag("--strict", parsed.strict, "UNSUPPORTED stages fail the run");
   app.add_flag("--allow-nothing", parsed.allow_nothing, "exit 0, not 1, when no stage of the plan ran");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
+  if (parsed.dirs.size() > 1 && !parsed.output) {
+    err << "tipc-run report: error: " << parsed.dirs.size()
+        << " directories are merged into one report: say where it goes with --output DIR\n";
+    return kExitUsage;
+  }
   return parsed;
 }
 
@@ -44,22 +55,27 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
   auto parsed = parse_report_args(args, out, err);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const ReportArgs& report_args = std::get<ReportArgs>(parsed);
-  const auto report = report::load_run_report(report_args.dir);
+  const std::string dir = report_args.output.value_or(report_args.dirs.front());
+  const auto report = report_args.dirs.size() == 1 ? report::load_run_report(report_args.dirs.front())
+                                                   : report::load_merged_report(report_args.dirs);
   if (!report) return subcommand_error("report", report.error(), err);
-  if (auto ok = report::write_reports(*report, report_args.dir); !ok) return subcommand_error("report", ok.error(), err);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);  // a failure shows as the report's write error
+  if (auto ok = report::write_reports(*report, dir); !ok) return subcommand_error("report", ok.error(), err);
   if (report_args.bundle) {
-    if (auto ok = report::write_bundle(*report, report_args.dir, *report_args.bundle); !ok) {
+    if (auto ok = report::write_bundle(*report, dir, *report_args.bundle); !ok) {
       return subcommand_error("report", ok.error(), err);
     }
   }
   // The verdict of the whole plan: the stages a filtered or resumed run did not run count with their last result.
   const run::RunVerdict verdict = report->verdict();
+  const int flaky = report->count(run::Status::kFlaky);
   out << fmt::format("tipc-run report: {}: {}: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, "
-                     "{} unresolved\n",
-                     report_args.dir, verdict.headline(), report->count(run::Status::kPass),
+                     "{} unresolved{}\n",
+                     dir, verdict.headline(), report->count(run::Status::kPass),
                      report->count(run::Status::kFail), report->count(run::Status::kTimeout),
                      report->count(run::Status::kUnsupported), report->count(run::Status::kSkipped),
-                     report->count(run::Status::kUnresolved));
+                     report->count(run::Status::kUnresolved), flaky > 0 ? fmt::format(", {} flaky", flaky) : "");
   if (const std::string why = verdict.explanation(); !why.empty()) out << "tipc-run report: " << why << '\n';
   for (const auto& problem : report->invalid_configs) {
     out << fmt::format("tipc-run report: invalid config, left out: {}:{}: {}\n", problem.file, problem.line, problem.message);

@@ -223,6 +223,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
 
   scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options)));
   scheduler.timeouts = timeouts_for(project, options);
+  scheduler.retries = options.retries;
+  scheduler.fail_fast = options.fail_fast;
   scheduler.repo_root = project.root;
   if (options.compat) scheduler.appended_logs = {plan::StageKind::kTrain};
   scheduler.multi_node_here = options.compat;

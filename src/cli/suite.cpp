@@ -1,7 +1,5 @@
 #include "cli/suite.h"
 
-#include <fnmatch.h>
-
 #include <filesystem>
 #include <map>
 #include <ostream>
@@ -57,6 +55,10 @@ Result<std::vector<ConfigFile>> config_files(const std::string& argument) {
   if (files.empty()) return fail(Error::at(argument, 0, "", "no train_params config (*.txt) in this directory"));
   std::sort(files.begin(), files.end(), [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });
   return files;
+}
+
+run::ConfigCount Suite::config_count() const {
+  return {static_cast<int>(configs), static_cast<int>(invalid_files.size())};
 }
 
 std::vector<std::string> Suite::valid_files() const {
@@ -217,61 +219,6 @@ std::string invalid_configs_summary(const Suite& suite) {
   if (suite.configs < 2 || suite.invalid_files.empty()) return "";
   return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
                      suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", "));
-}
-
-namespace {
-
-// Each kept stage's left-out dependencies, and theirs in turn while they are left out too.
-void record_unselected_deps(plan::Plan& plan, const std::set<std::string>& kept) {
-  std::map<std::string, const plan::Stage*> by_id;
-  for (const auto& stage : plan.stages) by_id[stage.id] = &stage;
-  for (auto& stage : plan.stages) {
-    if (!kept.count(stage.id)) continue;
-    std::vector<std::string> pending(stage.deps.begin(), stage.deps.end());
-    std::set<std::string> seen;
-    while (!pending.empty()) {
-      const std::string id = pending.back();
-      pending.pop_back();
-      const auto it = by_id.find(id);
-      if (kept.count(id) || it == by_id.end() || !seen.insert(id).second) continue;
-      stage.unselected_deps.push_back({id, it->second->needs});
-      pending.insert(pending.end(), it->second->deps.begin(), it->second->deps.end());
-    }
-  }
-}
-
-}  // namespace
-
-Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
-                           const std::string& pattern) {
-  const bool glob = pattern.find_first_of("*?[") != std::string::npos;
-  auto selected = [&](const plan::Stage& stage) {
-    const bool kind_ok =
-        kinds.empty() || std::find(kinds.begin(), kinds.end(), plan::to_string(stage.kind)) != kinds.end();
-    const bool id_ok = pattern.empty() || (glob ? fnmatch(pattern.c_str(), stage.id.c_str(), 0) == 0
-                                                : stage.id.find(pattern) != std::string::npos);
-    return kind_ok && id_ok;
-  };
-  std::size_t planned = 0, kept_total = 0;
-  std::string example;
-  for (auto& plan : plans) {
-    planned += plan.stages.size();
-    if (example.empty() && !plan.stages.empty()) example = plan.stages.front().id;
-    std::set<std::string> kept;
-    for (const auto& stage : plan.stages) {
-      if (selected(stage)) kept.insert(stage.id);
-    }
-    record_unselected_deps(plan, kept);
-    std::erase_if(plan.stages, [&](const plan::Stage& s) { return !kept.count(s.id); });
-    for (auto& stage : plan.stages) std::erase_if(stage.deps, [&](const std::string& d) { return !kept.count(d); });
-    kept_total += plan.stages.size();
-  }
-  if (kept_total > 0 || planned == 0 || (kinds.empty() && pattern.empty())) return {};
-  std::vector<std::string> asked;
-  if (!kinds.empty()) asked.push_back(fmt::format("--only {}", fmt::join(kinds, ",")));
-  if (!pattern.empty()) asked.push_back(fmt::format("-k '{}'", pattern));
-  return fail(Error::plain(
-      fmt::format("{} selects none of the {} planned stages (one is {})", fmt::join(asked, " "), planned, example)));
 }
 
 }  // namespace tipc::cli

@@ -8,6 +8,7 @@
 #include "cli/project.h"
 #include "config/config_text.h"
 #include "plan/plan.h"
+#include "run/run_verdict.h"
 
 namespace tipc::cli {
 
@@ -36,6 +37,7 @@ struct Suite {
   std::size_t separated = 0;
 
   std::vector<std::string> valid_files() const;  // the planned configs, as given
+  run::ConfigCount config_count() const;         // given, and left out as invalid (the verdict's)
 };
 
 // Plans every config. An invalid config is left out with all its problems and the others
@@ -53,10 +55,5 @@ void print_invalid_configs(const Suite& suite, std::ostream& out);
 
 // "tipc-run: 1 of 3 configs invalid, left out: FILE" when a folder had invalid configs; "" otherwise.
 std::string invalid_configs_summary(const Suite& suite);
-
-// Keeps the stages --only and -k select (dependencies on dropped stages are dropped too).
-// A selection that keeps no stage at all is an error: a CI job would pass on nothing.
-Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
-                           const std::string& pattern);
 
 }  // namespace tipc::cli

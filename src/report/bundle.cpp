@@ -58,6 +58,7 @@ class MemberList {
 void add_stage_files(MemberList& members, const StageReport& stage) {
   if (!stage.started) return;
   members.add(stage.log);
+  for (const AttemptReport& attempt : stage.attempts) members.add(attempt.log);
   if (!stage.check) return;
   members.add(stage.check->result_file);
   for (const std::string& file : stage.check->compared_files) members.add(file);

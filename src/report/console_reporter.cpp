@@ -42,7 +42,7 @@ std::string ConsoleReporter::paint(const std::string& text, run::Status status) 
   if (!style_.color) return text;
   const char* code = status == run::Status::kPass          ? "32"
                      : run::is_failure(status)             ? "31"
-                     : status == run::Status::kUnsupported ? "33"
+                     : status == run::Status::kUnsupported || status == run::Status::kFlaky ? "33"
                                                            : "36";
   return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
 }

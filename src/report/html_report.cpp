@@ -65,7 +65,7 @@ td.reason{max-width:360px;overflow-wrap:anywhere}
 font-size:11.5px;font-weight:700;letter-spacing:.04em}
 .result.pass{background:var(--pass)}.result.fail{background:var(--fail)}.result.timeout{background:var(--timeout)}
 .result.unresolved{background:var(--unresolved)}.result.unsupported{background:var(--unsupported)}
-.result.skipped{background:var(--skipped)}
+.result.skipped{background:var(--skipped)}.result.flaky{background:var(--timeout)}
 .tag{display:inline-block;margin-left:6px;padding:0 6px;border:1px solid var(--line);border-radius:4px;
 font-size:11px;color:var(--muted)}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(500px,1fr));gap:16px}
@@ -328,8 +328,20 @@ Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t s
   return html;
 }
 
+// The logs of a stage's earlier tries (--retries): "attempt 1: FAIL" each, linked.
+Html attempt_tags(const StageReport& stage, const std::string& report_dir) {
+  Html tags;
+  for (std::size_t i = 0; i < stage.attempts.size(); ++i) {
+    const AttemptReport& attempt = stage.attempts[i];
+    tags += fmt::format("<span class=\"tag\"><a href=\"{}\" title=\"{}\">attempt {}</a>: {}</span>", html_escape(relative_url(attempt.log, report_dir)),
+                        html_escape(attempt.reason), i + 1, run::to_string(attempt.result));
+  }
+  return tags;
+}
+
 Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index, const std::string& report_dir) {
   Html tags = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
+  tags += attempt_tags(stage, report_dir);
   if (stage.earlier_run && !stage.resumed) tags += "<span class=\"tag\">" + html_escape(earlier_run_note(stage)) + "</span>";
   if (!stage.job_id.empty()) tags += "<span class=\"tag\">job " + html_escape(stage.job_id) + "</span>";
   return fmt::format(

@@ -89,6 +89,21 @@ Json earlier_run_json(const std::optional<EarlierRun>& run) {
   return {{"run_id", run->id}, {"started", optional_json(run->started)}, {"same_command", run->same_command}};
 }
 
+// The tries --retries ran before the last one (the stage's own fields are the last one's).
+Json attempts_json(const std::vector<AttemptReport>& attempts) {
+  Json list = Json::array();
+  for (const AttemptReport& a : attempts) {
+    list.push_back({{"result", run::to_string(a.result)},
+                    {"reason", a.reason},
+                    {"started", optional_json(a.started)},
+                    {"seconds", optional_json(a.seconds)},
+                    {"exit_code", optional_json(a.exit_code)},
+                    {"signal", optional_json(a.signal)},
+                    {"log", a.log}});
+  }
+  return list;
+}
+
 Json stage_json(const StageReport& s) {
   return {{"id", s.id},
           {"kind", plan::to_string(s.kind)},
@@ -109,6 +124,7 @@ Json stage_json(const StageReport& s) {
           {"resumed", s.resumed},
           {"earlier_run", earlier_run_json(s.earlier_run)},
           {"log_findings", s.log_findings},
+          {"attempts", attempts_json(s.attempts)},
           {"metrics", metrics_json(s.metrics)},
           {"check", s.check ? check_json(*s.check) : Json(nullptr)},
           {"log_tail", s.log_tail},

@@ -95,15 +95,30 @@ std::string failure_text(const StageReport& stage) {
   return out;
 }
 
+// The earlier tries of a stage --retries ran again, as Maven Surefire writes them: flakyFailure
+// or flakyError when the stage passed in the end (FLAKY), rerunFailure or rerunError when not.
+std::string attempt_elements(const StageReport& stage) {
+  const std::string prefix = stage.result == run::Status::kFlaky ? "flaky" : "rerun";
+  std::string out;
+  for (const AttemptReport& attempt : stage.attempts) {
+    const std::string element = prefix + (attempt.result == run::Status::kFail ? "Failure" : "Error");
+    const std::string trace = attempt.log_tail.empty() ? "" : fmt::format("last lines of {}:\n{}", attempt.log, attempt.log_tail);
+    out += fmt::format("      <{0} message=\"{1}\" type=\"{2}\"><stackTrace>{3}</stackTrace></{0}>\n", element,
+                       attr(attempt.reason), run::to_string(attempt.result), text(trace));
+  }
+  return out;
+}
+
 std::string outcome_element(const StageReport& stage) {
   const run::Status status = stage.result;
-  if (status == run::Status::kPass) return "";
+  if (run::is_passed(status)) return attempt_elements(stage);
   if (status == run::Status::kUnsupported || status == run::Status::kSkipped) {
     return fmt::format("      <skipped message=\"{}\"/>\n", attr(message(stage)));
   }
   const char* element = status == run::Status::kFail ? "failure" : "error";
   return fmt::format("      <{0} message=\"{1}\" type=\"{2}\">{3}</{0}>\n", element, attr(failure_message(stage)),
-                     run::to_string(status), text(failure_text(stage)));
+                     run::to_string(status), text(failure_text(stage))) +
+         attempt_elements(stage);
 }
 
 // A stage that failed: its command, where it ran, its log and the log's last lines.
@@ -117,7 +132,7 @@ std::string failure_output(const StageReport& stage) {
 // The cluster job that ran the stage, a check's values, and a failure's command and log tail.
 std::string system_out(const StageReport& stage) {
   std::string lines;
-  if (stage.result == run::Status::kPass && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
+  if (run::is_passed(stage.result) && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
   if (!stage.job_id.empty()) lines += "job " + stage.job_id + "\n";
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";

@@ -45,6 +45,7 @@ const char* icon(run::VerdictKind verdict) {
 
 const char* icon(run::Status result) {
   if (result == run::Status::kPass) return "✅";
+  if (result == run::Status::kFlaky) return "🔁";
   return run::is_failure(result) ? "❌" : "⚠️";
 }
 
@@ -84,14 +85,17 @@ std::string headline(const RunReport& report) {
 std::string counts_table(const RunReport& report) {
   std::string out = "\n| Config | Mode |";
   std::string rule = "|---|---|";
-  for (const run::Status status : run::kAllStatuses) {
+  // FLAKY only where a retry made a stage pass: most runs have no --retries.
+  std::vector<run::Status> statuses(std::begin(run::kAllStatuses), std::end(run::kAllStatuses));
+  if (report.count(run::Status::kFlaky) == 0) std::erase(statuses, run::Status::kFlaky);
+  for (const run::Status status : statuses) {
     out += fmt::format(" {} |", run::to_string(status));
     rule += "---:|";
   }
   out += "\n" + rule + "\n";
   for (const PlanReport& plan : report.plans) {
     out += fmt::format("| {} | {} |", code(plan.config), cell(plan.mode));
-    for (const run::Status status : run::kAllStatuses) {
+    for (const run::Status status : statuses) {
       out += fmt::format(" {} |", std::count_if(plan.stages.begin(), plan.stages.end(),
                                                 [&](const StageReport& s) { return s.result == status; }));
     }
@@ -111,7 +115,10 @@ std::string stage_label(const RunReport& report, const StageRef& ref) {
   return code(prefix + ref.stage->id);
 }
 
-int severity(run::Status result) { return run::is_failure(result) ? 0 : result == run::Status::kSkipped ? 1 : 2; }
+int severity(run::Status result) {
+  if (run::is_failure(result)) return 0;
+  return result == run::Status::kFlaky ? 1 : result == run::Status::kSkipped ? 2 : 3;
+}
 
 std::string cut_notice(std::size_t shown, std::size_t total, const char* what) {
   return shown < total ? fmt::format("\n… and {} more {} (see report.json).\n", total - shown, what) : "";
@@ -169,7 +176,7 @@ std::string reason_with_error(const NotPassedRow& row) {
   return fmt::format("{} · first error: {}", cell(row.reason), code(error));
 }
 
-// Failures first, then SKIPPED, then UNSUPPORTED; plan order within each.
+// Failures first, then FLAKY, SKIPPED, UNSUPPORTED; plan order within each.
 std::string not_passed_table(const RunReport& report) {
   const auto rows = not_passed_rows(report);
   if (rows.empty()) return "";

@@ -133,6 +133,26 @@ std::optional<EarlierRun> earlier_run(const JsonValue& entry, const JsonValue& s
                     optional_field<std::string>(entry, "fingerprint") == optional_field<std::string>(stage, "fingerprint")};
 }
 
+// The tries --retries ran before the last one; their logs moved like the stage's.
+std::vector<AttemptReport> attempts_of(const JsonValue& entry, const PlanFile& plan) {
+  std::vector<AttemptReport> attempts;
+  for (const JsonValue& item : optional_field<JsonValue>(entry, "attempts").value_or(JsonValue::array())) {
+    if (!item.is_object()) continue;
+    AttemptReport attempt;
+    attempt.result = run::status_from_string(optional_field<std::string>(item, "result").value_or(""))
+                         .value_or(run::Status::kUnresolved);
+    attempt.reason = optional_field<std::string>(item, "reason").value_or("");
+    attempt.started = optional_field<double>(item, "started");
+    attempt.seconds = optional_field<double>(item, "seconds");
+    attempt.exit_code = optional_field<int>(item, "exit_code");
+    attempt.signal = optional_field<int>(item, "signal");
+    attempt.log = relocated(optional_field<std::string>(item, "log").value_or(""), output_dir_of(plan), plan_dir_of(plan));
+    attempt.log_tail = log_tail(attempt.log, kLogTailLines);
+    attempts.push_back(std::move(attempt));
+  }
+  return attempts;
+}
+
 void apply_entry(StageReport& stage, const JsonValue& entry, bool resumed) {
   const std::string result = entry["result"].get<std::string>();
   const auto status = run::status_from_string(result);
@@ -184,12 +204,14 @@ StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const Pla
       report.reason = fmt::format("not run since its command changed (its last result was {})",
                                   optional_field<std::string>(it->second, "result").value_or("?"));
     } else {
-      apply_entry(report, it->second, resumed_run && report.earlier_run && it->second["result"] == "PASS");
+      const auto result = run::status_from_string(it->second["result"].get<std::string>());
+      apply_entry(report, it->second, resumed_run && report.earlier_run && result && run::is_passed(*result));
+      report.attempts = attempts_of(it->second, plan);
     }
   }
   add_check(report, stage, plan);
   if (report.started) report.metrics = parse_stage_metrics_file(plan::to_string(report.kind), report.log);
-  if (report.started && report.result != run::Status::kPass) {
+  if (report.started && !run::is_passed(report.result)) {
     report.log_tail = log_tail(report.log, kLogTailLines);
     report.error_line = first_error_line_of_file(report.log);
   }
@@ -219,10 +241,15 @@ std::vector<ConfigProblem> invalid_configs(const std::vector<PlanFile>& plans) {
     if (!runs.insert(optional_field<std::string>(plan.json, "run_id").value_or("")).second) continue;
     for (const JsonValue& item : optional_field<JsonValue>(plan.json, "invalid_configs").value_or(JsonValue::array())) {
       if (!item.is_object()) continue;
-      problems.push_back({optional_field<std::string>(item, "file").value_or(""),
-                          optional_field<int>(item, "line").value_or(0),
-                          optional_field<std::string>(item, "key").value_or(""),
-                          optional_field<std::string>(item, "message").value_or("")});
+      ConfigProblem problem{optional_field<std::string>(item, "file").value_or(""),
+                            optional_field<int>(item, "line").value_or(0),
+                            optional_field<std::string>(item, "key").value_or(""),
+                            optional_field<std::string>(item, "message").value_or("")};
+      // The shards of one suite each list its invalid configs: a merged report lists them once.
+      const auto same = [&](const ConfigProblem& p) {
+        return p.file == problem.file && p.line == problem.line && p.key == problem.key && p.message == problem.message;
+      };
+      if (std::none_of(problems.begin(), problems.end(), same)) problems.push_back(std::move(problem));
     }
   }
   return problems;
@@ -288,6 +315,35 @@ std::vector<std::string> find_plan_files(const fs::path& dir) {
   return files;
 }
 
+// The plan files at or under a run's directory; an error when there is none.
+Result<std::vector<std::string>> plan_files_under(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return fail(Error::at(dir, 0, "", "not a directory"));
+  // Absolute, as the paths of the model are (a relative DIR would make every log path relative).
+  auto files = find_plan_files(fs::absolute(dir, ec).lexically_normal());
+  if (files.empty()) {
+    return fail(Error::at(dir, 0, "", fmt::format("no {} at or under this directory: not the output of a tipc-run run",
+                                                  run::kPlanFileName)));
+  }
+  return files;
+}
+
+// Two plan files of one config in one mode would report its stages twice.
+Result<void> check_each_plan_once(const std::vector<PlanFile>& plans) {
+  std::map<std::pair<std::string, std::string>, std::string> seen;  // (config, mode) -> plan file
+  for (const PlanFile& plan : plans) {
+    const auto key = std::pair{optional_field<std::string>(plan.json, "config").value_or(""),
+                               optional_field<std::string>(plan.json, "mode").value_or("")};
+    const auto [it, fresh] = seen.emplace(key, plan.path);
+    if (!fresh) {
+      return fail(Error::at(plan.path, 0, "config",
+                            fmt::format("{} in mode {} is also in {}: a merged report takes each config once",
+                                        key.first, key.second, it->second)));
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<RunReport> load_run_report_files(const std::vector<std::string>& plan_files) {
@@ -295,15 +351,18 @@ Result<RunReport> load_run_report_files(const std::vector<std::string>& plan_fil
 }
 
 Result<RunReport> load_run_report(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return fail(Error::at(dir, 0, "", "not a directory"));
-  // Absolute, as the paths of the model are (a relative DIR would make every log path relative).
-  const auto files = find_plan_files(fs::absolute(dir, ec).lexically_normal());
-  if (files.empty()) {
-    return fail(Error::at(dir, 0, "", fmt::format("no {} at or under this directory: not the output of a tipc-run run",
-                                                  run::kPlanFileName)));
+  return report_from_plans(TRY(read_plan_files(TRY(plan_files_under(dir)))));
+}
+
+Result<RunReport> load_merged_report(const std::vector<std::string>& dirs) {
+  std::vector<std::string> files;
+  for (const std::string& dir : dirs) {
+    const auto found = TRY(plan_files_under(dir));
+    files.insert(files.end(), found.begin(), found.end());
   }
-  return report_from_plans(TRY(read_plan_files(files)));
+  const auto plans = TRY(read_plan_files(files));
+  TRY(check_each_plan_once(plans));
+  return report_from_plans(plans);
 }
 
 }  // namespace tipc::report

@@ -32,6 +32,12 @@ inline constexpr int kLogTailLines = 30;
 // its own last results. An error when there is none, or a plan file cannot be read.
 Result<RunReport> load_run_report(const std::string& dir);
 
+// The runs at or under several directories as one report (the shards of a --shard run, each
+// its own CI job): every plan file under each directory, in the order given. An error when a
+// directory holds none, or when two plan files are of one config in one mode (a merge has
+// every stage once).
+Result<RunReport> load_merged_report(const std::vector<std::string>& dirs);
+
 // One run, from its plan files (the plan order of the report).
 Result<RunReport> load_run_report_files(const std::vector<std::string>& plan_files);
 

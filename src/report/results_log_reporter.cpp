@@ -38,7 +38,7 @@ bool ResultsLogReporter::compat_word(const run::StageRecord& record) {
 }
 
 bool ResultsLogReporter::reference_success(const run::StageRecord& record, bool compat) {
-  if (!compat) return record.verdict.result == run::Status::kPass;
+  if (!compat) return run::is_passed(record.verdict.result);
   const run::Observation& o = record.observation;
   if (o.trainer_log_found) return *o.trainer_log_found;  // the reference's `cat train.log` (D2)
   return o.exit_code == 0;

@@ -103,6 +103,18 @@ struct EarlierRun {
   bool same_command = true;        // false: the stage's command has changed since
 };
 
+// A try of a stage that --retries ran again, before its last one (the stage's own result).
+struct AttemptReport {
+  run::Status result = run::Status::kFail;
+  std::string reason;
+  std::optional<double> started;  // Unix time, seconds
+  std::optional<double> seconds;
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+  std::string log;  // absolute: <log stem>.attemptN<ext> beside the stage's log
+  std::string log_tail;  // its last lines
+};
+
 struct StageReport {
   std::string id;
   plan::StageKind kind = plan::StageKind::kOther;
@@ -125,6 +137,7 @@ struct StageReport {
   bool selected = true;           // the last run selected it (--only, -k): one of that run's own stages
   std::optional<EarlierRun> earlier_run;  // set when the result is an earlier run's
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
+  std::vector<AttemptReport> attempts;    // the tries before the last one, oldest first (--retries)
 
   StageMetrics metrics;
   std::optional<CheckDetails> check;  // check stages whose JSON file exists

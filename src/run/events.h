@@ -16,6 +16,16 @@ struct CheckDetails;  // report/run_report.h: what a check measured, against its
 
 namespace tipc::run {
 
+// One try of a stage that --retries ran again: every try but the last (StageRecord holds that one).
+struct Attempt {
+  Verdict verdict;
+  double start_seconds = 0;  // since the run started
+  double end_seconds = 0;
+  std::string log_path;      // absolute: where its log was kept (attempt_log_path)
+  std::optional<int> exit_code;
+  std::optional<int> signal;
+};
+
 struct StageRecord {
   const plan::Plan* plan = nullptr;
   const plan::Stage* stage = nullptr;
@@ -28,6 +38,7 @@ struct StageRecord {
   std::string job_id;             // the cluster's job id (--executor slurm)
   bool resumed = false;           // PASSed in an earlier run with the same command (--resume)
   bool done = false;
+  std::vector<Attempt> attempts;  // the tries before the last one, oldest first (--retries)
 };
 
 struct RunInfo {

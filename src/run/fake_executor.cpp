@@ -9,7 +9,9 @@ Result<void> FakeExecutor::start(const Launch& launch) {
   const Script& script = it == scripts.end() ? default_script : it->second;
   if (!script.launch_error.empty()) return fail(Error::plain(script.launch_error));
   records.push_back({launch.id, now_, -1, launch.env, {}, launch});
-  running_[launch.id] = {records.size() - 1, now_ + script.seconds, script.signal, script.exit_code};
+  const std::size_t start = starts_[launch.id]++;
+  const int exit_code = start < script.first_exit_codes.size() ? script.first_exit_codes[start] : script.exit_code;
+  running_[launch.id] = {records.size() - 1, now_ + script.seconds, script.signal, exit_code};
   return {};
 }
 

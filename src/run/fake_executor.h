@@ -12,6 +12,8 @@ class FakeExecutor : public Executor {
   struct Script {
     double seconds = 1.0;
     int exit_code = 0;
+    // The exit codes of its first starts, in order (a retried stage); later starts exit with exit_code.
+    std::vector<int> first_exit_codes;
     std::optional<int> signal;       // dies by this signal at the end
     bool ignores_sigterm = false;
     std::string launch_error;        // start() fails
@@ -55,6 +57,7 @@ class FakeExecutor : public Executor {
   double now_ = 0;
   bool interrupt_fired_ = false;
   std::map<std::string, Running> running_;
+  std::map<std::string, std::size_t> starts_;  // by stage id
 };
 
 }  // namespace tipc::run

@@ -88,7 +88,8 @@ std::set<std::string> passed_in_journal(const std::string& repo_root, const std:
     const auto last = last_entries(journal_path(repo_root, *plan), [](const nlohmann::json&) { return true; });
     for (const auto& stage : plan->stages) {
       const auto it = last.find(stage.id);
-      if (it != last.end() && it->second.value("result", "") == "PASS" &&
+      const auto result = status_from_string(it == last.end() ? "" : it->second.value("result", ""));
+      if (result && is_passed(*result) &&
           it->second.value("fingerprint", "") == stage_fingerprint(stage)) {
         passed.insert(stage_key(*plan, stage));
       }
@@ -254,6 +255,25 @@ Json run_started_json(const RunInfo& info, const RunContext& context, const std:
 
 }  // namespace
 
+namespace {
+
+// The tries --retries ran before the last one, oldest first: each one's result, times and log.
+Json attempts_json(const std::vector<Attempt>& attempts, double run_started_unix) {
+  Json list = Json::array();
+  for (const Attempt& attempt : attempts) {
+    list.push_back({{"result", to_string(attempt.verdict.result)},
+                    {"reason", attempt.verdict.reason},
+                    {"started", run_started_unix + attempt.start_seconds},
+                    {"seconds", attempt.end_seconds - attempt.start_seconds},
+                    {"exit_code", optional_json(attempt.exit_code)},
+                    {"signal", optional_json(attempt.signal)},
+                    {"log", attempt.log_path}});
+  }
+  return list;
+}
+
+}  // namespace
+
 void JournalWriter::run_started(const RunInfo& info) {
   plans_ = info.plans;
   not_started_.clear();
@@ -293,6 +313,7 @@ void JournalWriter::stage_finished(const StageRecord& record) {
                {"gpus", record.gpus},
                {"log_findings", o.log_findings}};
   if (!record.job_id.empty()) entry["job_id"] = record.job_id;
+  if (!record.attempts.empty()) entry["attempts"] = attempts_json(record.attempts, started_unix_);
   // An interrupt also skips the dependents of the stages it stopped: whether a skip is
   // this run's result is known only at its end.
   if (!started && record.verdict.result == Status::kSkipped) {

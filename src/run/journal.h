@@ -47,7 +47,7 @@ std::string times_file_path(const std::string& repo_root, const plan::Plan& plan
 // before lines named it takes them from the "run started" line above it.
 std::vector<nlohmann::json> read_journal(const std::string& path);
 
-// Stage keys (stage_key) whose last journal entry is a PASS with the same fingerprint.
+// Stage keys (stage_key) whose last journal entry is a PASS or FLAKY with the same fingerprint.
 std::set<std::string> passed_in_journal(const std::string& repo_root, const std::vector<const plan::Plan*>& plans);
 
 // Seconds each stage of the plans ran the last time it started, by stage key: the times

@@ -15,6 +15,7 @@ const char* to_string(Status status) {
     case Status::kUnsupported: return "UNSUPPORTED";
     case Status::kSkipped: return "SKIPPED";
     case Status::kUnresolved: return "UNRESOLVED";
+    case Status::kFlaky: return "FLAKY";
   }
   return "?";
 }
@@ -29,6 +30,10 @@ std::optional<Status> status_from_string(const std::string& text) {
 bool is_failure(Status status) {
   return status == Status::kFail || status == Status::kTimeout || status == Status::kUnresolved;
 }
+
+bool is_passed(Status status) { return status == Status::kPass || status == Status::kFlaky; }
+
+bool is_retryable(Status status) { return status == Status::kFail || status == Status::kTimeout; }
 
 Verdict classify(const Observation& o) {
   if (!o.launch_error.empty()) return {Status::kUnresolved, "could not start: " + o.launch_error};

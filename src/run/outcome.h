@@ -7,13 +7,17 @@
 
 namespace tipc::run {
 
-enum class Status { kPass, kFail, kTimeout, kUnsupported, kSkipped, kUnresolved };
-inline constexpr Status kAllStatuses[] = {Status::kPass,        Status::kFail,    Status::kTimeout,
-                                          Status::kUnsupported, Status::kSkipped, Status::kUnresolved};
+// FLAKY: failed, then passed when --retries ran it again (pytest-rerunfailures' "rerun"): it
+// counts as passed for its dependents and the exit code, and every report names it.
+enum class Status { kPass, kFail, kTimeout, kUnsupported, kSkipped, kUnresolved, kFlaky };
+inline constexpr Status kAllStatuses[] = {Status::kPass,    Status::kFail,       Status::kTimeout, Status::kUnsupported,
+                                          Status::kSkipped, Status::kUnresolved, Status::kFlaky};
 
 const char* to_string(Status status);
 std::optional<Status> status_from_string(const std::string& text);  // "PASS" -> kPass; nullopt if unknown
 bool is_failure(Status status);  // FAIL, TIMEOUT, UNRESOLVED
+bool is_passed(Status status);   // PASS, FLAKY: what dependents and the exit code take as passed
+bool is_retryable(Status status);  // FAIL, TIMEOUT: what --retries runs again (UNRESOLVED never started)
 
 // What the executor observed about one stage.
 struct Observation {

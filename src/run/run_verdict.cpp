@@ -96,8 +96,9 @@ RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, Confi
   verdict.stages = static_cast<int>(stages.size());
   verdict.configs = configs;
   for (const StageResult& stage : stages) {
-    if (stage.result == Status::kPass) {
+    if (is_passed(stage.result)) {
       ++verdict.passed;
+      verdict.flaky += stage.result == Status::kFlaky ? 1 : 0;
     } else if (is_failure(stage.result)) {
       ++verdict.failed;
       verdict.failed_earlier += stage.earlier ? 1 : 0;
@@ -106,7 +107,7 @@ RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, Confi
       verdict.unsupported += stage.result == Status::kUnsupported ? 1 : 0;
     }
     verdict.own_stages += stage.earlier ? 0 : 1;
-    const bool ran = stage.result == Status::kPass || is_failure(stage.result);
+    const bool ran = is_passed(stage.result) || is_failure(stage.result);
     verdict.own_ran = verdict.own_ran || (ran && !stage.earlier) || stage.resumed;
   }
   verdict.could_not_run_groups = group_could_not_run(stages);
@@ -140,15 +141,20 @@ std::string failure_headline(const RunVerdict& v) {
                                          : fmt::format("{} of {} failed", v.failed, stages_text(v.stages)));
   }
   if (v.configs.invalid > 0) parts.push_back(invalid_text(v.configs));
+  if (v.flaky > 0) parts.push_back(fmt::format("{} flaky", v.flaky));
   return fmt::format("FAIL ({})", fmt::join(parts, "; "));
 }
 
 }  // namespace
 
 std::string RunVerdict::headline() const {
+  // "; 1 flaky" (or "1 of 13 stages flaky" alone): a pass that needed a retry is never a silent PASS.
+  const std::string flaky_note = flaky == 0 ? "" : fmt::format("; {} flaky", flaky);
   switch (kind) {
+    case VerdictKind::kPass:
+      return flaky == 0 ? word() : fmt::format("PASS ({} of {} flaky)", flaky, stages_text(stages));
     case VerdictKind::kPartial:
-      return fmt::format("PASS (partial: {} of {} could not run)", could_not_run, stages_text(stages));
+      return fmt::format("PASS (partial: {} of {} could not run{})", could_not_run, stages_text(stages), flaky_note);
     case VerdictKind::kNothingRan:
       return fmt::format("NOTHING RAN ({} of {} could not run)", could_not_run, stages_text(stages));
     case VerdictKind::kFail: return failure_headline(*this);

@@ -63,7 +63,8 @@ struct ConfigCount {
 struct RunVerdict {
   VerdictKind kind = VerdictKind::kNothingRan;
   int stages = 0;
-  int passed = 0;
+  int passed = 0;          // PASS and FLAKY
+  int flaky = 0;           // FLAKY: passed only when --retries ran it again
   int failed = 0;          // FAIL, TIMEOUT, UNRESOLVED
   int failed_earlier = 0;  // of those, results of an earlier run
   int unsupported = 0;
@@ -76,7 +77,7 @@ struct RunVerdict {
   // "PASS", "PARTIAL", "NOTHING RAN", "FAIL", "INTERRUPTED": the closed vocabulary of report.json.
   const char* word() const;
   // The headline of every report: "PASS (partial: 3 of 13 stages could not run)", "FAIL (2 of 13
-  // stages failed)", "FAIL (1 of 4 configs invalid)".
+  // stages failed)", "FAIL (1 of 4 configs invalid)", "PASS (1 of 13 stages flaky)".
   std::string headline() const;
   // One line that says why: "nothing could run here: 10 stages: needs 1 GPU; none available";
   // "" for a plain PASS.

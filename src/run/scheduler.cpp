@@ -37,6 +37,12 @@ std::string stage_log_path(const std::string& repo_root, const plan::Plan& plan,
   return (fs::path(repo_root) / plan.run_dir / stage.log).lexically_normal().string();
 }
 
+std::string attempt_log_path(const std::string& log_path, std::size_t attempt) {
+  const fs::path path(log_path);
+  const fs::path name = fmt::format("{}.attempt{}{}", path.stem().string(), attempt, path.extension().string());
+  return (path.parent_path() / name).string();
+}
+
 namespace {
 
 enum class State { kWaiting, kRunning, kDone };
@@ -81,6 +87,7 @@ struct Slot {
   State state = State::kWaiting;
   std::vector<std::size_t> deps;
   std::vector<std::size_t> dependents;
+  double attempt_start = 0;  // seconds since start: when its current try started
   double deadline = 0;       // seconds since start; 0: none
   double kill_deadline = 0;  // after SIGTERM
   // A service stage (plan::Service):
@@ -119,6 +126,10 @@ class Run {
   void skip_after_failed_dependencies();
   void start_ready();
   bool start(std::size_t index, const std::vector<std::string>& gpus);
+  bool launch(std::size_t index);
+  bool retry(std::size_t index, const Verdict& verdict);
+  Verdict final_verdict(const Slot& slot, Verdict verdict) const;
+  void skip_after_fail_fast();
   Launch launch_for(const Slot& slot, const std::vector<std::string>& gpus) const;
   void handle(const Finished& finished);
   void enforce_deadlines();
@@ -153,6 +164,7 @@ class Run {
   std::set<int> ports_in_use_;  // by running services
   bool stopping_ = false;
   double stop_kill_deadline_ = 0;
+  std::string first_failure_;  // --fail-fast: the id of the stage whose failure stops new starts
 };
 
 void Run::add_plan(const plan::Plan& plan) {
@@ -186,6 +198,7 @@ void Run::finish(std::size_t index, Verdict verdict) {
   }
   slot.state = State::kDone;
   ++finished_;
+  if (options_.fail_fast && first_failure_.empty() && is_failure(verdict.result)) first_failure_ = slot.record.stage->id;
   slot.record.verdict = std::move(verdict);
   slot.record.done = true;
   listener_.stage_finished(slot.record);
@@ -294,7 +307,7 @@ void Run::skip_after_failed_dependencies() {
       if (slots_[i].state != State::kWaiting) continue;
       for (std::size_t dep : slots_[i].deps) {
         const StageRecord& d = slots_[dep].record;
-        if (slots_[dep].state == State::kDone && d.verdict.result != Status::kPass) {
+        if (slots_[dep].state == State::kDone && !is_passed(d.verdict.result)) {
           // What cannot run here makes its dependents unsupported too; a failure makes them skipped.
           const Status status = d.verdict.result == Status::kUnsupported ? Status::kUnsupported : Status::kSkipped;
           finish(i, {status, fmt::format("dependency {} {}", d.stage->id, to_string(d.verdict.result))});
@@ -337,37 +350,91 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   const plan::Stage& stage = *slot.record.stage;
   slot.record.gpus = gpus;
   slot.record.start_seconds = now();
-  const Launch launch = launch_for(slot, gpus);
   if (spdlog::should_log(spdlog::level::debug)) {
-    spdlog::debug("start {}{}", launch.id, gpus.empty() ? "" : fmt::format(" on GPU {}", fmt::join(gpus, ",")));
+    spdlog::debug("start {}{}", stage_key(*slot.record.plan, stage),
+                  gpus.empty() ? "" : fmt::format(" on GPU {}", fmt::join(gpus, ",")));
   }
   listener_.stage_started(slot.record);
-  if (auto ok = executor_.start(launch); !ok) {
-    slot.record.observation.launch_error = ok.error().str();
-    finish(index, classify(slot.record.observation));
-    return false;
-  }
+  if (!launch(index)) return false;
   slot.state = State::kRunning;
-  slot.record.observation.started = true;
   ++running_;
   for (const auto& gpu : gpus) ++usage_[gpu];
   if (stage.benchmark) benchmark_running_ = true;
   if (stage.service) {  // it runs as long as its clients do: no timeout of its own, a readiness deadline
     ++services_running_;
     if (stage.service->port) ports_in_use_.insert(*stage.service->port);
+    slot.deadline = 0;
     slot.ready_deadline = slot.record.start_seconds + stage.service->ready_timeout;
-    return true;
   }
-  const double timeout = options_.timeouts.for_kind(stage.kind);
-  slot.record.observation.timeout_seconds = timeout;
-  slot.deadline = timeout > 0 ? slot.record.start_seconds + timeout : 0;
   return true;
+}
+
+// Starts the stage's process (its first try or a retry, on the GPUs it holds) and sets its
+// deadline; a stage that cannot be started is finished as UNRESOLVED.
+bool Run::launch(std::size_t index) {
+  Slot& slot = slots_[index];
+  if (auto ok = executor_.start(launch_for(slot, slot.record.gpus)); !ok) {
+    slot.record.observation.launch_error = ok.error().str();
+    finish(index, classify(slot.record.observation));
+    return false;
+  }
+  slot.record.observation.started = true;
+  slot.attempt_start = now();
+  const double timeout = options_.timeouts.for_kind(slot.record.stage->kind);
+  slot.record.observation.timeout_seconds = timeout;
+  slot.deadline = timeout > 0 ? slot.attempt_start + timeout : 0;
+  slot.kill_deadline = 0;
+  return true;
+}
+
+// --retries: a stage that failed and may run again keeps this try's log and result and runs
+// again at once, on the GPUs it holds. False when it ends with this verdict.
+bool Run::retry(std::size_t index, const Verdict& verdict) {
+  Slot& slot = slots_[index];
+  StageRecord& record = slot.record;
+  const bool may_retry = !slot.serves() && !stopping_ && is_retryable(verdict.result) &&
+                         static_cast<int>(record.attempts.size()) < options_.retries;
+  if (!may_retry) return false;
+  const std::string kept = attempt_log_path(record.log_path, record.attempts.size() + 1);
+  std::error_code ec;
+  fs::rename(record.log_path, kept, ec);  // none to keep when the stage wrote no log
+  record.attempts.push_back(
+      {verdict, slot.attempt_start, now(), kept, record.observation.exit_code, record.observation.signal});
+  spdlog::debug("retry {} (attempt {} of {}): {}", stage_key(*record.plan, *record.stage), record.attempts.size() + 1,
+                options_.retries + 1, verdict.reason);
+  record.observation = Observation{};
+  launch(index);
+  return true;
+}
+
+// The result of a stage's last try, and what its earlier tries make of it: a pass after a
+// failure is FLAKY; a failure says which try it was.
+Verdict Run::final_verdict(const Slot& slot, Verdict verdict) const {
+  const auto& attempts = slot.record.attempts;
+  if (attempts.empty()) return verdict;
+  const std::size_t tries = attempts.size() + 1;
+  if (is_passed(verdict.result)) {
+    return {Status::kFlaky, fmt::format("passed on attempt {} of {}; attempt 1: {} {}", tries, options_.retries + 1,
+                                        to_string(attempts.front().verdict.result), attempts.front().verdict.reason)};
+  }
+  verdict.reason += fmt::format(" (attempt {} of {})", tries, options_.retries + 1);
+  return verdict;
+}
+
+// --fail-fast: once a stage failed, every stage that has not started is SKIPPED.
+void Run::skip_after_fail_fast() {
+  if (first_failure_.empty()) return;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].state == State::kWaiting) {
+      finish(i, {Status::kSkipped, fmt::format("not started: --fail-fast after {} failed", first_failure_)});
+    }
+  }
 }
 
 // Done and passed, or a service that is ready and not being stopped.
 bool Run::dependency_met(std::size_t dep) const {
   const Slot& d = slots_[dep];
-  if (d.state == State::kDone) return d.record.verdict.result == Status::kPass;
+  if (d.state == State::kDone) return is_passed(d.record.verdict.result);
   return d.state == State::kRunning && d.ready && !d.stopping;
 }
 
@@ -380,7 +447,7 @@ bool Run::dependency_met(std::size_t dep) const {
 void Run::start_ready() {
   const bool serial = options_.jobs <= 1;
   for (const std::size_t i : order_) {
-    if (stopping_ || (benchmark_running_ && !options_.cluster)) return;
+    if (stopping_ || !first_failure_.empty() || (benchmark_running_ && !options_.cluster)) return;
     const Slot& slot = slots_[i];
     if (serial && slot.state == State::kRunning && !slot.serves()) return;
     if (slot.state != State::kWaiting) continue;
@@ -425,7 +492,9 @@ void Run::handle(const Finished& finished) {
     o.log_findings.insert(o.log_findings.end(), scanner.findings().begin(), scanner.findings().end());
   }
   if (stopping_ && !o.timed_out) o.interrupted = true;
-  finish(it->second, slot.serves() ? service_verdict(slot) : classify(o));
+  const Verdict verdict = slot.serves() ? service_verdict(slot) : classify(o);
+  if (retry(it->second, verdict)) return;
+  finish(it->second, final_verdict(slot, verdict));
 }
 
 // A service passes when tipc-run stopped it after its last client (its exit status after the
@@ -542,6 +611,7 @@ RunSummary Run::run() {
   while (true) {
     const std::size_t finished_before = finished_;
     skip_after_failed_dependencies();
+    skip_after_fail_fast();
     if (!stopping_ && interrupted_()) stop_everything();
     if (!stopping_) {
       poll_services();

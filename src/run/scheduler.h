@@ -26,6 +26,12 @@ struct Timeouts {
 
 struct SchedulerOptions {
   int jobs = 1;
+  // --retries: a stage that FAILs or TIMES OUT runs again, at once and on the same GPUs, up to
+  // this many more times; one that passes then is FLAKY. Services and UNRESOLVED stages are not.
+  int retries = 0;
+  // --fail-fast: after the first failure (FAIL, TIMEOUT, UNRESOLVED) no stage starts; the
+  // running ones finish (and a service serves them until they have), the rest are SKIPPED.
+  bool fail_fast = false;
   ResourceSpec resources;
   Timeouts timeouts;
   std::string repo_root;  // absolute; stage cwd and log paths are relative to it (and the plan's run dir)
@@ -57,6 +63,10 @@ std::string stage_key(const plan::Plan& plan, const plan::Stage& stage);
 // repository root, its log to the plan's run directory.
 std::string stage_cwd_path(const std::string& repo_root, const plan::Stage& stage);
 std::string stage_log_path(const std::string& repo_root, const plan::Plan& plan, const plan::Stage& stage);
+
+// Where the log of a stage's Nth try (from 1) is kept when --retries runs it again:
+// "logs/train.log" -> "logs/train.attempt1.log" (the last try keeps the stage's own log).
+std::string attempt_log_path(const std::string& log_path, std::size_t attempt);
 
 RunSummary run_stages(const std::vector<const plan::Plan*>& plans, Executor& executor, Listener& listener,
                       const SchedulerOptions& options, const std::function<bool()>& interrupted);

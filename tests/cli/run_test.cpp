@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "run/journal.h"
 #include "support/fake_config.h"
@@ -128,6 +129,48 @@ TEST_F(RunTest, SettingsDeclareTimeoutsAndDataAndBadSettingsAreErrors) {
   const auto missing = run();
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("missing.tar"), std::string::npos) << missing.err;
+}
+
+// --retries: a train that fails once and then passes is FLAKY in every report, and the log of
+// its failed try is kept beside its own.
+TEST_F(RunTest, ARetriedStageThatPassesIsFlakyInEveryReportAndItsFailedTrysLogIsKept) {
+  repo_.write("test_tipc/configs/fake.txt",
+              fake_config("train.py --print try --fail-if-missing tried --write tried --record rec.txt"));
+  const auto r = run({"--retries", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(records(), 6) << "the train twice";
+  EXPECT_NE(r.out.find("FLAKY       norm_train/gpus_-1/autocast_null/train"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("could not run; 1 flaky)"), std::string::npos) << r.out;
+  const fs::path first_try = output() / "norm_train_gpus_-1_autocast_null.attempt1.log";
+  EXPECT_NE(test::slurp(first_try).find("try"), std::string::npos);
+  EXPECT_NE(test::slurp(output() / "norm_train_gpus_-1_autocast_null.log").find("try"), std::string::npos);
+
+  const auto json = nlohmann::json::parse(test::slurp(output() / "report.json"));
+  EXPECT_EQ(json["counts"]["FLAKY"], 1);
+  const auto& train = json["plans"][0]["stages"][0];
+  EXPECT_EQ(train["result"], "FLAKY");
+  ASSERT_EQ(train["attempts"].size(), 1u);
+  EXPECT_EQ(train["attempts"][0]["result"], "FAIL");
+  EXPECT_EQ(train["attempts"][0]["log"], first_try.string());
+  const std::string junit = test::slurp(output() / "junit.xml");
+  EXPECT_NE(junit.find("<flakyFailure message=\"exit code 1\" type=\"FAIL\">"), std::string::npos) << junit;
+  EXPECT_NE(test::slurp(output() / "summary.md").find("FLAKY"), std::string::npos);
+  EXPECT_NE(test::slurp(output() / "report.html").find("result flaky"), std::string::npos);
+}
+
+TEST_F(RunTest, FailFastStartsNoStageOfTheSuiteAfterTheFirstFailure) {
+  repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --exit 3"));
+  std::string second = fake_config();
+  second.replace(second.find("model_name:fake"), 15, "model_name:fake2");
+  repo_.write("test_tipc/configs/fake2.txt", second);
+  const auto r =
+      run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none", "-j", "1", "--fail-fast"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(records(), 0) << "fake2's stages never started";
+  const auto json = nlohmann::json::parse(test::slurp(repo_.path() / "test_tipc/output/report.json"));
+  const auto& train = json["plans"][1]["stages"][0];
+  EXPECT_EQ(train["result"], "SKIPPED");
+  EXPECT_EQ(train["reason"], "not started: --fail-fast after norm_train/gpus_-1/autocast_null/train failed");
 }
 
 TEST_F(RunTest, ADirectoryOfConfigsRunsAsOneSuite) {

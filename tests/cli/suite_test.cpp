@@ -1,10 +1,9 @@
-// Selecting stages with --only and -k (cli/suite): what is kept, and what a kept stage
-// remembers of the stages before it that were left out. Folders of configs: the invalid
-// ones are reported and left out, the valid ones run.
+// Folders of configs: the invalid ones are reported and left out, the valid ones run.
 #include "cli/suite.h"
 
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -18,60 +17,6 @@
 namespace tipc::cli {
 namespace {
 namespace fs = std::filesystem;
-
-plan::Stage stage(const std::string& id, plan::StageKind kind, int gpus, std::vector<std::string> deps = {}) {
-  plan::Stage s;
-  s.id = id;
-  s.kind = kind;
-  s.needs.gpus = gpus;
-  s.deps = std::move(deps);
-  return s;
-}
-
-// train (2 GPUs) -> export -> gpu infer (1 GPU) -> its check; export -> cpu infer -> its check.
-std::vector<plan::Plan> chain() {
-  using K = plan::StageKind;
-  plan::Plan p;
-  p.stages = {stage("train", K::kTrain, 2),           stage("export", K::kExport, 0, {"train"}),
-              stage("gpu", K::kInfer, 1, {"export"}), stage("cpu", K::kInfer, 0, {"export"}),
-              stage("gpu/check", K::kCheck, 0, {"gpu"}), stage("cpu/check", K::kCheck, 0, {"cpu"})};
-  return {p};
-}
-
-std::vector<std::pair<std::string, int>> unselected(const plan::Stage& s) {
-  std::vector<std::pair<std::string, int>> deps;
-  for (const auto& dep : s.unselected_deps) deps.emplace_back(dep.id, dep.needs.gpus);
-  std::sort(deps.begin(), deps.end());
-  return deps;
-}
-
-TEST(SelectStages, AKeptStageRemembersEveryLeftOutStageBeforeItWithItsNeeds) {
-  auto plans = chain();
-  ASSERT_TRUE(select_stages(plans, {"check"}, ""));
-  const auto& stages = plans[0].stages;
-  ASSERT_EQ(stages.size(), 2u);
-  EXPECT_TRUE(stages[0].deps.empty());
-  EXPECT_EQ(unselected(stages[0]), (std::vector<std::pair<std::string, int>>{{"export", 0}, {"gpu", 1}, {"train", 2}}));
-  EXPECT_EQ(unselected(stages[1]), (std::vector<std::pair<std::string, int>>{{"cpu", 0}, {"export", 0}, {"train", 2}}));
-}
-
-TEST(SelectStages, TheWalkStopsAtAKeptStage) {
-  auto plans = chain();
-  ASSERT_TRUE(select_stages(plans, {"infer", "check"}, ""));
-  const auto& stages = plans[0].stages;
-  ASSERT_EQ(stages.size(), 4u);
-  EXPECT_EQ(unselected(stages[0]), (std::vector<std::pair<std::string, int>>{{"export", 0}, {"train", 2}}));
-  EXPECT_TRUE(stages[2].unselected_deps.empty()) << "its producer was kept: a dependency as usual";
-  EXPECT_EQ(stages[2].deps, std::vector<std::string>{"gpu"});
-}
-
-TEST(SelectStages, ASelectionOfNothingIsAnErrorNamingIt) {
-  auto plans = chain();
-  const auto result = select_stages(plans, {}, "nope*");
-  ASSERT_FALSE(result);
-  EXPECT_NE(result.error().str().find("-k 'nope*' selects none of the 6 planned stages"), std::string::npos)
-      << result.error().str();
-}
 
 // A folder of three configs: fake.txt and fake2.txt are valid, bad.txt misses its line 17.
 class ConfigFolder : public test::FakeRepoTest {
@@ -168,6 +113,82 @@ TEST_F(ConfigFolder, AnUnknownModeIsOneErrorNotOnePerConfig) {
   const auto first = r.err.find("unknown mode 'lite_train_infer'");
   ASSERT_NE(first, std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("unknown mode", first + 1), std::string::npos) << r.err;
+}
+
+// "model#id" of every stage a --dry-run lists, under its "# config: model mode" header.
+std::set<std::string> dry_run_stages(const std::string& text) {
+  std::set<std::string> stages;
+  std::istringstream in(text);
+  std::string model;
+  for (std::string line; std::getline(in, line);) {
+    // "# CONFIG: MODEL MODE (...)"
+    if (line.starts_with("# ")) {
+      const std::size_t at = line.find(": ") + 2;
+      model = line.substr(at, line.find(' ', at) - at);
+    }
+    if (line.starts_with("[")) stages.insert(model + "#" + line.substr(line.find("] ") + 2));
+  }
+  return stages;
+}
+
+// "model#id" of every stage of a report.json, and how many there were.
+std::pair<std::set<std::string>, std::size_t> report_stages(const fs::path& report) {
+  std::set<std::string> stages;
+  std::size_t count = 0;
+  const auto json = nlohmann::json::parse(test::slurp(report));
+  for (const auto& plan : json["plans"]) {
+    for (const auto& stage : plan["stages"]) {
+      stages.insert(plan["model"].get<std::string>() + "#" + stage["id"].get<std::string>());
+      ++count;
+    }
+  }
+  return {stages, count};
+}
+
+// --shard K/N: whole configs, the N shards' union is the plan, `tipc-run report A B` merges them.
+TEST_F(ConfigFolder, TheShardsRunWholeConfigsOnceEachAndTheirReportsMergeIntoOne) {
+  fs::remove(repo_.path() / "test_tipc/configs/bad.txt");
+  const auto plan = dry_run_stages(run_folder({"--dry-run"}).out);
+  ASSERT_EQ(plan.size(), 14u);
+  const fs::path output = repo_.path() / "test_tipc/output";
+  const auto first = run_folder({"--shard", "1/2"});
+  EXPECT_EQ(first.exit_code, 0) << first.out << first.err;
+  EXPECT_NE(first.out.find("tipc-run: shard 1/2: 1 of 2 configs, 7 stages\n"), std::string::npos) << first.out;
+  EXPECT_EQ(run_folder({"--shard", "2/2"}).exit_code, 0);
+  const auto [one, one_count] = report_stages(output / "fake/lite_train_lite_infer/report.json");
+  const auto [two, two_count] = report_stages(output / "fake2/lite_train_lite_infer/report.json");
+  std::set<std::string> both = one;
+  both.insert(two.begin(), two.end());
+  EXPECT_EQ(both, plan);
+  EXPECT_EQ(one_count + two_count, plan.size()) << "disjoint";
+
+  const auto merged = test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake2").string(),
+                                                    "--output", (repo_.path() / "merged").string()});
+  EXPECT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  const auto [all, all_count] = report_stages(repo_.path() / "merged/report.json");
+  EXPECT_EQ(all, plan);
+  EXPECT_EQ(all_count, plan.size()) << "every stage once";
+  EXPECT_EQ(test::read_junit(test::slurp(repo_.path() / "merged/junit.xml")).cases.size(), plan.size());
+
+  const auto twice = test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake").string(),
+                                                   "--output", (repo_.path() / "twice").string()});
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("test_tipc/configs/fake.txt in mode lite_train_lite_infer is also in"), std::string::npos)
+      << twice.err;
+  const auto nowhere = test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake2").string()});
+  EXPECT_EQ(nowhere.exit_code, 2);
+  EXPECT_NE(nowhere.err.find("say where it goes with --output DIR"), std::string::npos) << nowhere.err;
+}
+
+TEST_F(ConfigFolder, AShardWithoutAConfigSaysSoAndRanNothing) {
+  const auto r = run_folder({"--shard", "3/3"});
+  EXPECT_EQ(r.exit_code, 2) << "nothing ran, and bad.txt is invalid: a config error\n" << r.out << r.err;
+  EXPECT_NE(r.out.find("tipc-run: shard 3/3 holds no config (2 configs for 3 shards): nothing ran\n"), std::string::npos)
+      << r.out;
+  fs::remove(repo_.path() / "test_tipc/configs/bad.txt");
+  EXPECT_EQ(run_folder({"--shard", "3/3"}).exit_code, 5);
+  EXPECT_EQ(run_folder({"--shard", "3/3", "--allow-nothing"}).exit_code, 0);
+  EXPECT_EQ(records(), 0);
 }
 
 // Three configs of one model name (as PaddleOCR's ch_PP-OCRv3_det holds): the reference
@@ -302,7 +323,7 @@ TEST(ConfigReader, ABomConfigIsTracedByItsChainsRunner) {
 TEST_F(ConfigFolder, ABomConfigIsOneOfTheFolders) {
   repo_.write("test_tipc/configs/fake2.txt", windows_copy(test::slurp(repo_.path() / "test_tipc/configs/fake2.txt")));
   const auto r = run_folder({"--dry-run"});
-  EXPECT_NE(r.out.find("# fake2 lite_train_lite_infer"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("# test_tipc/configs/fake2.txt: fake2 lite_train_lite_infer"), std::string::npos) << r.out << r.err;
   EXPECT_NE(r.err.find("1 of 3 configs invalid"), std::string::npos) << r.err;
 }
 
@@ -340,7 +361,7 @@ TEST_F(ConfigFolder, AParameterLineWithoutAColonMakesOnlyItsConfigInvalid) {
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("2 of 3 configs invalid"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("# fake lite_train_lite_infer"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# test_tipc/configs/fake.txt: fake lite_train_lite_infer"), std::string::npos) << r.out;
 }
 
 // A missing data archive is a planning error: named with the settings file and line, and

@@ -93,6 +93,10 @@ TEST_F(InstallTest, TheInstalledCompletionCompletesSubcommandsConfigsModesAndOpt
   EXPECT_EQ(complete("tipc-run test_tipc/configs/alexnet.txt whole_"), "whole_train_whole_infer whole_infer\n");
   EXPECT_EQ(complete("tipc-run -j 2 test_tipc/configs/alexnet.txt whole_infer --executor ''"), "local slurm\n");
   EXPECT_EQ(complete("tipc-run padiff --ph"), "--phase\n");
+  EXPECT_EQ(complete("tipc-run --ret"), "--retries\n");
+  EXPECT_EQ(complete("tipc-run --fail"), "--fail-fast\n");
+  EXPECT_EQ(complete("tipc-run --retries 2 --shard 1/2 -k bs1 test_tipc/configs/alexnet.txt whole_i"), "whole_infer\n");
+  EXPECT_EQ(complete("tipc-run report --out"), "--output\n");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "core/utf8.h"
 #include "support/realistic_run_report.h"
+#include "support/sample_report.h"
 #include "support/text_search.h"
 
 namespace tipc::report {
@@ -72,6 +73,14 @@ TEST(HtmlReport, IsOneSelfContainedDocument) {
     EXPECT_EQ(html.find(fetching), std::string::npos) << fetching;
   }
   EXPECT_TRUE(is_clean_utf8(html));
+}
+
+TEST(HtmlReport, AFlakyStageShowsItsResultAndLinksEachEarlierTrysLog) {
+  const std::string html = render_html_report(test::sample_run_report_with_retries());
+  EXPECT_NE(html.find("<span class=\"result flaky\">FLAKY</span>"), std::string::npos);
+  EXPECT_NE(html.find("train.attempt1.log\" title=\"exit code 1\">attempt 1</a>: FAIL</span>"), std::string::npos);
+  EXPECT_NE(html.find(">attempt 2</a>: TIMEOUT</span>"), std::string::npos);
+  EXPECT_NE(html.find("1 FLAKY"), std::string::npos) << "the counts";
 }
 
 TEST(HtmlReport, ShowsTheVerdictCountsAndRunFacts) {

@@ -143,6 +143,28 @@ TEST(JunitReport, AnEarlierRunsResultSaysWhenAndTheVerdictIsAProperty) {
             std::string::npos);
 }
 
+// --retries, as Maven Surefire and pytest-rerunfailures write it: a FLAKY stage is a passed test
+// case with a flakyFailure or flakyError per failed try; a stage that failed every try has its
+// failure and a rerunFailure per earlier try.
+TEST(JunitReport, AFlakyStagePassesWithItsFlakyFailuresAndAFailedOneHasItsRerunFailures) {
+  const std::string xml = render_junit_report(test::sample_run_report_with_retries());
+  const auto file = test::read_junit(xml);
+  ASSERT_EQ(file.errors, "");
+  EXPECT_EQ(file.cases[0].outcome, "");  // passed
+  EXPECT_EQ(file.cases[1].outcome, "failure");
+  EXPECT_EQ(file.suites[0].attributes.at("failures"), "2");  // as without retries: the flaky one is no failure
+  EXPECT_NE(xml.find("<flakyFailure message=\"exit code 1\" type=\"FAIL\"><stackTrace>last lines of "
+                     "/repo/test_tipc/output/alexnet/lite_train_lite_infer/train.attempt1.log:\nTraceback (most recent "
+                     "call last):\nValueError: &lt;lr&gt;\n</stackTrace></flakyFailure>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<flakyError message=\"timed out after 5 s\" type=\"TIMEOUT\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<rerunFailure message=\"exit code 3\" type=\"FAIL\"><stackTrace></stackTrace></rerunFailure>"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("stages failed; 1 flaky)"), std::string::npos) << "the verdict property";
+}
+
 TEST(JunitReport, AnEmptyRunIsStillValid) {
   const auto file = test::read_junit(render_junit_report(RunReport{}));
   EXPECT_EQ(file.errors, "");

@@ -13,6 +13,18 @@ TEST(MarkdownReport, MatchesTheGoldenFile) {
   test::expect_golden("summary.md", render_markdown_report(test::sample_run_report()));
 }
 
+TEST(MarkdownReport, AFlakyStageHasAColumnOfItsOwnAndARowAmongThoseThatDidNotPass) {
+  const std::string md = render_markdown_report(test::sample_run_report_with_retries());
+  EXPECT_NE(md.find("| UNRESOLVED | FLAKY |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 🔁 FLAKY | `alexnet lite_train_lite_infer: norm_train/gpus_-1/train` | passed on attempt 3 of 3; attempt 1: FAIL "
+                    "exit code 1 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("stages failed; 1 flaky)"), std::string::npos) << md;
+  // Without a FLAKY stage there is no FLAKY column.
+  EXPECT_EQ(render_markdown_report(test::sample_run_report()).find("FLAKY"), std::string::npos);
+}
+
 TEST(MarkdownReport, APassingRunIsOneLineOfVerdictAndTheCounts) {
   RunReport run = test::sample_run_report();
   run.plans.erase(run.plans.begin());

@@ -62,6 +62,45 @@ TEST(ReportLoader, AFinishedRunHasEveryStageWithItsResult) {
   EXPECT_EQ(report->verdict().exit_code({}), 1);
 }
 
+TEST(ReportLoader, AFlakyStageHasItsEarlierTriesWithTheirLogsAndTails) {
+  test::FakeRun run;
+  run.repo.write("test_tipc/output/m/lite/train.log", "Traceback\nValueError: first try\n");
+  run.script("train").first_exit_codes = {1};
+  run.options.retries = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  const StageReport& train = stage(*report, "train");
+  EXPECT_EQ(train.result, run::Status::kFlaky);
+  EXPECT_EQ(train.log_tail, "") << "it passed in the end";
+  ASSERT_EQ(train.attempts.size(), 1u);
+  EXPECT_EQ(train.attempts[0].result, run::Status::kFail);
+  EXPECT_EQ(train.attempts[0].exit_code, 1);
+  EXPECT_EQ(train.attempts[0].log, run.output() + "/train.attempt1.log");
+  EXPECT_EQ(train.attempts[0].log_tail, "Traceback\nValueError: first try\n");
+  EXPECT_EQ(report->verdict().headline(), "PASS (1 of 1 stage flaky)");
+}
+
+TEST(ReportLoader, SeveralDirectoriesMergeAndAConfigInTwoOfThemIsAnError) {
+  test::FakeRun one, two;
+  const auto m = fake_plan({fake_stage("train", StageKind::kTrain)}, "m");
+  const auto n = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)}, "n");
+  one.run({&m});
+  two.run({&n});
+  const auto merged = load_merged_report({one.output("m"), two.output("n")});
+  ASSERT_TRUE(merged) << merged.error().str();
+  ASSERT_EQ(merged->plans.size(), 2u);
+  EXPECT_EQ(merged->plans[0].stages.size() + merged->plans[1].stages.size(), 3u);
+  const auto twice = load_merged_report({one.output("m"), one.output("m")});
+  ASSERT_FALSE(twice);
+  EXPECT_NE(twice.error().str().find("test_tipc/configs/m.txt in mode lite is also in " + one.output("m") + "/" +
+                                     run::kPlanFileName),
+            std::string::npos)
+      << twice.error().str();
+  EXPECT_FALSE(load_merged_report({one.output("m"), one.repo.path().string() + "/nowhere"}));
+}
+
 TEST(ReportLoader, AKilledRunListsEveryStageAndTheUnstartedOnesAreSkipped) {
   test::FakeRun run;
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),

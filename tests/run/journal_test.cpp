@@ -89,6 +89,37 @@ TEST(Journal, AStageThatNeverRanHasNoStartAndASignalIsRecorded) {
   EXPECT_EQ(lines[2]["started"], nullptr);
 }
 
+TEST(Journal, AFlakyStageRecordsItsEarlierTriesWithTheirLogs) {
+  test::FakeRun run;
+  run.script("train").first_exit_codes = {1};
+  run.options.retries = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  const auto lines = journal_of(run);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[1]["result"], "FLAKY");
+  EXPECT_EQ(lines[1]["seconds"], 2.0);
+  ASSERT_EQ(lines[1]["attempts"].size(), 1u);
+  const auto& first = lines[1]["attempts"][0];
+  EXPECT_EQ(first["result"], "FAIL");
+  EXPECT_EQ(first["reason"], "exit code 1");
+  EXPECT_EQ(first["exit_code"], 1);
+  EXPECT_EQ(first["seconds"], 1.0);
+  EXPECT_DOUBLE_EQ(first["started"].get<double>(), lines[0]["started"].get<double>());
+  EXPECT_EQ(first["log"], run.output() + "/train.attempt1.log");
+}
+
+TEST(Journal, ResumeSkipsAFlakyStageAsItSkipsAPass) {
+  test::FakeRun run;
+  run.script("train").first_exit_codes = {1};
+  run.script("eval").exit_code = 2;
+  run.options.retries = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
+  run.run({&p});
+  EXPECT_EQ(passed_in_journal(run.repo.path().string(), {&p}),
+            std::set<std::string>{"test_tipc/configs/m.txt#train"});
+}
+
 TEST(Journal, ACutLineIsSkippedAndResumeStillWorks) {
   test::FakeRun run;
   run.script("eval").exit_code = 1;

@@ -140,5 +140,18 @@ TEST(RunVerdict, AllowNothingAcceptsOnlyNothingRanAndStrictFailsItsUnsupported) 
   EXPECT_STREQ(invalid.word(), "FAIL");
 }
 
+TEST(RunVerdict, FlakyStagesPassAndTheHeadlineCountsThem) {
+  const StageResult flaky{Status::kFlaky, "passed on attempt 2 of 2", false};
+  const RunVerdict pass = judge({passed(), flaky}, false);
+  EXPECT_EQ(pass.kind, VerdictKind::kPass);
+  EXPECT_EQ(pass.passed, 2);
+  EXPECT_EQ(pass.flaky, 1);
+  EXPECT_EQ(pass.headline(), "PASS (1 of 2 stages flaky)");
+  EXPECT_EQ(pass.exit_code({.strict = true}), 0);
+  EXPECT_EQ(judge({flaky, no_gpu()}, false).headline(), "PASS (partial: 1 of 2 stages could not run; 1 flaky)");
+  EXPECT_EQ(judge({flaky, {Status::kFail, "exit code 1", false}}, false).headline(),
+            "FAIL (1 of 2 stages failed; 1 flaky)");
+}
+
 }  // namespace
 }  // namespace tipc::run

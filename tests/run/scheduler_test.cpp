@@ -519,11 +519,120 @@ TEST_F(ServiceTest, WithOneJobTheNextServerWaitsForTheClientBeforeItAsTheRunnerD
   EXPECT_EQ(s.verdict().kind, VerdictKind::kPass);
 }
 
+// --fail-fast: a client fails; the one running beside it finishes, served to its end, the
+// one not started is SKIPPED, and the server is stopped after its last running client as usual.
+TEST_F(ServiceTest, FailFastLetsTheServerServeItsRunningClientsAndStopsItAfterThem) {
+  serve_forever("server");
+  ready_from(1);
+  options_.fail_fast = true;
+  fake_.scripts["c.txt#fails"].exit_code = 1;
+  fake_.scripts["c.txt#slow"].seconds = 5;
+  const auto p = make_plan({service("server"), make_stage("fails", StageKind::kInfer, 0, {"server"}),
+                            make_stage("slow", StageKind::kInfer, 0, {"server"}),
+                            make_stage("later", StageKind::kInfer, 0, {"server"})});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "slow").verdict.result, Status::kPass);
+  EXPECT_EQ(record(s, "later").verdict.reason, "not started: --fail-fast after fails failed");
+  EXPECT_NEAR(started("server").end, started("slow").end, 0.06);
+  EXPECT_EQ(record(s, "server").verdict.result, Status::kPass);
+  EXPECT_EQ(record(s, "server").verdict.reason, "stopped after its last client");
+  EXPECT_EQ(s.verdict().kind, VerdictKind::kFail);
+}
+
 TEST_F(ServiceTest, OnAClusterAServiceIsUnsupported) {
   options_.cluster = ClusterCapacity{4, 8, "sinfo"};
   const auto s = run_server_and_client();
   EXPECT_EQ(record(s, "server").verdict.result, Status::kUnsupported);
   EXPECT_EQ(record(s, "client").verdict.result, Status::kUnsupported);
+}
+
+// --retries: a stage that fails and then passes is FLAKY (a pass for its dependents and the
+// exit code, never a plain PASS); each try's log is kept beside the stage's own.
+TEST_F(SchedulerTest, AStageThatFailsAndThenPassesIsFlakyAndKeepsEachTrysLog) {
+  test::TempDir repo;
+  repo.write("logs/train.log", "first try\n");  // what the fake executor does not write itself
+  fake_.scripts["c.txt#train"].first_exit_codes = {1};
+  options_.retries = 2;
+  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"})});
+  options_.jobs = 1;
+  options_.repo_root = repo.path().string();
+  const auto s = run_stages({&p}, fake_, recorder_, options_, [] { return false; });
+  const StageRecord& train = record(s, "train");
+  EXPECT_EQ(train.verdict.result, Status::kFlaky);
+  EXPECT_EQ(train.verdict.reason, "passed on attempt 2 of 3; attempt 1: FAIL exit code 1");
+  ASSERT_EQ(train.attempts.size(), 1u);
+  EXPECT_EQ(train.attempts[0].verdict.result, Status::kFail);
+  EXPECT_EQ(train.attempts[0].exit_code, 1);
+  EXPECT_DOUBLE_EQ(train.attempts[0].end_seconds, 1.0);
+  EXPECT_EQ(train.attempts[0].log_path, (repo.path() / "logs/train.attempt1.log").string());
+  EXPECT_EQ(test::slurp(train.attempts[0].log_path), "first try\n");
+  EXPECT_DOUBLE_EQ(train.end_seconds - train.start_seconds, 2.0);  // both tries
+  EXPECT_EQ(record(s, "eval").verdict.result, Status::kPass);      // a flaky dependency is met
+  EXPECT_EQ(recorder_.started, (std::vector<std::string>{"train", "eval"}));  // one start event per stage
+  EXPECT_EQ(s.verdict().flaky, 1);
+  EXPECT_EQ(s.verdict().headline(), "PASS (1 of 2 stages flaky)");
+  EXPECT_EQ(s.verdict().exit_code({}), 0);
+}
+
+TEST_F(SchedulerTest, AStageThatFailsEveryTryFailsAfterRetriesAndATimeoutIsRetriedToo) {
+  fake_.scripts["c.txt#broken"].exit_code = 3;
+  fake_.scripts["c.txt#hangs"].seconds = 100;
+  options_.timeouts.by_kind[StageKind::kEval] = 10;
+  options_.retries = 1;
+  const auto p = make_plan({make_stage("broken", StageKind::kTrain, 0), make_stage("hangs", StageKind::kEval, 0)});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "broken").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "broken").verdict.reason, "exit code 3 (attempt 2 of 2)");
+  EXPECT_EQ(record(s, "broken").attempts.size(), 1u);
+  EXPECT_EQ(record(s, "hangs").verdict.result, Status::kTimeout);
+  EXPECT_EQ(record(s, "hangs").attempts.at(0).verdict.result, Status::kTimeout);
+  EXPECT_DOUBLE_EQ(started("hangs").end, 10);  // the first try; the second has its own 10 s
+  EXPECT_DOUBLE_EQ(fake_.records.back().end, 20);
+  EXPECT_EQ(fake_.records.size(), 4u);
+  EXPECT_EQ(s.verdict().flaky, 0);
+}
+
+TEST_F(SchedulerTest, WithoutRetriesAFailureIsNotRunAgainAndUnresolvedNeverIs) {
+  fake_.scripts["c.txt#a"].first_exit_codes = {1};
+  fake_.scripts["c.txt#b"].launch_error = "cannot execute python";
+  const auto p = make_plan({make_stage("a", StageKind::kTrain, 0), make_stage("b", StageKind::kTrain, 0)});
+  const auto s = run({&p}, 1, 0);
+  EXPECT_EQ(record(s, "a").verdict.result, Status::kFail);
+  options_.retries = 3;
+  fake_ = FakeExecutor{};
+  fake_.scripts["c.txt#b"].launch_error = "cannot execute python";
+  const auto again = run({&p}, 1, 0);
+  EXPECT_EQ(record(again, "b").verdict.result, Status::kUnresolved);
+  EXPECT_TRUE(record(again, "b").attempts.empty());
+}
+
+// --fail-fast: after the first failure nothing new starts; what runs then finishes.
+TEST_F(SchedulerTest, FailFastStartsNothingAfterTheFirstFailureAndLetsTheRunningOnesFinish) {
+  fake_.scripts["c.txt#fails"].exit_code = 1;
+  fake_.scripts["c.txt#long"].seconds = 5;
+  options_.fail_fast = true;
+  const auto p = make_plan({make_stage("fails", StageKind::kTrain, 0), make_stage("long", StageKind::kTrain, 0),
+                            make_stage("after", StageKind::kEval, 0, {"fails"}), make_stage("later", StageKind::kTrain, 0)});
+  const auto s = run({&p}, 2, 0);
+  EXPECT_EQ(record(s, "fails").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "long").verdict.result, Status::kPass);  // running at the failure: it finished
+  EXPECT_TRUE(started("long").signals.empty());
+  EXPECT_DOUBLE_EQ(started("long").end, 5);
+  EXPECT_EQ(record(s, "after").verdict.reason, "dependency fails FAIL");
+  EXPECT_EQ(record(s, "later").verdict.result, Status::kSkipped);
+  EXPECT_EQ(record(s, "later").verdict.reason, "not started: --fail-fast after fails failed");
+  EXPECT_EQ(fake_.records.size(), 2u);
+  EXPECT_EQ(s.verdict().kind, VerdictKind::kFail);
+}
+
+TEST_F(SchedulerTest, FailFastTakesAFlakyStageAsPassed) {
+  fake_.scripts["c.txt#flaky"].first_exit_codes = {1};
+  options_.retries = 1;
+  options_.fail_fast = true;
+  const auto p = make_plan({make_stage("flaky", StageKind::kTrain, 0), make_stage("next", StageKind::kTrain, 0)});
+  const auto s = run({&p}, 1, 0);
+  EXPECT_EQ(record(s, "flaky").verdict.result, Status::kFlaky);
+  EXPECT_EQ(record(s, "next").verdict.result, Status::kPass);
 }
 
 }  // namespace

@@ -137,4 +137,21 @@ inline report::RunReport sample_run_report() {
   return run;
 }
 
+// The sample run with --retries: its first train FLAKY after a FAIL and a TIMEOUT, its eval
+// FAILed on both tries.
+inline report::RunReport sample_run_report_with_retries() {
+  report::RunReport run = sample_run_report();
+  const std::string dir = "/repo/test_tipc/output/alexnet/lite_train_lite_infer/";
+  report::StageReport& train = run.plans[0].stages[0];
+  train.result = run::Status::kFlaky;
+  train.reason = "passed on attempt 3 of 3; attempt 1: FAIL exit code 1";
+  train.attempts = {{run::Status::kFail, "exit code 1", 1700000001, 2, 1, std::nullopt, dir + "train.attempt1.log",
+                     "Traceback (most recent call last):\nValueError: <lr>\n"},
+                    {run::Status::kTimeout, "timed out after 5 s", 1700000003, 5, std::nullopt, 15,
+                     dir + "train.attempt2.log", "still running\n"}};
+  report::StageReport& eval = run.plans[0].stages[1];
+  eval.attempts = {{run::Status::kFail, "exit code 3", 1700000011, 1, 3, std::nullopt, dir + "eval.attempt1.log", ""}};
+  return run;
+}
+
 }  // namespace tipc::test
