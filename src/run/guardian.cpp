@@ -58,7 +58,8 @@ void say(const std::string& line) {
 
 // The guardian's environment: its own process group, deaf to what stops a run (and to
 // SIGPIPE from a closed stderr), stdin and stdout on /dev/null so that it holds no pipe a
-// reader waits on, and no descriptor but its socket (a lock, a log) kept open.
+// reader waits on, and no other descriptor of tipc-run's open (a lock, a log) but stderr
+// and its socket.
 void become_guardian(int socket_fd) {
   setpgid(0, 0);
   for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) signal(s, SIG_IGN);

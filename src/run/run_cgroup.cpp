@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
@@ -85,19 +86,20 @@ RunCgroup::RunCgroup(const std::string& run_id) {
   path_ = path;
 }
 
-RunCgroup::~RunCgroup() {
-  if (!path_.empty()) rmdir(path_.c_str());
-}
+// Whatever the executor's own cleanup missed (a descendant re-parented to tipc-run after
+// its last look) is killed here.
+RunCgroup::~RunCgroup() { kill_cgroup(path_); }
 
+// rmdir fails (EBUSY) while a process is in the cgroup, also one that is still exiting.
 void kill_cgroup(const std::string& path) {
   if (path.empty()) return;
   const UniqueFd kill_file(open((path + "/cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC));
-  for (int round = 0; round < kKillRounds && populated(path); ++round) {
-    if (!kill_file.valid() || write(kill_file.get(), "1", 1) != 1) kill_listed(path);
+  for (int round = 0; round < kKillRounds; ++round) {
+    if (rmdir(path.c_str()) == 0 || errno == ENOENT) return;
+    if (populated(path) && (!kill_file.valid() || write(kill_file.get(), "1", 1) != 1)) kill_listed(path);
     const timespec pause{0, kBetweenKillsNs};
     nanosleep(&pause, nullptr);
   }
-  rmdir(path.c_str());
 }
 
 }  // namespace tipc::run

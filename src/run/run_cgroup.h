@@ -16,7 +16,7 @@ class RunCgroup {
  public:
   // Makes the cgroup; an inactive one (path() empty) where it cannot be made.
   explicit RunCgroup(const std::string& run_id);
-  ~RunCgroup();  // removes the directory, which is empty once every stage has been reaped
+  ~RunCgroup();  // kills what is still in it, and removes it
   RunCgroup(const RunCgroup&) = delete;
   RunCgroup& operator=(const RunCgroup&) = delete;
 
