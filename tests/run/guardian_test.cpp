@@ -151,9 +151,9 @@ TEST_F(GuardedRun, TipcRunKilledWithSigkillMidStageLeavesNoProcessOfItsStages) {
   const auto killed = std::chrono::steady_clock::now();
   EXPECT_TRUE(test::within(5s, [&] { return processes_of_run(id).empty(); })) << describe(processes_of_run(id));
   EXPECT_TRUE(none_running(test::pids_in_file(kids())));
-  std::cerr << "last stage process gone "
-            << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - killed).count()
-            << " ms after the SIGKILL\n";
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - killed);
+  RecordProperty("ms_from_sigkill_to_last_stage_process_gone", static_cast<int>(ms.count()));
+  std::cout << "last stage process gone " << ms.count() << " ms after tipc-run's SIGKILL\n";
 }
 
 TEST_F(GuardedRun, ASecondRunWhereAnEarlierRunsProcessLivesIsRefusedNamingIt) {
