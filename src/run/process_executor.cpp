@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "core/unique_fd.h"
+#include "run/run_marker.h"
 
 extern char** environ;
 
@@ -34,9 +35,10 @@ namespace {
 constexpr auto kLeftoverGrace = std::chrono::seconds(2);  // group members that outlive their leader
 constexpr std::size_t kReadChunk = 64 << 10;
 
-// Runs in the child between fork and exec: its own process group, the shared output
-// pipe as stdout and stderr, the default action for SIGXFSZ (tipc-run ignores it), and
-// death with tipc-run: a tipc-run killed by SIGKILL cannot stop its stages itself.
+// Runs in the child between fork and exec: into the run's cgroup (where there is one), its
+// own process group, the shared output pipe as stdout and stderr, the default action for
+// SIGXFSZ (tipc-run ignores it), and death with tipc-run: a tipc-run killed by SIGKILL
+// cannot stop its stages itself.
 // The environment is handed to execve directly: Boost 1.74's environment lookup reads
 // past the end of shorter variables (found by ASan).
 struct ChildSetup : bp::extend::handler {
@@ -44,8 +46,10 @@ struct ChildSetup : bp::extend::handler {
   pid_t group;
   pid_t parent;
   char** environment;
+  int cgroup_procs;  // -1: no cgroup
   template <class Executor>
   void on_exec_setup(Executor& exec) const {
+    if (cgroup_procs >= 0) [[maybe_unused]] const auto n = write(cgroup_procs, "0", 1);
     exec.env = environment;
     setpgid(0, group);
     dup2(output_fd, STDOUT_FILENO);
@@ -110,13 +114,15 @@ Result<fs::path> find_program(const std::string& name, const std::string& cwd, c
   return fs::path(found.string());
 }
 
-// The launch's environment: ours, with its changes.
+// The launch's environment: ours, with its changes, and the run's id, which the launch
+// cannot take away (the guardian and the next run find the stage's processes by it).
 Environment environment_for(const Launch& launch) {
   Environment env = inherited_environment();
   for (const auto& [name, value] : launch.env) {
     if (value) env[name] = *value;
     else env.erase(name);
   }
+  env[kRunIdVariable] = this_run_id();
   return env;
 }
 
@@ -131,7 +137,8 @@ void set_rank_environment(Environment& env, int rank, int ranks, const std::stri
 }
 
 // Kills the descendants that left their process group: they were re-parented to us subreaper.
-void kill_orphans() {
+// The guardian is our child too, and is left to be released.
+void kill_orphans(pid_t guardian) {
   DIR* proc = opendir("/proc");
   if (!proc) return;
   const std::string self = std::to_string(getpid());
@@ -139,7 +146,7 @@ void kill_orphans() {
     std::ifstream stat(fmt::format("/proc/{}/stat", entry->d_name));
     std::string pid, comm, state, parent;
     if (!(stat >> pid >> comm >> state >> parent)) continue;
-    if (parent == self) kill(std::stoi(pid), SIGKILL);
+    if (parent == self && std::stoi(pid) != guardian) kill(std::stoi(pid), SIGKILL);
   }
   closedir(proc);
 }
@@ -163,7 +170,7 @@ class ProcessExecutor::Job {
  public:
   // Opens the log and the output pipe, then starts the ranks; an error means none runs
   // (ranks already started are killed, and wait() reaps them as unknown children).
-  static Result<std::unique_ptr<Job>> start(const Launch& launch);
+  static Result<std::unique_ptr<Job>> start(const Launch& launch, int cgroup_procs);
 
   const std::string& id() const { return id_; }
   int output_fd() const { return output_.get(); }
@@ -182,7 +189,7 @@ class ProcessExecutor::Job {
   Job(const Launch& launch, UniqueFd log, UniqueFd output)
       : id_(launch.id), log_(std::move(log)), output_(std::move(output)),
         scanner_(std::make_unique<LogScanner>(launch.checks)) {}
-  Result<void> start_ranks(const Launch& launch, int output_write_end);
+  Result<void> start_ranks(const Launch& launch, int output_write_end, int cgroup_procs);
   void record_status(int status);
   void pump();
   void write_log(const char* data, std::size_t size);
@@ -203,7 +210,7 @@ class ProcessExecutor::Job {
   std::string log_error_;  // the first failed write to the log (a full disk, a file size limit)
 };
 
-Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const Launch& launch) {
+Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const Launch& launch, int cgroup_procs) {
   if (launch.argv.empty()) return fail(Error::plain("empty command"));
   std::error_code ec;
   fs::create_directories(fs::path(launch.log_path).parent_path(), ec);
@@ -220,7 +227,7 @@ Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const 
   const UniqueFd write_end(pipe_fds[1]);  // ours closes when this returns: EOF comes when the ranks end
   fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
   std::unique_ptr<Job> job(new Job(launch, std::move(log), std::move(read_end)));
-  if (auto ok = job->start_ranks(launch, write_end.get()); !ok) {
+  if (auto ok = job->start_ranks(launch, write_end.get(), cgroup_procs); !ok) {
     // The stage itself is reported once, by the caller, from this error.
     job->signal(SIGKILL);
     const std::string line = "tipc-run: " + ok.error().str() + "\n";
@@ -230,7 +237,7 @@ Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const 
   return job;
 }
 
-Result<void> ProcessExecutor::Job::start_ranks(const Launch& launch, int output_write_end) {
+Result<void> ProcessExecutor::Job::start_ranks(const Launch& launch, int output_write_end, int cgroup_procs) {
   Environment env = environment_for(launch);
   const auto program = TRY(find_program(launch.argv[0], launch.cwd, env));
   const std::vector<std::string> args(launch.argv.begin() + 1, launch.argv.end());
@@ -240,7 +247,7 @@ Result<void> ProcessExecutor::Job::start_ranks(const Launch& launch, int output_
     EnvironmentBlock block(env);
     try {
       bp::child child(bp::exe = program.string(), bp::args = args, bp::start_dir = launch.cwd, bp::std_in < bp::null,
-                      ChildSetup{{}, output_write_end, group_, getpid(), block.pointers.data()});
+                      ChildSetup{{}, output_write_end, group_, getpid(), block.pointers.data(), cgroup_procs});
       const pid_t pid = child.id();
       child.detach();  // reaped by our own waitpid loop
       if (group_ == 0) group_ = pid;
@@ -328,20 +335,24 @@ Finished ProcessExecutor::Job::finish() {
   return done;
 }
 
-ProcessExecutor::ProcessExecutor(const SignalWatch& signals) : signals_(signals), interrupts_seen_(signals.interrupts()) {
+ProcessExecutor::ProcessExecutor(const SignalWatch& signals)
+    : signals_(signals), interrupts_seen_(signals.interrupts()), cgroup_(this_run_id()),
+      guardian_(this_run_id(), cgroup_.path()) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
+// Everything is killed here, so the guardian is told that the run ended in order.
 ProcessExecutor::~ProcessExecutor() {
   for (const auto& job : jobs_) job->signal(SIGKILL);
-  kill_orphans();
+  kill_orphans(guardian_.pid());
+  guardian_.release();
   reap_all_children(std::chrono::seconds(2));
 }
 
 std::size_t ProcessExecutor::running() const { return jobs_.size(); }
 
 Result<void> ProcessExecutor::start(const Launch& launch) {
-  auto job = TRY(Job::start(launch));
+  auto job = TRY(Job::start(launch, cgroup_.procs_fd()));
   jobs_.push_back(std::move(job));
   return {};
 }

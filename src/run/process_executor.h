@@ -4,10 +4,15 @@
 // is copied to the stage's log as it arrives. One poll loop owns every child.
 // Nothing started here outlives the executor: leftover group members are killed
 // when a stage's leader exits, and tipc-run is a child subreaper, so descendants
-// that leave their group are still found and killed at the end.
+// that leave their group are still found and killed at the end. Every stage carries the
+// run's id (run/run_marker) and, where one can be made, is in the run's cgroup
+// (run/run_cgroup); the run's guardian (run/guardian) kills both if tipc-run itself is
+// killed with SIGKILL and can clean up nothing.
 #include <memory>
 
 #include "run/executor.h"
+#include "run/guardian.h"
+#include "run/run_cgroup.h"
 #include "run/signals.h"
 
 namespace tipc::run {
@@ -33,6 +38,8 @@ class ProcessExecutor : public Executor {
 
   const SignalWatch& signals_;
   int interrupts_seen_ = 0;
+  RunCgroup cgroup_;
+  Guardian guardian_;  // forked before the first stage starts
   std::vector<std::unique_ptr<Job>> jobs_;
 };
 

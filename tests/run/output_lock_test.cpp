@@ -8,10 +8,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "run/run_marker.h"
+#include "support/run_processes.h"
 #include "support/temp_dir.h"
 
 namespace tipc::run {
@@ -27,6 +30,42 @@ TEST(OutputLock, TheHolderWritesWhoItIsIntoTheLockFile) {
   const std::string holder = lock_holder(out);
   EXPECT_TRUE(holder.starts_with("pid " + std::to_string(getpid()) + ", started ")) << holder;
   EXPECT_NE(holder.find("UTC, command: "), std::string::npos) << holder;
+}
+
+TEST(OutputLock, TheHolderWritesItsRunIdOnTheSecondLine) {
+  test::TempDir dir;
+  const auto locks = lock_output_dirs({dir.path().string()}, no_wait());
+  ASSERT_TRUE(locks) << locks.error().str();
+  std::ifstream in(dir.path() / kLockFileName);
+  std::string line;
+  std::getline(in, line);
+  std::getline(in, line);
+  EXPECT_EQ(line, kRunIdPrefix + this_run_id());
+}
+
+// What the guardian of a run killed with SIGKILL could not kill (or a guardian killed too):
+// the earlier run's processes would write into the directory while this run does.
+TEST(OutputLock, ADirectoryWhereAProcessOfTheEarlierRunLivesIsRefusedNamingIt) {
+  test::TempDir dir;
+  const std::string out = dir.path().string(), earlier = "lock-test-" + this_run_id();
+  const std::string holder = "pid 1, started 2026-01-01 00:00:00 UTC, command: tipc-run earlier";
+  dir.write(kLockFileName, holder + "\n" + kRunIdPrefix + earlier + "\n");
+  const pid_t leftover = test::start_marked(earlier, {"sleep", "30"});
+  ASSERT_TRUE(test::within(std::chrono::seconds(5), [&] { return !processes_of_run(earlier).empty(); }));
+  for (const bool wait : {false, true}) {
+    const auto refused = lock_output_dirs({out}, {wait, nullptr});
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().exit_code, 2);
+    const std::string pid = std::to_string(leftover);
+    EXPECT_EQ(refused.error().str(), out + " still has processes of an earlier run (" + holder + "): " + pid +
+                                         " (sleep 30); they would write into it while this run does. Stop them (kill "
+                                         "-9 " + pid + ") and start again");
+    EXPECT_EQ(lock_holder(out), holder) << "the earlier run's record is kept";
+  }
+  kill(leftover, SIGKILL);
+  waitpid(leftover, nullptr, 0);
+  const auto locks = lock_output_dirs({out}, no_wait());
+  EXPECT_TRUE(locks) << locks.error().str();
 }
 
 // flock(2) locks belong to an open file: a second open in this process is a second run.
