@@ -2,6 +2,7 @@
 // main() is the list of phases; each phase lives in its own file under src/cli.
 #include <csignal>
 #include <iostream>
+#include <optional>
 
 #include "cli/options.h"
 #include "cli/plan_output.h"
@@ -16,6 +17,27 @@ namespace {
 int report(const tipc::Error& error) {
   std::cerr << "tipc-run: error: " << error.str() << '\n';
   return error.exit_code;
+}
+
+// Keeps this run's part of the plans: its shard's configs (copied whole into `whole_plans`,
+// which the reports describe), then the stages --only and -k select; prints the plans'
+// warnings. An exit code when there is nothing to go on with.
+std::optional<int> keep_selected(tipc::cli::Suite& suite, const tipc::cli::Options& options,
+                                 std::vector<tipc::plan::Plan>& whole_plans) {
+  using namespace tipc;
+  if (!cli::keep_shard(suite.plans, options.shard, options.dry_run ? std::cerr : std::cout)) {  // an empty shard
+    return run::judge({}, false, suite.config_count()).exit_code({options.strict, options.allow_nothing});
+  }
+  whole_plans = suite.plans;
+  if (auto ok = cli::select_stages(suite.plans, options.only, options.patterns); !ok) {
+    // A selection of nothing is a usage error (a typo, most likely), unless nothing is accepted.
+    if (!options.allow_nothing) return report(ok.error());
+    std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";
+  }
+  for (const auto& plan : suite.plans) {
+    for (const auto& warning : plan.warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -52,18 +74,8 @@ int main(int argc, char** argv) {
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;
-  if (!cli::keep_shard(plans, options->shard, options->dry_run ? std::cerr : std::cout)) {  // an empty shard ran nothing
-    return run::judge({}, false, suite->config_count()).exit_code({options->strict, options->allow_nothing});
-  }
-  const std::vector<plan::Plan> whole_plans = plans;  // the reports describe the plans whole
-  if (auto ok = cli::select_stages(plans, options->only, options->patterns); !ok) {
-    // A selection of nothing is a usage error (a typo, most likely), unless nothing is accepted.
-    if (!options->allow_nothing) return report(ok.error());
-    std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";
-  }
-  for (const auto& plan : plans) {
-    for (const auto& warning : plan.warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';
-  }
+  std::vector<plan::Plan> whole_plans;
+  if (const auto stop = keep_selected(*suite, *options, whole_plans)) return *stop;
 
   // 4. A dry run prints the plans and stops.
   if (options->dry_run) {
