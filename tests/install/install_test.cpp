@@ -60,7 +60,8 @@ TEST_F(InstallTest, InstallsTheManPage) {
   ASSERT_EQ(unpacked.exit_code, 0) << unpacked.err;
   const std::string page = unpacked.out;
   EXPECT_NE(page.find(".TH \"tipc-run\" \"1\""), std::string::npos) << page.substr(0, 400);
-  for (const char* subcommand : {"report", "diff", "acceptance", "padiff", "init-check", "compare-results"}) {
+  for (const char* subcommand :
+       {"report", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes"}) {
     EXPECT_NE(page.find(std::string("\\fB") + subcommand + "\\fR"), std::string::npos) << subcommand;
   }
 }
@@ -135,7 +136,9 @@ std::vector<HelpOption> help_options(const std::string& help) {
     const std::string type = line.substr(names_end, line.find("  ", names_end) - names_end);
     if (const auto open = type.find('{'); open != std::string::npos) {
       std::istringstream values(type.substr(open + 1, type.find('}', open) - open - 1));
-      for (std::string value; std::getline(values, value, ',');) option.values.insert(value.substr(0, value.find("->")));
+      for (std::string value; std::getline(values, value, ',');) {
+        option.values.insert(value.substr(0, value.find("->")));  // "allclose->0": the name
+      }
     }
     options.push_back(option);
   }
@@ -216,7 +219,10 @@ TEST_F(InstalledCompletion, CompletesTheShippedDialectsAndLaunchers) {
   EXPECT_EQ(candidates("tipc-run --dialect ''"), dialects);
   std::istringstream file(test::slurp(installed("share/tipc-run/launchers.yaml").string()));
   for (std::string line; std::getline(file, line);) {
-    if (!line.empty() && std::isalpha(static_cast<unsigned char>(line[0]))) launchers.insert(line.substr(0, line.find(':')));
+    // A launcher is a top-level key; its settings are indented, comments start with '#'.
+    if (!line.empty() && std::isalpha(static_cast<unsigned char>(line[0]))) {
+      launchers.insert(line.substr(0, line.find(':')));
+    }
   }
   EXPECT_EQ(candidates("tipc-run --launcher ''"), launchers);
 }
