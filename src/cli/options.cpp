@@ -188,11 +188,6 @@ void check_combinations(const Options& o) {
 }  // namespace
 
 Result<Options> parse_options(int argc, const char* const* argv) {
-  // `tipc-run help` is `tipc-run --help`.
-  if (argc == 2 && std::string_view(argv[1]) == "help") {
-    const char* const help[] = {argv[0], "--help"};
-    return parse_options(2, help);
-  }
   Options o;
   CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
   app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);

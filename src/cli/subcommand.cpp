@@ -8,7 +8,9 @@
 #include "cli/acceptance_command.h"
 #include "cli/compare_results_command.h"
 #include "cli/diff_command.h"
+#include "cli/help_command.h"
 #include "cli/init_check_command.h"
+#include "cli/modes_command.h"
 #include "cli/padiff_command.h"
 #include "cli/report_command.h"
 #include "core/error.h"
@@ -24,6 +26,7 @@ constexpr auto run_acceptance = static_cast<Subcommand::Main>(acceptance_main);
 constexpr auto run_padiff = static_cast<Subcommand::Main>(padiff_main);
 constexpr auto run_init_check = static_cast<Subcommand::Main>(init_check_main);
 constexpr auto run_compare_results = static_cast<Subcommand::Main>(compare_results_main);
+constexpr auto run_modes = static_cast<Subcommand::Main>(modes_main);
 
 constexpr std::array kSubcommands{
     Subcommand{"report", "rebuild a run's reports (and its verdict) from the state it left on disk", run_report},
@@ -33,6 +36,8 @@ constexpr std::array kSubcommands{
     Subcommand{"init-check", "compare the distributions of initialised weights", run_init_check},
     Subcommand{"compare-results", "compare inference logs with ground truth, like compare_results.py",
                run_compare_results},
+    Subcommand{"help", "this help, or a subcommand's: tipc-run help SUBCOMMAND", help_main},
+    Subcommand{"modes", "the modes of a config's chain, one a line (for the bash completion)", run_modes, false},
 };
 
 }  // namespace
@@ -48,7 +53,9 @@ const Subcommand* find_subcommand(std::string_view name) {
 
 std::string subcommands_help() {
   std::string text = "Subcommands (tipc-run SUBCOMMAND --help for each):\n";
-  for (const Subcommand& s : kSubcommands) text += fmt::format("  {:<17}{}\n", s.name, s.summary);
+  for (const Subcommand& s : kSubcommands) {
+    if (s.listed) text += fmt::format("  {:<17}{}\n", s.name, s.summary);
+  }
   return text;
 }
 

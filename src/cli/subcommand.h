@@ -21,15 +21,16 @@ struct Subcommand {
   std::string_view name;
   std::string_view summary;  // one line for --help
   Main main;
+  bool listed = true;  // false: left out of --help (a tool's command; docs/cli.md describes it)
 };
 
-// In the order --help lists them.
+// In the order --help lists them, the unlisted ones last.
 std::span<const Subcommand> subcommands();
 
 // The subcommand called `name`, or nullptr.
 const Subcommand* find_subcommand(std::string_view name);
 
-// The --help section that lists the subcommands, one line each.
+// The --help section that lists the listed subcommands, one line each.
 std::string subcommands_help();
 
 // nullopt when parsing succeeded; otherwise the exit code to return (0 after --help,

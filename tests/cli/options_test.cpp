@@ -79,13 +79,5 @@ TEST(Options, TheCiOptionsParse) {
   EXPECT_TRUE(parse({"-k", "eval", "/nonexistent/alexnet.txt", "lite_train_lite_infer"})) << "-k takes one word";
 }
 
-TEST(Options, HelpAsAWordPrintsTheHelp) {
-  const auto options = parse({"help"});
-  ASSERT_FALSE(options);
-  EXPECT_EQ(options.error().exit_code, kExitPassed);
-  EXPECT_NE(options.error().str().find("--fail-fast"), std::string::npos) << options.error().str();
-  EXPECT_EQ(options.error().str().find("required"), std::string::npos) << options.error().str();
-}
-
 }  // namespace
 }  // namespace tipc::cli

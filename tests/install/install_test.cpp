@@ -1,10 +1,16 @@
 // `cmake --install` into a scratch prefix: the layout, and an installed binary that runs
 // from there on a repository outside the source tree with the data installed beside it.
+#include <cctype>
 #include <filesystem>
+#include <iterator>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "cli/subcommand.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -54,7 +60,8 @@ TEST_F(InstallTest, InstallsTheManPage) {
   ASSERT_EQ(unpacked.exit_code, 0) << unpacked.err;
   const std::string page = unpacked.out;
   EXPECT_NE(page.find(".TH \"tipc-run\" \"1\""), std::string::npos) << page.substr(0, 400);
-  for (const char* subcommand : {"report", "diff", "acceptance", "padiff", "init-check", "compare-results"}) {
+  for (const char* subcommand :
+       {"report", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes"}) {
     EXPECT_NE(page.find(std::string("\\fB") + subcommand + "\\fR"), std::string::npos) << subcommand;
   }
 }
@@ -77,26 +84,147 @@ TEST_F(InstallTest, TheInstalledBinaryReadsTheDialectsInstalledBesideItOutsideTh
   EXPECT_NE(r.out.find("/usr/bin/python3 "), std::string::npos) << r.out;  // the planned commands
 }
 
-TEST_F(InstallTest, TheInstalledCompletionCompletesSubcommandsConfigsModesAndOptionValues) {
-  test::TempDir repo;
-  repo.write("test_tipc/configs/alexnet.txt", "");
-  const auto complete = [&](const std::string& words) {
-    const std::string script = "source " + shell_quote(installed("share/bash-completion/completions/tipc-run").string()) +
-                               " && cd " + shell_quote(repo.path().string()) + " && COMP_WORDS=(" + words +
-                               ") && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _tipc_run && echo \"${COMPREPLY[*]}\"";
+// The installed completion, run by bash in `repo` with the installed tipc-run first on the
+// PATH (it asks `tipc-run modes CONFIG`): its candidates for the last of `words`, one line.
+class InstalledCompletion : public InstallTest {
+ public:
+  std::string complete(const std::string& words) const {
+    const std::string script =
+        "source " + shell_quote(installed("share/bash-completion/completions/tipc-run").string()) +
+        " && unset TIPC_DIALECT_DIR && PATH=" + shell_quote(installed("bin").string()) + ":$PATH && cd " +
+        shell_quote(repo_.path().string()) + " && COMP_WORDS=(" + words +
+        ") && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _tipc_run && echo \"${COMPREPLY[*]}\"";
     const auto r = run_shell("bash -c " + shell_quote(script));
     EXPECT_EQ(r.exit_code, 0) << words << ": " << r.err;
     return r.out;
+  }
+  // The candidates as a set of words.
+  std::set<std::string> candidates(const std::string& words) const {
+    std::istringstream in(complete(words));
+    return {std::istream_iterator<std::string>(in), std::istream_iterator<std::string>()};
+  }
+  // What the installed tipc-run prints for `args` (a --help).
+  std::string installed_output(const std::vector<std::string>& args) const {
+    std::string command = shell_quote(installed("bin/tipc-run").string());
+    for (const auto& arg : args) command += " " + shell_quote(arg);
+    const auto r = run_shell(command);
+    EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    return r.out;
+  }
+
+ protected:
+  test::TempDir repo_;
+};
+
+// An option as a --help text lists it: its names, and its values where they are a closed set.
+struct HelpOption {
+  std::vector<std::string> names;   // "-x", "--fail-fast"
+  std::set<std::string> values;     // from CLI11's "TEXT:{a,b}" or "ENUM:value in {a->0,b->1} OR {0,1}"
+};
+
+// The lines under "Options:" up to the first empty one. A line that starts with "  -" names
+// an option; its type runs to two spaces or the line's end (a description may hold braces).
+std::vector<HelpOption> help_options(const std::string& help) {
+  std::vector<HelpOption> options;
+  std::istringstream in(help.substr(help.find("\nOptions:\n") + 10));
+  for (std::string line; std::getline(in, line) && !line.empty();) {
+    if (line.rfind("  -", 0) != 0) continue;
+    HelpOption option;
+    const std::size_t names_end = std::min(line.find(' ', 2), line.size());
+    std::istringstream names(line.substr(2, names_end - 2));
+    for (std::string name; std::getline(names, name, ',');) option.names.push_back(name);
+    const std::string type = line.substr(names_end, line.find("  ", names_end) - names_end);
+    if (const auto open = type.find('{'); open != std::string::npos) {
+      std::istringstream values(type.substr(open + 1, type.find('}', open) - open - 1));
+      for (std::string value; std::getline(values, value, ',');) {
+        option.values.insert(value.substr(0, value.find("->")));  // "allclose->0": the name
+      }
+    }
+    options.push_back(option);
+  }
+  EXPECT_FALSE(options.empty()) << help;
+  return options;
+}
+
+// Every option of the command's --help is completed, and each closed set of values whole.
+void expect_options_completed(const InstalledCompletion& test, const std::string& command, const std::string& help) {
+  const auto offered = test.candidates(command + " -");
+  for (const HelpOption& option : help_options(help)) {
+    for (const auto& name : option.names) {
+      EXPECT_TRUE(offered.count(name)) << "`" << command << " " << name << "` is in its --help, not in the completion";
+    }
+    if (!option.values.empty()) {
+      EXPECT_EQ(test.candidates(command + " " + option.names.back() + " ''"), option.values)
+          << command << " " << option.names.back();
+    }
+  }
+}
+
+TEST_F(InstalledCompletion, CompletesSubcommandsConfigsModesAndOptionValues) {
+  repo_.write("test_tipc/configs/alexnet.txt", test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
+  const std::pair<const char*, const char*> cases[] = {
+      {"tipc-run co", "compare-results"},
+      {"tipc-run hel", "help"},
+      {"tipc-run test_tipc/configs/al", "test_tipc/configs/alexnet.txt"},
+      {"tipc-run test_tipc/configs/alexnet.txt whole_", "whole_train_whole_infer whole_infer"},
+      {"tipc-run -j 2 test_tipc/configs/alexnet.txt whole_infer --executor ''", "local slurm"},
+      {"tipc-run padiff --ph", "--phase"},
+      {"tipc-run --ret", "--retries"},
+      {"tipc-run --fail", "--fail-fast"},
+      {"tipc-run --allow", "--allow-nothing"},
+      {"tipc-run --no", "--no-wait"},
+      {"tipc-run --retries 2 --shard 1/2 -k bs1 test_tipc/configs/alexnet.txt whole_i", "whole_infer"},
+      {"tipc-run report --out", "--output"},
+      {"tipc-run help padi", "padiff"},
   };
-  EXPECT_EQ(complete("tipc-run co"), "compare-results\n");
-  EXPECT_EQ(complete("tipc-run test_tipc/configs/al"), "test_tipc/configs/alexnet.txt\n");
-  EXPECT_EQ(complete("tipc-run test_tipc/configs/alexnet.txt whole_"), "whole_train_whole_infer whole_infer\n");
-  EXPECT_EQ(complete("tipc-run -j 2 test_tipc/configs/alexnet.txt whole_infer --executor ''"), "local slurm\n");
-  EXPECT_EQ(complete("tipc-run padiff --ph"), "--phase\n");
-  EXPECT_EQ(complete("tipc-run --ret"), "--retries\n");
-  EXPECT_EQ(complete("tipc-run --fail"), "--fail-fast\n");
-  EXPECT_EQ(complete("tipc-run --retries 2 --shard 1/2 -k bs1 test_tipc/configs/alexnet.txt whole_i"), "whole_infer\n");
-  EXPECT_EQ(complete("tipc-run report --out"), "--output\n");
+  for (const auto& [words, expected] : cases) EXPECT_EQ(complete(words), std::string(expected) + "\n") << words;
+}
+
+TEST_F(InstalledCompletion, CompletesTheModesOfTheConfigsChain) {
+  for (const char* config : {"alexnet.txt", "alexnet_paddle2onnx.txt", "alexnet_serving.txt"}) {
+    repo_.write(std::string("test_tipc/configs/") + config,
+                test::slurp(test::source_dir() + "/test_tipc/configs/" + config));
+  }
+  EXPECT_EQ(complete("tipc-run test_tipc/configs/alexnet_paddle2onnx.txt ''"), "paddle2onnx_infer\n");
+  EXPECT_EQ(complete("tipc-run -q test_tipc/configs/alexnet_serving.txt ''"), "serving_infer\n");
+  EXPECT_EQ(complete("tipc-run test_tipc/configs/alexnet.txt ''"),
+            "lite_train_lite_infer lite_train_whole_infer whole_train_whole_infer whole_infer klquant_whole_infer "
+            "benchmark_train\n");
+  EXPECT_EQ(complete("tipc-run test_tipc/configs ''"),
+            complete("tipc-run test_tipc/configs/alexnet.txt ''")) << "a suite: its configs' modes";
+  // Where tipc-run cannot say (no such config yet), the train/inference modes.
+  EXPECT_EQ(complete("tipc-run test_tipc/configs/new.txt lite_train_l"), "lite_train_lite_infer\n");
+}
+
+// A new option, subcommand or value without its completion fails here: every --help is
+// read from the installed binary and compared with what the completion offers.
+TEST_F(InstalledCompletion, CompletesEveryOptionAndSubcommandThatTheHelpLists) {
+  const std::string help = installed_output({"--help"});
+  expect_options_completed(*this, "tipc-run", help);
+  const auto first_words = candidates("tipc-run ''");
+  for (const cli::Subcommand& subcommand : cli::subcommands()) {
+    const std::string name(subcommand.name);
+    EXPECT_EQ(first_words.count(name), subcommand.listed ? 1u : 0u) << name;
+    EXPECT_TRUE(candidates("tipc-run help ''").count(name)) << name;
+    expect_options_completed(*this, "tipc-run " + name, installed_output({name, "--help"}));
+  }
+}
+
+// The dialects and launchers are data: the completion offers each one shipped.
+TEST_F(InstalledCompletion, CompletesTheShippedDialectsAndLaunchers) {
+  std::set<std::string> dialects, launchers;
+  for (const auto& entry : fs::directory_iterator(installed("share/tipc-run/dialects"))) {
+    if (entry.path().stem() != "template") dialects.insert(entry.path().stem().string());
+  }
+  EXPECT_EQ(candidates("tipc-run --dialect ''"), dialects);
+  std::istringstream file(test::slurp(installed("share/tipc-run/launchers.yaml").string()));
+  for (std::string line; std::getline(file, line);) {
+    // A launcher is a top-level key; its settings are indented, comments start with '#'.
+    if (!line.empty() && std::isalpha(static_cast<unsigned char>(line[0]))) {
+      launchers.insert(line.substr(0, line.find(':')));
+    }
+  }
+  EXPECT_EQ(candidates("tipc-run --launcher ''"), launchers);
 }
 
 }  // namespace
