@@ -39,7 +39,7 @@ std::variant<ReportArgs, int> parse_report_args(const std::vector<std::string>& 
                  "where the reports go (default: the one DIR; required with several)");
   app.add_option("--bundle", parsed.bundle, "also write the acceptance bundle to this .tar.gz");
   app.add_flag("--strict", parsed.strict, "UNSUPPORTED stages fail the run");
-  app.add_flag("--allow-nothing", parsed.allow_nothing, "exit 0, not 1, when no stage of the plan ran");
+  app.add_flag("--allow-nothing", parsed.allow_nothing, "exit 0, not 5, when no stage of the last run ran");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   if (parsed.dirs.size() > 1 && !parsed.output) {
     err << "tipc-run report: error: " << parsed.dirs.size()
