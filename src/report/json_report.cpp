@@ -131,10 +131,17 @@ Json stage_json(const StageReport& s) {
           {"error_line", s.error_line}};
 }
 
+std::vector<const StageReport*> stages_of(const PlanReport& plan) {
+  std::vector<const StageReport*> stages;
+  for (const auto& stage : plan.stages) stages.push_back(&stage);
+  return stages;
+}
+
 std::vector<const StageReport*> stages_of(const std::vector<PlanReport>& plans) {
   std::vector<const StageReport*> stages;
   for (const auto& plan : plans) {
-    for (const auto& stage : plan.stages) stages.push_back(&stage);
+    const auto of_plan = stages_of(plan);
+    stages.insert(stages.end(), of_plan.begin(), of_plan.end());
   }
   return stages;
 }
@@ -145,7 +152,7 @@ Json plan_head_json(const PlanReport& plan) {
           {"mode", plan.mode},             {"model", plan.model},
           {"dialect", plan.dialect},       {"dialect_source", plan.dialect_source},
           {"output_dir", plan.output_dir},
-          {"counts", counts_json(stages_of({plan}))}, {"stages", Json::array()}};
+          {"counts", counts_json(stages_of(plan))}, {"stages", Json::array()}};
 }
 
 Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
