@@ -1,8 +1,7 @@
 #include "report/json_report.h"
 
+#include "core/json_file.h"
 #include "run/outcome.h"
-
-#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -159,43 +158,6 @@ Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
   Json list = Json::array();
   for (const auto& p : problems) list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
   return list;
-}
-
-constexpr int kIndent = 2;
-
-// `json` as dump(2) writes it nested `depth` levels deep: every line after the first
-// indented. (A dumped string never holds a raw newline.)
-void append_nested(std::string& out, const Json& json, int depth) {
-  const std::string pad(static_cast<std::size_t>(kIndent * depth), ' ');
-  for (const char c : json.dump(kIndent, ' ', false, Json::error_handler_t::replace)) {
-    out += c;
-    if (c == '\n') out += pad;
-  }
-}
-
-// `head`, whose last member is an empty array, with that array's `count` elements
-// appended by `element` one at a time: what dump(2) writes for the whole tree, without
-// the whole tree in memory (a 1000-stage report's tree took several MiB).
-void append_streamed(std::string& out, const Json& head, int depth, std::size_t count,
-                     const std::function<void(std::string&, std::size_t, int)>& element) {
-  std::string text;
-  append_nested(text, head, depth);
-  const std::size_t empty = text.rfind("[]");
-  if (count == 0 || empty == std::string::npos) {
-    out += text;
-    return;
-  }
-  out.append(text, 0, empty + 1);
-  for (std::size_t i = 0; i < count; ++i) {
-    out += '\n';
-    out.append(static_cast<std::size_t>(kIndent * (depth + 2)), ' ');
-    element(out, i, depth + 2);
-    if (i + 1 < count) out += ',';
-  }
-  out += '\n';
-  out.append(static_cast<std::size_t>(kIndent * (depth + 1)), ' ');
-  out += ']';
-  out.append(text, empty + 2);
 }
 
 }  // namespace
