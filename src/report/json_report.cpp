@@ -3,11 +3,15 @@
 #include "core/json_file.h"
 #include "run/outcome.h"
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 namespace tipc::report {
 namespace {
 using Json = nlohmann::ordered_json;
+
+constexpr std::size_t kFlushBytes = 64u << 10;
 
 Json optional_json(const auto& value) { return value ? Json(*value) : Json(nullptr); }
 
@@ -162,7 +166,7 @@ Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
 
 }  // namespace
 
-std::string render_json_report(const RunReport& report) {
+void write_json_report(const RunReport& report, std::ostream& sink) {
   const bool timed = report.started && report.finished;
   const run::RunVerdict verdict = report.verdict();
   const Json head = {{"schema", "tipc-run-report"},
@@ -193,10 +197,21 @@ std::string render_json_report(const RunReport& report) {
     append_streamed(text, plan_head_json(plan), depth, plan.stages.size(),
                     [&](std::string& inner, std::size_t s, int stage_depth) {
                       append_nested(inner, stage_json(plan.stages[s]), stage_depth);
+                      // Every level appends to this one string: what is written is never read back.
+                      if (inner.size() >= kFlushBytes) {
+                        sink << inner;
+                        inner.clear();
+                      }
                     });
   });
   out += '\n';
-  return out;
+  sink << out;
+}
+
+std::string render_json_report(const RunReport& report) {
+  std::ostringstream out;
+  write_json_report(report, out);
+  return std::move(out).str();
 }
 
 }  // namespace tipc::report

@@ -16,7 +16,7 @@ namespace tipc::report {
 
 const std::vector<ReportFile>& report_files() {
   static const std::vector<ReportFile> files = {
-      {"report.json", render_json_report},
+      {"report.json", render_json_report, write_json_report},
       {"junit.xml", render_junit_report},
       {"summary.md", render_markdown_report},
       {"report.html", render_html_report},
@@ -32,7 +32,9 @@ std::string absolute_dir(const std::string& dir) { return std::filesystem::absol
 Result<void> write_report_files(const RunReport& report, const std::string& dir) {
   for (const ReportFile& file : report_files()) {
     const std::string path = (std::filesystem::path(dir) / file.name).string();
-    if (auto written = write_file_atomically(path, file.render(report)); !written) return written;
+    auto written = file.write ? write_file_atomically(path, [&](std::ostream& out) { file.write(report, out); })
+                              : write_file_atomically(path, file.render(report));
+    if (!written) return written;
   }
   return {};
 }
