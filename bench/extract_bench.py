@@ -122,8 +122,8 @@ def main():
             f.write(CONFIG)
         with open(os.path.join(repo, "test_tipc/tipc-run.yaml"), "w") as f:
             f.write(SETTINGS + "data:\n  all:\n    - {archive: data.tar, destination: out, creates: data}\n")
-        with open(os.path.join(work, "no-data.yaml"), "w") as f:
-            f.write("jobs: 1\n")
+        with open(os.path.join(work, "no-data.yaml"), "w") as f:  # it replaces tipc-run.yaml: the dialect too
+            f.write(SETTINGS + "jobs: 1\n")
         source_digest = tree_digest(os.path.join(src, "data"))
         archive_bytes = os.path.getsize(archive)
         shutil.rmtree(src)

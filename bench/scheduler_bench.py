@@ -7,12 +7,16 @@
        off in two ways: (a) the CPU of the same N /bin/true processes started by a plain
        spawn loop (the gated figure), and (b) cross-check: tipc-run's reaped children's
        CPU (cutime + cstime of /proc/PID/stat, sampled until it exits).
-     * tipc-run's peak RSS (goal < 30 MB): ru_maxrss from wait4, which is
+     * tipc-run's peak RSS (goal < 25 MiB): ru_maxrss from wait4, which is
        max(tipc-run's own peak, the peak of any one child it reaped). A child's peak is at
        most tipc-run's RSS when it forked (fork copies the page tables; exec records the
        copied address space's high-water mark) plus /bin/true's own ~1 MB, so this is
-       tipc-run's own peak. Cross-check: VmHWM of /proc/PID/status, tipc-run's own
-       high-water mark, sampled every 5 ms until it exits.
+       tipc-run's own peak. The guardian tipc-run forks at the start (and reaps at the end)
+       is such a child: its peak is tipc-run's RSS before any stage ran plus its own few
+       pages. Cross-check: VmHWM of /proc/PID/status, tipc-run's own high-water mark,
+       sampled every 5 ms until it exits. In the makespan suite below the stages are Python
+       (tipc-fake-stage), whose own RSS ru_maxrss would report: there the gated figure is
+       tipc-run's VmHWM.
   2. makespan: a suite of 40 fake configs (tipc-fake-stage as python, declared durations via
      --sleep), 1-, 2- and 4-GPU trains each followed by eval, export, a GPU inference and a
      CPU inference, on a fake 8-GPU spec (--gpus 0,...,7) with -j 32, so that GPUs, not -j,
@@ -55,7 +59,7 @@ CONFIGS = 40
 STAGES = 1000
 GOAL_RATIO = 1.10
 GOAL_CPU_MS = 5.0
-GOAL_RSS_MB = 30.0
+GOAL_RSS_MIB = 25.0
 
 
 
@@ -280,7 +284,7 @@ def main():
         m = makespan(tmp)
     n = o["n"]
     cpu_ms = 1000 * o["own_cpu"] / n
-    rss_mb = max(o["maxrss_kib"], m["maxrss_kib"]) / 1024
+    rss_mib = max(o["maxrss_kib"], m["hwm_kib"]) / 1024  # tipc-run's own (see the docstring)
     ratio = m["parallel"] / m["bound"]
     first_ratio = m["first"] / m["bound"]
     rows = [
@@ -296,8 +300,8 @@ def main():
         ("  tipc-run's VmHWM, last sample before exit", f"{o['hwm_kib'] / 1024:.1f} MiB", ""),
         (f"{CONFIGS}-config suite, {m['n']} stages: peak RSS (ru_maxrss / VmHWM)",
          f"{m['maxrss_kib'] / 1024:.1f} / {m['hwm_kib'] / 1024:.1f} MiB", ""),
-        ("tipc-run's peak RSS, larger of the two runs", f"{rss_mb:.1f} MiB",
-         f"< {GOAL_RSS_MB:g} MB " + ("ok" if rss_mb * 1.048576 < GOAL_RSS_MB else "MISSED")),
+        ("tipc-run's peak RSS, larger of the two runs (ru_maxrss / suite's VmHWM)", f"{rss_mib:.1f} MiB",
+         f"< {GOAL_RSS_MIB:g} MiB " + ("ok" if rss_mib < GOAL_RSS_MIB else "MISSED")),
         (f"makespan: {m['mix'][1]} 1-GPU, {m['mix'][2]} 2-GPU, {m['mix'][4]} 4-GPU trains + eval/export/infer, "
          f"{GPUS} GPUs, -j {JOBS}", "", ""),
         (f"  lower bound max(critical path {m['path']:.2f} s, GPU-seconds {m['gpu_seconds']:.2f} / {GPUS})",

@@ -11,6 +11,10 @@
 namespace tipc {
 
 Result<void> write_file_atomically(const std::string& path, const std::string& text) {
+  return write_file_atomically(path, [&text](std::ostream& out) { out << text; });
+}
+
+Result<void> write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path target(path);
@@ -18,7 +22,7 @@ Result<void> write_file_atomically(const std::string& path, const std::string& t
   const fs::path temp = target.string() + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    file << text;
+    write(file);
     if (!file.flush()) return fail(Error::plain("cannot write " + temp.string() + ": " + errno_text(errno)));
   }
   fs::rename(temp, target, ec);

@@ -1,14 +1,17 @@
 #include "report/json_report.h"
 
+#include "core/json_file.h"
 #include "run/outcome.h"
 
-#include <functional>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 namespace tipc::report {
 namespace {
 using Json = nlohmann::ordered_json;
+
+constexpr std::size_t kFlushBytes = 64u << 10;
 
 Json optional_json(const auto& value) { return value ? Json(*value) : Json(nullptr); }
 
@@ -131,10 +134,17 @@ Json stage_json(const StageReport& s) {
           {"error_line", s.error_line}};
 }
 
+std::vector<const StageReport*> stages_of(const PlanReport& plan) {
+  std::vector<const StageReport*> stages;
+  for (const auto& stage : plan.stages) stages.push_back(&stage);
+  return stages;
+}
+
 std::vector<const StageReport*> stages_of(const std::vector<PlanReport>& plans) {
   std::vector<const StageReport*> stages;
   for (const auto& plan : plans) {
-    for (const auto& stage : plan.stages) stages.push_back(&stage);
+    const auto of_plan = stages_of(plan);
+    stages.insert(stages.end(), of_plan.begin(), of_plan.end());
   }
   return stages;
 }
@@ -145,7 +155,7 @@ Json plan_head_json(const PlanReport& plan) {
           {"mode", plan.mode},             {"model", plan.model},
           {"dialect", plan.dialect},       {"dialect_source", plan.dialect_source},
           {"output_dir", plan.output_dir},
-          {"counts", counts_json(stages_of({plan}))}, {"stages", Json::array()}};
+          {"counts", counts_json(stages_of(plan))}, {"stages", Json::array()}};
 }
 
 Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
@@ -154,46 +164,9 @@ Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
   return list;
 }
 
-constexpr int kIndent = 2;
-
-// `json` as dump(2) writes it nested `depth` levels deep: every line after the first
-// indented. (A dumped string never holds a raw newline.)
-void append_nested(std::string& out, const Json& json, int depth) {
-  const std::string pad(static_cast<std::size_t>(kIndent * depth), ' ');
-  for (const char c : json.dump(kIndent, ' ', false, Json::error_handler_t::replace)) {
-    out += c;
-    if (c == '\n') out += pad;
-  }
-}
-
-// `head`, whose last member is an empty array, with that array's `count` elements
-// appended by `element` one at a time: what dump(2) writes for the whole tree, without
-// the whole tree in memory (a 1000-stage report's tree took several MiB).
-void append_streamed(std::string& out, const Json& head, int depth, std::size_t count,
-                     const std::function<void(std::string&, std::size_t, int)>& element) {
-  std::string text;
-  append_nested(text, head, depth);
-  const std::size_t empty = text.rfind("[]");
-  if (count == 0 || empty == std::string::npos) {
-    out += text;
-    return;
-  }
-  out.append(text, 0, empty + 1);
-  for (std::size_t i = 0; i < count; ++i) {
-    out += '\n';
-    out.append(static_cast<std::size_t>(kIndent * (depth + 2)), ' ');
-    element(out, i, depth + 2);
-    if (i + 1 < count) out += ',';
-  }
-  out += '\n';
-  out.append(static_cast<std::size_t>(kIndent * (depth + 1)), ' ');
-  out += ']';
-  out.append(text, empty + 2);
-}
-
 }  // namespace
 
-std::string render_json_report(const RunReport& report) {
+void write_json_report(const RunReport& report, std::ostream& sink) {
   const bool timed = report.started && report.finished;
   const run::RunVerdict verdict = report.verdict();
   const Json head = {{"schema", "tipc-run-report"},
@@ -224,10 +197,21 @@ std::string render_json_report(const RunReport& report) {
     append_streamed(text, plan_head_json(plan), depth, plan.stages.size(),
                     [&](std::string& inner, std::size_t s, int stage_depth) {
                       append_nested(inner, stage_json(plan.stages[s]), stage_depth);
+                      // Every level appends to this one string: what is written is never read back.
+                      if (inner.size() >= kFlushBytes) {
+                        sink << inner;
+                        inner.clear();
+                      }
                     });
   });
   out += '\n';
-  return out;
+  sink << out;
+}
+
+std::string render_json_report(const RunReport& report) {
+  std::ostringstream out;
+  write_json_report(report, out);
+  return std::move(out).str();
 }
 
 }  // namespace tipc::report

@@ -16,7 +16,7 @@ namespace tipc::report {
 
 const std::vector<ReportFile>& report_files() {
   static const std::vector<ReportFile> files = {
-      {"report.json", render_json_report},
+      {"report.json", render_json_report, write_json_report},
       {"junit.xml", render_junit_report},
       {"summary.md", render_markdown_report},
       {"report.html", render_html_report},
@@ -24,14 +24,27 @@ const std::vector<ReportFile>& report_files() {
   return files;
 }
 
-Result<void> write_reports(const RunReport& model, const std::string& dir) {
-  RunReport report = model;
-  report.report_dir = std::filesystem::absolute(dir).lexically_normal().string();
+namespace {
+
+std::string absolute_dir(const std::string& dir) { return std::filesystem::absolute(dir).lexically_normal().string(); }
+
+// `report`'s files into `dir`, which report.report_dir names.
+Result<void> write_report_files(const RunReport& report, const std::string& dir) {
   for (const ReportFile& file : report_files()) {
     const std::string path = (std::filesystem::path(dir) / file.name).string();
-    if (auto written = write_file_atomically(path, file.render(report)); !written) return written;
+    auto written = file.write ? write_file_atomically(path, [&](std::ostream& out) { file.write(report, out); })
+                              : write_file_atomically(path, file.render(report));
+    if (!written) return written;
   }
   return {};
+}
+
+}  // namespace
+
+Result<void> write_reports(const RunReport& model, const std::string& dir) {
+  RunReport report = model;
+  report.report_dir = absolute_dir(dir);
+  return write_report_files(report, dir);
 }
 
 std::string report_directory(const std::string& repo_root, const std::vector<const plan::Plan*>& plans) {
@@ -56,11 +69,12 @@ void ReportWriter::run_started(const run::RunInfo& info) {
 
 // The reports' directory, and the bundle when asked for.
 Result<std::string> ReportWriter::write_all() {
-  auto report = TRY(load_run_report_files(plan_files_));
-  report_ = report;
-  TRY(write_reports(report, directory_));
+  // Loaded into report_ and rendered from there: a copy of a 1000-stage model is about 2 MB.
+  report_ = TRY(load_run_report_files(plan_files_));
+  report_->report_dir = absolute_dir(directory_);
+  TRY(write_report_files(*report_, directory_));
   if (bundle_) {
-    TRY(write_bundle(report, directory_, *bundle_));
+    TRY(write_bundle(*report_, directory_, *bundle_));
   }
   return directory_;
 }

@@ -15,10 +15,12 @@
 
 namespace tipc::report {
 
-// A report file and its renderer (a pure function of the model).
+// A report file and its renderer (a pure function of the model); `write`, where set, writes
+// the same text piece by piece, and the file is written with it.
 struct ReportFile {
   const char* name;
   std::string (*render)(const RunReport&);
+  void (*write)(const RunReport&, std::ostream&) = nullptr;
 };
 
 // Every report file, in the order they are written: report.json, junit.xml, summary.md, report.html.

@@ -111,6 +111,25 @@ TEST(ConfigText, OversizedFileIsRejectedBeforeParsing) {
   EXPECT_EQ(text.error().str(), path + ": file is larger than 8388608 bytes; not a TIPC config");
 }
 
+// The file is read in 64 KiB pieces: one of several pieces, and one exactly at the size
+// limit, are read whole.
+TEST(ConfigText, AFileOfSeveralPiecesIsReadWhole) {
+  test::TempDir dir;
+  std::string body;
+  for (int i = 0; i < 5000; ++i) body += "key_" + std::to_string(i) + ":" + std::string(40, 'v') + "\n";
+  ASSERT_GT(body.size(), 3u * 65536);
+  const auto text = read_config_text(dir.write("long.txt", body));
+  ASSERT_TRUE(text) << text.error().str();
+  ASSERT_EQ(text->lines.size(), 5000u);
+  EXPECT_EQ(text->lines.back().text, "key_4999:" + std::string(40, 'v'));
+
+  TextLimits limits;
+  limits.max_file_bytes = body.size();
+  EXPECT_TRUE(read_config_text(dir.write("at_limit.txt", body), limits));
+  limits.max_file_bytes = body.size() - 1;
+  EXPECT_FALSE(read_config_text(dir.write("over_limit.txt", body), limits));
+}
+
 TEST(ConfigText, MissingFileNamesThePathAndTheSystemsReason) {
   const auto text = read_config_text("/nonexistent/x.txt");
   ASSERT_FALSE(text);

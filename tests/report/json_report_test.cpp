@@ -1,6 +1,8 @@
 // report.json: pinned by a golden file, and what tools rely on checked field by field.
 #include "report/json_report.h"
 
+#include <sstream>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -25,6 +27,27 @@ TEST(JsonReport, IsWhatDumpingTheWholeTreeWrites) {
     EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(2) + "\n");
   }
   EXPECT_EQ(nlohmann::json::parse(render_json_report(with_empty_plan))["plans"].back()["stages"], nlohmann::json::array());
+}
+
+// Written to the file piece by piece (write_json_report flushes every 64 KiB): a report far
+// larger than that is still exactly the whole tree's dump, every stage once and in order.
+TEST(JsonReport, AReportLargerThanOnePieceIsWrittenWhole) {
+  auto large = test::sample_run_report();
+  auto& stages = large.plans.front().stages;
+  const StageReport model = stages.front();
+  stages.clear();
+  for (int i = 0; i < 400; ++i) {
+    stages.push_back(model);
+    stages.back().id = "stage_" + std::to_string(i);
+    stages.back().argv.assign(8, std::string(40, 'a' + i % 26));
+  }
+  std::ostringstream written;
+  write_json_report(large, written);
+  ASSERT_GT(written.str().size(), 4u * 65536);
+  const auto json = nlohmann::ordered_json::parse(written.str());
+  EXPECT_EQ(written.str(), json.dump(2) + "\n");
+  ASSERT_EQ(json["plans"].front()["stages"].size(), 400u);
+  EXPECT_EQ(json["plans"].front()["stages"][399]["id"], "stage_399");
 }
 
 TEST(JsonReport, HoldsTheVerdictCountsAndEveryStage) {
