@@ -212,8 +212,10 @@ void ConsoleReporter::run_finished(const run::RunSummary& summary) {
   }
   unsupported_summary(summary.verdict());
   using run::Status;
-  line(fmt::format("tipc-run: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, {} unresolved in {:.1f} s{}",
-                   summary.count(Status::kPass), summary.count(Status::kFail), summary.count(Status::kTimeout),
+  const int flaky = summary.count(Status::kFlaky);  // passed, after a retry: counted on their own, never hidden
+  line(fmt::format("tipc-run: {} passed{}, {} failed, {} timed out, {} unsupported, {} skipped, {} unresolved in {:.1f} s{}",
+                   summary.count(Status::kPass), flaky > 0 ? fmt::format(", {} flaky", flaky) : "",
+                   summary.count(Status::kFail), summary.count(Status::kTimeout),
                    summary.count(Status::kUnsupported), summary.count(Status::kSkipped),
                    summary.count(Status::kUnresolved), summary.seconds, summary.interrupted ? " (interrupted)" : ""));
   recap(summary.stages);

@@ -141,6 +141,7 @@ TEST_F(RunTest, ARetriedStageThatPassesIsFlakyInEveryReportAndItsFailedTrysLogIs
   EXPECT_EQ(records(), 6) << "the train twice";
   EXPECT_NE(r.out.find("FLAKY       norm_train/gpus_-1/autocast_null/train"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("could not run; 1 flaky)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tipc-run: 4 passed, 1 flaky, 0 failed, 0 timed out, 2 unsupported"), std::string::npos) << r.out;
   const fs::path first_try = output() / "norm_train_gpus_-1_autocast_null.attempt1.log";
   EXPECT_NE(test::slurp(first_try).find("try"), std::string::npos);
   EXPECT_NE(test::slurp(output() / "norm_train_gpus_-1_autocast_null.log").find("try"), std::string::npos);
