@@ -35,14 +35,10 @@ Result<void> check_line_bytes(std::string_view line, const std::string& path, in
   return {};
 }
 
-// Cuts the CR of a CRLF line end and the spaces and tabs before it into `trailing`.
+// Cuts the CR of a CRLF line end and the spaces, tabs and stray CRs before it into `trailing`.
 ConfigLine normalised_line(std::string_view line, int number, Normalised& normalised) {
-  std::string_view text = line;
-  if (text.ends_with('\r')) {
-    text.remove_suffix(1);
-    ++normalised.crlf_lines;
-  }
-  const std::size_t end = text.find_last_not_of(" \t");
+  if (line.ends_with('\r')) ++normalised.crlf_lines;
+  const std::size_t end = line.find_last_not_of(" \t\r");
   const std::size_t kept = end == std::string_view::npos ? 0 : end + 1;
   return {std::string(line.substr(0, kept)), std::string(line.substr(kept)), number};
 }

@@ -28,6 +28,17 @@ TEST(ConfigText, CrlfIsAcceptedAndStrippedByDefault) {
   EXPECT_EQ(text->lines[1].text, "b:2");
 }
 
+// Found by the config fuzz target (seed tests/fuzz/corpus/config/stray-carriage-returns).
+TEST(ConfigText, StrayCarriageReturnsBeforeTheLineEndAreCutLikeBlanks) {
+  const auto text = parse("a:1 \r\r\n\r\r");
+  ASSERT_TRUE(text);
+  ASSERT_EQ(text->lines.size(), 2u);
+  EXPECT_EQ(text->lines[0].text, "a:1");
+  EXPECT_EQ(text->lines[0].read_as(LineView::kVerbatim), "a:1 \r\r") << "compat reads the bytes as they are";
+  EXPECT_EQ(text->lines[1].text, "");
+  EXPECT_EQ(text->lines[1].trailing, "\r\r");
+}
+
 TEST(ConfigText, CompatReadsTheCarriageReturnAndTrailingBlanksLikeTheReference) {
   const auto text = parse("a:1 \r\nb:2\t\r\n");
   ASSERT_TRUE(text);
