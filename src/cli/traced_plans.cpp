@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/running_binary.h"
 #include "config/config_text.h"
 #include "config/train_infer_config.h"
 #include "dialect/dialect.h"
@@ -105,8 +106,9 @@ trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInf
 Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInferConfig& config,
                                const Project& project, const Options& options,
                                std::vector<std::optional<std::size_t>> status_sources) {
+  const plan::SetupStageOptions setup{running_binary(), options.offline, {}};
   auto plan = plan::plan_from_trace(trace, config,
-                                    {options.compat, project.root, options.python, std::move(status_sources)});
+                                    {options.compat, project.root, options.python, std::move(status_sources), setup});
   if (!plan) return plan;
   for (const auto& warning : trace.warnings) plan->warnings.push_back({trace.runner, 0, "", warning});
   if (!trace.stderr_text.empty()) {

@@ -45,7 +45,7 @@ std::string trace_cache_key(const TraceRequest& request, const RepoInputs& input
   key.list(request.extra_args);
   key.list(recorded_programs(request.interpreter));
   key.list(no_op_programs());
-  key.list(unpacking_programs());
+  key.field(housekeeping_table());
   key.field(unpacking_stand_in_script());
   key.list(inputs.directories);
   key.field(std::to_string(inputs.files.size()));
