@@ -314,6 +314,20 @@ TEST_F(TracedRun, AConfigOfTheOnnxChainIsTracedThroughTestPaddle2onnx) {
   EXPECT_EQ(stages.back()["deps"].size(), 1u) << "the ONNX inference follows the conversion: " << run.out;
 }
 
+// Issue 25: a corpus runner under another name is found by what it is, and plans the same.
+TEST_F(TracedRun, ARenamedCopyOfTheOnnxRunnerIsFoundByItsContent) {
+  const std::string config = add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_paddle2onnx_python_linux_cpu.txt");
+  const std::vector<std::string> args = {config, "paddle2onnx_infer", "--dry-run", "--format", "jsonl"};
+  const auto named = test::run_tipc(repo_.path(), args);
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  fs::rename(repo_.path() / "test_tipc/test_paddle2onnx.sh", repo_.path() / "test_tipc/run_onnx.sh");
+  const auto renamed = test::run_tipc(repo_.path(), args);
+  ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
+  EXPECT_NE(renamed.err.find("tracing the repository's runner: test_tipc/run_onnx.sh"), std::string::npos)
+      << renamed.err;
+  EXPECT_EQ(renamed.out, named.out);
+}
+
 // The C++ chain runs the demo it builds: its path becomes the stage's program, and the
 // build's cmake and make are stages before it.
 TEST_F(TracedRun, TheCppChainsBuiltBinaryIsTracedAtItsPath) {
