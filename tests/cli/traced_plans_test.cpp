@@ -147,7 +147,8 @@ TEST_F(RunnerByContent, WithOnlyHelpersLeftTheNativePlannerRefusesTheTemplatesLa
 }
 
 // Every config of the corpus keeps the runner its chain names: no script of the corpus is
-// taken for a runner by its content, and a config without one stays without.
+// taken for a runner by its content, and a config without one stays without. The runners are
+// laid out as in a checkout; each config is read where it is and looked up at its place there.
 TEST(FindRunner, EveryCorpusConfigKeepsTheRunnerItsChainNames) {
   const fs::path corpus = fs::path(test::shared_dir()) / "tipc-corpus";
   if (!fs::exists(corpus)) GTEST_SKIP() << "NOT CHECKED: " << corpus << " is missing";
@@ -155,14 +156,12 @@ TEST(FindRunner, EveryCorpusConfigKeepsTheRunnerItsChainNames) {
   int configs = 0, with_runner = 0;
   for (const auto& repo : fs::directory_iterator(corpus / "configs")) {
     test::TempDir root;
-    for (const char* part : {"runners", "configs"}) {
-      fs::copy(corpus / part / repo.path().filename(), root.path(), fs::copy_options::recursive);
-    }
+    fs::copy(corpus / "runners" / repo.path().filename(), root.path(), fs::copy_options::recursive);
     dialect::RunnerScripts scripts;
-    for (const auto& entry : fs::recursive_directory_iterator(root.path())) {
-      if (entry.path().extension() != ".txt") continue;
-      const auto text = config::read_config_text(entry.path().string());
-      if (!text) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(repo.path())) {
+      auto text = config::read_config_text(entry.path().string());
+      if (entry.path().extension() != ".txt" || !text) continue;
+      text->path = (root.path() / entry.path().lexically_relative(repo.path())).string();
       const dialect::Chain* chain = dialect::choose_chain(chains, dialect::config_header(text->header_line()),
                                                           entry.path().filename().string(), "");
       const std::string mode = chain && !chain->modes.empty() ? chain->modes.front() : "whole_infer";
@@ -172,7 +171,7 @@ TEST(FindRunner, EveryCorpusConfigKeepsTheRunnerItsChainNames) {
       ++with_runner;
       const std::string name = fs::path((*found)->runner).filename().string();
       const auto& named = chain ? chain->runners : std::vector<std::string>{kRunnerFileName};
-      EXPECT_TRUE(std::find(named.begin(), named.end(), name) != named.end()) << entry.path() << ": " << name;
+      EXPECT_TRUE(std::find(named.begin(), named.end(), name) != named.end()) << text->path << ": " << name;
     }
   }
   EXPECT_GT(configs, 1000);
