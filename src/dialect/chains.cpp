@@ -23,11 +23,11 @@ std::string trim(const std::string& text, const char* chars) {
 RunnerSignature read_signature(YamlReader& r, const YAML::Node& chain_node, const Chain& chain) {
   const YAML::Node node = r.section(chain_node, "signature");
   if (!node) return {};
-  RunnerSignature signature;
   if (!node.IsMap()) {
     r.problem(node, "signature", "expected a map of all, any, none");
     return {};
   }
+  RunnerSignature signature;
   signature.all = r.strings(node, "all");
   signature.any = r.strings(node, "any");
   signature.none = r.strings(node, "none");
