@@ -374,8 +374,8 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
 // housekeeping that did not happen: the reason names the step that should have made it.
 std::string launch_error_text(const Error& error, const plan::Stage& stage) {
   if (!is_working_directory_error(error)) return error.str();
-  return error.str() +
-         (stage.cwd_made_by.empty() ? "; no step of the plan makes it" : "; " + stage.cwd_made_by + " should have made it");
+  if (stage.cwd_made_by.empty()) return error.str() + "; no step of the plan makes it";
+  return error.str() + "; " + stage.cwd_made_by + " should have made it";
 }
 
 // Starts the stage's process (its first try or a retry, on the GPUs it holds) and sets its

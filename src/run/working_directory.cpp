@@ -13,7 +13,8 @@ constexpr const char* kCwdKey = "cwd";
 }  // namespace
 
 Error working_directory_error(const std::string& cwd, int error_number) {
-  return Error::at("", 0, kCwdKey, fmt::format("cannot enter the working directory {}: {}", cwd, errno_text(error_number)));
+  return Error::at("", 0, kCwdKey,
+                   fmt::format("cannot enter the working directory {}: {}", cwd, errno_text(error_number)));
 }
 
 bool is_working_directory_error(const Error& error) {

@@ -161,11 +161,10 @@ TEST_F(RunFaults, AStageWhoseWorkingDirectoryIsMissingNeverRunsAndIsUnresolved) 
   EXPECT_EQ(compat.exit_code, 0) << "the reference's exit status" << compat.out;
   EXPECT_EQ(records(), 6);
   const std::string status_log = test::slurp(output() / "results_python.log");
+  const std::string infer_failed_line = "\033[33m Run failed with command - fake - " + test::fake_stage_binary() + " infer.py";
   int infer_failed = 0;
   std::istringstream lines(status_log);
-  for (std::string line; std::getline(lines, line);) {
-    infer_failed += line.starts_with("\033[33m Run failed with command - fake - " + test::fake_stage_binary() + " infer.py");
-  }
+  for (std::string line; std::getline(lines, line);) infer_failed += line.starts_with(infer_failed_line);
   EXPECT_EQ(infer_failed, 2) << status_log;
 }
 
