@@ -3,8 +3,8 @@
 #
 #   bash test_tipc/test_inference_cpp.sh test_tipc/configs/alexnet_cpp.txt cpp_infer
 #
-# Reads the positional config (cpp_infer_params), exports the pretrained checkpoint to
-# TorchScript, builds the C++ program with CMake in its own build directory, and runs it
+# Reads the positional config (cpp_infer_params), builds the C++ program with CMake in its
+# own build directory, exports the pretrained checkpoint to TorchScript, and runs the program
 # over the inference matrix (CPU threads x batch sizes), one log per run and one status line
 # per command in test_tipc/output/<model>/cpp_infer/results_cpp.log. It needs the demo's
 # data unpacked (tipc-run's data steps of test_tipc/tipc-run.yaml do it; by hand:
