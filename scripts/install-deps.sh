@@ -5,7 +5,8 @@
 #   scripts/install-deps.sh [SET...]     sets: build demo test package (default: all four)
 #
 #   build    compiling tipc-run itself
-#   demo     the demo chain's Python stages (scripts/run-demo.sh needs build + demo)
+#   demo     the demo chains' stages: Python, and the C++ chain's build (scripts/run-demo.sh
+#            needs build + demo)
 #   test     what only the tests use: GoogleTest, a browser, a local Slurm, clang for fuzzing
 #   package  the man page and the .deb (scripts/run-package-test.sh)
 #
@@ -24,6 +25,10 @@ build=(
 demo=(
   # PyTorch (CPU), numpy, ONNX export, OpenCV DNN for ONNX inference
   python3-torch python3-numpy python3-onnx python3-opencv
+  # The C++ chain (test_tipc/test_inference_cpp.sh): libtorch's C++ API and CMake's make
+  # (apt leaves it out as a recommendation); bubblewrap, because its runner is traced and
+  # only bubblewrap can put the trace's stand-in over the config's /usr/bin/python3
+  libtorch-dev make bubblewrap
 )
 test=(
   libgtest-dev googletest

@@ -5,7 +5,9 @@
 # whole_infer (inference of the shipped pretrained checkpoint against its ground truth);
 # then its two other chains, natively planned from their positional configs: ONNX
 # (paddle2onnx_infer: conversion, OpenCV DNN inference) and serving (serving_infer: an HTTP
-# server on port 18093 and its client), both held to the same ground truth.
+# server on port 18093 and its client), both held to the same ground truth; and its C++
+# chain (cpp_infer), traced from its runner test_tipc/test_inference_cpp.sh: the program
+# built with CMake against libtorch, its inference matrix held to the same ground truth.
 # Each writes its reports and an acceptance bundle under test_tipc/output/alexnet/<mode>/.
 # One line per phase when it starts and when it ends, with its duration.
 #
@@ -56,6 +58,7 @@ run_chain "$config" lite_train_lite_infer "$@"
 run_chain "$config" whole_infer "$@"
 run_chain test_tipc/configs/alexnet_paddle2onnx.txt paddle2onnx_infer "$@"
 run_chain test_tipc/configs/alexnet_serving.txt serving_infer "$@"
+run_chain test_tipc/configs/alexnet_cpp.txt cpp_infer "$@"
 
 echo "run-demo: phases:"
 printf '  %s\n' "${phases[@]}"

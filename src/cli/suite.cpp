@@ -174,7 +174,9 @@ Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& 
   }
   Suite suite;
   suite.configs = files.size();
-  auto plans = plan_each(files, project, options, {options.runner, options.mode, chains ? &*chains : nullptr}, suite);
+  dialect::RunnerScripts scripts;  // each test_tipc/ directory's scripts read once for all configs
+  auto plans = plan_each(files, project, options, {options.runner, options.mode, chains ? &*chains : nullptr, &scripts},
+                         suite);
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
     else add_problems(suite, files[i].path, plans[i].error());

@@ -46,6 +46,25 @@ fs::path first_runner_in(const fs::path& dir, const std::vector<std::string>& na
   return {};
 }
 
+// Without a file of the chain's runner names, the script of `dir` that fits the chain's
+// signature (dialect/runner_signature.h); "" when none fits; an error naming them when
+// several do, since choosing among them would be a guess.
+Result<fs::path> recognised_runner(const fs::path& config, const fs::path& dir, const dialect::Chain& chain,
+                                   const RunnerChoice& choice) {
+  if (dir.empty() || chain.signature.empty()) return fs::path{};
+  dialect::RunnerScripts unshared;
+  dialect::RunnerScripts& scripts = choice.scripts ? *choice.scripts : unshared;
+  const auto fitting = dialect::fitting_runners(*choice.chains, chain, scripts.in(dir.string()));
+  if (fitting.size() == 1) return dir / fitting.front();
+  if (fitting.empty()) return fs::path{};
+  std::vector<std::string> paths;
+  for (const auto& name : fitting) paths.push_back((dir / name).string());
+  return fail(Error::at(config.string(), 1, "",
+                        fmt::format("chain {}: {} scripts fit the signature of its runner ({}:{}): {}; give --runner "
+                                    "PATH to choose one",
+                                    chain.name, fitting.size(), chain.file, chain.line, fmt::join(paths, " and "))));
+}
+
 // The runner of the config's chain next to it; "" when a train_params config has none (the
 // dialects plan those); an error saying why for any other config without one.
 Result<fs::path> chain_runner(const fs::path& config, const std::string& header, const fs::path& root,
@@ -65,6 +84,7 @@ Result<fs::path> chain_runner(const fs::path& config, const std::string& header,
                                       chain->unsupported)));
   }
   fs::path runner = first_runner_in(dir, chain->runners);
+  if (runner.empty()) runner = TRY(recognised_runner(config, dir, *chain, choice));
   // Without its runner, a train_params config goes to the dialects, and a config of a chain
   // with a native planner (plan/chain_planner.h) to that planner.
   if (!runner.empty() || header == "train_params" || plan::has_chain_planner(chain->name)) return runner;

@@ -12,6 +12,7 @@
 #include "config/config_text.h"
 #include "core/error.h"
 #include "dialect/chains.h"
+#include "dialect/runner_signature.h"
 #include "plan/plan.h"
 
 namespace tipc::cli {
@@ -32,6 +33,7 @@ struct RunnerChoice {
   std::optional<std::string> runner_option;  // --runner: this runner, whatever the chain
   std::string mode;
   const dialect::Chains* chains = nullptr;   // nullptr: the train/inference runner for every config
+  dialect::RunnerScripts* scripts = nullptr;  // the scripts read so far, shared by a run's configs; nullptr: read afresh
 };
 
 // chains.yaml beside the dialect directory (--dialect-dir, else the default one); nullopt
@@ -41,7 +43,8 @@ Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
 
 // --runner when given (an error when it is missing or outside the repository), else the
 // runner of the config's chain (by its decoded header line) in its nearest test_tipc/
-// directory. Nullopt when a
+// directory: the first of the chain's runner files there, else the one script there that
+// fits the chain's signature (an error naming them when several do). Nullopt when a
 // train_params config has none there (the dialects plan those), nor a config of a chain with
 // a native planner (native_chain); an error naming the
 // reason when the chain cannot run here (its `unsupported`), no chain matches the config,

@@ -19,6 +19,23 @@ std::string trim(const std::string& text, const char* chars) {
   return text.substr(begin, text.find_last_not_of(chars) - begin + 1);
 }
 
+// A signature needs words to look for, and status logs for the runner to name.
+RunnerSignature read_signature(YamlReader& r, const YAML::Node& chain_node, const Chain& chain) {
+  const YAML::Node node = r.section(chain_node, "signature");
+  if (!node) return {};
+  if (!node.IsMap()) {
+    r.problem(node, "signature", "expected a map of all, any, none");
+    return {};
+  }
+  RunnerSignature signature;
+  signature.all = r.strings(node, "all");
+  signature.any = r.strings(node, "any");
+  signature.none = r.strings(node, "none");
+  if (signature.empty()) r.problem(node, "signature", "expected words in all or any: what the runner reads");
+  if (chain.status_logs.empty()) r.problem(node, "signature", "the chain has no status_logs for its runner to name");
+  return signature;
+}
+
 Chain read_chain(YamlReader& r, const YAML::Node& node, const std::string& file) {
   Chain chain;
   chain.file = file;
@@ -35,6 +52,7 @@ Chain read_chain(YamlReader& r, const YAML::Node& node, const std::string& file)
   chain.modes = r.strings(node, "modes");
   chain.status_logs = r.strings(node, "status_logs");
   chain.unsupported = r.str(node, "unsupported", std::string());
+  chain.signature = read_signature(r, node, chain);
   return chain;
 }
 

@@ -9,6 +9,17 @@
 
 namespace tipc::dialect {
 
+// What a chain's runner reads and reports, to recognise it under another file name
+// (dialect/runner_signature.h): words of its text, comment lines left out. A runner fits
+// when every `all` word appears, one of `any` (when given), none of `none`, and it names
+// one of the chain's status logs.
+struct RunnerSignature {
+  std::vector<std::string> all;
+  std::vector<std::string> any;
+  std::vector<std::string> none;
+  bool empty() const { return all.empty() && any.empty(); }  // no signature: recognised by name only
+};
+
 struct Chain {
   std::string name;
   // The match: each list left empty holds for every config, else one value must match.
@@ -18,6 +29,7 @@ struct Chain {
   std::vector<std::string> runners;     // file names in test_tipc/, the first that exists is traced
   std::vector<std::string> modes;       // the runner's modes, its usual one first
   std::vector<std::string> status_logs;  // the file names its status lines go to
+  RunnerSignature signature;            // how its runner is recognised under another name
   std::string unsupported;              // why it cannot run here; "" = it can
   std::string file;                     // where it was read (chains.yaml and its line)
   int line = 0;

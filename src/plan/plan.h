@@ -54,6 +54,7 @@ struct Stage {
   StageKind kind = StageKind::kTrain;
   std::vector<std::string> argv;  // interpreter first; redirections removed
   std::string cwd;                // relative to the repository root ("." = root)
+  std::string cwd_made_by;  // the housekeeping step that makes cwd, e.g. "setup step X (`mkdir -p build` in deploy/cpp)"; "" = none known
   // Variables the stage sets; nullopt means the variable is removed.
   std::map<std::string, std::optional<std::string>> env;
   std::string log;                // where the stage's output is written

@@ -29,6 +29,7 @@ nlohmann::ordered_json stage_json(const Stage& stage) {
   };
   if (stage.service) json["service"] = service_json(*stage.service);
   if (stage.unsupported) json["unsupported"] = *stage.unsupported;
+  if (!stage.cwd_made_by.empty()) json["cwd_made_by"] = stage.cwd_made_by;
   if (stage.check) json["check"] = {{"kind", to_string(stage.check->kind)}, {"result_file", stage.check->result_file}};
   return json;
 }

@@ -13,8 +13,8 @@
 namespace tipc::plan {
 
 // id, kind, argv, cwd, env (null: the variable is removed), log, deps, needs, benchmark,
-// launcher, processes, command, and check ({"kind", "result_file"}) for a check stage only;
-// paths as the plan holds them (relative).
+// launcher, processes, command, cwd_made_by where known, and check ({"kind", "result_file"})
+// for a check stage only; paths as the plan holds them (relative).
 nlohmann::ordered_json stage_json(const Stage& stage);
 
 // A stage's check description read back from stage_json's output: nullopt when the stage

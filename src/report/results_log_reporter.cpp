@@ -50,9 +50,22 @@ void ResultsLogReporter::stage_started(const run::StageRecord& record) {
   if (compat_ && record.stage->service) append_status_line(record, true);
 }
 
+// The runner runs every command in turn and reports each with the status bash gave it; a
+// line here stands for a command tipc-run itself tried. So a stage that ran has one. In
+// compat, so has a stage tipc-run tried and could not start (a launch error: a program that
+// cannot be executed, a working directory that cannot be entered): the runner's bash fails
+// such a command too (126, 127, a failed `cd`), and its line says `Run failed`. A stage
+// tipc-run never tried has none, in either mode, although the runner, which stops for
+// nothing, would have run it: UNSUPPORTED (impossible here, as planned), SKIPPED (after a
+// failed dependency, --fail-fast, an interrupt), passed by --resume. Its word would be a guess;
+// the console and the reports give its result and why.
+bool ResultsLogReporter::writes_line(const run::StageRecord& record) const {
+  return record.observation.started || (compat_ && !record.observation.launch_error.empty());
+}
+
 void ResultsLogReporter::stage_finished(const run::StageRecord& record) {
-  if (!record.observation.started) return;  // the reference writes lines only for commands it ran
-  if (compat_ && record.stage->service) return;
+  if (!writes_line(record)) return;
+  if (compat_ && record.stage->service) return;  // written when it started
   append_status_line(record, compat_ ? compat_word(record) : reference_success(record, false));
 }
 

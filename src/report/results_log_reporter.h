@@ -30,6 +30,8 @@ class ResultsLogReporter : public run::Listener {
 
  private:
   std::string path_of(const plan::Plan& plan) const;
+  // Whether a finished stage gets a line: it ran, or (compat) it could not start.
+  bool writes_line(const run::StageRecord& record) const;
   // Keeps the first failure, with errno's reason, and says it.
   void append_status_line(const run::StageRecord& record, bool success);
   // Compat: the word the runner writes for this stage, its own result or, for a stage whose

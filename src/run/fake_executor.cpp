@@ -2,12 +2,15 @@
 
 #include <algorithm>
 
+#include "run/working_directory.h"
+
 namespace tipc::run {
 
 Result<void> FakeExecutor::start(const Launch& launch) {
   const auto it = scripts.find(launch.id);
   const Script& script = it == scripts.end() ? default_script : it->second;
   if (!script.launch_error.empty()) return fail(Error::plain(script.launch_error));
+  if (script.cwd_error != 0) return fail(working_directory_error(launch.cwd, script.cwd_error));
   records.push_back({launch.id, now_, -1, launch.env, {}, launch});
   const std::size_t start = starts_[launch.id]++;
   const int exit_code = start < script.first_exit_codes.size() ? script.first_exit_codes[start] : script.exit_code;

@@ -17,6 +17,7 @@ class FakeExecutor : public Executor {
     std::optional<int> signal;       // dies by this signal at the end
     bool ignores_sigterm = false;
     std::string launch_error;        // start() fails
+    int cwd_error = 0;               // start() fails to enter the launch's cwd, with this errno (ENOENT: missing)
     std::vector<std::string> log_findings;
   };
   struct Record {

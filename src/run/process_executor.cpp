@@ -23,6 +23,7 @@
 
 #include "core/unique_fd.h"
 #include "run/run_marker.h"
+#include "run/working_directory.h"
 
 extern char** environ;
 
@@ -35,13 +36,19 @@ namespace {
 constexpr auto kLeftoverGrace = std::chrono::seconds(2);  // group members that outlive their leader
 constexpr std::size_t kReadChunk = 64 << 10;
 
-// Runs in the child between fork and exec: into the run's cgroup (where there is one), its
-// own process group, the shared output pipe as stdout and stderr, the default action for
-// SIGXFSZ (tipc-run ignores it), and death with tipc-run: a tipc-run killed by SIGKILL
-// cannot stop its stages itself.
+// Runs in the child between fork and exec: into the stage's working directory, the run's
+// cgroup (where there is one), its own process group, the shared output pipe as stdout and
+// stderr, the default action for SIGXFSZ (tipc-run ignores it), and death with tipc-run: a
+// tipc-run killed by SIGKILL cannot stop its stages itself.
+// The directory is entered here and not with bp::start_dir, whose Boost 1.74 version ignores
+// chdir's failure and so runs the stage in tipc-run's own directory: a child that cannot
+// enter it writes chdir's errno to `chdir_report` (close-on-exec, so the parent reads EOF
+// once the exec happened) and exits without running anything.
 // The environment is handed to execve directly: Boost 1.74's environment lookup reads
 // past the end of shorter variables (found by ASan).
 struct ChildSetup : bp::extend::handler {
+  const char* cwd;
+  int chdir_report;
   int output_fd;
   pid_t group;
   pid_t parent;
@@ -49,6 +56,11 @@ struct ChildSetup : bp::extend::handler {
   int cgroup_procs;  // -1: no cgroup
   template <class Executor>
   void on_exec_setup(Executor& exec) const {
+    if (chdir(cwd) != 0) {
+      const int reason = errno;
+      [[maybe_unused]] const auto n = write(chdir_report, &reason, sizeof reason);
+      _exit(127);
+    }
     if (cgroup_procs >= 0) [[maybe_unused]] const auto n = write(cgroup_procs, "0", 1);
     exec.env = environment;
     setpgid(0, group);
@@ -136,6 +148,16 @@ void set_rank_environment(Environment& env, int rank, int ranks, const std::stri
   env["MASTER_PORT"] = master_port;
 }
 
+// What a child said about entering its working directory (ChildSetup): chdir's errno, or 0
+// when it went on to exec, which closed its end of the close-on-exec pipe (EOF).
+int read_chdir_report(int fd) {
+  int reason = 0;
+  ssize_t n = 0;
+  do n = read(fd, &reason, sizeof reason);
+  while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof reason) ? reason : 0;
+}
+
 // Kills the descendants that left their process group: they were re-parented to us subreaper.
 // The guardian is our child too, and is left to be released.
 void kill_orphans(pid_t guardian) {
@@ -190,6 +212,8 @@ class ProcessExecutor::Job {
       : id_(launch.id), log_(std::move(log)), output_(std::move(output)),
         scanner_(std::make_unique<LogScanner>(launch.checks)) {}
   Result<void> start_ranks(const Launch& launch, int output_write_end, int cgroup_procs);
+  Result<pid_t> start_rank(const Launch& launch, const std::string& program, const std::vector<std::string>& args,
+                           char** environment, int output_write_end, int cgroup_procs);
   void record_status(int status);
   void pump();
   void write_log(const char* data, std::size_t size);
@@ -239,25 +263,52 @@ Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const 
 
 Result<void> ProcessExecutor::Job::start_ranks(const Launch& launch, int output_write_end, int cgroup_procs) {
   Environment env = environment_for(launch);
-  const auto program = TRY(find_program(launch.argv[0], launch.cwd, env));
+  const auto program = find_program(launch.argv[0], launch.cwd, env);
+  if (!program) {  // a program named relative to a directory that cannot be entered is missing because of it
+    TRY(check_working_directory(launch.cwd));
+    return fail(program.error());
+  }
   const std::vector<std::string> args(launch.argv.begin() + 1, launch.argv.end());
   const std::string master_port = std::to_string(free_local_port());
   for (int rank = 0; rank < launch.processes; ++rank) {
     if (launch.processes > 1) set_rank_environment(env, rank, launch.processes, master_port);
     EnvironmentBlock block(env);
-    try {
-      bp::child child(bp::exe = program.string(), bp::args = args, bp::start_dir = launch.cwd, bp::std_in < bp::null,
-                      ChildSetup{{}, output_write_end, group_, getpid(), block.pointers.data(), cgroup_procs});
-      const pid_t pid = child.id();
-      child.detach();  // reaped by our own waitpid loop
-      if (group_ == 0) group_ = pid;
-      setpgid(pid, group_);  // also from the parent, against the fork/exec race
-      alive_.push_back(pid);
-    } catch (const std::exception& e) {
-      return fail(Error::plain(fmt::format("cannot start {}: {}", launch.argv[0], e.what())));
-    }
+    const pid_t pid = TRY(start_rank(launch, program->string(), args, block.pointers.data(), output_write_end,
+                                     cgroup_procs));
+    if (group_ == 0) group_ = pid;
+    setpgid(pid, group_);  // also from the parent, against the fork/exec race
+    alive_.push_back(pid);
   }
   return {};
+}
+
+// One process of the stage: its pid, or why it never ran. A child that could not enter the
+// working directory says so before it exits (ChildSetup), and is reaped here.
+Result<pid_t> ProcessExecutor::Job::start_rank(const Launch& launch, const std::string& program,
+                                               const std::vector<std::string>& args, char** environment,
+                                               int output_write_end, int cgroup_procs) {
+  int report_fds[2];
+  if (pipe2(report_fds, O_CLOEXEC) != 0) {
+    return fail(Error::plain(fmt::format("cannot create a pipe: {}", errno_text(errno))));
+  }
+  const UniqueFd report_read(report_fds[0]);
+  UniqueFd report_write(report_fds[1]);
+  pid_t pid = 0;
+  try {
+    bp::child child(bp::exe = program, bp::args = args, bp::std_in < bp::null,
+                    ChildSetup{{}, launch.cwd.c_str(), report_write.get(), output_write_end, group_, getpid(),
+                               environment, cgroup_procs});
+    pid = child.id();
+    child.detach();  // reaped by our own waitpid loop
+  } catch (const std::exception& e) {
+    return fail(Error::plain(fmt::format("cannot start {}: {}", launch.argv[0], e.what())));
+  }
+  report_write = UniqueFd(-1);  // closes ours: the read sees EOF once the child has exec'd
+  if (const int reason = read_chdir_report(report_read.get()); reason != 0) {
+    waitpid(pid, nullptr, 0);
+    return fail(working_directory_error(launch.cwd, reason));
+  }
+  return pid;
 }
 
 bool ProcessExecutor::Job::reaped(pid_t pid, int status) {

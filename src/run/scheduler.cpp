@@ -14,6 +14,7 @@
 #include "core/plural.h"
 #include "run/priority.h"
 #include "run/service_probe.h"
+#include "run/working_directory.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;
@@ -369,12 +370,20 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   return true;
 }
 
+// Why a stage could not start. A working directory that cannot be entered is the trace of
+// housekeeping that did not happen: the reason names the step that should have made it.
+std::string launch_error_text(const Error& error, const plan::Stage& stage) {
+  if (!is_working_directory_error(error)) return error.str();
+  if (stage.cwd_made_by.empty()) return error.str() + "; no step of the plan makes it";
+  return error.str() + "; " + stage.cwd_made_by + " should have made it";
+}
+
 // Starts the stage's process (its first try or a retry, on the GPUs it holds) and sets its
 // deadline; a stage that cannot be started is finished as UNRESOLVED.
 bool Run::launch(std::size_t index) {
   Slot& slot = slots_[index];
   if (auto ok = executor_.start(launch_for(slot, slot.record.gpus)); !ok) {
-    slot.record.observation.launch_error = ok.error().str();
+    slot.record.observation.launch_error = launch_error_text(ok.error(), *slot.record.stage);
     finish(index, classify(slot.record.observation));
     return false;
   }

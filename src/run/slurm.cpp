@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "run/working_directory.h"
+
 extern char** environ;
 
 namespace tipc::run {
@@ -140,7 +142,10 @@ SlurmExecutor::~SlurmExecutor() {
   for (const auto& [id, name] : job_names_) run_({"scancel", "--name=" + name});
 }
 
+// The directory is checked here, on the submitting machine, which shares its filesystem
+// with the nodes (docs/slurm.md): slurmstepd runs a step whose --chdir fails in /tmp.
 Result<void> SlurmExecutor::start(const Launch& launch) {
+  TRY(check_working_directory(launch.cwd));
   const std::string name = fmt::format("tipc-{}-{}", getpid(), ++submitted_);
   auto ok = local_.start(slurm_launch(launch, options_, name, inherited_));
   if (ok) job_names_[launch.id] = name;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -126,6 +127,45 @@ TEST_F(RunFaults, ARunKilledWithSigkillLeavesNoStageRunningAndResumesWithoutReru
   int resumed_stages = 0;
   for (const auto& stage : report["plans"][0]["stages"]) resumed_stages += stage["resumed"].get<bool>();
   EXPECT_EQ(resumed_stages, 3);
+}
+
+// A stage runs in its planned directory or not at all (issue 25). With a dialect whose
+// inference runs in deploy/cpp/build, which nothing made, the inferences are UNRESOLVED with a
+// reason naming the directory, and their program never runs (it used to run in the repository
+// root, and pass). Compat writes the runner's `Run failed` line for each.
+TEST_F(RunFaults, AStageWhoseWorkingDirectoryIsMissingNeverRunsAndIsUnresolved) {
+  const fs::path configs = repo_.path() / "tipc-configs";
+  fs::copy(test::source_dir() + "/configs", configs, fs::copy_options::recursive);
+  std::string dialect = test::slurp(configs / "dialects/paddleocr.yaml");
+  const std::string cwd_line = "  cwd: \".\"\n";
+  dialect.replace(dialect.find(cwd_line, dialect.find("\ninfer:\n")), cwd_line.size(), "  cwd: deploy/cpp/build\n");
+  std::ofstream(configs / "dialects/paddleocr.yaml") << dialect;
+  const std::string reason = "could not start: cannot enter the working directory " +
+                             (repo_.path() / "deploy/cpp/build").string() +
+                             ": No such file or directory; no step of the plan makes it";
+
+  const auto r = run({"--dialect-dir", (configs / "dialects").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(records(), 3) << "train, eval and export ran; neither CPU inference did";
+  const Json report = Json::parse(test::slurp(output() / "report.json"));
+  int unresolved = 0;
+  for (const auto& stage : report["plans"][0]["stages"]) {
+    if (stage["id"].get<std::string>().find("/infer/cpu") == std::string::npos) continue;
+    EXPECT_EQ(stage["result"], "UNRESOLVED");
+    EXPECT_EQ(stage["reason"], reason);
+    ++unresolved;
+  }
+  EXPECT_EQ(unresolved, 2);
+
+  const auto compat = run({"--dialect-dir", (configs / "dialects").string(), "--compat"});
+  EXPECT_EQ(compat.exit_code, 0) << "the reference's exit status" << compat.out;
+  EXPECT_EQ(records(), 6);
+  const std::string status_log = test::slurp(output() / "results_python.log");
+  const std::string infer_failed_line = "\033[33m Run failed with command - fake - " + test::fake_stage_binary() + " infer.py";
+  int infer_failed = 0;
+  std::istringstream lines(status_log);
+  for (std::string line; std::getline(lines, line);) infer_failed += line.starts_with(infer_failed_line);
+  EXPECT_EQ(infer_failed, 2) << status_log;
 }
 
 TEST_F(RunFaults, AnOutputDirectoryThatCannotBeMadeIsAnErrorBeforeAnyStageRuns) {

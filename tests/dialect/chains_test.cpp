@@ -83,6 +83,40 @@ TEST(Chains, EveryProblemOfABadFileIsReportedWithItsLineAndKey) {
   EXPECT_FALSE(load_chains(dir.path().string() + "/missing.yaml"));
 }
 
+TEST(Chains, ASignatureIsReadAndEachProblemOfOneHasItsLineAndKey) {
+  test::TempDir dir;
+  const std::string chain_a =
+      "  - name: a\n"
+      "    match: {header: [x]}\n"
+      "    runners: [a.sh]\n"
+      "    status_logs: [a.log]\n"
+      "    signature: {all: [w, v], any: [p, q], none: [n]}\n";
+  const auto good = load_chains(dir.write("good.yaml", "chains:\n" + chain_a));
+  ASSERT_TRUE(good) << good.error().str();
+  const RunnerSignature& signature = good->chains.at(0).signature;
+  EXPECT_EQ(signature.all, (std::vector<std::string>{"w", "v"}));
+  EXPECT_EQ(signature.any, (std::vector<std::string>{"p", "q"}));
+  EXPECT_EQ(signature.none, std::vector<std::string>{"n"});
+  EXPECT_TRUE(shipped().chains.at(0).signature.all.size() > 0) << "the shipped file has signatures";
+
+  const std::string file = dir.write("bad.yaml", "chains:\n" + chain_a +
+                                                     "  - name: b\n"
+                                                     "    match: {header: [y]}\n"
+                                                     "    runners: [b.sh]\n"
+                                                     "    signature: {all: [w], flavour: [z]}\n"
+                                                     "  - name: c\n"
+                                                     "    match: {header: [z]}\n"
+                                                     "    runners: [c.sh]\n"
+                                                     "    status_logs: [c.log]\n"
+                                                     "    signature: {none: [n]}\n");
+  const auto bad = load_chains(file);
+  ASSERT_FALSE(bad);
+  const std::string text = bad.error().str();
+  EXPECT_NE(text.find(file + ":10: key 'signature': the chain has no status_logs"), std::string::npos) << text;
+  EXPECT_NE(text.find(file + ":10: key 'flavour'"), std::string::npos) << "unknown keys are rejected: " << text;
+  EXPECT_NE(text.find(file + ":15: key 'signature': expected words in all or any"), std::string::npos) << text;
+}
+
 TEST(Chains, TheFileLiesBesideTheDialectDirectory) {
   EXPECT_EQ(chains_file("/usr/share/tipc-run/dialects"), "/usr/share/tipc-run/chains.yaml");
 }

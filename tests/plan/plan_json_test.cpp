@@ -1,4 +1,5 @@
-// A stage's JSON (dry run, plan file, journal) keeps a check stage's typed description.
+// A stage's JSON (dry run, plan file, journal) keeps a check stage's typed description and
+// the step that makes its directory.
 #include "plan/plan_json.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +28,16 @@ TEST(PlanJson, AStageWithoutACheckHasNoCheckField) {
   const auto read = check_spec_from_json(written(stage), "plan.json");
   ASSERT_TRUE(read) << read.error().str();
   EXPECT_FALSE(*read);
+}
+
+// The step that makes a stage's directory is written where the planner knows it, and only there.
+TEST(PlanJson, TheStepThatMakesTheWorkingDirectoryIsWrittenOnlyWhenKnown) {
+  Stage stage;
+  stage.id = "cpp_infer/cmake";
+  stage.cwd = "deploy/cpp/build";
+  EXPECT_FALSE(written(stage).contains("cwd_made_by"));
+  stage.cwd_made_by = "setup step setup_1 (`mkdir -p build` in deploy/cpp)";
+  EXPECT_EQ(written(stage)["cwd_made_by"], stage.cwd_made_by);
 }
 
 TEST(PlanJson, AnUnknownCheckKindNamesTheStageAndTheField) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "plan/traced_status.h"
 #include "support/fake_run.h"
 #include "support/run_binary.h"
 
@@ -61,6 +62,37 @@ TEST(ResultsLogReporter, CompatWritesAnotherStagesWordWhereTheRunnerDid) {
     run.run({&p}, {&results});
     EXPECT_EQ(test::slurp(run.output() + "/results_python.log"),
               compat ? "Run successfully m\nRun successfully m\n" : "Run successfully m\nRun failed m\n");
+  }
+}
+
+// PaddleDetection's C++ chain, traced: its inference program ./deploy/cpp/build/main was never
+// built, so the stage cannot start. The runner's bash cannot execute the command either, and
+// its status_check writes `Run failed`: compat writes that line, byte for byte the traced one.
+// Its dependent (SKIPPED) and a stage impossible here (UNSUPPORTED) were never tried: no line
+// in either mode, and tipc-run's own log keeps to the stages that ran.
+TEST(ResultsLogReporter, CompatWritesRunFailedForAStageThatCouldNotStartAndNothingForOnesNeverTried) {
+  auto p = test::fake_plan({fake_stage("export", StageKind::kExport), fake_stage("infer_cpp", StageKind::kInfer),
+                            fake_stage("compare", StageKind::kInfer, {"infer_cpp"}),
+                            fake_stage("infer_gpu", StageKind::kInfer, {}, 1)});
+  p.results_log = p.output_dir + "/results_python.log";
+  const std::string infer_log = "./log/ppyoloe/cpp_infer_cpu_usemkldnn_False_threads_1_mode_paddle_batchsize_1.log";
+  const std::string after = " with command - ppyoloe_crn_s_300e_coco - ./deploy/cpp/build/main --use_gpu=False > " +
+                            infer_log + " 2>&1  - " + infer_log + "  \033[0m";
+  for (auto& stage : p.stages) stage.traced_status = plan::Stage::TracedStatus{"\033[33m ", after};
+  p.stages[1].argv = {"./deploy/cpp/build/main", "--use_gpu=False"};
+  for (const bool compat : {true, false}) {
+    test::FakeRun run;
+    run.script("infer_cpp").launch_error = "cannot execute '" + run.repo.path().string() +
+                                           "/./deploy/cpp/build/main': No such file or directory";
+    ResultsLogReporter results(run.repo.path().string(), compat);
+    const auto summary = run.run({&p}, {&results});
+    ASSERT_EQ(summary.stages[1].verdict.result, run::Status::kUnresolved);
+    ASSERT_EQ(summary.stages[2].verdict.result, run::Status::kSkipped);
+    ASSERT_EQ(summary.stages[3].verdict.result, run::Status::kUnsupported);
+    EXPECT_EQ(test::slurp(run.output() + "/results_python.log"),
+              compat ? "\033[33m Run successfully" + after + "\n\033[33m Run failed" + after + "\n"
+                     : " Run successfully" + plan::without_escape_codes(after) + "\n")
+        << (compat ? "compat" : "default mode");
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -15,6 +16,7 @@
 
 #include "config/train_infer_config.h"
 #include "run/scheduler.h"
+#include "run/working_directory.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/sanitizers.h"
@@ -145,6 +147,40 @@ TEST_F(ProcessExecutorTest, AMissingProgramIsALaunchError) {
   ASSERT_FALSE(started);
   EXPECT_EQ(started.error().str(), "cannot find 'no-such-python-3.99' on PATH");
   EXPECT_NE(test::slurp(l.log_path).find("cannot find"), std::string::npos);
+}
+
+// Boost.Process's start_dir ignores chdir's failure, which ran such a stage in tipc-run's own
+// directory. The child enters the directory itself and, when it cannot, never runs the
+// program: the start fails naming the directory and the system's reason, also in the log.
+TEST_F(ProcessExecutorTest, AStageWhoseWorkingDirectoryCannotBeEnteredNeverStarts) {
+  ProcessExecutor executor(signals_);
+  std::ofstream(path("a-file")) << "x";
+  for (const auto& [dir, reason] : {std::pair{path("deploy/cpp/build"), "No such file or directory"},
+                                    std::pair{path("a-file"), "Not a directory"}}) {
+    Launch l = launch("a", {"--write", path("marker")});
+    l.cwd = dir;
+    l.processes = 2;  // every rank would enter it
+    const auto started = executor.start(l);
+    ASSERT_FALSE(started);
+    const std::string message = "cannot enter the working directory " + dir + ": " + reason;
+    EXPECT_EQ(started.error().str(), message);
+    EXPECT_TRUE(is_working_directory_error(started.error()));
+    EXPECT_EQ(test::slurp(l.log_path), "tipc-run: " + message + "\n");
+    EXPECT_FALSE(std::filesystem::exists(path("marker"))) << "the program never ran";
+    EXPECT_EQ(executor.running(), 0u);
+  }
+}
+
+// A program named relative to the directory (the C++ chain's ./deploy/cpp/build/main) is
+// missing because the directory is: the error says so, not that the program is missing.
+TEST_F(ProcessExecutorTest, AProgramRelativeToAMissingWorkingDirectoryNamesTheDirectory) {
+  ProcessExecutor executor(signals_);
+  Launch l = launch("a", {});
+  l.argv = {"./main"};
+  l.cwd = path("deploy/cpp/build");
+  const auto started = executor.start(l);
+  ASSERT_FALSE(started);
+  EXPECT_EQ(started.error().str(), "cannot enter the working directory " + l.cwd + ": No such file or directory");
 }
 
 TEST_F(ProcessExecutorTest, GroupMembersThatOutliveTheLeaderAreKilled) {

@@ -2,6 +2,7 @@
 // milliseconds and every timing is exact.
 #include "run/scheduler.h"
 
+#include <cerrno>
 #include <csignal>
 
 #include <gtest/gtest.h>
@@ -309,6 +310,45 @@ TEST_F(SchedulerTest, ALaunchErrorIsUnresolved) {
   EXPECT_EQ(record(s, "a").verdict.result, Status::kUnresolved);
   EXPECT_EQ(record(s, "b").verdict.result, Status::kSkipped);
   EXPECT_EQ(s.verdict().exit_code({false}), 1);
+}
+
+// A stage runs in its planned directory or not at all: one whose directory cannot be entered
+// is UNRESOLVED, naming the directory and the housekeeping that should have made it (or that
+// no step makes it), and its dependents are SKIPPED as after any failure.
+TEST_F(SchedulerTest, AWorkingDirectoryThatCannotBeEnteredIsUnresolvedNamingWhatShouldHaveMadeIt) {
+  fake_.scripts["c.txt#cmake"].cwd_error = ENOENT;
+  fake_.scripts["c.txt#serve"].cwd_error = ENOTDIR;
+  auto cmake = make_stage("cmake", StageKind::kExport, 0);
+  cmake.cwd = "deploy/cpp/build";
+  cmake.cwd_made_by = "setup step setup_1 (`mkdir -p build` in deploy/cpp)";
+  auto serve = make_stage("serve", StageKind::kInfer, 0);
+  serve.cwd = "deploy/serving";
+  const auto p = make_plan({cmake, make_stage("infer", StageKind::kInfer, 0, {"cmake"}), serve,
+                            make_stage("other", StageKind::kTrain, 0)});
+  const auto s = run({&p}, 1, 0);
+  EXPECT_EQ(record(s, "cmake").verdict.result, Status::kUnresolved);
+  EXPECT_EQ(record(s, "cmake").verdict.reason,
+            "could not start: cannot enter the working directory /repo/deploy/cpp/build: No such file or directory; "
+            "setup step setup_1 (`mkdir -p build` in deploy/cpp) should have made it");
+  EXPECT_EQ(record(s, "serve").verdict.reason,
+            "could not start: cannot enter the working directory /repo/deploy/serving: Not a directory; "
+            "no step of the plan makes it");
+  EXPECT_EQ(record(s, "infer").verdict.result, Status::kSkipped);
+  EXPECT_EQ(record(s, "infer").verdict.reason, "dependency cmake UNRESOLVED");
+  EXPECT_EQ(record(s, "other").verdict.result, Status::kPass);
+  EXPECT_EQ(fake_.records.size(), 1u) << "only 'other' ran";
+  EXPECT_EQ(s.verdict().exit_code({false}), 1);
+}
+
+// Only a directory the executor could not enter names housekeeping; other launch errors are as
+// the executor said them.
+TEST_F(SchedulerTest, AnotherLaunchErrorNamesNoHousekeeping) {
+  fake_.scripts["c.txt#a"].launch_error = "cannot execute '/repo/./main': No such file or directory";
+  auto a = make_stage("a", StageKind::kInfer, 0);
+  a.cwd_made_by = "setup step setup_1 (`mkdir -p build` in deploy/cpp)";
+  const auto p = make_plan({a});
+  EXPECT_EQ(record(run({&p}, 1, 0), "a").verdict.reason,
+            "could not start: cannot execute '/repo/./main': No such file or directory");
 }
 
 TEST_F(SchedulerTest, ResumedStagesAreNotRun) {

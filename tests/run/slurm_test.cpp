@@ -5,10 +5,14 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 
 #include "run/fake_executor.h"
+#include "run/working_directory.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -162,13 +166,20 @@ class SlurmExecutorTest : public ::testing::Test {
     commands_.push_back(argv);
     return finished(0, argv[0] == "squeue" ? "4711\n" : "");
   }
+  // A stage whose working directory exists (the executor checks it before it submits).
+  Launch launch() const {
+    Launch l = stage_launch();
+    l.cwd = repo_.path().string();
+    return l;
+  }
+  test::TempDir repo_;
   FakeExecutor local_;
   std::vector<std::vector<std::string>> commands_;
 };
 
 TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobId) {
   SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
-  ASSERT_TRUE(slurm.start(stage_launch()));
+  ASSERT_TRUE(slurm.start(launch()));
   ASSERT_EQ(local_.records.size(), 1u);
   EXPECT_EQ(local_.records[0].launch.argv[0], "srun");
   const std::string name_flag = local_.records[0].launch.argv[2];
@@ -185,7 +196,7 @@ TEST_F(SlurmExecutorTest, SignalsReachSrunAndCancelTheJobAndDestructionCancelsWh
   local_.default_script.seconds = 100;
   {
     SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
-    Launch first = stage_launch(), second = stage_launch();
+    Launch first = launch(), second = launch();
     second.id += "-2";
     ASSERT_TRUE(slurm.start(first));
     ASSERT_TRUE(slurm.start(second));
@@ -201,6 +212,27 @@ TEST_F(SlurmExecutorTest, SignalsReachSrunAndCancelTheJobAndDestructionCancelsWh
   // Both still ran when the executor went away (an error path): both jobs are cancelled.
   ASSERT_EQ(commands_.size(), 2u);
   for (const auto& command : commands_) EXPECT_EQ(command[0], "scancel");
+}
+
+// slurmstepd runs a step whose --chdir fails in /tmp instead: a directory that cannot be
+// entered here (the filesystem the nodes share) is never submitted, and the error names it.
+TEST_F(SlurmExecutorTest, AWorkingDirectoryThatCannotBeEnteredIsNeverSubmitted) {
+  const fs::path file = repo_.path() / "a-file";
+  std::ofstream(file) << "x";
+  {
+    SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
+    for (const auto& [cwd, reason] : {std::pair{repo_.path() / "deploy/cpp/build", "No such file or directory"},
+                                      std::pair{file, "Not a directory"}}) {
+      Launch l = launch();
+      l.cwd = cwd.string();
+      const auto started = slurm.start(l);
+      ASSERT_FALSE(started);
+      EXPECT_EQ(started.error().str(), fmt::format("cannot enter the working directory {}: {}", l.cwd, reason));
+      EXPECT_TRUE(is_working_directory_error(started.error()));
+    }
+  }
+  EXPECT_TRUE(local_.records.empty()) << "srun never ran";
+  EXPECT_TRUE(commands_.empty()) << "nothing to cancel";
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ inline void copy_demo_parts(const TempDir& repo, std::initializer_list<const cha
   }
   for (const char* part : parts) copy(part);
   fs::remove_all(repo.path() / "models/alexnet/__pycache__");
+  fs::remove_all(repo.path() / "models/alexnet/cpp/build");  // the C++ chain's, when run by hand in the source tree
 }
 
 }  // namespace tipc::test
