@@ -135,6 +135,8 @@ Result<std::string> DownloadCache::fetch(const std::string& url, const std::stri
   }
   const std::string entry = entry_path(url);
   std::error_code ec;
+  // mkstemp made it private; the copies a runner gets are ordinary files, as wget makes them.
+  fs::permissions(partial, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
   const auto size = fs::file_size(partial, ec);
   TRY(move_into_place(partial, entry));
   TRY(write_file_atomically(entry + ".meta", fmt::format("url={}\nsize={}\nfetched={}\n", url, ec ? 0 : size, utc_now())));

@@ -55,6 +55,7 @@ TEST(DownloadCache, CurlFetchesAFileUrlOnceAndCopiesItOut) {
   const auto copied = cache.copy_out(url, (dir.path() / "repo/deploy/lib.tgz").string());
   ASSERT_TRUE(copied) << copied.error().str();
   EXPECT_EQ(slurp((dir.path() / "repo/deploy/lib.tgz").string()), "library bytes");
+  EXPECT_EQ(fs::status(dir.path() / "repo/deploy/lib.tgz").permissions() & fs::perms::others_read, fs::perms::others_read);
 }
 
 TEST(DownloadCache, AFailedDownloadNamesTheUrlAndLeavesNothing) {
