@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "core/atomic_file.h"
@@ -96,15 +97,6 @@ Result<void> move_into_place(const std::string& from, const std::string& to) {
   return {};
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
-
 }  // namespace
 
 std::string default_download_cache_directory() {
@@ -136,10 +128,13 @@ Result<std::string> DownloadCache::fetch(const std::string& url, const std::stri
   const std::string entry = entry_path(url);
   std::error_code ec;
   // mkstemp made it private; the copies a runner gets are ordinary files, as wget makes them.
-  fs::permissions(partial, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
+  fs::permissions(partial,
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read, ec);
   const auto size = fs::file_size(partial, ec);
   TRY(move_into_place(partial, entry));
-  TRY(write_file_atomically(entry + ".meta", fmt::format("url={}\nsize={}\nfetched={}\n", url, ec ? 0 : size, utc_now())));
+  const std::string meta = fmt::format("url={}\nsize={}\nfetched={:%Y-%m-%dT%H:%M:%SZ}\n", url, ec ? 0 : size,
+                                       fmt::gmtime(std::time(nullptr)));
+  TRY(write_file_atomically(entry + ".meta", meta));
   return entry;
 }
 
