@@ -1,6 +1,9 @@
 #include "cli/setup_command.h"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -24,6 +27,24 @@ using plan::SetupKind;
 
 // A housekeeping program gets an hour; the setup stage's own timeout bounds them all.
 constexpr double kProgramTimeoutSeconds = 3600;
+
+// The process group of the program running now. Each runs in a group of its own, so the
+// SIGTERM that stops the setup stage's group (its timeout, an interrupt) is passed on to it
+// here; otherwise a download would go on after the stage ended.
+std::atomic<int> running_setup_group{0};
+
+void pass_termination_on(int signal_number) {
+  if (const int group = running_setup_group.load(); group > 0) ::kill(-group, signal_number);
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
+void pass_terminations_on() {
+  struct sigaction action {};
+  action.sa_handler = pass_termination_on;
+  sigemptyset(&action.sa_mask);
+  for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
+}
 
 struct SetupArgs {
   bool offline = false;
@@ -100,6 +121,7 @@ Result<void> run_in_directory(const SetupAction& action, const std::vector<std::
   spec.argv = argv;
   spec.cwd = (setup.root / action.cwd).string();
   spec.timeout_seconds = kProgramTimeoutSeconds;
+  spec.running_group = &running_setup_group;
   const CommandOutcome outcome = run_command(spec);
   setup.out << outcome.output;
   if (!outcome.ok()) return fail(Error::plain(fmt::format("{} failed: {}", argv[0], outcome.failure())));
@@ -298,7 +320,7 @@ int setup_main(const std::vector<std::string>& args, std::ostream& out, std::ost
   if (!actions) return subcommand_error("setup", actions.error(), err);
   std::error_code ec;
   Setup setup{fs::canonical(fs::current_path(), ec), setup_args.allowed, {},
-              data::DownloadCache(data::default_download_cache_directory()), setup_args.offline, out};
+              data::DownloadCache(data::default_download_cache_directory(), &running_setup_group), setup_args.offline, out};
   for (const auto& allowed : setup_args.allowed) setup.allowed_resolved.push_back(resolved(setup.root, allowed));
   for (std::size_t i = 0; i < actions->size(); ++i) {
     out << "+ " << setup_args.actions[i] << '\n' << std::flush;
@@ -314,6 +336,9 @@ int setup_main(const std::vector<std::string>& args, std::ostream& out, std::ost
   return kExitPassed;
 }
 
-int setup_main(const std::vector<std::string>& args) { return setup_main(args, std::cout, std::cerr); }
+int setup_main(const std::vector<std::string>& args) {
+  pass_terminations_on();
+  return setup_main(args, std::cout, std::cerr);
+}
 
 }  // namespace tipc::cli

@@ -78,9 +78,11 @@ std::vector<std::string> download_argv(const std::string& tool, const std::strin
   return argv;
 }
 
-Result<void> run_fetch(const std::vector<std::string>& argv, const std::string& url, double timeout_seconds) {
+Result<void> run_fetch(const std::vector<std::string>& argv, const std::string& url, double timeout_seconds,
+                       std::atomic<int>* running_group) {
   CommandSpec spec;
   spec.argv = argv;
+  spec.running_group = running_group;
   spec.timeout_seconds = timeout_seconds;
   spec.output_limit = 64 * 1024;
   const CommandOutcome outcome = run_command(spec);
@@ -120,7 +122,8 @@ Result<std::string> DownloadCache::fetch(const std::string& url, const std::stri
                                          const std::vector<std::string>& options, double timeout_seconds) const {
   TRY(make_directory(directory_));
   const std::string partial = TRY(temporary_in(directory_, false));
-  if (auto fetched = run_fetch(download_argv(tool, url, partial, options), url, timeout_seconds); !fetched) {
+  const auto argv = download_argv(tool, url, partial, options);
+  if (auto fetched = run_fetch(argv, url, timeout_seconds, running_group_); !fetched) {
     std::error_code ignored;
     fs::remove(partial, ignored);
     return fail(fetched.error());
@@ -141,7 +144,8 @@ Result<std::string> DownloadCache::fetch(const std::string& url, const std::stri
 Result<std::string> DownloadCache::fetch_mirror(const std::string& url, double timeout_seconds) const {
   TRY(make_directory(directory_));
   const std::string partial = TRY(temporary_in(directory_, true));
-  if (auto fetched = run_fetch({"git", "clone", "--mirror", "--quiet", url, partial}, url, timeout_seconds); !fetched) {
+  const std::vector<std::string> argv{"git", "clone", "--mirror", "--quiet", url, partial};
+  if (auto fetched = run_fetch(argv, url, timeout_seconds, running_group_); !fetched) {
     std::error_code ignored;
     fs::remove_all(partial, ignored);
     return fail(fetched.error());

@@ -6,6 +6,7 @@
 // (url, size, fetched) for a person looking in, `<sha>.git` a `git clone --mirror` of a
 // repository. Entries are made under a temporary name in the cache directory and renamed
 // into place, so a failed or interrupted download leaves no entry behind.
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,9 @@ std::string default_download_cache_directory();
 
 class DownloadCache {
  public:
-  explicit DownloadCache(std::string directory) : directory_(std::move(directory)) {}
+  // `running_group`: see CommandSpec::running_group; the fetching tool's group is kept there.
+  explicit DownloadCache(std::string directory, std::atomic<int>* running_group = nullptr)
+      : directory_(std::move(directory)), running_group_(running_group) {}
 
   const std::string& directory() const { return directory_; }
   std::string entry_path(const std::string& url) const;   // the file of a downloaded URL
@@ -43,6 +46,7 @@ class DownloadCache {
 
  private:
   std::string directory_;
+  std::atomic<int>* running_group_;
 };
 
 }  // namespace tipc::data

@@ -1,11 +1,15 @@
 // `tipc-run setup`, run as a plan's setup stage runs it: from a scratch repository root,
 // with the download cache in a scratch directory and a fake wget (no network) on the PATH.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <thread>
 
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -199,6 +203,52 @@ TEST_F(SetupCommand, UsageErrorsRunNothing) {
   const auto not_a_word = setup({"mkdir x"});
   EXPECT_EQ(not_a_word.exit_code, 2);
   EXPECT_TRUE(contains(not_a_word.err, "a setup action is 'cd DIR && PROGRAM ARG...'")) << not_a_word.err;
+}
+
+// Sets an environment variable of this process for a scope (start_tipc passes its own on).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// Alive and not a zombie.
+bool alive(pid_t pid) {
+  const std::string stat = slurp("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t state = stat.rfind(')');
+  return state != std::string::npos && state + 2 < stat.size() && stat[state + 2] != 'Z';
+}
+
+// The tool runs in a process group of its own; the SIGTERM that stops the setup stage's
+// group reaches it all the same.
+TEST_F(SetupCommand, ATerminatedSetupTakesItsRunningDownloadWithIt) {
+  const std::string pid_file = (tools_.path() / "wget.pid").string();
+  install_tool("wget", "echo $$ > " + pid_file + ".tmp && mv " + pid_file + ".tmp " + pid_file + "\nexec sleep 30\n");
+  const char* path = std::getenv("PATH");
+  const ScopedEnv cache("TIPC_DOWNLOAD_CACHE", cache_.path().string());
+  const ScopedEnv tools("PATH", (tools_.path() / "bin").string() + ":" + (path ? path : "/usr/bin:/bin"));
+  const pid_t setup_pid = start_tipc(repo_.path().string(), {"setup", "--", "cd . && wget https://h/big.tgz"});
+  for (int i = 0; i < 500 && !fs::exists(pid_file); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(fs::exists(pid_file));
+  const pid_t wget_pid = std::stoi(slurp(pid_file));
+  ASSERT_TRUE(alive(wget_pid));
+  ASSERT_EQ(::kill(setup_pid, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(setup_pid, &status, 0), setup_pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  for (int i = 0; i < 200 && alive(wget_pid); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_FALSE(alive(wget_pid));
+  EXPECT_FALSE(fs::exists(in_repo("big.tgz")));
 }
 
 TEST_F(SetupCommand, AMissingDirectoryIsAClearFailure) {
