@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <ctime>
 #include <filesystem>
 
@@ -92,6 +93,18 @@ Result<void> run_fetch(const std::vector<std::string>& argv, const std::string& 
   return fail(std::move(error));
 }
 
+// What an interrupted download left (its temporary name), once no download can still be
+// writing it: older than a day, which is longer than a fetch may take by default.
+void remove_stale_partials(const std::string& directory) {
+  const auto stale_before = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code entry_ec;
+    if (!it->path().filename().string().starts_with(".partial-")) continue;
+    if (it->last_write_time(entry_ec) < stale_before && !entry_ec) fs::remove_all(it->path(), entry_ec);
+  }
+}
+
 Result<void> move_into_place(const std::string& from, const std::string& to) {
   std::error_code ec;
   fs::rename(from, to, ec);
@@ -121,6 +134,7 @@ bool DownloadCache::has_mirror(const std::string& url) const { return exists(mir
 Result<std::string> DownloadCache::fetch(const std::string& url, const std::string& tool,
                                          const std::vector<std::string>& options, double timeout_seconds) const {
   TRY(make_directory(directory_));
+  remove_stale_partials(directory_);
   const std::string partial = TRY(temporary_in(directory_, false));
   const auto argv = download_argv(tool, url, partial, options);
   if (auto fetched = run_fetch(argv, url, timeout_seconds, running_group_); !fetched) {
@@ -143,6 +157,7 @@ Result<std::string> DownloadCache::fetch(const std::string& url, const std::stri
 
 Result<std::string> DownloadCache::fetch_mirror(const std::string& url, double timeout_seconds) const {
   TRY(make_directory(directory_));
+  remove_stale_partials(directory_);
   const std::string partial = TRY(temporary_in(directory_, true));
   const std::vector<std::string> argv{"git", "clone", "--mirror", "--quiet", url, partial};
   if (auto fetched = run_fetch(argv, url, timeout_seconds, running_group_); !fetched) {

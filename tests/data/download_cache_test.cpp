@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -83,6 +84,17 @@ TEST(DownloadCache, AnInterruptedDownloadLeavesNoHalfWrittenEntry) {
   ASSERT_FALSE(entry);
   EXPECT_NE(entry.error().str().find("Connection reset by peer"), std::string::npos) << entry.error().str();
   EXPECT_TRUE(names_in(dir.path() / "cache").empty());
+}
+
+TEST(DownloadCache, WhatAKilledDownloadLeftIsRemovedOnceStale) {
+  TempDir dir;
+  const std::string stale = dir.write("cache/.partial-old", "half");
+  const std::string recent = dir.write("cache/.partial-new", "half");  // another run may be writing it
+  fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(25));
+  const DownloadCache cache((dir.path() / "cache").string());
+  ASSERT_TRUE(cache.fetch(file_url(dir.write("served/x", "x")), "curl"));
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(recent));
 }
 
 TEST(DownloadCache, WgetGetsTheCallsFetchOptions) {
