@@ -237,7 +237,9 @@ Result<std::string> download(const SetupAction& action, const Setup& setup) {
     TRY(setup.cache.fetch(action.url, action.argv[0], action.tool_options));
     how = "downloaded";
   }
-  TRY(setup.cache.copy_out(action.url, output.string()));
+  if (!TRY(setup.cache.copy_out(action.url, output.string()))) {
+    return fmt::format("already there: {} (the bytes of {} in the download cache)", action.output, action.url);
+  }
   return fmt::format("{} {} -> {}", how, action.url, action.output);
 }
 

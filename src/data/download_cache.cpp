@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -105,6 +107,21 @@ void remove_stale_partials(const std::string& directory) {
   }
 }
 
+// Whether two regular files hold the same bytes (false when either cannot be read).
+bool same_bytes(const std::string& a, const std::string& b) {
+  std::error_code ec_a, ec_b;
+  if (!fs::is_regular_file(b, ec_b) || fs::file_size(a, ec_a) != fs::file_size(b, ec_b) || ec_a || ec_b) return false;
+  std::ifstream in_a(a, std::ios::binary), in_b(b, std::ios::binary);
+  std::vector<char> block_a(1 << 16), block_b(1 << 16);
+  while (in_a && in_b) {
+    in_a.read(block_a.data(), static_cast<std::streamsize>(block_a.size()));
+    in_b.read(block_b.data(), static_cast<std::streamsize>(block_b.size()));
+    const auto read = in_a.gcount();
+    if (read != in_b.gcount() || !std::equal(block_a.begin(), block_a.begin() + read, block_b.begin())) return false;
+  }
+  return in_a.eof() && in_b.eof();
+}
+
 Result<void> move_into_place(const std::string& from, const std::string& to) {
   std::error_code ec;
   fs::rename(from, to, ec);
@@ -169,7 +186,8 @@ Result<std::string> DownloadCache::fetch_mirror(const std::string& url, double t
   return mirror_path(url);
 }
 
-Result<void> DownloadCache::copy_out(const std::string& url, const std::string& destination) const {
+Result<bool> DownloadCache::copy_out(const std::string& url, const std::string& destination) const {
+  if (same_bytes(entry_path(url), destination)) return false;
   const fs::path target(destination);
   const fs::path partial = target.string() + ".tipc-partial";
   std::error_code ec;
@@ -181,7 +199,7 @@ Result<void> DownloadCache::copy_out(const std::string& url, const std::string& 
     fs::remove(partial, ignored);
     return fail(cache_error(directory_, fmt::format("cannot copy {} to {}: {}", url, destination, ec.message())));
   }
-  return {};
+  return true;
 }
 
 }  // namespace tipc::data

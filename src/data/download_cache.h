@@ -41,8 +41,10 @@ class DownloadCache {
   // `git clone --mirror` of `url` into the cache; returns the mirror's path.
   Result<std::string> fetch_mirror(const std::string& url, double timeout_seconds = 3600) const;
 
-  // Copies the cached file to `destination` (its directories made), replacing it whole.
-  Result<void> copy_out(const std::string& url, const std::string& destination) const;
+  // Copies the cached file to `destination` (its directories made), replacing it whole;
+  // false when the destination held the same bytes already and was left alone, so its time
+  // stays and what was built from it stays up to date.
+  Result<bool> copy_out(const std::string& url, const std::string& destination) const;
 
  private:
   std::string directory_;

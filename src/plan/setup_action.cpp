@@ -234,7 +234,9 @@ Result<SetupAction> parse_ln(const Words& argv, const std::string& cwd) {
 Result<std::string> the_one_url(const Words& argv, const Scanned& scanned) {
   const Words urls = operand_words(argv, scanned);
   if (urls.empty()) return fail(unreadable(argv, "no URL"));
-  if (urls.size() > 1) return fail(unreadable(argv, fmt::format("one URL per call is replayed, found {}", urls.size())));
+  if (urls.size() > 1) {
+    return fail(unreadable(argv, fmt::format("one URL per call is replayed, found {}", urls.size())));
+  }
   return urls[0];
 }
 
@@ -339,7 +341,9 @@ Result<SetupAction> parse_tar(const Words& argv, const std::string& cwd) {
   action.archive = normalised_path(action.cwd, *file->value);
   action.destination = action.cwd;
   for (const Option& option : scanned.options) {  // each -C is relative to the one before
-    if (option.name == "-C" || option.name == "--directory") action.destination = normalised_path(action.destination, *option.value);
+    if (option.name == "-C" || option.name == "--directory") {
+      action.destination = normalised_path(action.destination, *option.value);
+    }
   }
   action.reads = {action.archive};
   action.writes = {action.destination};
@@ -372,7 +376,8 @@ std::string clone_directory(const std::string& url) {
 
 Result<SetupAction> parse_git(const Words& argv, const std::string& cwd) {
   if (argv.size() < 2 || argv[1] != "clone") {
-    return fail(unreadable(argv, fmt::format("only 'git clone' is replayed, not 'git {}'", argv.size() < 2 ? "" : argv[1])));
+    const std::string subcommand = argv.size() < 2 ? "" : argv[1];
+    return fail(unreadable(argv, fmt::format("only 'git clone' is replayed, not 'git {}'", subcommand)));
   }
   const OptionTable table{"qvn", "bocj",
                           {"--quiet", "--verbose", "--recursive", "--recurse-submodules", "--single-branch",

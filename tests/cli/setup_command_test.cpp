@@ -102,6 +102,9 @@ TEST_F(SetupCommand, ACacheHitNeedsNoNetworkAndOfflineRefusesAMiss) {
   EXPECT_TRUE(contains(hit.out, "from the download cache: " + url + " -> lib.tgz\n")) << hit.out;
   EXPECT_TRUE(fs::is_regular_file(in_repo("lib.tgz")));
   EXPECT_EQ(calls(), url + "\n");
+  const auto again = setup({"cd . && curl -L -o lib.tgz " + url}, {"--offline"});
+  EXPECT_TRUE(contains(again.out, "already there: lib.tgz (the bytes of " + url + " in the download cache)\n"))
+      << again.out;
 
   const auto miss = setup({"cd . && wget https://example.invalid/opencv.tgz", "cd . && mkdir after"}, {"--offline"});
   EXPECT_EQ(miss.exit_code, 1);

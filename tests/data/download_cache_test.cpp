@@ -57,6 +57,15 @@ TEST(DownloadCache, CurlFetchesAFileUrlOnceAndCopiesItOut) {
   ASSERT_TRUE(copied) << copied.error().str();
   EXPECT_EQ(slurp((dir.path() / "repo/deploy/lib.tgz").string()), "library bytes");
   EXPECT_EQ(fs::status(dir.path() / "repo/deploy/lib.tgz").permissions() & fs::perms::others_read, fs::perms::others_read);
+  EXPECT_TRUE(*copied);
+  // The same bytes again are left alone, their time too; other bytes are replaced.
+  const auto time = fs::last_write_time(dir.path() / "repo/deploy/lib.tgz") - std::chrono::hours(1);
+  fs::last_write_time(dir.path() / "repo/deploy/lib.tgz", time);
+  EXPECT_EQ(cache.copy_out(url, (dir.path() / "repo/deploy/lib.tgz").string()), false);
+  EXPECT_EQ(fs::last_write_time(dir.path() / "repo/deploy/lib.tgz"), time);
+  dir.write("repo/deploy/lib.tgz", "library bytez");
+  EXPECT_EQ(cache.copy_out(url, (dir.path() / "repo/deploy/lib.tgz").string()), true);
+  EXPECT_EQ(slurp((dir.path() / "repo/deploy/lib.tgz").string()), "library bytes");
 }
 
 TEST(DownloadCache, AFailedDownloadNamesTheUrlAndLeavesNothing) {
