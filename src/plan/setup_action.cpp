@@ -43,7 +43,7 @@ struct Scanned {
   }
 };
 
-bool listed(const std::vector<std::string_view>& names, std::string_view name) {
+bool is_one_of(const std::vector<std::string_view>& names, std::string_view name) {
   return std::ranges::find(names, name) != names.end();
 }
 
@@ -57,10 +57,10 @@ Result<void> scan_long(const Words& argv, std::size_t& i, const OptionTable& tab
   Option option{word.substr(0, equals), std::nullopt};
   if (equals != std::string::npos) {
     option.value = word.substr(equals + 1);
-  } else if (listed(table.long_valued, option.name)) {
+  } else if (is_one_of(table.long_valued, option.name)) {
     if (++i >= argv.size()) return fail(unreadable(argv, fmt::format("option '{}' needs a value", word)));
     option.value = argv[i];
-  } else if (!listed(table.long_flags, option.name) && !table.pass_unknown_long) {
+  } else if (!is_one_of(table.long_flags, option.name) && !table.pass_unknown_long) {
     return fail(unreadable(argv, fmt::format("unknown option '{}'", word)));
   }
   out.options.push_back(std::move(option));
@@ -243,7 +243,7 @@ Result<std::string> the_one_url(const Words& argv, const Scanned& scanned) {
 // Options that change how a file is fetched, not where it goes: passed to the cache's fetch.
 void keep_fetch_options(const Scanned& scanned, const std::vector<std::string_view>& names, Words& into) {
   for (const Option& option : scanned.options) {
-    if (listed(names, option.name)) keep_option(option, into);
+    if (is_one_of(names, option.name)) keep_option(option, into);
   }
 }
 
@@ -254,7 +254,7 @@ Result<SetupAction> parse_wget(const Words& argv, const std::string& cwd) {
                           true};
   const auto scanned = TRY(scan(argv, table));
   for (const Option& option : scanned.options) {
-    if (listed({"--recursive", "--mirror", "--input-file", "--page-requisites"}, option.name)) {
+    if (is_one_of({"--recursive", "--mirror", "--input-file", "--page-requisites"}, option.name)) {
       return fail(unreadable(argv, fmt::format("'{}' is not replayed: one URL into one file is", option.name)));
     }
   }
