@@ -10,8 +10,10 @@ _tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --
 # The train/inference chain's modes: what a config's modes are when tipc-run cannot say.
 _tipc_run_modes='lite_train_lite_infer lite_train_whole_infer whole_train_whole_infer whole_infer
   klquant_whole_infer benchmark_train'
-# The subcommands --help lists; `modes` (a tool's command) is completed only once typed.
+# The subcommands --help lists; `modes` (a tool's command) and `setup` (a plan's) are
+# completed only once typed.
 _tipc_run_subcommands='report diff acceptance padiff init-check compare-results help'
+_tipc_run_unlisted='modes setup'
 
 # The options of a subcommand (tipc-run SUBCOMMAND --help lists them with their meaning).
 _tipc_run_subcommand_options() {
@@ -24,6 +26,7 @@ _tipc_run_subcommand_options() {
     compare-results) echo '--gt --log --atol --rtol --compare --format --json -h --help' ;;
     help) echo '-h --help' ;;
     modes) echo '--dialect-dir -h --help' ;;
+    setup) echo '--offline --allow -h --help' ;;
   esac
 }
 
@@ -38,7 +41,7 @@ _tipc_run_option_values() {
     :--dialect) COMPREPLY=($(compgen -W 'paddleclas paddledetection paddlegan paddleocr paddleseg paddlevideo' -- "$cur")) ;;
     :--launcher) COMPREPLY=($(compgen -W 'paddle-gpus paddle-devices paddle-devices-quoted torch-run rank-env' -- "$cur")) ;;
     :--gpus) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;
-    :--dialect-dir | modes:--dialect-dir | :--repo-root | report:-o | report:--output) COMPREPLY=($(compgen -d -- "$cur")) ;;
+    :--dialect-dir | modes:--dialect-dir | setup:--allow | :--repo-root | report:-o | report:--output) COMPREPLY=($(compgen -d -- "$cur")) ;;
     :--settings | :--resource-spec | :--python | :--runner | *:--bundle | *:--log | *:--json | *:--config | *:--layout | \
       *:--layer-map | *:--gt) COMPREPLY=($(compgen -f -- "$cur")) ;;
     diff:--method) COMPREPLY=($(compgen -W 'mean min max all' -- "$cur")) ;;
@@ -72,7 +75,7 @@ _tipc_run_subcommand() {
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_tipc_run_subcommand_options "$subcommand")" -- "$cur"))
   elif [ "$subcommand" = help ]; then
-    COMPREPLY=($(compgen -W "$_tipc_run_subcommands modes" -- "$cur"))
+    COMPREPLY=($(compgen -W "$_tipc_run_subcommands $_tipc_run_unlisted" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi
@@ -82,7 +85,7 @@ _tipc_run_subcommand() {
 _tipc_run() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
-  if [[ " $_tipc_run_subcommands modes " == *" ${COMP_WORDS[1]} "* ]] && [ "$COMP_CWORD" -gt 1 ]; then
+  if [[ " $_tipc_run_subcommands $_tipc_run_unlisted " == *" ${COMP_WORDS[1]} "* ]] && [ "$COMP_CWORD" -gt 1 ]; then
     _tipc_run_subcommand "${COMP_WORDS[1]}" "$prev" "$cur"
     return 0
   fi

@@ -37,6 +37,7 @@ test=(
   clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
   slurmctld slurmd slurm-client munge  # --executor slurm on a local cluster (scripts/slurm-local.sh)
   bubblewrap                 # tests/trace: the traced runner's isolation (no writes outside, no network)
+  curl git                   # tipc-run setup's tests: file:// downloads through curl, git mirrors and clones
 )
 package=(
   dpkg-dev file              # CPack's DEB generator: dpkg-shlibdeps finds the runtime dependencies

@@ -13,6 +13,7 @@
 #include "cli/modes_command.h"
 #include "cli/padiff_command.h"
 #include "cli/report_command.h"
+#include "cli/setup_command.h"
 #include "core/error.h"
 
 namespace tipc::cli {
@@ -27,6 +28,7 @@ constexpr auto run_padiff = static_cast<Subcommand::Main>(padiff_main);
 constexpr auto run_init_check = static_cast<Subcommand::Main>(init_check_main);
 constexpr auto run_compare_results = static_cast<Subcommand::Main>(compare_results_main);
 constexpr auto run_modes = static_cast<Subcommand::Main>(modes_main);
+constexpr auto run_setup = static_cast<Subcommand::Main>(setup_main);
 
 constexpr std::array kSubcommands{
     Subcommand{"report", "rebuild a run's reports (and its verdict) from the state it left on disk", run_report},
@@ -38,6 +40,7 @@ constexpr std::array kSubcommands{
                run_compare_results},
     Subcommand{"help", "this help, or a subcommand's: tipc-run help SUBCOMMAND", help_main},
     Subcommand{"modes", "the modes of a config's chain, one a line (for the bash completion)", run_modes, false},
+    Subcommand{"setup", "replay a runner's housekeeping (a plan's setup stage)", run_setup, false},
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -65,8 +66,9 @@ std::vector<char*> c_strings(const std::vector<std::string>& words) {
   return out;
 }
 
-// Starts the child with stdout on out_fd and stderr on err_fd; returns errno or 0.
-int spawn(const CommandSpec& spec, int out_fd, int err_fd, pid_t& pid) {
+// Starts the child with stdout on out_fd and stderr on err_fd (and `child_mask` as its
+// signal mask, when given); returns errno or 0.
+int spawn(const CommandSpec& spec, int out_fd, int err_fd, pid_t& pid, const sigset_t* child_mask) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -75,7 +77,12 @@ int spawn(const CommandSpec& spec, int out_fd, int err_fd, pid_t& pid) {
   if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);  // its own group: killed as one
+  short flags = POSIX_SPAWN_SETPGROUP;  // its own group: killed as one
+  if (child_mask) {
+    posix_spawnattr_setsigmask(&attributes, child_mask);
+    flags |= POSIX_SPAWN_SETSIGMASK;
+  }
+  posix_spawnattr_setflags(&attributes, flags);
   auto args = c_strings(spec.argv);
   std::vector<char*> env;
   if (spec.environment) env = c_strings(*spec.environment);
@@ -98,7 +105,19 @@ CommandOutcome run_command(const CommandSpec& spec) {
     return outcome;
   }
   pid_t pid = 0;
-  const int error = spawn(spec, out[1], spec.separate_stderr ? err[1] : out[1], pid);
+  // With running_group, signals wait until it holds the child, so that a handler reading
+  // it never misses a child that has started.
+  sigset_t all, previous;
+  if (spec.running_group) {
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+  }
+  const int error = spawn(spec, out[1], spec.separate_stderr ? err[1] : out[1], pid,
+                          spec.running_group ? &previous : nullptr);
+  if (spec.running_group) {
+    if (error == 0) spec.running_group->store(pid);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  }
   close(out[1]);
   if (spec.separate_stderr) close(err[1]);
   Stream streams[2] = {{out[0], &outcome.output}, {err[0], &outcome.error_output}};
@@ -119,6 +138,7 @@ CommandOutcome run_command(const CommandSpec& spec) {
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
+  if (spec.running_group) spec.running_group->store(0);
   if (!outcome.timed_out && WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
   return outcome;
 }

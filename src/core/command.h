@@ -3,6 +3,7 @@
 // and the traced runner (trace/tracer.h): started without a shell, stdin from /dev/null,
 // in a process group of their own, output captured up to a bound, the whole group killed
 // when they overrun their time.
+#include <atomic>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -19,6 +20,10 @@ struct CommandSpec {
   bool separate_stderr = false;  // stderr into CommandOutcome::error_output, not output
   // Bytes kept of each stream; the rest is read and dropped, so the child never blocks.
   std::size_t output_limit = static_cast<std::size_t>(-1);
+  // Holds the child's process group while it runs (0 before and after), for a signal
+  // handler of the caller to pass a termination on to it: being a group of its own, the
+  // child does not get the signals sent to the caller's group.
+  std::atomic<int>* running_group = nullptr;
 };
 
 struct CommandOutcome {

@@ -13,6 +13,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -178,6 +179,7 @@ class Extraction {
   Result<void> clear_slot(int dir_fd, const std::string& name) const;
   Result<void> check_symlinks_in_finished_tree();
   Error refuse(const std::string& why) const;
+  std::string confinement() const { return creates_.empty() ? "the destination" : "'" + join(creates_) + "'"; }
   Error system_error(const std::string& doing) const;
 
   const std::string& archive_path_;
@@ -219,6 +221,8 @@ Result<void> Extraction::extract_entry(archive* reader, archive_entry* entry) {
   }
   const auto parts = TRY(checked_path());
   const auto type = archive_entry_filetype(entry);
+  if (parts.empty() && type == AE_IFDIR) return {};  // "./"
+  if (parts.empty()) return fail(refuse("an entry without a path"));
   // "./" and the parents of the declared path are directories that exist anyway.
   if (type == AE_IFDIR && parts.size() < creates_.size() && starts_with(creates_, parts)) return {};
   if (!starts_with(parts, creates_)) {
@@ -310,7 +314,7 @@ Result<void> Extraction::make_symlink(archive_entry* entry, const Parts& parts) 
   if (target.front() == '/') return fail(refuse("symlink to the absolute path '" + target + "' is refused"));
   const auto parent = parent_of(parts);
   if (!resolves_within(root_, Parts(parent.begin(), parent.end()), target, creates_)) {
-    return fail(refuse("symlink to '" + target + "' points outside '" + join(creates_) + "'"));
+    return fail(refuse("symlink to '" + target + "' points outside " + confinement()));
   }
   const auto dir = TRY(open_directory(parent, true));
   return create_entry(dir, parts.back(), "cannot create the symlink",
@@ -411,8 +415,8 @@ Result<void> Extraction::check_symlinks_in_finished_tree() {
     entry_ = relative.generic_string();
     const std::string target = fs::read_symlink(it->path(), ec).string();
     if (ec || !resolves_within(root_, split_path(relative.parent_path().generic_string()), target, creates_)) {
-      return fail(refuse("symlink to '" + target + "' points outside '" + join(creates_) +
-                         "' once the whole archive is unpacked"));
+      return fail(refuse("symlink to '" + target + "' points outside " + confinement() +
+                         " once the whole archive is unpacked"));
     }
   }
   if (ec) return fail(Error::at(archive_path_, 0, "", "cannot walk the unpacked tree: " + ec.message()));
@@ -487,14 +491,17 @@ std::string settled_state(const FileState& before, double read_from, const FileS
 struct Stamp {
   std::string digest;
   std::string state;  // "" when not recorded
+  std::vector<std::string> entries;  // an unpacked archive's top-level names (unpack_archive)
 };
 
-// Line 1 the digest, line 2 the file state (stamps of older versions have line 1 only).
+// Line 1 the digest, line 2 the file state (stamps of older versions have line 1 only),
+// then the top-level entries, one a line.
 std::optional<Stamp> read_stamp(const fs::path& path) {
   std::ifstream in(path);
   Stamp stamp;
   if (!std::getline(in, stamp.digest) || stamp.digest.empty()) return std::nullopt;
   std::getline(in, stamp.state);
+  for (std::string entry; std::getline(in, entry);) stamp.entries.push_back(entry);
   return stamp;
 }
 
@@ -504,7 +511,8 @@ Result<void> write_stamp(const fs::path& stamp, const Stamp& content) {
   temporary += ".tmp";
   std::ofstream out(temporary, std::ios::trunc);
   out << content.digest << '\n';
-  if (!content.state.empty()) out << content.state << '\n';
+  if (!content.state.empty() || !content.entries.empty()) out << content.state << '\n';
+  for (const auto& entry : content.entries) out << entry << '\n';
   out.close();
   std::error_code ec;
   if (!out) return fail(Error::at(temporary.string(), 0, "", "cannot write the stamp: " + errno_text(errno)));
@@ -553,40 +561,124 @@ Result<std::optional<ExtractReport>> check_stamp(const fs::path& path, const Sta
   if (digest != stamp.digest) return std::optional<ExtractReport>();
   const auto after = TRY(file_state(source.fd(), archive_path));
   if (const std::string settled = settled_state(state, read_from, after); !settled.empty() && settled != stamp.state) {
-    TRY(write_stamp(path, {digest, settled}));
+    TRY(write_stamp(path, {digest, settled, stamp.entries}));
   }
   return std::optional(up_to_date(digest, true));
+}
+
+// How one archive is unpacked: the stamp that vouches for it, whether the tree it
+// vouches for is in place, and how the scratch tree moves into the destination.
+struct Unpacking {
+  fs::path destination;
+  Parts creates;  // empty: whatever the archive holds, confined to the destination
+  fs::path stamp;
+  std::function<bool(const Stamp&)> in_place;
+  std::function<Result<void>(const fs::path& root, const fs::path& aside, Stamp& stamp)> install;
+};
+
+Result<ExtractReport> unpack_once(const std::string& archive, const Unpacking& how, const ExtractLimits& limits) {
+  UniqueFd archive_file(::open(archive.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!archive_file.valid()) return fail(Error::at(archive, 0, "", "cannot open: " + errno_text(errno)));
+  const double read_from = unix_now();
+  const auto before = TRY(file_state(archive_file.get(), archive));
+  HashingSource source(std::move(archive_file));
+  if (const auto recorded = read_stamp(how.stamp); recorded && how.in_place(*recorded)) {
+    auto verdict = TRY(check_stamp(how.stamp, *recorded, source, archive, before, read_from));
+    if (verdict) return std::move(*verdict);
+  }
+  std::error_code ec;
+  fs::create_directories(how.destination, ec);
+  if (ec) return fail(Error::at(how.destination.string(), 0, "", "cannot create the destination: " + ec.message()));
+  const auto scratch = TRY(ScratchDir::create_in(how.destination));
+  const fs::path root = scratch.path() / "tree";
+  auto report = TRY(extract_into(source, archive, how.creates, limits, root));
+  const auto digest = TRY(source.digest(archive));
+  const auto after = TRY(file_state(source.fd(), archive));
+  Stamp stamp{digest, settled_state(before, read_from, after), {}};
+  TRY(how.install(root, scratch.path(), stamp));
+  TRY(write_stamp(how.stamp, stamp));
+  report.archive_sha256 = digest;
+  report.hashed = true;
+  return report;
+}
+
+// The names at the top of the unpacked tree, which the stamp lists one a line.
+Result<std::vector<std::string>> top_level_names(const fs::path& root, const std::string& archive) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.find('\n') != std::string::npos) {
+      return fail(Error::at(archive, 0, name, "entry '" + name + "': a name with a line break is refused"));
+    }
+    names.push_back(std::move(name));
+  }
+  if (ec) return fail(Error::at(archive, 0, "", "cannot list the unpacked tree: " + ec.message()));
+  std::ranges::sort(names);
+  return names;
+}
+
+// Moves what `from` holds into `to` as tar unpacks over an existing tree: a directory into
+// a directory of its name (never through a symlink), anything else in place of what has its
+// name; a directory is never replaced by a file.
+Result<void> merge_into(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  for (fs::directory_iterator it(from, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path target = to / it->path().filename();
+    const auto existing = fs::symlink_status(target, ec);
+    ec.clear();
+    const bool both_directories = fs::is_directory(existing) && it->is_directory() && !it->is_symlink();
+    if (both_directories) {
+      TRY(merge_into(it->path(), target));
+      continue;
+    }
+    if (fs::is_directory(existing)) {
+      return fail(Error::at(target.string(), 0, "", "the archive holds a file where this directory is"));
+    }
+    if (fs::exists(existing) && it->is_directory()) fs::remove(target, ec);
+    if (!ec) fs::rename(it->path(), target, ec);
+    if (ec) return fail(Error::at(target.string(), 0, "", "cannot move the unpacked entry into place: " + ec.message()));
+  }
+  if (ec) return fail(Error::at(from.string(), 0, "", "cannot list the unpacked tree: " + ec.message()));
+  return {};
 }
 
 }  // namespace
 
 Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits) {
   const auto creates = TRY(declared_path(step));
-  UniqueFd archive_file(::open(step.archive.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!archive_file.valid()) return fail(Error::at(step.archive, 0, "", "cannot open: " + errno_text(errno)));
-  const double read_from = unix_now();
-  const auto before = TRY(file_state(archive_file.get(), step.archive));
-  HashingSource source(std::move(archive_file));
   const fs::path destination = step.destination;
   const fs::path target = destination / join(creates);
   const fs::path stamp = stamp_path(destination, creates);
-  if (const auto recorded = read_stamp(stamp); recorded && present(target)) {
-    auto verdict = TRY(check_stamp(stamp, *recorded, source, step.archive, before, read_from));
-    if (verdict) return std::move(*verdict);
-  }
-  std::error_code ec;
-  fs::create_directories(destination, ec);
-  if (ec) return fail(Error::at(step.destination, 0, "", "cannot create the destination: " + ec.message()));
-  const auto scratch = TRY(ScratchDir::create_in(destination));
-  const fs::path root = scratch.path() / "tree";
-  auto report = TRY(extract_into(source, step.archive, creates, limits, root));
-  const auto digest = TRY(source.digest(step.archive));
-  const auto after = TRY(file_state(source.fd(), step.archive));
-  TRY(install_tree(root / join(creates), target, stamp, scratch.path()));
-  TRY(write_stamp(stamp, {digest, settled_state(before, read_from, after)}));
-  report.archive_sha256 = digest;
-  report.hashed = true;
+  return unpack_once(step.archive,
+                     {destination, creates, stamp, [&](const Stamp&) { return present(target); },
+                      [&](const fs::path& root, const fs::path& aside, Stamp&) {
+                        return install_tree(root / join(creates), target, stamp, aside);
+                      }},
+                     limits);
+}
+
+Result<ExtractReport> unpack_archive(const UnpackStep& step, const ExtractLimits& limits) {
+  const fs::path destination = step.destination;
+  const fs::path stamp = unpack_stamp_path(step);
+  const auto entries_present = [&](const Stamp& recorded) {
+    return std::ranges::all_of(recorded.entries, [&](const std::string& name) { return present(destination / name); });
+  };
+  // The old stamp goes before the tree changes: a crash while merging leaves none.
+  const auto merge = [&](const fs::path& root, const fs::path&, Stamp& new_stamp) -> Result<void> {
+    new_stamp.entries = TRY(top_level_names(root, step.archive));
+    std::error_code ec;
+    fs::remove(stamp, ec);
+    if (ec) return fail(Error::at(stamp.string(), 0, "", "cannot remove the old stamp: " + ec.message()));
+    return merge_into(root, destination);
+  };
+  auto report = TRY(unpack_once(step.archive, {destination, {}, stamp, entries_present, merge}, limits));
+  report.stamp = stamp.string();
   return report;
+}
+
+std::string unpack_stamp_path(const UnpackStep& step) {
+  return (fs::path(step.destination) / ("." + fs::path(step.archive).filename().string() + ".tipc-stamp")).string();
 }
 
 }  // namespace tipc::data

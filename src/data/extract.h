@@ -41,8 +41,26 @@ struct ExtractReport {
   std::uint64_t entries = 0;
   std::uint64_t bytes = 0;
   std::string archive_sha256;
+  std::string stamp;  // unpack_archive: the stamp file
 };
 
 Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits = {});
+
+// An archive unpacked into a directory as `tar -C DIR -xf ARCHIVE` or `unzip ARCHIVE -d
+// DIR` would (a runner's setup, replayed by `tipc-run setup`), with the checks and limits of
+// a data step but no declared path: every entry is confined to DIR. The archive is
+// unpacked into a scratch directory in DIR and then merged into it: a directory into the
+// directory of its name, files and links in place of what has their name. The stamp
+// (unpack_stamp_path) records the archive's digest and its top-level entries; while the
+// archive is unchanged and those entries are all there, nothing is unpacked again.
+struct UnpackStep {
+  std::string archive;
+  std::string destination;
+};
+
+Result<ExtractReport> unpack_archive(const UnpackStep& step, const ExtractLimits& limits = {});
+
+// DIR/.ARCHIVE-NAME.tipc-stamp.
+std::string unpack_stamp_path(const UnpackStep& step);
 
 }  // namespace tipc::data

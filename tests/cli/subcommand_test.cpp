@@ -14,12 +14,13 @@ namespace {
 TEST(Subcommand, HelpListsEveryListedSubcommandWithItsSummary) {
   const auto r = test::run_tipc(test::source_dir(), {"--help"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_EQ(subcommands().size(), 8u);
+  ASSERT_EQ(subcommands().size(), 9u);
   for (const Subcommand& s : subcommands()) {
     const std::string line = "  " + std::string(s.name) + std::string(17 - s.name.size(), ' ') + std::string(s.summary);
     EXPECT_EQ(r.out.find(line + "\n") != std::string::npos, s.listed) << s.name << ":\n" << r.out;
   }
   EXPECT_FALSE(find_subcommand("modes")->listed) << "a tool's command, described in docs/cli.md";
+  EXPECT_FALSE(find_subcommand("setup")->listed) << "a plan's command, described in docs/cli.md";
 }
 
 TEST(Subcommand, AnErrorStopsWithItsOwnExitCode) {
@@ -32,7 +33,8 @@ TEST(Subcommand, AnErrorStopsWithItsOwnExitCode) {
 }
 
 TEST(Subcommand, EveryNameRunsItsOwnCommand) {
-  for (const char* name : {"report", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes"}) {
+  for (const char* name : {"report", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes",
+                           "setup"}) {
     ASSERT_NE(find_subcommand(name), nullptr) << name;
     const auto r = test::run_tipc(test::source_dir(), {name, "--help"});
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;

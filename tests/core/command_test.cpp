@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "support/temp_dir.h"
 
 namespace tipc {
@@ -42,6 +46,25 @@ TEST(RunCommand, AnOverrunKillsTheGroupEvenWhenItClosedItsOutput) {
   const auto outcome = run_command(shell("exec >/dev/null 2>&1; sleep 30 & wait", 0.5));
   EXPECT_TRUE(outcome.timed_out);
   EXPECT_EQ(outcome.exit_code, std::nullopt);
+}
+
+// What a caller's signal handler reads to pass a termination on to the child's group.
+TEST(RunCommand, TheRunningGroupIsKnownWhileTheChildRuns) {
+  std::atomic<int> group{0};
+  int seen = 0;
+  std::thread watcher([&] {
+    for (int i = 0; i < 2000 && seen == 0; ++i) {
+      seen = group.load();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  auto spec = shell("echo $$; sleep 0.3", 10);
+  spec.running_group = &group;
+  const auto outcome = run_command(spec);
+  watcher.join();
+  EXPECT_EQ(outcome.exit_code, 0);
+  EXPECT_EQ(std::to_string(seen) + "\n", outcome.output);  // a group of its own: its id is the child's pid
+  EXPECT_EQ(group.load(), 0);
 }
 
 TEST(RunCommand, AProgramThatDoesNotExistIsALaunchError) {

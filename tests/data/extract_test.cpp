@@ -614,5 +614,62 @@ TEST_F(Extract, RefusesCreatesThatIsNotAPlainRelativePath) {
   EXPECT_TRUE(listing(parent_.path()).empty());
 }
 
+// unpack_archive: a runner's `tar xf` replayed, with no declared path.
+TEST_F(Extract, UnpackMergesIntoTheDirectoryAndStampsTheTopLevelEntries) {
+  auto entries = good_tree();
+  entries.push_back(file("top.txt", "top\n"));
+  const auto path = archive("lib.tgz", Format::kTarGz, entries);
+  fs::create_directories(destination() / "alexnet");
+  std::ofstream(destination() / "alexnet" / "old") << "kept";
+  std::ofstream(destination() / "top.txt") << "replaced";
+  const auto result = unpack_archive({path, destination().string()});
+  ASSERT_TRUE(result) << result.error().str();
+  EXPECT_FALSE(result->skipped);
+  EXPECT_EQ(read_file(destination() / "alexnet" / "old"), "kept");
+  EXPECT_EQ(read_file(destination() / "alexnet" / "README"), "AlexNet lite data\n");
+  EXPECT_EQ(read_file(destination() / "top.txt"), "top\n");
+  EXPECT_EQ(fs::read_symlink(destination() / "alexnet" / "latest"), "images/0001.bin");
+  EXPECT_EQ(result->stamp, (destination() / ".lib.tgz.tipc-stamp").string());
+  const std::string stamp = read_file(result->stamp);
+  EXPECT_TRUE(stamp.starts_with(digest_of_file(path) + "\n")) << stamp;
+  EXPECT_TRUE(stamp.ends_with("\nalexnet\ntop.txt\n")) << stamp;
+  EXPECT_EQ(listing(destination()), (std::vector<std::string>{".lib.tgz.tipc-stamp", "alexnet", "alexnet/README",
+                                                               "alexnet/images", "alexnet/images/0001.bin",
+                                                               "alexnet/latest", "alexnet/old", "alexnet/run.sh",
+                                                               "top.txt"}));  // no scratch directory left
+}
+
+TEST_F(Extract, UnpackIsSkippedWhileTheArchiveAndItsEntriesAreThere) {
+  auto entries = good_tree();
+  entries.push_back(file("top.txt", "top\n"));
+  const auto path = archive("lib.tar", Format::kTar, entries);
+  ASSERT_TRUE(unpack_archive({path, destination().string()}));
+  std::ofstream(destination() / "alexnet" / "README") << "edited";
+  const auto again = unpack_archive({path, destination().string()});
+  ASSERT_TRUE(again) << again.error().str();
+  EXPECT_TRUE(again->skipped);
+  EXPECT_EQ(read_file(destination() / "alexnet" / "README"), "edited");
+  fs::remove(destination() / "top.txt");
+  const auto after_removal = unpack_archive({path, destination().string()});
+  ASSERT_TRUE(after_removal) << after_removal.error().str();
+  EXPECT_FALSE(after_removal->skipped);
+  EXPECT_EQ(read_file(destination() / "top.txt"), "top\n");
+}
+
+TEST_F(Extract, UnpackConfinesEveryEntryToTheDestination) {
+  for (const auto& entries : {std::vector<Entry>{file("../escape", "x")},
+                              std::vector<Entry>{symlink("up", "../.."), file("up/escape", "x")}}) {
+    const auto path = archive("evil.tar", Format::kTar, entries);
+    const auto result = unpack_archive({path, destination().string()});
+    ASSERT_FALSE(result);
+    EXPECT_NE(result.error().str().find(path), std::string::npos) << result.error().str();
+    EXPECT_EQ(listing(parent_.path()), std::vector<std::string>{"dest"});
+  }
+  const auto path = archive("link.tar", Format::kTar, {symlink("up", "..")});
+  const auto result = unpack_archive({path, destination().string()});
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().str().find("points outside the destination"), std::string::npos) << result.error().str();
+}
+
 }  // namespace
 }  // namespace tipc::data

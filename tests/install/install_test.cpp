@@ -61,7 +61,7 @@ TEST_F(InstallTest, InstallsTheManPage) {
   const std::string page = unpacked.out;
   EXPECT_NE(page.find(".TH \"tipc-run\" \"1\""), std::string::npos) << page.substr(0, 400);
   for (const char* subcommand :
-       {"report", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes"}) {
+       {"report", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes", "setup"}) {
     EXPECT_NE(page.find(std::string("\\fB") + subcommand + "\\fR"), std::string::npos) << subcommand;
   }
 }
