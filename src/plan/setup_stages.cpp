@@ -159,6 +159,7 @@ class SetupWeaver {
       for (; next_group < groups.size() && groups[next_group].before_call <= k; ++next_group) {
         const auto& group = groups[next_group];
         add_setup(setup_stage(group, static_cast<int>(setups_.size()) + 1, plan_, options), group_use(group));
+        made_.push_back(made_directories(group));
       }
       if (k < calls.size()) add_call(std::move(calls[k]), with_cwd(uses_[k], calls[k].cwd));
     }
@@ -178,7 +179,35 @@ class SetupWeaver {
     setups_.push_back(place(std::move(stage), std::move(use), std::move(ancestors)));
   }
 
+  // What each call of a group writes, with its action word: what makes a stage's directory.
+  static std::vector<std::pair<std::string, std::string>> made_directories(const SetupGroup& group) {
+    std::vector<std::pair<std::string, std::string>> made;
+    for (const auto& call : group.calls) {
+      if (!call.action) continue;
+      for (const auto& path : call.action->writes) made.emplace_back(normalised(path), call.word);
+    }
+    return made;
+  }
+
+  // The setup step that makes the stage's directory, for the reason a stage gets when that
+  // directory is missing at run time: of the latest setup stage that makes it, the call that
+  // names it most closely (`mkdir -p build` rather than the `tar` unpacking beside it).
+  void name_what_makes_its_directory(Stage& stage) const {
+    if (stage.cwd == ".") return;
+    const std::string cwd = normalised(stage.cwd);
+    for (std::size_t s = setups_.size(); s-- > 0;) {
+      const std::pair<std::string, std::string>* closest = nullptr;
+      for (const auto& made : made_[s]) {
+        if (within(cwd, made.first) && (!closest || made.first.size() >= closest->first.size())) closest = &made;
+      }
+      if (!closest) continue;
+      stage.cwd_made_by = fmt::format("setup step {} (`{}`)", plan_.stages[setups_[s]].id, closest->second);
+      return;
+    }
+  }
+
   void add_call(Stage stage, PathUse use) {
+    name_what_makes_its_directory(stage);
     std::set<std::size_t> ancestors;
     for (const auto& dep : stage.deps) {
       const std::size_t j = index_.at(dep);
@@ -211,6 +240,7 @@ class SetupWeaver {
   std::vector<std::set<std::size_t>> ancestors_;
   std::map<std::string, std::size_t> index_;
   std::vector<std::size_t> setups_;  // the setup stages placed so far
+  std::vector<std::vector<std::pair<std::string, std::string>>> made_;  // per setup stage: path, action word
 };
 
 }  // namespace
