@@ -98,8 +98,9 @@ std::string resolved(const fs::path& root, const std::string& path) {
 }
 
 Result<void> check_contained(const SetupAction& action, const Setup& setup) {
-  if (const auto why = plan::refusal(action, setup.allowed)) return fail(Error::plain("refused: " + *why));
-  SetupAction real = action;
+  const SetupAction named = plan::relative_to_root(action, setup.root.string());
+  if (const auto why = plan::refusal(named, setup.allowed)) return fail(Error::plain("refused: " + *why));
+  SetupAction real = named;
   for (auto& path : real.writes) path = resolved(setup.root, path);
   for (auto& path : real.removes) path = resolved(setup.root, path);
   if (const auto why = plan::refusal(real, setup.allowed_resolved)) {

@@ -80,18 +80,21 @@ std::vector<std::string> as_written(const trace::TracedCall& call, const trace::
   return split->words;
 }
 
-ReadCall read_call(const trace::TracedCall& call, const trace::Trace& trace) {
+ReadCall read_call(const trace::TracedCall& call, const trace::Trace& trace, const std::string& repo_root) {
   const std::vector<std::string> argv = as_written(call, trace);
   SetupAction as_called;
   as_called.cwd = call.cwd;
   as_called.argv = argv;
-  return {setup_action_word(as_called), parse_setup_action(argv, call.cwd)};
+  auto action = parse_setup_action(argv, call.cwd);
+  if (action) action = relative_to_root(std::move(*action), repo_root);
+  return {setup_action_word(as_called), std::move(action)};
 }
 
-std::vector<SetupGroup> setup_groups(const trace::Trace& trace, const std::string& output_dir) {
+std::vector<SetupGroup> setup_groups(const trace::Trace& trace, const std::string& output_dir,
+                                     const std::string& repo_root) {
   std::vector<SetupGroup> groups;
   for (const auto& step : trace.housekeeping) {
-    ReadCall call = read_call(step.call, trace);
+    ReadCall call = read_call(step.call, trace, repo_root);
     if (makes_only_output_directories(call.action, output_dir)) continue;
     if (groups.empty() || groups.back().before_call != step.before_call) groups.push_back({step.before_call, {}});
     groups.back().calls.push_back(std::move(call));
@@ -247,7 +250,7 @@ class SetupWeaver {
 
 void add_setup_stages(Plan& plan, const trace::Trace& trace, std::vector<PathUse> uses,
                       const SetupStageOptions& options) {
-  const auto groups = setup_groups(trace, plan.output_dir);
+  const auto groups = setup_groups(trace, plan.output_dir, options.repo_root);
   if (groups.empty()) return;
   SetupWeaver(plan, std::move(uses)).weave(groups, options);
 }

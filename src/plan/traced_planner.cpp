@@ -143,7 +143,9 @@ Result<Plan> TracedPlanner::run() {
   add_dependencies();
   settle_gpus();
   TRY(reject_empty_plan());
-  add_setup_stages(plan_, trace_, std::move(uses_), opt_.setup);
+  SetupStageOptions setup = opt_.setup;
+  setup.repo_root = opt_.repo_root;
+  add_setup_stages(plan_, trace_, std::move(uses_), setup);
   return std::move(plan_);
 }
 

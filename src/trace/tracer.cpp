@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
+#include "trace/runner_arguments.h"
 #include "trace/sandbox.h"
 #include "trace/scratch_tree.h"
 #include "trace/stand_ins.h"
@@ -191,7 +192,9 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   spec.environment.emplace();
   for (const auto& [name, value] : start) spec.environment->push_back(name + "=" + value);
   std::vector<std::string> argv = {"bash", fs::path(request.runner).lexically_relative(request.run_dir).string(),
-                                   request.config_arg, request.mode};
+                                   request.config_arg};
+  const auto runner_text = inputs.files.find(fs::path(request.runner).lexically_normal().generic_string());
+  if (runner_text == inputs.files.end() || takes_mode_argument(runner_text->second)) argv.push_back(request.mode);
   argv.insert(argv.end(), request.extra_args.begin(), request.extra_args.end());
   spec.argv = sandboxed_argv(sandbox, tree->root().string(), argv, binds);
   spec.timeout_seconds = request.timeout_seconds;
