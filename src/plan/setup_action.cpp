@@ -472,8 +472,9 @@ std::string setup_action_word(const SetupAction& action) {
 }
 
 SetupAction relative_to_root(SetupAction action, const std::string& repo_root) {
-  if (!repo_root.starts_with('/')) return action;
-  const std::string root = normalised_path("/", repo_root);
+  if (repo_root.empty() || repo_root == ".") return action;
+  // As the trace spells it: an absolute path, or a stand-in such as "<REPO_ROOT>".
+  const std::string root = repo_root.starts_with('/') ? normalised_path("/", repo_root) : repo_root;
   const auto relative = [&](std::string& path) {
     if (path == root) path = ".";
     else if (path.starts_with(root + "/")) path = path.substr(root.size() + 1);
