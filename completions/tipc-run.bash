@@ -4,7 +4,7 @@
 # options and their values. tests/install/install_test.cpp checks it against every --help.
 
 _tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --dialect-dir --repo-root --launcher
-  --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --allow-nothing --no-wait
+  --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --allow-nothing --offline --no-wait
   --executor --partition --account --prepare-script -q --quiet -v --verbose --only -k --shard --resume --bundle
   -h --help --version'
 # The train/inference chain's modes: what a config's modes are when tipc-run cannot say.

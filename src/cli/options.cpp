@@ -133,6 +133,9 @@ void add_running_options(CLI::App& app, Options& o) {
                "UNSUPPORTED stages fail the run, and what the cross-check finds in a traced config is an error");
   app.add_flag("--allow-nothing", o.allow_nothing,
                "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 5");
+  app.add_flag("--offline", o.offline,
+               "replay no download of a traced runner's setup that is not in the download cache: its setup stage "
+               "is UNSUPPORTED with the URL, and the stages after it with it");
   app.add_flag("--no-wait", o.no_wait,
                "when another tipc-run holds an output directory, exit 2 at once instead of waiting for it");
   app.add_option_function<std::string>(

@@ -33,6 +33,7 @@ struct Options {
   std::optional<std::string> resource_spec;
   std::optional<double> timeout;
   bool strict = false;
+  bool offline = false;                    // setup stages download nothing (only from the download cache)
   bool allow_nothing = false;              // a run in which no stage ran exits 0 (else 1)
   bool no_wait = false;                    // an output directory in use by another run: exit 2 at once
   std::vector<std::string> only;           // stage kinds

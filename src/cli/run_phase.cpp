@@ -89,7 +89,7 @@ Result<void> run_prepare_scripts(const Project& project, const std::vector<std::
 run::Timeouts timeouts_for(const Project& project, const Options& options) {
   run::Timeouts t;
   for (const auto kind : {plan::StageKind::kTrain, plan::StageKind::kEval, plan::StageKind::kExport,
-                          plan::StageKind::kInfer, plan::StageKind::kCheck}) {
+                          plan::StageKind::kInfer, plan::StageKind::kCheck, plan::StageKind::kSetup}) {
     const auto it = project.settings.timeouts.find(plan::to_string(kind));
     if (it != project.settings.timeouts.end()) t.by_kind[kind] = it->second;
   }

@@ -1,5 +1,6 @@
 #include "cli/setup_command.h"
 
+#include <glob.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -97,8 +98,9 @@ std::string resolved(const fs::path& root, const std::string& path) {
 }
 
 Result<void> check_contained(const SetupAction& action, const Setup& setup) {
-  if (const auto why = plan::refusal(action, setup.allowed)) return fail(Error::plain("refused: " + *why));
-  SetupAction real = action;
+  const SetupAction named = plan::relative_to_root(action, setup.root.string());
+  if (const auto why = plan::refusal(named, setup.allowed)) return fail(Error::plain("refused: " + *why));
+  SetupAction real = named;
   for (auto& path : real.writes) path = resolved(setup.root, path);
   for (auto& path : real.removes) path = resolved(setup.root, path);
   if (const auto why = plan::refusal(real, setup.allowed_resolved)) {
@@ -287,7 +289,36 @@ Result<std::string> clone(const SetupAction& action, const Setup& setup) {
   return fmt::format("cloned {} into {} (through the mirror {})", action.url, action.output, mirror);
 }
 
-Result<std::string> run_action(const SetupAction& action, const Setup& setup) {
+bool is_pattern(const std::string& word) {
+  return !word.starts_with("-") && word.find_first_of("*?[") != std::string::npos;
+}
+
+// The shell's pathname expansion, which the runner's evaluated string had and an action word
+// has not (`cp ${export_dir}/* ${log_dir}/`): a word with *, ? or [ becomes the paths it
+// matches in the action's directory, sorted, or stays as it is when none matches (bash's
+// default).
+std::vector<std::string> expand_patterns(const std::vector<std::string>& argv, const fs::path& directory) {
+  std::vector<std::string> out;
+  for (const auto& word : argv) {
+    glob_t found{};
+    const std::string prefix = word.starts_with("/") ? "" : directory.string() + "/";
+    if (out.empty() || !is_pattern(word) || glob((prefix + word).c_str(), 0, nullptr, &found) != 0) {
+      out.push_back(word);
+    } else {
+      for (std::size_t k = 0; k < found.gl_pathc; ++k) out.push_back(std::string(found.gl_pathv[k]).substr(prefix.size()));
+    }
+    globfree(&found);
+  }
+  return out;
+}
+
+Result<SetupAction> with_patterns_expanded(const SetupAction& action, const Setup& setup) {
+  if (std::none_of(action.argv.begin() + 1, action.argv.end(), is_pattern)) return action;
+  return plan::parse_setup_action(expand_patterns(action.argv, setup.root / action.cwd), action.cwd);
+}
+
+Result<std::string> run_action(const SetupAction& written, const Setup& setup) {
+  const SetupAction action = TRY(with_patterns_expanded(written, setup));
   TRY(check_contained(action, setup));
   TRY(check_directory(action, setup));
   switch (action.kind) {

@@ -10,6 +10,7 @@
 #include "config/project_settings.h"
 #include "plan/alignment_stages.h"
 #include "plan/chain_planner.h"
+#include "cli/running_binary.h"
 #include "cli/traced_plans.h"
 #include "core/plural.h"
 #include "plan/output_separation.h"
@@ -24,13 +25,6 @@ namespace {
 bool is_train_config(const config::ConfigText& text) {
   const std::string& header = text.header_line();
   return header.find("train_params") != std::string::npos && header.find("===") != std::string::npos;
-}
-
-// Check stages run this very binary's comparison subcommands.
-std::string running_binary() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? "tipc-run" : self.string();
 }
 
 }  // namespace

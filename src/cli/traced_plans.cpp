@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/offline_downloads.h"
+#include "cli/running_binary.h"
 #include "config/config_text.h"
 #include "config/train_infer_config.h"
 #include "dialect/dialect.h"
@@ -125,9 +127,13 @@ trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInf
 Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInferConfig& config,
                                const Project& project, const Options& options,
                                std::vector<std::optional<std::size_t>> status_sources) {
+  const plan::SetupStageOptions setup{running_binary(), options.offline, {}};
   auto plan = plan::plan_from_trace(trace, config,
-                                    {options.compat, project.root, options.python, std::move(status_sources)});
+                                    {options.compat, project.root, options.python, std::move(status_sources), setup});
   if (!plan) return plan;
+  if (options.offline) {
+    refuse_uncached_downloads(*plan, project.root, data::DownloadCache(data::default_download_cache_directory()));
+  }
   for (const auto& warning : trace.warnings) plan->warnings.push_back({trace.runner, 0, "", warning});
   if (!trace.stderr_text.empty()) {
     const std::string first = trace.stderr_text.substr(0, trace.stderr_text.find('\n'));
@@ -135,8 +141,10 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
   }
   if (options.compat) return plan;  // the reference's plan, quirks included
   // A dialect chosen on a weak marker (any copied test_tipc/ has a runner) would only
-  // report the layout of another repository.
-  const bool sure = !project.dialect_error && project.dialect_choice.doubt.empty();
+  // report the layout of another repository; and a dialect describes train_params configs,
+  // not the other chains' (cpp_infer_params, serving_params, ...).
+  const bool train_params = config.at(1).text.find("train_params") != std::string::npos;
+  const bool sure = !project.dialect_error && project.dialect_choice.doubt.empty() && train_params;
   auto findings = plan::cross_check(config, sure ? &project.dialect : nullptr, *plan);
   if (options.strict) TRY(plan::strict_cross_check(findings));
   plan->warnings.insert(plan->warnings.end(), findings.begin(), findings.end());

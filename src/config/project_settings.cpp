@@ -15,7 +15,7 @@ namespace {
 
 using YAML::Node;
 
-const std::vector<std::string> kKinds = {"train", "eval", "export", "infer", "check"};
+const std::vector<std::string> kKinds = {"train", "eval", "export", "infer", "check", "setup"};
 
 bool is_kind(const std::string& kind) { return std::find(kKinds.begin(), kKinds.end(), kind) != kKinds.end(); }
 
@@ -64,7 +64,7 @@ void read_timeouts(YamlReader& r, const Node& node, ProjectSettings& s) {
   for (const auto& item : node) {
     const std::string key = r.scalar(item.first, "timeouts");
     if (key != "grace" && !is_kind(key)) {
-      r.problem(item.first, key, "expected train, eval, export, infer, check or grace");
+      r.problem(item.first, key, "expected train, eval, export, infer, check, setup or grace");
       continue;
     }
     const auto seconds = non_negative(r, item.second, key, "expected a number of seconds");
@@ -78,7 +78,7 @@ std::vector<std::string> read_kinds(YamlReader& r, const Node& item) {
   for (const auto& kind : shaped(r, item, "kinds", YAML::NodeType::Sequence)) {
     const std::string name = r.scalar(kind, "kinds");
     if (is_kind(name)) kinds.push_back(name);
-    else r.problem(kind, "kinds", "expected train, eval, export, infer or check");
+    else r.problem(kind, "kinds", "expected train, eval, export, infer, check or setup");
   }
   return kinds;
 }

@@ -46,7 +46,7 @@ struct SlurmSetting {
 struct ProjectSettings {
   std::string path;                              // "" when the project has none
   std::map<std::string, double> timeouts{
-      {"train", 7200}, {"eval", 1800}, {"export", 1800}, {"infer", 1800}, {"check", 600}};
+      {"train", 7200}, {"eval", 1800}, {"export", 1800}, {"infer", 1800}, {"check", 600}, {"setup", 1800}};
   double grace = 10;                             // seconds between SIGTERM and SIGKILL
   std::vector<LogCheckSetting> log_checks;
   std::map<std::string, std::vector<DataStepSetting>> data;  // by MODE; "all" applies to every mode

@@ -16,6 +16,7 @@ const char* to_string(StageKind kind) {
     case StageKind::kConvert: return "convert";
     case StageKind::kService: return "service";
     case StageKind::kOther: return "other";
+    case StageKind::kSetup: return "setup";
   }
   return "?";
 }

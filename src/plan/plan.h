@@ -18,10 +18,12 @@ namespace tipc::plan {
 // kConvert: a model conversion (paddle2onnx, paddle_serving_client.convert).
 // kService: a server its dependents (clients) talk to (Stage::service); a traced runner's
 // program started in the background (`... &`).
-enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kConvert, kService, kOther };
+// kSetup: what a traced runner prepares before the stages after it (directories, copies,
+// downloads, unpacked archives, clones), replayed by `tipc-run setup` (plan/setup_stages.h).
+enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kConvert, kService, kOther, kSetup };
 inline constexpr StageKind kAllStageKinds[] = {StageKind::kTrain,   StageKind::kEval,    StageKind::kExport,
                                                StageKind::kInfer,   StageKind::kCheck,   StageKind::kConvert,
-                                               StageKind::kService, StageKind::kOther};
+                                               StageKind::kService, StageKind::kOther,   StageKind::kSetup};
 const char* to_string(StageKind kind);
 std::optional<StageKind> stage_kind_from_string(std::string_view text);  // "train" -> kTrain; nullopt if unknown
 

@@ -471,6 +471,19 @@ std::string setup_action_word(const SetupAction& action) {
   return "cd " + quote_shell_word(action.cwd) + " && " + join_shell_words(action.argv);
 }
 
+SetupAction relative_to_root(SetupAction action, const std::string& repo_root) {
+  if (repo_root.empty() || repo_root == ".") return action;
+  // As the trace spells it: an absolute path, or a stand-in such as "<REPO_ROOT>".
+  const std::string root = repo_root.starts_with('/') ? normalised_path("/", repo_root) : repo_root;
+  const auto relative = [&](std::string& path) {
+    if (path == root) path = ".";
+    else if (path.starts_with(root + "/")) path = path.substr(root.size() + 1);
+  };
+  for (auto* paths : {&action.reads, &action.writes, &action.removes}) std::ranges::for_each(*paths, relative);
+  for (auto* path : {&action.output, &action.archive, &action.destination}) relative(*path);
+  return action;
+}
+
 std::optional<std::string> refusal(const SetupAction& action, const std::vector<std::string>& allowed_roots) {
   const std::string call = join_shell_words(action.argv);
   const auto allowed = [&](const std::string& path) {

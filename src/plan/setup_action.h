@@ -65,4 +65,10 @@ std::optional<std::string> refusal(const SetupAction& action, const std::vector<
 // `path` (absolute, or relative to `cwd`) as this header's paths are written.
 std::string normalised_path(const std::string& cwd, const std::string& path);
 
+// The action with its absolute paths inside `repo_root` (absolute, or the text a trace maps
+// the root to, such as "<REPO_ROOT>"; "." leaves the action as it is) made
+// repository-relative ("." for the root itself), as a runner's `$(pwd)/...` or
+// `${PWD}/test_tipc/output/...` names them; so `refusal` and the orderings see them inside.
+SetupAction relative_to_root(SetupAction action, const std::string& repo_root);
+
 }  // namespace tipc::plan

@@ -115,6 +115,7 @@ class TracedPlanner {
   std::set<std::string> ids_;
   std::vector<bool> follows_inputs_;            // per stage: TracedNeeds::follows_inputs
   std::vector<std::vector<std::size_t>> deps_;  // per stage: the stages it reads from
+  std::vector<PathUse> uses_;                   // per stage: the paths it reads and writes
 };
 
 Result<Plan> TracedPlanner::run() {
@@ -142,6 +143,9 @@ Result<Plan> TracedPlanner::run() {
   add_dependencies();
   settle_gpus();
   TRY(reject_empty_plan());
+  SetupStageOptions setup = opt_.setup;
+  setup.repo_root = opt_.repo_root;
+  add_setup_stages(plan_, trace_, std::move(uses_), setup);
   return std::move(plan_);
 }
 
@@ -255,7 +259,7 @@ std::string TracedPlanner::unique_id(const Stage& stage) {
 }
 
 void TracedPlanner::add_dependencies() {
-  std::vector<PathUse> uses;
+  std::vector<PathUse>& uses = uses_;
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     const Stage& stage = plan_.stages[i];
     PathUse use = path_use(trace_.calls[i].args, stage.cwd, opt_.repo_root);

@@ -10,6 +10,7 @@
 #include "config/train_infer_config.h"
 #include "core/error.h"
 #include "plan/plan.h"
+#include "plan/setup_stages.h"
 #include "trace/trace.h"
 
 namespace tipc::plan {
@@ -21,6 +22,7 @@ struct TracedPlanOptions {
   // Per line of the trace's status log, the call whose exit status it reports
   // (status_sources of the status probes); empty when no probes ran.
   std::vector<std::optional<std::size_t>> status_sources;
+  SetupStageOptions setup;             // how the runner's housekeeping is replayed
 };
 
 // An error when the config names a trainer, the mode trains and the runner started

@@ -10,6 +10,7 @@
 
 #include "core/plural.h"
 #include "core/error.h"
+#include "plan/shell_words.h"
 #include "report/error_line.h"
 #include "report/report_text.h"
 
@@ -125,8 +126,8 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
 }
 
 void ConsoleReporter::failure_details(const run::StageRecord& record) {
-  std::string command;
-  for (const auto& word : record.stage->argv) command += (command.empty() ? "" : " ") + word;
+  // Quoted as a shell reads it back: a setup stage's actions are one word each.
+  const std::string command = plan::join_shell_words(record.stage->argv);
   line(fmt::format("    command: {}\n    cwd: {}\n    log: {}", command, record.stage->cwd, record.log_path));
   const std::string tail = log_tail(record.log_path, tail_lines_);
   if (!tail.empty()) line(fmt::format("    last {} log lines:\n{}", tail_lines_, tail));

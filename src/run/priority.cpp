@@ -14,7 +14,8 @@ double default_seconds(plan::StageKind kind) {
     case plan::StageKind::kExport:
     case plan::StageKind::kInfer:
     case plan::StageKind::kConvert:
-    case plan::StageKind::kOther: return 30;
+    case plan::StageKind::kOther:
+    case plan::StageKind::kSetup: return 30;
     case plan::StageKind::kCheck: return 1;
     case plan::StageKind::kService: return 1;  // its time is its clients'; it is on their path anyway
   }

@@ -9,14 +9,15 @@ std::string bash_env_script() {
 __tipc_trace_status() { return "$1"; }
 # A program named by a path inside the repository that does not exist there (the C++ demo
 # the runner would have built, ./deploy/cpp_infer/build/ppocr) gets the stand-in put in its
-# place, so that its call is recorded like an interpreter's.
+# place, so that its call is recorded like an interpreter's. By their paths: mkdir and ln on
+# PATH are the runner's housekeeping, recorded.
 __tipc_trace_place() {
   local w=${1#"${1%%[![:space:]]*}"}
   w=${w%%[[:space:]]*}
   [[ $w == */* && ! -e $w ]] || return 0
   [[ $w == /* ]] || w=$PWD/$w
   [[ $w == "$TIPC_TRACE_REPO"/* ]] || return 0
-  mkdir -p -- "${w%/*}" && ln -s -- "$TIPC_TRACE_STAND_IN" "$w"
+  /bin/mkdir -p -- "${w%/*}" && /bin/ln -s -- "$TIPC_TRACE_STAND_IN" "$w"
 } 2>/dev/null
 __tipc_trace_count=0
 eval() {

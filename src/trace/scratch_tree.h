@@ -38,6 +38,7 @@ class ScratchTree {
   std::filesystem::path calls_log() const { return root_ / "trace/calls"; }
   std::filesystem::path evals_log() const { return root_ / "trace/evals"; }
   std::filesystem::path bash_env() const { return root_ / "trace/bash_env.sh"; }
+  std::filesystem::path unpack_script() const { return root_ / "trace/unpack.sh"; }
 
   static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter);
 

@@ -5,6 +5,12 @@
 // (TIPC_TRACE_FAIL_CALL=N) the N-th call of the trace (from 0) fails instead: exit 1, no
 // train.log, as a crashed program would.
 //
+// Started as one of the runner's housekeeping programs (TIPC_TRACE_HOUSEKEEPING lists them
+// with what to do: trace/stand_ins.h), it writes the same record tagged "H" instead of "C",
+// then does what the trace needs: runs the system's program (mkdir, rm, cp, mv, ln inside the
+// scratch tree), nothing (a download), or the unpacking script (tar, unzip, git). Those calls
+// are not counted by status probes and make no train.log.
+//
 // It is started about 15 000 times for the recorded corpus, so it is a separate, small
 // program that links only the C library (docs/architecture.md, src/trace/): no C++
 // runtime, no allocation beyond one record buffer, one write per record.
@@ -104,6 +110,49 @@ bool is_the_failing_call() {
   return end - 1 == atol(failing);
 }
 
+// What TIPC_TRACE_HOUSEKEEPING ("mkdir=real:...:wget=none:tar=unpack") says to do when
+// started as `name`: "real", "none", "unpack"; "" when it is not a housekeeping program.
+const char* housekeeping_action(const char* name) {
+  static char action[16];
+  const char* table = getenv("TIPC_TRACE_HOUSEKEEPING");
+  const size_t length = strlen(name);
+  for (const char* entry = table; entry != nullptr && *entry != '\0'; entry = strchr(entry, ':')) {
+    if (*entry == ':') ++entry;
+    const char* equals = strchr(entry, '=');
+    if (equals == nullptr) break;
+    if (static_cast<size_t>(equals - entry) == length && strncmp(entry, name, length) == 0) {
+      const size_t n = strcspn(equals + 1, ":");
+      snprintf(action, sizeof action, "%.*s", static_cast<int>(n), equals + 1);
+      return action;
+    }
+  }
+  return "";
+}
+
+// After recording a housekeeping call: do what the trace needs of it (see the top).
+int act_as_housekeeping(const char* action, const char* name, int argc, char** argv) {
+  if (strcmp(action, "none") == 0) return 0;
+  if (strcmp(action, "unpack") == 0) {
+    const char* script = getenv("TIPC_TRACE_UNPACK");
+    char** args = static_cast<char**>(calloc(static_cast<size_t>(argc) + 3, sizeof(char*)));
+    if (script == nullptr || args == nullptr) return 0;
+    args[0] = const_cast<char*>("sh");
+    args[1] = const_cast<char*>(script);
+    args[2] = const_cast<char*>(name);
+    for (int i = 1; i < argc; ++i) args[i + 2] = argv[i];
+    execv("/bin/sh", args);
+    return 127;
+  }
+  char path[PATH_MAX];
+  static const char* const directories[] = {"/bin/", "/usr/bin/"};
+  for (const char* directory : directories) {
+    snprintf(path, sizeof path, "%s%s", directory, name);
+    execv(path, argv);
+  }
+  fprintf(stderr, "tipc-trace-stand-in: cannot run %s: %s\n", name, strerror(errno));
+  return 127;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,8 +166,10 @@ int main(int argc, char** argv) {
   const char* slash = strrchr(argv[0], '/');
   char cwd[PATH_MAX];
   if (getcwd(cwd, sizeof cwd) == nullptr) cwd[0] = '\0';
+  const char* name = slash ? slash + 1 : argv[0];
+  const char* housekeeping = housekeeping_action(name);
   Record record;
-  record.add("C");
+  record.add(*housekeeping ? "H" : "C");
   record.add(argv[0]);  // as the runner spelled it: the tracer keeps an absolute interpreter's path
   record.add(cwd);
   add_target(record, 0);
@@ -138,8 +189,9 @@ int main(int argc, char** argv) {
     return 70;
   }
   close(fd);
+  if (*housekeeping) return act_as_housekeeping(housekeeping, name, argc, argv);
   const bool fail = is_the_failing_call();
   for (int i = 1; i < argc && !fail; ++i) create_train_logs(argv[i], model ? model : "");
-  printf("tipc-run trace stand-in: %s (recorded, not run%s)\n", slash ? slash + 1 : argv[0], fail ? ", failing" : "");
+  printf("tipc-run trace stand-in: %s (recorded, not run%s)\n", name, fail ? ", failing" : "");
   return fail ? 1 : 0;
 }

@@ -21,21 +21,33 @@ std::vector<std::string> recorded_programs(const std::string& interpreter) {
 }
 
 const std::vector<std::string>& no_op_programs() {
-  static const std::vector<std::string> names = {"sleep", "pip",  "pip3",    "nvidia-smi", "wget",
-                                                 "curl",  "apt",     "apt-get",    "npu-smi",
-                                                 "xpu-smi", "xpu_smi", "ps",      "kill"};
+  static const std::vector<std::string> names = {"sleep",   "pip",     "pip3", "nvidia-smi", "apt", "apt-get",
+                                                 "npu-smi", "xpu-smi", "xpu_smi", "ps",       "kill"};
   return names;
 }
 
-const std::vector<std::string>& unpacking_programs() {
-  static const std::vector<std::string> names = {"tar", "unzip", "git"};
-  return names;
+const std::vector<Housekeeping>& housekeeping_programs() {
+  static const std::vector<Housekeeping> programs = {
+      {"mkdir", "real"}, {"rm", "real"},    {"cp", "real"},     {"mv", "real"},  {"ln", "real"},
+      {"wget", "none"},  {"curl", "none"},  {"tar", "unpack"},  {"unzip", "unpack"}, {"git", "unpack"}};
+  return programs;
+}
+
+std::string housekeeping_table() {
+  std::string table;
+  for (const auto& [program, action] : housekeeping_programs()) {
+    table += (table.empty() ? "" : ":") + program + "=" + action;
+  }
+  return table;
 }
 
 std::string unpacking_stand_in_script() {
   return R"(#!/bin/sh
 # tipc-run trace: nothing was downloaded; make the directory the runner cds into next.
-if [ "${0##*/}" = git ]; then  # `git clone [options] URL [DIR]`: DIR, else the URL's last part
+# Started as `sh THIS PROGRAM ARGS...`; /bin/mkdir, because mkdir on PATH is recorded.
+program=$1
+shift
+if [ "$program" = git ]; then  # `git clone [options] URL [DIR]`: DIR, else the URL's last part
   [ "$1" = clone ] || exit 0
   shift
   url= dir=
@@ -49,7 +61,7 @@ if [ "${0##*/}" = git ]; then  # `git clone [options] URL [DIR]`: DIR, else the 
   done
   [ -n "$url" ] || exit 0
   [ -n "$dir" ] || { dir=${url%/}; dir=${dir##*/}; dir=${dir%.git}; }
-  mkdir -p -- "$dir"
+  /bin/mkdir -p -- "$dir"
   exit 0
 fi
 # tar and unzip: the archive's name without its suffix.
@@ -58,7 +70,7 @@ for word in "$@"; do
     *.tar|*.tar.gz|*.tgz|*.tar.xz|*.tar.bz2|*.zip)
       name=${word##*/}
       for suffix in .tgz .tar.gz .tar.xz .tar.bz2 .tar .zip; do name=${name%"$suffix"}; done
-      mkdir -p -- "$name" ;;
+      /bin/mkdir -p -- "$name" ;;
   esac
 done
 exit 0

@@ -10,15 +10,27 @@ namespace tipc::trace {
 // chains start (paddle2onnx, build tools, device tools). Without duplicates.
 std::vector<std::string> recorded_programs(const std::string& interpreter);
 
-// Programs that do nothing and succeed: sleeping, installing, downloading, device queries,
-// and `ps` and `kill` (a runner's `ps | grep | xargs kill` of its server: nothing to stop).
+// Programs that do nothing and succeed: sleeping, installing, device queries, and `ps` and
+// `kill` (a runner's `ps | grep | xargs kill` of its server: nothing to stop).
 const std::vector<std::string>& no_op_programs();
 
-// Programs that unpack an archive (tar, unzip) or clone a repository (git) and the script
-// that stands in for them: nothing arrives (wget is a no-op), so it makes the directory the
-// archive is named after (`tar -xf opencv-3.4.7.tar.gz` -> opencv-3.4.7/) or the clone's
-// (`git clone https://github.com/facebookresearch/faiss.git` -> faiss/), which the runner enters.
-const std::vector<std::string>& unpacking_programs();  // tar, unzip, and git (clone)
+// The runner's housekeeping: what it prepares before a stage (directories, copies, links,
+// downloads, unpacked archives, clones). The stand-in records each such call (a record of
+// its own, replayed at run time as a setup step: plan/setup_stages.h) and then acts as the
+// trace needs: `real` runs the system's program inside the scratch tree, `none` does
+// nothing (a download: nothing arrives), `unpack` runs unpacking_stand_in_script.
+struct Housekeeping {
+  std::string program;
+  std::string action;  // "real", "none" or "unpack"
+};
+const std::vector<Housekeeping>& housekeeping_programs();
+// The stand-in's view of that list: "mkdir=real:rm=real:...:wget=none:tar=unpack".
+std::string housekeeping_table();
+
+// The script that stands in for unpacking (tar, unzip) and cloning (git), started as
+// `sh SCRIPT PROGRAM ARGS...`: nothing was downloaded, so it makes the directory the archive
+// is named after (`tar -xf opencv-3.4.7.tar.gz` -> opencv-3.4.7/) or the clone's (`git clone
+// https://github.com/facebookresearch/faiss.git` -> faiss/), which the runner enters.
 std::string unpacking_stand_in_script();
 
 // The stand-in binary: $TIPC_STAND_IN, else <dir of this binary>/../libexec/tipc-run/, else

@@ -34,6 +34,14 @@ struct TracedCall {
   std::size_t eval_index = kNoEval;
 };
 
+// A housekeeping program the runner started (mkdir, rm, cp, mv, ln, wget, curl, tar, unzip,
+// git: trace/stand_ins.h): no stage, but what the runner prepares for the calls after it,
+// replayed at run time as a setup step in the runner's order (plan/setup_stages.h).
+struct TracedHousekeeping {
+  TracedCall call;              // as started; stdout/stdin fields as for a call
+  std::size_t before_call = 0;  // how many calls (Trace::calls) the runner had started before it
+};
+
 // A file of status lines the runner wrote (results_python.log and its siblings).
 struct StatusLog {
   std::string path;  // relative to the repository root
@@ -48,6 +56,7 @@ struct Trace {
   std::vector<std::string> extra_args;  // arguments after MODE
   std::vector<std::string> evals;       // every string the runner evaluated, byte for byte
   std::vector<TracedCall> calls;        // in the order they started
+  std::vector<TracedHousekeeping> housekeeping;  // in the order they started
   std::vector<StatusLog> status_logs;
   int exit_code = 0;                    // the runner's own exit status
   std::string stderr_text;              // what the runner printed on stderr (bounded)

@@ -11,8 +11,9 @@
 namespace tipc::trace {
 namespace {
 
-// 2: calls in the order of their evaluated strings; 3: whether a call's stdin was a pipe.
-constexpr const char* kFormat = "tipc-run trace 3";
+// 2: calls in the order of their evaluated strings; 3: whether a call's stdin was a pipe;
+// 4: the housekeeping calls, and no MODE argument for a runner that reads $2 as something else.
+constexpr const char* kFormat = "tipc-run trace 4";
 
 // Every field is followed by a NUL and lists by their length, so no two inputs feed the
 // same bytes.
@@ -45,7 +46,7 @@ std::string trace_cache_key(const TraceRequest& request, const RepoInputs& input
   key.list(request.extra_args);
   key.list(recorded_programs(request.interpreter));
   key.list(no_op_programs());
-  key.list(unpacking_programs());
+  key.field(housekeeping_table());
   key.field(unpacking_stand_in_script());
   key.list(inputs.directories);
   key.field(std::to_string(inputs.files.size()));

@@ -39,9 +39,14 @@ ordered_json trace_to_json(const Trace& trace) {
   ordered_json calls = ordered_json::array(), logs = ordered_json::array();
   for (const auto& call : trace.calls) calls.push_back(call_to_json(call));
   for (const auto& log : trace.status_logs) logs.push_back({{"path", log.path}, {"text", log.text}});
+  ordered_json housekeeping = ordered_json::array();
+  for (const auto& step : trace.housekeeping) {
+    housekeeping.push_back({{"call", call_to_json(step.call)}, {"before_call", step.before_call}});
+  }
   return {{"runner", trace.runner},   {"run_dir", trace.run_dir},         {"config_arg", trace.config_arg},
           {"mode", trace.mode},       {"extra_args", trace.extra_args},   {"evals", trace.evals},
-          {"calls", calls},           {"status_logs", logs},              {"exit_code", trace.exit_code},
+          {"calls", calls},           {"housekeeping", housekeeping},     {"status_logs", logs},
+          {"exit_code", trace.exit_code},
           {"stderr_text", trace.stderr_text}, {"warnings", trace.warnings}};
 }
 
@@ -55,6 +60,9 @@ Result<Trace> trace_from_json(const json& j) {
     trace.extra_args = j.at("extra_args").get<std::vector<std::string>>();
     trace.evals = j.at("evals").get<std::vector<std::string>>();
     for (const auto& call : j.at("calls")) trace.calls.push_back(call_from_json(call));
+    for (const auto& step : j.at("housekeeping")) {
+      trace.housekeeping.push_back({call_from_json(step.at("call")), step.at("before_call").get<std::size_t>()});
+    }
     for (const auto& log : j.at("status_logs")) trace.status_logs.push_back({log.at("path"), log.at("text")});
     trace.exit_code = j.at("exit_code");
     trace.stderr_text = j.at("stderr_text");

@@ -52,7 +52,9 @@ Result<std::vector<RawCall>> read_calls(const std::string& path) {
   while (!fields.done()) {
     RawCall c;
     std::string tag;
-    if (!fields.next(tag) || tag != "C" || !fields.next(c.program) || !fields.next(c.cwd) ||
+    const bool tagged = fields.next(tag) && (tag == "C" || tag == "H");
+    c.housekeeping = tag == "H";
+    if (!tagged || !fields.next(c.program) || !fields.next(c.cwd) ||
         !fields.next(c.stdin_target) || !fields.next(c.stdout_target) || !fields.next(c.stderr_target) ||
         !fields.next(c.eval_token) || !fields.next_list(c.args) || !fields.next_list(c.environment)) {
       return fail(cut(path));

@@ -11,6 +11,7 @@ namespace tipc::trace {
 
 // One record of trace/stand_in_main.cpp, as written.
 struct RawCall {
+  bool housekeeping = false;  // tagged "H": a housekeeping program (mkdir, wget, tar, ...)
   std::string program;
   std::string cwd;
   std::string stdin_target;   // /proc/self/fd/0's link ("pipe:[12]" for a pipe)

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
+#include "trace/runner_arguments.h"
 #include "trace/sandbox.h"
 #include "trace/scratch_tree.h"
 #include "trace/stand_ins.h"
@@ -45,6 +46,8 @@ Environment start_environment(const ScratchTree& tree, const TraceRequest& reque
           {"TIPC_TRACE_MODEL", request.model_name},
           {"TIPC_TRACE_REPO", tree.repo().string()},
           {"TIPC_TRACE_STAND_IN", stand_in_binary()},
+          {"TIPC_TRACE_HOUSEKEEPING", housekeeping_table()},
+          {"TIPC_TRACE_UNPACK", tree.unpack_script().string()},
           {"TIPC_TRACE_EVAL", ""}};
   if (request.failing_call) {
     start["TIPC_TRACE_FAIL_CALL"] = std::to_string(*request.failing_call);
@@ -117,6 +120,20 @@ void order_calls_by_their_evals(std::vector<TracedCall>& calls) {
   for (std::size_t k = 0; k < places.size(); ++k) calls[places[k]] = std::move(evaluated[k]);
 }
 
+// By name, as found on PATH; a program started by its path (an absolute interpreter bound
+// over by the stand-in, a built binary it was put in place of) keeps that path.
+TracedCall traced_call(const RawCall& raw, const Environment& start, const PathMap& map) {
+  TracedCall call;
+  call.program = map.text(raw.program);
+  call.cwd = map.directory(raw.cwd);
+  call.env = environment_changes(raw.environment, start, map);
+  call.stdout_path = map.target(raw.stdout_target);
+  call.stderr_path = map.target(raw.stderr_target);
+  call.stdin_from_pipe = raw.stdin_target.starts_with("pipe:");
+  for (const auto& arg : raw.args) call.args.push_back(map.text(arg));
+  return call;
+}
+
 Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree, const RepoInputs& inputs,
                             const Environment& start) {
   const PathMap map(tree.repo().string(), request.map_root.value_or(request.repo_root));
@@ -134,18 +151,13 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
     trace.evals.push_back(map.text(eval.text));
   }
   for (const auto& raw : calls) {
-    TracedCall call;
-    // By name, as found on PATH; a program started by its path (an absolute interpreter bound
-    // over by the stand-in, a built binary it was put in place of) keeps that path.
-    call.program = map.text(raw.program);
-    call.cwd = map.directory(raw.cwd);
-    call.env = environment_changes(raw.environment, start, map);
-    call.stdout_path = map.target(raw.stdout_target);
-    call.stderr_path = map.target(raw.stderr_target);
-    call.stdin_from_pipe = raw.stdin_target.starts_with("pipe:");
-    for (const auto& arg : raw.args) call.args.push_back(map.text(arg));
+    TracedCall call = traced_call(raw, start, map);
     if (const auto found = eval_index.find(raw.eval_token); found != eval_index.end()) call.eval_index = found->second;
-    trace.calls.push_back(std::move(call));
+    if (raw.housekeeping) {
+      trace.housekeeping.push_back({std::move(call), trace.calls.size()});
+    } else {
+      trace.calls.push_back(std::move(call));
+    }
   }
   order_calls_by_their_evals(trace.calls);
   trace.status_logs = status_logs(tree, inputs, map);
@@ -180,7 +192,9 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   spec.environment.emplace();
   for (const auto& [name, value] : start) spec.environment->push_back(name + "=" + value);
   std::vector<std::string> argv = {"bash", fs::path(request.runner).lexically_relative(request.run_dir).string(),
-                                   request.config_arg, request.mode};
+                                   request.config_arg};
+  const auto runner_text = inputs.files.find(fs::path(request.runner).lexically_normal().generic_string());
+  if (runner_text == inputs.files.end() || takes_mode_argument(runner_text->second)) argv.push_back(request.mode);
   argv.insert(argv.end(), request.extra_args.begin(), request.extra_args.end());
   spec.argv = sandboxed_argv(sandbox, tree->root().string(), argv, binds);
   spec.timeout_seconds = request.timeout_seconds;

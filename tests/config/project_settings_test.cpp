@@ -158,7 +158,7 @@ TEST(ProjectSettingsFile, EveryProblemIsReportedAtOnceEachWithItsLine) {
   for (const char* expected : {"tipc-run.yaml:1: key 'jobs': must be at least 1",
                                "tipc-run.yaml:2: key 'train': expected a number of seconds",
                                "tipc-run.yaml:4: key 'pattern': not a valid regular expression",
-                               "tipc-run.yaml:4: key 'kinds': expected train, eval, export, infer or check",
+                               "tipc-run.yaml:4: key 'kinds': expected train, eval, export, infer, check or setup",
                                "tipc-run.yaml:5: key 'partitions': unknown key in slurm"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\nin:\n" << text;
   }

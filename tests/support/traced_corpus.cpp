@@ -196,17 +196,51 @@ void Mismatches::report() const {
 std::string PlanTally::summary() const {
   const int planned = runs - empty_plan_errors;
   return fmt::format("{} runs, {} stages; calls {}/{}, evaluated strings {}/{}, status logs {}/{}, empty-plan errors "
-                     "{}; kinds as native {}/{}, native edges implied {}/{}, GPU needs as native {}/{}",
+                     "{}; kinds as native {}/{}, native edges implied {}/{}, GPU needs as native {}/{}; setup stages "
+                     "{} ({} refused)",
                      runs, stages, calls_ok, planned, evals_ok, planned, logs_ok, logs_compared, empty_plan_errors,
-                     kinds_ok, kinds_compared, edges_implied, native_edges, needs_same, needs_compared);
+                     kinds_ok, kinds_compared, edges_implied, native_edges, needs_same, needs_compared, setup_stages,
+                     setup_refused);
 }
+
+namespace {
+
+// The plan without its setup stages (the recording has no housekeeping to compare them
+// with), a stage that waited for one waiting for what that one waited for instead.
+plan::Plan without_setup_stages(plan::Plan plan, PlanTally& tally) {
+  std::map<std::string, std::vector<std::string>> setup_deps;
+  std::vector<plan::Stage> kept;
+  for (auto& stage : plan.stages) {
+    std::vector<std::string> deps;
+    for (const auto& dep : stage.deps) {
+      const auto setup = setup_deps.find(dep);
+      const auto& instead = setup == setup_deps.end() ? std::vector<std::string>{dep} : setup->second;
+      for (const auto& id : instead) {
+        if (std::find(deps.begin(), deps.end(), id) == deps.end()) deps.push_back(id);
+      }
+    }
+    stage.deps = std::move(deps);
+    if (stage.kind != plan::StageKind::kSetup) {
+      kept.push_back(std::move(stage));
+      continue;
+    }
+    ++tally.setup_stages;
+    tally.setup_refused += stage.unsupported.has_value();
+    setup_deps[stage.id] = stage.deps;
+  }
+  plan.stages = std::move(kept);
+  return plan;
+}
+
+}  // namespace
 
 void check_traced_plan(const CorpusRun& run, const trace::Trace& trace, const std::string& root,
                        const dialect::Dialect* dialect, PlanTally& tally) {
   ++tally.runs;
   plan::TracedPlanOptions options;
   options.repo_root = root;
-  const auto plan = traced_corpus_plan(run, trace, options);
+  const auto setup_plan = traced_corpus_plan(run, trace, options);
+  const auto plan = setup_plan ? Result<plan::Plan>(without_setup_stages(*setup_plan, tally)) : setup_plan;
   if (!plan) {
     // The reference started nothing although the config names a trainer: an error, never a silent empty plan.
     const bool expected = run.meta["stub_calls"].get<int>() == 0;

@@ -76,6 +76,7 @@ struct Mismatches {
 struct PlanTally {
   int runs = 0, stages = 0, calls_ok = 0, evals_ok = 0, logs_ok = 0, logs_compared = 0, empty_plan_errors = 0;
   int kinds_ok = 0, kinds_compared = 0, native_edges = 0, edges_implied = 0, needs_same = 0, needs_compared = 0;
+  int setup_stages = 0, setup_refused = 0;  // the runners' replayed housekeeping, and how much of it is refused
   Mismatches mismatches;
   std::string summary() const;  // the figures, one line
 };
