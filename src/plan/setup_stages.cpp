@@ -33,14 +33,14 @@ std::string normalised(const std::string& path) {
   return normal.empty() ? "." : normal;
 }
 
-bool within(const std::string& path, const std::string& directory) {
+bool path_within(const std::string& path, const std::string& directory) {
   return path == directory || directory == "." || (path.starts_with(directory) && path[directory.size()] == '/');
 }
 
 bool any_related(const std::vector<std::string>& xs, const std::vector<std::string>& ys) {
   for (const auto& x : xs) {
     for (const auto& y : ys) {
-      if (within(x, y) || within(y, x)) return true;
+      if (path_within(x, y) || path_within(y, x)) return true;
     }
   }
   return false;
@@ -60,7 +60,7 @@ bool makes_only_output_directories(const Result<SetupAction>& action, const std:
   if (!action || action->kind != SetupKind::kMakeDir || output_dir.empty() || action->writes.empty()) return false;
   const std::string output = normalised(output_dir);
   return std::all_of(action->writes.begin(), action->writes.end(),
-                     [&](const std::string& path) { return within(normalised(path), output); });
+                     [&](const std::string& path) { return path_within(normalised(path), output); });
 }
 
 // The call as the runner wrote it. A glob (`eval "cp ${export_dir}/* ${log_dir}/"`) was
@@ -201,7 +201,7 @@ class SetupWeaver {
     for (std::size_t s = setups_.size(); s-- > 0;) {
       const std::pair<std::string, std::string>* closest = nullptr;
       for (const auto& made : made_[s]) {
-        if (within(cwd, made.first) && (!closest || made.first.size() >= closest->first.size())) closest = &made;
+        if (path_within(cwd, made.first) && (!closest || made.first.size() >= closest->first.size())) closest = &made;
       }
       if (!closest) continue;
       stage.cwd_made_by = fmt::format("setup step {} (`{}`)", plan_.stages[setups_[s]].id, closest->second);
