@@ -79,7 +79,7 @@ class DialectReader : public config::YamlReader {
     }
     return {{path, uses.front().line, uses.front().key,
              fmt::format("key '{}': old template variable names, still read: {}; rename them (docs/config-format.md, "
-                         "\"Template variables\")",
+                         "\"Template slots and variables\")",
                          uses.front().key, fmt::join(parts, ", "))}};
   }
 

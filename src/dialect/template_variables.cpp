@@ -12,8 +12,8 @@ struct PlannerVariable {
   std::string_view old_name;  // what dialect files called it before it had its name; "" when nothing else
 };
 
-// Sorted by name, for binary search; docs/config-format.md, "Template variables", says what
-// each holds. A name ending in `_arg` holds E(key, value): `key=value`, or one space.
+// Sorted by name, for binary search; docs/config-format.md, "Template slots and variables",
+// says what each holds. A name ending in `_arg` holds E(key, value): `key=value`, or one space.
 constexpr PlannerVariable kPlannerVariables[] = {
     {"autocast", ""},
     {"autocast_arg", "ac_kv"},

@@ -3,7 +3,7 @@
 // planner fills them (src/plan/planner.cpp, and plan.cpp for the status line); this is the one
 // list of their names, checked against every template when a dialect loads, so that a typo in
 // a dialect file is an error naming its line and key, not a failure of the first config that
-// reaches the template. docs/config-format.md, "Template variables", describes each.
+// reaches the template. docs/config-format.md, "Template slots and variables", describes each.
 //
 // Each name says what the variable holds. Dialect files written before the variables had
 // such names (`{ug}`, `{thr}`, `{iex2}`, ...) still load: the loader writes each old name as
