@@ -212,7 +212,8 @@ std::vector<std::pair<std::string, LookupSlot>> lookup_slots(DialectReader& r, c
   std::vector<std::pair<std::string, LookupSlot>> slots;
   // A slot may take a planner variable's name: it then replaces that variable (PaddleVideo's epoch).
   for (const auto& item : r.child(root, key)) {
-    slots.emplace_back(r.current_name(item.first, key, r.scalar(item.first, key)), lookup_slot(r, item.second));
+    std::string name = r.current_name(item.first, key, r.scalar(item.first, key));  // read before the slot's `by`
+    slots.emplace_back(std::move(name), lookup_slot(r, item.second));
   }
   return slots;
 }

@@ -206,6 +206,21 @@ TEST(TemplateVariables, AFileWithOldNamesLoadsWithOneWarningNamingEachOldNameAnd
   EXPECT_EQ(loaded->status_line, shipped.status_line);
 }
 
+TEST(TemplateVariables, ASlotsByAndNameMayBeOldNamesToo) {
+  test::TempDir dir;
+  const std::string text = ocr_dialect_with("lookup_slots:\n", "lookup_slots:\n  ug: {by: ts, default: \" \"}\n");
+  const auto loaded = load_dialect_file(dir.write("paddleocr.yaml", text));
+  ASSERT_TRUE(loaded) << loaded.error().str();
+  ASSERT_EQ(loaded->lookup_slots.size(), 2u);
+  EXPECT_EQ(loaded->lookup_slots[0].first, "infer_use_gpu");
+  EXPECT_EQ(loaded->lookup_slots[0].second.by, "to_static_text");
+  ASSERT_EQ(loaded->warnings.size(), 1u);
+  EXPECT_NE(loaded->warnings[0].str().find(":29: key 'lookup_slots': old template variable names, still read: {ug} is "
+                                           "now {infer_use_gpu} (line 29), {ts} is now {to_static_text} (line 29)"),
+            std::string::npos)
+      << loaded->warnings[0].str();
+}
+
 TEST(TemplateVariables, AnUnknownNameAmongOldOnesIsStillAnErrorWithItsLineAndKey) {
   test::TempDir dir;
   std::string text = with_old_names(test::slurp(test::dialect_dir() + "/paddleocr.yaml"));
