@@ -195,6 +195,7 @@ void print_planners(const Suite& suite, const Project& project, std::ostream& ou
   const bool native_plans = suite.traced < suite.configs;
   if (!project.dialect_error && (native_plans || project.dialect_choice.doubt.empty())) {
     print_dialect_choice(project.dialect_choice, out, warnings);
+    for (const auto& warning : project.dialect.warnings) warnings << "tipc-run: warning: " << warning.str() << '\n';
   }
   if (suite.separated > 0) {
     out << fmt::format("tipc-run: {} share an output directory with another config: each writes below it, in a "

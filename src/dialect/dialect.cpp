@@ -1,5 +1,6 @@
 #include "dialect/dialect.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -32,22 +33,54 @@ class DialectReader : public config::YamlReader {
 
   std::string template_text(const Node& parent, const std::string& key, std::optional<std::string> fallback = {}) {
     std::string text = str(parent, key, fallback);
-    if (const Node node = child(parent, key)) templates_.push_back({node, key, text});
+    if (const Node node = child(parent, key)) {
+      text = current_names(node, key, text);
+      templates_.push_back({node, key, text});
+    }
     return text;
   }
 
   // The name of a variable (a slot's `by`), checked like a template that holds only it.
   std::string variable_name(const Node& parent, const std::string& key, std::string fallback) {
     std::string name = str(parent, key, fallback);
-    if (const Node node = child(parent, key)) templates_.push_back({node, key, "{" + name + "}"});
+    if (const Node node = child(parent, key)) {
+      name = current_name(node, key, name);
+      templates_.push_back({node, key, "{" + name + "}"});
+    }
     return name;
   }
 
   // A template that is a node's own text (a slot's case).
   std::string template_scalar(const Node& node, const std::string& key) {
-    std::string text = scalar(node, key);
+    std::string text = current_names(node, key, scalar(node, key));
     templates_.push_back({node, key, text});
     return text;
+  }
+
+  // A variable's bare name (a slot's name or `by`), an old name written as its current one.
+  std::string current_name(const Node& node, const std::string& key, const std::string& name) {
+    auto current = current_variable_name(name);
+    if (!current) return name;
+    renamed_.push_back({config::yaml_line(node), key, {name, *current}});
+    return *current;
+  }
+
+  // One warning for the file, naming every old variable name it uses with its current name
+  // and the first line that uses it; none when it uses none.
+  std::vector<Diagnostic> old_name_warnings(const std::string& path) const {
+    if (renamed_.empty()) return {};
+    std::vector<RenameUse> uses = renamed_;  // read in the loader's order, told in the file's
+    std::stable_sort(uses.begin(), uses.end(), [](const auto& a, const auto& b) { return a.line < b.line; });
+    std::set<std::string> told;
+    std::vector<std::string> parts;
+    for (const auto& use : uses) {
+      if (!told.insert(use.rename.old_name).second) continue;
+      parts.push_back(fmt::format("{{{}}} is now {{{}}} (line {})", use.rename.old_name, use.rename.new_name, use.line));
+    }
+    return {{path, uses.front().line, uses.front().key,
+             fmt::format("key '{}': old template variable names, still read: {}; rename them (docs/config-format.md, "
+                         "\"Template slots and variables\")",
+                         uses.front().key, fmt::join(parts, ", "))}};
   }
 
   // Every {name} of every template read is a variable of the planner or a slot of the dialect.
@@ -71,7 +104,21 @@ class DialectReader : public config::YamlReader {
     std::string key;
     std::string text;
   };
+  struct RenameUse {
+    int line = 0;
+    std::string key;
+    VariableRename rename;
+  };
+
+  // `text` with its old variable names written as the current ones, each rename noted.
+  std::string current_names(const Node& node, const std::string& key, const std::string& text) {
+    auto [current, renames] = with_current_variable_names(text);
+    for (auto& rename : renames) renamed_.push_back({config::yaml_line(node), key, std::move(rename)});
+    return current;
+  }
+
   std::vector<TemplateUse> templates_;
+  std::vector<RenameUse> renamed_;
 };
 
 // A block left out is one problem, not one per key it should have held.
@@ -83,7 +130,7 @@ StageTemplate stage(DialectReader& r, const Node& parent, const std::string& key
   }
   StageTemplate t;
   t.command = r.template_text(node, "command");
-  t.evaluated = r.template_text(node, "evaluated", std::string("{cmd}"));
+  t.evaluated = r.template_text(node, "evaluated", std::string("{command}"));
   t.log = r.template_text(node, "log");
   t.status_log = r.template_text(node, "status_log", std::string("{stage_log}"));
   t.trainer_log = r.template_text(node, "trainer_log", std::string());
@@ -164,7 +211,10 @@ std::map<int, int> layout(DialectReader& r, const Node& root) {
 std::vector<std::pair<std::string, LookupSlot>> lookup_slots(DialectReader& r, const Node& root, const std::string& key) {
   std::vector<std::pair<std::string, LookupSlot>> slots;
   // A slot may take a planner variable's name: it then replaces that variable (PaddleVideo's epoch).
-  for (const auto& item : r.child(root, key)) slots.emplace_back(r.scalar(item.first, key), lookup_slot(r, item.second));
+  for (const auto& item : r.child(root, key)) {
+    std::string name = r.current_name(item.first, key, r.scalar(item.first, key));  // read before the slot's `by`
+    slots.emplace_back(std::move(name), lookup_slot(r, item.second));
+  }
   return slots;
 }
 
@@ -236,8 +286,8 @@ void read_infer(DialectReader& r, const Node& root, Dialect& d) {
   d.whole_infer.style = r.one_of(whole, "style", {"export_list", "kl_quant", "mode_list", "none"}, "none");
   d.whole_infer.modes = r.strings(whole, "modes");
   if (r.child(whole, "export")) d.whole_infer.export_stage = stage(r, whole, "export");
-  d.whole_infer.model_dir = r.template_text(whole, "model_dir", std::string("{model_i}"));
-  d.whole_infer.export_output = r.template_text(whole, "export_output", std::string("{model_i}"));
+  d.whole_infer.model_dir = r.template_text(whole, "model_dir", std::string("{infer_model}"));
+  d.whole_infer.export_output = r.template_text(whole, "export_output", std::string("{infer_model}"));
   d.whole_infer.data_line = r.integer(whole, "data_line", 48);
   d.whole_infer.infer_cwd = r.str(whole, "infer_cwd", std::string("."));
 }
@@ -305,6 +355,7 @@ Result<Dialect> load_dialect_file(const std::string& path) {
   }
   reader.check_variables(slots);
   if (auto problems = reader.finish(); !problems.empty()) return fail(Error{std::move(problems)});
+  dialect.warnings = reader.old_name_warnings(path);
   return dialect;
 }
 

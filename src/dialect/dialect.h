@@ -57,7 +57,7 @@ struct ToStatic {
   Source source = Source::kNone;
   int line = 0;               // for kLine
   std::string join = "  ";    // text between the norm script and the to-static text
-  bool own_slot = false;      // Det: the text goes into the {ts} slot instead
+  bool own_slot = false;      // Det: the text goes into the {to_static_text} slot instead
 };
 
 // Which events touch CUDA_VISIBLE_DEVICES in compat mode (spec §3.3).
@@ -74,7 +74,7 @@ struct DeviceEvents {
 
 struct StageTemplate {
   std::string command;          // the reference's command text (status line, compat shell text)
-  std::string evaluated = "{cmd}";  // what the reference hands to the shell
+  std::string evaluated = "{command}";  // what the reference hands to the shell
   std::string log;              // where the stage's output goes
   std::string status_log;       // the log named in the status line
   std::string trainer_log;      // a log the trainer writes itself, appended to `log` afterwards (OCR, Clas)
@@ -84,15 +84,15 @@ struct InferBranch {
   std::vector<std::string> loops;  // iteration order, outermost first: mkldnn, threads, batch, precision, trt
   std::vector<std::string> skip;   // named skip rules (docs/config-format.md)
   StageTemplate stage;
-  std::string results_dir;         // Seg's per-run results directory ({res} slot)
+  std::string results_dir;         // Seg's per-run results directory ({results_dir_arg})
 };
 
 struct WholeInfer {
   std::string style;               // "export_list" (OCR/Seg), "kl_quant" (Clas), "mode_list" (Det), "none"
   std::vector<std::string> modes;  // MODE values that take this branch
   StageTemplate export_stage;
-  std::string model_dir = "{model_i}";
-  std::string export_output = "{model_i}";
+  std::string model_dir = "{infer_model}";
+  std::string export_output = "{infer_model}";
   int data_line = 48;
   std::string infer_cwd = ".";     // Clas KL: the runner changes into deploy/
 };
@@ -144,6 +144,10 @@ struct Dialect {
   std::string banner;        // written before the first status line of a run ("" = none)
 
   std::vector<Anchor> anchors;
+
+  // What the file should change although it loads: its old template variable names (one
+  // warning for the file, dialect/template_variables.h). The CLI prints them once.
+  std::vector<Diagnostic> warnings;
 };
 
 // Reads one dialect file; errors name the file, line and key.

@@ -77,7 +77,7 @@ Result<ChainStart> start_chain_plan(const ChainLines& lines, const std::string& 
   plan.output_dir = fmt::format("test_tipc/output/{}/{}", plan.model_name, mode);
   plan.results_log = plan.output_dir + "/" + status_log;
   // common_func.sh's status_check of these runners: the model name, then the command.
-  plan.status_line = "\x1b[33m {word} with command - {model} - {cmd}!  \x1b[0m";
+  plan.status_line = "\x1b[33m {status_word} with command - {model_name} - {command}!  \x1b[0m";
   return start;
 }
 

@@ -32,9 +32,9 @@ Result<std::string> render_status_line(const Plan& plan, const Stage& stage, boo
   const std::string word = success ? "Run successfully" : "Run failed";
   if (stage.traced_status) return stage.traced_status->before + word + stage.traced_status->after;
   if (plan.status_line.empty()) return fail(Error::plain(fmt::format("stage {} writes no status line", stage.id)));
-  const Vars vars{{"word", word},
-                  {"model", plan.model_name},
-                  {"cmd", stage.command},
+  const Vars vars{{"status_word", word},
+                  {"model_name", plan.model_name},
+                  {"command", stage.command},
                   {"status_log", stage.status_log}};
   return render(plan.status_line, vars);
 }

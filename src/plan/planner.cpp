@@ -231,13 +231,13 @@ Result<void> Planner::render_slots(const std::vector<std::pair<std::string, dial
   return {};
 }
 
-// {key_N}, {value_N} and {set_N} (= E(key, value)) for every logical line: the runners
+// {key_N}, {value_N} and {arg_N} (= E(key, value)) for every logical line: the runners
 // that read a line no named variable covers (PaddleVideo's L12, the tutorial layout).
 void Planner::add_line_variables() {
   for (int line = 1; line <= std::max(cfg_.size(), pos::kInferExtra2); ++line) {
     base_[fmt::format("key_{}", line)] = key(line);
     base_[fmt::format("value_{}", line)] = val(line);
-    base_[fmt::format("set_{}", line)] = emit(key(line), val(line));
+    base_[fmt::format("arg_{}", line)] = emit(key(line), val(line));
   }
 }
 
@@ -252,7 +252,7 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   stage.log = opt_.compat ? log : normalise_path(log);
   vars["stage_log"] = stage.log;
   stage.command = TRY(render(tpl.command, vars));
-  vars["cmd"] = stage.command;
+  vars["command"] = stage.command;
   stage.shell_text = TRY(render(tpl.evaluated, vars));
   stage.status_log = TRY(render(tpl.status_log, vars));
   if (!tpl.trainer_log.empty()) {
@@ -286,13 +286,16 @@ Result<Plan> Planner::run() {
   for (std::size_t at = model_pp.find("PP-"); at != std::string::npos; at = model_pp.find("PP-", at)) {
     model_pp.replace(at, 3, "pp");
   }
-  base_ = {{"py", val(pos::kPython)},     {"model", plan_.model_name},
-           {"mode", opt_.mode},           {"repo_root", opt_.repo_root},
-           {"model_pp", model_pp},        {"log0", emit(key(pos::kSaveLogPath), "")},
-           {"exp_dir_key", key(pos::kSaveInferenceDir)}};
+  base_ = {{"python", val(pos::kPython)},
+           {"model_name", plan_.model_name},
+           {"mode", opt_.mode},
+           {"repo_root", opt_.repo_root},
+           {"model_name_pp_lowered", model_pp},
+           {"save_log_path_arg", emit(key(pos::kSaveLogPath), "")},
+           {"save_inference_dir_key", key(pos::kSaveInferenceDir)}};
   add_line_variables();
   plan_.output_dir = TRY(render(d_.log_dir, base_));
-  base_["LOG"] = plan_.output_dir;
+  base_["log_dir"] = plan_.output_dir;
   plan_.results_log = plan_.output_dir + "/results_python.log";
   if (!d_.banner.empty()) {
     plan_.banner = TRY(render(d_.banner, base_));
@@ -401,26 +404,26 @@ Result<Vars> Planner::train_vars(const GpuElement& gpu, std::size_t gpu_index, c
   vars["save_log"] = TRY(render(gpu.nodes ? d_.save_log_multi_node : d_.save_log, vars));
   const std::string epoch = epoch_value();
   vars["train_script"] = choice.train_script;
-  vars["use_gpu"] = emit(key(pos::kUseGpu), paired_use_gpu(gpu_index, gpu));
-  vars["save"] = emit(key(pos::kSaveDir), vars["save_log"]);
-  vars["epoch"] = emit(key(pos::kEpoch), epoch);
+  vars["use_gpu_arg"] = emit(key(pos::kUseGpu), paired_use_gpu(gpu_index, gpu));
+  vars["save_dir_arg"] = emit(key(pos::kSaveDir), vars["save_log"]);
+  vars["epoch_arg"] = emit(key(pos::kEpoch), epoch);
   vars["epoch_value"] = epoch;
-  vars["batch"] = emit(key(pos::kBatch), batch_value());
-  vars["pretrain"] = emit(key(pos::kPretrained), val(pos::kPretrained));
-  vars["extra"] = emit(key(pos::kTrainExtra), val(pos::kTrainExtra));
-  vars["ac_kv"] = emit(key(pos::kAutoCast), autocast);
-  vars["fname"] = emit("filename", plan_.model_name);
-  vars["ts"] = choice.to_static_text;
+  vars["batch_arg"] = emit(key(pos::kBatch), batch_value());
+  vars["pretrained_arg"] = emit(key(pos::kPretrained), val(pos::kPretrained));
+  vars["train_extra_arg"] = emit(key(pos::kTrainExtra), val(pos::kTrainExtra));
+  vars["autocast_arg"] = emit(key(pos::kAutoCast), autocast);
+  vars["filename_arg"] = emit("filename", plan_.model_name);
+  vars["to_static_text"] = choice.to_static_text;
   TRY(render_slots(d_.lookup_slots, vars));
   vars["model_suffix"] = model_suffix(autocast);
   // Seg's pact and fpgm trainers start from the weights the norm trainer's eval read.
   const bool pact_or_fpgm = choice.rule && choice.rule->match == TrainerRule::Match::kKeyEquals &&
                             (choice.rule->train_line == pos::kPactTrain || choice.rule->train_line == pos::kFpgmTrain);
-  vars["pre"] = d_.pact_pretrain_from_norm && pact_or_fpgm && !gpu.nodes ? last_norm_eval_weights_ : vars["pretrain"];
+  vars["pretrained_or_norm_weights_arg"] = d_.pact_pretrain_from_norm && pact_or_fpgm && !gpu.nodes ? last_norm_eval_weights_ : vars["pretrained_arg"];
   const dialect::Launcher& launcher = opt_.launcher.value_or(d_.launcher);
   vars["gpu_count"] = std::to_string(gpu.gpu_count);
   vars["master_addr"] = gpu.ips ? gpu.ips->substr(0, gpu.ips->find(',')) : "127.0.0.1";
-  vars["launch"] = TRY(render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars));
+  vars["launcher_args"] = TRY(render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars));
   vars["weights_subdir"] = weights_subdir();
   return vars;
 }
@@ -474,14 +477,14 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
     vars["train_model_name"] = train_model_name_;
   }
   vars["weights"] = TRY(render(d_.weights, vars));
-  vars["eval_w"] = emit(key(d_.eval_weights_key_line), vars["weights"]);
-  if (!choice->rule) last_norm_eval_weights_ = vars["eval_w"];
+  vars["eval_weights_arg"] = emit(key(d_.eval_weights_key_line), vars["weights"]);
+  if (!choice->rule) last_norm_eval_weights_ = vars["eval_weights_arg"];
 
   const std::string& eval_script = val(pos::kEval);
   if (script_runs(eval_script)) {
     if (d_.devices.apply_before_eval) apply_device(gpu);
     vars["eval_script"] = eval_script;
-    vars["eval_extra"] = emit(key(pos::kEvalExtra), val(pos::kEvalExtra));
+    vars["eval_extra_arg"] = emit(key(pos::kEvalExtra), val(pos::kEvalExtra));
     auto eval = TRY(add_stage(StageKind::kEval, iteration + "/eval", d_.eval, vars, opt_.run_dir));
     follow_train(*eval, gpu, train_id);
   }
@@ -500,8 +503,8 @@ Result<void> Planner::export_and_infer(const GpuElement& gpu, const std::string&
       opt_.compat && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
                                  [&](const std::string& g) { return glob_match(g, plan_.model_name); });
   vars["export_script"] = choice.export_script;
-  vars["exp_w"] = blank_weights ? "" : emit(key(pos::kCheckpoints), vars["weights"]);
-  vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), vars["save_log"]);
+  vars["export_weights_arg"] = blank_weights ? "" : emit(key(pos::kCheckpoints), vars["weights"]);
+  vars["save_inference_dir_arg"] = emit(key(pos::kSaveInferenceDir), vars["save_log"]);
   std::vector<const dialect::StageTemplate*> exports;
   if (!d_.onnx_export_key.empty() && key(pos::kExport2) == d_.onnx_export_key) exports.push_back(&d_.onnx_export);
   exports.push_back(&d_.export_);
@@ -535,15 +538,15 @@ Result<void> Planner::inference_matrix(Vars vars, const std::string& prefix, con
                                        const std::string& quant, const std::optional<std::string>& device,
                                        const std::string& cwd) {
   vars["infer_script"] = val(pos::kInference);
-  vars["ugk"] = key(pos::kInferUseGpu);
-  vars["model_dir_slot"] = emit(key(pos::kModelDir), vars["infer_model_dir"]);
-  vars["data"] = emit(key(pos::kImageDir), vars["infer_data"]);
-  vars["bench"] = emit(key(pos::kBenchmark), val(pos::kBenchmark));
-  vars["iex"] = emit(key(pos::kInferExtra), val(pos::kInferExtra));
-  vars["iex2"] = emit(key(pos::kInferExtra2), val(pos::kInferExtra2));
+  vars["infer_use_gpu_key"] = key(pos::kInferUseGpu);
+  vars["infer_model_dir_arg"] = emit(key(pos::kModelDir), vars["infer_model_dir"]);
+  vars["infer_data_arg"] = emit(key(pos::kImageDir), vars["infer_data"]);
+  vars["benchmark_arg"] = emit(key(pos::kBenchmark), val(pos::kBenchmark));
+  vars["infer_extra_arg"] = emit(key(pos::kInferExtra), val(pos::kInferExtra));
+  vars["infer_extra2_arg"] = emit(key(pos::kInferExtra2), val(pos::kInferExtra2));
   for (const char* loop : {"mkldnn", "threads", "batch_size", "precision", "trt"}) vars[loop] = "";
   for (const auto& use_gpu : split_list(val(pos::kInferUseGpu))) {
-    vars["ug"] = use_gpu;
+    vars["infer_use_gpu"] = use_gpu;
     const bool cpu = use_gpu == "False" || use_gpu == "cpu";
     const bool gpu = use_gpu == "True" || use_gpu == "gpu";
     if (!cpu && !gpu) {
@@ -599,15 +602,15 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
   for (const auto& rule : branch.skip) {
     if (skip_rule_applies(rule, vars, quant)) return {};
   }
-  vars["mkl"] = emit(key(pos::kEnableMkldnn), vars["mkldnn"]);
-  vars["mkl_always"] = key(pos::kEnableMkldnn) + "=" + vars["mkldnn"];
-  vars["thr"] = emit(key(pos::kCpuThreads), vars["threads"]);
-  vars["ib"] = emit(key(pos::kInferBatch), vars["batch_size"]);
-  vars["prec"] = emit(key(pos::kPrecision), vars["precision"]);
-  vars["trt_slot"] = emit(key(pos::kUseTensorrt), vars["trt"]);
+  vars["mkldnn_arg"] = emit(key(pos::kEnableMkldnn), vars["mkldnn"]);
+  vars["mkldnn_arg_always"] = key(pos::kEnableMkldnn) + "=" + vars["mkldnn"];
+  vars["threads_arg"] = emit(key(pos::kCpuThreads), vars["threads"]);
+  vars["batch_size_arg"] = emit(key(pos::kInferBatch), vars["batch_size"]);
+  vars["precision_arg"] = emit(key(pos::kPrecision), vars["precision"]);
+  vars["trt_arg"] = emit(key(pos::kUseTensorrt), vars["trt"]);
   if (!branch.results_dir.empty()) {
     auto results = TRY(render(branch.results_dir, vars));
-    vars["res"] = emit(key(pos::kInferExtra), results);
+    vars["results_dir_arg"] = emit(key(pos::kInferExtra), results);
   }
   if (auto ok = render_slots(d_.infer_slots, vars); !ok) return ok;
   const std::string id = on_gpu ? fmt::format("{}/gpu_trt_{}_{}_bs{}", prefix, vars["trt"], vars["precision"],
@@ -664,21 +667,21 @@ Result<void> Planner::whole_infer_export_list() {
   }
   for (std::size_t i = 0; i < models.size(); ++i) {
     Vars vars = base_;
-    vars["index"] = std::to_string(i);
-    vars["model_i"] = models[i];
+    vars["infer_model_index"] = std::to_string(i);
+    vars["infer_model"] = models[i];
     const std::size_t slash = models[i].find_last_of('/', models[i].empty() ? 0 : models[i].size() - 2);
-    vars["model_parent"] = slash == std::string::npos ? "." : models[i].substr(0, slash);
+    vars["infer_model_parent"] = slash == std::string::npos ? "." : models[i].substr(0, slash);
     const std::string export_script = i < exports.size() ? exports[i] : "";
     const std::string prefix = fmt::format("whole_infer/model_{}", i);
     std::string export_id;
-    vars["model_exported"] = models[i];
+    vars["exported_model"] = models[i];
     if (test_differs(export_script, "null")) {
       vars["export_script"] = export_script;
       auto output = TRY(render(d_.whole_infer.export_output, vars));
-      vars["exp_w"] = emit(key(pos::kCheckpoints), models[i]);
-      vars["wi_weights"] = emit(val(pos::kCheckpoints), models[i]);  // GAN: the value of L29 is the weights key
-      vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), output);
-      vars["model_exported"] = output;
+      vars["export_weights_arg"] = emit(key(pos::kCheckpoints), models[i]);
+      vars["infer_model_weights_arg"] = emit(val(pos::kCheckpoints), models[i]);  // GAN: the value of L29 is the weights key
+      vars["save_inference_dir_arg"] = emit(key(pos::kSaveInferenceDir), output);
+      vars["exported_model"] = output;
       auto exported = TRY(whole_infer_export(vars, prefix + "/export"));
       exported->model_dir = normalise_path(output);  // the checks of an export read what it wrote
       export_id = exported->id;
@@ -700,8 +703,8 @@ Result<void> Planner::whole_infer_kl_quant() {
   const std::string& kl = val(pos::kKlQuant);
   if (kl == "null" || kl == "False") return {};
   Vars vars = base_;
-  vars["kl_script"] = kl;
-  vars["model_i"] = val(pos::kInferModel);
+  vars["kl_quant_script"] = kl;
+  vars["infer_model"] = val(pos::kInferModel);
   auto exported = TRY(whole_infer_export(vars, "whole_infer/kl_quant/export"));
   const std::string export_id = exported->id;
   return whole_infer_matrix(vars, "whole_infer/kl_quant", export_id, "True", d_.whole_infer.infer_cwd);
@@ -731,9 +734,9 @@ Result<void> Planner::whole_infer_mode_list() {
     ++processed;
     Vars vars = base_;
     vars["export_script"] = val(line->second);
-    vars["exp_w"] = emit(key(pos::kCheckpoints), val(pos::kCheckpoints));
-    vars["exp_dir"] = emit(key(pos::kSaveInferenceDir), val(pos::kSaveInferenceDir));
-    vars["fname"] = emit("filename", plan_.model_name);
+    vars["export_weights_arg"] = emit(key(pos::kCheckpoints), val(pos::kCheckpoints));
+    vars["save_inference_dir_arg"] = emit(key(pos::kSaveInferenceDir), val(pos::kSaveInferenceDir));
+    vars["filename_arg"] = emit("filename", plan_.model_name);
     vars["save_inference_dir"] = val(pos::kSaveInferenceDir);
     const std::string prefix = fmt::format("whole_infer/{}", infer_mode);
     auto exported = TRY(whole_infer_export(vars, prefix + "/export"));

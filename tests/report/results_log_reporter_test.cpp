@@ -18,7 +18,7 @@ using test::fake_stage;
 plan::Plan plan_with_status_lines() {
   auto p = test::fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
   p.results_log = p.output_dir + "/results_python.log";
-  p.status_line = "{word} {model}";
+  p.status_line = "{status_word} {model_name}";
   return p;
 }
 
