@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "run/trainer_log.h"
 #include "run/working_directory.h"
 
 namespace tipc::run {
@@ -35,10 +36,15 @@ std::optional<Finished> FakeExecutor::wait(Clock::time_point until) {
   now_ = std::max(now_, next->second.end);
   Record& record = records[next->second.record];
   record.end = now_;
-  Finished done{next->first, std::nullopt, next->second.signal, {}, ""};
+  Finished done{next->first, std::nullopt, next->second.signal, {}, "", std::nullopt};
   if (!done.signal) done.exit_code = next->second.exit_code;
   const auto script = scripts.find(done.id);
   if (script != scripts.end()) done.log_findings = script->second.log_findings;
+  if (const Launch& launch = record.launch; !launch.trainer_log.empty()) {  // at once: the clock is virtual
+    TrainerLogOutcome appended = append_trainer_log(launch.trainer_log, launch.log_path, launch.checks);
+    done.trainer_log_found = appended.found;
+    done.log_findings.insert(done.log_findings.end(), appended.findings.begin(), appended.findings.end());
+  }
   running_.erase(next);
   return done;
 }

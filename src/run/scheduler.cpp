@@ -1,10 +1,7 @@
 #include "run/scheduler.h"
 
-#include <glob.h>
-
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -47,38 +44,6 @@ std::string attempt_log_path(const std::string& log_path, std::size_t attempt) {
 namespace {
 
 enum class State { kWaiting, kRunning, kDone };
-
-// The files the reference's `cat PATTERN` reads: the path itself, or, for a pattern
-// (PaddleGAN names its trainer's log by a glob), every match in the shell's order.
-std::vector<std::string> trainer_log_files(const std::string& pattern) {
-  if (pattern.find_first_of("*?[") == std::string::npos) return {pattern};
-  glob_t matches{};
-  std::vector<std::string> files;
-  if (glob(pattern.c_str(), 0, nullptr, &matches) == 0) files.assign(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
-  globfree(&matches);
-  return files;
-}
-
-// The reference appends the trainer's own train.log to the stage log (spec §4.1);
-// its lines are checked like the stage's output. False when the trainer wrote none.
-bool append_trainer_log(const std::string& pattern, const std::string& to, LogScanner& scanner) {
-  bool found = false;
-  std::ofstream out;
-  for (const auto& from : trainer_log_files(pattern)) {
-    std::ifstream in(from, std::ios::binary);
-    if (!in) continue;
-    if (!found) out.open(to, std::ios::binary | std::ios::app);
-    found = true;
-    char buffer[64 << 10];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-      const std::string_view chunk(buffer, static_cast<std::size_t>(in.gcount()));
-      out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-      scanner.feed(chunk);
-    }
-  }
-  if (found) scanner.finish();
-  return found;
-}
 
 // How often a service that is not ready yet is probed.
 constexpr double kReadyPollSeconds = 0.05;
@@ -343,6 +308,9 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
   launch.append_log = options_.appended_logs.count(stage.kind) > 0;
   launch.processes = stage.processes;
   if (options_.checks) launch.checks = options_.checks(stage);
+  if (!stage.trainer_log.empty()) {
+    launch.trainer_log = (fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log).string();
+  }
   return launch;
 }
 
@@ -493,13 +461,7 @@ void Run::handle(const Finished& finished) {
   o.signal = finished.signal;
   o.log_findings = finished.log_findings;
   slot.record.job_id = finished.job_id;
-  const plan::Stage& stage = *slot.record.stage;
-  if (!stage.trainer_log.empty()) {
-    const fs::path path = fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log;
-    LogScanner scanner(options_.checks ? options_.checks(stage) : std::vector<LogPattern>{});
-    o.trainer_log_found = append_trainer_log(path.string(), slot.record.log_path, scanner);
-    o.log_findings.insert(o.log_findings.end(), scanner.findings().begin(), scanner.findings().end());
-  }
+  o.trainer_log_found = finished.trainer_log_found;  // the executor appended it (run/trainer_log.h)
   if (stopping_ && !o.timed_out) o.interrupted = true;
   const Verdict verdict = slot.serves() ? service_verdict(slot) : classify(o);
   if (retry(it->second, verdict)) return;
