@@ -43,6 +43,9 @@ struct Finished {
   std::vector<std::string> log_findings;
   std::string job_id;  // the cluster's job id, when an executor submitted the stage as a job
   std::optional<bool> trainer_log_found;  // with Launch::trainer_log: whether one was appended
+  // With a trainer log: when the stage's processes had ended (the trainer log was appended
+  // after); a deadline or an interrupt after this is not the stage's.
+  std::optional<Clock::time_point> processes_ended;
 };
 
 class Executor {

@@ -220,7 +220,7 @@ class ProcessExecutor::Job {
                            char** environment, int output_write_end, int cgroup_procs);
   void record_status(int status);
   void pump();
-  void append_trainer_log();
+  void append_trainer_log(Clock::time_point now);
   void write_log(const char* data, std::size_t size);
   void close_output() { output_ = UniqueFd(-1); }
   bool group_alive() const { return group_ > 0 && killpg(group_, 0) == 0; }
@@ -233,6 +233,7 @@ class ProcessExecutor::Job {
   std::string trainer_log_;         // Launch::trainer_log
   std::optional<TrainerLogCopy> trainer_log_copy_;
   std::optional<TrainerLogOutcome> trainer_log_outcome_;  // once appended
+  Clock::time_point processes_ended_;                     // when its copy began
   pid_t group_ = 0;
   std::vector<pid_t> alive_;  // rank processes not yet reaped
   std::optional<int> exit_code_;
@@ -357,13 +358,16 @@ void ProcessExecutor::Job::service(Clock::time_point now) {
   } else if (output_.valid() && grace_over) {
     close_output();  // a pipe still held open by an escaped descendant does not keep the stage alive
   }
-  if (ended()) append_trainer_log();
+  if (ended()) append_trainer_log(now);
 }
 
 // A bounded piece per call (as pump's), so that wait() checks its deadline between pieces.
-void ProcessExecutor::Job::append_trainer_log() {
+void ProcessExecutor::Job::append_trainer_log(Clock::time_point now) {
   if (trainer_log_.empty() || trainer_log_outcome_) return;
-  if (!trainer_log_copy_) trainer_log_copy_.emplace(trainer_log_, checks_);  // the files there now
+  if (!trainer_log_copy_) {
+    trainer_log_copy_.emplace(trainer_log_, checks_);  // the files there now
+    processes_ended_ = now;
+  }
   char buffer[kReadChunk];
   for (int round = 0; round < 16; ++round) {
     const std::string_view piece = trainer_log_copy_->next(buffer);
@@ -407,10 +411,11 @@ void ProcessExecutor::Job::write_log(const char* data, std::size_t size) {
 
 Finished ProcessExecutor::Job::finish() {
   scanner_->finish();
-  Finished done{id_, exit_code_, signal_, scanner_->findings(), "", std::nullopt};
+  Finished done{id_, exit_code_, signal_, scanner_->findings(), "", std::nullopt, std::nullopt};
   if (!log_error_.empty()) done.log_findings.push_back("log incomplete (" + log_error_ + ")");
   if (trainer_log_outcome_) {
     done.trainer_log_found = trainer_log_outcome_->found;
+    done.processes_ended = processes_ended_;
     done.log_findings.insert(done.log_findings.end(), trainer_log_outcome_->findings.begin(),
                              trainer_log_outcome_->findings.end());
   }

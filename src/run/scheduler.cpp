@@ -85,7 +85,8 @@ class Run {
  private:
   void add_plan(const plan::Plan& plan);
   std::vector<std::size_t> start_order() const;
-  double now() const { return std::chrono::duration<double>(executor_.now() - start_).count(); }
+  double seconds_since_start(Clock::time_point t) const { return std::chrono::duration<double>(t - start_).count(); }
+  double now() const { return seconds_since_start(executor_.now()); }
   void finish(std::size_t index, Verdict verdict);
   void preflight();
   std::optional<std::string> service_problem(std::size_t index) const;
@@ -129,6 +130,7 @@ class Run {
   std::size_t services_running_ = 0;
   std::set<int> ports_in_use_;  // by running services
   bool stopping_ = false;
+  double stopped_at_ = 0;  // when stopping_ began
   double stop_kill_deadline_ = 0;
   std::string first_failure_;  // --fail-fast: the id of the stage whose failure stops new starts
 };
@@ -462,7 +464,11 @@ void Run::handle(const Finished& finished) {
   o.log_findings = finished.log_findings;
   slot.record.job_id = finished.job_id;
   o.trainer_log_found = finished.trainer_log_found;  // the executor appended it (run/trainer_log.h)
-  if (stopping_ && !o.timed_out) o.interrupted = true;
+  // The trainer log was appended after the stage's processes ended: a deadline or an
+  // interrupt that came during that copy is not the stage's.
+  const double ended = finished.processes_ended ? seconds_since_start(*finished.processes_ended) : now();
+  if (o.timed_out && slot.deadline > ended) o.timed_out = false;
+  if (stopping_ && stopped_at_ <= ended && !o.timed_out) o.interrupted = true;
   const Verdict verdict = slot.serves() ? service_verdict(slot) : classify(o);
   if (retry(it->second, verdict)) return;
   finish(it->second, final_verdict(slot, verdict));
@@ -555,6 +561,7 @@ void Run::enforce_deadlines() {
 
 void Run::stop_everything() {
   stopping_ = true;
+  stopped_at_ = now();
   stop_kill_deadline_ = now() + options_.timeouts.grace;
   for (auto& slot : slots_) {
     if (slot.state == State::kRunning) executor_.signal(stage_key(*slot.record.plan, *slot.record.stage), SIGTERM);
