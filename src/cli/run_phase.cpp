@@ -247,7 +247,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   listeners.add(console);
   listeners.add(results);
   listeners.add(reports);
-  report::CheckEventSource events(project.root, listeners);
+  report::CheckEventSource events(project.root, listeners, console);  // the console prints a failed check's values
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
   return exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options, configs);
 }

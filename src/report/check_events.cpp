@@ -17,7 +17,7 @@ void CheckEventSource::stage_finished(const run::StageRecord& record) {
   const double started = std::chrono::duration<double>(run_start_.time_since_epoch()).count() + record.start_seconds;
   const std::string cwd = run::stage_cwd_path(repo_root_, stage);
   if (const auto check = read_check_file(stage.check->kind, check_result_path(*stage.check, cwd), cwd, started)) {
-    downstream_.check_finished(record, *check);
+    checks_.check_finished(record, *check);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "report/check_events.h"
 #include "report/run_report.h"
 #include "run/events.h"
 
@@ -26,7 +27,7 @@ struct ConsoleStyle {
   static ConsoleStyle detect(int fd, bool quiet = false);  // isatty, TERM, NO_COLOR, CLICOLOR_FORCE
 };
 
-class ConsoleReporter : public run::Listener {
+class ConsoleReporter : public run::Listener, public CheckListener {
  public:
   ConsoleReporter(std::FILE* out, ConsoleStyle style, int tail_lines = 30)
       : out_(out), style_(style), tail_lines_(tail_lines) {}

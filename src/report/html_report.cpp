@@ -14,7 +14,7 @@
 #include "core/plural.h"
 #include "plan/shell_words.h"
 #include "report/html_text.h"
-#include "report/log_metrics.h"
+#include "report/log_curve.h"
 #include "report/report_text.h"
 #include "report/svg_chart.h"
 #include "run/outcome.h"

@@ -1,6 +1,7 @@
 #pragma once
-// The run's event stream: run started, stage started, stage finished, check finished, run
-// finished, and a tick while stages run. Reporters are listeners (Catch2 / googletest model); a MultiListener fans
+// The run's event stream: run started, stage started, stage finished, run finished, and a
+// tick while stages run. Only what run/ knows: what a check measured is report/'s event
+// (report/check_events.h). Reporters are listeners (Catch2 / googletest model); a MultiListener fans
 // every event out.
 #include <string>
 #include <vector>
@@ -9,10 +10,6 @@
 #include "run/outcome.h"
 #include "run/resources.h"
 #include "run/run_verdict.h"
-
-namespace tipc::report {
-struct CheckDetails;  // report/run_report.h: what a check measured, against its limits
-}
 
 namespace tipc::run {
 
@@ -64,9 +61,6 @@ class Listener {
   virtual void run_started(const RunInfo&) {}
   virtual void stage_started(const StageRecord&) {}
   virtual void stage_finished(const StageRecord&) {}
-  // After stage_finished of a check stage that ran and wrote its --json file
-  // (report::CheckEventSource reads it).
-  virtual void check_finished(const StageRecord&, const report::CheckDetails&) {}
   // While any stage runs, at least once a second of the run's clock (the executor's, so
   // virtual under the fake one): `run_seconds` since the run started. For progress lines.
   virtual void tick(double /*run_seconds*/) {}
@@ -84,9 +78,6 @@ class MultiListener : public Listener {
   }
   void stage_finished(const StageRecord& record) override {
     for (auto* l : listeners_) l->stage_finished(record);
-  }
-  void check_finished(const StageRecord& record, const report::CheckDetails& check) override {
-    for (auto* l : listeners_) l->check_finished(record, check);
   }
   void tick(double run_seconds) override {
     for (auto* l : listeners_) l->tick(run_seconds);

@@ -24,6 +24,9 @@ struct Launch {
   bool append_log = false;   // compat: the reference appends some logs
   int processes = 1;         // >1: tipc-run's rank-env launcher starts that many ranks
   std::vector<LogPattern> checks;
+  // The trainer's own log (absolute; a path or a glob), appended to log_path once the stage's
+  // processes ended, its lines checked too (run/trainer_log.h); empty: none.
+  std::string trainer_log;
   // For an executor that allocates the machines itself (Slurm); the local one has placed
   // the stage already (CUDA_VISIBLE_DEVICES in env) and ignores these.
   int gpus = 0;              // per node
@@ -39,6 +42,10 @@ struct Finished {
   std::optional<int> signal;
   std::vector<std::string> log_findings;
   std::string job_id;  // the cluster's job id, when an executor submitted the stage as a job
+  std::optional<bool> trainer_log_found;  // with Launch::trainer_log: whether one was appended
+  // With a trainer log: when the stage's processes had ended (the trainer log was appended
+  // after); a deadline or an interrupt after this is not the stage's.
+  std::optional<Clock::time_point> processes_ended;
 };
 
 class Executor {

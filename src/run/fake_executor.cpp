@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "run/trainer_log.h"
 #include "run/working_directory.h"
 
 namespace tipc::run {
@@ -14,7 +15,8 @@ Result<void> FakeExecutor::start(const Launch& launch) {
   records.push_back({launch.id, now_, -1, launch.env, {}, launch});
   const std::size_t start = starts_[launch.id]++;
   const int exit_code = start < script.first_exit_codes.size() ? script.first_exit_codes[start] : script.exit_code;
-  running_[launch.id] = {records.size() - 1, now_ + script.seconds, script.signal, exit_code};
+  const double appending = launch.trainer_log.empty() ? 0 : script.appending_seconds;
+  running_[launch.id] = {records.size() - 1, now_ + script.seconds, script.signal, exit_code, appending};
   return {};
 }
 
@@ -35,10 +37,17 @@ std::optional<Finished> FakeExecutor::wait(Clock::time_point until) {
   now_ = std::max(now_, next->second.end);
   Record& record = records[next->second.record];
   record.end = now_;
-  Finished done{next->first, std::nullopt, next->second.signal, {}, ""};
+  Finished done{next->first, std::nullopt, next->second.signal, {}, "", std::nullopt, std::nullopt};
   if (!done.signal) done.exit_code = next->second.exit_code;
   const auto script = scripts.find(done.id);
   if (script != scripts.end()) done.log_findings = script->second.log_findings;
+  // The copy happens at once; the virtual clock says it took the script's appending_seconds.
+  if (const Launch& launch = record.launch; !launch.trainer_log.empty()) {
+    TrainerLogOutcome appended = append_trainer_log(launch.trainer_log, launch.log_path, launch.checks);
+    done.trainer_log_found = appended.found;
+    done.log_findings.insert(done.log_findings.end(), appended.findings.begin(), appended.findings.end());
+    done.processes_ended = epoch_ + to_duration(now_ - next->second.appending);
+  }
   running_.erase(next);
   return done;
 }
@@ -46,6 +55,7 @@ std::optional<Finished> FakeExecutor::wait(Clock::time_point until) {
 void FakeExecutor::signal(const std::string& id, int signal) {
   const auto it = running_.find(id);
   if (it == running_.end()) return;
+  if (it->second.appending > 0 && now_ >= it->second.end - it->second.appending) return;  // no process left
   records[it->second.record].signals.push_back(signal);
   const auto script = scripts.find(id);
   const bool ignores = signal == SIGTERM && script != scripts.end() && script->second.ignores_sigterm;

@@ -19,6 +19,9 @@ class FakeExecutor : public Executor {
     std::string launch_error;        // start() fails
     int cwd_error = 0;               // start() fails to enter the launch's cwd, with this errno (ENOENT: missing)
     std::vector<std::string> log_findings;
+    // With a trainer log: how long appending it takes after the processes ended (within
+    // `seconds`); signals in that time reach no process.
+    double appending_seconds = 0;
   };
   struct Record {
     std::string id;
@@ -50,6 +53,7 @@ class FakeExecutor : public Executor {
     double end;
     std::optional<int> signal;
     int exit_code;
+    double appending = 0;  // the last seconds before `end`: the trainer log's append
   };
   static Clock::duration to_duration(double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));

@@ -23,6 +23,7 @@
 
 #include "core/unique_fd.h"
 #include "run/run_marker.h"
+#include "run/trainer_log.h"
 #include "run/working_directory.h"
 
 extern char** environ;
@@ -204,18 +205,22 @@ class ProcessExecutor::Job {
   bool reaped(pid_t pid, int status);
   // Copies the output that arrived to the log and stops what the ranks left behind.
   void service(Clock::time_point now);
-  bool complete() const { return alive_.empty() && !output_.valid() && !group_alive(); }
+  // Its processes and output are gone, but the trainer's own log is still being appended.
+  bool appending_trainer_log() const { return ended() && !complete(); }
+  bool complete() const { return ended() && (trainer_log_.empty() || trainer_log_outcome_); }
   Finished finish();
 
  private:
   Job(const Launch& launch, UniqueFd log, UniqueFd output)
       : id_(launch.id), log_(std::move(log)), output_(std::move(output)),
-        scanner_(std::make_unique<LogScanner>(launch.checks)) {}
+        scanner_(std::make_unique<LogScanner>(launch.checks)), checks_(launch.checks), trainer_log_(launch.trainer_log) {}
+  bool ended() const { return alive_.empty() && !output_.valid() && !group_alive(); }
   Result<void> start_ranks(const Launch& launch, int output_write_end, int cgroup_procs);
   Result<pid_t> start_rank(const Launch& launch, const std::string& program, const std::vector<std::string>& args,
                            char** environment, int output_write_end, int cgroup_procs);
   void record_status(int status);
   void pump();
+  void append_trainer_log(Clock::time_point now);
   void write_log(const char* data, std::size_t size);
   void close_output() { output_ = UniqueFd(-1); }
   bool group_alive() const { return group_ > 0 && killpg(group_, 0) == 0; }
@@ -224,6 +229,11 @@ class ProcessExecutor::Job {
   UniqueFd log_;
   UniqueFd output_;  // read end of the output pipe; invalid after EOF
   std::unique_ptr<LogScanner> scanner_;
+  std::vector<LogPattern> checks_;  // for the trainer log's own scanner
+  std::string trainer_log_;         // Launch::trainer_log
+  std::optional<TrainerLogCopy> trainer_log_copy_;
+  std::optional<TrainerLogOutcome> trainer_log_outcome_;  // once appended
+  Clock::time_point processes_ended_;                     // when its copy began
   pid_t group_ = 0;
   std::vector<pid_t> alive_;  // rank processes not yet reaped
   std::optional<int> exit_code_;
@@ -348,6 +358,26 @@ void ProcessExecutor::Job::service(Clock::time_point now) {
   } else if (output_.valid() && grace_over) {
     close_output();  // a pipe still held open by an escaped descendant does not keep the stage alive
   }
+  if (ended()) append_trainer_log(now);
+}
+
+// A bounded piece per call (as pump's), so that wait() checks its deadline between pieces.
+void ProcessExecutor::Job::append_trainer_log(Clock::time_point now) {
+  if (trainer_log_.empty() || trainer_log_outcome_) return;
+  if (!trainer_log_copy_) {
+    trainer_log_copy_.emplace(trainer_log_, checks_);  // the files there now
+    processes_ended_ = now;
+  }
+  char buffer[kReadChunk];
+  for (int round = 0; round < 16; ++round) {
+    const std::string_view piece = trainer_log_copy_->next(buffer);
+    if (piece.empty()) {
+      trainer_log_outcome_ = std::move(*trainer_log_copy_).finish();
+      trainer_log_copy_.reset();
+      return;
+    }
+    write_log(piece.data(), piece.size());
+  }
 }
 
 // Copies whatever the pipe holds to the log (bounded by the chunk, so memory stays flat).
@@ -381,8 +411,14 @@ void ProcessExecutor::Job::write_log(const char* data, std::size_t size) {
 
 Finished ProcessExecutor::Job::finish() {
   scanner_->finish();
-  Finished done{id_, exit_code_, signal_, scanner_->findings(), ""};
+  Finished done{id_, exit_code_, signal_, scanner_->findings(), "", std::nullopt, std::nullopt};
   if (!log_error_.empty()) done.log_findings.push_back("log incomplete (" + log_error_ + ")");
+  if (trainer_log_outcome_) {
+    done.trainer_log_found = trainer_log_outcome_->found;
+    done.processes_ended = processes_ended_;
+    done.log_findings.insert(done.log_findings.end(), trainer_log_outcome_->findings.begin(),
+                             trainer_log_outcome_->findings.end());
+  }
   return done;
 }
 
@@ -440,14 +476,15 @@ std::optional<Finished> ProcessExecutor::take_finished(Clock::time_point now) {
 // Until output, a signal or a child's end arrives, or `until`.
 void ProcessExecutor::sleep_until_ready(Clock::time_point now, Clock::time_point until) const {
   std::vector<pollfd> fds{{signals_.wake_fd(), POLLIN, 0}};
-  bool cleanup_pending = false;
+  bool cleanup_pending = false, appending = false;
   for (const auto& job : jobs_) {
     if (job->output_fd() >= 0) fds.push_back({job->output_fd(), POLLIN, 0});
     cleanup_pending = cleanup_pending || job->cleaning_up();
+    appending = appending || job->appending_trainer_log();
   }
   auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
   // Group members cannot be waited for; look again soon while some remain.
-  timeout = std::min(timeout, std::chrono::milliseconds(cleanup_pending ? 50 : 1000));
+  timeout = std::min(timeout, std::chrono::milliseconds(appending ? 0 : cleanup_pending ? 50 : 1000));
   poll(fds.data(), fds.size(), static_cast<int>(std::max<std::int64_t>(0, timeout.count())));
   signals_.drain();
 }

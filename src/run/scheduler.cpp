@@ -1,10 +1,7 @@
 #include "run/scheduler.h"
 
-#include <glob.h>
-
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -48,38 +45,6 @@ namespace {
 
 enum class State { kWaiting, kRunning, kDone };
 
-// The files the reference's `cat PATTERN` reads: the path itself, or, for a pattern
-// (PaddleGAN names its trainer's log by a glob), every match in the shell's order.
-std::vector<std::string> trainer_log_files(const std::string& pattern) {
-  if (pattern.find_first_of("*?[") == std::string::npos) return {pattern};
-  glob_t matches{};
-  std::vector<std::string> files;
-  if (glob(pattern.c_str(), 0, nullptr, &matches) == 0) files.assign(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
-  globfree(&matches);
-  return files;
-}
-
-// The reference appends the trainer's own train.log to the stage log (spec §4.1);
-// its lines are checked like the stage's output. False when the trainer wrote none.
-bool append_trainer_log(const std::string& pattern, const std::string& to, LogScanner& scanner) {
-  bool found = false;
-  std::ofstream out;
-  for (const auto& from : trainer_log_files(pattern)) {
-    std::ifstream in(from, std::ios::binary);
-    if (!in) continue;
-    if (!found) out.open(to, std::ios::binary | std::ios::app);
-    found = true;
-    char buffer[64 << 10];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-      const std::string_view chunk(buffer, static_cast<std::size_t>(in.gcount()));
-      out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-      scanner.feed(chunk);
-    }
-  }
-  if (found) scanner.finish();
-  return found;
-}
-
 // How often a service that is not ready yet is probed.
 constexpr double kReadyPollSeconds = 0.05;
 
@@ -120,7 +85,8 @@ class Run {
  private:
   void add_plan(const plan::Plan& plan);
   std::vector<std::size_t> start_order() const;
-  double now() const { return std::chrono::duration<double>(executor_.now() - start_).count(); }
+  double seconds_since_start(Clock::time_point t) const { return std::chrono::duration<double>(t - start_).count(); }
+  double now() const { return seconds_since_start(executor_.now()); }
   void finish(std::size_t index, Verdict verdict);
   void preflight();
   std::optional<std::string> service_problem(std::size_t index) const;
@@ -164,6 +130,7 @@ class Run {
   std::size_t services_running_ = 0;
   std::set<int> ports_in_use_;  // by running services
   bool stopping_ = false;
+  double stopped_at_ = 0;  // when stopping_ began
   double stop_kill_deadline_ = 0;
   std::string first_failure_;  // --fail-fast: the id of the stage whose failure stops new starts
 };
@@ -343,6 +310,9 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
   launch.append_log = options_.appended_logs.count(stage.kind) > 0;
   launch.processes = stage.processes;
   if (options_.checks) launch.checks = options_.checks(stage);
+  if (!stage.trainer_log.empty()) {
+    launch.trainer_log = (fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log).string();
+  }
   return launch;
 }
 
@@ -493,14 +463,12 @@ void Run::handle(const Finished& finished) {
   o.signal = finished.signal;
   o.log_findings = finished.log_findings;
   slot.record.job_id = finished.job_id;
-  const plan::Stage& stage = *slot.record.stage;
-  if (!stage.trainer_log.empty()) {
-    const fs::path path = fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log;
-    LogScanner scanner(options_.checks ? options_.checks(stage) : std::vector<LogPattern>{});
-    o.trainer_log_found = append_trainer_log(path.string(), slot.record.log_path, scanner);
-    o.log_findings.insert(o.log_findings.end(), scanner.findings().begin(), scanner.findings().end());
-  }
-  if (stopping_ && !o.timed_out) o.interrupted = true;
+  o.trainer_log_found = finished.trainer_log_found;  // the executor appended it (run/trainer_log.h)
+  // The trainer log was appended after the stage's processes ended: a deadline or an
+  // interrupt that came during that copy is not the stage's.
+  const double ended = finished.processes_ended ? seconds_since_start(*finished.processes_ended) : now();
+  if (o.timed_out && slot.deadline > ended) o.timed_out = false;
+  if (stopping_ && stopped_at_ <= ended && !o.timed_out) o.interrupted = true;
   const Verdict verdict = slot.serves() ? service_verdict(slot) : classify(o);
   if (retry(it->second, verdict)) return;
   finish(it->second, final_verdict(slot, verdict));
@@ -593,6 +561,7 @@ void Run::enforce_deadlines() {
 
 void Run::stop_everything() {
   stopping_ = true;
+  stopped_at_ = now();
   stop_kill_deadline_ = now() + options_.timeouts.grace;
   for (auto& slot : slots_) {
     if (slot.state == State::kRunning) executor_.signal(stage_key(*slot.record.plan, *slot.record.stage), SIGTERM);

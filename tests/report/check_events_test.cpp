@@ -14,7 +14,7 @@ namespace tipc::report {
 namespace {
 
 // Every event, as a line, in order.
-class Recorder : public run::Listener {
+class Recorder : public run::Listener, public CheckListener {
  public:
   void run_started(const run::RunInfo&) override { events.push_back("run started"); }
   void stage_started(const run::StageRecord& r) override { events.push_back("started " + r.stage->id); }
@@ -66,7 +66,7 @@ class CheckEventsTest : public ::testing::Test {
   plan::Stage check_, export_;
   std::deque<plan::Stage> other_checks_;
   Recorder recorder_;
-  CheckEventSource source_{dir_.path().string(), recorder_};
+  CheckEventSource source_{dir_.path().string(), recorder_, recorder_};
 };
 
 // A failed diff's result file, as tipc-run diff writes it.
@@ -99,12 +99,12 @@ TEST_F(CheckEventsTest, NoFileNoStartOrAnEarlierRunsFileSendsNoCheckEvent) {
 TEST_F(CheckEventsTest, AnUnreadableFileIsAFailedCheckWithANote) {
   dir_.write("check.json", "{\"passed\": tru");
   CheckDetails seen;
-  struct Keep : run::Listener {
+  struct Keep : run::Listener, CheckListener {
     explicit Keep(CheckDetails& out) : out(out) {}
     void check_finished(const run::StageRecord&, const CheckDetails& check) override { out = check; }
     CheckDetails& out;
   } keep(seen);
-  CheckEventSource source(dir_.path().string(), keep);
+  CheckEventSource source(dir_.path().string(), keep, keep);
   source.run_started({{&plan_}, 1, 1, {{}, "none"}});
   source.stage_finished(record(check_, "check.log"));
   EXPECT_EQ(seen.kind, "diff");

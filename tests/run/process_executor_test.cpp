@@ -120,6 +120,37 @@ TEST_F(ProcessExecutorTest, ExitCodesSignalsAndLogChecksAreReported) {
   EXPECT_EQ(run_one(executor, l).log_findings.size(), 1u);
 }
 
+// The trainer's own log goes after the stage's output, checked like it, before the stage
+// is reported finished; it is copied a bounded piece per wait(), so a wait whose deadline has
+// come returns between pieces (no copy holds up another stage's deadline).
+TEST_F(ProcessExecutorTest, TheTrainerLogIsAppendedInPiecesBetweenDeadlines) {
+  ProcessExecutor executor(signals_);
+  const std::string trainer_text = std::string(4 << 20, 'x') + "\nepoch 1 loss: nan\n";
+  dir_.write("out/train.log", trainer_text);
+  auto l = launch("t", {"--print", "stage output"});
+  l.trainer_log = path("out/*.log");
+  l.checks = default_log_patterns(true);
+  ASSERT_TRUE(executor.start(l));
+  const std::string stage_output = "stage output\n";
+  bool returned_mid_copy = false;
+  std::optional<Finished> done;
+  for (int calls = 0; !done && calls < 1000000; ++calls) {
+    done = executor.wait(Clock::now());  // a deadline that is due at once
+    const auto size = std::filesystem::file_size(path("logs/t.log"));
+    if (!done && size > stage_output.size() && size < stage_output.size() + trainer_text.size()) returned_mid_copy = true;
+  }
+  ASSERT_TRUE(done);
+  EXPECT_TRUE(returned_mid_copy);
+  EXPECT_EQ(done->trainer_log_found, true);
+  EXPECT_EQ(done->log_findings.size(), 1u);  // the trainer log's nan loss
+  EXPECT_EQ(test::slurp(path("logs/t.log")), stage_output + trainer_text);
+  l.id = "none";
+  l.trainer_log = path("nowhere/*.log");
+  EXPECT_EQ(run_one(executor, l).trainer_log_found, false);
+  l.trainer_log.clear();
+  EXPECT_FALSE(run_one(executor, l).trainer_log_found);
+}
+
 TEST_F(ProcessExecutorTest, EnvironmentAndWorkingDirectoryComeFromTheLaunch) {
   setenv("TIPC_TEST_REMOVE_ME", "x", 1);
   ProcessExecutor executor(signals_);

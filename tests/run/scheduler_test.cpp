@@ -389,6 +389,33 @@ TEST_F(SchedulerTest, ATrainerLogPatternAppendsEveryMatchInOrder) {
   EXPECT_EQ(record(summary, "missing").observation.trainer_log_found, false);
 }
 
+// The executor appends the trainer log after the stage's processes ended, and the scheduler
+// goes on keeping deadlines meanwhile; a timeout or an interrupt that comes during that copy
+// is not the stage's: it ended before them.
+TEST_F(SchedulerTest, ADeadlineOrInterruptWhileTheTrainerLogIsAppendedIsNotTheStages) {
+  test::TempDir repo;
+  repo.write("logs/slow.log", "");
+  repo.write("out/train.log", "trainer line\n");
+  options_.repo_root = repo.path().string();
+  options_.timeouts.by_kind[StageKind::kTrain] = 10;
+  options_.jobs = 1;
+  plan::Stage slow = make_stage("slow", StageKind::kTrain, 0);
+  slow.trainer_log = "out/train.log";
+  const auto p = make_plan({slow});
+  for (const bool interrupt : {false, true}) {
+    FakeExecutor fake;  // its clock starts at 0 again
+    fake.scripts["c.txt#slow"].seconds = 12;  // processes end at 9, the append takes 3 more
+    fake.scripts["c.txt#slow"].appending_seconds = 3;
+    fake.interrupt_at = interrupt ? 9.5 : -1;
+    const auto s = run_stages({&p}, fake, recorder_, options_, [&fake] { return fake.interrupt_fired(); });
+    EXPECT_EQ(record(s, "slow").verdict.result, Status::kPass) << record(s, "slow").verdict.reason;
+    EXPECT_EQ(record(s, "slow").observation.trainer_log_found, true);
+    ASSERT_EQ(fake.records.size(), 1u);
+    EXPECT_TRUE(fake.records[0].signals.empty());
+    EXPECT_EQ(s.interrupted, interrupt);
+  }
+}
+
 TEST_F(SchedulerTest, TicksAtLeastOnceASecondWhileAStageRunsAndNotAfterwards) {
   fake_.default_script.seconds = 150.5;
   const auto p = make_plan({make_stage("train", StageKind::kTrain, 0)});
