@@ -196,19 +196,21 @@ std::optional<std::string> kept_build_directory(const std::string& path, const S
 
 Result<std::string> remove_paths(const SetupAction& action, const Setup& setup) {
   std::vector<std::size_t> kept;
-  std::vector<std::string> removed, lines;
+  std::vector<std::string> removed, absent, lines;
   for (std::size_t i = 0; i < action.operands.size(); ++i) {
+    std::error_code ec;
     if (auto why = kept_build_directory(action.removes[i], setup)) {
       kept.push_back(action.operands[i]);
       lines.push_back(std::move(*why));
-    } else {
+    } else if (fs::exists(fs::symlink_status(setup.root / action.removes[i], ec))) {
       removed.push_back(action.removes[i]);
+    } else {
+      absent.push_back(action.removes[i]);
     }
   }
-  if (!removed.empty()) {
-    TRY(run_in_directory(action, argv_without(action, kept), setup));
-    lines.insert(lines.begin(), "removed " + joined(removed));
-  }
+  if (removed.size() + absent.size() > 0) TRY(run_in_directory(action, argv_without(action, kept), setup));
+  if (!absent.empty()) lines.insert(lines.begin(), "nothing to remove: " + joined(absent));
+  if (!removed.empty()) lines.insert(lines.begin(), "removed " + joined(removed));
   return joined(lines, "\n");
 }
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "plan/path_relation.h"
+
 namespace tipc::plan {
 namespace fs = std::filesystem;
 namespace {
@@ -29,28 +31,11 @@ std::string resolve(const std::string& value, const std::string& cwd, const std:
   return normal;
 }
 
-// `a` equals `b` or lies inside it, by whole path components.
-bool within(const std::string& a, const std::string& b) {
-  return a == b || b == "." || (a.size() > b.size() && a.starts_with(b) && a[b.size()] == '/');
-}
-
-bool related(const std::string& a, const std::string& b) { return within(a, b) || within(b, a); }
-
-bool any_pair(const std::vector<std::string>& xs, const std::vector<std::string>& ys, bool (*test)(const std::string&,
-                                                                                                   const std::string&)) {
-  for (const auto& x : xs) {
-    for (const auto& y : ys) {
-      if (test(x, y)) return true;
-    }
-  }
-  return false;
-}
-
 bool same(const std::string& a, const std::string& b) { return a == b; }
 
 bool must_follow(const PathUse& later, const PathUse& earlier) {
   if (later.barrier || earlier.barrier) return true;
-  return any_pair(later.reads, earlier.writes, related) || any_pair(later.writes, earlier.writes, same) ||
+  return any_pair(later.reads, earlier.writes, paths_related) || any_pair(later.writes, earlier.writes, same) ||
          any_pair(later.writes, earlier.reads, same);
 }
 

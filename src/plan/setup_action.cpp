@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "plan/path_relation.h"
 #include "plan/shell_words.h"
 
 namespace tipc::plan {
@@ -417,28 +418,6 @@ std::string to_string(SetupKind kind) {
   return "unknown";
 }
 
-std::string normalised_path(const std::string& cwd, const std::string& path) {
-  const bool absolute = path.starts_with('/') || (cwd.starts_with('/') && !path.starts_with('/'));
-  const std::string joined = path.starts_with('/') ? path : cwd + "/" + path;
-  Words parts;
-  std::size_t start = 0;
-  while (start <= joined.size()) {
-    const std::size_t slash = std::min(joined.find('/', start), joined.size());
-    const std::string part = joined.substr(start, slash - start);
-    start = slash + 1;
-    if (part.empty() || part == ".") continue;
-    if (part != "..") {
-      parts.push_back(part);
-    } else if (!parts.empty() && parts.back() != "..") {
-      parts.pop_back();
-    } else if (!absolute) {
-      parts.push_back(part);  // climbs out of the repository; "/.." is "/"
-    }
-  }
-  std::string out = absolute ? "/" : "";
-  for (const auto& part : parts) out += (out.empty() || out == "/" ? "" : "/") + part;
-  return out.empty() ? "." : out;
-}
 
 Result<SetupAction> parse_setup_action(const std::vector<std::string>& argv, const std::string& cwd) {
   if (argv.empty()) return fail(Error::plain("an empty setup action"));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "plan/path_relation.h"  // normalised_path: how this header's paths are written
 
 namespace tipc::plan {
 
@@ -61,9 +62,6 @@ std::string setup_action_word(const SetupAction& action);
 // removed) or inside one of `allowed_roots` (absolute, or relative to the repository root).
 // "rm -rf /usr/local/x removes a path outside the repository and its output tree".
 std::optional<std::string> refusal(const SetupAction& action, const std::vector<std::string>& allowed_roots);
-
-// `path` (absolute, or relative to `cwd`) as this header's paths are written.
-std::string normalised_path(const std::string& cwd, const std::string& path);
 
 // The action with its absolute paths inside `repo_root` (absolute, or the text a trace maps
 // the root to, such as "<REPO_ROOT>"; "." leaves the action as it is) made

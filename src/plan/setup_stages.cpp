@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "plan/path_relation.h"
 #include "plan/setup_action.h"
 #include "plan/shell_words.h"
 
@@ -27,32 +28,15 @@ struct SetupGroup {
   std::vector<ReadCall> calls;
 };
 
-std::string normalised(const std::string& path) {
-  std::string normal = fs::path(path).lexically_normal().generic_string();
-  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
-  return normal.empty() ? "." : normal;
-}
-
-bool path_within(const std::string& path, const std::string& directory) {
-  return path == directory || directory == "." || (path.starts_with(directory) && path[directory.size()] == '/');
-}
-
-bool any_related(const std::vector<std::string>& xs, const std::vector<std::string>& ys) {
-  for (const auto& x : xs) {
-    for (const auto& y : ys) {
-      if (path_within(x, y) || path_within(y, x)) return true;
-    }
-  }
-  return false;
-}
+std::string normalised(const std::string& path) { return normalised_path(".", path); }
 
 // Whether two steps, one of them a setup stage, must keep the runner's order. Stricter than
 // data_flow's must_follow between stages: what one writes or removes may be anything inside
 // or around what the other uses (`rm -rf deploy` before `mkdir -p deploy/cpp/build`).
 bool keep_order(const PathUse& later, const PathUse& earlier) {
   if (later.barrier || earlier.barrier) return true;
-  return any_related(later.writes, earlier.writes) || any_related(later.writes, earlier.reads) ||
-         any_related(later.reads, earlier.writes);
+  return any_pair(later.writes, earlier.writes, paths_related) || any_pair(later.writes, earlier.reads, paths_related) ||
+         any_pair(later.reads, earlier.writes, paths_related);
 }
 
 // `mkdir -p LOG` of the runner's output tree: tipc-run makes every log's directory itself.

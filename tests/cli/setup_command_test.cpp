@@ -81,6 +81,7 @@ TEST_F(SetupCommand, TheCppRunnersHousekeepingRunsInOrderAndIsNotRepeated) {
   EXPECT_TRUE(contains(first.out, "downloaded " + url + " -> deploy/cpp/paddle_inference.tgz\n")) << first.out;
   EXPECT_EQ(slurp(in_repo("deploy/cpp/include_copy/api.h").string()), "// api\n");
   EXPECT_TRUE(fs::is_directory(in_repo("deploy/cpp/build")));
+  EXPECT_TRUE(contains(first.out, "+ cd deploy/cpp && rm -rf build\nnothing to remove: deploy/cpp/build\n")) << first.out;
   EXPECT_EQ(calls(), url + "\n");
 
   const auto second = setup(actions);
@@ -89,6 +90,7 @@ TEST_F(SetupCommand, TheCppRunnersHousekeepingRunsInOrderAndIsNotRepeated) {
   EXPECT_TRUE(contains(second.out, "already unpacked: deploy/cpp/paddle_inference.tgz (stamp "
                                    "deploy/cpp/.paddle_inference.tgz.tipc-stamp)\n")) << second.out;
   EXPECT_TRUE(contains(second.out, "already there: deploy/cpp/paddle_link -> paddle_inference\n")) << second.out;
+  EXPECT_TRUE(contains(second.out, "+ cd deploy/cpp && rm -rf build\nremoved deploy/cpp/build\n")) << second.out;
   EXPECT_EQ(calls(), url + "\n");
 }
 

@@ -21,16 +21,6 @@ std::string error_of(const Words& argv, const std::string& cwd = ".") {
   return action ? "" : action.error().str();
 }
 
-TEST(SetupAction, PathsAreNormalisedRelativeToTheRepositoryRoot) {
-  EXPECT_EQ(normalised_path(".", "build"), "build");
-  EXPECT_EQ(normalised_path("deploy/cpp", "./build/"), "deploy/cpp/build");
-  EXPECT_EQ(normalised_path("deploy/cpp", "../../.."), "..");
-  EXPECT_EQ(normalised_path("deploy", "../../x/./y"), "../x/y");
-  EXPECT_EQ(normalised_path("deploy", "/usr/local/../lib/"), "/usr/lib");
-  EXPECT_EQ(normalised_path("deploy", ".."), ".");
-  EXPECT_EQ(normalised_path(".", "/.."), "/");
-}
-
 TEST(SetupAction, MakeDirWithAndWithoutParents) {
   const auto action = parsed({"mkdir", "build"}, "deploy/cpp_infer");
   EXPECT_EQ(action.kind, SetupKind::kMakeDir);
