@@ -92,37 +92,45 @@ double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// The plan file: the whole plan's stages (`whole`), with absolute cwd and log and the
-// fingerprint that tells a resumed stage (an older PASS of the same command), and the ids of
-// those this run selected (`plan`'s; none when it runs them all).
+// The ids of the stages of `plan` when a selection (--only, -k) left some of `whole` out.
+std::optional<std::vector<std::string>> selected_ids(const plan::Plan& plan, const plan::Plan& whole) {
+  if (&plan == &whole) return std::nullopt;
+  std::vector<std::string> ids;
+  for (const auto& stage : plan.stages) ids.push_back(stage.id);
+  return ids;
+}
+
+// The whole plan's stages with absolute cwd and log, and the fingerprint that tells a
+// resumed stage (an older PASS of the same command).
+std::vector<plan::PlanFileStage> plan_file_stages(const std::string& repo_root, const plan::Plan& whole) {
+  std::vector<plan::PlanFileStage> stages;
+  for (const auto& stage : whole.stages) {
+    plan::PlanFileStage& written = stages.emplace_back(plan::PlanFileStage{stage, stage_fingerprint(stage)});
+    written.stage.cwd = stage_cwd_path(repo_root, stage);
+    written.stage.log = stage_log_path(repo_root, whole, stage);
+  }
+  return stages;
+}
+
 plan::PlanFileRecord plan_file_record(const RunContext& context, const plan::Plan& plan, const plan::Plan& whole,
                                       const std::string& run_id, double started) {
   std::error_code ec;
-  plan::PlanFileRecord record;
-  record.tool_version = TIPC_VERSION;
-  record.run_id = run_id;
-  record.started = started;
-  record.config = plan.config_path;
-  record.config_file = fs::absolute(plan.config_path, ec).lexically_normal().string();
-  record.settings_file = context.settings_file;
-  record.mode = plan.mode;
-  record.model = plan.model_name;
-  record.dialect = plan.dialect;
-  record.dialect_source = context.dialect_source;
-  record.invalid_configs = context.invalid_configs;
-  record.compat = plan.compat;
-  record.repo_root = context.repo_root;
-  record.output_dir = plan_output_path(context.repo_root, plan);
-  if (&plan != &whole) {
-    record.selected.emplace();
-    for (const auto& stage : plan.stages) record.selected->push_back(stage.id);
-  }
-  for (const auto& stage : whole.stages) {
-    plan::PlanFileStage& written = record.stages.emplace_back(plan::PlanFileStage{stage, stage_fingerprint(stage)});
-    written.stage.cwd = stage_cwd_path(context.repo_root, stage);
-    written.stage.log = stage_log_path(context.repo_root, whole, stage);
-  }
-  return record;
+  return {.tool_version = TIPC_VERSION,
+          .run_id = run_id,
+          .started = started,
+          .config = plan.config_path,
+          .config_file = fs::absolute(plan.config_path, ec).lexically_normal().string(),
+          .settings_file = context.settings_file,
+          .mode = plan.mode,
+          .model = plan.model_name,
+          .dialect = plan.dialect,
+          .dialect_source = context.dialect_source,
+          .invalid_configs = context.invalid_configs,
+          .compat = plan.compat,
+          .repo_root = context.repo_root,
+          .output_dir = plan_output_path(context.repo_root, plan),
+          .selected = selected_ids(plan, whole),
+          .stages = plan_file_stages(context.repo_root, whole)};
 }
 
 RunStartedLine run_started_line(const RunInfo& info, const RunContext& context, const std::string& run_id,

@@ -16,23 +16,21 @@ namespace tipc::run {
 namespace {
 
 JournalEntry full_entry() {
-  JournalEntry entry;
-  entry.stage = "gpu/train";
-  entry.run_id = "1714564800000-4242";
-  entry.run_started = 1714564800.5;
-  entry.fingerprint = "306775b30ca569f5";
-  entry.result = Status::kFlaky;
-  entry.reason = "passed on attempt 2 of 2";
-  entry.seconds = 12.25;
-  entry.started = 1714564801.0;
-  entry.exit_code = 0;
-  entry.signal = std::nullopt;
-  entry.gpus = {"0", "3"};
-  entry.log_findings = {"nan loss at line 9"};
-  entry.job_id = "4711";
-  entry.attempts = {{Status::kFail, "exit code 1", 1714564801.0, 3.5, 1, std::nullopt, "/out/train.attempt1.log"},
-                    {Status::kTimeout, "timed out", 1714564805.0, 4.0, std::nullopt, 9, "/out/train.attempt2.log"}};
-  return entry;
+  return {.stage = "gpu/train",
+          .run_id = "1714564800000-4242",
+          .run_started = 1714564800.5,
+          .fingerprint = "306775b30ca569f5",
+          .result = Status::kFlaky,
+          .reason = "passed on attempt 2 of 2",
+          .seconds = 12.25,
+          .started = 1714564801.0,
+          .exit_code = 0,
+          .signal = std::nullopt,
+          .gpus = {"0", "3"},
+          .log_findings = {"nan loss at line 9"},
+          .job_id = "4711",
+          .attempts = {{Status::kFail, "exit code 1", 1714564801.0, 3.5, 1, std::nullopt, "/out/train.attempt1.log"},
+                       {Status::kTimeout, "timed out", 1714564805.0, 4.0, std::nullopt, 9, "/out/train.attempt2.log"}}};
 }
 
 Journal loaded(const std::string& path) {
