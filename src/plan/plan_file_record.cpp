@@ -24,7 +24,7 @@ Json invalid_configs_json(const std::vector<Diagnostic>& problems) {
 // A top-level field: `fallback` when absent or null (an older tipc-run's file), an error
 // naming the file and the key when of another type.
 template <class T>
-Result<T> field(const JsonValue& json, const std::string& path, const char* key, T fallback) {
+Result<T> record_field(const JsonValue& json, const std::string& path, const char* key, T fallback) {
   const auto it = json.find(key);
   if (it == json.end() || it->is_null()) return fallback;
   try {
@@ -40,10 +40,12 @@ Result<T> field(const JsonValue& json, const std::string& path, const char* key,
 
 Result<std::vector<Diagnostic>> invalid_configs_of(const JsonValue& json, const std::string& path) {
   std::vector<Diagnostic> problems;
-  for (const JsonValue& item : TRY(field<JsonValue>(json, path, "invalid_configs", JsonValue::array()))) {
+  for (const JsonValue& item : TRY(record_field<JsonValue>(json, path, "invalid_configs", JsonValue::array()))) {
     if (!item.is_object()) return fail(Error::at(path, 0, "invalid_configs", "an entry that is not an object"));
-    problems.push_back({TRY(field<std::string>(item, path, "file", "")), TRY(field<int>(item, path, "line", 0)),
-                        TRY(field<std::string>(item, path, "key", "")), TRY(field<std::string>(item, path, "message", ""))});
+    problems.push_back({TRY(record_field<std::string>(item, path, "file", "")),
+                        TRY(record_field<int>(item, path, "line", 0)),
+                        TRY(record_field<std::string>(item, path, "key", "")),
+                        TRY(record_field<std::string>(item, path, "message", ""))});
   }
   return problems;
 }
@@ -55,7 +57,7 @@ Result<JsonValue> parse_plan_file(const std::string& path) {
   if (json.is_discarded() || !json.is_object() || !json.contains("stages") || !json["stages"].is_array()) {
     return fail(Error::at(path, 0, "", "not a tipc-run plan file"));
   }
-  if (const int schema = TRY(field<int>(json, path, "schema", 0)); schema > kPlanFileVersion) {
+  if (const int schema = TRY(record_field<int>(json, path, "schema", 0)); schema > kPlanFileVersion) {
     return fail(Error::at(path, 0, "schema", fmt::format("written by a newer tipc-run (schema {})", schema)));
   }
   return json;
@@ -63,23 +65,23 @@ Result<JsonValue> parse_plan_file(const std::string& path) {
 
 // Everything but the stages.
 Result<void> read_head(const JsonValue& json, const std::string& path, PlanFileRecord& record) {
-  record.version = TRY(field<int>(json, path, "schema", 0));
-  record.tool_version = TRY(field<std::string>(json, path, "tool_version", ""));
-  record.run_id = TRY(field<std::string>(json, path, "run_id", ""));
-  record.started = TRY(field<std::optional<double>>(json, path, "started", std::nullopt));
-  record.config = TRY(field<std::string>(json, path, "config", ""));
-  record.config_file = TRY(field<std::string>(json, path, "config_file", ""));
-  record.settings_file = TRY(field<std::string>(json, path, "settings_file", ""));
-  record.mode = TRY(field<std::string>(json, path, "mode", ""));
-  record.model = TRY(field<std::string>(json, path, "model", ""));
-  record.dialect = TRY(field<std::string>(json, path, "dialect", ""));
-  record.dialect_source = TRY(field<std::string>(json, path, "dialect_source", ""));
+  record.version = TRY(record_field<int>(json, path, "schema", 0));
+  record.tool_version = TRY(record_field<std::string>(json, path, "tool_version", ""));
+  record.run_id = TRY(record_field<std::string>(json, path, "run_id", ""));
+  record.started = TRY(record_field<std::optional<double>>(json, path, "started", std::nullopt));
+  record.config = TRY(record_field<std::string>(json, path, "config", ""));
+  record.config_file = TRY(record_field<std::string>(json, path, "config_file", ""));
+  record.settings_file = TRY(record_field<std::string>(json, path, "settings_file", ""));
+  record.mode = TRY(record_field<std::string>(json, path, "mode", ""));
+  record.model = TRY(record_field<std::string>(json, path, "model", ""));
+  record.dialect = TRY(record_field<std::string>(json, path, "dialect", ""));
+  record.dialect_source = TRY(record_field<std::string>(json, path, "dialect_source", ""));
   record.invalid_configs = TRY(invalid_configs_of(json, path));
-  record.compat = TRY(field<bool>(json, path, "compat", false));
-  record.repo_root = TRY(field<std::string>(json, path, "repo_root", ""));
-  record.output_dir = TRY(field<std::string>(json, path, "output_dir", ""));
+  record.compat = TRY(record_field<bool>(json, path, "compat", false));
+  record.repo_root = TRY(record_field<std::string>(json, path, "repo_root", ""));
+  record.output_dir = TRY(record_field<std::string>(json, path, "output_dir", ""));
   if (json.contains("selected") && !json["selected"].is_null()) {
-    record.selected = TRY(field<std::vector<std::string>>(json, path, "selected", {}));
+    record.selected = TRY(record_field<std::vector<std::string>>(json, path, "selected", {}));
   }
   return {};
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -236,6 +237,18 @@ TEST_F(RunPhase, AJournalThatCannotBeWrittenFailsAPassingRunNamingTheFile) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(records(), 5) << "the stages still ran";
+}
+
+TEST_F(RunPhase, AJournalOfANewerTipcRunStopsTheRunBeforeAnyStageNamingIt) {
+  const fs::path journal = output() / run::kJournalFileName;
+  fs::create_directories(output());
+  std::ofstream(journal) << "{\"schema\": 99}\n";
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("tipc-run: error: " + journal.string() + ":1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("newer tipc-run (schema 99)"), std::string::npos) << r.err;
+  EXPECT_EQ(records(), 0);
+  EXPECT_EQ(test::slurp(journal), "{\"schema\": 99}\n");
 }
 
 TEST_F(RunPhase, AResultsLogOnAFullDiskFailsAPassingRunAlsoInCompatMode) {

@@ -396,6 +396,12 @@ TEST(ReportLoader, BadInputIsAnErrorThatSaysWhere) {
   report = load_run_report(dir.path().string());
   ASSERT_FALSE(report);
   EXPECT_NE(report.error().str().find("newer tipc-run"), std::string::npos) << report.error().str();
+  dir.write("x/.tipc-plan.json", "{\"stages\": []}");
+  const std::string journal = dir.write("x/.tipc-journal.jsonl", "{\"schema\": 2}\n");
+  report = load_run_report(dir.path().string());
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().str().find(journal + ":1"), std::string::npos) << report.error().str();
+  EXPECT_NE(report.error().str().find("newer tipc-run (schema 2)"), std::string::npos) << report.error().str();
 }
 
 }  // namespace

@@ -195,7 +195,8 @@ TEST(Journal, AnUnreadableTimesFileOnlyLosesTheEstimates) {
   test::FakeRun run;
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
   for (const char* bad : {"{\"schema\": 1, \"seconds\": [", "{\"schema\": \"1\", \"seconds\": {\"train\": 1}}",
-                          "{\"schema\": 1, \"seconds\": {\"train\": \"1\"}}", "[1]"}) {
+                          "{\"schema\": 1, \"seconds\": {\"train\": \"1\"}}", "[1]",
+                          "{\"schema\": 2, \"seconds\": {\"train\": 1}}"}) {
     run.run({&p});
     std::ofstream(run.output() + "/" + kTimesFileName, std::ios::trunc) << bad;
     std::ofstream(run.output() + "/" + kJournalFileName, std::ios::trunc);
@@ -203,6 +204,25 @@ TEST(Journal, AnUnreadableTimesFileOnlyLosesTheEstimates) {
     EXPECT_EQ(run.run({&p}).verdict().exit_code({false}), 0) << bad;
     EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).value().size(), 1u) << "rewritten at the end of the run";
   }
+}
+
+// Compacting it would lose what a newer tipc-run wrote: --resume, the estimates and the run stop.
+TEST(Journal, AJournalOfANewerTipcRunIsAnErrorNamingIt) {
+  test::FakeRun run;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
+  run.run({&p});
+  const std::string journal = run.output() + "/" + kJournalFileName;
+  std::ofstream(journal, std::ios::app) << "{\"schema\": 2}\n";
+  const auto passed = passed_in_journal(run.repo.path().string(), {&p});
+  ASSERT_FALSE(passed);
+  EXPECT_NE(passed.error().str().find(journal), std::string::npos) << passed.error().str();
+  const auto durations = recorded_durations(run.repo.path().string(), {&p});
+  ASSERT_FALSE(durations);
+  EXPECT_NE(durations.error().str().find("newer tipc-run (schema 2)"), std::string::npos) << durations.error().str();
+  JournalWriter writer({run.repo.path().string(), false, "", "", {}, {}});
+  run_stages({&p}, run.executor, writer, run.options, [] { return false; });
+  EXPECT_NE(writer.write_error().find(journal), std::string::npos) << writer.write_error();
+  EXPECT_NE(test::slurp(journal).find("{\"schema\": 2}\n"), std::string::npos) << "not compacted away";
 }
 
 TEST(Journal, AStageAnInterruptStoppedLeavesItsEarlierTime) {
