@@ -4,7 +4,8 @@
 //   .tipc-plan.json      the whole plan (every stage, also those --only or -k leave out)
 //                        and the stages this run selected: written atomically when the run starts
 //   .tipc-journal.jsonl  the results of every run, merged by stage: when a run starts, the
-//                        journal is compacted to each stage's last line; then come a "run
+//                        journal is compacted to its version line and each stage's last
+//                        line (one of a newer tipc-run is a write error); then come a "run
 //                        started" line, one line per stage the run decided (written as it
 //                        finishes, one O_APPEND write each), a "run finished" line. A stage
 //                        the run did not run (not selected, resumed, or never started before
