@@ -194,6 +194,15 @@ Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, cons
   return run::lock_output_dirs(dirs, {!options.no_wait, waiting});
 }
 
+// What the journals and times files say of the earlier runs: the stages --resume keeps, the
+// estimates of the start order.
+Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const std::vector<const plan::Plan*>& plans,
+                               run::SchedulerOptions& scheduler) {
+  if (resume) scheduler.resumed = TRY(run::passed_in_journal(repo_root, plans));
+  scheduler.history = TRY(run::recorded_durations(repo_root, plans));
+  return {};
+}
+
 }  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
@@ -232,8 +241,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   std::vector<const plan::Plan*> pointers, whole_pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
   for (const auto& plan : whole_plans) whole_pointers.push_back(&plan);
-  if (options.resume) scheduler.resumed = run::passed_in_journal(project.root, pointers);
-  scheduler.history = run::recorded_durations(project.root, pointers);
+  if (auto ok = read_earlier_runs(project.root, options.resume, pointers, scheduler); !ok) return report_error(ok.error());
 
   report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO, options.quiet));
   report::ResultsLogReporter results(project.root, options.compat, options.resume);
