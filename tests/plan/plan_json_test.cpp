@@ -56,12 +56,5 @@ TEST(PlanJson, AnUnknownCheckKindNamesTheStageAndTheField) {
   EXPECT_NE(check_spec_from_json(json, "plan.json").error().str().find("'check.result_file'"), std::string::npos);
 }
 
-TEST(CheckKind, EveryKindReadsBackFromItsSubcommand) {
-  for (const CheckKind kind : {CheckKind::kDiff, CheckKind::kCompareResults, CheckKind::kInitCheck}) {
-    EXPECT_EQ(check_kind_from_string(to_string(kind)), kind);
-  }
-  EXPECT_EQ(check_kind_from_string("padiff"), std::nullopt);
-}
-
 }  // namespace
 }  // namespace tipc::plan
