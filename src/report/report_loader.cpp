@@ -177,7 +177,7 @@ void add_check(StageReport& report, const JsonValue& stage, const PlanFile& plan
   if (!report.started) return;
   const auto spec = plan::check_spec_from_json(stage, plan.path);
   if (!spec) {
-    report.check = unreadable_check("check", spec.error().str());  // which check is what it could not say
+    report.check = unreadable_check(std::nullopt, spec.error().str());  // which check is what it could not say
     return;
   }
   if (!*spec) return;
@@ -211,7 +211,7 @@ StageReport stage_report(const PlanFile& plan, const JsonValue& stage, const Pla
     }
   }
   add_check(report, stage, plan);
-  if (report.started) report.metrics = parse_stage_metrics_file(plan::to_string(report.kind), report.log);
+  if (report.started) report.metrics = parse_stage_metrics_file(report.kind, report.log);
   if (report.started && !run::is_passed(report.result)) {
     report.log_tail = log_tail(report.log, kLogTailLines);
     report.error_line = first_error_line_of_file(report.log);
