@@ -132,7 +132,7 @@ StageReport stage_report(const PlanFile& plan, const plan::PlanFileStage& stage,
   if (!report.selected) report.reason = kNotSelected;
   if (const auto it = last.find(report.id); it != last.end()) apply_last_entry(report, stage, plan, journal, *it->second);
   add_check(report, stage.stage, plan);
-  if (report.started) report.metrics = parse_stage_metrics_file(plan::to_string(report.kind), report.log);
+  if (report.started) report.metrics = parse_stage_metrics_file(report.kind, report.log);
   if (report.started && !run::is_passed(report.result)) {
     report.log_tail = log_tail(report.log, kLogTailLines);
     report.error_line = first_error_line_of_file(report.log);

@@ -123,12 +123,5 @@ TEST(PlanJson, AnUnknownKindOrAFieldOfTheWrongTypeNamesTheFileTheStageAndTheFiel
   EXPECT_NE(read.error().str().find("field 'needs': missing"), std::string::npos) << read.error().str();
 }
 
-TEST(CheckKind, EveryKindReadsBackFromItsSubcommand) {
-  for (const CheckKind kind : {CheckKind::kDiff, CheckKind::kCompareResults, CheckKind::kInitCheck}) {
-    EXPECT_EQ(check_kind_from_string(to_string(kind)), kind);
-  }
-  EXPECT_EQ(check_kind_from_string("padiff"), std::nullopt);
-}
-
 }  // namespace
 }  // namespace tipc::plan

@@ -325,7 +325,7 @@ TEST(ReportLoader, ACheckStageGetsItsJsonFileButNotAStaleOne) {
   ASSERT_TRUE(report) << report.error().str();
   ASSERT_TRUE(stage(*report, "check").check);
   const CheckDetails& details = *stage(*report, "check").check;
-  EXPECT_EQ(details.kind, "diff");
+  EXPECT_EQ(details.kind, CheckKind::kDiff);
   ASSERT_EQ(details.values.size(), 1u);
   EXPECT_EQ(details.values[0].label, "logits: mean");
   EXPECT_EQ(details.compared_files[0], (run.repo.path() / "a.npy").string());
