@@ -37,7 +37,7 @@ _tipc_run_option_values() {
     :--format) COMPREPLY=($(compgen -W 'text jsonl' -- "$cur")) ;;
     :--executor) COMPREPLY=($(compgen -W 'local slurm' -- "$cur")) ;;
     :--plan-from) COMPREPLY=($(compgen -W 'auto runner dialect' -- "$cur")) ;;
-    :--only) COMPREPLY=($(compgen -W 'train eval export infer check' -- "$cur")) ;;
+    :--only) COMPREPLY=($(compgen -W 'train eval export infer check convert service other setup' -- "$cur")) ;;
     :--dialect) COMPREPLY=($(compgen -W 'paddleclas paddledetection paddlegan paddleocr paddleseg paddlevideo' -- "$cur")) ;;
     :--launcher) COMPREPLY=($(compgen -W 'paddle-gpus paddle-devices paddle-devices-quoted torch-run rank-env' -- "$cur")) ;;
     :--gpus) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;
