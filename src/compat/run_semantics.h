@@ -1,7 +1,7 @@
 #pragma once
 // What `tipc-run run --compat` changes about a run, chosen in one place (run_semantics()),
 // so that the run layer and the reporters never ask which semantics they follow:
-// - the reference appends its train logs (`>>`) instead of starting them afresh;
+// - the reference appends to its train logs (`cat >>`) instead of starting them afresh;
 // - it starts a multi-node launcher command on the machine it runs on, where tipc-run's
 //   local executor reports it UNSUPPORTED;
 // - it prints no verdict and exits 0 whatever its stages did (D1); tipc-run still exits 2
