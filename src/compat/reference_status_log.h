@@ -47,8 +47,6 @@ class ReferenceStatusLog : public report::StatusLog {
   void stage_finished(const run::StageRecord& record) override;
 
  private:
-  // The facts the reference's status_check sees for the stage's line.
-  ReferenceCommandStatus status_of(const run::StageRecord& record) const;
   void append_line(const run::StageRecord& record, bool success);
 
   // The word each stage's line got, by plan and stage id, for lines reporting another's status.
