@@ -32,8 +32,8 @@ void ResultsLogReporter::run_started(const run::RunInfo& info) {
 bool ResultsLogReporter::compat_word(const run::StageRecord& record) {
   const bool own = reference_success(record, true);
   compat_success_[{record.plan, record.stage->id}] = own;
-  if (record.stage->status_from.empty()) return own;
-  const auto other = compat_success_.find({record.plan, record.stage->status_from});
+  if (record.stage->results_log.status_from.empty()) return own;
+  const auto other = compat_success_.find({record.plan, record.stage->results_log.status_from});
   return other == compat_success_.end() ? own : other->second;
 }
 
@@ -83,7 +83,7 @@ void ResultsLogReporter::append_status_line(const run::StageRecord& record, bool
     text += (compat_ ? *line : plan::without_escape_codes(*line)) + '\n';
   }
   if (compat_) {
-    for (const auto& trailing : record.stage->trailing_status_lines) text += trailing + '\n';
+    for (const auto& trailing : record.stage->results_log.trailing_status_lines) text += trailing + '\n';
   }
   if (text.empty()) return;
   const std::string path = path_of(plan);

@@ -35,7 +35,7 @@ class ResultsLogReporter : public run::Listener {
   // Keeps the first failure, with errno's reason, and says it.
   void append_status_line(const run::StageRecord& record, bool success);
   // Compat: the word the runner writes for this stage, its own result or, for a stage whose
-  // line reports another's exit status (Stage::status_from), that one's.
+  // line reports another's exit status (Stage::results_log.status_from), that one's.
   bool compat_word(const run::StageRecord& record);
   void note_write_error(const std::string& path);
 
