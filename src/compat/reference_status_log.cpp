@@ -31,8 +31,8 @@ void ReferenceStatusLog::stage_finished(const run::StageRecord& record) {
   if (!tried || record.stage->service) return;  // a service's line was written when it started
   ReferenceCommandStatus status = command_status_of(record);
   words_[{record.plan, record.stage->id}] = reference_line_reads_success(status);
-  if (!record.stage->status_from.empty()) {
-    const auto reported = words_.find({record.plan, record.stage->status_from});
+  if (!record.stage->results_log.status_from.empty()) {
+    const auto reported = words_.find({record.plan, record.stage->results_log.status_from});
     if (reported != words_.end()) status.reported_command_success = reported->second;
   }
   append_line(record, reference_line_reads_success(status));
@@ -44,7 +44,7 @@ void ReferenceStatusLog::append_line(const run::StageRecord& record, bool succes
   for (const auto& leading : plan.leading_status_lines) opening += leading + '\n';
   std::string lines;
   if (const auto line = plan::render_status_line(plan, *record.stage, success)) lines = *line + '\n';
-  for (const auto& trailing : record.stage->trailing_status_lines) lines += trailing + '\n';
+  for (const auto& trailing : record.stage->results_log.trailing_status_lines) lines += trailing + '\n';
   append(plan, opening, lines);
 }
 

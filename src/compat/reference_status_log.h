@@ -4,7 +4,7 @@
 // - it appends to the log of earlier runs (D12): a run never empties it;
 // - its lines keep the dialect's yellow escape codes;
 // - a traced runner's lines for commands it never started (Plan::leading_status_lines,
-//   Stage::trailing_status_lines) are written where it wrote them;
+//   Stage::results_log.trailing_status_lines) are written where it wrote them;
 // - a service's line is written when it starts, with the status of `cmd &`;
 // - the word of a line is the status its status_check was given, which is not always the
 //   stage's result (reference_line_reads_success below);
@@ -30,7 +30,7 @@ struct ReferenceCommandStatus {
   // For a train command the reference follows with `cat train.log` (D2): whether the
   // trainer's own log exists. That `cat`'s status is the one checked, not the trainer's.
   std::optional<bool> trainer_log_exists;
-  // The line reports another command's status (Stage::status_from, the conversion's
+  // The line reports another command's status (Stage::results_log.status_from, the conversion's
   // `$last_status` in PaddleClas' test_paddle2onnx.sh): that command's word, when it has one.
   std::optional<bool> reported_command_success;
 };

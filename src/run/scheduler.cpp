@@ -311,8 +311,8 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
   launch.append_log = options_.appended_logs.count(stage.kind) > 0;
   launch.processes = stage.processes;
   if (options_.checks) launch.checks = options_.checks(stage);
-  if (!stage.trainer_log.empty()) {
-    launch.trainer_log = (fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log).string();
+  if (const std::string& trainer_log = stage.results_log.trainer_log; !trainer_log.empty()) {
+    launch.trainer_log = (fs::path(options_.repo_root) / slot.record.plan->run_dir / trainer_log).string();
   }
   return launch;
 }

@@ -50,13 +50,13 @@ TEST(ResultsLogReporter, EveryStageThatRanWritesOneLine) {
 }
 
 // A traced runner's lines for commands it never started (Plan::leading_status_lines,
-// Stage::trailing_status_lines) are its own bytes: compat writes them where the runner did,
+// Stage::results_log.trailing_status_lines) are its own bytes: compat writes them where the runner did,
 // and tipc-run's own log, which holds only what ran, leaves them out.
 TEST(ResultsLogReporter, CompatWritesTheRunnersLinesOfCommandsItNeverStartedWhereItDid) {
   auto p = plan_with_status_lines();
   p.banner = "banner";
   p.leading_status_lines = {"Run successfully export (never started)"};
-  p.stages[0].trailing_status_lines = {"Run failed server (never started)"};
+  p.stages[0].results_log.trailing_status_lines = {"Run failed server (never started)"};
   for (const bool compat : {true, false}) {
     test::FakeRun run;
     const auto results = results_log(run, compat);
@@ -68,11 +68,11 @@ TEST(ResultsLogReporter, CompatWritesTheRunnersLinesOfCommandsItNeverStartedWher
   }
 }
 
-// A line the runner writes with another stage's exit status (Stage::status_from) has that
+// A line the runner writes with another stage's exit status (Stage::results_log.status_from) has that
 // stage's word in compat, as the runner writes it; tipc-run's own log has the stage's own.
 TEST(ResultsLogReporter, CompatWritesAnotherStagesWordWhereTheRunnerDid) {
   auto p = plan_with_status_lines();
-  p.stages[1].status_from = "train";
+  p.stages[1].results_log.status_from = "train";
   for (const bool compat : {true, false}) {
     test::FakeRun run;
     run.script("eval").exit_code = 1;
@@ -96,7 +96,8 @@ TEST(ResultsLogReporter, CompatWritesRunFailedForAStageThatCouldNotStartAndNothi
   const std::string infer_log = "./log/ppyoloe/cpp_infer_cpu_usemkldnn_False_threads_1_mode_paddle_batchsize_1.log";
   const std::string after = " with command - ppyoloe_crn_s_300e_coco - ./deploy/cpp/build/main --use_gpu=False > " +
                             infer_log + " 2>&1  - " + infer_log + "  \033[0m";
-  for (auto& stage : p.stages) stage.traced_status = plan::Stage::TracedStatus{"\033[33m ", after};
+  for (auto& stage : p.stages)
+    stage.results_log.traced_status = plan::ResultsLogFields::TracedStatus{"\033[33m ", after};
   p.stages[1].argv = {"./deploy/cpp/build/main", "--use_gpu=False"};
   for (const bool compat : {true, false}) {
     test::FakeRun run;
