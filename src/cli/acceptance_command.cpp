@@ -12,6 +12,7 @@
 #include "align/checks/acceptance_report.h"
 #include "align/checks/diff_log.h"
 #include "cli/subcommand.h"
+#include "compat/reprod_log_rules.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "report/bundle.h"
@@ -101,7 +102,7 @@ int acceptance_main(const std::vector<std::string>& args, std::ostream& out, std
   }
   const auto checks = configured_checks(acceptance_args);
   if (!checks) return subcommand_error("acceptance", checks.error(), err);
-  const auto report = align::run_acceptance(acceptance_args.dir, *checks, acceptance_args.compat);
+  const auto report = align::run_acceptance(acceptance_args.dir, *checks, compat::diff_rules(acceptance_args.compat));
   out << align::render_acceptance_table(acceptance_args.dir, report) << std::flush;
   for (const std::string& finding : align::acceptance_findings(report)) err << "tipc-run acceptance: " << finding << '\n';
   const auto logs = write_logs(acceptance_args.dir, report, err);

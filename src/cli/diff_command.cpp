@@ -10,6 +10,7 @@
 #include "align/checks/diff_log.h"
 #include "align/checks/diff_summary.h"
 #include "cli/subcommand.h"
+#include "compat/reprod_log_rules.h"
 #include "core/atomic_file.h"
 #include "core/json_file.h"
 #include "core/error.h"
@@ -23,6 +24,7 @@ struct DiffArgs {
   std::optional<std::string> log_path;
   std::optional<std::string> layout_path;
   std::optional<std::string> json_path;
+  bool compat = false;
 };
 
 // Returns the parsed arguments, or the exit code (0 after --help).
@@ -41,13 +43,14 @@ std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args
                  "YAML 'layout: {key: transform}' file: how B's arrays are laid out relative to A's "
                  "(transpose, oihw_to_hwio, hwio_to_oihw or a list of axes)");
   app.add_option("--json", parsed.json_path, "also write the per-key values to this JSON file (replaced atomically)");
-  app.add_flag("--compat", parsed.options.compat,
+  app.add_flag("--compat", parsed.compat,
                "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
+  parsed.options.rules = compat::diff_rules(parsed.compat);
   return parsed;
 }
 
-void print_strict_findings(const align::DiffResult& result, std::ostream& err) {
+void print_explanations(const align::DiffResult& result, std::ostream& err) {
   for (const std::string& warning : result.warnings) err << "tipc-run diff: warning: " << warning << '\n';
   for (const align::DiffEntry& entry : result.entries) {
     if (!entry.is_group && !entry.passed) err << "tipc-run diff: key '" << entry.path << "' failed: " << entry.reason << '\n';
@@ -69,7 +72,7 @@ int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostr
   if (!result) return subcommand_error("diff", result.error(), err);
   const std::string timestamp = align::reprod_log_timestamp();
   out << align::render_diff_stdout(*result, timestamp) << std::flush;
-  if (!diff_args.options.compat) print_strict_findings(*result, err);
+  if (diff_args.options.rules.explains) print_explanations(*result, err);
   if (diff_args.log_path) {
     if (auto written = write_file_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp)); !written) {
       return subcommand_error("diff", written.error(), err);

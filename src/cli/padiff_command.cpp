@@ -8,6 +8,7 @@
 #include "align/checks/layer_map.h"
 #include "align/checks/padiff_report.h"
 #include "cli/subcommand.h"
+#include "compat/padiff_rules.h"
 #include "core/error.h"
 
 namespace tipc::cli {
@@ -52,7 +53,7 @@ Result<align::PadiffOptions> padiff_options(const PadiffArgs& args) {
   align::PadiffOptions options;
   options.tolerance = args.tolerance;
   options.phases = *align::parse_phases(args.phase);
-  options.padiff_compat = args.padiff_compat;
+  options.rules = compat::padiff_rules(args.padiff_compat);
   if (args.layer_map) {
     options.layer_map = TRY(align::read_layer_map(*args.layer_map));
   }

@@ -12,12 +12,12 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/environment_probe.h"
+#include "compat/run_semantics.h"
 #include "core/plural.h"
 #include "data/extract.h"
 #include "report/check_events.h"
 #include "report/console_reporter.h"
 #include "report/report_writer.h"
-#include "report/results_log_reporter.h"
 #include "core/command.h"
 #include "run/journal.h"
 #include "run/output_lock.h"
@@ -155,15 +155,17 @@ void set_up_debug_log(bool verbose) {
   spdlog::set_default_logger(logger);
 }
 
-// The verdict's exit code (the reference's 0 in compat mode, D1, but 2 for a config left
-// out), except that a run whose journal, plan file or results log could not be written does
-// not pass: 0 becomes 1. The verdict is the reports' (the whole plan's, as every report
-// prints it); the run's own when no reports could be written.
+// The verdict's exit code where the semantics say the verdict (else the reference's 0, but 2
+// for a config left out: compat/run_semantics.h), except that a run whose journal, plan file
+// or results log could not be written does not pass: 0 becomes 1. The verdict is the
+// reports' (the whole plan's, as every report prints it); the run's own when no reports
+// could be written.
 int exit_code(const run::RunSummary& summary, const report::ReportWriter& reports,
-              const std::vector<const std::string*>& write_errors, const Options& options, run::ConfigCount configs) {
+              const std::vector<const std::string*>& write_errors, const Options& options, bool says_verdict,
+              run::ConfigCount configs) {
   const run::RunVerdict verdict = reports.report() ? reports.report()->verdict() : summary.verdict(configs);
   int code = summary.interrupted ? kExitInterrupted : configs.invalid > 0 ? kExitUsage : kExitPassed;
-  if (!options.compat) {
+  if (says_verdict) {
     const run::VerdictRules rules{options.strict, options.allow_nothing};
     std::cout << report::verdict_line(verdict, rules) << '\n';
     code = verdict.exit_code(rules);
@@ -226,8 +228,9 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   scheduler.retries = options.retries;
   scheduler.fail_fast = options.fail_fast;
   scheduler.repo_root = project.root;
-  if (options.compat) scheduler.appended_logs = {plan::StageKind::kTrain};
-  scheduler.multi_node_here = options.compat;
+  const compat::RunSemantics semantics = compat::run_semantics(options.compat, project.root, options.resume);
+  scheduler.appended_logs = semantics.appended_logs;
+  scheduler.multi_node_here = semantics.multi_node_here;
   scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
   std::vector<const plan::Plan*> pointers, whole_pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
@@ -235,7 +238,6 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   if (auto ok = read_earlier_runs(project.root, options.resume, pointers, scheduler); !ok) return report_error(ok.error());
 
   report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO, options.quiet));
-  report::ResultsLogReporter results(project.root, options.compat, options.resume);
   const std::string settings_file =
       project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
   report::ReportWriter reports(
@@ -244,11 +246,12 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   reports.set_environment(probe_environment(environment_inputs(project.root, plans, options.python)));
   run::MultiListener listeners;
   listeners.add(console);
-  listeners.add(results);
+  listeners.add(*semantics.results_log);
   listeners.add(reports);
   report::CheckEventSource events(project.root, listeners, console);  // the console prints a failed check's values
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
-  return exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options, configs);
+  return exit_code(summary, reports, {&reports.state_error(), &semantics.results_log->write_error()}, options,
+                   semantics.says_verdict, configs);
 }
 
 }  // namespace tipc::cli

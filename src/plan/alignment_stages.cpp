@@ -62,9 +62,9 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
   stage.env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
   stage.log = stem + ".log";
   stage.deps = {producer.id};
-  stage.command = join_shell_words(stage.argv);
-  stage.shell_text = stage.command;
-  stage.status_log = stage.log;
+  stage.results_log.command = join_shell_words(stage.argv);
+  stage.results_log.shell_text = stage.results_log.command;
+  stage.results_log.status_log = stage.log;
   return stage;
 }
 

@@ -89,8 +89,8 @@ Result<Stage> stage_from_command(std::string id, StageKind kind, const std::stri
   stage.argv = TRY(split_shell_words(command, ShellSplitOptions{})).words;
   stage.cwd = std::move(cwd);
   stage.log = std::move(log);
-  stage.command = command;
-  stage.shell_text = command;
+  stage.results_log.command = command;
+  stage.results_log.shell_text = command;
   return stage;
 }
 

@@ -24,7 +24,7 @@ bool any_arg(const Plan& plan, const std::function<bool(const Stage&, const std:
 
 bool any_command_contains(const Plan& plan, const std::string& text) {
   return std::any_of(plan.stages.begin(), plan.stages.end(),
-                     [&](const Stage& s) { return s.shell_text.find(text) != std::string::npos; });
+                     [&](const Stage& s) { return s.results_log.shell_text.find(text) != std::string::npos; });
 }
 
 // D3: the runner used the text up to the second colon where the line holds more.

@@ -42,15 +42,16 @@ void move_stage_paths(Stage& stage, const std::string& from, const std::string& 
   for (auto& [name, value] : stage.env) {
     if (value) move(*value);
   }
-  for (std::string* text : {&stage.log, &stage.command, &stage.shell_text, &stage.status_log, &stage.trainer_log,
+  ResultsLogFields& fields = stage.results_log;
+  for (std::string* text : {&stage.log, &fields.command, &fields.shell_text, &fields.status_log, &fields.trainer_log,
                             &stage.model_dir}) {
     move(*text);
   }
-  if (stage.traced_status) {
-    move(stage.traced_status->before);
-    move(stage.traced_status->after);
+  if (fields.traced_status) {
+    move(fields.traced_status->before);
+    move(fields.traced_status->after);
   }
-  for (auto& line : stage.trailing_status_lines) move(line);
+  for (auto& trailing : fields.trailing_status_lines) move(trailing);
   if (stage.check) move(stage.check->result_file);
 }
 
@@ -163,7 +164,7 @@ std::vector<std::string> written_files(const Plan& plan, const Stage& stage) {
     if (!path.empty()) files.push_back((fs::path(plan.run_dir) / path).lexically_normal().string());
   };
   add(stage.log);
-  if (stage.trainer_log != stage.log) add(stage.trainer_log);
+  if (stage.results_log.trainer_log != stage.log) add(stage.results_log.trainer_log);
   if (stage.check) add(stage.check->result_file);
   if (stage.kind == StageKind::kTrain) add(stage.model_dir);
   return files;

@@ -41,6 +41,32 @@ struct UnselectedDep {
   Needs needs;
 };
 
+// What a stage's results_python.log line is made of (plan::render_status_line), and the
+// logs the reference reads to decide it. Nothing else about a stage depends on these.
+struct ResultsLogFields {
+  std::string command;     // the reference's command text (status line)
+  std::string shell_text;  // the string the reference evaluates (compat)
+  std::string status_log;  // the log named in the status line
+  // A log the trainer writes itself; appended to `log` after the stage. The reference
+  // takes its presence as the train status (spec D2; compat status lines only).
+  std::string trainer_log;
+  // A traced plan's results_python.log line as the runner wrote it, cut around its word
+  // ("Run successfully" or "Run failed"); absent for native plans, which render
+  // Plan::status_line, and for a traced stage the runner wrote no line for.
+  struct TracedStatus {
+    std::string before;  // up to the word
+    std::string after;   // after it
+  };
+  std::optional<TracedStatus> traced_status;
+  // Compat: status lines of a traced plan that the runner wrote after this stage's own line
+  // for commands it never started (see Plan::leading_status_lines), byte for byte.
+  std::vector<std::string> trailing_status_lines;
+  // Compat: the id of the stage whose result the runner writes as this stage's status-line
+  // word ("" = its own). PaddleClas' test_paddle2onnx.sh reports its ONNX inference with the
+  // conversion's `$last_status`: found by the status probes (plan/traced_status.h).
+  std::string status_from;
+};
+
 struct Stage {
   std::string id;
   StageKind kind = StageKind::kTrain;
@@ -62,32 +88,12 @@ struct Stage {
   // A multi-node train: the hosts the config names (its `ips`), as they appear in argv. An
   // executor that allocates machines (Slurm) puts the allocated ones in their place.
   std::string hosts;
-  std::string command;            // the reference's command text (status line)
-  std::string shell_text;         // the string the reference evaluates (compat)
-  std::string status_log;         // the log named in the status line
-  // A log the trainer writes itself; appended to `log` after the stage. The reference
-  // takes its presence as the train status (spec D2; compat status lines only).
-  std::string trainer_log;
   // Where the stage's model lives: the train's save directory for train, eval and export,
   // the export's output directory for an OCR or Seg whole_infer export, the inference model
   // directory for infer ("" when the dialect has none). Alignment checks name their files
   // relative to it.
   std::string model_dir;
-  // A traced plan's results_python.log line as the runner wrote it, cut around its word
-  // ("Run successfully" or "Run failed"); absent for native plans, which render
-  // Plan::status_line, and for a traced stage the runner wrote no line for.
-  struct TracedStatus {
-    std::string before;  // up to the word
-    std::string after;   // after it
-  };
-  std::optional<TracedStatus> traced_status;
-  // Compat: status lines of a traced plan that the runner wrote after this stage's own line
-  // for commands it never started (see Plan::leading_status_lines), byte for byte.
-  std::vector<std::string> trailing_status_lines;
-  // Compat: the id of the stage whose result the runner writes as this stage's status-line
-  // word ("" = its own). PaddleClas' test_paddle2onnx.sh reports its ONNX inference with the
-  // conversion's `$last_status`: found by the status probes (plan/traced_status.h).
-  std::string status_from;
+  ResultsLogFields results_log;  // what its results_python.log line is made of
   std::optional<Service> service;  // set on a kService stage
   std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
   // Why this stage cannot run as the plan states it, anywhere: the executor reports it
@@ -105,7 +111,8 @@ struct Plan {
   std::string output_dir;   // LOG
   std::string results_log;  // LOG/results_python.log
   std::string banner;       // written before the first status line ("" = none)
-  std::string status_line;  // the dialect's status-line format ("" for a traced plan: see Stage::traced_status)
+  // The dialect's status-line format ("" for a traced plan: see ResultsLogFields::traced_status).
+  std::string status_line;
   // Compat: the lines a traced runner wrote before any stage's own line for commands it
   // never started (an export it commented out, a server whose redirection failed), with
   // the runner's own word; written after the banner. Warnings name each.

@@ -142,7 +142,7 @@ Json stage_json(const Stage& stage) {
       {"benchmark", stage.benchmark},
       {"launcher", stage.launcher},
       {"processes", stage.processes},
-      {"command", stage.command},
+      {"command", stage.results_log.command},
   };
   if (stage.service) json["service"] = service_json(*stage.service);
   if (stage.unsupported) json["unsupported"] = *stage.unsupported;

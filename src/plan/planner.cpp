@@ -255,14 +255,14 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   auto log = TRY(render(tpl.log, vars));
   stage.log = opt_.compat ? log : normalise_path(log);
   vars["stage_log"] = stage.log;
-  stage.command = TRY(render(tpl.command, vars));
-  vars["command"] = stage.command;
-  stage.shell_text = TRY(render(tpl.evaluated, vars));
-  stage.status_log = TRY(render(tpl.status_log, vars));
+  stage.results_log.command = TRY(render(tpl.command, vars));
+  vars["command"] = stage.results_log.command;
+  stage.results_log.shell_text = TRY(render(tpl.evaluated, vars));
+  stage.results_log.status_log = TRY(render(tpl.status_log, vars));
   if (!tpl.trainer_log.empty()) {
-    stage.trainer_log = TRY(render(tpl.trainer_log, vars));
+    stage.results_log.trainer_log = TRY(render(tpl.trainer_log, vars));
   }
-  auto words = TRY(split_shell_words(stage.command, {.pipe_is_space = opt_.compat}));
+  auto words = TRY(split_shell_words(stage.results_log.command, {.pipe_is_space = opt_.compat}));
   stage.argv = std::move(words.words);
   if (!words.shell_constructs.empty()) {
     plan_.warnings.push_back({cfg_.path, 0, "",

@@ -121,11 +121,11 @@ Stage setup_stage(const SetupGroup& group, int number, const Plan& plan, const S
   for (const auto& root : options.allowed_roots) stage.argv.insert(stage.argv.end(), {"--allow", root});
   stage.argv.push_back("--");
   for (const auto& call : group.calls) stage.argv.push_back(call.word);
-  stage.command = join_shell_words(stage.argv);
-  stage.shell_text = stage.command;
+  stage.results_log.command = join_shell_words(stage.argv);
+  stage.results_log.shell_text = stage.results_log.command;
   const std::string dir = plan.output_dir.empty() ? "test_tipc/output" : plan.output_dir;
   stage.log = fmt::format("{}/setup_{}.log", dir, number);
-  stage.status_log = stage.log;
+  stage.results_log.status_log = stage.log;
   stage.unsupported = group_refusal(group, options);
   return stage;
 }

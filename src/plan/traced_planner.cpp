@@ -175,14 +175,14 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
   stage.env = call.env;
   stage.env.try_emplace("CUDA_VISIBLE_DEVICES", std::nullopt);  // the trace starts with it unset
   const bool evaluated = call.eval_index < trace_.evals.size();
-  stage.shell_text = evaluated ? trace_.evals[call.eval_index] : join_shell_words(stage.argv);
-  stage.command = stage.shell_text;
+  stage.results_log.shell_text = evaluated ? trace_.evals[call.eval_index] : join_shell_words(stage.argv);
+  stage.results_log.command = stage.results_log.shell_text;
   const std::string line_log = status_line ? status_line_log(status_.lines[*status_line]) : "";
-  if (status_line) stage.traced_status = split_status_line(status_.lines[*status_line]);
+  if (status_line) stage.results_log.traced_status = split_status_line(status_.lines[*status_line]);
   stage.log = log_for(call, line_log, index);
-  stage.status_log = line_log.empty() ? stage.log : line_log;
+  stage.results_log.status_log = line_log.empty() ? stage.log : line_log;
   stage.kind = match_stage_kind(scripts_, program_and_args(call), stage.log).kind;
-  if (started_in_background(stage.shell_text)) stage.kind = StageKind::kService;
+  if (started_in_background(stage.results_log.shell_text)) stage.kind = StageKind::kService;
   if (stage.kind == StageKind::kService) stage.service = traced_service(call.args);
   if (call.stdin_from_pipe) stage.unsupported = kPipedInput;
   const auto& cvd = stage.env["CUDA_VISIBLE_DEVICES"];
@@ -197,7 +197,7 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
                     });
   if (stage.kind == StageKind::kTrain && evaluated) {
     const std::size_t next = index + 1 < trace_.calls.size() ? trace_.calls[index + 1].eval_index : trace_.evals.size();
-    stage.trainer_log = trainer_log_after(trace_, call.eval_index + 1, std::min(next, trace_.evals.size()));
+    stage.results_log.trainer_log = trainer_log_after(trace_, call.eval_index + 1, std::min(next, trace_.evals.size()));
     train_stem_ = stem_of(stage.log);
   }
   stage.id = unique_id(stage);
@@ -221,7 +221,7 @@ void TracedPlanner::place_unclaimed_lines(const std::vector<std::optional<std::s
     }
     plan_.warnings.push_back(
         {trace_.runner, 0, "", what + ", but no program of it started in the trace: the runner never ran it"});
-    auto& lines = unclaimed.after_call ? plan_.stages[*unclaimed.after_call].trailing_status_lines
+    auto& lines = unclaimed.after_call ? plan_.stages[*unclaimed.after_call].results_log.trailing_status_lines
                                        : plan_.leading_status_lines;
     lines.push_back(line);
   }
@@ -236,13 +236,13 @@ void TracedPlanner::take_status_from_other_stages(const std::vector<std::optiona
     const auto source = opt_.status_sources[*claimed[i]];
     if (!source || *source == i || *source >= plan_.stages.size()) continue;
     Stage& stage = plan_.stages[i];
-    stage.status_from = plan_.stages[*source].id;
+    stage.results_log.status_from = plan_.stages[*source].id;
     plan_.warnings.push_back(
         {trace_.runner, 0, "",
          fmt::format("{} status line {} (stage {}) reports the exit status of stage {}, not its own: the runner "
                      "writes a failure of {} as the other's result; --compat does the same, the reports do not",
-                     fs::path(status_.path).filename().string(), *claimed[i] + 1, stage.id, stage.status_from,
-                     stage.id)});
+                     fs::path(status_.path).filename().string(), *claimed[i] + 1, stage.id,
+                     stage.results_log.status_from, stage.id)});
   }
 }
 

@@ -138,14 +138,14 @@ TracedStatusLog traced_status_log(const trace::Trace& trace) {
   return log;
 }
 
-std::optional<Stage::TracedStatus> split_status_line(const std::string& line) {
-  std::optional<Stage::TracedStatus> best;
+std::optional<ResultsLogFields::TracedStatus> split_status_line(const std::string& line) {
+  std::optional<ResultsLogFields::TracedStatus> best;
   std::size_t best_at = std::string::npos;
   for (const char* word : kWords) {
     const std::size_t at = line.find(word);
     if (at == std::string::npos || at >= best_at) continue;
     best_at = at;
-    best = Stage::TracedStatus{line.substr(0, at), line.substr(at + std::string(word).size())};
+    best = ResultsLogFields::TracedStatus{line.substr(0, at), line.substr(at + std::string(word).size())};
   }
   return best;
 }

@@ -22,7 +22,7 @@ struct TracedStatusLog {
 TracedStatusLog traced_status_log(const trace::Trace& trace);
 
 // The line cut around "Run successfully" / "Run failed"; nullopt when it holds neither.
-std::optional<Stage::TracedStatus> split_status_line(const std::string& line);
+std::optional<ResultsLogFields::TracedStatus> split_status_line(const std::string& line);
 
 // The word of a status line, "Run successfully" or "Run failed" ("" when it holds neither).
 std::string status_word(const std::string& line);

@@ -21,7 +21,7 @@ struct Launch {
   std::string cwd;  // absolute
   std::map<std::string, std::optional<std::string>> env;  // changes to the inherited environment; nullopt removes
   std::string log_path;      // absolute; stdout and stderr go here as they arrive
-  bool append_log = false;   // compat: the reference appends some logs
+  bool append_log = false;   // appended to, not emptied first (SchedulerOptions::appended_logs)
   int processes = 1;         // >1: tipc-run's rank-env launcher starts that many ranks
   std::vector<LogPattern> checks;
   // The trainer's own log (absolute; a path or a glob), appended to log_path once the stage's

@@ -306,12 +306,13 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
     launch.time_limit = timeout + options_.timeouts.grace;  // a backstop: tipc-run stops it at the timeout
   }
   launch.log_path = slot.record.log_path;
-  // Compat: the reference appends the train log (cat >>) and truncates the others (> log).
+  // SchedulerOptions::appended_logs: the reference runner appends its train logs (cat >>) and
+  // truncates the others (> log).
   launch.append_log = options_.appended_logs.count(stage.kind) > 0;
   launch.processes = stage.processes;
   if (options_.checks) launch.checks = options_.checks(stage);
-  if (!stage.trainer_log.empty()) {
-    launch.trainer_log = (fs::path(options_.repo_root) / slot.record.plan->run_dir / stage.trainer_log).string();
+  if (const std::string& trainer_log = stage.results_log.trainer_log; !trainer_log.empty()) {
+    launch.trainer_log = (fs::path(options_.repo_root) / slot.record.plan->run_dir / trainer_log).string();
   }
   return launch;
 }

@@ -35,10 +35,10 @@ struct SchedulerOptions {
   ResourceSpec resources;
   Timeouts timeouts;
   std::string repo_root;  // absolute; stage cwd and log paths are relative to it (and the plan's run dir)
-  // The kinds of stage whose logs are appended to instead of truncated: compat mode's
-  // train logs (the reference's cat >>), the prepare scripts' one log.
+  // The kinds of stage whose logs are appended to instead of truncated: the reference
+  // runner's train logs (its `cat >>`), the prepare scripts' one log.
   std::set<plan::StageKind> appended_logs;
-  // Compat: like the reference, start multi-node launcher commands on this machine.
+  // Start multi-node launcher commands on this machine, as the reference runner does.
   bool multi_node_here = false;
   // Log checks per stage (traceback, nan loss, project patterns).
   std::function<std::vector<LogPattern>(const plan::Stage&)> checks;

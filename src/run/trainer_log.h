@@ -1,5 +1,5 @@
 #pragma once
-// The trainer's own log (plan::Stage::trainer_log: a path or a glob), which the reference
+// The trainer's own log (plan::ResultsLogFields::trainer_log: a path or a glob), which the reference
 // appends to the stage log once the stage has ended (`cat train.log >> stage.log`); its lines
 // are checked like the stage's output. The executor that ran the stage copies it, after the
 // stage's processes ended and before it reports the stage finished, in bounded pieces

@@ -240,8 +240,8 @@ std::string plan_text(const Result<plan::Plan>& plan, const std::string& dialect
   std::string out = plan->output_dir + "\n" + plan->results_log + "\n" + plan->banner + "\n";
   for (const auto& warning : plan->warnings) out += warning.str() + "\n";
   for (const auto& stage : plan->stages) {
-    out += plan::stage_json(stage).dump() + "\n" + stage.shell_text + "\n" + stage.status_log + "\n" +
-           stage.trainer_log + "\n" + stage.model_dir + "\n";
+    out += plan::stage_json(stage).dump() + "\n" + stage.results_log.shell_text + "\n" + stage.results_log.status_log +
+           "\n" + stage.results_log.trainer_log + "\n" + stage.model_dir + "\n";
     for (const bool success : {true, false}) {
       const auto line = plan::render_status_line(*plan, stage, success);
       out += (line ? *line : line.error().str()) + "\n";

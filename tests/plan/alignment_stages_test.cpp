@@ -72,7 +72,7 @@ TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
   EXPECT_EQ(cpu.log, "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.log");
   EXPECT_EQ(cpu.check, (CheckSpec{CheckKind::kDiff, "test_tipc/output/alexnet/lite_train_lite_infer/"
                                                      "cpu_export_check_eager_vs_ts.json"}));
-  EXPECT_EQ(cpu.status_log, cpu.log);
+  EXPECT_EQ(cpu.results_log.status_log, cpu.log);
   EXPECT_EQ(cpu.needs.gpus, 0);
   EXPECT_EQ(plans[0].stages[7].deps, std::vector<std::string>{"gpu/export"});
 }
@@ -88,7 +88,7 @@ TEST(AlignmentStages, AfterGlobSelectsStagesByIdAndLogIsTheProducersLog) {
   EXPECT_EQ(gt.id, "cpu/infer/fp32_bs1/check/gt");
   EXPECT_EQ(gt.argv[3], "results/alexnet_*.txt");
   EXPECT_EQ(gt.argv[5], "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log");
-  EXPECT_EQ(gt.command, "tipc-run compare-results --gt 'results/alexnet_*.txt' --log "
+  EXPECT_EQ(gt.results_log.command, "tipc-run compare-results --gt 'results/alexnet_*.txt' --log "
                         "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log --json "
                         "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1_check_gt.json");
 }

@@ -84,8 +84,8 @@ std::string from_root(const std::string& path) {
 // status line comes from that log (D2), so where the stub wrote none the reference said
 // "Run failed".
 bool stub_wrote_trainer_log(const Plan& plan, const Stage& stage) {
-  if (stage.trainer_log.empty()) return true;
-  const std::string wanted = from_root(stage.trainer_log);
+  if (stage.results_log.trainer_log.empty()) return true;
+  const std::string wanted = from_root(stage.results_log.trainer_log);
   for (const auto& word : stage.argv) {
     const auto equals = word.find('=');
     if (equals == std::string::npos) continue;
@@ -157,7 +157,7 @@ std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dia
     failures.push_back("argv " + first_difference(want_text, got_text));
   }
   std::vector<std::string> shell;
-  for (const auto& stage : plan->stages) shell.push_back(with_placeholder(stage.shell_text));
+  for (const auto& stage : plan->stages) shell.push_back(with_placeholder(stage.results_log.shell_text));
   auto raw = lines_of(test::slurp(base + ".raw.cmds"));
   std::erase_if(raw, [](const std::string& l) { return l.empty(); });
   if (raw == shell) ++tally.cmds_pass;

@@ -86,7 +86,7 @@ Plan plan_with_train(const std::vector<std::string>& argv) {
   Stage stage;
   stage.kind = StageKind::kTrain;
   stage.argv = argv;
-  for (const auto& word : argv) stage.shell_text += word + " ";
+  for (const auto& word : argv) stage.results_log.shell_text += word + " ";
   plan.stages.push_back(stage);
   return plan;
 }

@@ -33,7 +33,8 @@ TEST(OnnxChainPlanner, ConvertsThenInfersOncePerUseGpuValueWithTheSavedModel) {
                                                     "--model_filename=inference.pdmodel",
                                                     "--save_file=./inference/onnx/model.onnx", "--opset_version=10",
                                                     "--enable_onnx_checker=True"}));
-  EXPECT_NE(convert.command.find("inference.pdmodel   --save_file"), std::string::npos) << convert.command;
+  EXPECT_NE(convert.results_log.command.find("inference.pdmodel   --save_file"), std::string::npos)
+      << convert.results_log.command;
   EXPECT_EQ(convert.log, "test_tipc/output/m/paddle2onnx_infer/trans_model.log");
   const Stage& gpu = plan.stages[1];
   const Stage& cpu = plan.stages[2];
@@ -47,7 +48,7 @@ TEST(OnnxChainPlanner, ConvertsThenInfersOncePerUseGpuValueWithTheSavedModel) {
   EXPECT_EQ(cpu.log, "test_tipc/output/m/paddle2onnx_infer/paddle2onnx_infer_cpu_fp32.log");
   EXPECT_EQ(cpu.model_dir, "./inference/onnx");
   EXPECT_EQ(render_status_line(plan, cpu, true).value(),
-            "\x1b[33m Run successfully with command - m - " + cpu.command + "!  \x1b[0m");
+            "\x1b[33m Run successfully with command - m - " + cpu.results_log.command + "!  \x1b[0m");
 }
 
 // PaddleSeg's and the model tutorials' layout: the model and image lines follow the script.

@@ -25,7 +25,7 @@ Plan ocr_plan(const std::string& config) {
                 "--out='test_tipc/output/det/lite'", "test_tipc/output/det/lite_other/x", "a/test_tipc/output/det/lite.b"};
   train.model_dir = "./test_tipc/output/det/lite/norm";
   train.env["OUT"] = "test_tipc/output/det/lite/env";
-  train.traced_status = Stage::TracedStatus{" Run ", " - ./test_tipc/output/det/lite/norm.log"};
+  train.results_log.traced_status = ResultsLogFields::TracedStatus{" Run ", " - ./test_tipc/output/det/lite/norm.log"};
   Stage check = stage("norm/check", StageKind::kCheck, "test_tipc/output/det/lite/check.log");
   check.check = CheckSpec{CheckKind::kDiff, "test_tipc/output/det/lite/check.json"};
   p.stages = {train, check};
@@ -45,7 +45,7 @@ TEST(OutputSeparation, RelocationMovesEveryPathBelowTheDirectoryAndNothingElse) 
   EXPECT_EQ(train.argv[6], "a/test_tipc/output/det/lite.b") << "a file beside the directory";
   EXPECT_EQ(train.model_dir, "./test_tipc/output/det/lite/a/norm");
   EXPECT_EQ(*train.env.at("OUT"), "test_tipc/output/det/lite/a/env");
-  EXPECT_EQ(train.traced_status->after, " - ./test_tipc/output/det/lite/a/norm.log");
+  EXPECT_EQ(train.results_log.traced_status->after, " - ./test_tipc/output/det/lite/a/norm.log");
   EXPECT_EQ(p.stages[1].check->result_file, "test_tipc/output/det/lite/a/check.json");
 }
 

@@ -151,7 +151,8 @@ TEST_F(PlannerTest, ABomCrlfConfigWithTrailingBlanksPlansAsItsPlainTwin) {
   EXPECT_EQ(argvs(decoded), argvs(plain));
   EXPECT_EQ(decoded.warnings.size(), plain.warnings.size());
   const Plan compat = ok(windows, true);
-  EXPECT_NE(compat.stages.at(0).shell_text.find("--seed=42 \t\r"), std::string::npos) << compat.stages.at(0).shell_text;
+  EXPECT_NE(compat.stages.at(0).results_log.shell_text.find("--seed=42 \t\r"), std::string::npos)
+      << compat.stages.at(0).results_log.shell_text;
 }
 
 TEST_F(PlannerTest, D5UnknownModeIsAnErrorInDefaultAndTheTrainBranchInCompat) {

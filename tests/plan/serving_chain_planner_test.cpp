@@ -39,7 +39,7 @@ TEST(ServingChainPlanner, ConvertsThenServesPerDeviceValueWithItsClientAfterTheS
   const Stage& cpu_client = plan.stages[4];
   // The runner's `--use_gpu=''` for null: an empty value in argv, its quotes in the command.
   EXPECT_EQ(cpu_server.argv.back(), "--use_gpu=");
-  EXPECT_NE(cpu_server.command.find("--use_gpu=''"), std::string::npos);
+  EXPECT_NE(cpu_server.results_log.command.find("--use_gpu=''"), std::string::npos);
   EXPECT_EQ(cpu_server.cwd, "./deploy/serving");
   EXPECT_EQ(cpu_server.deps, std::vector<std::string>{"convert/trans_model"});
   ASSERT_TRUE(cpu_server.service.has_value());

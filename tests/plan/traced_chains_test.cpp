@@ -171,8 +171,8 @@ void check_plan(Tally& tally, const Pending& pending, const Result<trace::Trace>
   Outcomes& out = tally.by_chain[name];
   out.probed += probe && std::any_of(plan->stages.begin(), plan->stages.end(),
                                      [](const Stage& s) { return s.kind == StageKind::kInfer; });
-  out.borrowed +=
-      std::any_of(plan->stages.begin(), plan->stages.end(), [](const Stage& s) { return !s.status_from.empty(); });
+  out.borrowed += std::any_of(plan->stages.begin(), plan->stages.end(),
+                              [](const Stage& s) { return !s.results_log.status_from.empty(); });
   if (plan->stages.empty()) {
     ++out.empty_with_reason;
     if (plan->warnings.empty()) tally.fail(pending.config.string() + ": a silent empty plan");

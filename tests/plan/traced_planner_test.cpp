@@ -80,7 +80,7 @@ TEST(TracedPlanner, KindsComeFromTheConfigsScriptLines) {
   EXPECT_EQ(plan->stages[1].kind, StageKind::kEval);
   EXPECT_EQ(plan->stages[2].kind, StageKind::kExport);
   EXPECT_EQ(plan->stages[3].kind, StageKind::kInfer);
-  EXPECT_EQ(plan->stages[0].trainer_log, "./out/t/train.log");  // the runner's `cat ... >>` (D2)
+  EXPECT_EQ(plan->stages[0].results_log.trainer_log, "./out/t/train.log");  // the runner's `cat ... >>` (D2)
   EXPECT_EQ(plan->stages[0].log, "./out/t.log");                // its stdout was the runner's: the status line's log
   EXPECT_EQ(plan->banner, "---- banner ----");
   EXPECT_EQ(plan->results_log, "out/results_python.log");
@@ -249,10 +249,10 @@ TEST(TracedPlanner, LinesOfCommandsTheRunnerNeverStartedAreKeptWhereItWroteThemW
   const auto plan = plan_from_trace(t, make_config(kConfig), kCompat);
   ASSERT_TRUE(plan) << plan.error().str();
   ASSERT_EQ(plan->stages.size(), 1u);
-  ASSERT_TRUE(plan->stages[0].traced_status);
+  ASSERT_TRUE(plan->stages[0].results_log.traced_status);
   EXPECT_EQ(plan->leading_status_lines,
             std::vector<std::string>{status("Run successfully", "python tools/export_model.py -c a.yml > ./out/export.log")});
-  EXPECT_EQ(plan->stages[0].trailing_status_lines,
+  EXPECT_EQ(plan->stages[0].results_log.trailing_status_lines,
             std::vector<std::string>{status("Run failed", "python -m serve --port 9993 > ./out/server.log 2>&1 &")});
   EXPECT_TRUE(warns(*plan, "status line 1 reports 'Run successfully' with command - m - python tools/export_model.py"));
   EXPECT_TRUE(warns(*plan, "status line 3 reports 'Run failed' with command - m - python -m serve --port 9993"));
@@ -267,11 +267,12 @@ TEST(TracedPlanner, ALineReportingAnotherCallsExitStatusTakesThatStagesWordWithA
   options.status_sources = {0, 0, 2, 3};
   const auto plan = plan_from_trace(chain(), make_config(kConfig), options);
   ASSERT_TRUE(plan) << plan.error().str();
-  EXPECT_EQ(plan->stages[1].status_from, plan->stages[0].id);
-  for (const std::size_t i : {0, 2, 3}) EXPECT_EQ(plan->stages[i].status_from, "") << plan->stages[i].id;
+  EXPECT_EQ(plan->stages[1].results_log.status_from, plan->stages[0].id);
+  for (const std::size_t i : {0, 2, 3}) EXPECT_EQ(plan->stages[i].results_log.status_from, "") << plan->stages[i].id;
   EXPECT_TRUE(warns(*plan, "results_python.log status line 2 (stage " + plan->stages[1].id +
                                ") reports the exit status of stage " + plan->stages[0].id + ", not its own"));
-  EXPECT_EQ(plan_from_trace(chain(), make_config(kConfig), kCompat)->stages[1].status_from, "");  // no probes, no claim
+  EXPECT_EQ(plan_from_trace(chain(), make_config(kConfig), kCompat)->stages[1].results_log.status_from,
+            "");  // no probes, no claim
 }
 
 // The dy2static runners' `diff -w` of their loss files is a program the runner ran itself:
@@ -283,7 +284,7 @@ TEST(TracedPlanner, TheLineOfAProgramTheRunnerRanItselfIsLeftOutWithAWarning) {
   const auto plan = plan_from_trace(t, make_config(kConfig), kCompat);
   ASSERT_TRUE(plan) << plan.error().str();
   EXPECT_TRUE(plan->leading_status_lines.empty());
-  for (const auto& stage : plan->stages) EXPECT_TRUE(stage.trailing_status_lines.empty()) << stage.id;
+  for (const auto& stage : plan->stages) EXPECT_TRUE(stage.results_log.trailing_status_lines.empty()) << stage.id;
   EXPECT_TRUE(warns(*plan, "status line 5 reports 'Run successfully' with command - m - diff -w ./out/a_loss.txt"));
   EXPECT_TRUE(warns(*plan, "a program the runner ran itself and tipc-run does not run as a stage"));
 }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compat/run_semantics.h"
 #include "plan/traced_status.h"
 #include "support/fake_run.h"
 #include "support/run_binary.h"
@@ -22,27 +23,44 @@ plan::Plan plan_with_status_lines() {
   return p;
 }
 
+// The results log of a run with the reference's semantics (--compat) or tipc-run's own.
+std::unique_ptr<StatusLog> results_log(const test::FakeRun& run, bool reference) {
+  return compat::run_semantics(reference, run.repo.path().string(), false).results_log;
+}
+
+// tipc-run's own word is the stage's result: what passed (as the exit code and the dependents
+// take it) reads success, whatever the trainer's log or the exit code said.
+TEST(ResultsLogReporter, ALineReadsSuccessForAResultThatPassed) {
+  using run::Status;
+  const std::pair<Status, bool> table[] = {
+      {Status::kPass, true},         {Status::kFlaky, true},   {Status::kFail, false},
+      {Status::kTimeout, false},     {Status::kSkipped, false}, {Status::kUnresolved, false},
+      {Status::kUnsupported, false},
+  };
+  for (const auto& [result, success] : table) EXPECT_EQ(line_reads_success(result), success) << to_string(result);
+}
+
 TEST(ResultsLogReporter, EveryStageThatRanWritesOneLine) {
   test::FakeRun run;
   const auto p = plan_with_status_lines();
-  ResultsLogReporter results(run.repo.path().string(), false);
+  ResultsLogReporter results(run.repo.path().string());
   run.run({&p}, {&results});
   EXPECT_EQ(results.write_error(), "");
   EXPECT_EQ(test::slurp(run.output() + "/results_python.log"), "Run successfully m\nRun successfully m\n");
 }
 
 // A traced runner's lines for commands it never started (Plan::leading_status_lines,
-// Stage::trailing_status_lines) are its own bytes: compat writes them where the runner did,
+// Stage::results_log.trailing_status_lines) are its own bytes: compat writes them where the runner did,
 // and tipc-run's own log, which holds only what ran, leaves them out.
 TEST(ResultsLogReporter, CompatWritesTheRunnersLinesOfCommandsItNeverStartedWhereItDid) {
   auto p = plan_with_status_lines();
   p.banner = "banner";
   p.leading_status_lines = {"Run successfully export (never started)"};
-  p.stages[0].trailing_status_lines = {"Run failed server (never started)"};
+  p.stages[0].results_log.trailing_status_lines = {"Run failed server (never started)"};
   for (const bool compat : {true, false}) {
     test::FakeRun run;
-    ResultsLogReporter results(run.repo.path().string(), compat);
-    run.run({&p}, {&results});
+    const auto results = results_log(run, compat);
+    run.run({&p}, {results.get()});
     EXPECT_EQ(test::slurp(run.output() + "/results_python.log"),
               compat ? "banner\nRun successfully export (never started)\nRun successfully m\n"
                        "Run failed server (never started)\nRun successfully m\n"
@@ -50,16 +68,16 @@ TEST(ResultsLogReporter, CompatWritesTheRunnersLinesOfCommandsItNeverStartedWher
   }
 }
 
-// A line the runner writes with another stage's exit status (Stage::status_from) has that
+// A line the runner writes with another stage's exit status (Stage::results_log.status_from) has that
 // stage's word in compat, as the runner writes it; tipc-run's own log has the stage's own.
 TEST(ResultsLogReporter, CompatWritesAnotherStagesWordWhereTheRunnerDid) {
   auto p = plan_with_status_lines();
-  p.stages[1].status_from = "train";
+  p.stages[1].results_log.status_from = "train";
   for (const bool compat : {true, false}) {
     test::FakeRun run;
     run.script("eval").exit_code = 1;
-    ResultsLogReporter results(run.repo.path().string(), compat);
-    run.run({&p}, {&results});
+    const auto results = results_log(run, compat);
+    run.run({&p}, {results.get()});
     EXPECT_EQ(test::slurp(run.output() + "/results_python.log"),
               compat ? "Run successfully m\nRun successfully m\n" : "Run successfully m\nRun failed m\n");
   }
@@ -78,14 +96,15 @@ TEST(ResultsLogReporter, CompatWritesRunFailedForAStageThatCouldNotStartAndNothi
   const std::string infer_log = "./log/ppyoloe/cpp_infer_cpu_usemkldnn_False_threads_1_mode_paddle_batchsize_1.log";
   const std::string after = " with command - ppyoloe_crn_s_300e_coco - ./deploy/cpp/build/main --use_gpu=False > " +
                             infer_log + " 2>&1  - " + infer_log + "  \033[0m";
-  for (auto& stage : p.stages) stage.traced_status = plan::Stage::TracedStatus{"\033[33m ", after};
+  for (auto& stage : p.stages)
+    stage.results_log.traced_status = plan::ResultsLogFields::TracedStatus{"\033[33m ", after};
   p.stages[1].argv = {"./deploy/cpp/build/main", "--use_gpu=False"};
   for (const bool compat : {true, false}) {
     test::FakeRun run;
     run.script("infer_cpp").launch_error = "cannot execute '" + run.repo.path().string() +
                                            "/./deploy/cpp/build/main': No such file or directory";
-    ResultsLogReporter results(run.repo.path().string(), compat);
-    const auto summary = run.run({&p}, {&results});
+    const auto results = results_log(run, compat);
+    const auto summary = run.run({&p}, {results.get()});
     ASSERT_EQ(summary.stages[1].verdict.result, run::Status::kUnresolved);
     ASSERT_EQ(summary.stages[2].verdict.result, run::Status::kSkipped);
     ASSERT_EQ(summary.stages[3].verdict.result, run::Status::kUnsupported);
@@ -103,7 +122,7 @@ TEST(ResultsLogReporter, AFullDiskIsAWriteErrorNamingTheFileAndTheReason) {
   const std::string log = run.output() + "/results_python.log";
   std::filesystem::create_directories(run.output());
   std::filesystem::create_symlink("/dev/full", log);
-  ResultsLogReporter results(run.repo.path().string(), false);
+  ResultsLogReporter results(run.repo.path().string());
   run.run({&p}, {&results});
   EXPECT_EQ(results.write_error(), "cannot write " + log + ": No space left on device");
 }
@@ -113,7 +132,7 @@ TEST(ResultsLogReporter, ALogThatCannotBeOpenedIsAWriteError) {
   const auto p = plan_with_status_lines();
   const std::string log = run.output() + "/results_python.log";
   std::filesystem::create_directories(log + "/x");
-  ResultsLogReporter results(run.repo.path().string(), false);
+  ResultsLogReporter results(run.repo.path().string());
   run.run({&p}, {&results});
   EXPECT_EQ(results.write_error(), "cannot write " + log + ": Is a directory");
 }

@@ -377,9 +377,9 @@ TEST_F(SchedulerTest, ATrainerLogPatternAppendsEveryMatchInOrder) {
   repo.write("out/a_train.log", "first\n");
   repo.write("logs/found.log", "");  // the stage's own output, which the fake executor does not write
   plan::Stage found = make_stage("found", StageKind::kTrain, 0);
-  found.trainer_log = "out/*_train.log";
+  found.results_log.trainer_log = "out/*_train.log";
   plan::Stage missing = make_stage("missing", StageKind::kTrain, 0);
-  missing.trainer_log = "nowhere/*_train.log";
+  missing.results_log.trainer_log = "nowhere/*_train.log";
   const plan::Plan p = make_plan({found, missing});
   options_.jobs = 1;
   options_.repo_root = repo.path().string();
@@ -400,7 +400,7 @@ TEST_F(SchedulerTest, ADeadlineOrInterruptWhileTheTrainerLogIsAppendedIsNotTheSt
   options_.timeouts.by_kind[StageKind::kTrain] = 10;
   options_.jobs = 1;
   plan::Stage slow = make_stage("slow", StageKind::kTrain, 0);
-  slow.trainer_log = "out/train.log";
+  slow.results_log.trainer_log = "out/train.log";
   const auto p = make_plan({slow});
   for (const bool interrupt : {false, true}) {
     FakeExecutor fake;  // its clock starts at 0 again

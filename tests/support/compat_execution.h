@@ -6,7 +6,7 @@
 #include <string>
 
 #include "plan/plan.h"
-#include "report/results_log_reporter.h"
+#include "compat/run_semantics.h"
 #include "run/executor.h"
 #include "run/scheduler.h"
 #include "support/golden_trace.h"
@@ -23,10 +23,10 @@ inline std::string run_compat_serially(const plan::Plan& plan, const std::filesy
   scheduler.jobs = 1;
   for (int i = 0; i < 8; ++i) scheduler.resources.gpus.push_back({std::to_string(i), 1});
   scheduler.repo_root = root.string();
-  scheduler.appended_logs = {plan::StageKind::kTrain};
-  scheduler.multi_node_here = true;
-  report::ResultsLogReporter results(root.string(), true);
-  run::run_stages({&plan}, executor, results, scheduler, [] { return false; });
+  const compat::RunSemantics reference = compat::run_semantics(true, root.string(), false);
+  scheduler.appended_logs = reference.appended_logs;
+  scheduler.multi_node_here = reference.multi_node_here;
+  run::run_stages({&plan}, executor, *reference.results_log, scheduler, [] { return false; });
   const fs::path log = root / plan.run_dir / plan.results_log;
   return replace_all(fs::exists(log) ? slurp(log.string()) : "", root.string(), "<REPO_ROOT>");
 }

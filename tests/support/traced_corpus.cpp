@@ -100,7 +100,7 @@ std::vector<std::string> planned_evals(const plan::Plan& plan, const std::string
   std::vector<std::string> out;
   for (const auto& stage : plan.stages) {
     if (stage.argv.size() > 1 && is_pre_step({stage.argv[1]})) continue;
-    out.push_back(replace_all(stage.shell_text, root, kMappedRoot));
+    out.push_back(replace_all(stage.results_log.shell_text, root, kMappedRoot));
   }
   return out;
 }

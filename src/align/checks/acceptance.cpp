@@ -126,11 +126,11 @@ CheckOutcome missing_outcome(const std::string& dir, const AcceptanceCheck& chec
   return outcome;
 }
 
-CheckOutcome compare_pair(const AcceptanceCheck& check, const PairPaths& files, bool compat) {
+CheckOutcome compare_pair(const AcceptanceCheck& check, const PairPaths& files, const DiffRules& rules) {
   CheckOutcome outcome;
   outcome.check = check;
   outcome.files = files;
-  const DiffOptions options{check.method, check.threshold, compat, {}};
+  const DiffOptions options{check.method, check.threshold, rules, {}};
   auto result = compare_files(files.reference, files.candidate, options);
   if (!result) {
     // Structural mismatches are a failed check (reprod_log raises); unreadable files are errors.
@@ -207,11 +207,12 @@ int AcceptanceReport::exit_code() const {
   return all_passed() ? kExitPassed : kExitFailed;
 }
 
-AcceptanceReport run_acceptance(const std::string& dir, const std::vector<AcceptanceCheck>& checks, bool compat) {
+AcceptanceReport run_acceptance(const std::string& dir, const std::vector<AcceptanceCheck>& checks,
+                                const DiffRules& rules) {
   AcceptanceReport report;
   for (const AcceptanceCheck& check : checks) {
     const auto files = find_pair(dir, check);
-    report.outcomes.push_back(files ? compare_pair(check, *files, compat) : missing_outcome(dir, check));
+    report.outcomes.push_back(files ? compare_pair(check, *files, rules) : missing_outcome(dir, check));
   }
   return report;
 }

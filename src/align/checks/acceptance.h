@@ -60,9 +60,10 @@ struct AcceptanceReport {
   int exit_code() const;
 };
 
-// Finds and compares every check's pair under `dir`. Never fails as a whole: each check
-// carries its own status.
-AcceptanceReport run_acceptance(const std::string& dir, const std::vector<AcceptanceCheck>& checks, bool compat);
+// Finds and compares every check's pair under `dir`, by `rules`. Never fails as a whole:
+// each check carries its own status.
+AcceptanceReport run_acceptance(const std::string& dir, const std::vector<AcceptanceCheck>& checks,
+                                const DiffRules& rules);
 
 // "forward_torch.npy or forward_pytorch.npy" style listing for MISSING messages.
 std::string describe_names(const std::vector<std::string>& names);

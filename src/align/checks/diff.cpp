@@ -34,7 +34,7 @@ class Comparer {
     if (auto missing = first_missing_key(info1, info2, name1_, name2_, "")) return fail(*missing);
     if (auto missing = first_missing_key(info2, info1, name2_, name1_, "")) return fail(*missing);
     TRY(walk(info1, info2, 0, ""));
-    if (!options_.compat && leaf_count_ == 0) {
+    if (options_.rules.nothing_compared_fails && leaf_count_ == 0) {
       return fail(mismatch("", fmt::format("nothing to compare: {} and {} hold no arrays", name1_, name2_)));
     }
     warn_about_unused_layout_rules();
@@ -57,10 +57,10 @@ class Comparer {
     return prefix.empty() ? key : prefix + "." + key;
   }
 
-  // Recursion follows info1; keys only in info2 are ignored below the top level (compat)
-  // or reported (strict), as reprod_log ignores them silently.
+  // Recursion follows info1; keys only in info2 below the top level are reported where the
+  // rules say so (reprod_log ignores them silently).
   Result<void> walk(const Value::Dict& d1, const Value::Dict& d2, int depth, const std::string& prefix) {
-    if (depth > 0 && !options_.compat) {
+    if (depth > 0 && options_.rules.extra_nested_key_fails) {
       if (auto extra = first_missing_key(d2, d1, name2_, name1_, prefix)) return fail(*extra);
     }
     for (const auto& [key, value1] : d1.items) {
@@ -93,7 +93,7 @@ class Comparer {
 
   Result<void> compare_leaf(const std::string& key, const std::string& path, int depth, const Array& a,
                             const Array& b) {
-    LeafDiffOptions leaf_options{!options_.compat, {}};
+    LeafDiffOptions leaf_options{options_.rules.exact_integers, {}};
     if (const LayoutRule* rule = find_layout_rule(options_.layout, path)) {
       auto axes = layout_axes(*rule, b.ndim());
       if (!axes) {
@@ -122,7 +122,7 @@ class Comparer {
   void check_methods(DiffEntry& entry) const {
     for (const Statistic statistic : methods_) {
       const StatValue value = pick(entry.diff.stats, statistic);
-      const bool nan_fails = !options_.compat && value.is_nan();
+      const bool nan_fails = options_.rules.nan_fails && value.is_nan();
       if (value.as_double() > options_.threshold || nan_fails) {
         if (entry.passed) {
           entry.reason = fmt::format("{} diff {} {} threshold {}", to_string(statistic), value.text(),
@@ -143,9 +143,9 @@ class Comparer {
     return stats.mean;
   }
 
-  // strict mode says what reprod_log does silently.
+  // Says what reprod_log does silently.
   void note_shape_and_overflow(const std::string& path, const Array& a, const Array& b, const LeafDiff& diff) {
-    if (options_.compat) return;
+    if (!options_.rules.explains) return;
     if (diff.transposed_first) {
       result_.warnings.push_back(fmt::format("key '{}': {} value {} transposed to {} to match {} (reprod_log auto-transpose)",
                                              path, name1_, shape_text(a.shape), shape_of(diff), name2_));
@@ -162,7 +162,7 @@ class Comparer {
   }
 
   void warn_about_unused_layout_rules() {
-    if (options_.compat) return;
+    if (!options_.rules.explains) return;
     for (const LayoutRule& rule : options_.layout) {
       if (!used_layout_rules_.contains(&rule)) {
         result_.warnings.push_back(fmt::format("layout rule '{}: {}' ({}) matched no key", rule.pattern, rule.transform, rule.source));

@@ -4,13 +4,9 @@
 //
 // Key order, nesting, auto-transpose, broadcasting, numpy dtype promotion and the sticky
 // failure within a key follow reprod_log 1.0.1 (spec alignment-diff.md §2). Where
-// reprod_log is silent or wrong, the default is strict; `compat` restores its behaviour:
-//
-//   situation                     strict (default)          compat
-//   NaN statistic                 fails                     passes
-//   nested key only in file 2     error naming the key      ignored
-//   nothing compared              error                     passes
-//   integer overflow              exact |a - b|             wraps like numpy
+// reprod_log is silent or wrong, DiffRules names each rule; its defaults are tipc-run's
+// strict ones, and the caller may choose reprod_log's own (reprod_log_rules.h, with the
+// rest of the reference tools' semantics).
 //
 // Structural mismatches (missing key, type mismatch, shapes, bool, empty) abort the whole
 // comparison in both modes, as reprod_log does, but as an Error naming the key path, both
@@ -26,13 +22,25 @@
 
 namespace tipc::align {
 
+// The rules a comparison follows where reprod_log is silent or wrong; the defaults are strict.
+struct DiffRules {
+  bool nan_fails = true;               // a NaN statistic fails its key (reprod_log: passes)
+  bool extra_nested_key_fails = true;  // a nested key only in file 2 is an error naming it (ignored)
+  bool nothing_compared_fails = true;  // files holding no arrays are an error (pass)
+  bool exact_integers = true;          // integer diffs as exact |a - b| (wrap around like numpy)
+  // Warnings say what reprod_log does silently (transposing, broadcasting, integer
+  // wrap-around, a layout rule that matched no key), and the diff command says why each
+  // failing key failed (reprod_log says neither).
+  bool explains = true;
+};
+
 struct DiffOptions {
   // "mean", "min", "max", "all" (= min,max,mean) or a comma-separated list ("min,max").
   std::string method = "mean";
   double threshold = 1e-6;
-  bool compat = false;
+  DiffRules rules;
   // How B's arrays are laid out relative to A's, per key (layout.h); a rule matching no key
-  // is a warning in strict mode.
+  // is a warning where the rules explain.
   std::vector<LayoutRule> layout;
 };
 
@@ -65,7 +73,7 @@ struct DiffResult {
   std::vector<DiffEntry> entries;
   // Printed on stdout at compare time, never logged ("transpose sub_data1").
   std::vector<std::string> compare_lines;
-  // strict mode explanations (broadcasting, transposing, integer wrap-around); not in the log.
+  // DiffRules::explains: broadcasting, transposing, integer wrap-around; not in the log.
   std::vector<std::string> warnings;
   bool passed = true;
 };

@@ -263,8 +263,9 @@ class RankComparer {
     // differed), a difference that no sublayer explains is recorded here. Returns whether
     // this pair differed while searching, i.e. whether the subtree recorded a divergence.
     // A pair with no tensors on either side (no grads, say) passes without being listed.
-    // `backward`: this pair's grads are compared and its sublayers visited in reverse; with
-    // --padiff-compat only the root's, as PaDiff's backward check descends with its forward one.
+    // `backward`: this pair's grads are compared and its sublayers visited in reverse; unless
+    // PadiffRules::backward_by_grads, only the root's, as PaDiff's backward check descends with
+    // its forward one.
     Result<bool> visit(const NodePair& pair, bool searching, bool backward) {
       const ReportNode &a = pair.a, &b = pair.b;
       std::optional<std::size_t> index;
@@ -296,7 +297,7 @@ class RankComparer {
       for (const auto& [a_child, b_child] : *children) {
         const NodePair child{*a_child, *b_child, node_label(*a_child, a, pair.a_label),
                              node_label(*b_child, b, pair.b_label)};
-        auto child_differs = TRY(visit(child, differs, backward && !comparer.options_.padiff_compat));
+        auto child_differs = TRY(visit(child, differs, backward && comparer.options_.rules.backward_by_grads));
         explained = explained || child_differs;
       }
       if (differs && !explained) record(index, "sublayers correspond, but the diff is in this layer's own output");
@@ -527,10 +528,9 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
         {Check::kStructure, "", std::nullopt, fmt::format("A has {} steps, B has {}", a.steps.size(), b.steps.size())});
     return result;
   }
-  // PaDiff's get_all_valid_path returns inside its loop: only the first step is checked.
-  const std::size_t steps = options.padiff_compat ? std::min<std::size_t>(a.steps.size(), 1) : a.steps.size();
+  const std::size_t steps = options.rules.every_step ? a.steps.size() : std::min<std::size_t>(a.steps.size(), 1);
   if (steps < a.steps.size())
-    result.warnings.push_back(fmt::format("--padiff-compat: only {} of {} steps checked, as PaDiff does",
+    result.warnings.push_back(fmt::format("{}: only {} of {} steps checked, as PaDiff does", options.rules.chosen_by,
                                           a.steps.front().label, a.steps.size()));
   for (std::size_t step = 0; step < steps; ++step) {
     const auto& a_ranks = a.steps[step].ranks;

@@ -5,7 +5,7 @@
 // The verdict follows PaDiff's offline checkers, with its known bugs fixed: every step and
 // rank is checked (upstream stops after the first step), and the backward search compares
 // bwd_grads all the way down (upstream compares forward outputs below the first level).
-// PadiffOptions::padiff_compat puts both bugs back, for PaDiff's own verdicts.
+// PadiffRules says which; the caller may put both bugs back, for PaDiff's own verdicts.
 // Where PaDiff stops at the first failure, this goes on and collects every place the search
 // would have stopped: the first of them is PaDiff's answer, the rest are the other
 // diverging leaves. Every layer pair that can be paired is also compared element-wise
@@ -92,14 +92,23 @@ struct Divergence {
 enum class Phases { kBoth, kForward, kBackward };
 std::optional<Phases> parse_phases(std::string_view name);  // "both", "forward", "backward"
 
+// Where tipc-run's verdict fixes PaDiff's; the defaults are the fixed ones.
+struct PadiffRules {
+  // Every step is checked (PaDiff's get_all_valid_path returns inside its loop: only the first).
+  bool every_step = true;
+  // The backward search compares grads below the root too (PaDiff's descends with its forward
+  // check: below the root it compares forward outputs, in forward order).
+  bool backward_by_grads = true;
+  // What chose rules that leave steps out, named in the warning that says so.
+  std::string chosen_by;
+};
+
 struct PadiffOptions {
   Tolerance tolerance;
   // forward: forward outputs and weights; backward: backward grads and grads.
   Phases phases = Phases::kBoth;
   LayerMap layer_map;
-  // PaDiff's own verdicts, bugs included: only the first step is checked, and below the
-  // root the backward search compares forward outputs (in forward order).
-  bool padiff_compat = false;
+  PadiffRules rules;
 };
 
 struct PadiffResult {

@@ -18,6 +18,7 @@
 #include "align/checks/diff_log.h"
 #include "align/numeric/leaf_diff.h"
 #include "align/numeric/parallel_blocks.h"
+#include "compat/reprod_log_rules.h"
 #include "align/io/py_repr.h"
 #include "align/numeric/reduce.h"
 #include "cli/diff_command.h"
@@ -71,7 +72,7 @@ std::vector<Case> load_cases() {
 }
 
 Result<DiffResult> run_case(const Case& c, bool compat) {
-  return compare_files(c.file1, c.file2, DiffOptions{c.method, c.threshold, compat, {}});
+  return compare_files(c.file1, c.file2, DiffOptions{c.method, c.threshold, compat::diff_rules(compat), {}});
 }
 
 std::string stdout_of(const DiffResult& result) {

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "align/io/npy.h"
+#include "compat/padiff_rules.h"
 #include "support/padiff_dumps.h"
 #include "support/temp_dir.h"
 
@@ -265,9 +266,9 @@ TEST(PadiffCompat, TheBackwardSearchDescendsByForwardOutputs) {
     };
     w.write_report({node("M", {node("M.fc1"), node("M.fc2")})});
   }
-  PadiffOptions compat;
-  compat.padiff_compat = true;
-  const auto result = dumps.compare(compat);
+  PadiffOptions padiff_own;
+  padiff_own.rules = compat::padiff_own_rules();
+  const auto result = dumps.compare(padiff_own);
   ASSERT_TRUE(result) << result.error().str();
   EXPECT_EQ(divergences(*result), std::vector<std::string>{
                                       "backward M|M: sublayers correspond, but the diff is in this layer's own output"});
@@ -276,9 +277,9 @@ TEST(PadiffCompat, TheBackwardSearchDescendsByForwardOutputs) {
 TEST(PadiffCompat, OnlyTheFirstStepIsChecked) {
   DumpPair dumps;
   write_steps_diverging_in_the_second(dumps);
-  PadiffOptions compat;
-  compat.padiff_compat = true;
-  const auto result = dumps.compare(compat);
+  PadiffOptions padiff_own;
+  padiff_own.rules = compat::padiff_own_rules();
+  const auto result = dumps.compare(padiff_own);
   ASSERT_TRUE(result) << result.error().str();
   EXPECT_TRUE(result->passed());
   EXPECT_EQ(result->ranks, 1u);

@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "align/checks/diff.h"
+#include "compat/reprod_log_rules.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -154,7 +155,7 @@ TEST(LayoutDiff, RuleMatchingNoKeyIsAWarningInStrictModeOnly) {
   ASSERT_TRUE(strict.has_value());
   ASSERT_EQ(strict->warnings.size(), 1u);
   EXPECT_NE(strict->warnings[0].find("'fc.wieght: transpose' (layout.yaml:1) matched no key"), std::string::npos);
-  options.compat = true;
+  options.rules = compat::reprod_log_diff_rules();
   EXPECT_TRUE(compare_values(a, a, options, "a.npy", "b.npy")->warnings.empty());
 }
 
