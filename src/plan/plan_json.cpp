@@ -166,7 +166,7 @@ Result<Stage> stage_from_json(const JsonValue& json, const std::string& file) {
   stage.benchmark = TRY(fields.optional<bool>("benchmark", false));
   stage.launcher = TRY(fields.optional<std::string>("launcher", ""));
   stage.processes = TRY(fields.optional<int>("processes", 1));
-  stage.command = TRY(fields.optional<std::string>("command", ""));
+  stage.results_log.command = TRY(fields.optional<std::string>("command", ""));
   stage.service = TRY(service_field(json, file, stage.id));
   stage.unsupported = TRY(fields.optional<std::optional<std::string>>("unsupported", std::nullopt));
   stage.cwd_made_by = TRY(fields.optional<std::string>("cwd_made_by", ""));

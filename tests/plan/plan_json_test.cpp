@@ -70,7 +70,7 @@ TEST(PlanJson, EveryFieldItWritesReadsBack) {
   stage.benchmark = true;
   stage.launcher = "paddle.distributed.launch";
   stage.processes = 4;
-  stage.command = "python3 web_service.py --port=9998 > server.log 2>&1 &";
+  stage.results_log.command = "python3 web_service.py --port=9998 > server.log 2>&1 &";
   stage.service = Service{9998, "Running on", 30.5};
   stage.unsupported = "needs two nodes";
   stage.cwd_made_by = "setup step s1 (`mkdir -p deploy/serving`)";
@@ -89,7 +89,7 @@ TEST(PlanJson, EveryFieldItWritesReadsBack) {
   EXPECT_TRUE(read->benchmark);
   EXPECT_EQ(read->launcher, stage.launcher);
   EXPECT_EQ(read->processes, 4);
-  EXPECT_EQ(read->command, stage.command);
+  EXPECT_EQ(read->results_log.command, stage.results_log.command);
   ASSERT_TRUE(read->service);
   EXPECT_EQ(read->service->port, 9998);
   EXPECT_EQ(read->service->ready_pattern, "Running on");
