@@ -13,11 +13,14 @@ std::string normalise_path(const std::string& path);
 class NativeRules : public PlanningRules {
  public:
   bool reproduces_reference() const override { return false; }
+  // CR line ends and trailing blanks are read away (and warned about).
   config::LineView line_view() const override { return config::LineView::kNormalised; }
   config::TrainInferConfig read_config(const config::ConfigText& text, const dialect::Dialect& dialect) const override;
+  // A config the lints or anchors reject is refused before anything runs.
   bool checks_config() const override { return true; }
   std::string mode_list_text(const config::TrainInferConfig& config, int line) const override;
   std::string planned_path(const std::string& rendered) const override { return normalise_path(rendered); }
+  // A `|` in a command is the command's own character.
   ShellSplitOptions command_words() const override { return {.pipe_is_space = false}; }
   std::string shell_constructs_note() const override { return ""; }
   std::string infer_tag(const std::string& trainer, const std::string& autocast) const override;
