@@ -13,6 +13,7 @@
 
 #include "cli/subcommand.h"
 #include "cli/traced_plans.h"
+#include "compat/reference_planning_rules.h"
 #include "core/vocabulary.h"
 
 namespace tipc::cli {
@@ -209,6 +210,7 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
     check_combinations(o);
+    o.rules = &compat::planning_rules(o.compat);
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);

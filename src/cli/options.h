@@ -6,6 +6,7 @@
 
 #include "cli/stage_selection.h"
 #include "core/error.h"
+#include "plan/native_rules.h"
 
 namespace tipc::cli {
 
@@ -20,6 +21,8 @@ struct Options {
   bool dry_run = false;
   std::string format = "text";  // text | jsonl
   bool compat = false;
+  // How configs are planned: the reference's rules under --compat (set by parse_options).
+  const plan::PlanningRules* rules = &plan::native_planning_rules();
   std::optional<std::string> dialect;
   PlanFrom plan_from = PlanFrom::kAuto;
   std::optional<std::string> runner;       // --runner PATH: the runner script to trace

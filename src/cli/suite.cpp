@@ -66,7 +66,7 @@ namespace {
 plan::PlanOptions plan_options_for(const Project& project, const Options& options) {
   plan::PlanOptions plan_options;
   plan_options.mode = options.mode;
-  plan_options.compat = options.compat;
+  plan_options.rules = options.rules;
   plan_options.repo_root = project.root;
   plan_options.python = options.python;
   plan_options.launcher = project.launcher;
@@ -153,7 +153,7 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, 
   std::vector<Result<plan::Plan>> plans;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     plans.push_back(std::move(*slots[i]));
-    if (plans.back() && !options.compat) add_reading_warnings(*files[i].text, *plans.back());
+    if (plans.back() && options.rules->checks_config()) add_reading_warnings(*files[i].text, *plans.back());
   }
   return plans;
 }
@@ -165,7 +165,7 @@ Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& 
   // the runners decide which modes they know; a mode of another chain is its runner's.
   const auto chains = TRY(load_chains_for(options));
   const bool chain_mode = chains && dialect::chain_knows_mode(*chains, options.mode);
-  if (!options.compat && !project.dialect_error && !chain_mode) {
+  if (options.rules->checks_config() && !project.dialect_error && !chain_mode) {
     TRY(plan::check_mode(project.dialect, options.mode));
   }
   // The data every config of the MODE needs: a missing archive is found before a dry run's plan.
@@ -183,8 +183,8 @@ Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& 
   }
   suite.separated = plan::separate_shared_outputs(suite.plans);
   for (auto& plan : suite.plans) plan::separate_shared_logs(plan);
-  // The reference runner has no alignment checks; --compat plans stay exactly its plans.
-  if (!options.compat) {
+  // The reference runner has no alignment checks; its rules' plans stay exactly its plans.
+  if (options.rules->checks_config()) {
     TRY(plan::add_alignment_stages(suite.plans, project.settings.alignment, running_binary()));
   }
   leave_out_clashing_plans(suite);

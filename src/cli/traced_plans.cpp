@@ -103,9 +103,9 @@ std::string trace_cache_directory() {
   return "";
 }
 
-config::TrainInferConfig split_for_trace(const config::ConfigText& text, bool compat) {
+config::TrainInferConfig split_for_trace(const config::ConfigText& text, const plan::PlanningRules& rules) {
   return config::split_config(text, config::SplitRules{config::ValueSplit::kFirstColon, false, false},
-                              compat ? config::LineView::kVerbatim : config::LineView::kNormalised);
+                              rules.line_view());
 }
 
 trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInferConfig& config,
@@ -129,7 +129,7 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
                                std::vector<std::optional<std::size_t>> status_sources) {
   const plan::SetupStageOptions setup{running_binary(), options.offline, {}};
   auto plan = plan::plan_from_trace(trace, config,
-                                    {options.compat, project.root, options.python, std::move(status_sources), setup});
+                                    {options.rules, project.root, options.python, std::move(status_sources), setup});
   if (!plan) return plan;
   if (options.offline) {
     refuse_uncached_downloads(*plan, project.root, data::DownloadCache(data::default_download_cache_directory()));
@@ -139,7 +139,7 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
     const std::string first = trace.stderr_text.substr(0, trace.stderr_text.find('\n'));
     plan->warnings.push_back({trace.runner, 0, "", "the runner reported errors of its own while traced: " + first});
   }
-  if (options.compat) return plan;  // the reference's plan, quirks included
+  if (!options.rules->checks_config()) return plan;  // the reference's plan, quirks included
   // A dialect chosen on a weak marker (any copied test_tipc/ has a runner) would only
   // report the layout of another repository; and a dialect describes train_params configs,
   // not the other chains' (cpp_infer_params, serving_params, ...).
@@ -151,14 +151,14 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
   return plan;
 }
 
-// Compat writes each status line with the word the runner would: whose exit status that is
-// takes a probe per call (trace::trace_each_call_failing, cached like the trace).
+// The reference's rules write each status line with the word the runner would: whose exit
+// status that is takes a probe per call (trace::trace_each_call_failing, cached like the trace).
 Result<plan::Plan> plan_of_trace(const Result<trace::Trace>& traced, const trace::TraceRequest& request,
                                  const config::TrainInferConfig& config, const Project& project, const Options& options,
                                  int jobs) {
   if (!traced) return fail(traced.error());
   std::vector<std::optional<std::size_t>> sources;
-  if (options.compat) {
+  if (options.rules->probes_status_sources()) {
     sources = plan::status_sources(*traced, trace::trace_each_call_failing(request, traced->calls.size(), jobs));
   }
   return plan_traced(*traced, config, project, options, std::move(sources));
@@ -212,7 +212,7 @@ std::vector<Result<plan::Plan>> plan_from_runners(
   std::vector<config::TrainInferConfig> parsed;
   std::vector<trace::TraceRequest> requests;  // one per config, in order
   for (const auto& [text, call] : configs) {
-    parsed.push_back(split_for_trace(*text, options.compat));
+    parsed.push_back(split_for_trace(*text, *options.rules));
     requests.push_back(trace_request(call, parsed.back(), project, options));
   }
   const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));

@@ -72,7 +72,7 @@ Result<ChainStart> start_chain_plan(const ChainLines& lines, const std::string& 
   }
   plan.dialect = chain;
   plan.mode = options.mode;
-  plan.compat = options.compat;
+  plan.compat = options.rules->reproduces_reference();
   plan.run_dir = options.run_dir;
   plan.output_dir = fmt::format("test_tipc/output/{}/{}", plan.model_name, mode);
   plan.results_log = plan.output_dir + "/" + status_log;

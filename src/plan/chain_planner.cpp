@@ -40,9 +40,8 @@ Result<Plan> plan_chain(const config::TrainInferConfig& config, std::string_view
 }
 
 Result<Plan> plan_chain_config(const config::ConfigText& text, std::string_view chain, const PlanOptions& options) {
-  const auto view = options.compat ? config::LineView::kVerbatim : config::LineView::kNormalised;
   const config::SplitRules rules{config::ValueSplit::kFirstColon, false, false};
-  return plan_chain(config::split_config(text, rules, view), chain, options);
+  return plan_chain(config::split_config(text, rules, options.rules->line_view()), chain, options);
 }
 
 }  // namespace tipc::plan

@@ -20,11 +20,8 @@ struct GpuElement {
   std::optional<int> nodes;           // set when the save dir carries _nodes_N
 };
 
-// Compat: the reference's string-length rules, including their oddities (D10).
-// `ips` is the runner's variable, which keeps its value across gpu elements.
-GpuElement classify_gpu_element_compat(const std::string& text, std::string& ips, int ips_threshold);
-
-// Default: parse the element structurally; malformed elements are errors.
+// Parses the element structurally; malformed elements are errors. (The reference's reading
+// by string length is compat/reference_gpu_element.h.)
 Result<GpuElement> parse_gpu_element(const std::string& text);
 
 }  // namespace tipc::plan

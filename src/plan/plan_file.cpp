@@ -11,11 +11,6 @@
 namespace tipc::plan {
 namespace {
 
-config::SplitRules split_rules(const dialect::Dialect& dialect, bool compat) {
-  if (compat) return dialect.compat_split;
-  return config::SplitRules{config::ValueSplit::kFirstColon, false, false};
-}
-
 // D5: a MODE missing from a `mode=value|...` list silently falls back to the model's
 // own default (often hundreds of epochs); say so.
 void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::Dialect& dialect, Plan& plan) {
@@ -56,22 +51,18 @@ Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode
 }
 
 Result<Plan> plan_config(const config::ConfigText& text, const dialect::Dialect& dialect, const PlanOptions& options) {
-  const auto view = options.compat ? config::LineView::kVerbatim : config::LineView::kNormalised;
-  config::TrainInferConfig config = config::split_config(text, split_rules(dialect, options.compat), view);
-  if (options.compat && dialect.max_physical_lines > 0) {
-    std::erase_if(config.fields, [&](const config::Field& f) { return f.physical_line > dialect.max_physical_lines; });
-    config.physical.resize(std::min(config.physical.size(), static_cast<std::size_t>(dialect.max_physical_lines)));
-  }
+  const config::TrainInferConfig config = options.rules->read_config(text, dialect);
+  const bool checked = options.rules->checks_config();
   dialect::AnchorFindings anchors;
   LintFindings lint;
-  if (!options.compat) {
+  if (checked) {
     anchors = dialect::check_anchors(config, dialect.anchors);
     lint = lint_config(config, &dialect);
     if (!anchors.errors.empty() || !lint.errors.empty()) return fail(Error{in_line_order(anchors.errors, lint.errors)});
     TRY(check_mode(dialect, options.mode));
   }
   auto plan = make_plan(config, dialect, options);
-  if (plan && !options.compat) {
+  if (plan && checked) {
     plan->warnings.insert(plan->warnings.begin(), lint.warnings.begin(), lint.warnings.end());
     plan->warnings.insert(plan->warnings.begin(), anchors.notes.begin(), anchors.notes.end());
     warn_unlisted_mode(config, dialect, *plan);

@@ -42,17 +42,6 @@ std::string emit(const std::string& key, const std::string& value) {
   return key + "=" + value;
 }
 
-// Drop empty path components ("a//b", trailing "/") the way D7's default mode asks.
-std::string normalise_path(const std::string& path) {
-  std::string out;
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '/' && !out.empty() && out.back() == '/') continue;
-    out += path[i];
-  }
-  if (out.size() > 1 && out.back() == '/') out.pop_back();
-  return out;
-}
-
 struct TrainerChoice {
   std::string train_script;
   std::string export_script;
@@ -64,7 +53,7 @@ struct TrainerChoice {
 class Planner {
  public:
   Planner(const config::TrainInferConfig& c, const Dialect& d, const PlanOptions& o)
-      : cfg_(c), d_(d), opt_(o), device_(o.initial_cuda_visible_devices) {}
+      : cfg_(c), d_(d), opt_(o), rules_(*o.rules), device_(o.initial_cuda_visible_devices) {}
 
   Result<Plan> run();
 
@@ -109,7 +98,10 @@ class Planner {
                                   const std::string& quant, const std::string& cwd);
   Result<Stage*> add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
                            const std::string& cwd);
-  std::optional<std::string> compat_device() const { return device_; }
+  // The stage's CUDA_VISIBLE_DEVICES: the runner's variable or the stage's own GPUs, by the rules.
+  std::optional<std::string> devices(const std::optional<std::string>& own) const {
+    return rules_.visible_devices(device_, own);
+  }
   void apply_device(const GpuElement& gpu) {
     if (gpu.device) device_ = gpu.device;
   }
@@ -120,10 +112,11 @@ class Planner {
   const config::TrainInferConfig& cfg_;
   const Dialect& d_;
   const PlanOptions& opt_;
+  const PlanningRules& rules_;
   Plan plan_;
   Vars base_;
-  std::optional<std::string> device_;  // compat: the runner's CUDA_VISIBLE_DEVICES
-  std::string ips_;                    // compat: the runner's `ips` variable, sticky across gpu elements
+  std::optional<std::string> device_;  // the runner's CUDA_VISIBLE_DEVICES
+  std::string ips_;                    // the runner's `ips` variable, sticky across gpu elements
   std::pair<std::string, std::string> to_static_;  // the to-static trainer's key and text, found once
   std::string train_model_name_;       // sticky: Seg's checkpoint fallback changes it for the rest of the run
   std::string last_norm_eval_weights_; // Seg: pact/fpgm trainers reuse it as pretrain
@@ -131,10 +124,7 @@ class Planner {
 };
 
 std::string Planner::mode_value(int line) const {
-  // Compat selects on the value as split at colons, in every dialect (spec §2.6).
-  const std::string value = opt_.compat ? config::split_key_value(cfg_.at(line).text, {}).value : val(line);
-  const std::string selected = opt_.compat ? value.substr(0, value.find(':')) : value;
-  for (const auto& entry : split_list(selected)) {
+  for (const auto& entry : split_list(rules_.mode_list_text(cfg_, line))) {
     const auto parts = split_list(entry, '=');
     const std::string name = parts.empty() ? "" : parts[0];
     if (glob_match(opt_.mode, name)) return parts.size() > 1 ? parts[1] : "";
@@ -253,7 +243,7 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   for (int n = 2; ids_.count(stage.id); ++n) stage.id = fmt::format("{}#{}", id, n);
   ids_.insert(stage.id);
   auto log = TRY(render(tpl.log, vars));
-  stage.log = opt_.compat ? log : normalise_path(log);
+  stage.log = rules_.planned_path(log);
   vars["stage_log"] = stage.log;
   stage.results_log.command = TRY(render(tpl.command, vars));
   vars["command"] = stage.results_log.command;
@@ -262,13 +252,13 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   if (!tpl.trainer_log.empty()) {
     stage.results_log.trainer_log = TRY(render(tpl.trainer_log, vars));
   }
-  auto words = TRY(split_shell_words(stage.results_log.command, {.pipe_is_space = opt_.compat}));
+  auto words = TRY(split_shell_words(stage.results_log.command, rules_.command_words()));
   stage.argv = std::move(words.words);
   if (!words.shell_constructs.empty()) {
     plan_.warnings.push_back({cfg_.path, 0, "",
                               fmt::format("stage {}: the command contains {}; tipc-run passes them literally{}",
                                           stage.id, fmt::join(words.shell_constructs, ", "),
-                                          opt_.compat ? " (the reference's shell would interpret them)" : "")});
+                                          rules_.shell_constructs_note())});
   }
   if (opt_.python && !stage.argv.empty()) stage.argv[0] = *opt_.python;
   stage.cwd = cwd;
@@ -282,7 +272,7 @@ Result<Plan> Planner::run() {
   plan_.config_path = cfg_.path;
   plan_.dialect = d_.name;
   plan_.mode = opt_.mode;
-  plan_.compat = opt_.compat;
+  plan_.compat = rules_.reproduces_reference();
   plan_.run_dir = opt_.run_dir;
   plan_.model_name = val(pos::kModelName);
   plan_.status_line = d_.status_line;
@@ -317,7 +307,7 @@ Result<Plan> Planner::run() {
 
 // A config that names a trainer but plans nothing is a silent wrong plan: say why.
 // `trainer:null` (or an empty list) is the reference's deliberate "train nothing".
-// Compat reproduces the empty plan and only warns.
+// The reference's rules reproduce the empty plan and only warn.
 Result<void> Planner::explain_empty_train_plan() {
   if (!plan_.stages.empty()) return {};
   const auto trainers = split_list(val(pos::kTrainerList));
@@ -336,30 +326,21 @@ Result<void> Planner::explain_empty_train_plan() {
   }
   Diagnostic problem{cfg_.path, cfg_.at(line).physical_line, key(line),
                      fmt::format("the config names trainer '{}' but plans no stage: {}", val(pos::kTrainerList), why)};
-  if (!opt_.compat) return fail(Error{{problem}});
-  plan_.warnings.push_back(problem);
-  return {};
+  return rules_.empty_train_plan(problem, plan_);
 }
 
 Result<void> Planner::train_branch() {
   const auto gpus = split_list(val(pos::kGpuList));
   for (std::size_t i = 0; i < gpus.size(); ++i) {
-    GpuElement gpu;
-    if (opt_.compat) {
-      gpu = classify_gpu_element_compat(gpus[i], ips_, d_.ips_threshold);
-    } else {
-      auto parsed = parse_gpu_element(gpus[i]);
-      if (!parsed) {
-        auto error = parsed.error();
-        error.diagnostics[0].file = cfg_.path;
-        error.diagnostics[0].line = cfg_.at(pos::kGpuList).physical_line;
-        error.diagnostics[0].key = key(pos::kGpuList);
-        return fail(error);
-      }
-      gpu = *parsed;
+    auto parsed = rules_.gpu_element(gpus[i], ips_, d_);
+    if (!parsed) {
+      auto error = parsed.error();
+      error.diagnostics[0].file = cfg_.path;
+      error.diagnostics[0].line = cfg_.at(pos::kGpuList).physical_line;
+      error.diagnostics[0].key = key(pos::kGpuList);
+      return fail(error);
     }
-    if (opt_.compat && d_.devices.whole_list && gpu.device) gpu.device = gpu.gpus;  // GAN exports the whole list
-    if (opt_.compat && d_.devices.ips_first_gpu && !gpu.device && gpu.ips) gpu.device = gpu.gpus.substr(0, gpu.gpus.find(','));
+    GpuElement gpu = *parsed;
     if (d_.devices.set_on_gpu_select && gpu.sets_device_on_select) device_ = gpu.device;
     // A dialect with its own autocast rule runs each trainer once, with the value it picks.
     const auto autocasts = d_.autocast ? std::vector<std::string>{""} : split_list(val(pos::kAutoCast));
@@ -446,13 +427,13 @@ Result<std::string> Planner::add_train_stage(const GpuElement& gpu, const std::s
   if (gpu.launch != GpuElement::Launch::kSingle) {
     train->launcher = launcher.name;
     if (launcher.spawns_ranks) train->processes = gpu.gpu_count;
-  } else if (!opt_.compat && gpu.cpu && launcher.spawns_ranks && opt_.cpu_train_processes > 1) {
+  } else if (const int ranks = rules_.cpu_train_processes(opt_.cpu_train_processes);
+             gpu.cpu && launcher.spawns_ranks && ranks > 1) {
     train->launcher = launcher.name;  // data-parallel on CPU (gloo)
-    train->processes = opt_.cpu_train_processes;
+    train->processes = ranks;
   }
   for (const auto& [name, value] : d_.train_env) train->env[name] = value;
-  train->env["CUDA_VISIBLE_DEVICES"] =
-      opt_.compat ? compat_device() : (gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus));
+  train->env["CUDA_VISIBLE_DEVICES"] = devices(gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus));
   return train->id;
 }
 
@@ -461,21 +442,21 @@ void Planner::follow_train(Stage& stage, const GpuElement& gpu, const std::strin
   stage.deps = {train_id};
   stage.needs.gpus = gpu.cpu ? 0 : 1;
   const auto one_gpu = gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus.substr(0, gpu.gpus.find(',')));
-  stage.env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : one_gpu;
+  stage.env["CUDA_VISIBLE_DEVICES"] = devices(one_gpu);
 }
 
 Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_index, const std::string& autocast,
                                       const std::string& trainer) {
   const auto choice = choose_trainer(trainer);
   if (!choice || choice->train_script == "null") return {};
-  if (!opt_.compat && choice->train_script.empty()) {
+  if (rules_.rejects_empty_script() && choice->train_script.empty()) {
     return fail(Error::at(cfg_.path, cfg_.at(pos::kTrainerList).physical_line, key(pos::kTrainerList),
                           fmt::format("trainer '{}' has an empty script (write null to skip it)", trainer)));
   }
   Vars vars = TRY(train_vars(gpu, gpu_index, autocast, trainer, *choice));
   const std::string iteration = fmt::format("{}/gpus_{}/autocast_{}", trainer, gpu.gpus, autocast);
   const std::string train_id = TRY(add_train_stage(gpu, iteration, vars));
-  if (d_.checkpoint_fallback && opt_.compat) {
+  if (d_.checkpoint_fallback && rules_.takes_checkpoint_fallback()) {
     // The reference checks for the checkpoint on disk; a plan sees no training output (spec §4.4).
     train_model_name_ = TRY(render(*d_.checkpoint_fallback, vars));
     vars["train_model_name"] = train_model_name_;
@@ -504,7 +485,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
 Result<void> Planner::export_and_infer(const GpuElement& gpu, const std::string& iteration, Vars& vars,
                                        const std::string& train_id, const TrainerChoice& choice) {
   const bool blank_weights =
-      opt_.compat && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
+      rules_.exports_without_weights() && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
                                  [&](const std::string& g) { return glob_match(g, plan_.model_name); });
   vars["export_script"] = choice.export_script;
   vars["export_weights_arg"] = blank_weights ? "" : emit(key(pos::kCheckpoints), vars["weights"]);
@@ -523,10 +504,10 @@ Result<void> Planner::export_and_infer(const GpuElement& gpu, const std::string&
   const std::string& subdir_value = val(pos::kInferenceDir);
   vars["inference_subdir"] = subdir_value == "null" || subdir_value == "##" ? "" : "/" + subdir_value;
   const std::string model_dir = TRY(render(d_.infer_model_dir, vars));
-  vars["infer_model_dir"] = opt_.compat ? model_dir : normalise_path(model_dir);
+  vars["infer_model_dir"] = rules_.planned_path(model_dir);
   vars["infer_data"] = val(d_.infer_data_line);
   vars["infer_gpu"] = gpu.gpus;
-  vars["infer_tag"] = opt_.compat ? "" : fmt::format("{}_{}_", vars["trainer"], vars["autocast"]);
+  vars["infer_tag"] = rules_.infer_tag(vars["trainer"], vars["autocast"]);
   const auto one_gpu = gpu.cpu ? std::nullopt : std::optional<std::string>(gpu.gpus.substr(0, gpu.gpus.find(',')));
   TRY(inference_matrix(vars, iteration + "/infer", export_id, choice.quant ? "True" : "False", one_gpu, d_.infer_cwd));
   if (d_.devices.unset_after_infer) device_.reset();
@@ -631,8 +612,7 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
   stage->needs.gpus = on_gpu ? 1 : 0;
   stage->benchmark = val(pos::kBenchmark) == "True";
   // Default mode: logical ids; a GPU inference after a CPU training still needs one GPU.
-  stage->env["CUDA_VISIBLE_DEVICES"] =
-      opt_.compat ? compat_device() : (on_gpu ? device.value_or("0") : std::optional<std::string>());
+  stage->env["CUDA_VISIBLE_DEVICES"] = devices(on_gpu ? device.value_or("0") : std::optional<std::string>());
   return {};
 }
 
@@ -649,7 +629,7 @@ Result<void> Planner::whole_infer_branch() {
 
 Result<Stage*> Planner::whole_infer_export(Vars& vars, const std::string& id) {
   auto exported = TRY(add_stage(StageKind::kExport, id, d_.whole_infer.export_stage, vars, opt_.run_dir));
-  exported->env["CUDA_VISIBLE_DEVICES"] = opt_.compat ? compat_device() : std::nullopt;
+  exported->env["CUDA_VISIBLE_DEVICES"] = devices(std::nullopt);
   return exported;
 }
 
@@ -657,7 +637,7 @@ Result<void> Planner::whole_infer_matrix(Vars& vars, const std::string& prefix, 
                                          const std::string& quant, const std::string& cwd) {
   const auto& w = d_.whole_infer;
   auto model_dir = TRY(render(w.model_dir, vars));
-  vars["infer_model_dir"] = opt_.compat ? model_dir : normalise_path(model_dir);
+  vars["infer_model_dir"] = rules_.planned_path(model_dir);
   vars["infer_data"] = val(w.data_line);
   vars["infer_tag"] = "";
   if (!vars.count("infer_gpu")) vars["infer_gpu"] = "0";
@@ -670,7 +650,7 @@ Result<void> Planner::whole_infer_export_list() {
   const auto models = split_list(val(pos::kInferModel));
   const auto exports = split_list(val(pos::kInferExport));
   const auto quants = split_list(val(pos::kInferQuant));
-  if (!opt_.compat && (exports.size() != models.size() || quants.size() != models.size())) {
+  if (rules_.requires_one_entry_per_model() && (exports.size() != models.size() || quants.size() != models.size())) {
     return fail(Error::at(cfg_.path, cfg_.at(pos::kInferQuant).physical_line, key(pos::kInferQuant),
                           fmt::format("{} infer models, {} export scripts and {} quant flags: the lists must have "
                                       "one entry per model (spec D15)",
@@ -737,11 +717,10 @@ Result<void> Planner::whole_infer_mode_list() {
       Error error = Error::at(cfg_.path, cfg_.at(pos::kInferExport).physical_line, key(pos::kInferExport),
                               fmt::format("undefined infer_mode '{}' (norm, pact, fpgm, distill or kl_quant)",
                                           infer_mode));
-      if (opt_.compat) error.exit_code = kExitFailed;  // the reference's only non-zero exit
+      error.exit_code = rules_.stopping_error_exit_code(error.exit_code);
       return fail(error);
     }
-    // Compat indexes the quant list by processed modes (D15); default by position.
-    const std::size_t quant_index = opt_.compat ? processed : i;
+    const std::size_t quant_index = rules_.quant_index(processed, i);
     ++processed;
     Vars vars = base_;
     vars["export_script"] = val(line->second);

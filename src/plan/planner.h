@@ -7,18 +7,20 @@
 #include "config/train_infer_config.h"
 #include "core/error.h"
 #include "dialect/dialect.h"
+#include "plan/native_rules.h"
 #include "plan/plan.h"
 
 namespace tipc::plan {
 
 struct PlanOptions {
   std::string mode;
-  bool compat = false;               // reproduce the reference byte for byte (spec §10)
+  // Where tipc-run and the reference plan differently (--compat: compat::planning_rules).
+  const PlanningRules* rules = &native_planning_rules();
   std::string repo_root = ".";       // text of the absolute root where a dialect needs it (Clas LOG)
   std::string run_dir = ".";         // where the runner is started, relative to the repository root
   std::optional<std::string> python; // --python: replaces the config's interpreter
   std::optional<std::string> gpu_id; // the reference's optional 3rd argument (whole-inference)
-  std::optional<std::string> initial_cuda_visible_devices;  // compat: the inherited value
+  std::optional<std::string> initial_cuda_visible_devices;  // the inherited value (the reference's rules start from it)
   std::optional<dialect::Launcher> launcher;  // replaces the dialect's default launcher
   int cpu_train_processes = 1;  // a CPU (-1) train runs as this many ranks when the launcher spawns ranks
 };

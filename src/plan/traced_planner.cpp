@@ -122,7 +122,7 @@ Result<Plan> TracedPlanner::run() {
   plan_.config_path = cfg_.path;
   plan_.dialect = "traced " + trace_.runner;
   plan_.mode = trace_.mode;
-  plan_.compat = opt_.compat;
+  plan_.compat = opt_.rules->reproduces_reference();
   plan_.model_name = cfg_.value_named("model_name");
   plan_.run_dir = trace_.run_dir;
   plan_.banner = status_.banner;
@@ -205,9 +205,9 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
 }
 
 // Status lines of commands the runner reported but never started are the runner's own bytes
-// (compat writes them where the runner did, word included) and a warning each: the
+// (--compat writes them where the runner did, word included) and a warning each: the
 // reference reports a result for what it did not run. A line of a program it ran for real
-// outside the stand-ins is one tipc-run does not run, so compat leaves it out.
+// outside the stand-ins is one tipc-run does not run, so --compat leaves it out.
 void TracedPlanner::place_unclaimed_lines(const std::vector<std::optional<std::size_t>>& claimed) {
   const std::string log = fs::path(status_.path).filename().string();
   for (const auto& unclaimed : unclaimed_status_lines(status_, claimed, trace_, cfg_.value_named("python"))) {
@@ -228,7 +228,7 @@ void TracedPlanner::place_unclaimed_lines(const std::vector<std::optional<std::s
 }
 
 // A line whose word the probes show to follow another call's exit status (a runner's
-// `status_check $last_status` left over from the call before) keeps that in compat, and is
+// `status_check $last_status` left over from the call before) keeps that under --compat, and is
 // a warning: the runner reports that stage's failure as the other's result.
 void TracedPlanner::take_status_from_other_stages(const std::vector<std::optional<std::size_t>>& claimed) {
   for (std::size_t i = 0; i < claimed.size(); ++i) {
@@ -328,8 +328,8 @@ int TracedPlanner::followed_gpus(std::size_t index, const std::vector<std::vecto
 }
 
 // In trace order, so a stage's inputs are settled before it. Then, by default, logical ids
-// mapped onto the allocated GPUs: a GPU stage never sees every GPU (--compat keeps the
-// traced environment).
+// mapped onto the allocated GPUs: a GPU stage never sees every GPU (the reference's rules
+// keep the traced environment).
 void TracedPlanner::settle_gpus() {
   std::vector<std::vector<std::size_t>> readers(plan_.stages.size());
   for (std::size_t i = 0; i < deps_.size(); ++i) {
@@ -338,7 +338,7 @@ void TracedPlanner::settle_gpus() {
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     Stage& stage = plan_.stages[i];
     if (follows_inputs_[i]) stage.needs.gpus = followed_gpus(i, readers);
-    if (opt_.compat || stage.needs.gpus == 0 || stage.env["CUDA_VISIBLE_DEVICES"]) continue;
+    if (!opt_.rules->adds_logical_gpu_ids() || stage.needs.gpus == 0 || stage.env["CUDA_VISIBLE_DEVICES"]) continue;
     std::string ids;
     for (int g = 0; g < stage.needs.gpus; ++g) ids += (g ? "," : "") + std::to_string(g);
     stage.env["CUDA_VISIBLE_DEVICES"] = ids;

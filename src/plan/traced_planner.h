@@ -9,6 +9,7 @@
 
 #include "config/train_infer_config.h"
 #include "core/error.h"
+#include "plan/native_rules.h"
 #include "plan/plan.h"
 #include "plan/setup_stages.h"
 #include "trace/trace.h"
@@ -16,7 +17,7 @@
 namespace tipc::plan {
 
 struct TracedPlanOptions {
-  bool compat = false;                 // keep the traced environment exactly (no logical GPU ids added)
+  const PlanningRules* rules = &native_planning_rules();  // --compat: the reference's (no logical GPU ids added)
   std::string repo_root = ".";         // the absolute root as the trace's strings spell it ("." = none)
   std::optional<std::string> python;   // --python: replaces the config's interpreter
   // Per line of the trace's status log, the call whose exit status it reports

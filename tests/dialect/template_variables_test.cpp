@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 
+#include "compat/reference_planning_rules.h"
 #include "dialect/dialect.h"
 #include "plan/plan_file.h"
 #include "plan/plan_json.h"
@@ -283,7 +284,7 @@ TEST(TemplateVariables, DialectFilesWithTheOldNamesPlanTheCorpusByteForByte) {
       for (const bool compat : {true, false}) {
         plan::PlanOptions options;
         options.mode = run.corpus()["mode_arg"];
-        options.compat = compat;
+        options.rules = &tipc::compat::planning_rules(compat);
         options.repo_root = "/conformance/repo-root";
         options.run_dir = run.corpus()["run_dir"];
         const auto want = plan::plan_config(*text, shipped, options);

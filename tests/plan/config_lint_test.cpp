@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compat/reference_planning_rules.h"
 #include "config/config_text.h"
 #include "plan/plan_file.h"
 #include "support/chain_config.h"
@@ -94,9 +95,9 @@ TEST(ConfigLint, DefaultModeRefusesWhatCompatPlans) {
   const auto strict = plan_config(decoded, dialect_named("paddleocr"), options);
   ASSERT_FALSE(strict);
   EXPECT_EQ(strict.error().diagnostics.size(), 1u) << strict.error().str();
-  options.compat = true;
+  options.rules = &tipc::compat::reference_planning_rules();
   EXPECT_TRUE(plan_config(decoded, dialect_named("paddleocr"), options));
-  options.compat = false;
+  options.rules = &tipc::plan::native_planning_rules();
   const auto warned = plan_config(config::parse_config_text(test::replaced(text, "--seed 42", "--seed:42"),
                                                             "alexnet.txt").value(),
                                   dialect_named("paddleocr"), options);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dialect/dialect.h"
+#include "compat/reference_planning_rules.h"
 #include "plan/plan_file.h"
 #include "support/paths.h"
 #include "support/golden_trace.h"
@@ -137,7 +138,7 @@ std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dia
   const std::string base = meta_file.string().substr(0, meta_file.string().size() - std::string(".meta.json").size());
   PlanOptions options;
   options.mode = corpus["mode_arg"];
-  options.compat = true;
+  options.rules = &tipc::compat::reference_planning_rules();
   options.repo_root = kRoot;
   options.run_dir = corpus["run_dir"];
   const auto text = config::read_config_text((corpus_dir() / corpus["config_file"].get<std::string>()).string());

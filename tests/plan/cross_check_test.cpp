@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compat/reference_planning_rules.h"
 #include "config/config_text.h"
 #include "plan/traced_planner.h"
 #include "support/golden_trace.h"
@@ -28,7 +29,7 @@ std::vector<Diagnostic> check_corpus_run(const std::string& repo, const std::str
   const auto cfg = read(corpus_dir() / "configs" / repo / config);
   const auto trace = test::golden_trace((corpus_dir() / "golden" / repo / id).string(), "/repo-root");
   TracedPlanOptions options;
-  options.compat = true;
+  options.rules = &tipc::compat::reference_planning_rules();
   options.repo_root = "/repo-root";
   const auto plan = plan_from_trace(trace, cfg, options).value();
   const auto dialect = dialect::load_dialect(test::dialect_dir(), dialect_name).value();

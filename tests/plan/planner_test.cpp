@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compat/reference_planning_rules.h"
 #include "plan/plan_file.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
@@ -36,7 +37,7 @@ class PlannerTest : public ::testing::Test {
                     const std::string& dialect = "paddleocr") {
     PlanOptions options;
     options.mode = mode;
-    options.compat = compat;
+    options.rules = &tipc::compat::planning_rules(compat);
     const auto decoded = config::read_config_text(dir_.write("alexnet.txt", text)).value();
     return plan_config(decoded, dialect_named(dialect), options);
   }

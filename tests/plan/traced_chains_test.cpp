@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/traced_plans.h"
+#include "compat/reference_planning_rules.h"
 #include "run/process_executor.h"
 #include "support/compat_execution.h"
 #include "config/config_text.h"
@@ -159,7 +160,7 @@ void check_plan(Tally& tally, const Pending& pending, const Result<trace::Trace>
   if (!text) return refuse(tally, name, pending.config, text.error());
   const auto config = config::split_config(*text, {config::ValueSplit::kFirstColon, false, false});
   TracedPlanOptions options;
-  options.compat = true;
+  options.rules = &tipc::compat::reference_planning_rules();
   options.repo_root = pending.request.repo_root;
   const bool probe = name == "paddle2onnx";  // a few calls each: the probes are cheap here
   if (probe) {

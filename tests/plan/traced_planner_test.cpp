@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compat/reference_planning_rules.h"
 #include "config/config_text.h"
 #include "plan/plan_json.h"
 #include "plan/traced_status.h"
@@ -33,7 +34,7 @@ const char* const kConfig =
 
 const TracedPlanOptions kCompat = [] {
   TracedPlanOptions o;
-  o.compat = true;
+  o.rules = &tipc::compat::reference_planning_rules();
   return o;
 }();
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "plan/plan_file.h"
+#include "compat/reference_planning_rules.h"
 #include "report/results_log_reporter.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
@@ -40,7 +41,7 @@ std::string run_compat(const nlohmann::json& corpus, const dialect::Dialect& dia
   test::TempDir root;
   plan::PlanOptions options;
   options.mode = corpus["mode_arg"];
-  options.compat = true;
+  options.rules = &tipc::compat::reference_planning_rules();
   options.repo_root = root.path().string();
   options.run_dir = corpus["run_dir"];
   options.python = test::fake_python_binary();

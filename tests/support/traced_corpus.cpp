@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "compat/reference_planning_rules.h"
 #include "config/config_text.h"
 #include "plan/plan_file.h"
 #include "support/golden_trace.h"
@@ -62,7 +63,7 @@ void compare_with_native(const CorpusRun& run, const plan::Plan& traced, const d
                          PlanTally& tally) {
   plan::PlanOptions options;
   options.mode = run.corpus()["mode_arg"];
-  options.compat = true;
+  options.rules = &tipc::compat::reference_planning_rules();
   options.repo_root = "/conformance/repo-root";
   options.run_dir = run.corpus()["run_dir"];
   const auto text = config::read_config_text((corpus_dir() / run.corpus()["config_file"].get<std::string>()).string());
@@ -168,7 +169,7 @@ config::TrainInferConfig corpus_config(const CorpusRun& run) {
 Result<plan::Plan> traced_corpus_plan(const CorpusRun& run, const trace::Trace& trace,
                                       const plan::TracedPlanOptions& extra) {
   plan::TracedPlanOptions options = extra;
-  options.compat = true;
+  options.rules = &tipc::compat::reference_planning_rules();
   return plan::plan_from_trace(trace, corpus_config(run), options);
 }
 
