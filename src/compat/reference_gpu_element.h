@@ -1,6 +1,6 @@
 #pragma once
 // The reference runner's reading of one gpu_list element: by string length, not structure
-// (its `${#gpu}` tests), oddities included (D10): `10` is one GPU, a nine-GPU list of 17
+// (its `${#gpu}` tests), oddities included (D10 in docs/reference-runner.md): `10` is one GPU, a nine-GPU list of 17
 // characters is taken for the ips form. tipc-run's own reading is plan::parse_gpu_element.
 #include <string>
 

@@ -20,13 +20,13 @@ config::TrainInferConfig ReferencePlanningRules::read_config(const config::Confi
   return config;
 }
 
-// Every dialect's runner selects on the value as split at colons, up to the first (spec §2.6).
+// Every dialect's runner selects on the value as split at colons, up to the first (docs/config-format.md#modevaluemodevalue-selection).
 std::string ReferencePlanningRules::mode_list_text(const config::TrainInferConfig& config, int line) const {
   const std::string value = config::split_key_value(config.at(line).text, {}).value;
   return value.substr(0, value.find(':'));
 }
 
-// The runner's string-length rules with their oddities (D10); GAN exports the whole list,
+// The runner's string-length rules with their oddities (D10 in docs/reference-runner.md); GAN exports the whole list,
 // and a runner that reads `ips` first exports the first GPU of an ips element.
 Result<plan::GpuElement> ReferencePlanningRules::gpu_element(const std::string& text, std::string& ips,
                                                              const dialect::Dialect& dialect) const {

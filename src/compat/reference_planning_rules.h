@@ -38,16 +38,16 @@ class ReferencePlanningRules : public plan::PlanningRules {
   Result<void> empty_train_plan(const Diagnostic& problem, plan::Plan& plan) const override;
   // An empty script runs as an empty command, as the runner's would.
   bool rejects_empty_script() const override { return false; }
-  // The runner indexes its lists as they come; a short list yields empty entries (D15).
+  // The runner indexes its lists as they come; a short list yields empty entries (D15 in docs/reference-runner.md).
   bool requires_one_entry_per_model() const override { return false; }
   // The runner's only non-zero exit.
   int stopping_error_exit_code(int) const override { return kExitFailed; }
   // The runner looks for the checkpoint on disk; a plan sees no training output, so it takes
-  // the fallback name as the run would after a train (spec §4.4).
+  // the fallback name as the run would after a train (docs/reference-runner.md#command-shapes).
   bool takes_checkpoint_fallback() const override { return true; }
-  // The runner's export line for these models passes no weights (D14).
+  // The runner's export line for these models passes no weights (D14 in docs/reference-runner.md).
   bool exports_without_weights() const override { return true; }
-  // The runner counts the modes it processed, so a skipped mode shifts the quant flags (D15).
+  // The runner counts the modes it processed, so a skipped mode shifts the quant flags (D15 in docs/reference-runner.md).
   std::size_t quant_index(std::size_t processed, std::size_t) const override { return processed; }
   // Each status line gets the word of the exit status the runner wrote, found by probes.
   bool probes_status_sources() const override { return true; }

@@ -1,7 +1,7 @@
 #pragma once
 // results_python.log as the reference runner writes it, byte for byte, for --compat. What
 // it does that tipc-run's own log (report/results_log_reporter.h) does not:
-// - it appends to the log of earlier runs (D12): a run never empties it;
+// - it appends to the log of earlier runs (D12 in docs/reference-runner.md): a run never empties it;
 // - its lines keep the dialect's yellow escape codes;
 // - a traced runner's lines for commands it never started (Plan::leading_status_lines,
 //   Stage::results_log.trailing_status_lines) are written where it wrote them;
@@ -27,7 +27,7 @@ struct ReferenceCommandStatus {
   bool in_background = false;
   // The command's exit code; none when it was killed or could not be started.
   std::optional<int> exit_code;
-  // For a train command the reference follows with `cat train.log` (D2): whether the
+  // For a train command the reference follows with `cat train.log` (D2 in docs/reference-runner.md): whether the
   // trainer's own log exists. That `cat`'s status is the one checked, not the trainer's.
   std::optional<bool> trainer_log_exists;
   // The line reports another command's status (Stage::results_log.status_from, the conversion's

@@ -4,7 +4,7 @@
 // - the reference appends to its train logs (`cat >>`) instead of starting them afresh;
 // - it starts a multi-node launcher command on the machine it runs on, where tipc-run's
 //   local executor reports it UNSUPPORTED;
-// - it prints no verdict and exits 0 whatever its stages did (D1); tipc-run still exits 2
+// - it prints no verdict and exits 0 whatever its stages did (D1 in docs/reference-runner.md); tipc-run still exits 2
 //   for a config left out and 130 for an interrupt;
 // - its results_python.log is its own (reference_status_log.h).
 #include <memory>

@@ -107,7 +107,7 @@ std::vector<Diagnostic> normalisation_warnings(const ConfigText& text) {
   if (text.normalised.crlf_lines == 0) return {};
   return {{text.path, 0, "",
            fmt::format("{} of {} lines end in CR LF: tipc-run removes the CR, the reference runner keeps it at the "
-                       "end of every key and value (spec D16); save the file with LF line ends",
+                       "end of every key and value (reference defect D16); save the file with LF line ends",
                        text.normalised.crlf_lines, text.lines.size())}};
 }
 

@@ -4,7 +4,7 @@
 // takes the ConfigText this returns, never the file's path, so a byte-order mark, CRLF
 // line ends and trailing blanks are handled here and nowhere else.
 // A logical line is a non-empty line; the reference runner indexes only those
-// (spec §2.1), so every later position refers to this list.
+// (docs/config-format.md#logical-lines), so every later position refers to this list.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +14,7 @@
 namespace tipc::config {
 
 // How a planner reads the lines: default mode the normalised text; compat the bytes as the
-// reference reads them, trailing blanks and CR kept (spec D16).
+// reference reads them, trailing blanks and CR kept (D16 in docs/reference-runner.md).
 enum class LineView { kNormalised, kVerbatim };
 
 struct ConfigLine {
@@ -22,7 +22,7 @@ struct ConfigLine {
   std::string trailing;  // what was cut from its end, verbatim: the reference keeps it (compat)
   int physical_line = 0;  // 1-based line number in the file, for diagnostics
 
-  // A line of blanks counts in both views (spec §2.1); a line holding only a CR counts in
+  // A line of blanks counts in both views (docs/config-format.md#logical-lines); a line holding only a CR counts in
   // the reference's only, which does not remove the CR.
   bool counts(LineView view) const;
   std::string read_as(LineView view) const;
@@ -52,7 +52,7 @@ struct TextLimits {
 
 // Splits already-read bytes. Rejects what cannot be a config (NUL bytes, invalid
 // UTF-8, oversized lines, no content) with a file:line diagnostic. A line of blanks only
-// is not empty and counts (spec §2.1); its text is empty and its blanks are `trailing`. A
+// is not empty and counts (docs/config-format.md#logical-lines); its text is empty and its blanks are `trailing`. A
 // byte-order mark is dropped in both views.
 Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& path, const TextLimits& limits = {});
 
@@ -60,7 +60,7 @@ Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& 
 Result<ConfigText> read_config_text(const std::string& path, const TextLimits& limits = {});
 
 // Default mode: a warning per kind of line end the reference would read differently
-// (CRLF: the reference keeps the CR in every value, spec D16); none in compat.
+// (CRLF: the reference keeps the CR in every value, D16 in docs/reference-runner.md); none in compat.
 std::vector<Diagnostic> normalisation_warnings(const ConfigText& text);
 
 }  // namespace tipc::config

@@ -1,13 +1,13 @@
 #pragma once
 // Splitting one config line into key and value, the way each reference helper
-// does it (spec §2.3).
+// does it (docs/config-format.md#splitting-a-line-into-key-and-value).
 #include <string>
 #include <string_view>
 
 namespace tipc::config {
 
 enum class ValueSplit {
-  kSecondColon,  // OCR family: value is the text between the 1st and the 2nd colon (spec D3)
+  kSecondColon,  // OCR family: value is the text between the 1st and the 2nd colon (D3 in docs/reference-runner.md)
   kFirstColon,   // Det, and our default: value is everything after the 1st colon
 };
 
@@ -21,7 +21,7 @@ struct SplitRules {
   // Det's helper returns the whole line as value when there is no colon.
   bool whole_line_value_without_colon = false;
   // The reference prints key and value through `echo`, which swallows option words
-  // such as -n or -e (spec D16). Compat only.
+  // such as -n or -e (D16 in docs/reference-runner.md). Compat only.
   bool echo_swallows_options = false;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // Logical line numbers (1-based, non-empty lines) of the train_infer_python layout,
-// spec §2.2. The meaning of some positions varies by dialect; the names follow PaddleOCR.
+// docs/config-format.md#position-map-l1l52. The meaning of some positions varies by dialect; the names follow PaddleOCR.
 namespace tipc::config::pos {
 
 inline constexpr int kModelName = 2;

@@ -13,7 +13,7 @@ struct Field {
   std::string key;
   std::string value;
   std::string text;      // the whole line
-  int physical_line = 0; // 0: past the end of the file (reads as empty, spec §2.1)
+  int physical_line = 0; // 0: past the end of the file (reads as empty, docs/config-format.md#logical-lines)
 };
 
 struct TrainInferConfig {

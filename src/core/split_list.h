@@ -6,7 +6,7 @@
 
 namespace tipc {
 
-// Splits a `|` list the way the reference's IFS does (spec §2.7): empty inner and
+// Splits a `|` list the way the reference's IFS does (docs/config-format.md#-lists): empty inner and
 // leading elements are kept, one trailing separator adds nothing, "" has no elements.
 std::vector<std::string> split_list(const std::string& value, char separator = '|');
 

@@ -1,5 +1,5 @@
 #pragma once
-// Validation of the positional layout (spec D4) in default mode. The runners read every
+// Validation of the positional layout (D4 in docs/reference-runner.md) in default mode. The runners read every
 // line by position, so what decides whether a config is sound is its structure: the
 // `===...===` section headers at their lines and a key:value line wherever the layout has
 // one. A key named differently from the usual one (quant_train in the pact_train slot,

@@ -14,7 +14,7 @@
 
 namespace tipc::dialect {
 
-// A key expected at a logical line (strict validation, spec D4).
+// A key expected at a logical line (strict validation, D4 in docs/reference-runner.md).
 struct Anchor {
   int line = 0;
   std::vector<std::string> keys;  // accepted keys; empty when `header` is used
@@ -44,7 +44,7 @@ struct ModelSuffixRule {
   std::string text;
 };
 
-// How a trainer name from the `trainer:` list selects its train and export lines (spec §2.10).
+// How a trainer name from the `trainer:` list selects its train and export lines (docs/config-format.md#trainer-selection).
 struct TrainerRule {
   enum class Match { kKeyEquals, kKeyGlob, kToStatic };
   Match match = Match::kKeyEquals;
@@ -61,7 +61,7 @@ struct ToStatic {
   bool own_slot = false;      // Det: the text goes into the {to_static_text} slot instead
 };
 
-// Which events touch CUDA_VISIBLE_DEVICES in compat mode (spec §3.3).
+// Which events touch CUDA_VISIBLE_DEVICES in compat mode (docs/reference-runner.md#cuda_visible_devices).
 struct DeviceEvents {
   bool set_on_gpu_select = false;    // single-character gpu element: set when selected
   bool apply_before_eval = false;
@@ -120,7 +120,7 @@ struct Dialect {
   std::string save_log_multi_node;
   std::string weights;        // checkpoint path used by eval and export
   std::vector<GlobValue> weights_subdir;   // {weights_subdir}; first matching model glob, else the model name
-  std::vector<std::string> export_without_weights;  // compat: models whose export gets no weights (D14)
+  std::vector<std::string> export_without_weights;  // compat: models whose export gets no weights (D14 in docs/reference-runner.md)
   std::optional<std::string> checkpoint_fallback;   // Seg: replaces train_model_name after training
   int eval_weights_key_line = 10;
   bool pact_pretrain_from_norm = false;   // Seg: pact/fpgm reuse the last norm run's eval weights

@@ -51,7 +51,7 @@ void check_pairing(const config::TrainInferConfig& config, int line, int by_line
                                   field.key, fmt::join(fixed, "|"))});
 }
 
-// Spec §2.9: element i of L5 goes with gpu element i; spec §6.3: element i of L39 is the
+// docs/config-format.md#gpu_list-and-use_gpu: element i of L5 goes with gpu element i; docs/config-format.md#whole-inference: element i of L39 is the
 // quant flag of the infer mode i of L38.
 void check_pairings(const config::TrainInferConfig& config, const dialect::Dialect& dialect,
                     std::vector<Diagnostic>& warnings) {

@@ -4,8 +4,8 @@
 // * a parameter line without ':' — the runner reads the whole line as a key with an empty
 //   value, so the parameter disappears from the command: an error;
 // * a `|` list shorter than the list it is paired with by position: use_gpu (L5) with the
-//   gpu list (L4, spec §2.9) — the trains of the later gpu elements lose the parameter — and
-//   PaddleDetection's quant flags (L39) with its infer modes (L38, spec §6.3): a warning, as
+//   gpu list (L4, docs/config-format.md#gpu_list-and-use_gpu) — the trains of the later gpu elements lose the parameter — and
+//   PaddleDetection's quant flags (L39) with its infer modes (L38, docs/config-format.md#whole-inference): a warning, as
 //   the reference's pairing is deliberate and upstream configs rely on one value for two
 //   elements.
 // A shifted layout is dialect/anchor_check.h's. Default mode only: compat is the reference.

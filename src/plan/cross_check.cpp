@@ -27,7 +27,7 @@ bool any_command_contains(const Plan& plan, const std::string& text) {
                      [&](const Stage& s) { return s.results_log.shell_text.find(text) != std::string::npos; });
 }
 
-// D3: the runner used the text up to the second colon where the line holds more.
+// D3 in docs/reference-runner.md: the runner used the text up to the second colon where the line holds more.
 void check_truncation(const config::TrainInferConfig& config, const Plan& plan, std::vector<Diagnostic>& out) {
   for (const auto& field : config.fields) {
     const auto whole = config::split_key_value(field.text, {config::ValueSplit::kFirstColon, false, false});
@@ -36,12 +36,12 @@ void check_truncation(const config::TrainInferConfig& config, const Plan& plan, 
     if (any_command_contains(plan, whole.value) || !any_command_contains(plan, cut.value)) continue;
     out.push_back({config.path, field.physical_line, field.key,
                    fmt::format("the runner cut the value at its second colon: it used '{}', the line says '{}' "
-                               "(spec D3)",
+                               "(reference defect D3)",
                                cut.value, whole.value)});
   }
 }
 
-// D5: a `mode=value|...` override the runner dropped, or replaced by a value of its own.
+// D5 in docs/reference-runner.md: a `mode=value|...` override the runner dropped, or replaced by a value of its own.
 void check_mode_overrides(const config::TrainInferConfig& config, const Plan& plan, std::vector<Diagnostic>& out) {
   if (plan.mode.find("train") == std::string::npos) return;
   for (const auto& field : config.fields) {
@@ -65,11 +65,11 @@ void check_mode_overrides(const config::TrainInferConfig& config, const Plan& pl
       problem = fmt::format("the runner trained with {}={}, not the {} this line gives mode '{}'", field.key, *passed,
                             *listed, plan.mode);
     }
-    if (!problem.empty()) out.push_back({config.path, field.physical_line, field.key, problem + " (spec D5)"});
+    if (!problem.empty()) out.push_back({config.path, field.physical_line, field.key, problem + " (reference defect D5)"});
   }
 }
 
-// D13: a trainer the trainer line names whose script is empty.
+// D13 in docs/reference-runner.md: a trainer the trainer line names whose script is empty.
 void check_empty_trainers(const config::TrainInferConfig& config, std::vector<Diagnostic>& out) {
   std::vector<std::string> trainers;
   for (const auto& field : config.fields) {
@@ -79,12 +79,12 @@ void check_empty_trainers(const config::TrainInferConfig& config, std::vector<Di
     if (std::find(trainers.begin(), trainers.end(), field.key) == trainers.end() || !field.value.empty()) continue;
     out.push_back({config.path, field.physical_line, field.key,
                    fmt::format("trainer '{}' has an empty script: the runner starts the interpreter without one "
-                               "(write null to skip it; spec D13)",
+                               "(write null to skip it; reference defect D13)",
                                field.key)});
   }
 }
 
-// D4 seen in the trace: a stage that runs a word no script line of the config names.
+// D4 in docs/reference-runner.md seen in the trace: a stage that runs a word no script line of the config names.
 void check_unmatched_scripts(const config::TrainInferConfig& config, const Plan& plan, std::vector<Diagnostic>& out) {
   const auto scripts = script_lines(config);
   for (const auto& stage : plan.stages) {
@@ -96,7 +96,7 @@ void check_unmatched_scripts(const config::TrainInferConfig& config, const Plan&
       if (split_list(field.value).empty() || split_list(field.value)[0] != word) continue;
       out.push_back({config.path, field.physical_line, field.key,
                      fmt::format("stage {} runs '{}', which the runner read from this line: no script line names it "
-                                 "(a shifted line? spec D4)",
+                                 "(a shifted line? reference defect D4)",
                                  stage.id, word)});
       break;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // What the runner's commands silently got wrong, found by reading the config natively
-// next to a traced plan: a shifted line (spec D4), a dropped or ignored mode override
-// (D5), a value cut at its second colon (D3), an empty trainer script (D13), and the
+// next to a traced plan: a shifted line (D4 in docs/reference-runner.md), a dropped or ignored mode override
+// (D5 in docs/reference-runner.md), a value cut at its second colon (D3 in docs/reference-runner.md), an empty trainer script (D13 in docs/reference-runner.md), and the
 // lints of plan/config_lint.h (a line without ':', a short paired list). Each is a
 // warning with file, line and key; --strict turns them into an error.
 #include <vector>
@@ -13,7 +13,7 @@
 
 namespace tipc::plan {
 
-// `native`: the repository's detected dialect, whose anchors check the layout (D4);
+// `native`: the repository's detected dialect, whose anchors check the layout (D4 in docs/reference-runner.md);
 // nullptr when none applies. The config is read from its lines' text, whatever split
 // rules produced it.
 std::vector<Diagnostic> cross_check(const config::TrainInferConfig& config, const dialect::Dialect* native,

@@ -1,5 +1,5 @@
 #pragma once
-// One element of the config's gpu_list (`-1`, `0`, `0,1`, `ips;gpus`), spec §2.8.
+// One element of the config's gpu_list (`-1`, `0`, `0,1`, `ips;gpus`), docs/config-format.md#gpu_list-and-use_gpu.
 #include <optional>
 #include <string>
 

@@ -48,7 +48,7 @@ struct ResultsLogFields {
   std::string shell_text;  // the string the reference evaluates (compat)
   std::string status_log;  // the log named in the status line
   // A log the trainer writes itself; appended to `log` after the stage. The reference
-  // takes its presence as the train status (spec D2; compat status lines only).
+  // takes its presence as the train status (D2 in docs/reference-runner.md; compat status lines only).
   std::string trainer_log;
   // A traced plan's results_python.log line as the runner wrote it, cut around its word
   // ("Run successfully" or "Run failed"); absent for native plans, which render

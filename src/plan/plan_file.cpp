@@ -11,7 +11,7 @@
 namespace tipc::plan {
 namespace {
 
-// D5: a MODE missing from a `mode=value|...` list silently falls back to the model's
+// D5 in docs/reference-runner.md: a MODE missing from a `mode=value|...` list silently falls back to the model's
 // own default (often hundreds of epochs); say so.
 void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::Dialect& dialect, Plan& plan) {
   if (dialect.epoch_batch != dialect::EpochBatch::kModeSelect) return;

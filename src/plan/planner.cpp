@@ -29,13 +29,13 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 // `[ ${x} != "y" ]` with an unquoted empty x is a syntax error and evaluates false.
 bool test_differs(const std::string& value, const std::string& other) { return !value.empty() && value != other; }
 
-// The reference's `[ ${script} != "null" ]` while IFS is '|' (spec §2.5): an empty
+// The reference's `[ ${script} != "null" ]` while IFS is '|' (docs/config-format.md#null-empty-and-the-emission-rule-ekey-value): an empty
 // value or one containing '|' breaks the test, which then counts as false.
 bool script_runs(const std::string& script) {
   return !script.empty() && !contains(script, "|") && script != "null";
 }
 
-// Parameter emission rule E(key, value), spec §2.4.
+// Parameter emission rule E(key, value), docs/config-format.md#null-empty-and-the-emission-rule-ekey-value.
 std::string emit(const std::string& key, const std::string& value) {
   if (key == "null") return " ";
   if (value == "null" || value == " " || value.empty()) return " ";
@@ -136,7 +136,7 @@ std::string Planner::epoch_value() const {
   switch (d_.epoch_batch) {
     case dialect::EpochBatch::kPlain: return val(pos::kEpoch);
     case dialect::EpochBatch::kClas:
-      // Clas's helper never sees MODE, so nothing matches (spec §2.6).
+      // Clas's helper never sees MODE, so nothing matches (docs/config-format.md#modevaluemodevalue-selection).
       return opt_.mode == "benchmark_train" || val(pos::kUseGpu) == "npu" ? "1" : "2";
     case dialect::EpochBatch::kModeSelect: break;
   }
@@ -148,7 +148,7 @@ std::string Planner::batch_value() const {
   return val(pos::kBatch);
 }
 
-// The to-static trainer's name and text (spec §2.11).
+// The to-static trainer's name and text (docs/config-format.md#optional-sections-to_static-and-benchmark).
 std::pair<std::string, std::string> Planner::to_static_trainer() const {
   using Source = dialect::ToStatic::Source;
   if (d_.to_static.source == Source::kLine) return {key(d_.to_static.line), val(d_.to_static.line)};
@@ -457,7 +457,7 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
   const std::string iteration = fmt::format("{}/gpus_{}/autocast_{}", trainer, gpu.gpus, autocast);
   const std::string train_id = TRY(add_train_stage(gpu, iteration, vars));
   if (d_.checkpoint_fallback && rules_.takes_checkpoint_fallback()) {
-    // The reference checks for the checkpoint on disk; a plan sees no training output (spec §4.4).
+    // The reference checks for the checkpoint on disk; a plan sees no training output (docs/reference-runner.md#command-shapes).
     train_model_name_ = TRY(render(*d_.checkpoint_fallback, vars));
     vars["train_model_name"] = train_model_name_;
   }
@@ -645,7 +645,7 @@ Result<void> Planner::whole_infer_matrix(Vars& vars, const std::string& prefix, 
   return inference_matrix(vars, prefix + "/infer", export_id, quant, device, cwd);
 }
 
-// OCR and Seg (spec §6.1, §6.4): one export (unless null) and one inference matrix per infer_model.
+// OCR and Seg (docs/config-format.md#whole-inference): one export (unless null) and one inference matrix per infer_model.
 Result<void> Planner::whole_infer_export_list() {
   const auto models = split_list(val(pos::kInferModel));
   const auto exports = split_list(val(pos::kInferExport));
@@ -653,7 +653,7 @@ Result<void> Planner::whole_infer_export_list() {
   if (rules_.requires_one_entry_per_model() && (exports.size() != models.size() || quants.size() != models.size())) {
     return fail(Error::at(cfg_.path, cfg_.at(pos::kInferQuant).physical_line, key(pos::kInferQuant),
                           fmt::format("{} infer models, {} export scripts and {} quant flags: the lists must have "
-                                      "one entry per model (spec D15)",
+                                      "one entry per model (reference defect D15)",
                                       models.size(), exports.size(), quants.size())));
   }
   for (std::size_t i = 0; i < models.size(); ++i) {
@@ -678,7 +678,7 @@ Result<void> Planner::whole_infer_export_list() {
       export_id = exported->id;
     }
     // An empty quant element vanishes from the reference's unquoted argument list,
-    // so the gpu argument slides into the quant slot (spec D15).
+    // so the gpu argument slides into the quant slot (D15 in docs/reference-runner.md).
     const bool shifted = i >= quants.size() || quants[i].empty();
     vars["infer_gpu"] = shifted ? "" : "0";
     if (auto ok = whole_infer_matrix(vars, prefix, export_id, shifted ? "0" : quants[i], d_.whole_infer.infer_cwd);
@@ -689,7 +689,7 @@ Result<void> Planner::whole_infer_export_list() {
   return {};
 }
 
-// Clas (spec §6.2): only the KL post-training-quant path, when kl_quant is set.
+// Clas (docs/config-format.md#whole-inference): only the KL post-training-quant path, when kl_quant is set.
 Result<void> Planner::whole_infer_kl_quant() {
   const std::string& kl = val(pos::kKlQuant);
   if (kl == "null" || kl == "False") return {};
@@ -701,7 +701,7 @@ Result<void> Planner::whole_infer_kl_quant() {
   return whole_infer_matrix(vars, "whole_infer/kl_quant", export_id, "True", d_.whole_infer.infer_cwd);
 }
 
-// Det (spec §6.3): the infer_mode list picks export scripts by name.
+// Det (docs/config-format.md#whole-inference): the infer_mode list picks export scripts by name.
 Result<void> Planner::whole_infer_mode_list() {
   static const std::map<std::string, int> kExportLine = {
       {"norm", 30}, {"pact", 31}, {"fpgm", 32}, {"distill", 33}, {"kl_quant", 36}};

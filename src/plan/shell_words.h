@@ -1,11 +1,11 @@
 #pragma once
 // Turning a command string into an argv without running a shell.
 //
-// The reference hands every command string to `eval` while IFS is `|` (spec §3.2): a
+// The reference hands every command string to `eval` while IFS is `|` (docs/reference-runner.md#the-shell-re-parse): a
 // `|` acts as a space, quotes are removed, redirections are applied by the shell. We
 // tokenise the same way for the constructs the real configs use (words, '..', "..",
 // backslashes, `> file`, `2>&1`) and report everything else a shell would interpret
-// ($, backticks, ;, &&, globs ...) instead of executing it (spec D6).
+// ($, backticks, ;, &&, globs ...) instead of executing it (D6 in docs/reference-runner.md).
 #include <optional>
 #include <string>
 #include <string_view>

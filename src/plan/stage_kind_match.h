@@ -26,7 +26,7 @@ struct KindMatch {
   const ScriptLine* line = nullptr;  // nullptr: no script line matched
 };
 
-// The script line whose words occur longest in `args` (the program and its arguments) (the last word may be cut, spec D3);
+// The script line whose words occur longest in `args` (the program and its arguments) (the last word may be cut, D3 in docs/reference-runner.md);
 // without one, a kind named by the log's file name (`..._export_0.log`), else kOther.
 KindMatch match_stage_kind(const std::vector<ScriptLine>& lines, const std::vector<std::string>& args,
                            const std::string& log);

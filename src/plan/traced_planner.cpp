@@ -31,7 +31,7 @@ std::string to_repo(const std::string& path, const std::string& run_dir) {
 }
 
 // `cat X >> L`, evaluated after a train: the runner copies the trainer's own log into
-// the stage log and takes that copy's status as the train's (spec D2).
+// the stage log and takes that copy's status as the train's (D2 in docs/reference-runner.md).
 std::string trainer_log_after(const trace::Trace& trace, std::size_t from, std::size_t to) {
   for (std::size_t e = from; e < to && e < trace.evals.size(); ++e) {
     auto words = split_shell_words(trace.evals[e], {.pipe_is_space = true});

@@ -43,7 +43,7 @@ std::vector<std::optional<std::size_t>> assign_status_lines(const std::vector<st
 // For each line of `trace`'s status log, the call whose exit status its word reports, from
 // the status probes (trace::trace_each_call_failing, in call order): the one call whose
 // failure alone turns the line to "Run failed". nullopt where no single call does (a word
-// the runner fixed, D2's `cat train.log`), or where a probe did not run the same calls or
+// the runner fixed, the `cat train.log` of D2 in docs/reference-runner.md), or where a probe did not run the same calls or
 // write as many lines as the trace (its failure changed the runner's path).
 std::vector<std::optional<std::size_t>> status_sources(const trace::Trace& trace,
                                                        const std::vector<Result<trace::Trace>>& probes);

@@ -1,5 +1,5 @@
 #pragma once
-// results_python.log as tipc-run writes it: a fresh file per run (D12), plain text, a line
+// results_python.log as tipc-run writes it: a fresh file per run (D12 in docs/reference-runner.md), plain text, a line
 // for each stage that ran, saying what really happened. The reference runner's log, byte for
 // byte, is another listener on the same base (status_log.h).
 #include <string>

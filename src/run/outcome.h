@@ -31,7 +31,7 @@ struct Observation {
   bool interrupted = false;            // tipc-run was asked to stop while it ran
   std::string launch_error;            // tipc-run could not start it (UNRESOLVED)
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
-  std::optional<bool> trainer_log_found;  // for stages whose trainer writes its own log (spec D2)
+  std::optional<bool> trainer_log_found;  // for stages whose trainer writes its own log (D2 in docs/reference-runner.md)
 };
 
 struct Verdict {

@@ -39,7 +39,7 @@ std::vector<std::string> shadow_directories(const fs::path& root) {
     if (it->is_symlink(entry_ec) || !it->is_directory(entry_ec)) continue;
     const auto name = it->path().filename().string();
     const auto relative = it->path().lexically_relative(root).generic_string();
-    // Training output would change the runner's decisions; plans assume none (corpus README §6).
+    // Training output would change the runner's decisions; plans assume none (docs/reference-runner.md#the-recorded-corpus).
     if (name.starts_with(".") || relative == "test_tipc/output") {
       it.disable_recursion_pending();
       continue;

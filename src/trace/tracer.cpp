@@ -33,7 +33,7 @@ bool is_bookkeeping(const std::string& name) {
   return name.starts_with("TIPC_TRACE_") || std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
-// The environment the reference recorded under (corpus README §4): emptied, the stand-ins
+// The environment the reference recorded under (docs/reference-runner.md#the-recorded-corpus): emptied, the stand-ins
 // first on PATH, a throw-away HOME, LC_ALL=C, CUDA_VISIBLE_DEVICES unset.
 Environment start_environment(const ScratchTree& tree, const TraceRequest& request) {
   Environment start = {{"PATH", tree.bin().string() + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},

@@ -42,7 +42,7 @@ TEST_F(RunTest, EveryCpuStagePassesAndGpuStagesAreUnsupported) {
   const std::string results = test::slurp(output() / "results_python.log");
   EXPECT_EQ(std::count(results.begin(), results.end(), '\n'), 5);
   EXPECT_NE(results.find(" Run successfully with command - fake - "), std::string::npos) << results;
-  EXPECT_EQ(results.find('\x1b'), std::string::npos);  // plain text by default (D17)
+  EXPECT_EQ(results.find('\x1b'), std::string::npos);  // plain text by default (D17 in docs/reference-runner.md)
   EXPECT_EQ(run({"--strict"}).exit_code, 1);
 }
 
@@ -316,15 +316,15 @@ TEST_F(RunTest, DataStepsUnpackOnceAndThePrepareScriptRuns) {
 TEST_F(RunTest, CompatModeWritesTheReferenceFormatAndExitsZero) {
   fs::remove(repo_.path() / "eval-ok");
   const auto r = run({"--compat"});
-  EXPECT_EQ(r.exit_code, 0);  // the reference always exits 0 (D1)
+  EXPECT_EQ(r.exit_code, 0);  // the reference always exits 0 (D1 in docs/reference-runner.md)
   const std::string results = test::slurp(output() / "results_python.log");
   EXPECT_NE(results.find("\x1b[33m Run failed with command - fake - "), std::string::npos) << results;
-  // The OCR train status is the trainer's own train.log being there (D2): the fake wrote none.
+  // The OCR train status is the trainer's own train.log being there (D2 in docs/reference-runner.md): the fake wrote none.
   EXPECT_NE(results.find("\x1b[33m Run failed with command - fake - " + test::fake_stage_binary() + " train.py"),
             std::string::npos);
   run({"--compat"});
   const std::string twice = test::slurp(output() / "results_python.log");
-  EXPECT_EQ(twice.size(), 2 * results.size());  // append-only (D12)
+  EXPECT_EQ(twice.size(), 2 * results.size());  // append-only (D12 in docs/reference-runner.md)
 }
 
 }  // namespace

@@ -286,7 +286,7 @@ TEST_F(TracedRun, PlanFromRunnerWithoutARunnerIsAnErrorNamingTheConfig) {
   EXPECT_NE(run.err.find("--runner"), std::string::npos) << run.err;
 }
 
-// The config lacks its pact_train line (D4): the runner exports `python False ...` in
+// The config lacks its pact_train line (D4 in docs/reference-runner.md): the runner exports `python False ...` in
 // whole_infer, silently; tipc-run plans it as the runner would and says where it comes from.
 TEST_F(TracedRun, TheCrossCheckWarnsWithFileAndLineAndStrictMakesItAnError) {
   const std::string config = add_config("ch_PP-OCRv4_server_rec_ampO2_ultra");

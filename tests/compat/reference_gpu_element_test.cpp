@@ -37,7 +37,7 @@ TEST(GpuElementCompat, ClassifiesByStringLengthLikeTheReference) {
 }
 
 TEST(GpuElementCompat, ReproducesTheLengthRuleOddities) {
-  EXPECT_EQ(compat("10").launch, Launch::kSingle);  // two characters: single process (D10)
+  EXPECT_EQ(compat("10").launch, Launch::kSingle);  // two characters: single process (D10 in docs/reference-runner.md)
   EXPECT_EQ(compat("10").device, "10");
   const auto nine = compat("0,1,2,3,4,5,6,7,8");  // 17 characters: taken as the ips form
   EXPECT_EQ(nine.gpus, "");

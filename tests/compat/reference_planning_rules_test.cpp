@@ -22,7 +22,7 @@ TEST(ReferencePlanningRules, AStageInheritsTheRunnersDevicesWhereTipcRunGivesIts
   EXPECT_EQ(plan::native_planning_rules().visible_devices(runner, own), own);
 }
 
-// Det's whole-inference modes: the runner counts the modes it processed (D15).
+// Det's whole-inference modes: the runner counts the modes it processed (D15 in docs/reference-runner.md).
 TEST(ReferencePlanningRules, QuantFlagsAreIndexedByProcessedModes) {
   EXPECT_EQ(reference_planning_rules().quant_index(1, 3), 1u);
   EXPECT_EQ(plan::native_planning_rules().quant_index(1, 3), 3u);

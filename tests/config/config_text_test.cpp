@@ -13,7 +13,7 @@ Result<ConfigText> parse(const std::string& bytes) { return parse_config_text(by
 TEST(ConfigText, BlankLinesDoNotCountButKeepTheirPhysicalNumbers) {
   const auto text = parse("a:1\n\n\nb:2\n   \nc:3");
   ASSERT_TRUE(text);
-  ASSERT_EQ(text->lines.size(), 4u);  // a whitespace-only line is not empty (spec §2.1)
+  ASSERT_EQ(text->lines.size(), 4u);  // a whitespace-only line is not empty (docs/config-format.md#logical-lines)
   EXPECT_EQ(text->lines[1].text, "b:2");
   EXPECT_EQ(text->lines[1].physical_line, 4);
   EXPECT_EQ(text->lines[2].text, "");
@@ -76,7 +76,7 @@ TEST(ConfigText, OnlyCrlfLineEndsAreWorthAWarning) {
   const auto warnings = normalisation_warnings(*parse("a:1\r\nb:2\n"));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].str(), "c.txt: 1 of 2 lines end in CR LF: tipc-run removes the CR, the reference runner keeps "
-                               "it at the end of every key and value (spec D16); save the file with LF line ends");
+                               "it at the end of every key and value (reference defect D16); save the file with LF line ends");
 }
 
 TEST(ConfigText, EmptyFileIsAClearError) {

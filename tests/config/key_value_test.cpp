@@ -13,7 +13,7 @@ struct Row {
   std::string line, key, ocr_value, det_value;
 };
 
-// The table of spec §2.3, verified there against the upstream helpers.
+// The table of docs/config-format.md#splitting-a-line-into-key-and-value: the upstream helpers' results.
 TEST(KeyValue, SplitsLikeTheReferenceHelpers) {
   const Row rows[] = {
       {"Global.use_gpu:True|True", "Global.use_gpu", "True|True", "True|True"},

@@ -50,7 +50,7 @@ TEST(ConfigLint, HeadersSeparatorsAndCommentsNeedNoColon) {
   EXPECT_TRUE(lint_config(split(text), nullptr).errors.empty());
 }
 
-// Spec §2.9: element i of L5 goes with gpu element i; the third train loses --use-gpu.
+// docs/config-format.md#gpu_list-and-use_gpu: element i of L5 goes with gpu element i; the third train loses --use-gpu.
 TEST(ConfigLint, AUseGpuListShorterThanTheGpuListIsAWarningNamingTheUnpairedElements) {
   const std::string text = test::replaced(demo(), "--use-gpu:False|True|True", "--use-gpu:False|True");
   const auto found = lint_config(split(text), &dialect_named("paddleocr"));

@@ -82,7 +82,7 @@ std::string from_root(const std::string& path) {
 // Whether the recording stub (README §4) left the trainer's own log where the runner
 // reads it: for each KEY=VALUE argument under test_tipc/output/ whose last component has
 // no '.', it wrote VALUE/train.log and VALUE/<model_name>/train.log. A compat train's
-// status line comes from that log (D2), so where the stub wrote none the reference said
+// status line comes from that log (D2 in docs/reference-runner.md), so where the stub wrote none the reference said
 // "Run failed".
 bool stub_wrote_trainer_log(const Plan& plan, const Stage& stage) {
   if (stage.results_log.trainer_log.empty()) return true;

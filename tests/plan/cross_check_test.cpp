@@ -1,5 +1,5 @@
 // The cross-check on the corpus configs the README (§6) flags: the misaligned PaddleOCR
-// config (D4) and a truncated PaddleClas one, with file:line; plus D3, D5 and D13 on
+// config (D4 in docs/reference-runner.md) and a truncated PaddleClas one, with file:line; plus D3, D5 and D13 in docs/reference-runner.md on
 // small configs, and --strict.
 #include "plan/cross_check.h"
 

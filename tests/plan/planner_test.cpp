@@ -1,5 +1,5 @@
 // Planner behaviour in default mode, and each place where default mode differs from
-// the reference on purpose (spec §10, D-numbers), against compat mode.
+// the reference on purpose (docs/reference-runner.md#defects, D-numbers), against compat mode.
 #include "plan/planner.h"
 
 #include <filesystem>
@@ -144,7 +144,7 @@ std::vector<std::vector<std::string>> argvs(const Plan& plan) {
 
 // One reader decodes the bytes: a byte-order mark, CRLF line ends and trailing blanks
 // (a Windows editor's copy) plan exactly as the plain file. Compat keeps the CRs and
-// blanks the reference would read (spec D16).
+// blanks the reference would read (D16 in docs/reference-runner.md).
 TEST_F(PlannerTest, ABomCrlfConfigWithTrailingBlanksPlansAsItsPlainTwin) {
   const std::string windows = "\xEF\xBB\xBF" + with_crlf(replace_line(demo(), "--seed:", "--seed:42 \t"));
   const Plan plain = ok(demo(), false);

@@ -136,7 +136,7 @@ const std::set<std::string> kKnownStatusLogGaps = {
     // (`cat LOG | python extract_loss.py` into a variable, `echo` into a file, `diff -w`): the
     // plan marks the extraction UNSUPPORTED and does not run the comparison, so --compat leaves
     // out the `diff -w` status line (docs/chains.md). Here the trains' lines differ too: the
-    // stand-in that stage runs here writes no train.log, which compat's word follows (D2).
+    // stand-in that stage runs here writes no train.log, which compat's word follows (D2 in docs/reference-runner.md).
     "train_dy2static_python",
 };
 

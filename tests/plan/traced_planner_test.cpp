@@ -81,7 +81,7 @@ TEST(TracedPlanner, KindsComeFromTheConfigsScriptLines) {
   EXPECT_EQ(plan->stages[1].kind, StageKind::kEval);
   EXPECT_EQ(plan->stages[2].kind, StageKind::kExport);
   EXPECT_EQ(plan->stages[3].kind, StageKind::kInfer);
-  EXPECT_EQ(plan->stages[0].results_log.trainer_log, "./out/t/train.log");  // the runner's `cat ... >>` (D2)
+  EXPECT_EQ(plan->stages[0].results_log.trainer_log, "./out/t/train.log");  // the runner's `cat ... >>` (D2 in docs/reference-runner.md)
   EXPECT_EQ(plan->stages[0].log, "./out/t.log");                // its stdout was the runner's: the status line's log
   EXPECT_EQ(plan->banner, "---- banner ----");
   EXPECT_EQ(plan->results_log, "out/results_python.log");

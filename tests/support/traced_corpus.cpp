@@ -256,7 +256,7 @@ void check_traced_plan(const CorpusRun& run, const trace::Trace& trace, const st
   else tally.mismatches.note(run.base + ": evaluated strings differ");
   if (run.log_comparable()) {
     ++tally.logs_compared;
-    // The word is all a stage's outcome changes; the recorder's stub made some trains fail (D2).
+    // The word is all a stage's outcome changes; the recorder's stub made some trains fail (D2 in docs/reference-runner.md).
     if (replace_all(golden_status_lines(run), "Run failed", "Run successfully") == all_success_log(*plan, root)) {
       ++tally.logs_ok;
     } else {

@@ -1,5 +1,5 @@
 #pragma once
-// The five reprod_log comparisons a paper reproduction hands in (spec alignment-diff.md §3):
+// The five reprod_log comparisons a paper reproduction hands in (docs/cli.md#tipc-run-acceptance):
 // forward, metric, loss, bp_align, train_align. Each is compare_info(reference, candidate)
 // with diff_method "mean"; thresholds are 1e-6 except train_align (0.0015) and can be
 // overridden per check from a YAML file. Finding the files, comparing them and the verdict

@@ -3,7 +3,7 @@
 // result dicts in, a structured verdict out. Rendering the log text is diff_log.h's job.
 //
 // Key order, nesting, auto-transpose, broadcasting, numpy dtype promotion and the sticky
-// failure within a key follow reprod_log 1.0.1 (spec alignment-diff.md §2). Where
+// failure within a key follow reprod_log 1.0.1 (docs/cli.md#tipc-run-diff). Where
 // reprod_log is silent or wrong, DiffRules names each rule; its defaults are tipc-run's
 // strict ones, and the caller may choose reprod_log's own (reprod_log_rules.h, with the
 // rest of the reference tools' semantics).

@@ -1,6 +1,6 @@
 #pragma once
-// Inference output against ground truth: TIPC's compare_results.py (spec alignment-diff.md
-// §5.2) without its crashes. Ground-truth files and logs are matched by the precision in
+// Inference output against ground truth: TIPC's compare_results.py
+// (docs/cli.md#tipc-run-compare-results) without its crashes. Ground-truth files and logs are matched by the precision in
 // their names (fp32, fp16, int8); every key of the ground truth is looked up in the log and
 // held to numpy's assert_allclose rule, |gt - pred| <= atol + rtol * |pred| element-wise
 // (the prediction is the reference side, as upstream calls it; NaN equals NaN).
@@ -27,7 +27,7 @@
 
 namespace tipc::align {
 
-// How results are written (spec §5.2, item 7).
+// How results are written (docs/cli.md#tipc-run-compare-results, item 7).
 enum class ResultFormat {
   kTipc,    // GT `<image path>\t<result>`, key = the path's basename; log: the first line
             // holding the key, the text after the key's last occurrence on it

@@ -1,5 +1,5 @@
 #pragma once
-// The offline form of PaDiff's LayerMap (spec alignment-diff.md §4.7), read from YAML, and
+// The offline form of PaDiff's LayerMap (docs/cli.md#tipc-run-padiff), read from YAML, and
 // what its rules do to a dump's trees. Layers are named by their route in the dump:
 //
 //   base:                                 # rules for DUMP_A, the base model

@@ -136,7 +136,7 @@ bool all_have_net_ids(const ReportNode& node) {
                      [](const ReportNode& child) { return child.kind != NodeKind::kNet || child.net_id; });
 }
 
-// PaDiff's re-pairing of B's sublayers to A's (spec §4.5 step 3), in A's order.
+// PaDiff's re-pairing of B's sublayers to A's (docs/cli.md#tipc-run-padiff), in A's order.
 tl::expected<ChildPairs, std::string> pair_children(const ReportNode& a, const ReportNode& b, const RoutePairs& pairs) {
   const auto a_counts = kind_counts(a, pairs, true), b_counts = kind_counts(b, pairs, false);
   if (a_counts != b_counts)

@@ -1,5 +1,5 @@
 #pragma once
-// Comparing two PaDiff dumps layer by layer (spec alignment-diff.md §4.4-4.6), as a pure
+// Comparing two PaDiff dumps layer by layer (docs/cli.md#tipc-run-padiff), as a pure
 // function from two dumps to a structured result; printing it is the padiff command's job.
 //
 // The verdict follows PaDiff's offline checkers, with its known bugs fixed: every step and

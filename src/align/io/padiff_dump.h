@@ -1,5 +1,5 @@
 #pragma once
-// Reading a PaDiff dump (spec alignment-diff.md §4.2-4.3) into plain structs.
+// Reading a PaDiff dump (docs/log-formats.md#padiff-dumps) into plain structs.
 //
 // A dump directory holds step_<k>/rank_<r> sub-directories (either level may be absent),
 // and each rank directory holds report.json (the layer tree with the paths of every

@@ -88,7 +88,7 @@ std::string kind_of(const Obj& obj) {
       obj.v);
 }
 
-// ---- The allow-list (spec §1.6) ---------------------------------------------------------
+// ---- The allow-list (docs/log-formats.md#the-unpicklers-allow-list) -------------------
 
 bool is_multiarray_module(std::string_view module) {
   return module == "numpy.core.multiarray" || module == "numpy._core.multiarray" ||

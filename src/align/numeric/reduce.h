@@ -6,7 +6,7 @@
 // its buffer pairwise (8 partial sums below 128 elements, halving above), accumulating the
 // buffer sums in order. Reproducing that order exactly is what makes float32 means
 // digit-identical to reprod_log's output; a naive or double-precision sum differs in the
-// last digits (spec §2.5). Summarising each 8192-element block on its own and adding the
+// last digits (docs/log-formats.md#reprod_log-statistics). Summarising each 8192-element block on its own and adding the
 // block sums in block order is therefore exactly numpy's result, whichever thread did a block.
 #include <cstddef>
 #include <span>
