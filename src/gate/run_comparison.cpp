@@ -8,21 +8,9 @@
 namespace tipc::gate {
 namespace {
 
-using report::StageReport;
 using StageKey = std::tuple<std::string, std::string, std::string>;  // config, mode, stage id
 
-struct Located {
-  const report::PlanReport* plan = nullptr;
-  const StageReport* stage = nullptr;
-};
-
-std::vector<std::pair<StageKey, Located>> stages_of(const report::RunReport& run) {
-  std::vector<std::pair<StageKey, Located>> out;
-  for (const auto& plan : run.plans) {
-    for (const auto& stage : plan.stages) out.push_back({{plan.config, plan.mode, stage.id}, {&plan, &stage}});
-  }
-  return out;
-}
+StageKey key_of(const StageSnapshot& stage) { return {stage.config, stage.mode, stage.stage}; }
 
 StageComparison named(const StageKey& key) {
   StageComparison stage;
@@ -34,7 +22,7 @@ StageComparison named(const StageKey& key) {
 // says nothing about the code.
 bool ran(run::Status status) { return run::is_passed(status) || run::is_failure(status); }
 
-void classify_result(StageComparison& out, const StageReport* base, const StageReport* current) {
+void classify_result(StageComparison& out, const StageSnapshot* base, const StageSnapshot* current) {
   out.base_result = base ? std::optional(base->result) : std::nullopt;
   out.current_result = current ? std::optional(current->result) : std::nullopt;
   const bool base_ran = base && ran(base->result), current_ran = current && ran(current->result);
@@ -67,20 +55,20 @@ FigureComparison compare_figure(const Figure& figure, const Figure* base, const 
 
 // Figures are compared only between runs of a stage that passed on both sides: a failed
 // stage's figures describe a broken run, and its result already says so.
-void compare_figures(StageComparison& out, const StageReport& base, const StageReport& current, const GateRules& rules) {
+void compare_figures(StageComparison& out, const StageSnapshot& base, const StageSnapshot& current, const GateRules& rules) {
   if (!run::is_passed(base.result) || !run::is_passed(current.result)) return;
-  const std::vector<Figure> before = figures_of(base), after = figures_of(current);
+  const std::vector<Figure>&before = base.figures, &after = current.figures;
   std::map<std::string, const Figure*> by_name;
   for (const Figure& figure : before) by_name[figure.name] = &figure;
   for (const Figure& figure : after) {
-    const auto rule = rule_for(rules, figure, current.id);
+    const auto rule = rule_for(rules, figure, current.stage);
     if (!rule) continue;
     const auto found = by_name.find(figure.name);
     out.figures.push_back(compare_figure(figure, found == by_name.end() ? nullptr : found->second, *rule));
     if (found != by_name.end()) by_name.erase(found);
   }
   for (const Figure& figure : before) {
-    const auto rule = rule_for(rules, figure, base.id);
+    const auto rule = rule_for(rules, figure, base.stage);
     if (!rule || !by_name.contains(figure.name)) continue;
     FigureComparison gone{figure.name, figure.unit, Class::kGone, rule->severity, {}, figure.samples.size(), 0, rule->source};
     gone.comparison.base = stats::median(figure.samples);
@@ -120,22 +108,23 @@ std::size_t RunComparison::count(Class c) const {
   return n;
 }
 
-RunComparison compare_runs(const report::RunReport& base, const report::RunReport& current, const GateRules& rules) {
-  std::map<StageKey, Located> before;
-  for (auto& [key, located] : stages_of(base)) before[key] = located;
+RunComparison compare_runs(const RunSnapshot& base, const RunSnapshot& current, const GateRules& rules) {
+  std::map<StageKey, const StageSnapshot*> before;
+  for (const StageSnapshot& stage : base.stages) before[key_of(stage)] = &stage;
   RunComparison out;
-  for (const auto& [key, located] : stages_of(current)) {
-    StageComparison stage = named(key);
-    const auto found = before.find(key);
-    const StageReport* earlier = found == before.end() ? nullptr : found->second.stage;
-    classify_result(stage, earlier, located.stage);
-    if (earlier) compare_figures(stage, *earlier, *located.stage, rules);
+  for (const StageSnapshot& now : current.stages) {
+    StageComparison stage = named(key_of(now));
+    const auto found = before.find(key_of(now));
+    const StageSnapshot* earlier = found == before.end() ? nullptr : found->second;
+    classify_result(stage, earlier, &now);
+    if (earlier) compare_figures(stage, *earlier, now, rules);
     if (found != before.end()) before.erase(found);
     out.stages.push_back(std::move(stage));
   }
-  for (const auto& [key, located] : before) {
-    StageComparison stage = named(key);
-    classify_result(stage, located.stage, nullptr);
+  for (const StageSnapshot& gone : base.stages) {
+    if (!before.contains(key_of(gone))) continue;
+    StageComparison stage = named(key_of(gone));
+    classify_result(stage, &gone, nullptr);
     out.stages.push_back(std::move(stage));
   }
   return out;

@@ -1,14 +1,14 @@
 #pragma once
 // A new run against a baseline, stage by stage and figure by figure: what regressed, what
 // improved, what stayed within its noise, what is new and what is gone. Pure: both runs are
-// report models (report/run_report.h), however they were loaded (an output directory, a
-// bundle, the run history).
+// snapshots (run_snapshot.h), however they were loaded (an output directory, a bundle, the
+// run history).
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gate/gate_rules.h"
-#include "report/run_report.h"
+#include "gate/run_snapshot.h"
 #include "stats/change.h"
 
 namespace tipc::gate {
@@ -40,6 +40,6 @@ struct RunComparison {
   std::size_t count(Class c) const;  // over stage results and figures
 };
 
-RunComparison compare_runs(const report::RunReport& base, const report::RunReport& current, const GateRules& rules);
+RunComparison compare_runs(const RunSnapshot& base, const RunSnapshot& current, const GateRules& rules);
 
 }  // namespace tipc::gate
