@@ -8,8 +8,8 @@
 #
 # start exits 3 when the Slurm/munge binaries are missing (the caller should skip, not fail), and
 # another non-zero code for any other failure, after printing the reason and the daemons' log tails
-# to stderr and stopping whatever it started. Follows the recipe in /work/shared/recipes/slurm-local.md
-# (Slurm 22.05, munge, Debian 12, run as root).
+# to stderr and stopping whatever it started. Written for Slurm 22.05 with munge on Debian 12, run as
+# root; docs/slurm.md says how the tests use it.
 set -euo pipefail
 
 readonly START_TIMEOUT_S=30   # until sinfo says idle

@@ -13,6 +13,7 @@
 
 #include "cli/subcommand.h"
 #include "cli/traced_plans.h"
+#include "core/vocabulary.h"
 
 namespace tipc::cli {
 namespace {
@@ -153,9 +154,16 @@ void add_running_options(CLI::App& app, Options& o) {
 
 // Which stages run, and what the run leaves besides its reports.
 void add_selection_options(CLI::App& app, Options& o) {
-  app.add_option("--only", o.only, "run only these stage kinds: train, eval, export, infer, check")
+  std::vector<std::string> kinds;
+  for (const StageKind kind : kAllStageKinds) kinds.emplace_back(to_string(kind));
+  app.add_option_function<std::vector<std::string>>(
+         "--only",
+         [&o](const std::vector<std::string>& words) {
+           for (const auto& word : words) o.only.push_back(stage_kind_from_string(word).value());
+         },
+         "run only these stage kinds: " + known_words(kAllStageKinds))
       ->delimiter(',')
-      ->check(CLI::IsMember({"train", "eval", "export", "infer", "check"}));
+      ->check(CLI::IsMember(kinds));
   app.add_option("-k", o.patterns,
                  "run only the stages this selects; repeatable (any selects). Patterns joined by and, or, not: "
                  "a word matches the stage kind, a whole id segment or whole _-words of a later segment "

@@ -36,7 +36,7 @@ struct Options {
   bool offline = false;                    // setup stages download nothing (only from the download cache)
   bool allow_nothing = false;              // a run in which no stage ran exits 0 (else 1)
   bool no_wait = false;                    // an output directory in use by another run: exit 2 at once
-  std::vector<std::string> only;           // stage kinds
+  std::vector<StageKind> only;             // --only: stage kinds
   std::vector<std::string> patterns;       // -k, each an expression (cli/stage_selection.h); any selects
   std::optional<Shard> shard;              // --shard K/N: this shard's configs only
   int retries = 0;                         // --retries N: a FAIL or TIMEOUT runs again up to N times (FLAKY)

@@ -88,16 +88,7 @@ Result<void> run_prepare_scripts(const Project& project, const std::vector<std::
 
 run::Timeouts timeouts_for(const Project& project, const Options& options) {
   run::Timeouts t;
-  for (const auto kind : {plan::StageKind::kTrain, plan::StageKind::kEval, plan::StageKind::kExport,
-                          plan::StageKind::kInfer, plan::StageKind::kCheck, plan::StageKind::kSetup}) {
-    const auto it = project.settings.timeouts.find(plan::to_string(kind));
-    if (it != project.settings.timeouts.end()) t.by_kind[kind] = it->second;
-  }
-  // A conversion (paddle2onnx) is an export by another tool; a traced chain's other programs
-  // (a build, an op install) get the export's limit too rather than none.
-  for (const auto kind : {plan::StageKind::kConvert, plan::StageKind::kOther}) {
-    if (t.by_kind.count(plan::StageKind::kExport)) t.by_kind[kind] = t.by_kind[plan::StageKind::kExport];
-  }
+  t.by_kind = project.settings.timeouts;
   t.all = options.timeout;
   t.grace = project.settings.grace;
   return t;
@@ -106,8 +97,8 @@ run::Timeouts timeouts_for(const Project& project, const Options& options) {
 std::vector<run::LogPattern> checks_for(const Project& project, const plan::Stage& stage) {
   auto patterns = run::default_log_patterns(stage.kind == plan::StageKind::kTrain);
   for (const auto& check : project.settings.log_checks) {
-    const bool applies = check.kinds.empty() ||
-                         std::find(check.kinds.begin(), check.kinds.end(), plan::to_string(stage.kind)) != check.kinds.end();
+    const bool applies =
+        check.kinds.empty() || std::find(check.kinds.begin(), check.kinds.end(), stage.kind) != check.kinds.end();
     if (applies) patterns.push_back({check.name, std::regex(check.pattern), ""});
   }
   return patterns;
@@ -194,6 +185,15 @@ Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, cons
   return run::lock_output_dirs(dirs, {!options.no_wait, waiting});
 }
 
+// What the journals and times files say of the earlier runs: the stages --resume keeps, the
+// estimates of the start order.
+Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const std::vector<const plan::Plan*>& plans,
+                               run::SchedulerOptions& scheduler) {
+  if (resume) scheduler.resumed = TRY(run::passed_in_journal(repo_root, plans));
+  scheduler.history = TRY(run::recorded_durations(repo_root, plans));
+  return {};
+}
+
 }  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
@@ -232,8 +232,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   std::vector<const plan::Plan*> pointers, whole_pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
   for (const auto& plan : whole_plans) whole_pointers.push_back(&plan);
-  if (options.resume) scheduler.resumed = run::passed_in_journal(project.root, pointers);
-  scheduler.history = run::recorded_durations(project.root, pointers);
+  if (auto ok = read_earlier_runs(project.root, options.resume, pointers, scheduler); !ok) return report_error(ok.error());
 
   report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO, options.quiet));
   report::ResultsLogReporter results(project.root, options.compat, options.resume);

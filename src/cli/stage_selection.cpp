@@ -45,7 +45,7 @@ bool pattern_matches(const std::string& pattern, const plan::Stage& stage) {
   if (wanted.find_first_of("*?[") != std::string::npos) return fnmatch(wanted.c_str(), id.c_str(), 0) == 0;
   const std::vector<std::string> segments = split_list(id, '/');
   if (wanted.find('/') != std::string::npos) return contains_run(segments, split_list(wanted, '/'));
-  return wanted == plan::to_string(stage.kind) || word_matches(wanted, segments);
+  return stage_kind_from_string(wanted) == stage.kind || word_matches(wanted, segments);
 }
 
 namespace {
@@ -164,22 +164,24 @@ void record_unselected_deps(plan::Plan& plan, const std::set<std::string>& kept)
   }
 }
 
-std::string asked_for(const std::vector<std::string>& kinds, const std::vector<std::string>& expressions) {
+std::string asked_for(const std::vector<StageKind>& kinds, const std::vector<std::string>& expressions) {
   std::vector<std::string> asked;
-  if (!kinds.empty()) asked.push_back(fmt::format("--only {}", fmt::join(kinds, ",")));
+  std::vector<std::string> words;
+  for (const StageKind kind : kinds) words.emplace_back(to_string(kind));
+  if (!kinds.empty()) asked.push_back(fmt::format("--only {}", fmt::join(words, ",")));
   for (const std::string& expression : expressions) asked.push_back(fmt::format("-k '{}'", expression));
   return fmt::format("{}", fmt::join(asked, " "));
 }
 
 }  // namespace
 
-Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
+Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<StageKind>& kinds,
                            const std::vector<std::string>& expressions) {
   std::vector<StageExpression> parsed;
   for (const std::string& text : expressions) parsed.push_back(TRY(StageExpression::parse(text)));
   auto selected = [&](const plan::Stage& stage) {
     const bool kind_ok =
-        kinds.empty() || std::find(kinds.begin(), kinds.end(), plan::to_string(stage.kind)) != kinds.end();
+        kinds.empty() || std::find(kinds.begin(), kinds.end(), stage.kind) != kinds.end();
     return kind_ok && (parsed.empty() || std::any_of(parsed.begin(), parsed.end(),
                                                      [&](const StageExpression& e) { return e.matches(stage); }));
   };

@@ -45,7 +45,7 @@ class StageExpression {
 
 // Keeps the stages --only and -k select (dependencies on dropped stages are dropped too).
 // A selection that keeps no stage at all is an error: a CI job would pass on nothing.
-Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<std::string>& kinds,
+Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<StageKind>& kinds,
                            const std::vector<std::string>& expressions);
 
 // --shard K/N: the Kth (from 1) of N shards.

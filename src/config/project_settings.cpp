@@ -3,21 +3,19 @@
 #include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <set>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
+#include "core/vocabulary.h"
 
 namespace tipc::config {
 namespace {
 
 using YAML::Node;
-
-const std::vector<std::string> kKinds = {"train", "eval", "export", "infer", "check", "setup"};
-
-bool is_kind(const std::string& kind) { return std::find(kKinds.begin(), kKinds.end(), kind) != kKinds.end(); }
 
 Node undefined() { return Node(YAML::NodeType::Undefined); }
 
@@ -60,25 +58,38 @@ std::optional<std::string> text(YamlReader& r, const Node& map, const std::strin
   return value;
 }
 
+// A stage kind's word at `node`; a problem naming the known kinds (and `also`) when it is none.
+std::optional<StageKind> stage_kind(YamlReader& r, const Node& node, const std::string& key, const char* also = "") {
+  const std::string word = r.scalar(node, key);
+  const auto kind = stage_kind_from_string(word);
+  if (!kind && node.IsScalar()) {
+    r.problem(node, key, fmt::format("unknown stage kind '{}' (known: {}{})", word, known_words(kAllStageKinds), also));
+  }
+  return kind;
+}
+
 void read_timeouts(YamlReader& r, const Node& node, ProjectSettings& s) {
+  std::set<StageKind> given;
   for (const auto& item : node) {
-    const std::string key = r.scalar(item.first, "timeouts");
-    if (key != "grace" && !is_kind(key)) {
-      r.problem(item.first, key, "expected train, eval, export, infer, check, setup or grace");
+    if (item.first.IsScalar() && item.first.Scalar() == "grace") {
+      if (const auto seconds = non_negative(r, item.second, "grace", "expected a number of seconds")) s.grace = *seconds;
       continue;
     }
-    const auto seconds = non_negative(r, item.second, key, "expected a number of seconds");
-    if (seconds && key == "grace") s.grace = *seconds;
-    else if (seconds) s.timeouts[key] = *seconds;
+    const auto kind = stage_kind(r, item.first, "timeouts", "; or grace");
+    if (!kind) continue;
+    const auto seconds = non_negative(r, item.second, to_string(*kind), "expected a number of seconds");
+    if (seconds) s.timeouts[*kind] = *seconds;
+    given.insert(*kind);
+  }
+  for (const StageKind follower : {StageKind::kConvert, StageKind::kOther}) {
+    if (!given.contains(follower)) s.timeouts[follower] = s.timeouts[StageKind::kExport];
   }
 }
 
-std::vector<std::string> read_kinds(YamlReader& r, const Node& item) {
-  std::vector<std::string> kinds;
-  for (const auto& kind : shaped(r, item, "kinds", YAML::NodeType::Sequence)) {
-    const std::string name = r.scalar(kind, "kinds");
-    if (is_kind(name)) kinds.push_back(name);
-    else r.problem(kind, "kinds", "expected train, eval, export, infer, check or setup");
+std::vector<StageKind> read_kinds(YamlReader& r, const Node& item) {
+  std::vector<StageKind> kinds;
+  for (const auto& node : shaped(r, item, "kinds", YAML::NodeType::Sequence)) {
+    if (const auto kind = stage_kind(r, node, "kinds")) kinds.push_back(*kind);
   }
   return kinds;
 }
@@ -133,7 +144,7 @@ void optional_flags(YamlReader& r, const Node& map, std::vector<std::string>& ar
 }
 
 void read_diff_check(YamlReader& r, const Node& map, AlignmentCheckSetting& check) {
-  check.subcommand = "diff";
+  check.subcommand = CheckKind::kDiff;
   check.arguments = {*text(r, map, "reference"), *text(r, map, "candidate")};
   if (const auto method = text(r, map, "method", false)) {
     static const std::regex methods("(mean|min|max|all)(,(mean|min|max|all))*");
@@ -145,7 +156,7 @@ void read_diff_check(YamlReader& r, const Node& map, AlignmentCheckSetting& chec
 }
 
 void read_ground_truth_check(YamlReader& r, const Node& map, AlignmentCheckSetting& check) {
-  check.subcommand = "compare-results";
+  check.subcommand = CheckKind::kCompareResults;
   check.arguments = {"--gt", *text(r, map, "results"), "--log", *text(r, map, "log")};
   if (r.child(map, "format")) r.one_of(map, "format", {"tipc", "video", "metric"}, "tipc");
   if (r.child(map, "compare") && r.one_of(map, "compare", {"allclose", "labels"}, "allclose") == "labels") {
@@ -157,7 +168,7 @@ void read_ground_truth_check(YamlReader& r, const Node& map, AlignmentCheckSetti
 }
 
 void read_init_check(YamlReader& r, const Node& map, AlignmentCheckSetting& check) {
-  check.subcommand = "init-check";
+  check.subcommand = CheckKind::kInitCheck;
   check.arguments = {*text(r, map, "reference"), *text(r, map, "candidate")};
   for (const auto& key : shaped(r, map, "keys", YAML::NodeType::Sequence)) {
     check.arguments.push_back("--key");
@@ -199,6 +210,16 @@ void read_check_kind(YamlReader& r, const Node& item, AlignmentCheckSetting& che
   }
 }
 
+// `after:` a stage kind, or a glob over stage ids. A check never follows a check.
+StagesAfter stages_after(YamlReader& r, const Node& item) {
+  StagesAfter after;
+  after.text = *text(r, item, "after");
+  after.kind = stage_kind_from_string(after.text);
+  if (!after.kind) after.id_glob = after.text;
+  if (after.kind == StageKind::kCheck) r.problem(r.child(item, "after"), "after", "a check never follows a check");
+  return after;
+}
+
 void read_alignment_check(YamlReader& r, const Node& item, ProjectSettings& s) {
   static const std::regex name_pattern("[A-Za-z0-9_.-]+");
   r.check_keys(item, "an alignment check");
@@ -212,7 +233,7 @@ void read_alignment_check(YamlReader& r, const Node& item, ProjectSettings& s) {
       r.problem(r.child(item, "name"), "name", fmt::format("'{}' is already used ({})", check.name, other.source));
     }
   }
-  check.after = *text(r, item, "after");
+  check.after = stages_after(r, item);
   check.modes = read_modes(r, item);
   check.source = fmt::format("{}:{}", s.path, yaml_line(item));
   read_check_kind(r, item, check);

@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/check_kind.h"
 #include "core/error.h"
+#include "core/stage_kind.h"
 
 namespace tipc::config {
 
@@ -20,7 +22,15 @@ struct DataStepSetting {
 struct LogCheckSetting {
   std::string name;
   std::string pattern;              // ECMAScript regex, matched per output line
-  std::vector<std::string> kinds;   // train, eval, export, infer; empty: all
+  std::vector<StageKind> kinds;     // the kinds of stage whose logs it reads; empty: all
+};
+
+// The stages an alignment check follows (`after:`): those of a kind, or those whose id
+// matches a glob.
+struct StagesAfter {
+  std::optional<StageKind> kind;  // a stage kind's word: the stages of that kind
+  std::string id_glob;            // any other text: a glob over stage ids
+  std::string text;               // as written, for messages
 };
 
 // An alignment check run after the stages that produce its files (docs/settings.md). It
@@ -28,8 +38,8 @@ struct LogCheckSetting {
 // comparison subcommands in a child process (a crafted file cannot take the runner down).
 struct AlignmentCheckSetting {
   std::string name;
-  std::string after;                   // a stage kind, or a glob over stage ids
-  std::string subcommand;              // "diff", "compare-results" or "init-check"
+  StagesAfter after;
+  CheckKind subcommand = CheckKind::kDiff;  // the tipc-run subcommand that runs it
   std::vector<std::string> arguments;  // its arguments; {model_dir}, {log}, {output_dir}, {model}, {mode}
   std::string source;                  // "test_tipc/tipc-run.yaml:12", for messages
   std::vector<std::string> modes;      // the MODEs it applies to; empty: every MODE
@@ -45,8 +55,12 @@ struct SlurmSetting {
 
 struct ProjectSettings {
   std::string path;                              // "" when the project has none
-  std::map<std::string, double> timeouts{
-      {"train", 7200}, {"eval", 1800}, {"export", 1800}, {"infer", 1800}, {"check", 600}, {"setup", 1800}};
+  // Seconds per stage kind; a kind without one (a service) has none. A conversion and a
+  // traced chain's other programs take the export's unless given their own.
+  std::map<StageKind, double> timeouts{{StageKind::kTrain, 7200},  {StageKind::kEval, 1800},
+                                       {StageKind::kExport, 1800}, {StageKind::kInfer, 1800},
+                                       {StageKind::kCheck, 600},   {StageKind::kConvert, 1800},
+                                       {StageKind::kOther, 1800},  {StageKind::kSetup, 1800}};
   double grace = 10;                             // seconds between SIGTERM and SIGKILL
   std::vector<LogCheckSetting> log_checks;
   std::map<std::string, std::vector<DataStepSetting>> data;  // by MODE; "all" applies to every mode

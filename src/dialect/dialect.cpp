@@ -11,6 +11,7 @@
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
+#include "core/vocabulary.h"
 #include "dialect/template_variables.h"
 #include "dialect/layout.h"
 
@@ -18,12 +19,27 @@ namespace tipc::dialect {
 namespace fs = std::filesystem;
 namespace {
 
-// The named inference skip rules the planner implements (docs/config-format.md).
-const std::string kSkipRules[] = {"cpu_no_mkldnn_fp16",     "cpu_quant_needs_int8",         "cpu_no_mkldnn_quant",
-                                  "cpu_nonquant_needs_fp32", "gpu_int8_needs_quant",         "gpu_fp16_int8_need_trt",
-                                  "gpu_quant_needs_trt_non_int8", "gpu_precision_true_needs_trt", "run_modes"};
-
 using Node = YAML::Node;
+
+// One word of a closed vocabulary (dialect_words.h); `fallback` when the key is absent.
+template <typename Enum, std::size_t N>
+Enum one_word(config::YamlReader& r, const Node& parent, const std::string& key, const Enum (&all)[N], Enum fallback) {
+  std::vector<std::string> words;
+  for (const Enum member : all) words.emplace_back(to_string(member));
+  return from_word(r.one_of(parent, key, words, to_string(fallback)), all).value_or(fallback);
+}
+
+// A word or a list of words of a closed vocabulary; each unknown one is a problem naming `what`.
+template <typename Enum, std::size_t N>
+std::vector<Enum> word_list(config::YamlReader& r, const Node& parent, const std::string& key, const Enum (&all)[N],
+                             const char* what) {
+  std::vector<Enum> out;
+  for (const auto& word : r.strings(parent, key)) {
+    if (const auto member = from_word(word, all)) out.push_back(*member);
+    else r.problem(r.child(parent, key), key, fmt::format("unknown {} '{}' (known: {})", what, word, known_words(all)));
+  }
+  return out;
+}
 
 // config::YamlReader that also keeps each template it reads with its place, so that the
 // template's {variables} can be checked once the dialect's own slot names are known.
@@ -141,18 +157,8 @@ InferBranch infer_branch(DialectReader& r, const Node& parent, const std::string
   InferBranch b;
   b.stage = stage(r, parent, key);
   const Node node = r.child(parent, key);
-  b.loops = r.strings(node, "loops");
-  for (const auto& loop : b.loops) {
-    if (!is_inference_loop(loop)) {
-      r.problem(r.child(node, "loops"), "loops", fmt::format("unknown loop '{}' (known: batch_size, mkldnn, precision, threads, trt)", loop));
-    }
-  }
-  b.skip = r.strings(node, "skip");
-  for (const auto& rule : b.skip) {
-    if (std::find(std::begin(kSkipRules), std::end(kSkipRules), rule) == std::end(kSkipRules)) {
-      r.problem(r.child(node, "skip"), "skip", fmt::format("unknown skip rule '{}'", rule));
-    }
-  }
+  b.loops = word_list(r, node, "loops", kAllInferenceLoops, "loop");
+  b.skip = word_list(r, node, "skip", kAllSkipRules, "skip rule");
   b.results_dir = r.template_text(node, "results_dir", std::string());
   return b;
 }
@@ -283,7 +289,7 @@ void read_infer(DialectReader& r, const Node& root, Dialect& d) {
   d.infer_gpu = infer_branch(r, infer, "gpu");
   const Node whole = r.section(root, "whole_infer");
   if (!whole) return;
-  d.whole_infer.style = r.one_of(whole, "style", {"export_list", "kl_quant", "mode_list", "none"}, "none");
+  d.whole_infer.style = one_word(r, whole, "style", kAllWholeInferStyles, WholeInferStyle::kNone);
   d.whole_infer.modes = r.strings(whole, "modes");
   if (r.child(whole, "export")) d.whole_infer.export_stage = stage(r, whole, "export");
   d.whole_infer.model_dir = r.template_text(whole, "model_dir", std::string("{infer_model}"));
@@ -322,9 +328,8 @@ Dialect read_dialect(DialectReader& r, const Node& root, const std::string& path
   d.markers = r.strings(root, "markers");
   d.known_modes = r.strings(root, "known_modes");
   d.compat_split = split_rules(r, root);
-  d.epoch_batch = r.one_of(root, "epoch_batch", {"mode_select", "clas", "plain"}, "mode_select");
-  d.use_gpu_pairing =
-      r.one_of(root, "use_gpu_pairing", {"per_position", "whole", "whole_false_for_cpu", "none"}, "per_position");
+  d.epoch_batch = one_word(r, root, "epoch_batch", kAllEpochBatches, EpochBatch::kModeSelect);
+  d.use_gpu_pairing = one_word(r, root, "use_gpu_pairing", kAllUseGpuPairings, UseGpuPairing::kPerPosition);
   d.layout = layout(r, root);
   if (r.child(root, "autocast")) d.autocast = lookup_slot(r, r.child(root, "autocast"));
   d.trainer_rules = trainer_rules(r, root);

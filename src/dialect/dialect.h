@@ -9,6 +9,7 @@
 
 #include "config/key_value.h"
 #include "core/error.h"
+#include "dialect/dialect_words.h"
 #include "dialect/launcher.h"
 
 namespace tipc::dialect {
@@ -81,14 +82,14 @@ struct StageTemplate {
 };
 
 struct InferBranch {
-  std::vector<std::string> loops;  // iteration order, outermost first: mkldnn, threads, batch, precision, trt
-  std::vector<std::string> skip;   // named skip rules (docs/config-format.md)
+  std::vector<InferenceLoop> loops;  // iteration order, outermost first
+  std::vector<SkipRule> skip;
   StageTemplate stage;
   std::string results_dir;         // Seg's per-run results directory ({results_dir_arg})
 };
 
 struct WholeInfer {
-  std::string style;               // "export_list" (OCR/Seg), "kl_quant" (Clas), "mode_list" (Det), "none"
+  WholeInferStyle style = WholeInferStyle::kNone;  // export_list (OCR/Seg), kl_quant (Clas), mode_list (Det)
   std::vector<std::string> modes;  // MODE values that take this branch
   StageTemplate export_stage;
   std::string model_dir = "{infer_model}";
@@ -104,8 +105,8 @@ struct Dialect {
   std::vector<std::string> known_modes;
 
   config::SplitRules compat_split;
-  std::string epoch_batch = "mode_select";  // "mode_select" | "clas" | "plain"
-  std::string use_gpu_pairing = "per_position";  // | "whole" | "whole_false_for_cpu" | "none"
+  EpochBatch epoch_batch = EpochBatch::kModeSelect;
+  UseGpuPairing use_gpu_pairing = UseGpuPairing::kPerPosition;
   std::map<int, int> layout;                // reference position -> this dialect's line (dialect/layout.h)
   std::optional<LookupSlot> autocast;       // the autocast value per trainer instead of the L6 list
   std::vector<TrainerRule> trainer_rules;

@@ -94,8 +94,6 @@ constexpr PlannerVariable kPlannerVariables[] = {
 
 constexpr bool by_name(const PlannerVariable& a, const PlannerVariable& b) { return a.name < b.name; }
 
-constexpr std::string_view kInferenceLoops[] = {"batch_size", "mkldnn", "precision", "threads", "trt"};
-
 // The line variables: key_N, value_N and arg_N are the key, value and E(key, value) of
 // logical line N; arg_N was set_N.
 constexpr std::string_view kLinePrefixes[] = {"key_", "value_", "arg_"};
@@ -147,10 +145,6 @@ std::pair<std::string, std::vector<VariableRename>> with_current_variable_names(
   }
   out.append(text.substr(done));
   return {std::move(out), std::move(renames)};
-}
-
-bool is_inference_loop(std::string_view name) {
-  return std::find(std::begin(kInferenceLoops), std::end(kInferenceLoops), name) != std::end(kInferenceLoops);
 }
 
 std::optional<std::vector<std::string>> template_variable_names(std::string_view text) {

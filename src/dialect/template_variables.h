@@ -36,7 +36,4 @@ std::pair<std::string, std::vector<VariableRename>> with_current_variable_names(
 // The names between braces in `text`, in order; nullopt when a '{' is not closed.
 std::optional<std::vector<std::string>> template_variable_names(std::string_view text);
 
-// The inference loops a dialect may name (each iterates one line of the config).
-bool is_inference_loop(std::string_view name);
-
 }  // namespace tipc::dialect

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/vocabulary.h"
 #include "plan/shell_words.h"
 #include "plan/template.h"
 
@@ -14,10 +15,8 @@ namespace {
 
 bool follows(const config::AlignmentCheckSetting& check, const Stage& stage) {
   if (stage.kind == StageKind::kCheck) return false;
-  for (const auto kind : {StageKind::kTrain, StageKind::kEval, StageKind::kExport, StageKind::kInfer}) {
-    if (check.after == to_string(kind)) return stage.kind == kind;
-  }
-  return fnmatch(check.after.c_str(), stage.id.c_str(), 0) == 0;
+  if (check.after.kind) return stage.kind == *check.after.kind;
+  return fnmatch(check.after.id_glob.c_str(), stage.id.c_str(), 0) == 0;
 }
 
 bool applies_to(const config::AlignmentCheckSetting& check, const Plan& plan) {
@@ -36,18 +35,12 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
                           const std::string& binary) {
   const Vars vars{{"model_dir", producer.model_dir}, {"log", producer.log}, {"output_dir", plan.output_dir},
                   {"model", plan.model_name},       {"mode", plan.mode}};
-  const auto kind = check_kind_from_string(check.subcommand);
-  if (!kind) {
-    return fail(Error::at(check.source, 0, check.name,
-                          fmt::format("check '{}': '{}' is not a check (diff, compare-results, init-check)", check.name,
-                                      check.subcommand)));
-  }
   const std::string stem = check_files_stem(producer, check.name);
   Stage stage;
   stage.id = producer.id + "/check/" + check.name;
   stage.kind = StageKind::kCheck;
-  stage.check = CheckSpec{*kind, stem + ".json"};
-  stage.argv = {binary, to_string(*kind)};
+  stage.check = CheckSpec{check.subcommand, stem + ".json"};
+  stage.argv = {binary, to_string(check.subcommand)};
   for (const auto& argument : check.arguments) {
     if (argument.find("{model_dir}") != std::string::npos && producer.model_dir.empty()) {
       return fail(Error::at(check.source, 0, check.name,
@@ -93,9 +86,9 @@ Result<void> add_alignment_stages(std::vector<Plan>& plans, const std::vector<co
     }
     if (added == 0 && applicable_plans > 0) {
       return fail(Error::at(check.source, 0, "after",
-                            fmt::format("alignment check '{}': after '{}' matches no stage (a stage kind: train, eval, "
-                                        "export, infer; or a glob over stage ids, see --dry-run)",
-                                        check.name, check.after)));
+                            fmt::format("alignment check '{}': after '{}' matches no stage (a stage kind: {}; or a "
+                                        "glob over stage ids, see --dry-run)",
+                                        check.name, check.after.text, known_words(kAllStageKinds))));
     }
   }
   return {};

@@ -56,11 +56,11 @@ void check_pairing(const config::TrainInferConfig& config, int line, int by_line
 void check_pairings(const config::TrainInferConfig& config, const dialect::Dialect& dialect,
                     std::vector<Diagnostic>& warnings) {
   namespace pos = config::pos;
-  if (dialect.use_gpu_pairing == "per_position") {
+  if (dialect.use_gpu_pairing == dialect::UseGpuPairing::kPerPosition) {
     check_pairing(config, pos::kUseGpu, pos::kGpuList, "no {key} parameter reaches the train of gpu element {elements}",
                   warnings);
   }
-  if (dialect.whole_infer.style == "mode_list") {
+  if (dialect.whole_infer.style == dialect::WholeInferStyle::kModeList) {
     check_pairing(config, pos::kInferQuant, pos::kInferExport,
                   "no {key} flag reaches infer mode {elements} (it runs with an empty one)", warnings);
   }

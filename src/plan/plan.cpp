@@ -6,28 +6,6 @@
 
 namespace tipc::plan {
 
-const char* to_string(StageKind kind) {
-  switch (kind) {
-    case StageKind::kTrain: return "train";
-    case StageKind::kEval: return "eval";
-    case StageKind::kExport: return "export";
-    case StageKind::kInfer: return "infer";
-    case StageKind::kCheck: return "check";
-    case StageKind::kConvert: return "convert";
-    case StageKind::kService: return "service";
-    case StageKind::kOther: return "other";
-    case StageKind::kSetup: return "setup";
-  }
-  return "?";
-}
-
-std::optional<StageKind> stage_kind_from_string(std::string_view text) {
-  for (const StageKind kind : kAllStageKinds) {
-    if (text == to_string(kind)) return kind;
-  }
-  return std::nullopt;
-}
-
 Result<std::string> render_status_line(const Plan& plan, const Stage& stage, bool success) {
   const std::string word = success ? "Run successfully" : "Run failed";
   if (stage.traced_status) return stage.traced_status->before + word + stage.traced_status->after;

@@ -4,28 +4,20 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/error.h"
+#include "core/stage_kind.h"
 #include "plan/check_spec.h"
 
 namespace tipc::plan {
 
-// kCheck: an alignment check tipc-run runs on the files other stages produced.
-// kOther: a program a traced runner started that no script line of the config names
-// (a pre-step such as an op install).
-// kConvert: a model conversion (paddle2onnx, paddle_serving_client.convert).
-// kService: a server its dependents (clients) talk to (Stage::service); a traced runner's
-// program started in the background (`... &`).
-// kSetup: what a traced runner prepares before the stages after it (directories, copies,
-// downloads, unpacked archives, clones), replayed by `tipc-run setup` (plan/setup_stages.h).
-enum class StageKind { kTrain, kEval, kExport, kInfer, kCheck, kConvert, kService, kOther, kSetup };
-inline constexpr StageKind kAllStageKinds[] = {StageKind::kTrain,   StageKind::kEval,    StageKind::kExport,
-                                               StageKind::kInfer,   StageKind::kCheck,   StageKind::kConvert,
-                                               StageKind::kService, StageKind::kOther,   StageKind::kSetup};
-const char* to_string(StageKind kind);
-std::optional<StageKind> stage_kind_from_string(std::string_view text);  // "train" -> kTrain; nullopt if unknown
+// The stage kinds live in core (core/stage_kind.h); these names are the ones the plan's
+// users have always written.
+using tipc::kAllStageKinds;
+using tipc::StageKind;
+using tipc::stage_kind_from_string;
+using tipc::to_string;
 
 struct Needs {
   int gpus = 0;   // GPUs the stage occupies (0: CPU only)

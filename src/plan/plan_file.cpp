@@ -19,7 +19,7 @@ config::SplitRules split_rules(const dialect::Dialect& dialect, bool compat) {
 // D5: a MODE missing from a `mode=value|...` list silently falls back to the model's
 // own default (often hundreds of epochs); say so.
 void warn_unlisted_mode(const config::TrainInferConfig& config, const dialect::Dialect& dialect, Plan& plan) {
-  if (dialect.epoch_batch != "mode_select") return;
+  if (dialect.epoch_batch != dialect::EpochBatch::kModeSelect) return;
   const auto& whole = dialect.whole_infer.modes;
   if (std::find(whole.begin(), whole.end(), plan.mode) != whole.end()) return;  // whole-inference trains nothing
   for (int line : {config::pos::kEpoch, config::pos::kBatch}) {

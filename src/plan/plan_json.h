@@ -1,7 +1,6 @@
 #pragma once
 // A stage as JSON: the one spelling shared by `--dry-run --format jsonl` and the run's
-// plan file (<LOG>/.tipc-plan.json), so what a dry run shows is what a report reads.
-#include <optional>
+// plan file (plan/plan_file_record.h), so what a dry run shows is what a report reads.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,13 +12,15 @@
 namespace tipc::plan {
 
 // id, kind, argv, cwd, env (null: the variable is removed), log, deps, needs, benchmark,
-// launcher, processes, command, cwd_made_by where known, and check ({"kind", "result_file"})
-// for a check stage only; paths as the plan holds them (relative).
+// launcher, processes, command, service for a service stage, unsupported, cwd_made_by where
+// known, and check ({"kind", "result_file"}) for a check stage only; paths as the stage holds
+// them.
 nlohmann::ordered_json stage_json(const Stage& stage);
 
-// A stage's check description read back from stage_json's output: nullopt when the stage
-// has none (no "check" field, or null). `file` names the plan file or journal in errors,
-// which name the stage and the field. (nlohmann::json: what the plan files are read into.)
-Result<std::optional<CheckSpec>> check_spec_from_json(const nlohmann::json& stage, const std::string& file);
+// The stage stage_json wrote, with the fields it writes (the others keep their defaults).
+// id, kind, argv, cwd, env, log, deps and needs.gpus must be there; the rest may be absent
+// (a plan file of an older tipc-run). An error names `file` (the plan file), the stage and
+// the field: a field of the wrong type, an unknown kind or check kind.
+Result<Stage> stage_from_json(const nlohmann::json& json, const std::string& file);
 
 }  // namespace tipc::plan

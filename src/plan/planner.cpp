@@ -143,17 +143,18 @@ std::string Planner::mode_value(int line) const {
 }
 
 std::string Planner::epoch_value() const {
-  if (d_.epoch_batch == "plain") return val(pos::kEpoch);
-  if (d_.epoch_batch == "clas") {
-    // Clas's helper never sees MODE, so nothing matches (spec §2.6).
-    if (opt_.mode == "benchmark_train" || val(pos::kUseGpu) == "npu") return "1";
-    return "2";
+  switch (d_.epoch_batch) {
+    case dialect::EpochBatch::kPlain: return val(pos::kEpoch);
+    case dialect::EpochBatch::kClas:
+      // Clas's helper never sees MODE, so nothing matches (spec §2.6).
+      return opt_.mode == "benchmark_train" || val(pos::kUseGpu) == "npu" ? "1" : "2";
+    case dialect::EpochBatch::kModeSelect: break;
   }
   return mode_value(pos::kEpoch);
 }
 
 std::string Planner::batch_value() const {
-  if (d_.epoch_batch == "mode_select") return mode_value(pos::kBatch);
+  if (d_.epoch_batch == dialect::EpochBatch::kModeSelect) return mode_value(pos::kBatch);
   return val(pos::kBatch);
 }
 
@@ -201,9 +202,12 @@ std::optional<TrainerChoice> Planner::choose_trainer(const std::string& trainer)
 
 std::string Planner::paired_use_gpu(std::size_t index, const GpuElement& gpu) const {
   const std::string& value = val(pos::kUseGpu);
-  if (d_.use_gpu_pairing == "whole") return value;
-  if (d_.use_gpu_pairing == "whole_false_for_cpu") return gpu.text == "-1" ? "False" : value;
-  if (d_.use_gpu_pairing == "none") return "";
+  switch (d_.use_gpu_pairing) {
+    case dialect::UseGpuPairing::kWhole: return value;
+    case dialect::UseGpuPairing::kWholeFalseForCpu: return gpu.text == "-1" ? "False" : value;
+    case dialect::UseGpuPairing::kNone: return "";
+    case dialect::UseGpuPairing::kPerPosition: break;
+  }
   const auto values = split_list(value);
   return index < values.size() ? values[index] : "";
 }
@@ -561,29 +565,34 @@ Result<void> Planner::inference_matrix(Vars vars, const std::string& prefix, con
 }
 
 // Which line each inference loop variable iterates.
-int loop_line(const std::string& name) {
-  if (name == "mkldnn") return pos::kEnableMkldnn;
-  if (name == "threads") return pos::kCpuThreads;
-  if (name == "batch_size") return pos::kInferBatch;
-  if (name == "trt") return pos::kUseTensorrt;
+int loop_line(dialect::InferenceLoop loop) {
+  switch (loop) {
+    case dialect::InferenceLoop::kMkldnn: return pos::kEnableMkldnn;
+    case dialect::InferenceLoop::kThreads: return pos::kCpuThreads;
+    case dialect::InferenceLoop::kBatchSize: return pos::kInferBatch;
+    case dialect::InferenceLoop::kTrt: return pos::kUseTensorrt;
+    case dialect::InferenceLoop::kPrecision: break;
+  }
   return pos::kPrecision;
 }
 
-bool skip_rule_applies(const std::string& rule, const Vars& v, const std::string& quant) {
+bool skip_rule_applies(dialect::SkipRule rule, const Vars& v, const std::string& quant) {
+  using dialect::SkipRule;
   const std::string& m = v.find("mkldnn")->second;
   const std::string& p = v.find("precision")->second;
   const std::string& trt = v.find("trt")->second;
-  if (rule == "cpu_no_mkldnn_fp16") return m == "False" && p == "fp16";
-  if (rule == "cpu_quant_needs_int8") return quant == "True" && test_differs(p, "int8");
-  if (rule == "cpu_no_mkldnn_quant") return m == "False" && quant == "True";
-  if (rule == "cpu_nonquant_needs_fp32") return quant == "False" && test_differs(p, "fp32");
-  if (rule == "gpu_int8_needs_quant") return quant == "False" && contains(p, "int8");
-  if (rule == "gpu_fp16_int8_need_trt") return (contains(p, "fp16") || contains(p, "int8")) && trt == "False";
-  if (rule == "gpu_quant_needs_trt_non_int8") return quant == "True" && (trt == "False" || contains(p, "int8"));
-  if (rule == "gpu_precision_true_needs_trt") return p == "True" && trt == "False";
-  if (rule == "run_modes") {
-    if (p == "paddle") return false;
-    return quant == "True" ? p != "trt_int8" : p == "trt_int8";
+  switch (rule) {
+    case SkipRule::kCpuNoMkldnnFp16: return m == "False" && p == "fp16";
+    case SkipRule::kCpuQuantNeedsInt8: return quant == "True" && test_differs(p, "int8");
+    case SkipRule::kCpuNoMkldnnQuant: return m == "False" && quant == "True";
+    case SkipRule::kCpuNonquantNeedsFp32: return quant == "False" && test_differs(p, "fp32");
+    case SkipRule::kGpuInt8NeedsQuant: return quant == "False" && contains(p, "int8");
+    case SkipRule::kGpuFp16Int8NeedTrt: return (contains(p, "fp16") || contains(p, "int8")) && trt == "False";
+    case SkipRule::kGpuQuantNeedsTrtNonInt8: return quant == "True" && (trt == "False" || contains(p, "int8"));
+    case SkipRule::kGpuPrecisionTrueNeedsTrt: return p == "True" && trt == "False";
+    case SkipRule::kRunModes:
+      if (p == "paddle") return false;
+      return quant == "True" ? p != "trt_int8" : p == "trt_int8";
   }
   return false;
 }
@@ -592,14 +601,14 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
                                       const std::string& prefix, const std::string& dep, const std::string& quant,
                                       const std::optional<std::string>& device, const std::string& cwd) {
   if (level < branch.loops.size()) {
-    const std::string& name = branch.loops[level];
-    for (const auto& value : split_list(val(loop_line(name)))) {
-      vars[name] = value;
+    const dialect::InferenceLoop loop = branch.loops[level];
+    for (const auto& value : split_list(val(loop_line(loop)))) {
+      vars[to_string(loop)] = value;
       if (auto ok = inference_loops(branch, on_gpu, vars, level + 1, prefix, dep, quant, device, cwd); !ok) return ok;
     }
     return {};
   }
-  for (const auto& rule : branch.skip) {
+  for (const dialect::SkipRule rule : branch.skip) {
     if (skip_rule_applies(rule, vars, quant)) return {};
   }
   vars["mkldnn_arg"] = emit(key(pos::kEnableMkldnn), vars["mkldnn"]);
@@ -628,11 +637,13 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
 }
 
 Result<void> Planner::whole_infer_branch() {
-  const auto& style = d_.whole_infer.style;
   if (opt_.gpu_id && !opt_.gpu_id->empty()) device_ = *opt_.gpu_id;
-  if (style == "export_list") return whole_infer_export_list();
-  if (style == "kl_quant") return whole_infer_kl_quant();
-  if (style == "mode_list") return whole_infer_mode_list();
+  switch (d_.whole_infer.style) {
+    case dialect::WholeInferStyle::kExportList: return whole_infer_export_list();
+    case dialect::WholeInferStyle::kKlQuant: return whole_infer_kl_quant();
+    case dialect::WholeInferStyle::kModeList: return whole_infer_mode_list();
+    case dialect::WholeInferStyle::kNone: break;
+  }
   return {};
 }
 

@@ -23,9 +23,9 @@ std::string absolute_from(const std::string& cwd, const std::string& path) {
   return (fs::path(cwd) / path).lexically_normal().string();
 }
 
-CheckDetails details_of(std::string kind, bool passed) {
+CheckDetails details_of(std::optional<CheckKind> kind, bool passed) {
   CheckDetails details;
-  details.kind = std::move(kind);
+  details.kind = kind;
   details.passed = passed;
   return details;
 }
@@ -33,7 +33,7 @@ CheckDetails details_of(std::string kind, bool passed) {
 // Every statistic of every key against the threshold; a row fails only when its key failed
 // and this statistic is over the threshold (or not a number).
 CheckDetails diff_details(const align::DiffSummary& summary, const std::string& cwd) {
-  CheckDetails details = details_of("diff", summary.passed);
+  CheckDetails details = details_of(CheckKind::kDiff, summary.passed);
   for (const align::DiffKeySummary& key : summary.keys) {
     for (const auto& [statistic, value] : key.values) {
       details.values.push_back({label(key.key, std::string(align::to_string(statistic))), value, summary.threshold,
@@ -60,7 +60,7 @@ CheckValue compare_results_row(const std::string& log, const align::KeyCompariso
 }
 
 CheckDetails compare_results_details(const align::CompareResultsRun& run) {
-  CheckDetails details = details_of("compare-results", run.report.exit_code() == 0);
+  CheckDetails details = details_of(CheckKind::kCompareResults, run.report.exit_code() == 0);
   for (const align::LogCheck& log : run.report.logs) {
     for (const align::KeyComparison& key : log.keys) details.values.push_back(compare_results_row(log.log_file, key));
     if (log.status != align::Verdict::kPass && !log.reason.empty()) {
@@ -77,7 +77,7 @@ void add_key_list_note(CheckDetails& details, const std::vector<std::string>& ke
 std::vector<double> as_doubles(const std::vector<std::size_t>& counts) { return {counts.begin(), counts.end()}; }
 
 CheckDetails init_check_details(const align::InitCheckReport& report) {
-  CheckDetails details = details_of("init-check", report.all_passed());
+  CheckDetails details = details_of(CheckKind::kInitCheck, report.all_passed());
   for (const align::InitCheckKey& key : report.keys) {
     const align::InitComparison& c = key.comparison;
     details.values.push_back({label(key.key, "KS"), c.ks_statistic, c.ks_limit, c.passed});
@@ -106,7 +106,7 @@ std::string check_result_path(const plan::CheckSpec& check, const std::string& c
   return (fs::path(cwd) / check.result_file).lexically_normal().string();
 }
 
-CheckDetails unreadable_check(const std::string& kind, const std::string& why) {
+CheckDetails unreadable_check(std::optional<CheckKind> kind, const std::string& why) {
   CheckDetails details = details_of(kind, false);
   details.notes = {"cannot read the check's result file: " + why};
   return details;
@@ -116,7 +116,7 @@ namespace {
 
 CheckDetails read_details(plan::CheckKind kind, const Json& json, const std::string& path, const std::string& cwd) {
   auto details = check_details_from_json(kind, json, path, cwd);
-  return details ? std::move(*details) : unreadable_check(to_string(kind), details.error().str());
+  return details ? std::move(*details) : unreadable_check(kind, details.error().str());
 }
 
 double unix_mtime(const fs::path& path) {
@@ -133,7 +133,7 @@ std::optional<CheckDetails> read_check_file(plan::CheckKind kind, const std::str
   std::ifstream in(path);
   if (!in || unix_mtime(path) + 1 < started_unix) return std::nullopt;  // 1 s: file systems with coarse times
   const auto json = Json::parse(in, nullptr, false);
-  CheckDetails details = json.is_discarded() ? unreadable_check(to_string(kind), path + ": not JSON (cut short?)")
+  CheckDetails details = json.is_discarded() ? unreadable_check(kind, path + ": not JSON (cut short?)")
                                              : read_details(kind, json, path, cwd);
   details.result_file = path;
   return details;

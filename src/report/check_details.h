@@ -30,7 +30,8 @@ std::string check_result_path(const plan::CheckSpec& check, const std::string& c
 std::optional<CheckDetails> read_check_file(plan::CheckKind kind, const std::string& path, const std::string& cwd,
                                             double started_unix);
 
-// A check whose result cannot be read: failed, with `why` as its note.
-CheckDetails unreadable_check(const std::string& kind, const std::string& why);
+// A check whose result cannot be read: failed, with `why` as its note (`kind`: nullopt when
+// not even the check's kind could be read).
+CheckDetails unreadable_check(std::optional<CheckKind> kind, const std::string& why);
 
 }  // namespace tipc::report

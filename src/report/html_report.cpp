@@ -627,7 +627,7 @@ Html check_block(const PlanReport& plan, std::size_t plan_index, std::size_t sta
                             : check_values(check) + check_notes(check.notes) + histogram_grid(check.histograms);
   return fmt::format("<div class=\"check\" id=\"{}\"><h4>{} <code>{}</code><span class=\"tag\">{}</span></h4>\n",
                      check_anchor(plan_index, stage_index), result_pill(stage.result), breakable(stage.id),
-                     html_escape(check.kind)) +
+                     html_escape(check_kind_word(check))) +
          body + "</div>\n";
 }
 

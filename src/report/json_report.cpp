@@ -83,7 +83,7 @@ Json check_json(const CheckDetails& check) {
   for (const HistogramPair& h : check.histograms) {
     histograms.push_back({{"key", h.key}, {"edges", h.edges}, {"reference", h.reference}, {"candidate", h.candidate}});
   }
-  return {{"kind", check.kind},         {"passed", check.passed}, {"values", values},
+  return {{"kind", check_kind_word(check)},         {"passed", check.passed}, {"values", values},
           {"histograms", histograms},   {"notes", check.notes},   {"compared_files", check.compared_files}};
 }
 

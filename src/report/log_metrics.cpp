@@ -20,14 +20,16 @@ struct StageMetricsParser::State {
     void finish(StageMetrics&) && {}
   };
 
-  State(const std::string& kind, MetricsLimits limits) : limits(limits), reader(make_reader(kind, limits)) {}
+  State(StageKind kind, MetricsLimits limits) : limits(limits), reader(make_reader(kind, limits)) {}
 
   using Reader = std::variant<TrainCurves, EvalValues, AutoLogTimings, NoMetrics>;
-  static Reader make_reader(const std::string& kind, const MetricsLimits& limits) {
-    if (kind == "train") return TrainCurves(limits);
-    if (kind == "eval") return EvalValues(limits);
-    if (kind == "infer") return AutoLogTimings();
-    return NoMetrics();
+  static Reader make_reader(StageKind kind, const MetricsLimits& limits) {
+    switch (kind) {
+      case StageKind::kTrain: return TrainCurves(limits);
+      case StageKind::kEval: return EvalValues(limits);
+      case StageKind::kInfer: return AutoLogTimings();
+      default: return NoMetrics();
+    }
   }
 
   void line_complete() {
@@ -41,7 +43,7 @@ struct StageMetricsParser::State {
   std::string line;  // the current line, at most limits.max_line bytes
 };
 
-StageMetricsParser::StageMetricsParser(std::string kind, MetricsLimits limits)
+StageMetricsParser::StageMetricsParser(StageKind kind, MetricsLimits limits)
     : state_(std::make_unique<State>(kind, limits)) {}
 
 StageMetricsParser::~StageMetricsParser() = default;
@@ -67,13 +69,13 @@ StageMetrics StageMetricsParser::finish() {
   return metrics;
 }
 
-StageMetrics parse_stage_metrics(const std::string& kind, const std::string& log_text) {
+StageMetrics parse_stage_metrics(StageKind kind, const std::string& log_text) {
   StageMetricsParser parser(kind);
   parser.feed(log_text);
   return parser.finish();
 }
 
-StageMetrics parse_stage_metrics_file(const std::string& kind, const std::string& path) {
+StageMetrics parse_stage_metrics_file(StageKind kind, const std::string& path) {
   StageMetricsParser parser(kind);
   std::ifstream in(path, std::ios::binary);
   std::vector<char> buffer(64 << 10);

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/stage_kind.h"
 #include "report/log_fields.h"
 #include "report/run_report.h"
 
@@ -17,7 +18,7 @@ namespace tipc::report {
 // metrics). Feed the log in chunks of any size, then call finish() once.
 class StageMetricsParser {
  public:
-  explicit StageMetricsParser(std::string kind, MetricsLimits limits = {});
+  explicit StageMetricsParser(StageKind kind, MetricsLimits limits = {});
   ~StageMetricsParser();
   StageMetricsParser(const StageMetricsParser&) = delete;
   StageMetricsParser& operator=(const StageMetricsParser&) = delete;
@@ -30,9 +31,9 @@ class StageMetricsParser {
   std::unique_ptr<State> state_;
 };
 
-StageMetrics parse_stage_metrics(const std::string& kind, const std::string& log_text);
+StageMetrics parse_stage_metrics(StageKind kind, const std::string& log_text);
 
 // Streams the file; a missing or unreadable log has no metrics.
-StageMetrics parse_stage_metrics_file(const std::string& kind, const std::string& path);
+StageMetrics parse_stage_metrics_file(StageKind kind, const std::string& path);
 
 }  // namespace tipc::report

@@ -49,6 +49,8 @@ double closeness_to_limit(const CheckValue& value) {
   return value.limit && *value.limit > 0 ? value.value / *value.limit : value.value;
 }
 
+const char* check_kind_word(const CheckDetails& check) { return check.kind ? to_string(*check.kind) : "check"; }
+
 std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing, std::size_t nearest) {
   std::vector<const CheckValue*> values;
   for (const auto& value : check.values) values.push_back(&value);

@@ -85,7 +85,8 @@ struct HistogramPair {
 
 // What a check stage wrote with --json: its kind and its values.
 struct CheckDetails {
-  std::string kind;  // "diff", "compare-results", "init-check"
+  // Which check; nullopt when its plan entry could not say (a damaged plan file).
+  std::optional<CheckKind> kind;
   bool passed = false;
   std::vector<CheckValue> values;
   std::vector<HistogramPair> histograms;
@@ -204,6 +205,9 @@ double closeness_to_limit(const CheckValue& value);
 
 // What a report shows of a check first, worst first: its failing values (at most
 // `max_failing`), or, when none fails, the `nearest` values nearest their limits.
+// "diff", "compare-results", "init-check"; "check" when the kind is not known.
+const char* check_kind_word(const CheckDetails& check);
+
 std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing, std::size_t nearest);
 
 // "at 2024-05-01 12:00:00 UTC (an earlier run)": when an earlier run's result was produced,

@@ -4,7 +4,8 @@
 //   .tipc-plan.json      the whole plan (every stage, also those --only or -k leave out)
 //                        and the stages this run selected: written atomically when the run starts
 //   .tipc-journal.jsonl  the results of every run, merged by stage: when a run starts, the
-//                        journal is compacted to each stage's last line; then come a "run
+//                        journal is compacted to its version line and each stage's last
+//                        line (one of a newer tipc-run is a write error); then come a "run
 //                        started" line, one line per stage the run decided (written as it
 //                        finishes, one O_APPEND write each), a "run finished" line. A stage
 //                        the run did not run (not selected, resumed, or never started before
@@ -15,24 +16,21 @@
 //
 // Reports are built from these files alone (report/report_loader.h), so a run that was
 // interrupted or killed can still be reported; --resume reads the journal to skip the
-// stages that PASSed with an unchanged command. docs/report-schema.md describes both files.
+// stages that PASSed with an unchanged command. docs/report-schema.md describes the files;
+// each has its record type, read and written in one place: plan/plan_file_record.h,
+// run/journal_record.h, run/times_record.h.
 #include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/error.h"
+#include "plan/plan_file_record.h"
 #include "run/events.h"
+#include "run/journal_record.h"
+#include "run/times_record.h"
 
 namespace tipc::run {
-
-inline constexpr int kStateSchema = 1;  // of both files; readers reject a newer one
-inline constexpr const char* kPlanFileName = ".tipc-plan.json";
-inline constexpr const char* kJournalFileName = ".tipc-journal.jsonl";
-inline constexpr const char* kTimesFileName = ".tipc-times.json";
 
 // Changes whenever the stage's argv, working directory or environment change.
 std::string stage_fingerprint(const plan::Stage& stage);
@@ -42,19 +40,18 @@ std::string journal_path(const std::string& repo_root, const plan::Plan& plan);
 std::string plan_file_path(const std::string& repo_root, const plan::Plan& plan);
 std::string times_file_path(const std::string& repo_root, const plan::Plan& plan);
 
-// The journal's lines that parse, in order: a line cut by a crash is left out. Every line
-// names the run that wrote it ("run_id"; a stage line also "run_started"); one written
-// before lines named it takes them from the "run started" line above it.
-std::vector<nlohmann::json> read_journal(const std::string& path);
-
-// Stage keys (stage_key) whose last journal entry is a PASS or FLAKY with the same fingerprint.
-std::set<std::string> passed_in_journal(const std::string& repo_root, const std::vector<const plan::Plan*>& plans);
+// Stage keys (stage_key) whose last journal entry is a PASS or FLAKY with the same
+// fingerprint. An error names a journal that cannot be read or is of a newer tipc-run.
+Result<std::set<std::string>> passed_in_journal(const std::string& repo_root,
+                                                const std::vector<const plan::Plan*>& plans);
 
 // Seconds each stage of the plans ran the last time it started, by stage key: the times
 // file, with the journal's newer times over it. The scheduler's estimates
-// (SchedulerOptions::history); read before the run truncates the journal.
-std::map<std::string, double> recorded_durations(const std::string& repo_root,
-                                                 const std::vector<const plan::Plan*>& plans);
+// (SchedulerOptions::history); read before the run compacts the journal. A times file that
+// cannot be read only loses its times (a warning on stderr); a journal that cannot be read
+// is an error, as in passed_in_journal.
+Result<std::map<std::string, double>> recorded_durations(const std::string& repo_root,
+                                                         const std::vector<const plan::Plan*>& plans);
 
 // What the state files record beyond the plans and the RunInfo.
 struct RunContext {
@@ -67,10 +64,6 @@ struct RunContext {
   // empty when every stage runs. The plan file describes these.
   std::vector<const plan::Plan*> whole_plans;
 };
-
-// Rewrites a journal (atomically) to each stage's last line, each naming the run that
-// wrote it (run_id, run_started), so that the journal does not grow with every run.
-void compact_journal(const std::string& path);
 
 class JournalWriter : public Listener {
  public:
@@ -93,7 +86,7 @@ class JournalWriter : public Listener {
   double started_unix_ = 0;  // stage times are offsets from this
   // Stages skipped before they started: written when the run finishes, unless it was
   // interrupted (then they keep their earlier results).
-  std::vector<std::pair<const plan::Plan*, nlohmann::ordered_json>> not_started_;
+  std::vector<std::pair<const plan::Plan*, JournalEntry>> not_started_;
   std::string write_error_;
 };
 

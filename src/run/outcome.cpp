@@ -7,26 +7,6 @@
 
 namespace tipc::run {
 
-const char* to_string(Status status) {
-  switch (status) {
-    case Status::kPass: return "PASS";
-    case Status::kFail: return "FAIL";
-    case Status::kTimeout: return "TIMEOUT";
-    case Status::kUnsupported: return "UNSUPPORTED";
-    case Status::kSkipped: return "SKIPPED";
-    case Status::kUnresolved: return "UNRESOLVED";
-    case Status::kFlaky: return "FLAKY";
-  }
-  return "?";
-}
-
-std::optional<Status> status_from_string(const std::string& text) {
-  for (const Status status : kAllStatuses) {
-    if (text == to_string(status)) return status;
-  }
-  return std::nullopt;
-}
-
 bool is_failure(Status status) {
   return status == Status::kFail || status == Status::kTimeout || status == Status::kUnresolved;
 }

@@ -1,20 +1,22 @@
 #pragma once
-// The closed result vocabulary (lit's model) and the pure classification of a
-// finished stage. Every planned stage ends with exactly one Result.
+// The pure classification of a finished stage into one result of the closed vocabulary
+// (core/stage_result.h).
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "core/stage_result.h"
 
 namespace tipc::run {
 
-// FLAKY: failed, then passed when --retries ran it again (pytest-rerunfailures' "rerun"): it
-// counts as passed for its dependents and the exit code, and every report names it.
-enum class Status { kPass, kFail, kTimeout, kUnsupported, kSkipped, kUnresolved, kFlaky };
-inline constexpr Status kAllStatuses[] = {Status::kPass,    Status::kFail,       Status::kTimeout, Status::kUnsupported,
-                                          Status::kSkipped, Status::kUnresolved, Status::kFlaky};
+// The results live in core (core/stage_result.h); these are the names the run's users
+// have always written.
+using Status = tipc::StageResult;
+using tipc::to_string;
+inline constexpr const auto& kAllStatuses = tipc::kAllStageResults;
+inline std::optional<Status> status_from_string(std::string_view text) { return stage_result_from_string(text); }
 
-const char* to_string(Status status);
-std::optional<Status> status_from_string(const std::string& text);  // "PASS" -> kPass; nullopt if unknown
 bool is_failure(Status status);  // FAIL, TIMEOUT, UNRESOLVED
 bool is_passed(Status status);   // PASS, FLAKY: what dependents and the exit code take as passed
 bool is_retryable(Status status);  // FAIL, TIMEOUT: what --retries runs again (UNRESOLVED never started)

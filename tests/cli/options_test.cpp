@@ -45,6 +45,17 @@ TEST(Options, AMissingConfigThatIsNoModeIsLeftToTheConfigReader) {
   EXPECT_TRUE(parse({"/nonexistent/alexnet.txt", "lite_train_lite_infer"}));
 }
 
+TEST(Options, OnlyTakesEveryStageKindAsItsKindAndRefusesAnyOtherWord) {
+  const auto options = parse({"c.txt", "m", "--only", "convert,train", "--only", "setup"});
+  ASSERT_TRUE(options) << options.error().str();
+  EXPECT_EQ(options->only, (std::vector<StageKind>{StageKind::kConvert, StageKind::kTrain, StageKind::kSetup}));
+  const auto typo = parse({"c.txt", "m", "--only=trian"});
+  ASSERT_FALSE(typo);
+  EXPECT_NE(typo.error().str().find("trian not in {train,eval,export,infer,check,convert,service,other,setup}"),
+            std::string::npos)
+      << typo.error().str();
+}
+
 // CLI11's own checks print numeric bounds (-j 0: a 309-digit range); these say what is wanted.
 TEST(Options, BadValuesAreRefusedInPlainWords) {
   const std::pair<std::vector<const char*>, const char*> cases[] = {

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "run/journal_record.h"
 #include "support/fake_config.h"
 #include "support/fake_repo_run.h"
 #include "support/run_binary.h"
@@ -34,14 +35,11 @@ class RunFaults : public test::FakeRepoTest {
     text.replace(text.find(from), from.size(), to);
     return text;
   }
-  Json journal_stage(const std::string& id) const {
-    Json found;
-    std::ifstream in(output() / ".tipc-journal.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      const Json entry = Json::parse(line, nullptr, false);
-      if (!entry.is_discarded() && entry.value("stage", "") == id) found = entry;
-    }
-    return found;
+  run::JournalEntry journal_stage(const std::string& id) const {
+    const auto journal = run::Journal::load((output() / run::kJournalFileName).string());
+    EXPECT_TRUE(journal) << journal.error().str();
+    const auto last = journal ? journal->last_entries() : std::map<std::string, const run::JournalEntry*>{};
+    return last.count(id) ? *last.at(id) : run::JournalEntry{};
   }
   // Processes whose working directory is the scratch repository: what the run left running.
   int processes_in_repo() const {
@@ -76,7 +74,7 @@ TEST_F(RunFaults, AStageThatClosesItsOutputAndGoesOnIsWaitedForToItsEnd) {
   const auto r = run({"--only", "train"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(records(), 1) << "the train ran to its end";
-  EXPECT_GE(journal_stage(kTrain)["seconds"].get<double>(), 1.5) << "its end is its exit, not the end of its output";
+  EXPECT_GE(journal_stage(kTrain).seconds, 1.5) << "its end is its exit, not the end of its output";
   EXPECT_NE(test::slurp(output() / "norm_train_gpus_-1_autocast_null.log").find("before"), std::string::npos);
 }
 

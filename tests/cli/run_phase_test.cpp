@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -155,16 +156,17 @@ TEST_F(RunPhase, ASecondRunOnTheSameOutputWaitsForTheFirstOrRefusesWithNoWait) {
   waitpid(first, &status, 0);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   // The second run started after the first run's last stage ended.
-  const auto lines = run::read_journal((output() / ".tipc-journal.jsonl").string());
-  const Json& second_start = *std::find_if(lines.begin(), lines.end(), [](const Json& l) { return l.contains("run"); });
+  const auto journal = run::Journal::load((output() / run::kJournalFileName).string());
+  ASSERT_TRUE(journal && !journal->runs_started.empty());
+  const run::RunStartedLine& second_start = journal->runs_started.front();  // the first run's was compacted away
   double first_end = 0;
-  for (const Json& line : lines) {
-    if (line.contains("stage") && line["run_id"] != second_start["run_id"] && !line["started"].is_null()) {
-      first_end = std::max(first_end, line["started"].get<double>() + line["seconds"].get<double>());
+  for (const run::JournalEntry& entry : journal->entries) {
+    if (entry.run_id != second_start.run_id && entry.started) {
+      first_end = std::max(first_end, *entry.started + entry.seconds);
     }
   }
   EXPECT_GT(first_end, 0) << "the first run's results are in the journal";
-  EXPECT_GE(second_start["started"].get<double>(), first_end);
+  EXPECT_GE(second_start.started, first_end);
 }
 
 TEST_F(RunPhase, ARunKilledWithSigkillReleasesItsOutputDirectory) {
@@ -235,6 +237,18 @@ TEST_F(RunPhase, AJournalThatCannotBeWrittenFailsAPassingRunNamingTheFile) {
             std::string::npos)
       << r.err;
   EXPECT_EQ(records(), 5) << "the stages still ran";
+}
+
+TEST_F(RunPhase, AJournalOfANewerTipcRunStopsTheRunBeforeAnyStageNamingIt) {
+  const fs::path journal = output() / run::kJournalFileName;
+  fs::create_directories(output());
+  std::ofstream(journal) << "{\"schema\": 99}\n";
+  const auto r = run();
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("tipc-run: error: " + journal.string() + ":1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("newer tipc-run (schema 99)"), std::string::npos) << r.err;
+  EXPECT_EQ(records(), 0);
+  EXPECT_EQ(test::slurp(journal), "{\"schema\": 99}\n");
 }
 
 TEST_F(RunPhase, AResultsLogOnAFullDiskFailsAPassingRunAlsoInCompatMode) {

@@ -202,9 +202,10 @@ TEST_F(RunTest, TheNextRunStartsTheStageThatTookLongestFirst) {
   repo_.write("test_tipc/configs/b_slow.txt", model_config("slow", "0.6"));
   auto train_start = [&](const std::string& model) {  // of the last run: the journal keeps earlier runs' lines
     std::optional<double> started;
-    for (const auto& entry : run::read_journal(
-             (repo_.path() / "test_tipc/output" / model / "lite_train_lite_infer" / run::kJournalFileName).string())) {
-      if (entry.value("stage", "").starts_with("norm_train")) started = entry["started"].get<double>();
+    const auto journal = run::Journal::load(
+        (repo_.path() / "test_tipc/output" / model / "lite_train_lite_infer" / run::kJournalFileName).string());
+    for (const run::JournalEntry& entry : journal ? journal->entries : std::vector<run::JournalEntry>{}) {
+      if (entry.stage.starts_with("norm_train")) started = entry.started.value_or(0.0);
     }
     if (!started) ADD_FAILURE() << "no train in " << model << "'s journal";
     return started.value_or(0.0);

@@ -40,7 +40,7 @@ std::vector<std::pair<std::string, int>> unselected(const plan::Stage& s) {
 
 TEST(SelectStages, AKeptStageRemembersEveryLeftOutStageBeforeItWithItsNeeds) {
   auto plans = chain();
-  ASSERT_TRUE(select_stages(plans, {"check"}, {}));
+  ASSERT_TRUE(select_stages(plans, {StageKind::kCheck}, {}));
   const auto& stages = plans[0].stages;
   ASSERT_EQ(stages.size(), 2u);
   EXPECT_TRUE(stages[0].deps.empty());
@@ -50,7 +50,7 @@ TEST(SelectStages, AKeptStageRemembersEveryLeftOutStageBeforeItWithItsNeeds) {
 
 TEST(SelectStages, TheWalkStopsAtAKeptStage) {
   auto plans = chain();
-  ASSERT_TRUE(select_stages(plans, {"infer", "check"}, {}));
+  ASSERT_TRUE(select_stages(plans, {StageKind::kInfer, StageKind::kCheck}, {}));
   const auto& stages = plans[0].stages;
   ASSERT_EQ(stages.size(), 4u);
   EXPECT_EQ(unselected(stages[0]), (std::vector<std::pair<std::string, int>>{{"export", 0}, {"train", 2}}));

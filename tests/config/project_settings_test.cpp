@@ -35,19 +35,21 @@ TEST(ProjectSettingsAlignment, EachKindBecomesItsSubcommandArguments) {
   ASSERT_TRUE(settings.has_value()) << settings.error().str();
   ASSERT_EQ(settings->alignment.size(), 3u);
   const auto& diff = settings->alignment[0];
-  EXPECT_EQ(diff.subcommand, "diff");
-  EXPECT_EQ(diff.after, "export");
+  EXPECT_EQ(diff.subcommand, CheckKind::kDiff);
+  EXPECT_EQ(diff.after.kind, StageKind::kExport);
   EXPECT_EQ(diff.arguments, (std::vector<std::string>{"{model_dir}/a.npy", "{model_dir}/b.npy", "--method", "max",
                                                       "--threshold", "1.0e-4", "--layout", "layout.yaml"}));
   EXPECT_NE(diff.source.find("tipc-run.yaml:2"), std::string::npos) << diff.source;
-  EXPECT_EQ(settings->alignment[1].subcommand, "compare-results");
+  EXPECT_EQ(settings->alignment[1].subcommand, CheckKind::kCompareResults);
+  EXPECT_EQ(settings->alignment[1].after.kind, std::nullopt);
+  EXPECT_EQ(settings->alignment[1].after.id_glob, "*/infer/*fp32*");
   EXPECT_EQ(settings->alignment[1].arguments,
             (std::vector<std::string>{"--gt", "test_tipc/results/python_{model}_results_*.txt", "--log", "{log}",
                                       "--atol", "0.01"}));
-  EXPECT_EQ(settings->alignment[2].subcommand, "init-check");
+  EXPECT_EQ(settings->alignment[2].subcommand, CheckKind::kInitCheck);
   EXPECT_EQ(settings->alignment[2].arguments, (std::vector<std::string>{"a.npy", "b.npy", "--key", "fc.weight", "--key",
                                                                         "conv.weight", "--bins", "40"}));
-  EXPECT_EQ(settings->timeouts.at("check"), 600);
+  EXPECT_EQ(settings->timeouts.at(StageKind::kCheck), 600);
 }
 
 TEST(ProjectSettingsAlignment, ModesAndTheLabelsComparison) {
@@ -158,10 +160,51 @@ TEST(ProjectSettingsFile, EveryProblemIsReportedAtOnceEachWithItsLine) {
   for (const char* expected : {"tipc-run.yaml:1: key 'jobs': must be at least 1",
                                "tipc-run.yaml:2: key 'train': expected a number of seconds",
                                "tipc-run.yaml:4: key 'pattern': not a valid regular expression",
-                               "tipc-run.yaml:4: key 'kinds': expected train, eval, export, infer, check or setup",
+                               "tipc-run.yaml:4: key 'kinds': unknown stage kind 'training' (known: train, eval, export, infer, "
+                               "check, convert, service, other, setup)",
                                "tipc-run.yaml:5: key 'partitions': unknown key in slurm"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\nin:\n" << text;
   }
+}
+
+TEST(ProjectSettingsTimeouts, EveryStageKindTakesATimeout) {
+  test::TempDir dir;
+  const auto settings = settings_from(dir, "timeouts: {setup: 60, convert: 30, service: 900, other: 5, grace: 2}\n");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  EXPECT_EQ(settings->timeouts.at(StageKind::kSetup), 60);
+  EXPECT_EQ(settings->timeouts.at(StageKind::kConvert), 30);
+  EXPECT_EQ(settings->timeouts.at(StageKind::kService), 900);
+  EXPECT_EQ(settings->timeouts.at(StageKind::kOther), 5);
+  EXPECT_EQ(settings->timeouts.at(StageKind::kTrain), 7200);  // the default of a kind not named
+  EXPECT_EQ(settings->grace, 2);
+}
+
+TEST(ProjectSettingsTimeouts, AConversionAndOtherProgramsTakeTheExportsUnlessGivenTheirOwn) {
+  test::TempDir dir;
+  const auto settings = settings_from(dir, "timeouts: {export: 120, other: 7}\n");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  EXPECT_EQ(settings->timeouts.at(StageKind::kConvert), 120);
+  EXPECT_EQ(settings->timeouts.at(StageKind::kOther), 7);
+  EXPECT_FALSE(ProjectSettings{}.timeouts.contains(StageKind::kService)) << "a service runs as long as its clients";
+}
+
+TEST(ProjectSettingsTimeouts, AnUnknownKindNamesFileLineKeyAndTheKnownKinds) {
+  const std::string text = error_of("jobs: 2\ntimeouts:\n  trian: 60\n");
+  EXPECT_NE(text.find("tipc-run.yaml:3: key 'timeouts': unknown stage kind 'trian' (known: train, eval, export, "
+                      "infer, check, convert, service, other, setup; or grace)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ProjectSettingsAlignment, AfterAKindIsThatKindAndACheckNeverFollowsACheck) {
+  test::TempDir dir;
+  const auto settings =
+      settings_from(dir, "alignment:\n  - name: x\n    after: convert\n    diff: {reference: a, candidate: b}\n");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  EXPECT_EQ(settings->alignment[0].after.kind, StageKind::kConvert);
+  EXPECT_EQ(settings->alignment[0].after.text, "convert");
+  const std::string text = error_of("alignment:\n  - name: x\n    after: check\n    diff: {reference: a, candidate: b}\n");
+  EXPECT_NE(text.find("tipc-run.yaml:3: key 'after': a check never follows a check"), std::string::npos) << text;
 }
 
 TEST(ProjectSettingsFile, AWrongShapeIsAnErrorNamingTheKeyNotIgnoredOrAYamlCppMessage) {

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "run/journal_record.h"
 #include "support/demo_repo.h"
 #include "support/junit_xml.h"
 #include "support/run_binary.h"
@@ -51,18 +52,17 @@ void expect_same_results(const std::string& log, const std::string& reference_lo
 }
 
 // Stage id -> result, from a run's journal.
-std::map<std::string, std::string> stage_results(const fs::path& out) {
-  std::map<std::string, std::string> results;
-  std::ifstream journal(out / ".tipc-journal.jsonl");
-  for (std::string line; std::getline(journal, line);) {
-    const auto j = nlohmann::json::parse(line);
-    if (!j.contains("stage")) continue;  // the run's start and finish lines
-    results[j["stage"]] = j["result"];
+std::map<std::string, run::Status> stage_results(const fs::path& out) {
+  std::map<std::string, run::Status> results;
+  const auto journal = run::Journal::load((out / run::kJournalFileName).string());
+  EXPECT_TRUE(journal) << journal.error().str();
+  for (const auto& [id, entry] : journal ? journal->last_entries() : std::map<std::string, const run::JournalEntry*>{}) {
+    results[id] = entry->result;
   }
   return results;
 }
 
-std::size_t count_results(const std::map<std::string, std::string>& results, const std::string& result) {
+std::size_t count_results(const std::map<std::string, run::Status>& results, run::Status result) {
   return static_cast<std::size_t>(
       std::count_if(results.begin(), results.end(), [&](const auto& kv) { return kv.second == result; }));
 }
@@ -159,9 +159,9 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndChecksTheStableLabels) {
     passing.push_back(inference);
     passing.push_back(inference + "/check/inference_labels");  // the alignment checks of tipc-run.yaml
   }
-  for (const auto& stage : passing) EXPECT_EQ(results.at(cpu + stage), "PASS") << stage;
-  EXPECT_EQ(count_results(results, "PASS"), 13u);
-  EXPECT_EQ(count_results(results, "UNSUPPORTED"), 38u);  // the GPU stages, what depends on them, and their checks
+  for (const auto& stage : passing) EXPECT_EQ(results.at(cpu + stage), run::Status::kPass) << stage;
+  EXPECT_EQ(count_results(results, run::Status::kPass), 13u);
+  EXPECT_EQ(count_results(results, run::Status::kUnsupported), 38u);  // the GPU stages, what depends on them, and their checks
   EXPECT_EQ(results.count(cpu + cpu_inferences[0] + "/check/inference_vs_ground_truth"), 0u)
       << "the exact check is whole_infer's: a model trained here has scores of its own";
   EXPECT_NE(r.out.find("tipc-run: 38 stages could not run here:\n"), std::string::npos) << r.out;
@@ -282,9 +282,9 @@ TEST_F(DemoChain, WholeInferExportsThePretrainedModelAndMatchesTheGroundTruthTig
     passing.push_back(std::string("infer/") + inference);
     passing.push_back(std::string("infer/") + inference + "/check/inference_vs_ground_truth");
   }
-  for (const auto& stage : passing) EXPECT_EQ(results.at("whole_infer/model_0/" + stage), "PASS") << stage;
-  EXPECT_EQ(count_results(results, "PASS"), passing.size());
-  EXPECT_EQ(count_results(results, "UNSUPPORTED"), 4u) << "the GPU inferences and their checks";
+  for (const auto& stage : passing) EXPECT_EQ(results.at("whole_infer/model_0/" + stage), run::Status::kPass) << stage;
+  EXPECT_EQ(count_results(results, run::Status::kPass), passing.size());
+  EXPECT_EQ(count_results(results, run::Status::kUnsupported), 4u) << "the GPU inferences and their checks";
   const std::string check_log = test::slurp(
       out("whole_infer") /
       "python_infer_cpu_gpus_0_usemkldnn_False_threads_1_precision_fp32_batchsize_1_check_inference_vs_ground_truth.log");
@@ -339,7 +339,7 @@ TEST_F(DemoChain, GivesTheSameGreenVerdictsUnderEveryInstructionSetAndRankCount)
   } else {
     std::cout << "[ NOTE ] no avx512f in /proc/cpuinfo: the ATEN_CPU_CAPABILITY=avx512 case is not run here\n";
   }
-  std::map<std::string, std::map<std::string, std::string>> first;  // mode -> the first case's verdicts
+  std::map<std::string, std::map<std::string, run::Status>> first;  // mode -> the first case's verdicts
   for (const Case& c : cases) {
     const CpuCapability capability(c.capability);
     for (const std::string mode : {"lite_train_lite_infer", "whole_infer"}) {
@@ -351,8 +351,8 @@ TEST_F(DemoChain, GivesTheSameGreenVerdictsUnderEveryInstructionSetAndRankCount)
       const auto r = test::run_tipc(repo_.path(), args);
       EXPECT_EQ(r.exit_code, 0) << label << "\n" << r.out << r.err;
       const auto results = stage_results(out(mode));
-      EXPECT_EQ(count_results(results, "PASS") + count_results(results, "UNSUPPORTED"), results.size()) << label;
-      EXPECT_GE(count_results(results, "PASS"), 11u) << label;
+      EXPECT_EQ(count_results(results, run::Status::kPass) + count_results(results, run::Status::kUnsupported), results.size()) << label;
+      EXPECT_GE(count_results(results, run::Status::kPass), 11u) << label;
       if (!first.count(mode)) first[mode] = results;
       EXPECT_EQ(results, first[mode]) << label;
     }

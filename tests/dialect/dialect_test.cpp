@@ -48,6 +48,40 @@ TEST(Dialect, ErrorsNameFileLineAndKey) {
   EXPECT_NE(load_dialect_file(missing).error().str().find("key 'log_dir': missing"), std::string::npos);
 }
 
+// The settings with a closed set of words are read into their enums once, when the file
+// loads; an unknown word names the file, its line, the key and the known words.
+TEST(Dialect, ClosedSettingsAreReadIntoTheirWordsOrNamedWithTheKnownOnes) {
+  const auto clas = load_dialect(test::dialect_dir(), "paddleclas");
+  ASSERT_TRUE(clas) << clas.error().str();
+  EXPECT_EQ(clas->epoch_batch, EpochBatch::kClas);
+  EXPECT_EQ(clas->whole_infer.style, WholeInferStyle::kKlQuant);
+  EXPECT_EQ(clas->infer_gpu.skip, std::vector<SkipRule>{SkipRule::kGpuPrecisionTrueNeedsTrt});
+  const auto ocr = load_dialect(test::dialect_dir(), "paddleocr");
+  ASSERT_TRUE(ocr) << ocr.error().str();
+  EXPECT_EQ(ocr->use_gpu_pairing, UseGpuPairing::kPerPosition);
+  ASSERT_FALSE(ocr->infer_cpu.loops.empty());
+  EXPECT_STREQ(to_string(ocr->infer_cpu.loops.front()), "mkldnn");  // also the variable that holds its value
+
+  test::TempDir dir;
+  std::string text = test::slurp(test::dialect_dir() + "/paddleocr.yaml");
+  text.replace(text.find("style: export_list"), 18, "style: export_all");
+  text.replace(text.find("cpu_no_mkldnn_fp16"), 18, "cpu_fast_path");
+  const auto path = dir.write("words.yaml", text);
+  const auto d = load_dialect_file(path);
+  ASSERT_FALSE(d);
+  const std::string error = d.error().str();
+  EXPECT_NE(error.find("key 'style': 'export_all' is not one of: export_list, kl_quant, mode_list, none"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("key 'skip': unknown skip rule 'cpu_fast_path' (known: cpu_no_mkldnn_fp16, "),
+            std::string::npos)
+      << error;
+  for (const auto& problem : d.error().diagnostics) {
+    EXPECT_EQ(problem.file, path);
+    EXPECT_GT(problem.line, 0) << problem.message;
+  }
+}
+
 // All of a file's problems in one run, in file order, each once: a misspelt key (which
 // would fall back to a default in silence) wherever it sits, and a bad value.
 TEST(Dialect, EveryProblemOfAFileIsReportedAtOnce) {

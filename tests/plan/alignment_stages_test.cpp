@@ -33,9 +33,12 @@ Plan demo_plan() {
   return plan;
 }
 
-config::AlignmentCheckSetting check(std::string name, std::string after, std::string subcommand,
+// `after` as the settings read it: a stage kind's word, or a glob over stage ids.
+config::AlignmentCheckSetting check(std::string name, const std::string& after, CheckKind subcommand,
                                     std::vector<std::string> arguments) {
-  return {std::move(name), std::move(after), std::move(subcommand), std::move(arguments), "tipc-run.yaml:3", {}};
+  const auto kind = stage_kind_from_string(after);
+  const config::StagesAfter stages{kind, kind ? "" : after, after};
+  return {std::move(name), stages, subcommand, std::move(arguments), "tipc-run.yaml:3", {}};
 }
 
 // A check reads its files from the run directory, whatever directory the stage it follows
@@ -45,7 +48,7 @@ TEST(AlignmentStages, RunsInTheRunDirectoryNotInTheCwdOfTheStageItFollows) {
   plans[0].run_dir = "tutorials/step6";
   plans[0].stages[2].cwd = "deploy/serving";
   const auto added = add_alignment_stages(
-      plans, {check("gt", "cpu/infer/fp32_bs1", "compare-results", {"--gt", "results/*.txt", "--log", "{log}"})},
+      plans, {check("gt", "cpu/infer/fp32_bs1", CheckKind::kCompareResults, {"--gt", "results/*.txt", "--log", "{log}"})},
       "/opt/tipc-run");
   ASSERT_TRUE(added.has_value()) << added.error().str();
   EXPECT_EQ(plans[0].stages.back().cwd, "tutorials/step6");
@@ -54,7 +57,7 @@ TEST(AlignmentStages, RunsInTheRunDirectoryNotInTheCwdOfTheStageItFollows) {
 TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
   std::vector<Plan> plans{demo_plan()};
   const auto added = add_alignment_stages(
-      plans, {check("eager_vs_ts", "export", "diff", {"{model_dir}/forward_eager.npy", "{model_dir}/forward_ts.npy"})},
+      plans, {check("eager_vs_ts", "export", CheckKind::kDiff, {"{model_dir}/forward_eager.npy", "{model_dir}/forward_ts.npy"})},
       "/opt/tipc-run");
   ASSERT_TRUE(added.has_value()) << added.error().str();
   ASSERT_EQ(plans[0].stages.size(), 8u);
@@ -77,7 +80,7 @@ TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
 TEST(AlignmentStages, AfterGlobSelectsStagesByIdAndLogIsTheProducersLog) {
   std::vector<Plan> plans{demo_plan()};
   const auto added = add_alignment_stages(
-      plans, {check("gt", "*/infer/*fp32*", "compare-results", {"--gt", "results/{model}_*.txt", "--log", "{log}"})},
+      plans, {check("gt", "*/infer/*fp32*", CheckKind::kCompareResults, {"--gt", "results/{model}_*.txt", "--log", "{log}"})},
       "tipc-run");
   ASSERT_TRUE(added.has_value()) << added.error().str();
   ASSERT_EQ(plans[0].stages.size(), 7u) << "fp16 inference has no check";
@@ -93,7 +96,7 @@ TEST(AlignmentStages, AfterGlobSelectsStagesByIdAndLogIsTheProducersLog) {
 TEST(AlignmentStages, ChecksSpreadOverEveryPlanOfASuite) {
   std::vector<Plan> plans{demo_plan(), demo_plan()};
   plans[1].model_name = "resnet";
-  ASSERT_TRUE(add_alignment_stages(plans, {check("c", "train", "init-check", {"{model}.npy", "b.npy"})}, "t"));
+  ASSERT_TRUE(add_alignment_stages(plans, {check("c", "train", CheckKind::kInitCheck, {"{model}.npy", "b.npy"})}, "t"));
   EXPECT_EQ(plans[0].stages.back().check->kind, CheckKind::kInitCheck);
   EXPECT_EQ(plans[0].stages.back().argv[2], "alexnet.npy");
   EXPECT_EQ(plans[1].stages.back().argv[2], "resnet.npy");
@@ -101,7 +104,7 @@ TEST(AlignmentStages, ChecksSpreadOverEveryPlanOfASuite) {
 
 TEST(AlignmentStages, AfterMatchingNothingIsAnErrorNamingTheSettingsLine) {
   std::vector<Plan> plans{demo_plan()};
-  const auto added = add_alignment_stages(plans, {check("c", "*/onnx_export", "diff", {"a", "b"})}, "t");
+  const auto added = add_alignment_stages(plans, {check("c", "*/onnx_export", CheckKind::kDiff, {"a", "b"})}, "t");
   ASSERT_FALSE(added.has_value());
   EXPECT_NE(added.error().str().find("tipc-run.yaml:3"), std::string::npos) << added.error().str();
   EXPECT_NE(added.error().str().find("after '*/onnx_export' matches no stage"), std::string::npos);
@@ -110,11 +113,11 @@ TEST(AlignmentStages, AfterMatchingNothingIsAnErrorNamingTheSettingsLine) {
 
 TEST(AlignmentStages, UnknownVariableOrMissingModelDirIsAnError) {
   std::vector<Plan> plans{demo_plan()};
-  const auto unknown = add_alignment_stages(plans, {check("c", "export", "diff", {"{save_dir}/a.npy", "b"})}, "t");
+  const auto unknown = add_alignment_stages(plans, {check("c", "export", CheckKind::kDiff, {"{save_dir}/a.npy", "b"})}, "t");
   ASSERT_FALSE(unknown.has_value());
   EXPECT_NE(unknown.error().str().find("known: {model_dir}, {log}"), std::string::npos) << unknown.error().str();
   plans[0].stages[1].model_dir.clear();
-  const auto no_dir = add_alignment_stages(plans, {check("c", "cpu/export", "diff", {"{model_dir}/a.npy", "b"})}, "t");
+  const auto no_dir = add_alignment_stages(plans, {check("c", "cpu/export", CheckKind::kDiff, {"{model_dir}/a.npy", "b"})}, "t");
   ASSERT_FALSE(no_dir.has_value());
   EXPECT_NE(no_dir.error().str().find("stage cpu/export has no model directory"), std::string::npos);
 }
@@ -122,9 +125,9 @@ TEST(AlignmentStages, UnknownVariableOrMissingModelDirIsAnError) {
 TEST(AlignmentStages, ACheckWithModesFollowsOnlyThePlansOfThoseModes) {
   std::vector<Plan> plans{demo_plan(), demo_plan()};
   plans[1].mode = "whole_infer";
-  auto exact = check("exact", "*/infer/*fp32*", "compare-results", {"--log", "{log}"});
+  auto exact = check("exact", "*/infer/*fp32*", CheckKind::kCompareResults, {"--log", "{log}"});
   exact.modes = {"whole_infer"};
-  auto labels = check("labels", "*/infer/*fp32*", "compare-results", {"--log", "{log}", "--compare", "labels"});
+  auto labels = check("labels", "*/infer/*fp32*", CheckKind::kCompareResults, {"--log", "{log}", "--compare", "labels"});
   labels.modes = {"lite_train_lite_infer", "whole_train_whole_infer"};
   ASSERT_TRUE(add_alignment_stages(plans, {exact, labels}, "t"));
   ASSERT_EQ(plans[0].stages.size(), 7u);
@@ -135,7 +138,7 @@ TEST(AlignmentStages, ACheckWithModesFollowsOnlyThePlansOfThoseModes) {
 
 TEST(AlignmentStages, ACheckForOtherModesAddsNothingAndMatchingNothingInItsModeIsAnError) {
   std::vector<Plan> plans{demo_plan()};
-  auto elsewhere = check("c", "*/onnx_export", "diff", {"a", "b"});
+  auto elsewhere = check("c", "*/onnx_export", CheckKind::kDiff, {"a", "b"});
   elsewhere.modes = {"whole_infer"};
   ASSERT_TRUE(add_alignment_stages(plans, {elsewhere}, "t")) << "it does not apply to this run";
   EXPECT_EQ(plans[0].stages.size(), 6u);
@@ -147,7 +150,7 @@ TEST(AlignmentStages, ACheckForOtherModesAddsNothingAndMatchingNothingInItsModeI
 
 TEST(AlignmentStages, ChecksNeverFollowChecks) {
   std::vector<Plan> plans{demo_plan()};
-  ASSERT_TRUE(add_alignment_stages(plans, {check("a", "*", "diff", {"x", "y"})}, "t"));
+  ASSERT_TRUE(add_alignment_stages(plans, {check("a", "*", CheckKind::kDiff, {"x", "y"})}, "t"));
   EXPECT_EQ(plans[0].stages.size(), 12u) << "one check per original stage, none for the new checks";
 }
 

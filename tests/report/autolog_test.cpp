@@ -11,7 +11,7 @@ namespace {
 using test::kDemoAutoLog;
 
 TEST(LogMetricsAutoLog, AutoLogSummaryGivesTheInferenceTimings) {
-  const StageMetrics metrics = parse_stage_metrics("infer", kDemoAutoLog);
+  const StageMetrics metrics = parse_stage_metrics(StageKind::kInfer, kDemoAutoLog);
 
   ASSERT_TRUE(metrics.timings);
   const InferenceTimings& t = *metrics.timings;
@@ -34,7 +34,7 @@ TEST(LogMetricsAutoLog, AutoLogKeyLinesMayCarryAnIdentifierAndTheCppVariantLogsM
       "I0501 12:00:00.000 autolog.h:60] [det] Total time spent(ms): 1234\n"
       "I0501 12:00:00.000 autolog.h:61] [det] preprocess_time(ms): 1.5, inference_time(ms): 7.25, "
       "postprocess_time(ms): 0.5\n";
-  const StageMetrics metrics = parse_stage_metrics("infer", log);
+  const StageMetrics metrics = parse_stage_metrics(StageKind::kInfer, log);
 
   ASSERT_TRUE(metrics.timings);
   EXPECT_EQ(metrics.timings->inference_ms, 7.25);
@@ -46,18 +46,18 @@ TEST(LogMetricsAutoLog, AutoLogKeyLinesMayCarryAnIdentifierAndTheCppVariantLogsM
 
 TEST(LogMetricsAutoLog, InferLogsWithoutAutoLogHaveNoTimings) {
   const StageMetrics metrics =
-      parse_stage_metrics("infer", "infer result (circle): /data/val/circle/000.ppm\t[0, 0.998800]\nbatch_size: 4\n");
+      parse_stage_metrics(StageKind::kInfer, "infer result (circle): /data/val/circle/000.ppm\t[0, 0.998800]\nbatch_size: 4\n");
   EXPECT_FALSE(metrics.timings);
 }
 
 TEST(LogMetricsAutoLog, AutoLogPerfInfoGivesMemoryAndGpuUtilisation) {
-  const InferenceTimings cpu = *parse_stage_metrics("infer", kDemoAutoLog).timings;
+  const InferenceTimings cpu = *parse_stage_metrics(StageKind::kInfer, kDemoAutoLog).timings;
   EXPECT_EQ(cpu.cpu_rss_mb, 717.3633);
   EXPECT_FALSE(cpu.gpu_rss_mb);  // None
   EXPECT_FALSE(cpu.gpu_util_percent);
   EXPECT_EQ(cpu.data_num, 8);
   const InferenceTimings gpu = *parse_stage_metrics(
-      "infer", "[2024/05/01 12:00:00] root INFO:  cpu_rss(MB): 2934.3672, gpu_rss(MB): 1162.0, gpu_util: 3.0%\n"
+      StageKind::kInfer, "[2024/05/01 12:00:00] root INFO:  cpu_rss(MB): 2934.3672, gpu_rss(MB): 1162.0, gpu_util: 3.0%\n"
                "[2024/05/01 12:00:00] root INFO:  total time spent(s): 0.5\n").timings;
   EXPECT_EQ(gpu.gpu_rss_mb, 1162.0);
   EXPECT_EQ(gpu.gpu_util_percent, 3.0);

@@ -30,7 +30,7 @@ TEST(LogMetricsBenchmark, PaddleOcrBenchmarkFiguresLeaveOutTheWarmUpSteps) {
   std::string log;
   const std::vector<double> ips = {1.0, 2.0, 6.0, 10.0, 8.0};  // the first two are warm-up
   for (int step = 1; step <= 5; ++step) log += paddle_ocr_step(step, ips[step - 1], 0.1 * step, 1000 + step);
-  const StageMetrics metrics = parse_stage_metrics("train", log);
+  const StageMetrics metrics = parse_stage_metrics(StageKind::kTrain, log);
 
   ASSERT_TRUE(metrics.benchmark);
   const BenchmarkFigures& b = *metrics.benchmark;
@@ -57,7 +57,7 @@ TEST(LogMetricsBenchmark, PaddleSegAndPaddleClasFiguresWithBareAndGluedUnits) {
       "2021-03-30 06:55:57 [INFO]\t[TRAIN] epoch: 1, iter: 20/500, loss: 0.5440, lr: 0.004445, batch_cost: 0.1866, "
       "reader_cost: 0.06624, ips: 21.4352 samples/sec, max_mem_reserved: 3988 MB, max_mem_allocated: 3542 MB | ETA "
       "07:13:51\n";
-  const StageMetrics seg_metrics = parse_stage_metrics("train", seg);
+  const StageMetrics seg_metrics = parse_stage_metrics(StageKind::kTrain, seg);
   ASSERT_TRUE(seg_metrics.benchmark && seg_metrics.benchmark->ips);
   EXPECT_EQ(seg_metrics.benchmark->ips_unit, "samples/sec");
   EXPECT_DOUBLE_EQ(seg_metrics.benchmark->batch_cost_s->median, 0.1866);  // a bare number is seconds
@@ -69,7 +69,7 @@ TEST(LogMetricsBenchmark, PaddleSegAndPaddleClasFiguresWithBareAndGluedUnits) {
       "loss: 2.3, batch_cost: 0.28312s, reader_cost: 0.00123s, ips: 225.21000 samples/s, eta: 0:50:00\n"
       "[2022/08/01 10:00:01] ppcls INFO: [Train][Epoch 1/1][Iter: 1/2]lr: 0.10000, top1: 0.2, CELoss: 2.0, "
       "loss: 2.0, batch_cost: 250ms, reader_cost: 0.00177s, ips: 230.00000 samples/s, eta: 0:49:00\n";
-  const BenchmarkFigures clas_figures = *parse_stage_metrics("train", clas).benchmark;
+  const BenchmarkFigures clas_figures = *parse_stage_metrics(StageKind::kTrain, clas).benchmark;
   EXPECT_DOUBLE_EQ(clas_figures.batch_cost_s->mean, (0.28312 + 0.25) / 2);
   EXPECT_DOUBLE_EQ(clas_figures.reader_cost_s->median, (0.00123 + 0.00177) / 2);
   EXPECT_DOUBLE_EQ(clas_figures.ips->median, (225.21 + 230) / 2);
@@ -85,7 +85,7 @@ TEST(LogMetricsBenchmark, PaddleDetectionSpaceSeparatedFieldsAndDataCostAsTheRea
         "max_mem_allocated: 1000 MB\n",
         iter, iter, iter + 1);
   }
-  const BenchmarkFigures figures = *parse_stage_metrics("train", log).benchmark;
+  const BenchmarkFigures figures = *parse_stage_metrics(StageKind::kTrain, log).benchmark;
   EXPECT_EQ(figures.ips->steps, 2u);  // four lines at epoch 0, the first two warm-up
   EXPECT_EQ(figures.ips_unit, "images/s");
   EXPECT_DOUBLE_EQ(figures.batch_cost_s->median, 0.5);  // not taken for a unit: `data_cost:` follows
@@ -103,7 +103,7 @@ TEST(LogMetricsBenchmark, RanksFiguresArePooledAndTheAppendedTrainerLogIsNotCoun
     stage_log += line(0, iter, 10 * iter) + line(1, iter, 100 * iter);
     own_log += line(0, iter, 10 * iter);
   }
-  const BenchmarkFigures figures = *parse_stage_metrics("train", stage_log + own_log).benchmark;
+  const BenchmarkFigures figures = *parse_stage_metrics(StageKind::kTrain, stage_log + own_log).benchmark;
 
   EXPECT_EQ(figures.ips->steps, 4u);  // iterations 3 and 4 of each rank
   EXPECT_EQ(figures.skipped_steps, 4u);
@@ -115,11 +115,11 @@ TEST(LogMetricsBenchmark, RanksFiguresArePooledAndTheAppendedTrainerLogIsNotCoun
 }
 
 TEST(LogMetricsBenchmark, LogsWithoutFiguresHaveNoBenchmarkAndEvaluationLinesGiveNone) {
-  EXPECT_FALSE(parse_stage_metrics("train", demo_train_line(0, 1, 1, 1.0)).benchmark);
-  EXPECT_FALSE(parse_stage_metrics("train", "[Eval][Epoch 1][Iter: 0/20] ips: 12.0 samples/s\n").benchmark);
-  EXPECT_FALSE(parse_stage_metrics("train", "ips: nan samples/s, batch_cost: inf\n").benchmark);
-  EXPECT_FALSE(parse_stage_metrics("eval", paddle_ocr_step(1, 1, 1, 1)).benchmark);
-  EXPECT_TRUE(parse_stage_metrics("train", "ips: 12.5 samples/s\n").benchmark->ips);  // no position needed
+  EXPECT_FALSE(parse_stage_metrics(StageKind::kTrain, demo_train_line(0, 1, 1, 1.0)).benchmark);
+  EXPECT_FALSE(parse_stage_metrics(StageKind::kTrain, "[Eval][Epoch 1][Iter: 0/20] ips: 12.0 samples/s\n").benchmark);
+  EXPECT_FALSE(parse_stage_metrics(StageKind::kTrain, "ips: nan samples/s, batch_cost: inf\n").benchmark);
+  EXPECT_FALSE(parse_stage_metrics(StageKind::kEval, paddle_ocr_step(1, 1, 1, 1)).benchmark);
+  EXPECT_TRUE(parse_stage_metrics(StageKind::kTrain, "ips: 12.5 samples/s\n").benchmark->ips);  // no position needed
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ TEST_F(CheckDetailsTest, DiffGivesEveryStatisticAgainstTheThreshold) {
   const auto json = run(cli::diff_main, {path("a.npz"), path("b.npz"), "--method", "mean,max", "--threshold", "0.2"});
   const auto details = check_details_from_json(plan::CheckKind::kDiff, json, "check.json", dir_.path().string());
   ASSERT_TRUE(details) << details.error().str();
-  EXPECT_EQ(details->kind, "diff");
+  EXPECT_EQ(details->kind, CheckKind::kDiff);
   EXPECT_FALSE(details->passed);
   ASSERT_EQ(details->values.size(), 2u);
   EXPECT_EQ(details->values[0].label, "logits: mean");
@@ -76,7 +76,7 @@ TEST_F(CheckDetailsTest, InitCheckGivesTheKsStatisticAndBothHistograms) {
   const auto json = run(cli::init_check_main, {path("a.npy"), path("b.npy"), "--bins", "4"});
   const auto details = check_details_from_json(plan::CheckKind::kInitCheck, json, "check.json", "/");
   ASSERT_TRUE(details) << details.error().str();
-  EXPECT_EQ(details->kind, "init-check");
+  EXPECT_EQ(details->kind, CheckKind::kInitCheck);
   ASSERT_EQ(details->values.size(), 1u);
   EXPECT_EQ(details->values[0].label, "KS");
   EXPECT_EQ(details->values[0].value, json["keys"][0]["ks_statistic"].get<double>());

@@ -20,7 +20,7 @@ class Recorder : public run::Listener, public CheckListener {
   void stage_started(const run::StageRecord& r) override { events.push_back("started " + r.stage->id); }
   void stage_finished(const run::StageRecord& r) override { events.push_back("finished " + r.stage->id); }
   void check_finished(const run::StageRecord& r, const CheckDetails& check) override {
-    events.push_back("check " + r.stage->id + " " + check.kind + " " + std::to_string(check.values.size()) +
+    events.push_back("check " + r.stage->id + " " + check_kind_word(check) + " " + std::to_string(check.values.size()) +
                      (check.passed ? " passed" : " failed"));
   }
   void run_finished(const run::RunSummary&) override { events.push_back("run finished"); }
@@ -107,7 +107,7 @@ TEST_F(CheckEventsTest, AnUnreadableFileIsAFailedCheckWithANote) {
   CheckEventSource source(dir_.path().string(), keep, keep);
   source.run_started({{&plan_}, 1, 1, {{}, "none"}});
   source.stage_finished(record(check_, "check.log"));
-  EXPECT_EQ(seen.kind, "diff");
+  EXPECT_EQ(seen.kind, CheckKind::kDiff);
   EXPECT_FALSE(seen.passed);
   ASSERT_EQ(seen.notes.size(), 1u);
   EXPECT_NE(seen.notes[0].find("cannot read"), std::string::npos);

@@ -85,7 +85,7 @@ TEST(ConsoleReporter, AFailedCheckListsItsFailingValuesWorstFirstAndAPassedOneNo
   record.stage = &stage;
   record.verdict = {run::Status::kFail, "exit code 1"};
   CheckDetails check;
-  check.kind = "diff";
+  check.kind = CheckKind::kDiff;
   check.values = {{"logits: mean", 1e-7, 1e-6, true}, {"logits: max", 2e-5, 1e-6, false}, {"probs: max", 3e-3, 1e-6, false}};
   check.notes = {"only in B: logits.bias"};
   Captured out;

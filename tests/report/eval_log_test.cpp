@@ -12,7 +12,7 @@ TEST(LogMetricsEval, EvalLogsGiveTheLastValueOfEachMetric) {
       "loading checkpoint /tmp/x.pt\n"
       "[eval] images: 16, top1: 0.5, loss: 0.9\n"
       "[eval] images: 32, top1: 0.968750, loss: 0.077381\n";
-  const StageMetrics metrics = parse_stage_metrics("eval", log);
+  const StageMetrics metrics = parse_stage_metrics(StageKind::kEval, log);
 
   const std::map<std::string, double> expected = {{"images", 32}, {"top1", 0.96875}, {"loss", 0.077381}};
   EXPECT_EQ(metrics.final_values, expected);

@@ -108,7 +108,7 @@ TEST(HtmlReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeatingItsV
   RunReport report = test::realistic::run_report();
   for (const std::string id : {"check/bs1", "check/bs4"}) {
     StageReport check = test::realistic::demo_stage(id, "check", "FAIL", 0.2);
-    check.check = CheckDetails{"compare-results", false, {{"circle_001.ppm", 0.0219, 0.0018, false}}, {}, {}, {}, {}};
+    check.check = CheckDetails{CheckKind::kCompareResults, false, {{"circle_001.ppm", 0.0219, 0.0018, false}}, {}, {}, {}, {}};
     check.log_tail = "circle_001.ppm: |gt - pred| = 0.0219\n";
     report.plans[0].stages.push_back(check);
   }
@@ -324,7 +324,7 @@ TEST(HtmlReport, StagesThatDidNotRunAreFoldedBelowTheOnesThatDid) {
 TEST(HtmlReport, ALongCheckShowsItsFailingValuesFirstAndFoldsTheRest) {
   RunReport report = test::realistic::run_report();
   StageReport check = test::realistic::demo_stage("check/many", "check", "FAIL", 0.2);
-  check.check = CheckDetails{"compare-results", false, {}, {}, {}, {}, {}};
+  check.check = CheckDetails{CheckKind::kCompareResults, false, {}, {}, {}, {}, {}};
   for (int i = 0; i < 20; ++i) check.check->values.push_back({"image_" + std::to_string(i), 0.0001, 0.001, true});
   check.check->values[13] = {"image_13", 0.5, 0.001, false};
   report.plans[0].stages.push_back(check);

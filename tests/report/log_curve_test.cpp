@@ -16,7 +16,7 @@ TEST(LogMetricsCurve, LongCurvesAreThinnedEvenlyKeepingTheFirstAndLastPoint) {
   std::string log;
   const int kIterations = 100001;
   for (int i = 1; i <= kIterations; ++i) log += fmt::format("global_step: {}, loss: {}\n", i, 2 * i);
-  const StageMetrics metrics = parse_stage_metrics("train", log);
+  const StageMetrics metrics = parse_stage_metrics(StageKind::kTrain, log);
 
   ASSERT_EQ(metrics.curves.size(), 1u);
   const auto& points = metrics.curves[0].points;
@@ -37,7 +37,7 @@ TEST(LogMetricsCurve, LongCurvesAreThinnedEvenlyKeepingTheFirstAndLastPoint) {
 TEST(LogMetricsCurve, ShortCurvesKeepEveryPoint) {
   MetricsLimits limits;
   limits.max_points_per_curve = 5;
-  StageMetricsParser parser("train", limits);
+  StageMetricsParser parser(StageKind::kTrain, limits);
   for (int i = 1; i <= 5; ++i) parser.feed(fmt::format("global_step: {}, loss: {}\n", i, i));
   EXPECT_EQ(xs_of(parser.finish().curves.at(0)), (std::vector<double>{1, 2, 3, 4, 5}));
 }

@@ -14,7 +14,7 @@ using test::values_of;
 using test::xs_of;
 
 TEST(LogMetrics, OtherStageKindsHaveNoMetrics) {
-  const StageMetrics metrics = parse_stage_metrics("export", demo_train_line(0, 1, 1, 1.0));
+  const StageMetrics metrics = parse_stage_metrics(StageKind::kExport, demo_train_line(0, 1, 1, 1.0));
   EXPECT_TRUE(metrics.curves.empty());
   EXPECT_TRUE(metrics.final_values.empty());
   EXPECT_FALSE(metrics.timings);
@@ -23,9 +23,9 @@ TEST(LogMetrics, OtherStageKindsHaveNoMetrics) {
 TEST(LogMetrics, ChunkBoundariesDoNotChangeTheResult) {
   std::string log;
   for (int iter = 1; iter <= 3; ++iter) log += demo_train_line(iter % 2, 1, iter, iter);
-  const StageMetrics whole = parse_stage_metrics("train", log);
+  const StageMetrics whole = parse_stage_metrics(StageKind::kTrain, log);
   for (std::size_t split = 0; split <= log.size(); ++split) {
-    StageMetricsParser parser("train");
+    StageMetricsParser parser(StageKind::kTrain);
     parser.feed(std::string_view(log).substr(0, split));
     parser.feed(std::string_view(log).substr(split));
     const StageMetrics chunked = parser.finish();
@@ -40,8 +40,8 @@ TEST(LogMetrics, ChunkBoundariesDoNotChangeTheResult) {
 TEST(LogMetrics, FilesAreStreamedAndAMissingLogHasNoMetrics) {
   test::TempDir dir;
   const std::string path = dir.write("infer.log", kDemoAutoLog);
-  EXPECT_EQ(parse_stage_metrics_file("infer", path).timings->inference_ms, 266.1366);
-  EXPECT_FALSE(parse_stage_metrics_file("infer", (dir.path() / "missing.log").string()).timings);
+  EXPECT_EQ(parse_stage_metrics_file(StageKind::kInfer, path).timings->inference_ms, 266.1366);
+  EXPECT_FALSE(parse_stage_metrics_file(StageKind::kInfer, (dir.path() / "missing.log").string()).timings);
 }
 
 }  // namespace

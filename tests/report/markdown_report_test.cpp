@@ -65,7 +65,7 @@ TEST(MarkdownReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeating
   for (const std::string id : {"check/bs1", "check/bs4", "check/bs8"}) {
     StageReport check = test::sample_stage(id, "check", "FAIL", "exit code 1");
     const double value = id == "check/bs8" ? 0.5 : 0.0219;  // bs8 fails otherwise: its own values
-    check.check = CheckDetails{"compare-results", false, {{"circle_001.ppm", value, 0.0018, false}}, {}, {}, {}, {}};
+    check.check = CheckDetails{CheckKind::kCompareResults, false, {{"circle_001.ppm", value, 0.0018, false}}, {}, {}, {}, {}};
     run.plans[0].stages.push_back(check);
   }
   const std::string md = render_markdown_report(run);

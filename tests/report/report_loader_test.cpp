@@ -11,6 +11,7 @@
 
 #include "support/fake_run.h"
 #include "support/run_binary.h"
+#include "support/text_lines.h"
 
 namespace tipc::report {
 namespace {
@@ -95,7 +96,7 @@ TEST(ReportLoader, SeveralDirectoriesMergeAndAConfigInTwoOfThemIsAnError) {
   const auto twice = load_merged_report({one.output("m"), one.output("m")});
   ASSERT_FALSE(twice);
   EXPECT_NE(twice.error().str().find("test_tipc/configs/m.txt in mode lite is also in " + one.output("m") + "/" +
-                                     run::kPlanFileName),
+                                     plan::kPlanFileName),
             std::string::npos)
       << twice.error().str();
   EXPECT_FALSE(load_merged_report({one.output("m"), one.repo.path().string() + "/nowhere"}));
@@ -106,9 +107,9 @@ TEST(ReportLoader, AKilledRunListsEveryStageAndTheUnstartedOnesAreSkipped) {
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),
                             fake_stage("export", StageKind::kExport, {"train"})});
   run.run({&p});
-  // What a SIGKILL after the train leaves: the run line and the train's line only.
-  const auto lines = run::read_journal(journal(run));
-  std::ofstream(journal(run), std::ios::trunc) << lines[0].dump() << "\n" << lines[1].dump() << "\n";
+  // What a SIGKILL after the train leaves: the version line, the run line and the train's line only.
+  const auto lines = test::lines_of(test::slurp(journal(run)));
+  std::ofstream(journal(run), std::ios::trunc) << lines[0] << "\n" << lines[1] << "\n" << lines[2] << "\n";
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
   EXPECT_TRUE(report->interrupted);
@@ -173,9 +174,9 @@ TEST(ReportLoader, AResumedRunKeepsTheEarlierPassesOfUnchangedCommandsOnly) {
   p.stages[2].argv.push_back("--changed");
   run.run({&p}, {}, true);
   // Cut the second run short after its eval: export (changed) has only the first run's PASS.
-  const auto lines = run::read_journal(journal(run));
+  const auto lines = test::lines_of(test::slurp(journal(run)));
   std::ofstream out(journal(run), std::ios::trunc);
-  for (std::size_t i = 0; i + 2 < lines.size(); ++i) out << lines[i].dump() << "\n";
+  for (std::size_t i = 0; i + 2 < lines.size(); ++i) out << lines[i] << "\n";
   out.close();
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
@@ -324,7 +325,7 @@ TEST(ReportLoader, ACheckStageGetsItsJsonFileButNotAStaleOne) {
   ASSERT_TRUE(report) << report.error().str();
   ASSERT_TRUE(stage(*report, "check").check);
   const CheckDetails& details = *stage(*report, "check").check;
-  EXPECT_EQ(details.kind, "diff");
+  EXPECT_EQ(details.kind, CheckKind::kDiff);
   ASSERT_EQ(details.values.size(), 1u);
   EXPECT_EQ(details.values[0].label, "logits: mean");
   EXPECT_EQ(details.compared_files[0], (run.repo.path() / "a.npy").string());
@@ -395,6 +396,12 @@ TEST(ReportLoader, BadInputIsAnErrorThatSaysWhere) {
   report = load_run_report(dir.path().string());
   ASSERT_FALSE(report);
   EXPECT_NE(report.error().str().find("newer tipc-run"), std::string::npos) << report.error().str();
+  dir.write("x/.tipc-plan.json", "{\"stages\": []}");
+  const std::string journal = dir.write("x/.tipc-journal.jsonl", "{\"schema\": 2}\n");
+  report = load_run_report(dir.path().string());
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().str().find(journal + ":1"), std::string::npos) << report.error().str();
+  EXPECT_NE(report.error().str().find("newer tipc-run (schema 2)"), std::string::npos) << report.error().str();
 }
 
 }  // namespace

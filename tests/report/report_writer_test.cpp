@@ -41,7 +41,11 @@ TEST(ReportWriter, EveryReportFileIsWrittenAndNamedOnce) {
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
   run_with(run, writer, p);
   EXPECT_EQ(writer.state_error(), "");
-  EXPECT_EQ(run::read_journal(run.output() + "/" + run::kJournalFileName).size(), 4u) << "run started, 2 stages, run finished";
+  const auto journal = run::Journal::load(run.output() + "/" + run::kJournalFileName);
+  ASSERT_TRUE(journal) << journal.error().str();
+  EXPECT_EQ(journal->runs_started.size(), 1u);
+  EXPECT_EQ(journal->entries.size(), 2u);
+  EXPECT_EQ(journal->runs_finished.size(), 1u);
   for (const ReportFile& file : report_files()) {
     EXPECT_FALSE(test::slurp(run.output() + "/" + file.name).empty()) << file.name;
   }
@@ -106,7 +110,7 @@ TEST(ReportWriter, AnInterruptedRunStillListsEveryStage) {
 
 // Root is not stopped by file modes: a directory where the file should be is.
 TEST(ReportWriter, AJournalOrPlanFileThatCannotBeWrittenLeavesNoReportsAndSaysWhy) {
-  for (const char* name : {run::kJournalFileName, run::kPlanFileName}) {
+  for (const char* name : {run::kJournalFileName, plan::kPlanFileName}) {
     test::FakeRun run;
     const std::string blocked = run.output() + "/" + name;
     std::filesystem::create_directories(blocked + "/x");

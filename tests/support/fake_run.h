@@ -50,7 +50,7 @@ class FakeRun {
   // `whole`: the plans before a selection (--only, -k) left out some of their stages.
   run::RunSummary run(const std::vector<const plan::Plan*>& plans, std::vector<run::Listener*> extra = {},
                       bool resume = false, std::vector<const plan::Plan*> whole = {}) {
-    options.resumed = resume ? run::passed_in_journal(options.repo_root, plans) : std::set<std::string>{};
+    options.resumed = resume ? run::passed_in_journal(options.repo_root, plans).value() : std::set<std::string>{};
     run::JournalWriter journal({options.repo_root, resume, "", "", {}, std::move(whole)});
     run::MultiListener listeners;
     listeners.add(journal);

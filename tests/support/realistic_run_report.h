@@ -76,7 +76,7 @@ inline report::StageReport demo_stage(const std::string& id, const std::string& 
 inline report::StageReport infer_stage(const std::string& id, int batch, int threads, double infer_ms) {
   report::StageReport stage = demo_stage(id, "infer", "PASS", 6.4);
   stage.metrics = report::parse_stage_metrics(
-      "infer", fmt::format("[2024/05/01 12:03:00] root INFO:  runtime_device: cpu\n"
+      StageKind::kInfer, fmt::format("[2024/05/01 12:03:00] root INFO:  runtime_device: cpu\n"
                            "[2024/05/01 12:03:00] root INFO:  cpu_math_library_num_threads: {}\n"
                            "[2024/05/01 12:03:00] root INFO:  precision: fp32\n"
                            "[2024/05/01 12:03:00] root INFO:  batch_size: {}\n"
@@ -89,7 +89,7 @@ inline report::StageReport infer_stage(const std::string& id, int batch, int thr
 
 inline report::StageReport diff_check_stage() {
   report::StageReport stage = demo_stage("check/eager_vs_torchscript", "check", "PASS", 0.4);
-  stage.check = report::CheckDetails{.kind = "diff", .passed = true,
+  stage.check = report::CheckDetails{.kind = CheckKind::kDiff, .passed = true,
                                      .values = {{"logits: mean", 3.1e-08, 1e-06, true},
                                                 {"features: mean", 2.2e-09, 1e-06, true}},
                                      .histograms = {}, .notes = {}, .compared_files = {}, .result_file = {}};
@@ -100,7 +100,7 @@ inline report::StageReport init_check_stage() {
   report::StageReport stage = demo_stage("check/init_alignment", "check", "FAIL", 0.9);
   stage.reason = "exit code 1";
   stage.check = report::CheckDetails{
-      .kind = "init-check", .passed = false,
+      .kind = CheckKind::kInitCheck, .passed = false,
       .values = {{"features.0.weight: KS", 0.0123, 0.0120, false}, {"classifier.1.weight: KS", 0.004, 0.0120, true}},
       .histograms = {histogram("features.0.weight", 0.058), histogram("classifier.1.weight", 0.0505)},
       .notes = {"the candidate's std is 16% above the reference's"}, .compared_files = {}, .result_file = {}};
@@ -121,10 +121,10 @@ inline report::RunReport run_report() {
   report::PlanReport plan = plan_of("/work/demo", "alexnet", "lite_train_lite_infer", "paddleocr");
 
   report::StageReport train = demo_stage("norm_gpus_-1_autocast_null/train", "train", "PASS", 42.3);
-  train.metrics = report::parse_stage_metrics("train", train_log(12, 6));
+  train.metrics = report::parse_stage_metrics(StageKind::kTrain, train_log(12, 6));
   plan.stages.push_back(train);
   report::StageReport eval = demo_stage("norm_gpus_-1_autocast_null/eval", "eval", "PASS", 3.1);
-  eval.metrics = report::parse_stage_metrics("eval", "[eval] images: 32, top1: 0.968750, loss: 0.077381\n");
+  eval.metrics = report::parse_stage_metrics(StageKind::kEval, "[eval] images: 32, top1: 0.968750, loss: 0.077381\n");
   plan.stages.push_back(eval);
   plan.stages.push_back(demo_stage("norm_gpus_-1_autocast_null/export", "export", "PASS", 5.2));
   plan.stages.push_back(diff_check_stage());

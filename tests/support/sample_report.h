@@ -83,7 +83,7 @@ inline report::PlanReport sample_plan() {
                   1700000020, 0.125, 1);
   diff.log = "/repo/test_tipc/output/alexnet/lite_train_lite_infer/export_check_eager_vs_onnx.log";
   report::CheckDetails diff_check;
-  diff_check.kind = "diff";
+  diff_check.kind = CheckKind::kDiff;
   diff_check.values = {CheckValue{"logits: mean", 1e-7, 1e-6, true}, CheckValue{"logits: max", 2.5e-5, 1e-6, false}};
   diff_check.notes = {"only in B: logits.bias"};
   diff_check.compared_files = {"/repo/out/eager.npy", "/repo/out/onnx.npy"};
@@ -91,14 +91,14 @@ inline report::PlanReport sample_plan() {
 
   auto compare = ran(sample_stage("norm_train/gpus_-1/infer/cpu_bs1/check/truth", "check", "PASS", ""), 1700000021, 0.5, 0);
   report::CheckDetails compare_check;
-  compare_check.kind = "compare-results";
+  compare_check.kind = CheckKind::kCompareResults;
   compare_check.passed = true;
   compare_check.values = {CheckValue{"python_infer_cpu_fp32.log: ./lite_data/a|b.ppm", 2e-6, 1.000913, true}};
   compare.check = compare_check;
 
   auto init = ran(sample_stage("norm_train/gpus_-1/train/check/init", "check", "PASS", ""), 1700000022, 0.25, 0);
   report::CheckDetails init_check;
-  init_check.kind = "init-check";
+  init_check.kind = CheckKind::kInitCheck;
   init_check.passed = true;
   init_check.values = {CheckValue{"fc.weight: KS", 0.0125, 0.0326, true}};
   init_check.histograms = {{"fc.weight", {-1, 0, 1}, {10, 12}, {11, 11}}};

@@ -1,0 +1,21 @@
+#include "core/check_kind.h"
+
+#include <gtest/gtest.h>
+
+#include "core/vocabulary.h"
+
+namespace tipc {
+namespace {
+
+TEST(CheckKind, EveryKindReadsBackFromItsSubcommand) {
+  for (const CheckKind kind : kAllCheckKinds) EXPECT_EQ(check_kind_from_string(to_string(kind)), kind);
+  EXPECT_EQ(known_words(kAllCheckKinds), "diff, compare-results, init-check");
+}
+
+TEST(CheckKind, AnUnknownWordIsNoKind) {
+  EXPECT_EQ(check_kind_from_string("padiff"), std::nullopt);
+  EXPECT_EQ(check_kind_from_string("compare_results"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace tipc
