@@ -19,7 +19,7 @@ _tipc_run_unlisted='modes setup'
 _tipc_run_subcommand_options() {
   case "$1" in
     report) echo '-o --output --bundle --strict --allow-nothing -h --help' ;;
-    compare) echo '--history --markdown --json --junit --all -h --help' ;;
+    compare) echo '--history --settings --markdown --json --junit --all -h --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat -h --help' ;;
     acceptance) echo '--config --bundle --compat -h --help' ;;
     padiff) echo '--mode --atol --rtol --phase --layer-map --top --padiff-compat -h --help' ;;
@@ -38,7 +38,7 @@ _tipc_run_option_values() {
     :--format) COMPREPLY=($(compgen -W 'text jsonl' -- "$cur")) ;;
     :--executor) COMPREPLY=($(compgen -W 'local slurm' -- "$cur")) ;;
     :--plan-from) COMPREPLY=($(compgen -W 'auto runner dialect' -- "$cur")) ;;
-    :--only) COMPREPLY=($(compgen -W 'train eval export infer check' -- "$cur")) ;;
+    :--only) COMPREPLY=($(compgen -W 'train eval export infer check convert service other setup' -- "$cur")) ;;
     :--dialect) COMPREPLY=($(compgen -W 'paddleclas paddledetection paddlegan paddleocr paddleseg paddlevideo' -- "$cur")) ;;
     :--launcher) COMPREPLY=($(compgen -W 'paddle-gpus paddle-devices paddle-devices-quoted torch-run rank-env' -- "$cur")) ;;
     :--gpus) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;

@@ -11,6 +11,7 @@
 
 #include "cli/history_location.h"
 #include "cli/subcommand.h"
+#include "config/project_settings.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "gate/comparison_files.h"
@@ -24,7 +25,7 @@ namespace {
 
 struct CompareArgs {
   std::string base, current;
-  std::optional<std::string> history, markdown, json, junit;
+  std::optional<std::string> history, settings, markdown, json, junit;
   bool all = false;
 };
 
@@ -39,6 +40,9 @@ std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>
   app.add_option("BASE", parsed.base, fmt::format("the baseline: {}", what))->required();
   app.add_option("NEW", parsed.current, fmt::format("the run to judge: {}", what))->required();
   app.add_option("--history", parsed.history, "the run history (default: test_tipc/output/.tipc-history.sqlite)");
+  app.add_option("--settings", parsed.settings,
+                 "the settings file whose gates: apply (default: test_tipc/tipc-run.yaml of the repository around the "
+                 "current directory, when it exists)");
   app.add_option("--markdown", parsed.markdown, "also write the comparison as Markdown (a pull-request comment)");
   app.add_option("--json", parsed.json, "also write it as JSON");
   app.add_option("--junit", parsed.junit, "also write it as JUnit XML (one testcase per gated figure)");
@@ -82,6 +86,15 @@ Result<void> write_outputs(const CompareArgs& args, const gate::ComparedRuns& ru
   return {};
 }
 
+// The gates of --settings, or of the repository's settings file when it has one.
+Result<gate::GateRules> gate_rules(const CompareArgs& args) {
+  std::error_code ec;
+  const std::string found = repository_around(std::filesystem::current_path(ec).string()) + "/test_tipc/tipc-run.yaml";
+  if (!args.settings && !std::filesystem::exists(found, ec)) return gate::GateRules{};
+  const config::ProjectSettings settings = TRY(config::load_project_settings(args.settings.value_or(found)));
+  return gate::rules_from_settings(settings.gates);
+}
+
 }  // namespace
 
 int compare_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -93,7 +106,9 @@ int compare_main(const std::vector<std::string>& args, std::ostream& out, std::o
   if (!base) return subcommand_error("compare", base.error(), err);
   const auto current = load_run(compare.current, history_path);
   if (!current) return subcommand_error("compare", current.error(), err);
-  const gate::RunComparison comparison = gate::compare_runs(*base, *current, {});
+  const auto rules = gate_rules(compare);
+  if (!rules) return subcommand_error("compare", rules.error(), err);
+  const gate::RunComparison comparison = gate::compare_runs(*base, *current, *rules);
   const std::vector<gate::ComparisonRow> rows = gate::comparison_rows(comparison);
   const gate::ComparedRuns runs{base->label, current->label};
   out << gate::console_comparison(runs, rows, compare.all);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "config/gate_settings.h"
 #include "gate/figures.h"
 #include "stats/change.h"
 
@@ -28,6 +29,9 @@ struct GateRules {
   stats::ChangeRule defaults;        // for a gated-by-default figure no rule names
   Severity default_severity = Severity::kFail;
 };
+
+// The settings file's `gates:` as rules, over the default thresholds.
+GateRules rules_from_settings(const std::vector<config::GateSetting>& gates);
 
 // How `figure` of stage `stage_id` is gated, or nullopt when it is not.
 struct AppliedRule {

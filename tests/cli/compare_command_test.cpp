@@ -82,6 +82,22 @@ TEST_F(CompareCommand, AnAccuracyDropIsARegressionInEveryFormat) {
   EXPECT_EQ(compare({worse_dir_, base_dir_}).exit_code, 0);  // the other way it improved
 }
 
+TEST_F(CompareCommand, TheSettingsGatesDecideSeverityAndWhatIsIgnored) {
+  TempDir dir;
+  const std::string warn = dir.write("warn.yaml", "gates:\n  - metric: \"eval:*\"\n    severity: warn\n");
+  const auto warned = compare({base_dir_, worse_dir_, "--settings", warn});
+  EXPECT_EQ(warned.exit_code, 0) << warned.out << warned.err;
+  EXPECT_NE(warned.out.find("REGRESSED (warn)  norm_train/gpus_-1/autocast_null/eval  eval:top1"), std::string::npos)
+      << warned.out;
+  EXPECT_NE(warned.out.find("; rule " + warn + ":2"), std::string::npos) << warned.out;
+  const std::string loose = dir.write("loose.yaml", "gates:\n  - metric: \"eval:top1\"\n    threshold: 20%\n");
+  EXPECT_EQ(compare({base_dir_, worse_dir_, "--settings", loose}).exit_code, 0);
+  const std::string bad = dir.write("bad.yaml", "gates:\n  - metric: ips\n    threshold: lots\n");
+  const auto refused = compare({base_dir_, worse_dir_, "--settings", bad});
+  EXPECT_EQ(refused.exit_code, kExitUsage);
+  EXPECT_NE(refused.err.find(bad + ":3: key 'threshold'"), std::string::npos) << refused.err;
+}
+
 TEST_F(CompareCommand, RunsAreFoundInTheHistoryByIdCommitOrBranch) {
   TempDir dir;
   const std::string path = (dir.path() / "h.sqlite").string();
