@@ -1,6 +1,5 @@
 #include "cli/compare_command.h"
 
-#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/history_location.h"
+#include "cli/run_reference.h"
 #include "cli/subcommand.h"
 #include "config/project_settings.h"
 #include "core/atomic_file.h"
@@ -17,8 +17,6 @@
 #include "gate/comparison_files.h"
 #include "gate/comparison_text.h"
 #include "gate/run_comparison.h"
-#include "history/run_history.h"
-#include "report/report_loader.h"
 
 namespace tipc::cli {
 namespace {
@@ -51,33 +49,6 @@ std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>
   return parsed;
 }
 
-std::optional<std::int64_t> run_id_of(std::string_view word) {
-  if (word.starts_with("run:")) word.remove_prefix(4);
-  std::int64_t id = 0;
-  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), id);
-  return ec == std::errc() && end == word.data() + word.size() && id > 0 ? std::optional(id) : std::nullopt;
-}
-
-// A run named on the command line, loaded into what the comparison needs.
-Result<gate::RunSnapshot> load_run(const std::string& word, const std::string& history_path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(word, ec)) return gate::snapshot_of(TRY(report::load_run_report(word)), word);
-  auto history = history::RunHistory::open(history_path);
-  if (!history) {
-    return fail(Error::plain(fmt::format("`{}` is no directory, and the run history cannot be read: {}", word,
-                                         history.error().str())));
-  }
-  if (const auto id = run_id_of(word)) return history->snapshot(*id);
-  const auto latest = TRY(history->latest(word));
-  if (!latest) {
-    return fail(Error::plain(
-        fmt::format("`{}` is no directory, run id, or commit or branch with a run in {}", word, history_path)));
-  }
-  gate::RunSnapshot snapshot = TRY(history->snapshot(latest->id));
-  snapshot.label = fmt::format("{} (run {})", word, latest->id);
-  return snapshot;
-}
-
 Result<void> write_outputs(const CompareArgs& args, const gate::ComparedRuns& runs, const gate::RunComparison& comparison,
                            const std::vector<gate::ComparisonRow>& rows) {
   if (args.markdown) TRY(write_file_atomically(*args.markdown, gate::markdown_comparison(runs, rows)));
@@ -102,9 +73,9 @@ int compare_main(const std::vector<std::string>& args, std::ostream& out, std::o
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const CompareArgs& compare = std::get<CompareArgs>(parsed);
   const std::string history_path = compare.history.value_or(default_history_path());
-  const auto base = load_run(compare.base, history_path);
+  const auto base = load_run_reference(compare.base, history_path);
   if (!base) return subcommand_error("compare", base.error(), err);
-  const auto current = load_run(compare.current, history_path);
+  const auto current = load_run_reference(compare.current, history_path);
   if (!current) return subcommand_error("compare", current.error(), err);
   const auto rules = gate_rules(compare);
   if (!rules) return subcommand_error("compare", rules.error(), err);

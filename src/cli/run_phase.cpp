@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/environment_probe.h"
+#include "cli/history_recording.h"
 #include "core/plural.h"
 #include "data/extract.h"
 #include "report/check_events.h"
@@ -248,7 +249,10 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   listeners.add(reports);
   report::CheckEventSource events(project.root, listeners, console);  // the console prints a failed check's values
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
-  return exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options, configs);
+  // Before the verdict, which stays the last line.
+  const int gated = record_and_compare(reports.report(), options, project.settings, project.root, std::cout, std::cerr);
+  return gated_exit_code(exit_code(summary, reports, {&reports.state_error(), &results.write_error()}, options, configs),
+                         gated, std::cout);
 }
 
 }  // namespace tipc::cli

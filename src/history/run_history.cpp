@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -65,8 +66,12 @@ std::vector<double> unpack_samples(const std::vector<std::uint8_t>& bytes) {
   return samples;
 }
 
-Result<RunHistory> RunHistory::open(const std::string& path) {
-  RunHistory history(TRY(Database::open(path, 5000)));
+Result<RunHistory> RunHistory::open(const std::string& path, bool create) {
+  std::error_code ec;
+  if (!create && !std::filesystem::exists(path, ec)) {
+    return fail(Error::plain(fmt::format("{}: no run history here (no run has been recorded in it)", path)));
+  }
+  RunHistory history(TRY(Database::open(path, 5000, create)));
   TRY(history.db_.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"));
   TRY(history.migrate());
   return history;

@@ -31,7 +31,8 @@ struct RunEntry {
 
 class RunHistory {
  public:
-  static Result<RunHistory> open(const std::string& path);
+  // `create` false: a missing file is an error (reading a history never makes one).
+  static Result<RunHistory> open(const std::string& path, bool create = true);
 
   // Records a finished run in one transaction; its id.
   Result<std::int64_t> record(const report::RunReport& report, const std::string& output_dir);

@@ -66,9 +66,10 @@ std::vector<std::uint8_t> Statement::blob(int column) const {
 
 Database::Database(std::string path, sqlite3* db) : path_(std::move(path)), db_(db, sqlite3_close) {}
 
-Result<Database> Database::open(const std::string& path, int busy_timeout_ms) {
+Result<Database> Database::open(const std::string& path, int busy_timeout_ms, bool create) {
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   Database database(path, db);  // owns it, also on failure
   if (rc != SQLITE_OK) return fail(sqlite_error(db, path, "cannot open the run history"));
   sqlite3_busy_timeout(db, busy_timeout_ms);

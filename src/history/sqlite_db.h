@@ -40,8 +40,9 @@ class Statement {
 
 class Database {
  public:
-  // Opens (creating) the file, with a busy timeout so that a concurrent writer is waited for.
-  static Result<Database> open(const std::string& path, int busy_timeout_ms);
+  // Opens the file (creating it when `create`), with a busy timeout so that a concurrent
+  // writer is waited for.
+  static Result<Database> open(const std::string& path, int busy_timeout_ms, bool create = true);
 
   Result<void> execute(std::string_view sql);  // one or more statements, no results
   Result<Statement> prepare(std::string_view sql);

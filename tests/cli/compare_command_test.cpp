@@ -119,6 +119,12 @@ TEST_F(CompareCommand, RunsAreFoundInTheHistoryByIdCommitOrBranch) {
 TEST_F(CompareCommand, WhatIsNoRunIsExitTwoWithTheReason) {
   TempDir dir;
   const std::string path = (dir.path() / "h.sqlite").string();
+  const auto no_history = compare({"main", base_dir_, "--history", path});
+  EXPECT_EQ(no_history.exit_code, kExitUsage);
+  EXPECT_EQ(no_history.err, "tipc-run compare: error: `main` is no directory, and the run history cannot be read: " +
+                                path + ": no run history here (no run has been recorded in it)\n");
+  EXPECT_FALSE(std::filesystem::exists(path));  // reading never makes one
+  ASSERT_TRUE(history::RunHistory::open(path));
   const auto missing = compare({"nosuchbranch", base_dir_, "--history", path});
   EXPECT_EQ(missing.exit_code, kExitUsage);
   EXPECT_EQ(missing.err, "tipc-run compare: error: `nosuchbranch` is no directory, run id, or commit or branch with a run in " +
