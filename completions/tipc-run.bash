@@ -6,19 +6,21 @@
 _tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --dialect-dir --repo-root --launcher
   --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --allow-nothing --offline --no-wait
   --executor --partition --account --prepare-script -q --quiet -v --verbose --only -k --shard --resume --bundle
+  --history --no-history --baseline
   -h --help --version'
 # The train/inference chain's modes: what a config's modes are when tipc-run cannot say.
 _tipc_run_modes='lite_train_lite_infer lite_train_whole_infer whole_train_whole_infer whole_infer
   klquant_whole_infer benchmark_train'
 # The subcommands --help lists; `modes` (a tool's command) and `setup` (a plan's) are
 # completed only once typed.
-_tipc_run_subcommands='report diff acceptance padiff init-check compare-results help'
+_tipc_run_subcommands='report compare diff acceptance padiff init-check compare-results help'
 _tipc_run_unlisted='modes setup'
 
 # The options of a subcommand (tipc-run SUBCOMMAND --help lists them with their meaning).
 _tipc_run_subcommand_options() {
   case "$1" in
     report) echo '-o --output --bundle --strict --allow-nothing -h --help' ;;
+    compare) echo '--history --settings --markdown --json --junit --all -h --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat -h --help' ;;
     acceptance) echo '--config --bundle --compat -h --help' ;;
     padiff) echo '--mode --atol --rtol --phase --layer-map --top --padiff-compat -h --help' ;;

@@ -19,6 +19,7 @@ build=(
   libboost-dev libboost-filesystem-dev   # Boost 1.74: Process (headers) + Filesystem
   libyaml-cpp-dev libspdlog-dev libfmt-dev libarchive-dev
   libssl-dev                 # libcrypto: SHA-256 of data archives with the CPU's SHA instructions
+  libsqlite3-dev             # the run history (src/history)
   nlohmann-json3-dev libcli11-dev libexpected-dev
   scdoc                      # the man page (docs/tipc-run.1.scd), so that `cmake --install build` installs it
 )

@@ -178,6 +178,14 @@ void add_selection_options(CLI::App& app, Options& o) {
   app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
   app.add_option("--bundle", o.bundle,
                  "also write the acceptance bundle (reports, logs, check files, configs, settings) to this .tar.gz");
+  app.add_option("--history", o.history,
+                 "record the run in this run history (default: the settings' history:, else "
+                 "test_tipc/output/.tipc-history.sqlite)");
+  app.add_flag("--no-history", o.no_history, "do not record the run in the run history");
+  app.add_option("--baseline", o.baseline,
+                 "compare the run with this one at its end, as tipc-run compare does: a run id of the run history, a "
+                 "commit prefix or branch (its latest recorded run), or an output directory; exit 6 on a failing "
+                 "regression");
 }
 
 // Options that parse one by one but do not go together (CLI11 reports them as it reports its own).
@@ -190,6 +198,9 @@ void check_combinations(const Options& o) {
   }
   if (o.runner && o.plan_from == PlanFrom::kDialect) {
     throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");
+  }
+  if (o.no_history && (o.history || o.baseline)) {
+    throw CLI::ValidationError("--no-history", "records nothing; --history and --baseline use the run history");
   }
   if (looks_swapped(o)) {
     throw CLI::ValidationError("config", fmt::format("no such file or directory: {}; did you mean: tipc-run {} {}?",

@@ -47,6 +47,9 @@ struct Options {
   bool resume = false;
   bool prepare_script = false;
   std::optional<std::string> bundle;       // --bundle FILE.tar.gz: the acceptance bundle
+  std::optional<std::string> history;      // --history FILE: the run history (default: settings, else test_tipc/output/)
+  bool no_history = false;                 // --no-history: the run is not recorded
+  std::optional<std::string> baseline;     // --baseline REF: compared with this run at its end (tipc-run compare)
   ExecutorKind executor = ExecutorKind::kLocal;
   std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
   std::optional<std::string> account;      // slurm

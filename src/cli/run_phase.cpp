@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/environment_probe.h"
+#include "cli/history_recording.h"
 #include "compat/run_semantics.h"
 #include "core/plural.h"
 #include "data/extract.h"
@@ -250,8 +251,11 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   listeners.add(reports);
   report::CheckEventSource events(project.root, listeners, console);  // the console prints a failed check's values
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
-  return exit_code(summary, reports, {&reports.state_error(), &semantics.results_log->write_error()}, options,
-                   semantics.says_verdict, configs);
+  // Before the verdict, which stays the last line.
+  const int gated = record_and_compare(reports.report(), options, project.settings, project.root, std::cout, std::cerr);
+  const int code = exit_code(summary, reports, {&reports.state_error(), &semantics.results_log->write_error()}, options,
+                             semantics.says_verdict, configs);
+  return gated_exit_code(code, gated, std::cout);
 }
 
 }  // namespace tipc::cli

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/acceptance_command.h"
+#include "cli/compare_command.h"
 #include "cli/compare_results_command.h"
 #include "cli/diff_command.h"
 #include "cli/help_command.h"
@@ -29,6 +30,7 @@ constexpr auto run_init_check = static_cast<Subcommand::Main>(init_check_main);
 constexpr auto run_compare_results = static_cast<Subcommand::Main>(compare_results_main);
 constexpr auto run_modes = static_cast<Subcommand::Main>(modes_main);
 constexpr auto run_setup = static_cast<Subcommand::Main>(setup_main);
+constexpr auto run_compare = static_cast<Subcommand::Main>(compare_main);
 
 constexpr std::array kSubcommands{
     Subcommand{"report", "rebuild a run's reports (and its verdict) from the state it left on disk", run_report},
@@ -38,6 +40,7 @@ constexpr std::array kSubcommands{
     Subcommand{"init-check", "compare the distributions of initialised weights", run_init_check},
     Subcommand{"compare-results", "compare inference logs with ground truth, like compare_results.py",
                run_compare_results},
+    Subcommand{"compare", "compare a run with a baseline: results and figures, noise told from change", run_compare},
     Subcommand{"help", "this help, or a subcommand's: tipc-run help SUBCOMMAND", help_main},
     Subcommand{"modes", "the modes of a config's chain, one a line (for the bash completion)", run_modes, false},
     Subcommand{"setup", "replay a runner's housekeeping (a plan's setup stage)", run_setup, false},

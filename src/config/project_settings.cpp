@@ -259,6 +259,16 @@ void read_slurm(YamlReader& r, const Node& node, SlurmSetting& slurm) {
   }
 }
 
+// `history: FILE` or `history: false`.
+void read_history(YamlReader& r, const Node& root, ProjectSettings& s) {
+  const Node node = r.child(root, "history");
+  if (!node) return;
+  const std::string value = r.scalar(node, "history");
+  if (value == "false") s.history = "";
+  else if (value.empty() || value == "true") r.problem(node, "history", "expected a file, or false for no history");
+  else s.history = value;
+}
+
 void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   r.check_keys(root, "the settings");
   if (const Node slurm = shaped(r, root, "slurm", YAML::NodeType::Map)) read_slurm(r, slurm, s.slurm);
@@ -266,6 +276,8 @@ void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   read_log_checks(r, shaped(r, root, "log_checks", YAML::NodeType::Sequence), s);
   read_data(r, shaped(r, root, "data", YAML::NodeType::Map), s);
   read_alignment(r, shaped(r, root, "alignment", YAML::NodeType::Sequence), s);
+  s.gates = read_gates(r, shaped(r, root, "gates", YAML::NodeType::Sequence), s.path);
+  read_history(r, root, s);
   s.launcher = text(r, root, "launcher", false);
   s.dialect = text(r, root, "dialect", false);
   if (s.dialect) s.dialect_line = yaml_line(r.child(root, "dialect"));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/check_kind.h"
+#include "config/gate_settings.h"
 #include "core/error.h"
 #include "core/stage_kind.h"
 
@@ -71,6 +72,10 @@ struct ProjectSettings {
   int cpu_train_processes = 1;  // with a rank-spawning launcher: ranks of a CPU (-1) train (gloo)
   std::vector<AlignmentCheckSetting> alignment;
   SlurmSetting slurm;
+  std::vector<GateSetting> gates;              // `gates:` (config/gate_settings.h)
+  // `history:`: the run history's file, relative to the repository root; nullopt: the
+  // default; "" (`history: false`): no history.
+  std::optional<std::string> history;
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
 };

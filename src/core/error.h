@@ -14,6 +14,9 @@ inline constexpr int kExitFailed = 1;
 inline constexpr int kExitUsage = 2;
 // Nothing ran: no stage of the run passed or failed (pytest's 5 for "no tests collected").
 inline constexpr int kExitNothingRan = 5;
+// A comparison found a regression that fails (`tipc-run compare`, `--baseline`): distinct from
+// a stage's failure, so CI can tell "slower" from "broken".
+inline constexpr int kExitRegressed = 6;
 inline constexpr int kExitInterrupted = 130;
 
 // One finding about an input: where it is and what is wrong.

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/markdown_text.h"
 #include "report/report_text.h"
 #include "run/outcome.h"
 
@@ -12,25 +13,6 @@ namespace {
 
 constexpr std::size_t kMaxStageRows = 50;
 constexpr std::size_t kMaxFailingValuesPerCheck = 10;
-
-// Text that stays inside one table cell: no line breaks, no control characters, pipes
-// escaped, and no HTML (GitHub renders tags in Markdown).
-std::string cell(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-// A code span, unless the text holds a backtick (then plain text).
-std::string code(std::string_view text) {
-  return text.find('`') == std::string_view::npos ? "`" + cell(text) + "`" : cell(text);
-}
 
 const char* icon(run::VerdictKind verdict) {
   switch (verdict) {
@@ -65,10 +47,10 @@ std::string headline(const RunReport& report) {
   if (report.started && report.finished) details += fmt::format(" in {:.1f} s", *report.finished - *report.started);
   details += fmt::format(" · {} job{}", report.jobs, report.jobs == 1 ? "" : "s");
   details += report.gpus.empty() ? " · no GPU" : fmt::format(" · GPUs {}", fmt::join(report.gpus, ","));
-  if (!report.resources_source.empty()) details += fmt::format(" ({})", cell(report.resources_source));
-  if (!report.tool_version.empty()) details += " · tipc-run " + cell(report.tool_version);
+  if (!report.resources_source.empty()) details += fmt::format(" ({})", markdown_cell(report.resources_source));
+  if (!report.tool_version.empty()) details += " · tipc-run " + markdown_cell(report.tool_version);
   std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict.kind), verdict.headline(), details);
-  if (const std::string why = verdict.explanation(); !why.empty()) out += fmt::format("\n**{}**\n", cell(why));
+  if (const std::string why = verdict.explanation(); !why.empty()) out += fmt::format("\n**{}**\n", markdown_cell(why));
   if (const std::size_t earlier = count_stages(report, [](const StageReport& s) { return s.earlier_run.has_value(); })) {
     out += fmt::format("\n{} of the {} results are from earlier runs: the last run did not run {}.\n", earlier, stages,
                        earlier == 1 ? "that stage" : "those stages");
@@ -94,7 +76,7 @@ std::string counts_table(const RunReport& report) {
   }
   out += "\n" + rule + "\n";
   for (const PlanReport& plan : report.plans) {
-    out += fmt::format("| {} | {} |", code(plan.config), cell(plan.mode));
+    out += fmt::format("| {} | {} |", markdown_code(plan.config), markdown_cell(plan.mode));
     for (const run::Status status : statuses) {
       out += fmt::format(" {} |", std::count_if(plan.stages.begin(), plan.stages.end(),
                                                 [&](const StageReport& s) { return s.result == status; }));
@@ -112,7 +94,7 @@ struct StageRef {
 // With several configs a stage id alone is ambiguous: it gets the model and mode.
 std::string stage_label(const RunReport& report, const StageRef& ref) {
   const std::string prefix = report.plans.size() > 1 ? ref.plan->model + " " + ref.plan->mode + ": " : "";
-  return code(prefix + ref.stage->id);
+  return markdown_code(prefix + ref.stage->id);
 }
 
 int severity(run::Status result) {
@@ -172,8 +154,8 @@ std::string stage_list(const RunReport& report, const std::vector<StageRef>& sta
 // A failure's reason and its log's first error line.
 std::string reason_with_error(const NotPassedRow& row) {
   const std::string& error = row.stages.front().stage->error_line;
-  if (row.stages.size() != 1 || error.empty()) return cell(row.reason);
-  return fmt::format("{} · first error: {}", cell(row.reason), code(error));
+  if (row.stages.size() != 1 || error.empty()) return markdown_cell(row.reason);
+  return fmt::format("{} · first error: {}", markdown_cell(row.reason), markdown_code(error));
 }
 
 // Failures first, then FLAKY, SKIPPED, UNSUPPORTED; plan order within each.
@@ -194,14 +176,14 @@ std::string check_rows(const RunReport& report, const StageRef& ref) {
   const auto shown = headline_values(check, kMaxFailingValuesPerCheck, 1);
   std::string out;
   for (const CheckValue* v : shown) {
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(report, ref), cell(v->label), format_number(v->value),
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(report, ref), markdown_cell(v->label), format_number(v->value),
                        v->limit ? format_number(*v->limit) : "", v->passed ? "✅" : "❌");
   }
   if (shown.size() < check.values.size()) {
     out += fmt::format("| {} | … {} more | | | |\n", stage_label(report, ref), check.values.size() - shown.size());
   }
   for (const std::string& note : check.notes) {
-    out += fmt::format("| {} | {} | | | |\n", stage_label(report, ref), cell(note));
+    out += fmt::format("| {} | {} | | | |\n", stage_label(report, ref), markdown_cell(note));
   }
   return out;
 }
@@ -229,8 +211,8 @@ std::string checks_table(const RunReport& report) {
 std::string dialect_lines(const RunReport& report) {
   std::vector<std::string> dialects;  // one per distinct dialect and source: a suite has one
   for (const auto& plan : report.plans) {
-    std::string text = "Dialect " + code(plan.dialect);
-    if (!plan.dialect_source.empty()) text += " (" + cell(plan.dialect_source) + ")";
+    std::string text = "Dialect " + markdown_code(plan.dialect);
+    if (!plan.dialect_source.empty()) text += " (" + markdown_cell(plan.dialect_source) + ")";
     if (std::find(dialects.begin(), dialects.end(), text) == dialects.end()) dialects.push_back(text);
   }
   return dialects.empty() ? "" : fmt::format("\n{}\n", fmt::join(dialects, " · "));
@@ -240,8 +222,8 @@ std::string invalid_configs_table(const RunReport& report) {
   if (report.invalid_configs.empty()) return "";
   std::string out = "\n### Invalid configs (left out of the run)\n\n| Config | Line | Key | Problem |\n|---|---:|---|---|\n";
   for (const ConfigProblem& p : report.invalid_configs) {
-    out += fmt::format("| {} | {} | {} | {} |\n", code(p.file), p.line > 0 ? std::to_string(p.line) : "",
-                       p.key.empty() ? "" : code(p.key), cell(p.message));
+    out += fmt::format("| {} | {} | {} | {} |\n", markdown_code(p.file), p.line > 0 ? std::to_string(p.line) : "",
+                       p.key.empty() ? "" : markdown_code(p.key), markdown_cell(p.message));
   }
   return out;
 }
@@ -250,7 +232,7 @@ std::string environment_list(const RunReport& report) {
   if (!report.environment) return "";
   std::string out = "\n### Environment\n\n";
   for (const auto& [label, text] : environment_facts(*report.environment)) {
-    out += fmt::format("- **{}**: {}\n", label, label == "Command" || label == "Repository" ? code(text) : cell(text));
+    out += fmt::format("- **{}**: {}\n", label, label == "Command" || label == "Repository" ? markdown_code(text) : markdown_cell(text));
   }
   return out;
 }

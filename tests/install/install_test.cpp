@@ -163,7 +163,8 @@ void expect_options_completed(const InstalledCompletion& test, const std::string
 TEST_F(InstalledCompletion, CompletesSubcommandsConfigsModesAndOptionValues) {
   repo_.write("test_tipc/configs/alexnet.txt", test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
   const std::pair<const char*, const char*> cases[] = {
-      {"tipc-run co", "compare-results"},
+      {"tipc-run co", "compare compare-results"},
+      {"tipc-run compare --ju", "--junit"},
       {"tipc-run hel", "help"},
       {"tipc-run test_tipc/configs/al", "test_tipc/configs/alexnet.txt"},
       {"tipc-run test_tipc/configs/alexnet.txt whole_", "whole_train_whole_infer whole_infer"},
@@ -172,7 +173,8 @@ TEST_F(InstalledCompletion, CompletesSubcommandsConfigsModesAndOptionValues) {
       {"tipc-run --ret", "--retries"},
       {"tipc-run --fail", "--fail-fast"},
       {"tipc-run --allow", "--allow-nothing"},
-      {"tipc-run --no", "--no-wait"},
+      {"tipc-run --no", "--no-wait --no-history"},
+      {"tipc-run --base", "--baseline"},
       {"tipc-run --retries 2 --shard 1/2 -k bs1 test_tipc/configs/alexnet.txt whole_i", "whole_infer"},
       {"tipc-run report --out", "--output"},
       {"tipc-run help padi", "padiff"},

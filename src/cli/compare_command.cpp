@@ -1,0 +1,94 @@
+#include "cli/compare_command.h"
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <variant>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/history_location.h"
+#include "cli/run_reference.h"
+#include "cli/subcommand.h"
+#include "config/project_settings.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "gate/comparison_files.h"
+#include "gate/comparison_text.h"
+#include "gate/run_comparison.h"
+
+namespace tipc::cli {
+namespace {
+
+struct CompareArgs {
+  std::string base, current;
+  std::optional<std::string> history, settings, markdown, json, junit;
+  bool all = false;
+};
+
+std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>& args, std::ostream& out,
+                                                  std::ostream& err) {
+  CompareArgs parsed;
+  CLI::App app{"Compare a run with a baseline: stage results and figures (throughput, costs, memory, metrics, "
+               "latency), noise told from change",
+               "tipc-run compare"};
+  const char* what = "an output directory with a run's state, a run id of the run history (12, run:12), or a commit "
+                     "prefix or branch (its latest recorded run)";
+  app.add_option("BASE", parsed.base, fmt::format("the baseline: {}", what))->required();
+  app.add_option("NEW", parsed.current, fmt::format("the run to judge: {}", what))->required();
+  app.add_option("--history", parsed.history, "the run history (default: test_tipc/output/.tipc-history.sqlite)");
+  app.add_option("--settings", parsed.settings,
+                 "the settings file whose gates: apply (default: test_tipc/tipc-run.yaml of the repository around the "
+                 "current directory, when it exists)");
+  app.add_option("--markdown", parsed.markdown, "also write the comparison as Markdown (a pull-request comment)");
+  app.add_option("--json", parsed.json, "also write it as JSON");
+  app.add_option("--junit", parsed.junit, "also write it as JUnit XML (one testcase per gated figure)");
+  app.add_flag("--all", parsed.all, "list the unchanged figures too");
+  if (const auto code = parse_subcommand(app, args, out, err)) return *code;
+  return parsed;
+}
+
+Result<void> write_outputs(const CompareArgs& args, const gate::ComparedRuns& runs, const gate::RunComparison& comparison,
+                           const std::vector<gate::ComparisonRow>& rows) {
+  if (args.markdown) TRY(write_file_atomically(*args.markdown, gate::markdown_comparison(runs, rows)));
+  if (args.json) TRY(write_file_atomically(*args.json, gate::comparison_json(runs, comparison).dump(2) + "\n"));
+  if (args.junit) TRY(write_file_atomically(*args.junit, gate::comparison_junit(runs, rows)));
+  return {};
+}
+
+// The gates of --settings, or of the repository's settings file when it has one.
+Result<gate::GateRules> gate_rules(const CompareArgs& args) {
+  std::error_code ec;
+  const std::string found = repository_around(std::filesystem::current_path(ec).string()) + "/test_tipc/tipc-run.yaml";
+  if (!args.settings && !std::filesystem::exists(found, ec)) return gate::GateRules{};
+  const config::ProjectSettings settings = TRY(config::load_project_settings(args.settings.value_or(found)));
+  return gate::rules_from_settings(settings.gates);
+}
+
+}  // namespace
+
+int compare_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto parsed = parse_compare_args(args, out, err);
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  const CompareArgs& compare = std::get<CompareArgs>(parsed);
+  const std::string history_path = compare.history.value_or(default_history_path());
+  const auto base = load_run_reference(compare.base, history_path);
+  if (!base) return subcommand_error("compare", base.error(), err);
+  const auto current = load_run_reference(compare.current, history_path);
+  if (!current) return subcommand_error("compare", current.error(), err);
+  const auto rules = gate_rules(compare);
+  if (!rules) return subcommand_error("compare", rules.error(), err);
+  const gate::RunComparison comparison = gate::compare_runs(*base, *current, *rules);
+  const std::vector<gate::ComparisonRow> rows = gate::comparison_rows(comparison);
+  const gate::ComparedRuns runs{base->label, current->label};
+  out << gate::console_comparison(runs, rows, compare.all);
+  if (auto written = write_outputs(compare, runs, comparison, rows); !written) {
+    return subcommand_error("compare", written.error(), err);
+  }
+  return comparison.failed() ? kExitRegressed : kExitPassed;
+}
+
+int compare_main(const std::vector<std::string>& args) { return compare_main(args, std::cout, std::cerr); }
+
+}  // namespace tipc::cli

@@ -1,0 +1,32 @@
+#pragma once
+// The end of a run and the run history: the finished run is recorded (unless --no-history
+// or `history: false`), and with --baseline compared with the run it names. The history
+// never decides a run's verdict: a locked, damaged or full database is a warning, and the
+// reports are written before it is touched.
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "cli/options.h"
+#include "config/project_settings.h"
+#include "report/run_report.h"
+
+namespace tipc::cli {
+
+// The run history this run uses: --history, else the settings' history: (relative to the
+// repository root), else the default; nullopt when there is none (--no-history, `history: false`).
+std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
+                                            const std::string& repo_root);
+
+// Records `report` (a finished run; an interrupted one is not recorded) and, with
+// --baseline, compares it; says what it did on `out`, warnings on `err`. Returns
+// kExitRegressed when the comparison found a failing regression, else kExitPassed.
+int record_and_compare(const std::optional<report::RunReport>& report, const Options& options,
+                       const config::ProjectSettings& settings, const std::string& repo_root, std::ostream& out,
+                       std::ostream& err);
+
+// The run's exit code, or kExitRegressed (said in a last line) when the run passed and its
+// comparison with the baseline found a failing regression.
+int gated_exit_code(int run_code, int gate_code, std::ostream& out);
+
+}  // namespace tipc::cli

@@ -1,0 +1,14 @@
+#pragma once
+// A run named on the command line (`tipc-run compare BASE NEW`, `--baseline REF`): an output
+// directory holding a run's state, a run id of the run history (`12`, `run:12`), or a commit
+// prefix or branch whose latest recorded run is taken.
+#include <string>
+
+#include "core/error.h"
+#include "gate/run_snapshot.h"
+
+namespace tipc::cli {
+
+Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path);
+
+}  // namespace tipc::cli

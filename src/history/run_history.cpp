@@ -1,0 +1,202 @@
+#include "history/run_history.h"
+
+#include <array>
+#include <bit>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace tipc::history {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "samples are stored little-endian");
+
+// Schema steps, in order: the database's user_version says how many it has had. A new
+// version appends a step; a step never changes once released.
+constexpr std::array<std::string_view, kSchemaVersion> kMigrations = {R"sql(
+CREATE TABLE runs(
+  id INTEGER PRIMARY KEY,
+  recorded REAL NOT NULL,
+  started REAL, finished REAL,
+  verdict TEXT NOT NULL,
+  tool_version TEXT NOT NULL,
+  commit_hash TEXT NOT NULL, branch TEXT NOT NULL, dirty INTEGER NOT NULL,
+  repo_root TEXT NOT NULL, output_dir TEXT NOT NULL,
+  environment TEXT);
+CREATE INDEX runs_by_commit ON runs(commit_hash);
+CREATE INDEX runs_by_branch ON runs(branch);
+CREATE TABLE stages(
+  id INTEGER PRIMARY KEY,
+  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  config TEXT NOT NULL, mode TEXT NOT NULL, stage TEXT NOT NULL, kind TEXT NOT NULL,
+  result TEXT NOT NULL, seconds REAL, attempts INTEGER NOT NULL);
+CREATE INDEX stages_by_run ON stages(run);
+CREATE TABLE figures(
+  stage INTEGER NOT NULL REFERENCES stages(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL, unit TEXT NOT NULL, higher_is_better INTEGER NOT NULL, gated INTEGER NOT NULL,
+  median REAL, samples BLOB NOT NULL);
+CREATE INDEX figures_by_stage ON figures(stage);
+CREATE INDEX figures_by_name ON figures(name);
+)sql"};
+
+constexpr std::string_view kRunColumns = "id, started, verdict, commit_hash, branch, output_dir, tool_version";
+
+RunEntry entry_of(const Statement& row) {
+  return {row.integer(0), row.optional_real(1), row.text(2), row.text(3), row.text(4), row.text(5), row.text(6)};
+}
+
+Value optional_value(const std::optional<double>& value) { return value ? Value(*value) : Value(); }
+
+}  // namespace
+
+std::vector<std::uint8_t> pack_samples(const std::vector<double>& samples) {
+  std::vector<std::uint8_t> bytes(samples.size() * sizeof(double));
+  if (!samples.empty()) std::memcpy(bytes.data(), samples.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<double> unpack_samples(const std::vector<std::uint8_t>& bytes) {
+  std::vector<double> samples(bytes.size() / sizeof(double));
+  if (!samples.empty()) std::memcpy(samples.data(), bytes.data(), samples.size() * sizeof(double));
+  return samples;
+}
+
+Result<RunHistory> RunHistory::open(const std::string& path, bool create) {
+  std::error_code ec;
+  if (!create && !std::filesystem::exists(path, ec)) {
+    return fail(Error::plain(fmt::format("{}: no run history here (no run has been recorded in it)", path)));
+  }
+  RunHistory history(TRY(Database::open(path, 5000, create)));
+  TRY(history.db_.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"));
+  TRY(history.migrate());
+  return history;
+}
+
+Result<void> RunHistory::migrate() {
+  auto version_query = TRY(db_.prepare("PRAGMA user_version"));
+  TRY(version_query.step());
+  const std::int64_t version = version_query.integer(0);
+  if (version > kSchemaVersion) {
+    return fail(Error::plain(fmt::format("{}: the run history has schema version {}, newer than this tipc-run's {}",
+                                         db_.path(), version, kSchemaVersion)));
+  }
+  for (std::int64_t step = version; step < kSchemaVersion; ++step) {
+    TRY(db_.execute(fmt::format("BEGIN IMMEDIATE; {} PRAGMA user_version = {}; COMMIT;",
+                                kMigrations[static_cast<std::size_t>(step)], step + 1)));
+  }
+  return {};
+}
+
+Result<std::int64_t> RunHistory::record(const report::RunReport& report, const std::string& output_dir) {
+  TRY(db_.execute("BEGIN IMMEDIATE"));
+  const auto& repository = report.environment ? report.environment->repository : std::nullopt;
+  auto insert = TRY(db_.prepare(
+      "INSERT INTO runs(recorded, started, finished, verdict, tool_version, commit_hash, branch, dirty, repo_root, "
+      "output_dir, environment) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"));
+  TRY(insert.bind({static_cast<double>(std::time(nullptr)), optional_value(report.started), optional_value(report.finished),
+                   std::string(report.verdict().word()), report.tool_version, repository ? repository->commit : "",
+                   repository ? repository->branch : "", std::int64_t{repository && repository->dirty},
+                   report.repo_root, output_dir,
+                   report.environment ? Value(report::environment_json(*report.environment).dump()) : Value()}));
+  auto inserted = insert.step();
+  const std::int64_t run_id = db_.last_insert_id();
+  if (inserted) {
+    if (auto stages = insert_stages(run_id, report); !stages) inserted = tl::unexpected(stages.error());
+  }
+  if (!inserted) {
+    (void)db_.execute("ROLLBACK");
+    return fail(inserted.error());
+  }
+  TRY(db_.execute("COMMIT"));
+  return run_id;
+}
+
+Result<void> RunHistory::insert_stages(std::int64_t run_id, const report::RunReport& report) {
+  auto stage_row = TRY(db_.prepare(
+      "INSERT INTO stages(run, position, config, mode, stage, kind, result, seconds, attempts) "
+      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"));
+  auto figure_row = TRY(db_.prepare(
+      "INSERT INTO figures(stage, position, name, unit, higher_is_better, gated, median, samples) "
+      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"));
+  std::int64_t position = 0;
+  for (const auto& plan : report.plans) {
+    for (const auto& stage : plan.stages) {
+      TRY(stage_row.bind({run_id, position++, plan.config, plan.mode, stage.id, std::string(to_string(stage.kind)),
+                          std::string(to_string(stage.result)), optional_value(stage.seconds),
+                          static_cast<std::int64_t>(stage.attempts.size() + 1)}));
+      TRY(stage_row.step());
+      TRY(stage_row.reset());
+      const std::int64_t stage_id = db_.last_insert_id();
+      std::int64_t figure_position = 0;
+      for (const gate::Figure& figure : gate::figures_of(stage)) {
+        TRY(figure_row.bind({stage_id, figure_position++, figure.name, figure.unit,
+                             std::int64_t{figure.better == stats::Better::kHigher}, std::int64_t{figure.gated_by_default},
+                             stats::median(figure.samples), pack_samples(figure.samples)}));
+        TRY(figure_row.step());
+        TRY(figure_row.reset());
+      }
+    }
+  }
+  return {};
+}
+
+Result<std::vector<RunEntry>> RunHistory::entries(std::string_view where, const std::vector<Value>& values) {
+  auto query = TRY(db_.prepare(fmt::format("SELECT {} FROM runs {}", kRunColumns, where)));
+  TRY(query.bind(values));
+  std::vector<RunEntry> out;
+  while (TRY(query.step())) out.push_back(entry_of(query));
+  return out;
+}
+
+Result<std::optional<RunEntry>> RunHistory::run(std::int64_t run_id) {
+  auto found = TRY(entries("WHERE id = ?1", {run_id}));
+  return found.empty() ? std::nullopt : std::optional(found.front());
+}
+
+Result<std::optional<RunEntry>> RunHistory::latest(const std::string& ref) {
+  // A commit prefix is matched as a range, so the index on commit_hash serves it.
+  auto found = TRY(entries("WHERE branch = ?1 OR (length(?1) >= 4 AND commit_hash >= ?1 AND commit_hash < ?1 || 'g') "
+                           "ORDER BY id DESC LIMIT 1",
+                           {ref}));
+  return found.empty() ? std::nullopt : std::optional(found.front());
+}
+
+Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {
+  return entries("ORDER BY id DESC LIMIT ?1", {static_cast<std::int64_t>(limit)});
+}
+
+Result<gate::RunSnapshot> RunHistory::snapshot(std::int64_t run_id) {
+  if (!TRY(run(run_id))) return fail(Error::plain(fmt::format("{}: no run {} in the run history", db_.path(), run_id)));
+  gate::RunSnapshot snapshot{fmt::format("run {}", run_id), {}};
+  std::map<std::int64_t, std::size_t> index;  // stage row -> position in snapshot.stages
+  auto stages = TRY(db_.prepare("SELECT id, config, mode, stage, kind, result, seconds FROM stages WHERE run = ?1 "
+                                "ORDER BY position"));
+  TRY(stages.bind({run_id}));
+  while (TRY(stages.step())) {
+    const auto kind = plan::stage_kind_from_string(stages.text(4));
+    const auto result = run::status_from_string(stages.text(5));
+    if (!kind || !result) {
+      return fail(Error::plain(fmt::format("{}: run {}, stage {}: unknown kind `{}` or result `{}`", db_.path(), run_id,
+                                           stages.text(3), stages.text(4), stages.text(5))));
+    }
+    index[stages.integer(0)] = snapshot.stages.size();
+    snapshot.stages.push_back({stages.text(1), stages.text(2), stages.text(3), *kind, *result, stages.optional_real(6), {}});
+  }
+  auto figures = TRY(db_.prepare(
+      "SELECT f.stage, f.name, f.unit, f.higher_is_better, f.gated, f.samples FROM figures f JOIN stages s "
+      "ON f.stage = s.id WHERE s.run = ?1 ORDER BY f.stage, f.position"));
+  TRY(figures.bind({run_id}));
+  while (TRY(figures.step())) {
+    const auto better = figures.integer(3) != 0 ? stats::Better::kHigher : stats::Better::kLower;
+    snapshot.stages[index.at(figures.integer(0))].figures.push_back(
+        {figures.text(1), figures.text(2), better, unpack_samples(figures.blob(5)), figures.integer(4) != 0});
+  }
+  return snapshot;
+}
+
+}  // namespace tipc::history

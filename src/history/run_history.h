@@ -1,0 +1,59 @@
+#pragma once
+// The run history: every finished run's stages, results and figures in one SQLite file, so
+// that a run can be compared with any earlier one (`tipc-run compare`, `--baseline`) and a
+// metric followed over commits (`tipc-run history`). Schema in docs/history.md; versioned
+// by SQLite's user_version, migrated forward on open; WAL and a busy timeout let two runs
+// record at once.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "gate/run_snapshot.h"
+#include "history/sqlite_db.h"
+#include "report/run_report.h"
+
+namespace tipc::history {
+
+inline constexpr int kSchemaVersion = 1;
+
+// One recorded run, as listed.
+struct RunEntry {
+  std::int64_t id = 0;
+  std::optional<double> started;
+  std::string verdict;      // report.json's: "PASS", "FAIL", ...
+  std::string commit;       // "" outside git
+  std::string branch;
+  std::string output_dir;   // where its reports were written
+  std::string tool_version;
+};
+
+class RunHistory {
+ public:
+  // `create` false: a missing file is an error (reading a history never makes one).
+  static Result<RunHistory> open(const std::string& path, bool create = true);
+
+  // Records a finished run in one transaction; its id.
+  Result<std::int64_t> record(const report::RunReport& report, const std::string& output_dir);
+  Result<gate::RunSnapshot> snapshot(std::int64_t run_id);
+  Result<std::optional<RunEntry>> run(std::int64_t run_id);
+  // The latest run whose commit starts with `ref` (at least 4 hex digits) or whose branch is `ref`.
+  Result<std::optional<RunEntry>> latest(const std::string& ref);
+  Result<std::vector<RunEntry>> runs(std::size_t limit);  // newest first
+
+  const std::string& path() const { return db_.path(); }
+
+ private:
+  explicit RunHistory(Database db) : db_(std::move(db)) {}
+  Result<void> migrate();
+  Result<std::vector<RunEntry>> entries(std::string_view where, const std::vector<Value>& values);
+  Result<void> insert_stages(std::int64_t run_id, const report::RunReport& report);
+  Database db_;
+};
+
+// Per-step samples as stored: IEEE-754 doubles, little-endian, one after the other.
+std::vector<std::uint8_t> pack_samples(const std::vector<double>& samples);
+std::vector<double> unpack_samples(const std::vector<std::uint8_t>& bytes);
+
+}  // namespace tipc::history

@@ -1,0 +1,81 @@
+#include "gate/figures.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+namespace tipc::gate {
+namespace {
+
+const Figure* find(const std::vector<Figure>& figures, const std::string& name) {
+  const auto found = std::find_if(figures.begin(), figures.end(), [&](const Figure& f) { return f.name == name; });
+  return found == figures.end() ? nullptr : &*found;
+}
+
+report::Curve steps(const std::string& name, std::vector<double> values) {
+  report::Curve curve{name, {}};
+  for (std::size_t i = 0; i < values.size(); ++i) curve.points.push_back({static_cast<double>(i + 1), values[i]});
+  return curve;
+}
+
+TEST(GateFigures, ThroughputSamplesAreEveryRanksStepsAfterWarmUp) {
+  report::StageReport stage;
+  stage.kind = plan::StageKind::kTrain;
+  report::BenchmarkFigures benchmark;
+  benchmark.ips = report::FigureStats{100, 100, 6};
+  benchmark.ips_unit = "samples/s";
+  benchmark.ips_curves = {steps("ips", {5, 50, 101, 99, 100}), steps("ips (rank 1)", {7, 60, 98})};
+  benchmark.batch_cost_s = report::FigureStats{0.12, 0.13, 6};
+  benchmark.max_mem_reserved_mb = 1005;
+  stage.metrics.benchmark = benchmark;
+  stage.metrics.final_values = {{"loss", 0.4}};
+  const auto figures = figures_of(stage);
+
+  const Figure* ips = find(figures, "ips");
+  ASSERT_TRUE(ips);
+  EXPECT_EQ(ips->samples, (std::vector<double>{101, 99, 100, 98}));
+  EXPECT_EQ(ips->unit, "samples/s");
+  EXPECT_EQ(ips->better, stats::Better::kHigher);
+  EXPECT_EQ(find(figures, "batch_cost_s")->samples, std::vector<double>{0.12});
+  EXPECT_EQ(find(figures, "batch_cost_s")->better, stats::Better::kLower);
+  EXPECT_EQ(find(figures, "max_mem_reserved_mb")->better, stats::Better::kLower);
+  const Figure* loss = find(figures, "train:loss");
+  ASSERT_TRUE(loss);
+  EXPECT_FALSE(loss->gated_by_default);  // one noisy value of a training
+  EXPECT_EQ(loss->better, stats::Better::kLower);
+}
+
+TEST(GateFigures, EvalMetricsTimingsAndCheckValues) {
+  report::StageReport eval;
+  eval.kind = plan::StageKind::kEval;
+  eval.metrics.final_values = {{"top1", 0.97}, {"loss", 0.08}};
+  const auto eval_figures = figures_of(eval);
+  EXPECT_EQ(find(eval_figures, "eval:top1")->better, stats::Better::kHigher);
+  EXPECT_TRUE(find(eval_figures, "eval:top1")->gated_by_default);
+  EXPECT_EQ(find(eval_figures, "eval:loss")->better, stats::Better::kLower);
+
+  report::StageReport infer;
+  infer.kind = plan::StageKind::kInfer;
+  infer.metrics.timings = report::InferenceTimings{};
+  infer.metrics.timings->inference_ms = 4.5;
+  infer.metrics.timings->cpu_rss_mb = 300;
+  infer.check = report::CheckDetails{};
+  infer.check->values = {{"logits: max", 1e-7, 1e-5, true}};
+  const auto infer_figures = figures_of(infer);
+  EXPECT_EQ(find(infer_figures, "infer:inference_ms")->unit, "ms");
+  EXPECT_EQ(find(infer_figures, "infer:cpu_rss_mb")->unit, "MiB");
+  EXPECT_FALSE(find(infer_figures, "infer:preprocess_ms"));
+  EXPECT_FALSE(find(infer_figures, "check:logits: max")->gated_by_default);
+}
+
+TEST(GateFigures, DefaultDirections) {
+  for (const char* lower : {"loss", "CELoss", "batch_cost", "latency", "total_ms", "max_mem_reserved_mb", "cer", "wer"}) {
+    EXPECT_EQ(default_direction(lower), stats::Better::kLower) << lower;
+  }
+  for (const char* higher : {"top1", "acc", "mAP", "hmean", "miou", "ips", "precision"}) {
+    EXPECT_EQ(default_direction(higher), stats::Better::kHigher) << higher;
+  }
+}
+
+}  // namespace
+}  // namespace tipc::gate
