@@ -6,7 +6,7 @@
 _tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --dialect-dir --repo-root --launcher
   --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --allow-nothing --offline --no-wait
   --executor --partition --account --prepare-script -q --quiet -v --verbose --only -k --shard --resume --bundle
-  --history --no-history --baseline
+  --history --no-history --baseline --bisect
   -h --help --version'
 # The train/inference chain's modes: what a config's modes are when tipc-run cannot say.
 _tipc_run_modes='lite_train_lite_infer lite_train_whole_infer whole_train_whole_infer whole_infer

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/history_recording.h"
 #include "cli/options.h"
 #include "cli/plan_output.h"
 #include "cli/project.h"
@@ -54,6 +55,44 @@ std::optional<int> keep_selected(tipc::cli::Suite& suite, const tipc::cli::Optio
   return std::nullopt;
 }
 
+// Steps 2 to 5: the chain run the options describe; its exit code.
+int run_chain(const tipc::cli::Options& options) {
+  using namespace tipc;
+  // 2. The project: repository root, settings, dialect, launcher.
+  const auto project = cli::load_project(options);
+  if (!project) return report(project.error());
+
+  // 3. Plans, one per config (a directory is a suite), traced from the repository's runner
+  //    or native. Nothing is written or started. Who planned them, and why, heads the
+  //    console (stderr on a dry run: its stdout is the plan). An invalid config is
+  //    reported and left out; the others are still planned.
+  const auto files = cli::config_files(options.config);
+  if (!files) return report(files.error());
+  auto suite = cli::plan_configs(*files, *project, options);
+  if (!suite) return report(suite.error());
+  cli::print_planners(*suite, *project, options.dry_run ? std::cerr : std::cout, std::cerr);
+  cli::print_invalid_configs(*suite, std::cerr);
+  if (suite->plans.empty()) return kExitUsage;
+  auto& plans = suite->plans;
+  std::optional<WholePlans> whole_plans;
+  if (const auto stop = keep_selected(*suite, options, whole_plans)) return *stop;
+
+  // 4. A dry run prints the plans and stops.
+  if (options.dry_run) {
+    for (const auto& plan : plans) {
+      if (options.format == "jsonl") cli::print_plan_jsonl(plan, std::cout);
+      else cli::print_plan_text(plan, std::cout);
+    }
+    return suite->invalid_files.empty() ? kExitPassed : kExitUsage;
+  }
+
+  // 5. Data, resources, stages, reports.
+  const int exit_code = cli::run_plans(plans, whole_plans->get(), *project, options, suite->valid_files(),
+                                       suite->problems, suite->config_count());
+  std::cout << cli::invalid_configs_summary(*suite);
+  return exit_code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,37 +111,6 @@ int main(int argc, char** argv) {
     (options.error().exit_code == kExitPassed ? std::cout : std::cerr) << options.error().str();
     return options.error().exit_code;
   }
-  // 2. The project: repository root, settings, dialect, launcher.
-  const auto project = cli::load_project(*options);
-  if (!project) return report(project.error());
-
-  // 3. Plans, one per config (a directory is a suite), traced from the repository's runner
-  //    or native. Nothing is written or started. Who planned them, and why, heads the
-  //    console (stderr on a dry run: its stdout is the plan). An invalid config is
-  //    reported and left out; the others are still planned.
-  const auto files = cli::config_files(options->config);
-  if (!files) return report(files.error());
-  auto suite = cli::plan_configs(*files, *project, *options);
-  if (!suite) return report(suite.error());
-  cli::print_planners(*suite, *project, options->dry_run ? std::cerr : std::cout, std::cerr);
-  cli::print_invalid_configs(*suite, std::cerr);
-  if (suite->plans.empty()) return kExitUsage;
-  auto& plans = suite->plans;
-  std::optional<WholePlans> whole_plans;
-  if (const auto stop = keep_selected(*suite, *options, whole_plans)) return *stop;
-
-  // 4. A dry run prints the plans and stops.
-  if (options->dry_run) {
-    for (const auto& plan : plans) {
-      if (options->format == "jsonl") cli::print_plan_jsonl(plan, std::cout);
-      else cli::print_plan_text(plan, std::cout);
-    }
-    return suite->invalid_files.empty() ? kExitPassed : kExitUsage;
-  }
-
-  // 5. Data, resources, stages, reports.
-  const int exit_code = cli::run_plans(plans, whole_plans->get(), *project, *options, suite->valid_files(),
-                                       suite->problems, suite->config_count());
-  std::cout << cli::invalid_configs_summary(*suite);
-  return exit_code;
+  const int exit_code = run_chain(*options);
+  return options->bisect ? cli::bisect_exit_code(exit_code) : exit_code;
 }

@@ -66,4 +66,15 @@ int gated_exit_code(int run_code, int gate_code, std::ostream& out) {
   return gate_code;
 }
 
+int bisect_exit_code(int exit_code) {
+  constexpr int kBisectSkip = 125;
+  switch (exit_code) {
+    case kExitPassed: return kExitPassed;
+    case kExitFailed:
+    case kExitRegressed: return kExitFailed;
+    case kExitInterrupted: return kExitInterrupted;
+    default: return kBisectSkip;
+  }
+}
+
 }  // namespace tipc::cli

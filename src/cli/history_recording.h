@@ -29,4 +29,9 @@ int record_and_compare(const std::optional<report::RunReport>& report, const Opt
 // comparison with the baseline found a failing regression.
 int gated_exit_code(int run_code, int gate_code, std::ostream& out);
 
+// A run's exit code as `git bisect run` reads it (--bisect): 0 good; 1 bad (a stage failed,
+// or a failing regression); 125 skip, the commit could not be tested (nothing ran, a usage,
+// config, settings or data step error); 130 (interrupted) stays, and stops the bisection.
+int bisect_exit_code(int exit_code);
+
 }  // namespace tipc::cli

@@ -186,6 +186,9 @@ void add_selection_options(CLI::App& app, Options& o) {
                  "compare the run with this one at its end, as tipc-run compare does: a run id of the run history, a "
                  "commit prefix or branch (its latest recorded run), or an output directory; exit 6 on a failing "
                  "regression");
+  app.add_flag("--bisect", o.bisect,
+               "exit as `git bisect run` reads it: 0 good, 1 bad (a stage failed, or a failing regression against "
+               "--baseline), 125 this commit cannot be tested (nothing ran, a config, settings or data step error)");
 }
 
 // Options that parse one by one but do not go together (CLI11 reports them as it reports its own).
@@ -199,8 +202,8 @@ void check_combinations(const Options& o) {
   if (o.runner && o.plan_from == PlanFrom::kDialect) {
     throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");
   }
-  if (o.no_history && (o.history || o.baseline)) {
-    throw CLI::ValidationError("--no-history", "records nothing; --history and --baseline use the run history");
+  if (o.no_history && o.history) {
+    throw CLI::ValidationError("--no-history", "records nothing; --history names where to record");
   }
   if (looks_swapped(o)) {
     throw CLI::ValidationError("config", fmt::format("no such file or directory: {}; did you mean: tipc-run {} {}?",

@@ -50,6 +50,7 @@ struct Options {
   std::optional<std::string> history;      // --history FILE: the run history (default: settings, else test_tipc/output/)
   bool no_history = false;                 // --no-history: the run is not recorded
   std::optional<std::string> baseline;     // --baseline REF: compared with this run at its end (tipc-run compare)
+  bool bisect = false;                     // --bisect: exit codes for `git bisect run` (cli/history_recording.h)
   ExecutorKind executor = ExecutorKind::kLocal;
   std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
   std::optional<std::string> account;      // slurm

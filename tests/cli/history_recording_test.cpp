@@ -48,7 +48,7 @@ TEST_F(HistoryRecording, NoHistoryWhenAskedNot) {
   repo_.write("test_tipc/tipc-run.yaml", "history: false\n");
   EXPECT_EQ(run().exit_code, 0);
   EXPECT_FALSE(fs::exists(history()));
-  EXPECT_EQ(run({"--no-history", "--baseline", "main"}).exit_code, kExitUsage);
+  EXPECT_EQ(run({"--no-history", "--history", "h.sqlite"}).exit_code, kExitUsage);
 }
 
 TEST_F(HistoryRecording, ADamagedHistoryIsAWarningAndChangesNothingElse) {
@@ -87,6 +87,28 @@ TEST_F(HistoryRecording, ABaselineGatesTheRunAtItsEnd) {
   EXPECT_NE(missing.err.find("tipc-run: warning: no baseline to compare with: `nosuchbranch` is no directory"),
             std::string::npos)
       << missing.err;
+}
+
+TEST(BisectExitCode, GoodBadAndSkipAsGitBisectRunReadsThem) {
+  EXPECT_EQ(bisect_exit_code(kExitPassed), 0);
+  EXPECT_EQ(bisect_exit_code(kExitFailed), 1);
+  EXPECT_EQ(bisect_exit_code(kExitRegressed), 1);
+  EXPECT_EQ(bisect_exit_code(kExitNothingRan), 125);
+  EXPECT_EQ(bisect_exit_code(kExitUsage), 125);
+  EXPECT_EQ(bisect_exit_code(kExitInterrupted), 130);  // stops the bisection
+}
+
+TEST_F(HistoryRecording, BisectTellsGoodFromBadFromUntestable) {
+  eval_prints_top1("0.90");
+  EXPECT_EQ(run({"--bisect"}).exit_code, 0);
+  eval_prints_top1("0.80");
+  EXPECT_EQ(run({"--bisect", "--baseline", "1"}).exit_code, 1);  // regressed
+  repo_.write("test_tipc/configs/fake.txt", test::fake_config("train.py --exit 3"));
+  EXPECT_EQ(run({"--bisect"}).exit_code, 1);  // a stage failed
+  repo_.write("test_tipc/configs/fake.txt", test::fake_config("train.py", "0"));
+  EXPECT_EQ(run({"--bisect"}).exit_code, 125);  // nothing could run: a GPU train without GPUs
+  repo_.write("test_tipc/configs/fake.txt", "not a config\n");
+  EXPECT_EQ(run({"--bisect"}).exit_code, 125);
 }
 
 }  // namespace
