@@ -13,13 +13,14 @@ _tipc_run_modes='lite_train_lite_infer lite_train_whole_infer whole_train_whole_
   klquant_whole_infer benchmark_train'
 # The subcommands --help lists; `modes` (a tool's command) and `setup` (a plan's) are
 # completed only once typed.
-_tipc_run_subcommands='report compare diff acceptance padiff init-check compare-results help'
+_tipc_run_subcommands='report compare history diff acceptance padiff init-check compare-results help'
 _tipc_run_unlisted='modes setup'
 
 # The options of a subcommand (tipc-run SUBCOMMAND --help lists them with their meaning).
 _tipc_run_subcommand_options() {
   case "$1" in
     report) echo '-o --output --bundle --strict --allow-nothing -h --help' ;;
+    history) echo '--stage --runs --history -h --help' ;;
     compare) echo '--history --settings --markdown --json --junit --all -h --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat -h --help' ;;
     acceptance) echo '--config --bundle --compat -h --help' ;;

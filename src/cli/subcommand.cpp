@@ -10,6 +10,7 @@
 #include "cli/compare_results_command.h"
 #include "cli/diff_command.h"
 #include "cli/help_command.h"
+#include "cli/history_command.h"
 #include "cli/init_check_command.h"
 #include "cli/modes_command.h"
 #include "cli/padiff_command.h"
@@ -31,6 +32,7 @@ constexpr auto run_compare_results = static_cast<Subcommand::Main>(compare_resul
 constexpr auto run_modes = static_cast<Subcommand::Main>(modes_main);
 constexpr auto run_setup = static_cast<Subcommand::Main>(setup_main);
 constexpr auto run_compare = static_cast<Subcommand::Main>(compare_main);
+constexpr auto run_history = static_cast<Subcommand::Main>(history_main);
 
 constexpr std::array kSubcommands{
     Subcommand{"report", "rebuild a run's reports (and its verdict) from the state it left on disk", run_report},
@@ -41,6 +43,7 @@ constexpr std::array kSubcommands{
     Subcommand{"compare-results", "compare inference logs with ground truth, like compare_results.py",
                run_compare_results},
     Subcommand{"compare", "compare a run with a baseline: results and figures, noise told from change", run_compare},
+    Subcommand{"history", "the run history: the last runs, or one figure over them", run_history},
     Subcommand{"help", "this help, or a subcommand's: tipc-run help SUBCOMMAND", help_main},
     Subcommand{"modes", "the modes of a config's chain, one a line (for the bash completion)", run_modes, false},
     Subcommand{"setup", "replay a runner's housekeeping (a plan's setup stage)", run_setup, false},

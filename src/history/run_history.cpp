@@ -170,6 +170,24 @@ Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {
   return entries("ORDER BY id DESC LIMIT ?1", {static_cast<std::int64_t>(limit)});
 }
 
+Result<std::vector<SeriesPoint>> RunHistory::series(const std::string& name, const std::string& stage_glob,
+                                                     std::size_t runs) {
+  auto query = TRY(db_.prepare(fmt::format(
+      "SELECT r.{}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM figures f "
+      "JOIN stages s ON f.stage = s.id JOIN runs r ON s.run = r.id "
+      "WHERE f.name = ?1 AND s.stage GLOB ?2 AND r.id IN (SELECT DISTINCT s2.run FROM figures f2 JOIN stages s2 "
+      "ON f2.stage = s2.id WHERE f2.name = ?1 AND s2.stage GLOB ?2 ORDER BY s2.run DESC LIMIT ?3) "
+      "ORDER BY r.id, s.position",
+      "id, r.started, r.verdict, r.commit_hash, r.branch, r.output_dir, r.tool_version")));
+  TRY(query.bind({name, stage_glob, static_cast<std::int64_t>(runs)}));
+  std::vector<SeriesPoint> points;
+  while (TRY(query.step())) {
+    points.push_back({entry_of(query), query.text(7), query.text(8), query.text(9), query.optional_real(10),
+                      static_cast<std::size_t>(query.integer(11))});
+  }
+  return points;
+}
+
 Result<gate::RunSnapshot> RunHistory::snapshot(std::int64_t run_id) {
   if (!TRY(run(run_id))) return fail(Error::plain(fmt::format("{}: no run {} in the run history", db_.path(), run_id)));
   gate::RunSnapshot snapshot{fmt::format("run {}", run_id), {}};

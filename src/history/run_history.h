@@ -29,6 +29,14 @@ struct RunEntry {
   std::string tool_version;
 };
 
+// One value of a figure in one recorded run (`tipc-run history METRIC`).
+struct SeriesPoint {
+  RunEntry run;
+  std::string config, mode, stage;
+  std::optional<double> median;
+  std::size_t samples = 0;
+};
+
 class RunHistory {
  public:
   // `create` false: a missing file is an error (reading a history never makes one).
@@ -41,6 +49,9 @@ class RunHistory {
   // The latest run whose commit starts with `ref` (at least 4 hex digits) or whose branch is `ref`.
   Result<std::optional<RunEntry>> latest(const std::string& ref);
   Result<std::vector<RunEntry>> runs(std::size_t limit);  // newest first
+  // The figure `name` of the stages whose id matches `stage_glob` (SQLite's GLOB: * and ?),
+  // in the last `runs` runs that have it, oldest first.
+  Result<std::vector<SeriesPoint>> series(const std::string& name, const std::string& stage_glob, std::size_t runs);
 
   const std::string& path() const { return db_.path(); }
 

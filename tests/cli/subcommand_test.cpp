@@ -14,7 +14,7 @@ namespace {
 TEST(Subcommand, HelpListsEveryListedSubcommandWithItsSummary) {
   const auto r = test::run_tipc(test::source_dir(), {"--help"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_EQ(subcommands().size(), 10u);
+  ASSERT_EQ(subcommands().size(), 11u);
   for (const Subcommand& s : subcommands()) {
     const std::string line = "  " + std::string(s.name) + std::string(17 - s.name.size(), ' ') + std::string(s.summary);
     EXPECT_EQ(r.out.find(line + "\n") != std::string::npos, s.listed) << s.name << ":\n" << r.out;
@@ -33,7 +33,7 @@ TEST(Subcommand, AnErrorStopsWithItsOwnExitCode) {
 }
 
 TEST(Subcommand, EveryNameRunsItsOwnCommand) {
-  for (const char* name : {"report", "compare", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes",
+  for (const char* name : {"report", "compare", "history", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes",
                            "setup"}) {
     ASSERT_NE(find_subcommand(name), nullptr) << name;
     const auto r = test::run_tipc(test::source_dir(), {name, "--help"});

@@ -1,0 +1,95 @@
+#include "cli/history_command.h"
+
+#include <ctime>
+#include <iostream>
+#include <optional>
+#include <variant>
+
+#include <CLI/CLI.hpp>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "cli/history_location.h"
+#include "cli/subcommand.h"
+#include "core/error.h"
+#include "history/run_history.h"
+#include "report/report_text.h"
+
+namespace tipc::cli {
+namespace {
+
+struct HistoryArgs {
+  std::optional<std::string> metric;
+  std::string stage = "*";
+  std::size_t runs = 20;
+  std::optional<std::string> history;
+};
+
+std::variant<HistoryArgs, int> parse_history_args(const std::vector<std::string>& args, std::ostream& out,
+                                                  std::ostream& err) {
+  HistoryArgs parsed;
+  CLI::App app{"The run history: the last runs, or one figure over them (a metric followed over commits)",
+               "tipc-run history"};
+  app.add_option("METRIC", parsed.metric, "a figure: ips, batch_cost_s, eval:top1, infer:inference_ms, ...");
+  app.add_option("--stage", parsed.stage, "only stages whose id matches this glob (default: every stage)");
+  app.add_option("--runs", parsed.runs, "how many of the last runs (default 20)")->check(CLI::Range(1, 1000000));
+  app.add_option("--history", parsed.history, "the run history (default: test_tipc/output/.tipc-history.sqlite)");
+  if (const auto code = parse_subcommand(app, args, out, err)) return *code;
+  return parsed;
+}
+
+std::string started_text(const std::optional<double>& started) {
+  if (!started) return "-";
+  return fmt::format("{:%Y-%m-%d %H:%M:%S}", fmt::gmtime(static_cast<std::time_t>(*started)));
+}
+
+std::string short_commit(const std::string& commit) { return commit.empty() ? "-" : commit.substr(0, 8); }
+
+void print_runs(const std::vector<history::RunEntry>& runs, std::ostream& out) {
+  out << fmt::format("{:>5}  {:<19}  {:<8}  {:<12}  {:<11}  {}\n", "run", "started (UTC)", "commit", "branch", "verdict",
+                     "output");
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+    out << fmt::format("{:>5}  {:<19}  {:<8}  {:<12}  {:<11}  {}\n", it->id, started_text(it->started),
+                       short_commit(it->commit), it->branch.empty() ? "-" : it->branch, it->verdict, it->output_dir);
+  }
+}
+
+void print_series(const std::vector<history::SeriesPoint>& points, std::ostream& out) {
+  out << fmt::format("{:>5}  {:<19}  {:<8}  {:>12}  {:>7}  {}\n", "run", "started (UTC)", "commit", "median", "samples",
+                     "stage");
+  for (const auto& point : points) {
+    out << fmt::format("{:>5}  {:<19}  {:<8}  {:>12}  {:>7}  {} {} {}\n", point.run.id, started_text(point.run.started),
+                       short_commit(point.run.commit), point.median ? report::format_number(*point.median) : "-",
+                       point.samples, point.config, point.mode, point.stage);
+  }
+}
+
+}  // namespace
+
+int history_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto parsed = parse_history_args(args, out, err);
+  if (const int* code = std::get_if<int>(&parsed)) return *code;
+  const HistoryArgs& history_args = std::get<HistoryArgs>(parsed);
+  const std::string path = history_args.history.value_or(default_history_path());
+  auto history = history::RunHistory::open(path, false);
+  if (!history) return subcommand_error("history", history.error(), err);
+  if (!history_args.metric) {
+    const auto runs = history->runs(history_args.runs);
+    if (!runs) return subcommand_error("history", runs.error(), err);
+    print_runs(*runs, out);
+    return kExitPassed;
+  }
+  const auto points = history->series(*history_args.metric, history_args.stage, history_args.runs);
+  if (!points) return subcommand_error("history", points.error(), err);
+  if (points->empty()) {
+    return subcommand_error("history", Error::plain(fmt::format("no run in {} has {} for stages matching `{}`", path,
+                                                                *history_args.metric, history_args.stage)),
+                            err);
+  }
+  print_series(*points, out);
+  return kExitPassed;
+}
+
+int history_main(const std::vector<std::string>& args) { return history_main(args, std::cout, std::cerr); }
+
+}  // namespace tipc::cli
