@@ -28,7 +28,12 @@ struct PlanFile {
 
 Result<std::vector<PlanFile>> read_plan_files(const std::vector<std::string>& paths) {
   std::vector<PlanFile> plans;
-  for (const auto& path : paths) plans.push_back({path, TRY(plan::read_plan_file(path))});
+  for (const auto& path : paths) {
+    // TRY outside the braces: GCC does not destroy the members a braced initializer has
+    // built when a statement expression in it returns early (LeakSanitizer finds the path).
+    plan::PlanFileRecord record = TRY(plan::read_plan_file(path));
+    plans.push_back({path, std::move(record)});
+  }
   return plans;
 }
 
