@@ -2,20 +2,15 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <string_view>
 
 #include "report/benchmark_log.h"
+#include "report/log_fields.h"
 
 namespace tipc::gate {
 namespace {
 
 using report::StageReport;
-
-std::string lowered(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 // Every rank's logged throughput after its warm-up steps, pooled: samples of one card's ips.
 std::vector<double> ips_samples(const report::BenchmarkFigures& figures) {
@@ -60,7 +55,7 @@ void add_timings(std::vector<Figure>& out, const report::InferenceTimings& t) {
 }  // namespace
 
 stats::Better default_direction(const std::string& name) {
-  const std::string low = lowered(name);
+  const std::string low = report::log_fields::lower(name);
   static constexpr std::array<std::string_view, 9> kLowerIsBetter = {"loss", "err", "cost", "latency", "_ms",
                                                                      "time", "mem", "_mb", "wer"};
   const bool lower = std::any_of(kLowerIsBetter.begin(), kLowerIsBetter.end(),

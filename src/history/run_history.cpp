@@ -44,7 +44,8 @@ CREATE INDEX figures_by_stage ON figures(stage);
 CREATE INDEX figures_by_name ON figures(name);
 )sql"};
 
-constexpr std::string_view kRunColumns = "id, started, verdict, commit_hash, branch, output_dir, tool_version";
+// A RunEntry's columns (entry_of), of the runs table named `r`.
+constexpr std::string_view kRunColumns = "r.id, r.started, r.verdict, r.commit_hash, r.branch, r.output_dir, r.tool_version";
 
 RunEntry entry_of(const Statement& row) {
   return {row.integer(0), row.optional_real(1), row.text(2), row.text(3), row.text(4), row.text(5), row.text(6)};
@@ -146,7 +147,7 @@ Result<void> RunHistory::insert_stages(std::int64_t run_id, const report::RunRep
 }
 
 Result<std::vector<RunEntry>> RunHistory::entries(std::string_view where, const std::vector<Value>& values) {
-  auto query = TRY(db_.prepare(fmt::format("SELECT {} FROM runs {}", kRunColumns, where)));
+  auto query = TRY(db_.prepare(fmt::format("SELECT {} FROM runs r {}", kRunColumns, where)));
   TRY(query.bind(values));
   std::vector<RunEntry> out;
   while (TRY(query.step())) out.push_back(entry_of(query));
@@ -173,12 +174,12 @@ Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {
 Result<std::vector<SeriesPoint>> RunHistory::series(const std::string& name, const std::string& stage_glob,
                                                      std::size_t runs) {
   auto query = TRY(db_.prepare(fmt::format(
-      "SELECT r.{}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM figures f "
+      "SELECT {}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM figures f "
       "JOIN stages s ON f.stage = s.id JOIN runs r ON s.run = r.id "
       "WHERE f.name = ?1 AND s.stage GLOB ?2 AND r.id IN (SELECT DISTINCT s2.run FROM figures f2 JOIN stages s2 "
       "ON f2.stage = s2.id WHERE f2.name = ?1 AND s2.stage GLOB ?2 ORDER BY s2.run DESC LIMIT ?3) "
       "ORDER BY r.id, s.position",
-      "id, r.started, r.verdict, r.commit_hash, r.branch, r.output_dir, r.tool_version")));
+      kRunColumns)));
   TRY(query.bind({name, stage_glob, static_cast<std::int64_t>(runs)}));
   std::vector<SeriesPoint> points;
   while (TRY(query.step())) {

@@ -2,16 +2,10 @@
 
 #include <algorithm>
 
+#include "stats/change.h"
+
 namespace tipc::report {
 namespace {
-
-double median_of(std::vector<double> values) {
-  const std::size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
-  const double upper = values[middle];
-  if (values.size() % 2 == 1) return upper;
-  return (upper + *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle))) / 2;
-}
 
 // The ranks' values together: ips is each rank's own throughput, as logged.
 std::optional<FigureStats> pooled_stats(const std::vector<StepFigure::Summary>& ranks) {
@@ -25,7 +19,7 @@ std::optional<FigureStats> pooled_stats(const std::vector<StepFigure::Summary>& 
   }
   if (values.empty() || stats.steps == 0) return std::nullopt;
   stats.mean = sum / static_cast<double>(stats.steps);
-  stats.median = median_of(std::move(values));
+  stats.median = stats::median(std::move(values));
   return stats;
 }
 

@@ -56,10 +56,12 @@ const char* to_string(Change change) {
 
 double median(std::span<const double> values) {
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> sorted(values.begin(), values.end());
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t middle = sorted.size() / 2;
-  return sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  std::vector<double> copy(values.begin(), values.end());
+  const std::size_t middle = copy.size() / 2;
+  std::nth_element(copy.begin(), copy.begin() + static_cast<std::ptrdiff_t>(middle), copy.end());
+  const double upper = copy[middle];
+  if (copy.size() % 2 == 1) return upper;
+  return (upper + *std::max_element(copy.begin(), copy.begin() + static_cast<std::ptrdiff_t>(middle))) / 2;
 }
 
 Comparison compare_samples(std::span<const double> base, std::span<const double> current, const ChangeRule& rule) {
