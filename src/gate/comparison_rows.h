@@ -18,7 +18,7 @@ struct ComparisonRow {
   std::string p_value;  // "1.08e-05", "" when the test was not used
   std::string why;
   // The row counts against the comparison: a result or fail-severity figure REGRESSED.
-  bool fails() const { return result == Class::kRegressed && severity == Severity::kFail; }
+  bool fails() const { return gate::fails(result, severity); }
 };
 
 // Stage-result rows for stages whose result class is not UNCHANGED, then every figure row,

@@ -93,7 +93,7 @@ bool RunComparison::failed() const {
   for (const auto& stage : stages) {
     if (stage.result == Class::kRegressed) return true;
     for (const auto& figure : stage.figures) {
-      if (figure.result == Class::kRegressed && figure.severity == Severity::kFail) return true;
+      if (fails(figure.result, figure.severity)) return true;
     }
   }
   return false;

@@ -16,6 +16,10 @@ namespace tipc::gate {
 enum class Class { kRegressed, kImproved, kUnchanged, kNew, kGone };
 const char* to_string(Class c);  // "REGRESSED", "IMPROVED", "UNCHANGED", "NEW", "GONE"
 
+// The one rule of a failing comparison: a regression under a `fail` severity (a stage
+// result's regression is always one).
+inline bool fails(Class c, Severity severity) { return c == Class::kRegressed && severity == Severity::kFail; }
+
 struct FigureComparison {
   std::string name, unit;
   Class result = Class::kUnchanged;
