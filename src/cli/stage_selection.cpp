@@ -83,13 +83,17 @@ class Parser {
     const char* word = op == Node::Op::kOr ? "or" : "and";
     auto operand = [&]() { return op == Node::Op::kOr ? parse_binary(Node::Op::kAnd) : parse_not(); };
     Node left = TRY(operand());
-    while (accept(word)) left = Node{op, "", {std::move(left), TRY(operand())}};
+    while (accept(word)) {
+      Node right = TRY(operand());  // before the braces: a TRY inside them leaks `left` on an error (GCC)
+      left = Node{op, "", {std::move(left), std::move(right)}};
+    }
     return left;
   }
 
   Result<Node> parse_not() {
     if (!accept("not")) return parse_atom();
-    return Node{Node::Op::kNot, "", {TRY(parse_not())}};
+    Node negated = TRY(parse_not());
+    return Node{Node::Op::kNot, "", {std::move(negated)}};
   }
 
   Result<Node> parse_atom() {

@@ -18,13 +18,8 @@ std::optional<double> fraction(YamlReader& r, const YAML::Node& map, const std::
 }
 
 std::optional<double> amount(YamlReader& r, const YAML::Node& map, const std::string& key) {
-  if (!r.child(map, key)) return std::nullopt;
-  const std::string text = r.str(map, key);
-  double value = -1;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec == std::errc() && end == text.data() + text.size() && value >= 0) return value;
-  r.problem(r.child(map, key), key, fmt::format("'{}' is no non-negative number", text));
-  return std::nullopt;
+  const YAML::Node node = r.child(map, key);
+  return node ? r.non_negative(node, key, "expected a number") : std::nullopt;
 }
 
 GateSetting read_gate(YamlReader& r, const YAML::Node& item, const std::string& path) {

@@ -27,19 +27,6 @@ Node shaped(YamlReader& r, const Node& parent, const std::string& key, YAML::Nod
   return undefined();
 }
 
-std::optional<double> non_negative(YamlReader& r, const Node& node, const std::string& key, const char* expected) {
-  double value = 0;
-  if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
-    r.problem(node, key, expected);
-    return std::nullopt;
-  }
-  if (value < 0) {
-    r.problem(node, key, "must not be negative");
-    return std::nullopt;
-  }
-  return value;
-}
-
 // An optional integer that must be at least 1.
 std::optional<int> positive(YamlReader& r, const Node& parent, const std::string& key) {
   if (!r.child(parent, key)) return std::nullopt;
@@ -72,12 +59,12 @@ void read_timeouts(YamlReader& r, const Node& node, ProjectSettings& s) {
   std::set<StageKind> given;
   for (const auto& item : node) {
     if (item.first.IsScalar() && item.first.Scalar() == "grace") {
-      if (const auto seconds = non_negative(r, item.second, "grace", "expected a number of seconds")) s.grace = *seconds;
+      if (const auto seconds = r.non_negative(item.second, "grace", "expected a number of seconds")) s.grace = *seconds;
       continue;
     }
     const auto kind = stage_kind(r, item.first, "timeouts", "; or grace");
     if (!kind) continue;
-    const auto seconds = non_negative(r, item.second, to_string(*kind), "expected a number of seconds");
+    const auto seconds = r.non_negative(item.second, to_string(*kind), "expected a number of seconds");
     if (seconds) s.timeouts[*kind] = *seconds;
     given.insert(*kind);
   }
@@ -137,7 +124,7 @@ void optional_flags(YamlReader& r, const Node& map, std::vector<std::string>& ar
   for (const auto& [key, numeric] : keys_and_numeric) {
     const Node node = r.child(map, key);
     if (!node) continue;
-    if (numeric && !non_negative(r, node, key, "expected a number")) continue;
+    if (numeric && !r.non_negative(node, key, "expected a number")) continue;
     arguments.push_back(std::string("--") + key);
     arguments.push_back(r.scalar(node, key));
   }

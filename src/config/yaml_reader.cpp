@@ -58,6 +58,19 @@ int YamlReader::integer(const YAML::Node& parent, const std::string& key, std::o
   return value;
 }
 
+std::optional<double> YamlReader::non_negative(const YAML::Node& node, const std::string& key, const char* expected) {
+  double value = 0;
+  if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
+    problem(node, key, expected);
+    return std::nullopt;
+  }
+  if (value < 0) {
+    problem(node, key, "must not be negative");
+    return std::nullopt;
+  }
+  return value;
+}
+
 bool YamlReader::boolean(const YAML::Node& parent, const std::string& key, bool fallback) {
   const YAML::Node node = child(parent, key);
   bool value = fallback;

@@ -35,6 +35,9 @@ class YamlReader {
   std::vector<std::string> strings(const YAML::Node& parent, const std::string& key);
   std::string one_of(const YAML::Node& parent, const std::string& key, const std::vector<std::string>& allowed,
                      const std::string& fallback);
+  // A node's number when it is one and not negative; else nullopt and a problem (`expected`
+  // when it is no number, "must not be negative" when it is below 0).
+  std::optional<double> non_negative(const YAML::Node& node, const std::string& key, const char* expected);
   // A node's own text (a map key, a list item), or "" and a problem when it is not a scalar.
   std::string scalar(const YAML::Node& node, const std::string& key);
 

@@ -42,10 +42,14 @@ Result<std::vector<Diagnostic>> invalid_configs_of(const JsonValue& json, const 
   std::vector<Diagnostic> problems;
   for (const JsonValue& item : TRY(record_field<JsonValue>(json, path, "invalid_configs", JsonValue::array()))) {
     if (!item.is_object()) return fail(Error::at(path, 0, "invalid_configs", "an entry that is not an object"));
-    problems.push_back({TRY(record_field<std::string>(item, path, "file", "")),
-                        TRY(record_field<int>(item, path, "line", 0)),
-                        TRY(record_field<std::string>(item, path, "key", "")),
-                        TRY(record_field<std::string>(item, path, "message", ""))});
+    // Member by member: a TRY inside a braced initializer leaks the members built before it
+    // when it returns early (GCC).
+    Diagnostic problem;
+    problem.file = TRY(record_field<std::string>(item, path, "file", ""));
+    problem.line = TRY(record_field<int>(item, path, "line", 0));
+    problem.key = TRY(record_field<std::string>(item, path, "key", ""));
+    problem.message = TRY(record_field<std::string>(item, path, "message", ""));
+    problems.push_back(std::move(problem));
   }
   return problems;
 }

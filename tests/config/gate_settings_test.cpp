@@ -65,7 +65,7 @@ TEST(GateSettings, MistakesNameFileLineAndKey) {
   EXPECT_NE(error_of("gates:\n  - stage: train\n").find(":2: key 'metric'"), std::string::npos)
       << error_of("gates:\n  - stage: train\n");
   EXPECT_NE(error_of("gates:\n  - ips\n").find(":2: key 'gates': a gate is a map"), std::string::npos);
-  EXPECT_NE(error_of("gates:\n  - metric: ips\n    absolute: -1\n").find("'-1' is no non-negative number"),
+  EXPECT_NE(error_of("gates:\n  - metric: ips\n    absolute: -1\n").find(":3: key 'absolute': must not be negative"),
             std::string::npos);
   EXPECT_NE(error_of("history: true\n").find(":1: key 'history': expected a file, or false for no history"),
             std::string::npos);

@@ -103,8 +103,15 @@ Result<Precision> precision_named(const std::string& name, const JsonFields& fie
 }
 
 Result<WorstElement> worst_from(const JsonFields& worst) {
-  return WorstElement{TRY(worst.counts("index")), TRY(worst.number("gt")), TRY(worst.number("pred")),
-                      TRY(worst.number("abs_diff")), TRY(worst.number("tolerance"))};
+  // Member by member: a TRY inside a braced initializer leaks the members built before it
+  // when it returns early (GCC).
+  WorstElement element;
+  element.index = TRY(worst.counts("index"));
+  element.expected = TRY(worst.number("gt"));
+  element.predicted = TRY(worst.number("pred"));
+  element.abs_diff = TRY(worst.number("abs_diff"));
+  element.tolerance = TRY(worst.number("tolerance"));
+  return element;
 }
 
 // The comparison a key's fields describe: none for a key missing from the log, one whose
@@ -124,7 +131,10 @@ Result<std::optional<AllcloseResult>> allclose_from(const JsonFields& key, bool 
 }
 
 Result<KeyComparison> compared_key_from(const JsonFields& key) {
-  KeyComparison parsed{TRY(key.text("key")), TRY(key.verdict("status")), TRY(key.text("reason")), 0, 0, "", "", {}};
+  KeyComparison parsed;
+  parsed.key = TRY(key.text("key"));
+  parsed.status = TRY(key.verdict("status"));
+  parsed.reason = TRY(key.text("reason"));
   parsed.gt_line = static_cast<int>(TRY(key.count("gt_line")));
   parsed.gt_text = TRY(key.text("gt"));
   const std::optional<std::string> pred = TRY(key.optional_text("pred"));
@@ -137,7 +147,10 @@ Result<KeyComparison> compared_key_from(const JsonFields& key) {
 }
 
 Result<LogCheck> log_from(const JsonFields& log) {
-  LogCheck parsed{TRY(log.text("log")), TRY(log.verdict("status")), TRY(log.text("reason")), {}, "", {}};
+  LogCheck parsed;
+  parsed.log_file = TRY(log.text("log"));
+  parsed.status = TRY(log.verdict("status"));
+  parsed.reason = TRY(log.text("reason"));
   if (const auto precision = TRY(log.optional_text("precision"))) {
     parsed.precision = TRY(precision_named(*precision, log, "precision"));
   }
@@ -150,7 +163,8 @@ Result<CompareRule> rule_from(const JsonFields& fields) {
   const std::string comparison = TRY(fields.text("compare"));
   if (comparison == to_string(Comparison::kLabels)) return CompareRule{Comparison::kLabels, {}};
   if (comparison != to_string(Comparison::kAllclose)) return fail(fields.error("compare", "expected allclose or labels"));
-  return CompareRule{Comparison::kAllclose, {TRY(fields.number("atol")), TRY(fields.number("rtol"))}};
+  const double atol = TRY(fields.number("atol"));
+  return CompareRule{Comparison::kAllclose, {atol, TRY(fields.number("rtol"))}};
 }
 
 }  // namespace
@@ -185,10 +199,13 @@ Json to_json(const CompareResultsRun& run) {
 
 Result<CompareResultsRun> compare_results_from_json(const Json& json, const std::string& file) {
   const JsonFields fields(json, file);
-  CompareResultsRun run{TRY(fields.text("format")), TRY(rule_from(fields)), {}, {}};
+  CompareResultsRun run;
+  run.format = TRY(fields.text("format"));
+  run.rule = TRY(rule_from(fields));
   const JsonFields ground_truth = TRY(fields.object("ground_truth"));
   for (const auto& [name, path] : ground_truth.json().items()) {
-    run.ground_truth_files.emplace(TRY(precision_named(name, ground_truth, name)), TRY(ground_truth.text(name)));
+    const Precision precision = TRY(precision_named(name, ground_truth, name));
+    run.ground_truth_files.emplace(precision, TRY(ground_truth.text(name)));
   }
   for (const JsonFields& log : TRY(fields.objects("logs"))) run.report.logs.push_back(TRY(log_from(log)));
   return run;

@@ -17,11 +17,15 @@ Result<Statistic> statistic_named(const std::string& name, const JsonFields& val
 }
 
 Result<DiffKeySummary> diff_key_from(const JsonFields& key) {
-  DiffKeySummary summary{TRY(key.text("key")), TRY(key.boolean("passed")), TRY(key.text("reason")),
-                         TRY(key.counts("shape")), {}};
+  DiffKeySummary summary;  // member by member: see compare_results_report.cpp's worst_from
+  summary.key = TRY(key.text("key"));
+  summary.passed = TRY(key.boolean("passed"));
+  summary.reason = TRY(key.text("reason"));
+  summary.shape = TRY(key.counts("shape"));
   const JsonFields values = TRY(key.object("values"));
   for (const auto& [name, value] : values.json().items()) {
-    summary.values.emplace_back(TRY(statistic_named(name, values)), TRY(values.number(name)));
+    const auto statistic = TRY(statistic_named(name, values));
+    summary.values.emplace_back(statistic, TRY(values.number(name)));
   }
   return summary;
 }
@@ -59,8 +63,13 @@ Result<DiffSummary> diff_summary_from_json(const Json& json, const std::string& 
   if (const std::string check = TRY(fields.text("check")); check != "diff") {
     return fail(fields.error("check", fmt::format("expected \"diff\", not \"{}\"", check)));
   }
-  DiffSummary summary{TRY(fields.text("reference")), TRY(fields.text("candidate")), TRY(fields.text("method")),
-                      TRY(fields.number("threshold")), TRY(fields.boolean("passed")), {}, TRY(fields.texts("warnings"))};
+  DiffSummary summary;  // member by member: see compare_results_report.cpp's worst_from
+  summary.reference = TRY(fields.text("reference"));
+  summary.candidate = TRY(fields.text("candidate"));
+  summary.method = TRY(fields.text("method"));
+  summary.threshold = TRY(fields.number("threshold"));
+  summary.passed = TRY(fields.boolean("passed"));
+  summary.warnings = TRY(fields.texts("warnings"));
   for (const JsonFields& key : TRY(fields.objects("keys"))) summary.keys.push_back(TRY(diff_key_from(key)));
   return summary;
 }
