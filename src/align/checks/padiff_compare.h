@@ -55,12 +55,22 @@ struct TensorComparison {
   std::optional<double> a_mean;  // mean / abs_mean modes: the scalars compared
   std::optional<double> b_mean;
   std::optional<ElementDiff> elements;  // when the shapes are equal or one side is 0-d
+  // Under PaDiff's mean verdict: why tipc-run's own verdict on this pair is the other one.
+  std::string note;
 };
 
-// One tensor pair under `tolerance`. Means are numpy's, digit for digit: float32 and
-// float16 accumulate in float32 with numpy's pairwise summation and keep their dtype,
-// everything else is summed in float64.
-TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance& tolerance);
+// How the mean modes decide (docs/cli.md#tipc-run-padiff).
+// kExact, tipc-run's: the exact means of the elements (exact_sum.h: the same values give the
+// same mean in any storage order) fail the tolerance, and so does at least one element where
+// the pair can be compared element-wise: a pair whose every element is within the tolerance
+// never diverges. kPadiff, PaDiff's own: numpy's means of the tensors as stored (float32 sums
+// in memory order for float16/32, numeric/reduce.h) alone; the comparison then notes where
+// tipc-run's verdict differs, and why.
+enum class MeanVerdict { kExact, kPadiff };
+
+// One tensor pair under `tolerance`.
+TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance& tolerance,
+                                 MeanVerdict verdict = MeanVerdict::kExact);
 
 // The part of a dump a comparison belongs to.
 enum class Check { kStructure, kForward, kBackward, kWeights, kGrads };
@@ -99,6 +109,8 @@ struct PadiffRules {
   // The backward search compares grads below the root too (PaDiff's descends with its forward
   // check: below the root it compares forward outputs, in forward order).
   bool backward_by_grads = true;
+  // Means as tipc-run takes them (MeanVerdict::kExact), not as PaDiff does.
+  MeanVerdict means = MeanVerdict::kExact;
   // What chose rules that leave steps out, named in the warning that says so.
   std::string chosen_by;
 };
