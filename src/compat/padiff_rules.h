@@ -1,5 +1,5 @@
 #pragma once
-// PaDiff's own verdicts, its two bugs included, for `tipc-run padiff --padiff-compat`:
+// PaDiff's own verdicts, its bugs included, for `tipc-run padiff --padiff-compat`:
 // - its get_all_valid_path returns inside its loop over the steps, so only the first step of
 //   a dump is checked;
 // - its backward check descends the layer tree together with the forward check, so below the

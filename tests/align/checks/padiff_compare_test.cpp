@@ -17,6 +17,7 @@
 #include "align/numeric/exact_sum.h"
 #include "align/numeric/reduce.h"
 #include "compat/padiff_rules.h"
+#include "support/float_bytes.h"
 #include "support/padiff_dumps.h"
 #include "support/temp_dir.h"
 
@@ -631,16 +632,7 @@ std::vector<T> transposed_values(const std::vector<T>& m, std::size_t rows, std:
 Array stored(Dtype dtype, const std::vector<double>& c_order_values, std::vector<std::size_t> shape, bool fortran) {
   std::vector<double> memory = c_order_values;
   if (fortran) memory = transposed_values(c_order_values, shape.at(0), shape.at(1));
-  std::vector<std::byte> bytes(memory.size() * dtype.item_size);
-  for (std::size_t i = 0; i < memory.size(); ++i) {
-    const auto half = static_cast<_Float16>(memory[i]);
-    const auto single = static_cast<float>(memory[i]);
-    const void* source = dtype.item_size == 2 ? static_cast<const void*>(&half)
-                         : dtype.item_size == 4 ? static_cast<const void*>(&single)
-                                                : static_cast<const void*>(&memory[i]);
-    std::memcpy(bytes.data() + i * dtype.item_size, source, dtype.item_size);
-  }
-  return Array{dtype, std::move(shape), fortran, SharedBytes::own(std::move(bytes))};
+  return Array{dtype, std::move(shape), fortran, SharedBytes::own(test::float_bytes(dtype.item_size, memory))};
 }
 
 // C order, Fortran order and a transposed tensor (B stored (cols, rows) and read as its .T,
