@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <span>
 
@@ -24,6 +25,54 @@ double difference(double a, double b) {
   return within_tolerance(a, b, Tolerance{}) ? 0 : kInfinity;
 }
 
+// Elements are compared a block at a time, read into doubles first.
+constexpr std::size_t kElementBlock = 4096;
+
+// Storage offsets of a Fortran-ordered array's elements in C order, from element `first` on.
+void fortran_offsets(const Array& array, std::size_t first, std::span<std::size_t> out) {
+  const std::size_t ndim = array.ndim();
+  std::vector<std::size_t> index = unravel_index(first, array.shape), strides(ndim, 1);
+  std::size_t offset = 0;
+  for (std::size_t axis = 0; axis < ndim; ++axis) {
+    if (axis > 0) strides[axis] = strides[axis - 1] * array.shape[axis - 1];
+    offset += index[axis] * strides[axis];
+  }
+  for (std::size_t& slot : out) {
+    slot = offset;
+    for (std::size_t axis = ndim; axis-- > 0;) {  // the last axis varies fastest
+      offset += strides[axis];
+      if (++index[axis] < array.shape[axis]) break;
+      offset -= strides[axis] * array.shape[axis];
+      index[axis] = 0;
+    }
+  }
+}
+
+// Elements [first, first + out.size()) of `array` in C order, widened to double; a 0-d
+// array repeats its one value. Native float32 and float64 stored in C order are read straight.
+void read_c_order(const Array& array, std::size_t first, std::span<double> out) {
+  if (array.ndim() == 0) {
+    std::fill(out.begin(), out.end(), array.value_at(0));
+    return;
+  }
+  const std::byte* data = array.data.data();
+  if (array.fortran_order && array.ndim() > 1) {
+    std::vector<std::size_t> offsets(out.size());
+    fortran_offsets(array, first, offsets);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = array.value_at(offsets[i]);
+  } else if (array.dtype == Dtype{DtypeKind::kFloat, 4, ByteOrder::kLittle} && !array.dtype.needs_swap()) {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      float value;
+      std::memcpy(&value, data + (first + i) * 4, 4);
+      out[i] = value;
+    }
+  } else if (array.dtype == Dtype{DtypeKind::kFloat, 8, ByteOrder::kLittle} && !array.dtype.needs_swap()) {
+    std::memcpy(out.data(), data + first * 8, out.size() * 8);
+  } else {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = array.value_at(first + i);
+  }
+}
+
 // Element by element, broadcasting only a 0-d side, as PaDiff's strict mode allows;
 // nothing when the shapes are otherwise different.
 std::optional<ElementDiff> element_diff(const Array& a, const Array& b, const Tolerance& tolerance) {
@@ -34,16 +83,21 @@ std::optional<ElementDiff> element_diff(const Array& a, const Array& b, const To
   diff.total = element_count(shape).value_or(0);
   if (diff.total == 0) return diff;
   std::size_t worst = 0;
-  for (std::size_t i = 0; i < diff.total; ++i) {
-    const double x = a.value_at(a_scalar ? 0 : a.storage_index(i));
-    const double y = b.value_at(b_scalar ? 0 : b.storage_index(i));
-    if (!within_tolerance(x, y, tolerance)) ++diff.outside;
-    const double d = difference(x, y);
-    if (i == 0 || d > diff.max_abs) {
-      diff.max_abs = d;
-      diff.a_at_max = x;
-      diff.b_at_max = y;
-      worst = i;
+  std::vector<double> xs(kElementBlock), ys(kElementBlock);
+  for (std::size_t first = 0; first < diff.total; first += kElementBlock) {
+    const std::size_t count = std::min(kElementBlock, diff.total - first);
+    read_c_order(a, first, {xs.data(), count});
+    read_c_order(b, first, {ys.data(), count});
+    for (std::size_t j = 0; j < count; ++j) {
+      const double x = xs[j], y = ys[j];
+      if (!within_tolerance(x, y, tolerance)) ++diff.outside;
+      const double d = difference(x, y);
+      if (first + j == 0 || d > diff.max_abs) {
+        diff.max_abs = d;
+        diff.a_at_max = x;
+        diff.b_at_max = y;
+        worst = first + j;
+      }
     }
   }
   diff.argmax = unravel_index(worst, shape);
