@@ -5,7 +5,10 @@
 // The verdict follows PaDiff's offline checkers, with its known bugs fixed: every step and
 // rank is checked (upstream stops after the first step), and the backward search compares
 // bwd_grads all the way down (upstream compares forward outputs below the first level).
-// PadiffRules says which; the caller may put both bugs back, for PaDiff's own verdicts.
+// The mean modes take exact means and let a pair whose every element is within the tolerance
+// pass (MeanVerdict), where PaDiff's float32 means of the tensors as stored fail the same
+// values stored in another layout.
+// PadiffRules says which; the caller may put PaDiff's rules back, for its own verdicts.
 // Where PaDiff stops at the first failure, this goes on and collects every place the search
 // would have stopped: the first of them is PaDiff's answer, the rest are the other
 // diverging leaves. Every layer pair that can be paired is also compared element-wise
