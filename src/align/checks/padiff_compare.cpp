@@ -110,7 +110,9 @@ struct MeanPair {
   bool within = false;
 };
 
-MeanPair compare_means(double a, double b, const Tolerance& tolerance) { return {a, b, within_tolerance(a, b, tolerance)}; }
+MeanPair compare_means(double a, double b, const Tolerance& tolerance) {
+  return {a, b, within_tolerance(a, b, tolerance)};
+}
 
 std::string mean_detail(const MeanPair& means, bool absolute, const Tolerance& tolerance) {
   return fmt::format("{} {:.9g} vs {:.9g} differ by more than atol + rtol * |B| = {:.3g}", absolute ? "mean |t|" : "mean",
@@ -539,8 +541,9 @@ TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance
   const MeanPair exact = compare_means(exact_mean(a, absolute), exact_mean(b, absolute), tolerance);
   const bool every_element_within = out.elements && out.elements->outside == 0;
   const bool exact_passes = exact.within || every_element_within;
-  const MeanPair decisive =
-      verdict == MeanVerdict::kExact ? exact : compare_means(numpy_mean(a, absolute), numpy_mean(b, absolute), tolerance);
+  const MeanPair decisive = verdict == MeanVerdict::kExact
+                                ? exact
+                                : compare_means(numpy_mean(a, absolute), numpy_mean(b, absolute), tolerance);
   out.a_mean = decisive.a;
   out.b_mean = decisive.b;
   out.passed = verdict == MeanVerdict::kExact ? exact_passes : decisive.within;

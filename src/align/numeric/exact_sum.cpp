@@ -106,7 +106,8 @@ double LongAccumulator::mean(std::size_t count) const {
   if (high == 0) return 0.0;
   const std::size_t top = high - 1;
   std::uint64_t leading = 0;
-  for (std::size_t k = 0; k < 64; ++k) leading = (leading << 1) | (k <= top ? static_cast<std::uint64_t>(digits[top - k]) : 0);
+  for (std::size_t k = 0; k < 64; ++k)
+    leading = (leading << 1) | (k <= top ? static_cast<std::uint64_t>(digits[top - k]) : 0);
   const long double magnitude =
       std::ldexp(static_cast<long double>(leading), static_cast<int>(top) - 63 + kUnitExponent);
   const long double mean = magnitude / static_cast<long double>(count);
@@ -162,7 +163,8 @@ void add_floats(const std::byte* p, std::size_t count, std::size_t stride, bool 
                 LongAccumulator& sum) {
   std::size_t i = 0;
   for (; i + kLanes <= count; i += kLanes) {
-    for (std::size_t lane = 0; lane < kLanes; ++lane) add_float<Format>(p + (i + lane) * stride, lane, swap, absolute, sum);
+    for (std::size_t lane = 0; lane < kLanes; ++lane)
+      add_float<Format>(p + (i + lane) * stride, lane, swap, absolute, sum);
   }
   for (; i < count; ++i) add_float<Format>(p + i * stride, 0, swap, absolute, sum);
 }
@@ -184,7 +186,8 @@ void add_widened_range(const Array& array, std::size_t first, std::size_t count,
 }
 
 AddRange float_adder(const Array& array) {
-  const std::size_t component = array.dtype.kind == DtypeKind::kComplex ? array.dtype.item_size / 2 : array.dtype.item_size;
+  const std::size_t component =
+      array.dtype.kind == DtypeKind::kComplex ? array.dtype.item_size / 2 : array.dtype.item_size;
   switch (component) {
     case 2: return add_float_range<Half>;
     case 4: return add_float_range<Single>;

@@ -461,7 +461,8 @@ TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
 // `values` (C order, of `shape`) as an array of `dtype` (float16/32/64) stored in C order,
 // or in Fortran order, or with its first two axes swapped (read back through [1, 0, 2]).
 enum class Storage { kC, kFortran, kFirstAxesSwapped };
-Array stored_as(Dtype dtype, const std::vector<double>& values, const std::vector<std::size_t>& shape, Storage storage) {
+Array stored_as(Dtype dtype, const std::vector<double>& values, const std::vector<std::size_t>& shape,
+                Storage storage) {
   const std::size_t d0 = shape[0], d1 = shape[1], d2 = shape[2];
   std::vector<double> memory(values.size());
   for (std::size_t i = 0; i < d0; ++i)
@@ -499,8 +500,9 @@ TEST(DiffLeaf, TheMeanOfTheSameValuesIsTheSameInEveryLayout) {
     const auto diff = [&](Storage storage, bool numpy_memory_order) {
       LeafDiffOptions options{true, {}, numpy_memory_order};
       if (storage == Storage::kFirstAxesSwapped) options.second_axes = {1, 0, 2};
-      const auto result = diff_arrays(stored_as(dtype, a, shape, storage == Storage::kFirstAxesSwapped ? Storage::kC : storage),
-                                      stored_as(dtype, b, shape, storage), options);
+      const Storage a_storage = storage == Storage::kFirstAxesSwapped ? Storage::kC : storage;
+      const auto result =
+          diff_arrays(stored_as(dtype, a, shape, a_storage), stored_as(dtype, b, shape, storage), options);
       EXPECT_TRUE(result) << result.error();
       return result ? result->stats.mean.text() : "";
     };

@@ -744,7 +744,8 @@ TEST(PadiffCompat, PadiffsFalseAlarmsOnTheTwoLayerDumpPairAreNoted) {
                 "grads step_0/rank_0 SimpleLayer.fc2.weight|SimpleModule.fc2.weight: parameter differs"}))
       << text;
   for (const Divergence& divergence : result->divergences) {
-    EXPECT_TRUE(result->layers[*divergence.layer].tensors.at(0).note.starts_with("tipc-run passes this pair: the exact mean "));
+    const std::string& note = result->layers[*divergence.layer].tensors.at(0).note;
+    EXPECT_TRUE(note.starts_with("tipc-run passes this pair: the exact mean ")) << note;
   }
   EXPECT_NE(text.find("PaDiff's verdict, not tipc-run's (3 layers):\n  weights   step_0/rank_0  "
                       "SimpleLayer.fc1.weight vs SimpleModule.fc1.weight: value: tipc-run passes this pair: the exact "
@@ -781,7 +782,8 @@ TEST(PadiffSpeed, DISABLED_MeanModeMegabytesPerSecond) {
     std::printf("%s: %.0f MB/s wall, %.0f MB/s per CPU second\n", what, megabytes / wall.count(), megabytes / cpu);
   };
   time("compare_tensors mean (two tensors)", [&] { EXPECT_TRUE(compare_tensors(a, a, Tolerance{}).passed); });
-  time("compare_tensors strict (two tensors)", [&] { EXPECT_TRUE(compare_tensors(a, a, tolerance(CompareMode::kStrict)).passed); });
+  time("compare_tensors strict (two tensors)",
+       [&] { EXPECT_TRUE(compare_tensors(a, a, tolerance(CompareMode::kStrict)).passed); });
   Array fortran = a;
   fortran.fortran_order = true;
   time("compare_tensors mean, C against Fortran order", [&] { compare_tensors(a, fortran, Tolerance{}); });

@@ -58,7 +58,8 @@ TEST(ExactMean, AnyOrderOfTheSameValuesGivesTheSameMean) {
 
 TEST(ExactMean, Float16IsReadExactly) {
   std::vector<_Float16> values = {static_cast<_Float16>(65504.0f), static_cast<_Float16>(-65504.0f),
-                                  static_cast<_Float16>(std::ldexp(1.0f, -14)), static_cast<_Float16>(std::ldexp(1.0f, -24))};  // max, smallest normal and subnormal
+                                  static_cast<_Float16>(std::ldexp(1.0f, -14)),
+                                  static_cast<_Float16>(std::ldexp(1.0f, -24))};  // max, smallest normal and subnormal
   EXPECT_EQ(exact_mean(array_of(values), false), (std::ldexp(1.0, -14) + std::ldexp(1.0, -24)) / 4);
   EXPECT_EQ(exact_mean(array_of(values), true), (2 * 65504.0 + std::ldexp(1.0, -14) + std::ldexp(1.0, -24)) / 4);
 }
