@@ -43,7 +43,8 @@ std::variant<PadiffArgs, int> parse_padiff_args(const std::vector<std::string>& 
   app.add_option("--layer-map", parsed.layer_map, "YAML file: ignore rules per side and a route map");
   app.add_option("--top", parsed.top, "how many of the largest differences to list (default 10)");
   app.add_flag("--padiff-compat", parsed.padiff_compat,
-               "PaDiff's own verdicts: only the first step, and the backward search descending by forward outputs");
+               "PaDiff's own verdicts: only the first step, the backward search descending by forward outputs, and "
+               "numpy's means of the tensors as stored deciding alone");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   parsed.tolerance.mode = *align::parse_compare_mode(parsed.mode);
   return parsed;

@@ -6,6 +6,7 @@ align::PadiffRules padiff_own_rules() {
   align::PadiffRules rules;
   rules.every_step = false;
   rules.backward_by_grads = false;
+  rules.means = align::MeanVerdict::kPadiff;
   rules.chosen_by = "--padiff-compat";
   return rules;
 }

@@ -8,6 +8,7 @@ align::DiffRules reprod_log_diff_rules() {
   rules.extra_nested_key_fails = false;
   rules.nothing_compared_fails = false;
   rules.exact_integers = false;
+  rules.numpy_memory_order = true;
   rules.explains = false;
   return rules;
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "align/io/load.h"
+#include "align/numeric/exact_sum.h"
 #include "config/yaml_file.h"
 
 namespace tipc::align {
@@ -90,9 +91,7 @@ std::optional<double> mean_magnitude(const Value* value) {
   const Array* array = value ? value->get<Array>() : nullptr;
   if (!array || array->size() == 0 || array->size() > 4096) return std::nullopt;
   if (array->dtype.kind == DtypeKind::kBool || array->dtype.kind == DtypeKind::kComplex) return std::nullopt;
-  double sum = 0;
-  for (std::size_t i = 0; i < array->size(); ++i) sum += std::fabs(array->value_at(i));
-  return sum / static_cast<double>(array->size());
+  return exact_mean(*array, true);
 }
 
 // AlexNet-Prod stores top-1 in percent on one side and as a fraction on the other: the check

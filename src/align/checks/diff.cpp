@@ -93,7 +93,7 @@ class Comparer {
 
   Result<void> compare_leaf(const std::string& key, const std::string& path, int depth, const Array& a,
                             const Array& b) {
-    LeafDiffOptions leaf_options{options_.rules.exact_integers, {}};
+    LeafDiffOptions leaf_options{options_.rules.exact_integers, {}, options_.rules.numpy_memory_order};
     if (const LayoutRule* rule = find_layout_rule(options_.layout, path)) {
       auto axes = layout_axes(*rule, b.ndim());
       if (!axes) {

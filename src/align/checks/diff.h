@@ -28,6 +28,9 @@ struct DiffRules {
   bool extra_nested_key_fails = true;  // a nested key only in file 2 is an error naming it (ignored)
   bool nothing_compared_fails = true;  // files holding no arrays are an error (pass)
   bool exact_integers = true;          // integer diffs as exact |a - b| (wrap around like numpy)
+  // The mean sums the diff in C order, so the same values give the same digits in any
+  // layout (numpy's memory order: Fortran when both operands are Fortran-contiguous).
+  bool numpy_memory_order = false;
   // Warnings say what reprod_log does silently (transposing, broadcasting, integer
   // wrap-around, a layout rule that matched no key), and the diff command says why each
   // failing key failed (reprod_log says neither).

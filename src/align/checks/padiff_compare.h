@@ -5,7 +5,10 @@
 // The verdict follows PaDiff's offline checkers, with its known bugs fixed: every step and
 // rank is checked (upstream stops after the first step), and the backward search compares
 // bwd_grads all the way down (upstream compares forward outputs below the first level).
-// PadiffRules says which; the caller may put both bugs back, for PaDiff's own verdicts.
+// The mean modes take exact means and let a pair whose every element is within the tolerance
+// pass (MeanVerdict), where PaDiff's float32 means of the tensors as stored fail the same
+// values stored in another layout.
+// PadiffRules says which; the caller may put PaDiff's rules back, for its own verdicts.
 // Where PaDiff stops at the first failure, this goes on and collects every place the search
 // would have stopped: the first of them is PaDiff's answer, the rest are the other
 // diverging leaves. Every layer pair that can be paired is also compared element-wise
@@ -55,12 +58,22 @@ struct TensorComparison {
   std::optional<double> a_mean;  // mean / abs_mean modes: the scalars compared
   std::optional<double> b_mean;
   std::optional<ElementDiff> elements;  // when the shapes are equal or one side is 0-d
+  // Under PaDiff's mean verdict: why tipc-run's own verdict on this pair is the other one.
+  std::string note;
 };
 
-// One tensor pair under `tolerance`. Means are numpy's, digit for digit: float32 and
-// float16 accumulate in float32 with numpy's pairwise summation and keep their dtype,
-// everything else is summed in float64.
-TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance& tolerance);
+// How the mean modes decide (docs/cli.md#tipc-run-padiff).
+// kExact, tipc-run's: the exact means of the elements (exact_sum.h: the same values give the
+// same mean in any storage order) fail the tolerance, and so does at least one element where
+// the pair can be compared element-wise: a pair whose every element is within the tolerance
+// never diverges. kPadiff, PaDiff's own: numpy's means of the tensors as stored (float32 sums
+// in memory order for float16/32, numeric/reduce.h) alone; the comparison then notes where
+// tipc-run's verdict differs, and why.
+enum class MeanVerdict { kExact, kPadiff };
+
+// One tensor pair under `tolerance`.
+TensorComparison compare_tensors(const Array& a, const Array& b, const Tolerance& tolerance,
+                                 MeanVerdict verdict = MeanVerdict::kExact);
 
 // The part of a dump a comparison belongs to.
 enum class Check { kStructure, kForward, kBackward, kWeights, kGrads };
@@ -99,6 +112,8 @@ struct PadiffRules {
   // The backward search compares grads below the root too (PaDiff's descends with its forward
   // check: below the root it compares forward outputs, in forward order).
   bool backward_by_grads = true;
+  // Means as tipc-run takes them (MeanVerdict::kExact), not as PaDiff does.
+  MeanVerdict means = MeanVerdict::kExact;
   // What chose rules that leave steps out, named in the warning that says so.
   std::string chosen_by;
 };

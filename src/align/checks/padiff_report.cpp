@@ -35,8 +35,9 @@ std::string max_diff_text(const LayerComparison& layer, const TensorComparison& 
          tensor_label(layer, tensor_position(layer, tensor)) + " " + index_text(tensor.elements->argmax);
 }
 
-// How many elements fail on their own: "0 of 6" shows a mean-mode false alarm (equal
-// elements whose float32 means differ by summation order, as transposed Linear weights do).
+// How many elements fail on their own: under PaDiff's verdict (--padiff-compat), "0 of 6"
+// shows its mean-mode false alarm (equal elements whose float32 means differ by summation
+// order, as transposed Linear weights do); tipc-run's own verdict passes such a pair.
 std::string outside_text(const TensorComparison& tensor) {
   if (!tensor.elements) return "";
   return fmt::format(", {} of {} elements outside the tolerance", tensor.elements->outside, tensor.elements->total);
@@ -116,6 +117,23 @@ void print_worst_layers(const PadiffResult& result, std::size_t top, std::ostrea
   }
 }
 
+// --padiff-compat: one line per layer where a tensor's verdict is PaDiff's, not tipc-run's.
+void print_verdict_notes(const PadiffResult& result, std::ostream& out) {
+  std::vector<std::string> lines;
+  for (const LayerComparison& layer : result.layers) {
+    std::string notes;
+    for (std::size_t i = 0; i < layer.tensors.size(); ++i) {
+      if (layer.tensors[i].note.empty()) continue;
+      notes += (notes.empty() ? "" : "; ") + tensor_label(layer, i) + ": " + layer.tensors[i].note;
+    }
+    if (!notes.empty())
+      lines.push_back(fmt::format("  {:<9} {}{}: {}\n", to_string(layer.check), where_prefix(layer.where),
+                                  pair_text(layer.a_route, layer.b_route), notes));
+  }
+  if (lines.empty()) return;
+  out << "PaDiff's verdict, not tipc-run's (" << plural(lines.size(), "layer") << "):\n";
+  for (const std::string& line : lines) out << line;
+}
 
 }  // namespace
 
@@ -136,6 +154,7 @@ std::string render_padiff_text(const PadiffResult& result, const PadiffTextOptio
     print_first_divergence(result, out);
     print_divergences(result, out);
   }
+  print_verdict_notes(result, out);
   print_worst_layers(result, options.top, out);
   out << (result.passed() ? "PASS: no divergence\n"
                           : "FAIL: " + plural(result.divergences.size(), "divergence") + "\n");

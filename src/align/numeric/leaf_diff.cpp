@@ -347,7 +347,7 @@ tl::expected<LeafDiff, std::string> diff_arrays(const Array& a, const Array& b, 
   }
   Pairing pairing{broadcast_to(first, out.shape), broadcast_to(second, out.shape), out.shape,
                   *element_count(out.shape)};
-  pairing.fortran = diff_is_fortran_ordered(pairing.a, pairing.b, out.shape);
+  pairing.fortran = options.numpy_memory_order && diff_is_fortran_ordered(pairing.a, pairing.b, out.shape);
   // A broadcast axis has stride 0 and is never contiguous, so linear also means nothing broadcast.
   pairing.linear = contiguous(pairing.a, pairing.fortran) && contiguous(pairing.b, pairing.fortran);
   switch (out.diff_dtype.kind) {

@@ -1,7 +1,9 @@
 #pragma once
 // The diff of two arrays as reprod_log computes it: optional auto-transpose of the first,
 // numpy broadcasting, |a - b| in numpy's promoted dtype (integer wrap-around included),
-// then min / max / mean of that diff in its dtype, reduced in numpy's exact order.
+// then min / max / mean of that diff in its dtype, reduced in numpy's exact order: blocks
+// and pairwise sums as numpy takes them, over the elements in C order (or, as reprod_log,
+// in the diff's memory order: LeafDiffOptions::numpy_memory_order).
 #include <string>
 #include <vector>
 
@@ -41,6 +43,10 @@ struct LeafDiffOptions {
   bool exact_integers = false;
   // b is read as numpy's b.transpose(second_axes) (a layout transform); empty: as stored.
   std::vector<std::size_t> second_axes;
+  // The mean sums the diff in numpy's memory order (Fortran order when both operands are
+  // Fortran-contiguous, reprod_log's digits) instead of C order, the logical order that
+  // gives the same digits for the same values whatever their layout.
+  bool numpy_memory_order = false;
 };
 
 // The failure text mirrors the condition numpy raised (broadcast, bool subtract, empty);

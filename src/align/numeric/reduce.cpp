@@ -88,6 +88,35 @@ T StreamTotals<T>::max() const {
   return has_nan_ ? std::numeric_limits<T>::quiet_NaN() : max_;
 }
 
+namespace {
+
+// numpy's mean in accumulator type T: add.reduce's blocks in memory order, each summed pairwise.
+template <typename T>
+double numpy_mean_in(const Array& array, bool absolute) {
+  const std::size_t n = array.size();
+  std::vector<T> block;
+  T total = 0;
+  for (std::size_t start = 0; start < n; start += kNumpyReduceBlock) {
+    block.resize(std::min(kNumpyReduceBlock, n - start));
+    for (std::size_t i = 0; i < block.size(); ++i) {
+      const T value = static_cast<T>(array.value_at(start + i));
+      block[i] = absolute ? std::abs(value) : value;
+    }
+    total += numpy_pairwise_sum(std::span<const T>(block));
+  }
+  return static_cast<double>(total) / static_cast<double>(n);
+}
+
+}  // namespace
+
+double numpy_mean(const Array& array, bool absolute) {
+  if (array.size() == 0) return std::numeric_limits<double>::quiet_NaN();  // numpy: nan, with a warning
+  if (array.dtype.kind != DtypeKind::kFloat || array.dtype.item_size > 4) return numpy_mean_in<double>(array, absolute);
+  const float mean = static_cast<float>(numpy_mean_in<float>(array, absolute));
+  // _Float16 (GCC and Clang) rounds to nearest even, as numpy's float32 -> float16 cast does.
+  return array.dtype.item_size == 2 ? static_cast<double>(static_cast<_Float16>(mean)) : mean;
+}
+
 template float numpy_pairwise_sum<float>(std::span<const float>);
 template double numpy_pairwise_sum<double>(std::span<const double>);
 template BlockSummary<float> summarize_diff_block<float>(std::span<const float>);

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <span>
 
+#include "align/io/array.h"
+
 namespace tipc::align {
 
 inline constexpr std::size_t kNumpyReduceBlock = 8192;
@@ -18,6 +20,12 @@ inline constexpr std::size_t kNumpyReduceBlock = 8192;
 // numpy's pairwise_sum for one buffer, in T's arithmetic (float or double).
 template <typename T>
 T numpy_pairwise_sum(std::span<const T> x);
+
+// np.mean(t) or np.mean(np.abs(t)) of the array as stored: the blocks in memory order,
+// float16 and float32 accumulated in float32 (the result rounded to the input's dtype),
+// every other dtype in float64. PaDiff's own mean; it depends on the storage order in its
+// last bits (exact_sum.h has the mean that does not).
+double numpy_mean(const Array& array, bool absolute);
 
 // What the reductions need to know about one block of at most kNumpyReduceBlock values.
 template <typename T>

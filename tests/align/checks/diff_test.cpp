@@ -22,6 +22,7 @@
 #include "align/io/py_repr.h"
 #include "align/numeric/reduce.h"
 #include "cli/diff_command.h"
+#include "support/float_bytes.h"
 #include "support/npy_file.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
@@ -169,7 +170,8 @@ TEST(DiffConformance, EveryExpectedReportMatchesInCompatMode) {
 // Strict mode prints the same report wherever reprod_log is right.
 TEST(DiffConformance, StrictModeMatchesWhereReprodLogIsRight) {
   SKIP_WITHOUT_SAMPLES();
-  const std::set<std::string> differs{"nan", "dtypes", "extra_nested", "twice"};
+  // fortran_mean_f32: DiffStrict.AFortranOrderedPairsMeanIsSummedInCOrder.
+  const std::set<std::string> differs{"nan", "dtypes", "extra_nested", "twice", "fortran_mean_f32"};
   for (const Case& c : load_cases()) {
     if (c.outcome != "log" || differs.count(c.name) != 0) continue;
     SCOPED_TRACE("case " + c.name);
@@ -231,6 +233,20 @@ TEST(DiffStrict, IntegerDiffIsExactAndWarned) {
       << text;
   ASSERT_FALSE(result->warnings.empty());
   EXPECT_NE(result->warnings.front().find("wrap around"), std::string::npos);
+}
+
+// reprod_log sums the mean of a Fortran-ordered pair in memory order; the default sums it in
+// C order, as for any other layout of the same values
+// (DiffLeaf.TheMeanOfTheSameValuesIsTheSameInEveryLayout): only the last digits differ.
+TEST(DiffStrict, AFortranOrderedPairsMeanIsSummedInCOrder) {
+  SKIP_WITHOUT_SAMPLES();
+  const Case c = find_case("fortran_mean_f32");
+  const auto result = run_case(c, false);
+  ASSERT_TRUE(result.has_value()) << result.error().str();
+  const std::string ours = stdout_of(*result), reprod_log = normalise_timestamps(c.expected);
+  EXPECT_NE(ours, reprod_log);
+  const auto value = [](const std::string& log) { return std::stod(log.substr(log.find("value: ") + 7)); };
+  EXPECT_NEAR(value(ours), value(reprod_log), 1e-6);
 }
 
 TEST(DiffStrict, TransposeLineGoesToStdoutOnly) {
@@ -440,6 +456,64 @@ TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
   const auto with_nan = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
   ASSERT_TRUE(with_nan);
   EXPECT_TRUE(with_nan->stats.min.is_nan() && with_nan->stats.max.is_nan() && with_nan->stats.mean.is_nan());
+}
+
+// `values` (C order, of `shape`) as an array of `dtype` (float16/32/64) stored in C order,
+// or in Fortran order, or with its first two axes swapped (read back through [1, 0, 2]).
+enum class Storage { kC, kFortran, kFirstAxesSwapped };
+Array stored_as(Dtype dtype, const std::vector<double>& values, const std::vector<std::size_t>& shape,
+                Storage storage) {
+  const std::size_t d0 = shape[0], d1 = shape[1], d2 = shape[2];
+  std::vector<double> memory(values.size());
+  for (std::size_t i = 0; i < d0; ++i)
+    for (std::size_t j = 0; j < d1; ++j)
+      for (std::size_t k = 0; k < d2; ++k) {
+        const std::size_t c = (i * d1 + j) * d2 + k;
+        const std::size_t at = storage == Storage::kC         ? c
+                               : storage == Storage::kFortran ? (k * d1 + j) * d0 + i
+                                                              : (j * d0 + i) * d2 + k;
+        memory[at] = values[c];
+      }
+  const std::vector<std::size_t> stored_shape =
+      storage == Storage::kFirstAxesSwapped ? std::vector<std::size_t>{d1, d0, d2} : shape;
+  return Array{dtype, stored_shape, storage == Storage::kFortran,
+               SharedBytes::own(test::float_bytes(dtype.item_size, memory))};
+}
+
+// The same values in C order, in Fortran order and through a non-contiguous view (axes
+// swapped in storage, read back through a layout permutation), float16/32/64, over three
+// of numpy's 8192-element blocks: the default mean sums the diff in C order and prints the
+// same digits for all of them; numpy's memory order (--compat) changes the Fortran pair's.
+TEST(DiffLeaf, TheMeanOfTheSameValuesIsTheSameInEveryLayout) {
+  const std::vector<std::size_t> shape{6, 50, 80};
+  std::mt19937 random(29);
+  std::uniform_real_distribution<double> uniform(0.5, 1.5);
+  std::vector<double> a(6 * 50 * 80), b(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = uniform(random);
+    b[i] = uniform(random) * 1e-3;
+  }
+  bool memory_order_differs = false;
+  for (const std::size_t item_size : {2, 4, 8}) {
+    const Dtype dtype{DtypeKind::kFloat, item_size, ByteOrder::kLittle};
+    SCOPED_TRACE(dtype.name());
+    const auto diff = [&](Storage storage, bool numpy_memory_order) {
+      LeafDiffOptions options{true, {}, numpy_memory_order};
+      if (storage == Storage::kFirstAxesSwapped) options.second_axes = {1, 0, 2};
+      const Storage a_storage = storage == Storage::kFirstAxesSwapped ? Storage::kC : storage;
+      const auto result =
+          diff_arrays(stored_as(dtype, a, shape, a_storage), stored_as(dtype, b, shape, storage), options);
+      EXPECT_TRUE(result) << result.error();
+      return result ? result->stats.mean.text() : "";
+    };
+    const std::string c_order = diff(Storage::kC, false);
+    EXPECT_EQ(diff(Storage::kFortran, false), c_order);
+    EXPECT_EQ(diff(Storage::kFirstAxesSwapped, false), c_order);
+    EXPECT_EQ(diff(Storage::kC, true), c_order);
+    EXPECT_EQ(diff(Storage::kFirstAxesSwapped, true), c_order);  // numpy's diff is C-ordered here too
+    memory_order_differs = memory_order_differs || diff(Storage::kFortran, true) != c_order;
+  }
+  EXPECT_TRUE(memory_order_differs);  // the layouts do change numpy's digits: the test has teeth
 }
 
 // |a - b| of complex64 is the float32 nearest the exact modulus. numpy 1.24's AVX-512 abs

@@ -5,11 +5,19 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <limits>
 
+#include "align/checks/padiff_report.h"
 #include "align/io/npy.h"
+#include "align/numeric/exact_sum.h"
+#include "align/numeric/reduce.h"
 #include "compat/padiff_rules.h"
+#include "support/float_bytes.h"
 #include "support/padiff_dumps.h"
 #include "support/temp_dir.h"
 
@@ -76,13 +84,53 @@ TEST(PadiffTensors, TheDefaultRtolCatchesOneFloat32UlpBetweenMeans) {
                   .passed);
 }
 
-TEST(PadiffTensors, Float32MeansAccumulateInFloat32LikeNumpy) {
+TEST(PadiffTensors, MeansAreExactByDefaultAndNumpysUnderPadiffsVerdict) {
   // In float32, 16777216 + 1 == 16777216: numpy's float32 mean loses the ones, float64 keeps them.
   const std::vector<float> values = {16777216, 1, 1, 1, 1, 1, 1};
-  const auto result = compare_tensors(array<float>(values), array<double>({values.begin(), values.end()}), Tolerance{});
-  EXPECT_FALSE(result.passed);
-  EXPECT_EQ(*result.a_mean, static_cast<double>(16777216.0f / 7.0f));
-  EXPECT_EQ(*result.b_mean, 16777222.0 / 7.0);
+  const Array a = array<float>(values), b = array<double>({values.begin(), values.end()});
+  const auto exact = compare_tensors(a, b, Tolerance{});
+  EXPECT_TRUE(exact.passed) << exact.detail;
+  EXPECT_EQ(*exact.a_mean, 16777222.0 / 7.0);
+  EXPECT_EQ(*exact.b_mean, 16777222.0 / 7.0);
+  EXPECT_EQ(exact.note, "");
+
+  const auto padiff = compare_tensors(a, b, Tolerance{}, MeanVerdict::kPadiff);
+  EXPECT_FALSE(padiff.passed);
+  EXPECT_EQ(*padiff.a_mean, static_cast<double>(16777216.0f / 7.0f));
+  EXPECT_EQ(*padiff.b_mean, 16777222.0 / 7.0);
+  EXPECT_EQ(padiff.note,
+            "tipc-run passes this pair: the exact mean 2396746 vs 2396746 agree; PaDiff's sums of the tensors as "
+            "stored differ in their last bits (storage order)");
+}
+
+// |mean A - mean B| can exceed atol + rtol * |mean B| while every element is within its own
+// tolerance, when B's elements of both signs cancel: no divergence by default.
+TEST(PadiffTensors, APairWhoseEveryElementIsWithinTheToleranceNeverDiverges) {
+  const Array a = array({1.0 + 1e-9, -1.0}), b = array({1.0, -1.0});
+  for (const CompareMode mode : {CompareMode::kMean, CompareMode::kStrict}) {
+    const auto result = compare_tensors(a, b, tolerance(mode));
+    EXPECT_TRUE(result.passed) << to_string(mode) << ": " << result.detail;
+    EXPECT_EQ(result.detail, "");
+  }
+  const auto padiff = compare_tensors(a, b, tolerance(CompareMode::kMean), MeanVerdict::kPadiff);
+  EXPECT_FALSE(padiff.passed);
+  EXPECT_EQ(padiff.note,
+            "tipc-run passes this pair: every element is within the tolerance; the exact mean 5.00000041e-10 vs 0 fail "
+            "it only because B's elements of both signs cancel in its mean");
+  // One element outside: the means decide again.
+  EXPECT_FALSE(compare_tensors(array({1.5, -1.0}), b, tolerance(CompareMode::kMean)).passed);
+}
+
+// The other way round: numpy's float32 sums round a real difference of the means away.
+TEST(PadiffTensors, PadiffsVerdictCanPassWhatTheExactMeansFailAndSaysSo) {
+  // Below 8 elements numpy adds one by one: 16777216 + 1 stays 16777216 six times over.
+  const Array a = array<float>({16777216, 1, 1, 1, 1, 1, 1}), b = array<float>({16777216, 0, 0, 0, 0, 0, 0});
+  EXPECT_FALSE(compare_tensors(a, b, Tolerance{}).passed);
+  const auto padiff = compare_tensors(a, b, Tolerance{}, MeanVerdict::kPadiff);
+  EXPECT_TRUE(padiff.passed) << padiff.detail;
+  EXPECT_EQ(padiff.note,
+            "tipc-run fails this pair: the exact mean 2396746 vs 2396745.14 differ by more than 0.24; PaDiff's sums of "
+            "the tensors as stored round the difference away");
 }
 
 TEST(PadiffTensors, NaNsInTheSamePlacesAreEqualAndInfinitiesMustMatch) {
@@ -138,6 +186,13 @@ struct DumpPair {
     auto dump_b = read_dump(b.dir().string());
     if (!dump_b) return fail(dump_b.error());
     return compare_dumps(*dump_a, *dump_b, options);
+  }
+
+  // PaDiff's own verdicts (--padiff-compat).
+  Result<PadiffResult> compare_as_padiff() const {
+    PadiffOptions padiff_own;
+    padiff_own.rules = compat::padiff_own_rules();
+    return compare(padiff_own);
   }
 };
 
@@ -266,9 +321,7 @@ TEST(PadiffCompat, TheBackwardSearchDescendsByForwardOutputs) {
     };
     w.write_report({node("M", {node("M.fc1"), node("M.fc2")})});
   }
-  PadiffOptions padiff_own;
-  padiff_own.rules = compat::padiff_own_rules();
-  const auto result = dumps.compare(padiff_own);
+  const auto result = dumps.compare_as_padiff();
   ASSERT_TRUE(result) << result.error().str();
   EXPECT_EQ(divergences(*result), std::vector<std::string>{
                                       "backward M|M: sublayers correspond, but the diff is in this layer's own output"});
@@ -277,9 +330,7 @@ TEST(PadiffCompat, TheBackwardSearchDescendsByForwardOutputs) {
 TEST(PadiffCompat, OnlyTheFirstStepIsChecked) {
   DumpPair dumps;
   write_steps_diverging_in_the_second(dumps);
-  PadiffOptions padiff_own;
-  padiff_own.rules = compat::padiff_own_rules();
-  const auto result = dumps.compare(padiff_own);
+  const auto result = dumps.compare_as_padiff();
   ASSERT_TRUE(result) << result.error().str();
   EXPECT_TRUE(result->passed());
   EXPECT_EQ(result->ranks, 1u);
@@ -395,8 +446,8 @@ TEST(PadiffParams, APaddleLinearWeightIsComparedWithTorchsTransposed) {
 
 // Paddle (2, 3) and torch (3, 2) hold the same weight, but their float32 means sum the
 // elements in different memory orders: 1e8 + 1 rounds to 1e8 in one order and not the
-// other. Mean mode fails; the element count says nothing is actually outside the tolerance.
-TEST(PadiffParams, AMeanModeFalseAlarmOnATransposedWeightShowsNoElementOutside) {
+// other. PaDiff's verdict fails; the exact means agree, and a note says why.
+TEST(PadiffParams, ATransposedWeightPassesByDefaultAndPadiffsFalseAlarmIsExplained) {
   DumpPair dumps;
   dumps.a.write_params(
       DumpWriter::param_node("Linear", "M.fc", {{"weight", dumps.a.tensor<float>({1e8f, 1, -1e8f, 1, 1, 1}, {2, 3})}}),
@@ -406,14 +457,22 @@ TEST(PadiffParams, AMeanModeFalseAlarmOnATransposedWeightShowsNoElementOutside) 
       "torch");
   const auto result = dumps.compare();
   ASSERT_TRUE(result) << result.error().str();
-  ASSERT_EQ(result->divergences.size(), 1u);
-  const TensorComparison& weight = result->layers[*result->divergences[0].layer].tensors.at(0);
+  EXPECT_TRUE(result->passed()) << divergences(*result).front();
+  const TensorComparison& exact = find_layer(*result, "M.fc.weight")->tensors.at(0);
+  EXPECT_EQ(*exact.a_mean, 4.0 / 6.0);
+  EXPECT_EQ(*exact.b_mean, 4.0 / 6.0);
+
+  const auto padiff = dumps.compare_as_padiff();
+  ASSERT_TRUE(padiff) << padiff.error().str();
+  ASSERT_EQ(padiff->divergences.size(), 1u);
+  const TensorComparison& weight = padiff->layers[*padiff->divergences[0].layer].tensors.at(0);
   EXPECT_FALSE(weight.passed);
   EXPECT_EQ(*weight.a_mean, 0.5);
   EXPECT_EQ(*weight.b_mean, static_cast<double>(1.0f / 6.0f));
-  ASSERT_TRUE(weight.elements);
   EXPECT_EQ(weight.elements->outside, 0u);
-  EXPECT_EQ(weight.elements->total, 6u);
+  EXPECT_EQ(weight.note,
+            "tipc-run passes this pair: the exact mean 0.666666667 vs 0.666666667 agree; PaDiff's sums of the tensors "
+            "as stored differ in their last bits (storage order)");
 }
 
 TEST(PadiffParams, AGradOnOneSideOnlyFailsAndNoGradOnEitherIsSkipped) {
@@ -541,6 +600,195 @@ TEST(PadiffLayerMap, InMapLayersOfTheReportsPairThroughTheirLayerMaps) {
   EXPECT_EQ(find_layer(*result, "M.fc")->b_route, "N.fc");
   EXPECT_EQ(divergences(*result),
             std::vector<std::string>{"forward M|N: sublayers correspond, but the diff is in this layer's own output"});
+}
+
+// ---- storage layouts (issue 29) ----------------------------------------------------
+
+// Values like a trained layer's: both signs, magnitudes over several binades, from a fixed
+// LCG so that every platform gets the same ones.
+std::vector<double> layer_like_values(std::size_t n, std::uint32_t seed) {
+  std::vector<double> out(n);
+  for (double& v : out) {
+    seed = seed * 1664525u + 1013904223u;
+    const double unit = static_cast<double>(seed >> 8) / 16777216.0;  // [0, 1), 24 bits
+    v = (unit - 0.55) * std::ldexp(1.0, static_cast<int>(seed % 5) - 2);
+  }
+  return out;
+}
+
+std::vector<float> as_floats(const std::vector<double>& values) { return {values.begin(), values.end()}; }
+
+// The C-order matrix m of shape (rows, cols) stored as (cols, rows): its transpose's elements.
+template <typename T>
+std::vector<T> transposed_values(const std::vector<T>& m, std::size_t rows, std::size_t cols) {
+  std::vector<T> out(m.size());
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = m[r * cols + c];
+  return out;
+}
+
+// An array of `dtype` (float16, 32 or 64) holding `c_order_values` (given in C order) under
+// `shape`, stored in C or Fortran order.
+Array stored(Dtype dtype, const std::vector<double>& c_order_values, std::vector<std::size_t> shape, bool fortran) {
+  std::vector<double> memory = c_order_values;
+  if (fortran) memory = transposed_values(c_order_values, shape.at(0), shape.at(1));
+  return Array{dtype, std::move(shape), fortran, SharedBytes::own(test::float_bytes(dtype.item_size, memory))};
+}
+
+// C order, Fortran order and a transposed tensor (B stored (cols, rows) and read as its .T,
+// as the Linear weights are) of the same values, in float16/32/64, small and over several
+// of numpy's 8192-element blocks: every mode passes, and the exact means are bit for bit
+// the same. One element off fails every mode in every layout.
+TEST(PadiffLayouts, TheSameValuesInAnyLayoutPassEveryModeAndOneElementOffFailsIt) {
+  const std::vector<Dtype> dtypes{{DtypeKind::kFloat, 2, ByteOrder::kLittle},
+                                  {DtypeKind::kFloat, 4, ByteOrder::kLittle},
+                                  {DtypeKind::kFloat, 8, ByteOrder::kLittle}};
+  bool numpy_means_differ = false;
+  for (const Dtype& dtype : dtypes) {
+    for (const auto& [rows, cols] : {std::pair<std::size_t, std::size_t>{16, 8}, {130, 97}}) {
+      SCOPED_TRACE(dtype.name() + " " + std::to_string(rows) + "x" + std::to_string(cols));
+      const std::vector<double> values = layer_like_values(rows * cols, 7);
+      const Array c_order = stored(dtype, values, {rows, cols}, false);
+      const Array fortran = stored(dtype, values, {rows, cols}, true);
+      Array transposed_view = stored(dtype, transposed_values(values, rows, cols), {cols, rows}, false);
+      transposed_view.shape = {rows, cols};  // numpy's .T: the same bytes in the other order
+      transposed_view.fortran_order = true;
+      const Array& transposed = transposed_view;
+      std::vector<double> off = values;
+      off[rows * cols / 2] += 1;
+      for (const Array* other : {&c_order, &fortran, &transposed}) {
+        for (const CompareMode mode : {CompareMode::kMean, CompareMode::kAbsMean, CompareMode::kStrict}) {
+          const auto same = compare_tensors(c_order, *other, tolerance(mode));
+          EXPECT_TRUE(same.passed) << to_string(mode) << ": " << same.detail;
+          EXPECT_EQ(same.a_mean, same.b_mean) << to_string(mode);
+          const auto one_off =
+              compare_tensors(stored(dtype, off, {rows, cols}, other->fortran_order), *other, tolerance(mode));
+          EXPECT_FALSE(one_off.passed) << to_string(mode);
+          EXPECT_EQ(one_off.elements->argmax, unravel_index(rows * cols / 2, std::vector<std::size_t>{rows, cols}));
+        }
+        numpy_means_differ = numpy_means_differ || numpy_mean(c_order, false) != numpy_mean(*other, false);
+      }
+    }
+  }
+  EXPECT_TRUE(numpy_means_differ);  // the layouts do change numpy's sums: the test exercises something
+}
+
+// A two-layer model, Paddle's SimpleLayer (A) against torch's SimpleModule (B), two steps.
+// Every tensor holds the same values on both sides, the Linear weights and their grads
+// stored as each framework stores them ([in, out] in A, [out, in] in B), except fc2's
+// forward output at step 1 (and the model's, which is fc2's): all 12 elements off by 0.5.
+void write_two_layer_dumps(DumpPair& dumps) {
+  for (const std::string step : {"step_0", "step_1"}) {
+    for (const bool is_a : {true, false}) {
+      DumpWriter w(dumps.temp, std::string(is_a ? "a/" : "b/") + step + "/rank_0");
+      const std::string framework = is_a ? "paddle" : "torch", root = is_a ? "SimpleLayer" : "SimpleModule";
+      const std::uint32_t step_seed = step == "step_0" ? 117 : 208;  // numpy's fc1 means fail at both
+      const auto values = [&](std::uint32_t salt, std::size_t n) { return layer_like_values(n, step_seed + salt); };
+      const float fc2_offset = !is_a && step == "step_1" ? 0.5f : 0.0f;
+      const auto activation = [&](std::uint32_t salt, std::size_t cols, float offset = 0) {
+        std::vector<float> v = as_floats(values(salt, 4 * cols));
+        for (float& x : v) x += offset;
+        return w.tensor<float>(v, {4, cols});
+      };
+      const auto fc1 = DumpWriter::layer("Linear", root + ".fc1", {activation(1, 8)}, {activation(2, 8)});
+      const auto fc2 = DumpWriter::layer("Linear", root + ".fc2", {activation(3, 3, fc2_offset)}, {activation(4, 3)});
+      w.write_report({DumpWriter::layer(root, root, {activation(3, 3, fc2_offset)}, {activation(4, 3)}, {fc1, fc2})},
+                     framework);
+      const auto weight = [&](std::uint32_t salt, std::size_t in, std::size_t out) {
+        const std::vector<float> v = as_floats(values(salt, in * out));
+        return is_a ? w.tensor<float>(v, {in, out}) : w.tensor<float>(transposed_values(v, in, out), {out, in});
+      };
+      const auto linear = [&](const std::string& name, std::uint32_t salt, std::size_t in, std::size_t out) {
+        return DumpWriter::param_node(
+            "Linear", root + "." + name,
+            {{"weight", weight(salt, in, out)}, {"bias", w.tensor<float>(as_floats(values(salt + 1, out)))}},
+            {{"weight", weight(salt + 2, in, out)}, {"bias", w.tensor<float>(as_floats(values(salt + 3, out)))}});
+      };
+      w.write_params(DumpWriter::param_node(root, root, OrderedJson::object(), OrderedJson::object(),
+                                            {linear("fc1", 10, 16, 8), linear("fc2", 20, 8, 3)}),
+                     framework);
+    }
+  }
+}
+
+TEST(PadiffLayouts, TheTwoLayerDumpPairDivergesOnlyAtFc2sOutputInStep1) {
+  DumpPair dumps;
+  write_two_layer_dumps(dumps);
+  const auto result = dumps.compare();
+  ASSERT_TRUE(result) << result.error().str();
+  const std::string text = render_padiff_text(*result, {"a", "b", Tolerance{}, 3});
+  EXPECT_EQ(divergences(*result),
+            std::vector<std::string>{"forward step_1/rank_0 SimpleLayer.fc2|SimpleModule.fc2: no sublayers"})
+      << text;
+  EXPECT_NE(text.find("first divergence: forward step_1/rank_0\n  layer:  Linear\n  route:  SimpleLayer.fc2\n"
+                      "          SimpleModule.fc2\n  reason: no sublayers\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("12 of 12 elements outside the tolerance"), std::string::npos) << text;
+  EXPECT_EQ(text.find("PaDiff's verdict"), std::string::npos) << text;
+}
+
+// --padiff-compat: PaDiff checks step 0 only and fails transposed weights and grads (fc1's
+// both, fc2's grad) on their float32 means; each such layer gets a line saying why tipc-run
+// passes it.
+TEST(PadiffCompat, PadiffsFalseAlarmsOnTheTwoLayerDumpPairAreNoted) {
+  DumpPair dumps;
+  write_two_layer_dumps(dumps);
+  const auto result = dumps.compare_as_padiff();
+  ASSERT_TRUE(result) << result.error().str();
+  const std::string text = render_padiff_text(*result, {"a", "b", Tolerance{}, 3});
+  EXPECT_EQ(divergences(*result),
+            (std::vector<std::string>{
+                "weights step_0/rank_0 SimpleLayer.fc1.weight|SimpleModule.fc1.weight: parameter differs",
+                "grads step_0/rank_0 SimpleLayer.fc1.weight|SimpleModule.fc1.weight: parameter differs",
+                "grads step_0/rank_0 SimpleLayer.fc2.weight|SimpleModule.fc2.weight: parameter differs"}))
+      << text;
+  for (const Divergence& divergence : result->divergences) {
+    const std::string& note = result->layers[*divergence.layer].tensors.at(0).note;
+    EXPECT_TRUE(note.starts_with("tipc-run passes this pair: the exact mean ")) << note;
+  }
+  EXPECT_NE(text.find("PaDiff's verdict, not tipc-run's (3 layers):\n  weights   step_0/rank_0  "
+                      "SimpleLayer.fc1.weight vs SimpleModule.fc1.weight: value: tipc-run passes this pair: the exact "
+                      "mean "),
+            std::string::npos)
+      << text;
+}
+
+}  // namespace
+}  // namespace tipc::align
+
+namespace tipc::align {
+namespace {
+
+// Throughput of the mean-mode check on 64 MiB float32 tensors; run by hand with
+// --gtest_also_run_disabled_tests (no timing goal: it prints MB/s).
+TEST(PadiffSpeed, DISABLED_MeanModeMegabytesPerSecond) {
+  const std::size_t n = (64u << 20) / 4;
+  std::vector<float> values(n);
+  std::uint32_t state = 12345;
+  for (float& v : values) {
+    state = state * 1664525u + 1013904223u;
+    v = static_cast<float>(static_cast<std::int32_t>(state)) * 1e-9f;
+  }
+  const Array a = array<float>(values, {n / 1024, 1024});
+  // Wall time and the CPU time of all threads: the machine may be shared, so both are shown.
+  const auto time = [&](const char* what, auto&& run) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::clock_t cpu_start = std::clock();
+    for (int i = 0; i < 3; ++i) run();
+    const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+    const double megabytes = 3 * 2 * 64.0 * 1.048576;
+    std::printf("%s: %.0f MB/s wall, %.0f MB/s per CPU second\n", what, megabytes / wall.count(), megabytes / cpu);
+  };
+  time("compare_tensors mean (two tensors)", [&] { EXPECT_TRUE(compare_tensors(a, a, Tolerance{}).passed); });
+  time("compare_tensors strict (two tensors)",
+       [&] { EXPECT_TRUE(compare_tensors(a, a, tolerance(CompareMode::kStrict)).passed); });
+  Array fortran = a;
+  fortran.fortran_order = true;
+  time("compare_tensors mean, C against Fortran order", [&] { compare_tensors(a, fortran, Tolerance{}); });
+  time("exact_mean (twice)", [&] { EXPECT_EQ(exact_mean(a, false), exact_mean(a, false)); });
+  time("numpy_mean (twice)", [&] { EXPECT_EQ(numpy_mean(a, false), numpy_mean(a, false)); });
 }
 
 }  // namespace
