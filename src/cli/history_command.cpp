@@ -31,6 +31,7 @@ std::variant<HistoryArgs, int> parse_history_args(const std::vector<std::string>
   HistoryArgs parsed;
   CLI::App app{"The run history: the last runs, or one figure over them (a metric followed over commits)",
                "tipc-run history"};
+  app.footer("tipc-run history import DIR_OR_BUNDLE... records existing output directories and bundles.");
   app.add_option("METRIC", parsed.metric, "a figure: ips, batch_cost_s, eval:top1, infer:inference_ms, ...");
   app.add_option("--stage", parsed.stage, "only stages whose id matches this glob (default: every stage)");
   app.add_option("--runs", parsed.runs, "how many of the last runs (default 20)")->check(CLI::Range(1, 1000000));
