@@ -47,11 +47,11 @@ struct ImportedRun {
 Result<ImportedRun> load_input(const std::string& input) {
   std::error_code ec;
   const std::string location = fs::absolute(input, ec).lexically_normal().string();
-  ImportedRun run;
+  ImportedRun run{{}, location};
   if (fs::is_directory(input, ec)) {
-    run = {TRY(report::load_run_report(input)), location};
+    run.report = TRY(report::load_run_report(input));
   } else if (fs::is_regular_file(input, ec)) {
-    run = {TRY(report::load_bundle_report(input)), location};
+    run.report = TRY(report::load_bundle_report(input));
   } else {
     return fail(Error::at(input, 0, "", "no such directory or bundle"));
   }

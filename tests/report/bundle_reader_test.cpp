@@ -27,6 +27,8 @@ TEST(BundleReader, ReadsTheReportOfTheBundleAndLeavesNothingBehind) {
   EXPECT_EQ(std::string(read->verdict().word()), written.verdict().word());
   EXPECT_EQ(read->started, written.started);
   EXPECT_EQ(read->plans.size(), 2u);
+  ASSERT_TRUE(read->environment && read->environment->repository);
+  EXPECT_EQ(read->environment->repository->commit, "0123456789abcdef0123456789abcdef01234567");  // the run's own
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);  // the bundle alone
 }
 
