@@ -21,6 +21,7 @@ _tipc_run_subcommand_options() {
   case "$1" in
     report) echo '-o --output --bundle --strict --allow-nothing -h --help' ;;
     history) echo '--stage --runs --history -h --help' ;;
+    'history import') echo '--history -h --help' ;;
     compare) echo '--history --settings --markdown --json --junit --all -h --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat -h --help' ;;
     acceptance) echo '--config --bundle --compat -h --help' ;;
@@ -74,6 +75,12 @@ _tipc_run_config_modes() {
 # The words after a subcommand: its options, their values, else its positionals.
 _tipc_run_subcommand() {
   local subcommand="$1" prev="$2" cur="$3"
+  # `history import DIR_OR_BUNDLE...` has options of its own; after `history`: import, or a METRIC.
+  [ "$subcommand" = history ] && [ "${COMP_WORDS[2]}" = import ] && [ "$COMP_CWORD" -gt 2 ] && subcommand='history import'
+  if [ "$subcommand" = history ] && [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]]; then
+    COMPREPLY=($(compgen -W 'import' -- "$cur"))
+    return 0
+  fi
   _tipc_run_option_values "$subcommand" "$prev" "$cur" && return 0
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_tipc_run_subcommand_options "$subcommand")" -- "$cur"))

@@ -1,6 +1,5 @@
 #include "cli/compare_command.h"
 
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -11,7 +10,6 @@
 #include "cli/history_location.h"
 #include "cli/run_reference.h"
 #include "cli/subcommand.h"
-#include "config/project_settings.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "gate/comparison_files.h"
@@ -33,11 +31,12 @@ std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>
   CLI::App app{"Compare a run with a baseline: stage results and figures (throughput, costs, memory, metrics, "
                "latency), noise told from change",
                "tipc-run compare"};
-  const char* what = "an output directory with a run's state, a run id of the run history (12, run:12), or a commit "
-                     "prefix or branch (its latest recorded run)";
+  const char* what = "an output directory with a run's state, a bundle (--bundle FILE.tar.gz), a run id of the run "
+                     "history (12, run:12), or a commit prefix or branch (its latest recorded run)";
   app.add_option("BASE", parsed.base, fmt::format("the baseline: {}", what))->required();
   app.add_option("NEW", parsed.current, fmt::format("the run to judge: {}", what))->required();
-  app.add_option("--history", parsed.history, "the run history (default: test_tipc/output/.tipc-history.sqlite)");
+  app.add_option("--history", parsed.history,
+                 "the run history (default: the settings' history:, else test_tipc/output/.tipc-history.sqlite)");
   app.add_option("--settings", parsed.settings,
                  "the settings file whose gates: apply (default: test_tipc/tipc-run.yaml of the repository around the "
                  "current directory, when it exists)");
@@ -57,29 +56,22 @@ Result<void> write_outputs(const CompareArgs& args, const gate::ComparedRuns& ru
   return {};
 }
 
-// The gates of --settings, or of the repository's settings file when it has one.
-Result<gate::GateRules> gate_rules(const CompareArgs& args) {
-  std::error_code ec;
-  const std::string found = repository_around(std::filesystem::current_path(ec).string()) + "/test_tipc/tipc-run.yaml";
-  if (!args.settings && !std::filesystem::exists(found, ec)) return gate::GateRules{};
-  const config::ProjectSettings settings = TRY(config::load_project_settings(args.settings.value_or(found)));
-  return gate::rules_from_settings(settings.gates);
-}
-
 }  // namespace
 
 int compare_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   auto parsed = parse_compare_args(args, out, err);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const CompareArgs& compare = std::get<CompareArgs>(parsed);
-  const std::string history_path = compare.history.value_or(default_history_path());
+  // The settings (their gates: and history:) of --settings, or of the repository's settings file.
+  const auto repository = repository_here(compare.settings);
+  if (!repository) return subcommand_error("compare", repository.error(), err);
+  const std::string history_path = history_to_read(compare.history, *repository);
   const auto base = load_run_reference(compare.base, history_path);
   if (!base) return subcommand_error("compare", base.error(), err);
   const auto current = load_run_reference(compare.current, history_path);
   if (!current) return subcommand_error("compare", current.error(), err);
-  const auto rules = gate_rules(compare);
-  if (!rules) return subcommand_error("compare", rules.error(), err);
-  const gate::RunComparison comparison = gate::compare_runs(*base, *current, *rules);
+  const gate::RunComparison comparison =
+      gate::compare_runs(*base, *current, gate::rules_from_settings(repository->settings.gates));
   const std::vector<gate::ComparisonRow> rows = gate::comparison_rows(comparison);
   const gate::ComparedRuns runs{base->label, current->label};
   out << gate::console_comparison(runs, rows, compare.all);

@@ -9,6 +9,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "cli/history_import.h"
 #include "cli/history_location.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
@@ -30,10 +31,12 @@ std::variant<HistoryArgs, int> parse_history_args(const std::vector<std::string>
   HistoryArgs parsed;
   CLI::App app{"The run history: the last runs, or one figure over them (a metric followed over commits)",
                "tipc-run history"};
+  app.footer("tipc-run history import DIR_OR_BUNDLE... records existing output directories and bundles.");
   app.add_option("METRIC", parsed.metric, "a figure: ips, batch_cost_s, eval:top1, infer:inference_ms, ...");
   app.add_option("--stage", parsed.stage, "only stages whose id matches this glob (default: every stage)");
   app.add_option("--runs", parsed.runs, "how many of the last runs (default 20)")->check(CLI::Range(1, 1000000));
-  app.add_option("--history", parsed.history, "the run history (default: test_tipc/output/.tipc-history.sqlite)");
+  app.add_option("--history", parsed.history,
+                 "the run history (default: the settings' history:, else test_tipc/output/.tipc-history.sqlite)");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   return parsed;
 }
@@ -67,10 +70,13 @@ void print_series(const std::vector<history::SeriesPoint>& points, std::ostream&
 }  // namespace
 
 int history_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (!args.empty() && args.front() == "import") return history_import_main({args.begin() + 1, args.end()}, out, err);
   auto parsed = parse_history_args(args, out, err);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const HistoryArgs& history_args = std::get<HistoryArgs>(parsed);
-  const std::string path = history_args.history.value_or(default_history_path());
+  const auto repository = repository_here();
+  if (!repository) return subcommand_error("history", repository.error(), err);
+  const std::string path = history_to_read(history_args.history, *repository);
   auto history = history::RunHistory::open(path, false);
   if (!history) return subcommand_error("history", history.error(), err);
   if (!history_args.metric) {

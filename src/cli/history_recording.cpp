@@ -31,12 +31,7 @@ void record(const report::RunReport& report, const std::string& path, std::ostre
 std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
                                             const std::string& repo_root) {
   if (options.no_history) return std::nullopt;
-  if (options.history) return options.history;
-  if (settings.history) {
-    if (settings.history->empty()) return std::nullopt;
-    return (std::filesystem::path(repo_root) / *settings.history).string();
-  }
-  return default_history_path(repo_root);
+  return history_path_of(options.history, settings, repo_root);
 }
 
 int record_and_compare(const std::optional<report::RunReport>& report, const Options& options,

@@ -184,8 +184,8 @@ void add_selection_options(CLI::App& app, Options& o) {
   app.add_flag("--no-history", o.no_history, "do not record the run in the run history");
   app.add_option("--baseline", o.baseline,
                  "compare the run with this one at its end, as tipc-run compare does: a run id of the run history, a "
-                 "commit prefix or branch (its latest recorded run), or an output directory; exit 6 on a failing "
-                 "regression");
+                 "commit prefix or branch (its latest recorded run), an output directory, or a bundle; exit 6 on a "
+                 "failing regression");
   app.add_flag("--bisect", o.bisect,
                "exit as `git bisect run` reads it: 0 good, 1 bad (a stage failed, or a failing regression against "
                "--baseline), 125 this commit cannot be tested (nothing ran, a config, settings or data step error)");

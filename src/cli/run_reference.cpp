@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "history/run_history.h"
+#include "report/bundle_reader.h"
 #include "report/report_loader.h"
 
 namespace tipc::cli {
@@ -24,16 +25,17 @@ std::optional<std::int64_t> run_id_of(std::string_view word) {
 Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path) {
   std::error_code ec;
   if (std::filesystem::is_directory(word, ec)) return gate::snapshot_of(TRY(report::load_run_report(word)), word);
+  if (std::filesystem::is_regular_file(word, ec)) return gate::snapshot_of(TRY(report::load_bundle_report(word)), word);
   auto history = history::RunHistory::open(history_path, false);
   if (!history) {
-    return fail(Error::plain(fmt::format("`{}` is no directory, and the run history cannot be read: {}", word,
+    return fail(Error::plain(fmt::format("`{}` is no directory or bundle, and the run history cannot be read: {}", word,
                                          history.error().str())));
   }
   if (const auto id = run_id_of(word)) return history->snapshot(*id);
   const auto latest = TRY(history->latest(word));
   if (!latest) {
     return fail(Error::plain(
-        fmt::format("`{}` is no directory, run id, or commit or branch with a run in {}", word, history_path)));
+        fmt::format("`{}` is no directory, bundle, run id, or commit or branch with a run in {}", word, history_path)));
   }
   gate::RunSnapshot snapshot = TRY(history->snapshot(latest->id));
   snapshot.label = fmt::format("{} (run {})", word, latest->id);

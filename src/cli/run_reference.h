@@ -1,7 +1,8 @@
 #pragma once
 // A run named on the command line (`tipc-run compare BASE NEW`, `--baseline REF`): an output
-// directory holding a run's state, a run id of the run history (`12`, `run:12`), or a commit
-// prefix or branch whose latest recorded run is taken.
+// directory holding a run's state, a bundle (any file: --bundle's FILE.tar.gz, its
+// reports/report.json), a run id of the run history (`12`, `run:12`), or a commit prefix or
+// branch whose latest recorded run is taken.
 #include <string>
 
 #include "core/error.h"

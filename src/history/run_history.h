@@ -16,7 +16,7 @@
 
 namespace tipc::history {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // One recorded run, as listed.
 struct RunEntry {
@@ -37,6 +37,12 @@ struct SeriesPoint {
   std::size_t samples = 0;
 };
 
+// A run record_new was given: its id, and whether the history held it already.
+struct Recorded {
+  std::int64_t id = 0;
+  bool already = false;
+};
+
 class RunHistory {
  public:
   // `create` false: a missing file is an error (reading a history never makes one).
@@ -44,6 +50,10 @@ class RunHistory {
 
   // Records a finished run in one transaction; its id.
   Result<std::int64_t> record(const report::RunReport& report, const std::string& output_dir);
+  // Records it unless the history holds it already: a run of the same start, finish and
+  // repository root (what its state says, so a copy of its output directory and its bundle's
+  // report.json name it alike). One transaction: two imports of one run record it once.
+  Result<Recorded> record_new(const report::RunReport& report, const std::string& output_dir);
   Result<gate::RunSnapshot> snapshot(std::int64_t run_id);
   Result<std::optional<RunEntry>> run(std::int64_t run_id);
   // The latest run whose commit starts with `ref` (at least 4 hex digits) or whose branch is `ref`.
@@ -59,6 +69,9 @@ class RunHistory {
   explicit RunHistory(Database db) : db_(std::move(db)) {}
   Result<void> migrate();
   Result<std::vector<RunEntry>> entries(std::string_view where, const std::vector<Value>& values);
+  Result<Recorded> write(const report::RunReport& report, const std::string& output_dir, bool unless_recorded);
+  Result<std::optional<std::int64_t>> find(const report::RunReport& report);
+  Result<std::int64_t> insert_run(const report::RunReport& report, const std::string& output_dir);
   Result<void> insert_stages(std::int64_t run_id, const report::RunReport& report);
   Database db_;
 };

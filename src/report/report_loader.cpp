@@ -19,7 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* const kNotStarted = "not started (the run ended before it)";
-const char* const kNotSelected = "not selected (--only or -k), and no earlier run has a result";
 
 struct PlanFile {
   std::string path;
@@ -134,7 +133,7 @@ StageReport stage_report(const PlanFile& plan, const plan::PlanFileStage& stage,
                          const std::map<std::string, const run::JournalEntry*>& last) {
   StageReport report = stage_from_plan(stage.stage, plan);
   report.selected = plan.record.selects(report.id);
-  if (!report.selected) report.reason = kNotSelected;
+  if (!report.selected) report.reason = kNotSelectedReason;
   if (const auto it = last.find(report.id); it != last.end()) apply_last_entry(report, stage, plan, journal, *it->second);
   add_check(report, stage.stage, plan);
   if (report.started) report.metrics = parse_stage_metrics_file(report.kind, report.log);

@@ -26,6 +26,8 @@
 namespace tipc::report {
 
 inline constexpr int kLogTailLines = 30;
+// The reason of a stage the last run did not select (--only, -k) and no run has a result of.
+inline constexpr const char* kNotSelectedReason = "not selected (--only or -k), and no earlier run has a result";
 
 // Every plan whose plan file (.tipc-plan.json) lies at or under `dir`, in path order: the
 // configs of one suite run, or of runs one config at a time into one tree, each plan with

@@ -116,18 +116,38 @@ TEST_F(CompareCommand, RunsAreFoundInTheHistoryByIdCommitOrBranch) {
   EXPECT_EQ(compare({"abcdef01", worse_dir_, "--history", path}).exit_code, kExitRegressed);
 }
 
+TEST_F(CompareCommand, ABundleIsARunToo) {
+  TempDir dir;
+  const std::string bundle = (dir.path() / "base.tar.gz").string();
+  const auto bundled = test::run_tipc(base_->path().string(), {"report", base_dir_, "--bundle", bundle});
+  ASSERT_EQ(bundled.exit_code, 0) << bundled.out << bundled.err;
+  const auto worse = compare({bundle, worse_dir_});
+  EXPECT_EQ(worse.exit_code, kExitRegressed) << worse.out << worse.err;
+  EXPECT_NE(worse.out.find(" against " + bundle + ": 1 regressed (1 failing)"), std::string::npos) << worse.out;
+  EXPECT_NE(worse.out.find("eval:top1  0.9 -> 0.8  -11.11%"), std::string::npos) << worse.out;
+  const auto same = compare({bundle, base_dir_});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("0 regressed (0 failing), 0 improved, 1 unchanged, 0 new, 0 gone"), std::string::npos)
+      << same.out;
+  const std::string corrupt = dir.write("corrupt.tar.gz", "not gzip");
+  const auto refused = compare({corrupt, base_dir_});
+  EXPECT_EQ(refused.exit_code, kExitUsage);
+  EXPECT_TRUE(refused.err.starts_with("tipc-run compare: error: " + corrupt + ": not a readable bundle (a gzipped tar): "))
+      << refused.err;
+}
+
 TEST_F(CompareCommand, WhatIsNoRunIsExitTwoWithTheReason) {
   TempDir dir;
   const std::string path = (dir.path() / "h.sqlite").string();
   const auto no_history = compare({"main", base_dir_, "--history", path});
   EXPECT_EQ(no_history.exit_code, kExitUsage);
-  EXPECT_EQ(no_history.err, "tipc-run compare: error: `main` is no directory, and the run history cannot be read: " +
+  EXPECT_EQ(no_history.err, "tipc-run compare: error: `main` is no directory or bundle, and the run history cannot be read: " +
                                 path + ": no run history here (no run has been recorded in it)\n");
   EXPECT_FALSE(std::filesystem::exists(path));  // reading never makes one
   ASSERT_TRUE(history::RunHistory::open(path));
   const auto missing = compare({"nosuchbranch", base_dir_, "--history", path});
   EXPECT_EQ(missing.exit_code, kExitUsage);
-  EXPECT_EQ(missing.err, "tipc-run compare: error: `nosuchbranch` is no directory, run id, or commit or branch with a run in " +
+  EXPECT_EQ(missing.err, "tipc-run compare: error: `nosuchbranch` is no directory, bundle, run id, or commit or branch with a run in " +
                              path + "\n");
   const auto no_run = compare({"7", base_dir_, "--history", path});
   EXPECT_EQ(no_run.exit_code, kExitUsage);

@@ -75,22 +75,65 @@ TEST(RunHistory, TheLatestRunOfACommitPrefixOrABranch) {
   EXPECT_EQ((*newest)[1].output_dir, "b");
 }
 
-TEST(RunHistory, TwoWritersAtOnceLoseNothing) {
+TEST(RunHistory, ARunIsRecordedOnceByItsStartFinishAndRepositoryRoot) {
   test::TempDir dir;
-  const std::string path = (dir.path() / "h.sqlite").string();
-  opened(path);  // created and migrated before the writers race
-  const report::RunReport report = test::sample_run_report();
+  RunHistory history = opened((dir.path() / "h.sqlite").string());
+  report::RunReport report = test::sample_run_report();
+  const auto first = history.record_new(report, "/repo/out");
+  ASSERT_TRUE(first) << first.error().str();
+  EXPECT_EQ(std::tie(first->id, first->already), std::tuple(1, false));
+  const auto moved = history.record_new(report, "/elsewhere/copy");  // the same run, copied
+  ASSERT_TRUE(moved) << moved.error().str();
+  EXPECT_EQ(std::tie(moved->id, moved->already), std::tuple(1, true));
+  EXPECT_EQ((*history.run(1))->output_dir, "/repo/out");
+  report.finished = *report.finished + 1;
+  EXPECT_EQ(history.record_new(report, "/repo/out")->id, 2);
+  report.repo_root = "/other";
+  EXPECT_EQ(history.record_new(report, "/repo/out")->id, 3);
+  EXPECT_EQ(history.runs(10)->size(), 3u);
+  EXPECT_EQ(history.snapshot(1)->stages.size(), gate::snapshot_of(report, "").stages.size());
+}
+
+// Two threads at once, each with its own connection to `path`, each calling `write(history,
+// which)` `times` times; their errors ("" for none).
+template <class Write>
+std::vector<std::string> write_from_two_threads(const std::string& path, int times, const Write& write) {
   std::vector<std::string> errors(2);
   const auto writer = [&](int which) {
     auto history = RunHistory::open(path);
     if (!history) return void(errors[which] = history.error().str());
-    for (int i = 0; i < 15; ++i) {
-      if (auto id = history->record(report, std::to_string(which)); !id) return void(errors[which] = id.error().str());
+    for (int i = 0; i < times; ++i) {
+      if (const Result<void> wrote = write(*history, which); !wrote) return void(errors[which] = wrote.error().str());
     }
   };
   std::thread first(writer, 0), second(writer, 1);
   first.join();
   second.join();
+  return errors;
+}
+
+TEST(RunHistory, TwoImportsOfOneRunAtOnceRecordItOnce) {
+  test::TempDir dir;
+  const std::string path = (dir.path() / "h.sqlite").string();
+  opened(path);
+  const report::RunReport report = test::sample_run_report();
+  const auto errors = write_from_two_threads(path, 10, [&](RunHistory& history, int) -> Result<void> {
+    TRY(history.record_new(report, "out"));
+    return {};
+  });
+  EXPECT_EQ(errors, (std::vector<std::string>{"", ""}));
+  EXPECT_EQ(opened(path).runs(100)->size(), 1u);
+}
+
+TEST(RunHistory, TwoWritersAtOnceLoseNothing) {
+  test::TempDir dir;
+  const std::string path = (dir.path() / "h.sqlite").string();
+  opened(path);  // created and migrated before the writers race
+  const report::RunReport report = test::sample_run_report();
+  const auto errors = write_from_two_threads(path, 15, [&](RunHistory& history, int which) -> Result<void> {
+    TRY(history.record(report, std::to_string(which)));
+    return {};
+  });
   EXPECT_EQ(errors, (std::vector<std::string>{"", ""}));
   EXPECT_EQ(opened(path).runs(100)->size(), 30u);
 }
@@ -107,13 +150,37 @@ TEST(RunHistory, ANewerSchemaOrAnotherFileIsRefusedWithTheFileNamed) {
   }
   const auto refused = RunHistory::open(newer);
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().str(), newer + ": the run history has schema version 99, newer than this tipc-run's 1");
+  EXPECT_EQ(refused.error().str(), newer + ": the run history has schema version 99, newer than this tipc-run's " +
+                                     std::to_string(kSchemaVersion));
 
   const std::string garbage = dir.write("garbage.sqlite", std::string(4096, 'x'));
   const auto damaged = RunHistory::open(garbage);
   ASSERT_FALSE(damaged);
   EXPECT_NE(damaged.error().str().find(garbage + ": "), std::string::npos) << damaged.error().str();
   EXPECT_NE(damaged.error().str().find("not a database"), std::string::npos) << damaged.error().str();
+}
+
+TEST(RunHistory, AVersionOneFileIsMigratedAndKeepsItsRuns) {
+  test::TempDir dir;
+  const std::string path = (dir.path() / "v1.sqlite").string();
+  const report::RunReport report = test::sample_run_report();
+  ASSERT_TRUE(opened(path).record(report, "out"));
+  {
+    auto db = Database::open(path, 100);  // as tipc-run with schema 1 left it
+    ASSERT_TRUE(db && db->execute("DROP INDEX runs_by_start; PRAGMA user_version = 1"));
+  }
+  RunHistory history = opened(path);
+  auto db = Database::open(path, 100);
+  ASSERT_TRUE(db);
+  auto version = db->prepare("PRAGMA user_version");
+  ASSERT_TRUE(version && version->step());
+  EXPECT_EQ(version->integer(0), 2);
+  auto index = db->prepare("SELECT count(*) FROM sqlite_master WHERE name = 'runs_by_start'");
+  ASSERT_TRUE(index && index->step());
+  EXPECT_EQ(index->integer(0), 1);
+  const auto again = history.record_new(report, "elsewhere");
+  ASSERT_TRUE(again) << again.error().str();
+  EXPECT_EQ(std::tie(again->id, again->already), std::tuple(1, true));
 }
 
 TEST(RunHistory, SamplesArePackedAsDoubles) {

@@ -177,6 +177,8 @@ TEST_F(InstalledCompletion, CompletesSubcommandsConfigsModesAndOptionValues) {
       {"tipc-run --base", "--baseline"},
       {"tipc-run --retries 2 --shard 1/2 -k bs1 test_tipc/configs/alexnet.txt whole_i", "whole_infer"},
       {"tipc-run report --out", "--output"},
+      {"tipc-run history im", "import"},
+      {"tipc-run history import --h", "--history --help"},
       {"tipc-run help padi", "padiff"},
   };
   for (const auto& [words, expected] : cases) EXPECT_EQ(complete(words), std::string(expected) + "\n") << words;
@@ -210,6 +212,7 @@ TEST_F(InstalledCompletion, CompletesEveryOptionAndSubcommandThatTheHelpLists) {
     EXPECT_TRUE(candidates("tipc-run help ''").count(name)) << name;
     expect_options_completed(*this, "tipc-run " + name, installed_output({name, "--help"}));
   }
+  expect_options_completed(*this, "tipc-run history import", installed_output({"history", "import", "--help"}));
 }
 
 // The dialects and launchers are data: the completion offers each one shipped.
