@@ -173,12 +173,18 @@ Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {
 
 Result<std::vector<SeriesPoint>> RunHistory::series(const std::string& name, const std::string& stage_glob,
                                                      std::size_t runs) {
+  // The runs are walked newest first, each probed through its stages (stages_by_run,
+  // figures_by_stage) until `runs` have the figure; then only their rows are read. Starting
+  // from every figure of that name (figures_by_name) read the whole history: 0.26 s against
+  // 1 ms for `ips` over 10,000 runs (bench/history_bench.py). A name no run has is caught
+  // by the name index first. CROSS JOIN keeps SQLite to this loop order.
   auto query = TRY(db_.prepare(fmt::format(
-      "SELECT {}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM figures f "
-      "JOIN stages s ON f.stage = s.id JOIN runs r ON s.run = r.id "
-      "WHERE f.name = ?1 AND s.stage GLOB ?2 AND r.id IN (SELECT DISTINCT s2.run FROM figures f2 JOIN stages s2 "
-      "ON f2.stage = s2.id WHERE f2.name = ?1 AND s2.stage GLOB ?2 ORDER BY s2.run DESC LIMIT ?3) "
-      "ORDER BY r.id, s.position",
+      "WITH recent(id) AS (SELECT r2.id FROM runs r2 WHERE EXISTS (SELECT 1 FROM figures WHERE name = ?1) "
+      "AND EXISTS (SELECT 1 FROM stages s2 CROSS JOIN figures f2 ON f2.stage = s2.id "
+      "WHERE s2.run = r2.id AND f2.name = ?1 AND s2.stage GLOB ?2) ORDER BY r2.id DESC LIMIT ?3) "
+      "SELECT {}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM recent "
+      "CROSS JOIN runs r ON r.id = recent.id CROSS JOIN stages s ON s.run = r.id CROSS JOIN figures f ON f.stage = s.id "
+      "WHERE f.name = ?1 AND s.stage GLOB ?2 ORDER BY r.id, s.position",
       kRunColumns)));
   TRY(query.bind({name, stage_glob, static_cast<std::int64_t>(runs)}));
   std::vector<SeriesPoint> points;
