@@ -55,6 +55,7 @@ import sys
 import tempfile
 import time
 
+from scheduler_bench import print_rows
 from tipc_config import SETTINGS, config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -343,15 +344,7 @@ def main():
         (f"    the {k['runs']}-run file: size / runs, / stages", f"{c['size'] / k['runs'] / 1024:.1f} KiB, "
          f"{c['size'] / k['stages']:.0f} B ({c['size'] / 2**20:.1f} MiB)", ""),
     ]
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    for label, value, target in rows:
-        print(f"{label:<{width}}  {value:>{vwidth}}  {target}")
-    print("load average at end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    missed = [r[0].strip() for r in rows if r[2].endswith("MISSED")]
-    if missed:
-        print("goals missed: " + "; ".join(missed))
-        sys.exit(1)
+    print_rows(rows)
 
 
 if __name__ == "__main__":
