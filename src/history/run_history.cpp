@@ -78,22 +78,36 @@ Result<RunHistory> RunHistory::open(const std::string& path, bool create) {
     return fail(Error::plain(fmt::format("{}: no run history here (no run has been recorded in it)", path)));
   }
   RunHistory history(TRY(Database::open(path, 5000, create)));
-  TRY(history.db_.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"));
+  TRY(history.db_.use_wal());
+  TRY(history.db_.execute("PRAGMA foreign_keys=ON"));
   TRY(history.migrate());
   return history;
 }
 
-Result<void> RunHistory::migrate() {
-  auto version_query = TRY(db_.prepare("PRAGMA user_version"));
-  TRY(version_query.step());
-  const std::int64_t version = version_query.integer(0);
+Result<std::int64_t> RunHistory::schema_version() {
+  auto query = TRY(db_.prepare("PRAGMA user_version"));
+  TRY(query.step());
+  const std::int64_t version = query.integer(0);
   if (version > kSchemaVersion) {
     return fail(Error::plain(fmt::format("{}: the run history has schema version {}, newer than this tipc-run's {}",
                                          db_.path(), version, kSchemaVersion)));
   }
-  for (std::int64_t step = version; step < kSchemaVersion; ++step) {
-    TRY(db_.execute(fmt::format("BEGIN IMMEDIATE; {} PRAGMA user_version = {}; COMMIT;",
-                                kMigrations[static_cast<std::size_t>(step)], step + 1)));
+  return version;
+}
+
+// The version is read again under the write lock: two runs that open a new file at once
+// would otherwise both see version 0, and the second would fail on CREATE TABLE.
+Result<void> RunHistory::migrate() {
+  if (TRY(schema_version()) == kSchemaVersion) return {};  // the usual case: no lock taken
+  TRY(db_.execute("BEGIN IMMEDIATE"));
+  Result<void> migrated = migrate_locked();
+  Result<void> ended = db_.execute(migrated ? "COMMIT" : "ROLLBACK");
+  return migrated ? ended : migrated;
+}
+
+Result<void> RunHistory::migrate_locked() {
+  for (std::int64_t step = TRY(schema_version()); step < kSchemaVersion; ++step) {
+    TRY(db_.execute(fmt::format("{} PRAGMA user_version = {};", kMigrations[static_cast<std::size_t>(step)], step + 1)));
   }
   return {};
 }
@@ -202,12 +216,18 @@ Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {
 
 Result<std::vector<SeriesPoint>> RunHistory::series(const std::string& name, const std::string& stage_glob,
                                                      std::size_t runs) {
+  // The runs are walked newest first, each probed through its stages (stages_by_run,
+  // figures_by_stage) until `runs` have the figure; then only their rows are read. Starting
+  // from every figure of that name (figures_by_name) read the whole history: 0.26 s against
+  // 1 ms for `ips` over 10,000 runs (bench/history_bench.py). A name no run has is caught
+  // by the name index first. CROSS JOIN keeps SQLite to this loop order.
   auto query = TRY(db_.prepare(fmt::format(
-      "SELECT {}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM figures f "
-      "JOIN stages s ON f.stage = s.id JOIN runs r ON s.run = r.id "
-      "WHERE f.name = ?1 AND s.stage GLOB ?2 AND r.id IN (SELECT DISTINCT s2.run FROM figures f2 JOIN stages s2 "
-      "ON f2.stage = s2.id WHERE f2.name = ?1 AND s2.stage GLOB ?2 ORDER BY s2.run DESC LIMIT ?3) "
-      "ORDER BY r.id, s.position",
+      "WITH recent(id) AS (SELECT r2.id FROM runs r2 WHERE EXISTS (SELECT 1 FROM figures WHERE name = ?1) "
+      "AND EXISTS (SELECT 1 FROM stages s2 CROSS JOIN figures f2 ON f2.stage = s2.id "
+      "WHERE s2.run = r2.id AND f2.name = ?1 AND s2.stage GLOB ?2) ORDER BY r2.id DESC LIMIT ?3) "
+      "SELECT {}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM recent "
+      "CROSS JOIN runs r ON r.id = recent.id CROSS JOIN stages s ON s.run = r.id CROSS JOIN figures f ON f.stage = s.id "
+      "WHERE f.name = ?1 AND s.stage GLOB ?2 ORDER BY r.id, s.position",
       kRunColumns)));
   TRY(query.bind({name, stage_glob, static_cast<std::int64_t>(runs)}));
   std::vector<SeriesPoint> points;

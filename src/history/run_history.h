@@ -67,7 +67,9 @@ class RunHistory {
 
  private:
   explicit RunHistory(Database db) : db_(std::move(db)) {}
+  Result<std::int64_t> schema_version();  // an error for a newer one
   Result<void> migrate();
+  Result<void> migrate_locked();
   Result<std::vector<RunEntry>> entries(std::string_view where, const std::vector<Value>& values);
   Result<Recorded> write(const report::RunReport& report, const std::string& output_dir, bool unless_recorded);
   Result<std::optional<std::int64_t>> find(const report::RunReport& report);

@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 #include <fmt/format.h>
 
 namespace tipc::history {
@@ -64,13 +67,14 @@ std::vector<std::uint8_t> Statement::blob(int column) const {
   return data ? std::vector<std::uint8_t>(data, data + size) : std::vector<std::uint8_t>{};
 }
 
-Database::Database(std::string path, sqlite3* db) : path_(std::move(path)), db_(db, sqlite3_close) {}
+Database::Database(std::string path, sqlite3* db, int busy_timeout_ms)
+    : path_(std::move(path)), busy_timeout_ms_(busy_timeout_ms), db_(db, sqlite3_close) {}
 
 Result<Database> Database::open(const std::string& path, int busy_timeout_ms, bool create) {
   sqlite3* db = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
   const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
-  Database database(path, db);  // owns it, also on failure
+  Database database(path, db, busy_timeout_ms);  // owns it, also on failure
   if (rc != SQLITE_OK) return fail(sqlite_error(db, path, "cannot open the run history"));
   sqlite3_busy_timeout(db, busy_timeout_ms);
   sqlite3_extended_result_codes(db, 1);
@@ -86,6 +90,19 @@ Result<void> Database::execute(std::string_view sql) {
     return fail(Error::plain(fmt::format("{}: {}", path_, why)));
   }
   return {};
+}
+
+Result<void> Database::use_wal() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms_);
+  for (;;) {
+    const int rc = sqlite3_exec(db_.get(), "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK) return {};
+    const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+    if (!busy || std::chrono::steady_clock::now() >= deadline) {
+      return fail(sqlite_error(db_.get(), path_, "switching to write-ahead logging"));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 Result<Statement> Database::prepare(std::string_view sql) {

@@ -45,13 +45,18 @@ class Database {
   static Result<Database> open(const std::string& path, int busy_timeout_ms, bool create = true);
 
   Result<void> execute(std::string_view sql);  // one or more statements, no results
+  // Switches the file to write-ahead logging. The journal mode changes under an exclusive
+  // lock that SQLite does not wait for (the busy timeout does not apply): two runs that
+  // create the file at once would fail, so a busy file is tried again until the timeout.
+  Result<void> use_wal();
   Result<Statement> prepare(std::string_view sql);
   std::int64_t last_insert_id() const;
   const std::string& path() const { return path_; }
 
  private:
-  Database(std::string path, sqlite3* db);
+  Database(std::string path, sqlite3* db, int busy_timeout_ms);
   std::string path_;
+  int busy_timeout_ms_;
   std::unique_ptr<sqlite3, int (*)(sqlite3*)> db_;
 };
 

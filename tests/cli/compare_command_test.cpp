@@ -1,5 +1,8 @@
 #include "cli/compare_command.h"
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -134,6 +137,35 @@ TEST_F(CompareCommand, ABundleIsARunToo) {
   EXPECT_EQ(refused.exit_code, kExitUsage);
   EXPECT_TRUE(refused.err.starts_with("tipc-run compare: error: " + corrupt + ": not a readable bundle (a gzipped tar): "))
       << refused.err;
+}
+
+// An output directory is read from its report.json while that is newer than every journal
+// under it, and from its state (plan files, journals, logs) once a journal is newer.
+TEST_F(CompareCommand, ADirectorysReportIsReadWhileItIsCurrent) {
+  namespace fs = std::filesystem;
+  TempDir copy;
+  fs::copy(base_dir_, copy.path(), fs::copy_options::recursive);
+  fs::path reported, journal, eval_log;
+  for (const auto& entry : fs::recursive_directory_iterator(copy.path())) {
+    if (entry.path().filename() == "report.json") reported = entry.path().parent_path();
+    if (entry.path().filename() == ".tipc-journal.jsonl") journal = entry.path();
+    if (entry.path().extension() == ".log" && test::slurp(entry.path()).find("top1:0.90") != std::string::npos) {
+      eval_log = entry.path();
+    }
+  }
+  ASSERT_FALSE(reported.empty() || journal.empty() || eval_log.empty());
+  std::string log = test::slurp(eval_log);
+  log.replace(log.find("top1:0.90"), 9, "top1:0.50");  // what only a reload of the state sees
+  std::ofstream(eval_log, std::ios::trunc) << log;
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(reported / "report.json", now);
+  fs::last_write_time(journal, now - std::chrono::seconds(10));
+  const auto current = compare({base_dir_, reported.string()});
+  EXPECT_EQ(current.exit_code, 0) << current.out << current.err;
+  fs::last_write_time(journal, now + std::chrono::seconds(10));  // a later run was cut short
+  const auto reloaded = compare({base_dir_, reported.string()});
+  EXPECT_EQ(reloaded.exit_code, kExitRegressed) << reloaded.out << reloaded.err;
+  EXPECT_NE(reloaded.out.find("eval:top1  0.9 -> 0.5"), std::string::npos) << reloaded.out;
 }
 
 TEST_F(CompareCommand, WhatIsNoRunIsExitTwoWithTheReason) {

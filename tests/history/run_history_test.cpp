@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "support/sample_report.h"
@@ -75,6 +76,40 @@ TEST(RunHistory, TheLatestRunOfACommitPrefixOrABranch) {
   EXPECT_EQ((*newest)[1].output_dir, "b");
 }
 
+// The series walks the runs newest first and keeps the last N that have the figure: a run
+// without it is passed over, not counted.
+TEST(RunHistory, ASeriesIsTheLastRunsThatHaveTheFigureOldestFirst) {
+  test::TempDir dir;
+  RunHistory history = opened((dir.path() / "h.sqlite").string());
+  report::RunReport report = test::sample_run_report();
+  ASSERT_TRUE(history.record(report, "a"));
+  report::RunReport without = report;
+  for (auto& plan : without.plans) {
+    for (auto& stage : plan.stages) stage.metrics.benchmark.reset();
+  }
+  ASSERT_TRUE(history.record(without, "b"));
+  ASSERT_TRUE(history.record(report, "c"));
+  ASSERT_TRUE(history.record(without, "d"));
+
+  const auto outputs = [&](const std::string& name, const std::string& glob, std::size_t runs) {
+    const auto points = history.series(name, glob, runs);
+    EXPECT_TRUE(points) << points.error().str();
+    std::vector<std::string> dirs;
+    for (const SeriesPoint& point : points.value()) dirs.push_back(point.run.output_dir);
+    return dirs;
+  };
+  EXPECT_EQ(outputs("ips", "*", 2), (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(outputs("ips", "*", 1), (std::vector<std::string>{"c"}));
+  EXPECT_EQ(outputs("ips", "*/train", 5), (std::vector<std::string>{"a", "c"}));
+  EXPECT_TRUE(outputs("ips", "*/eval", 5).empty());
+  EXPECT_TRUE(outputs("no such figure", "*", 5).empty());
+  const auto last = history.series("ips", "*", 1);
+  ASSERT_TRUE(last && last->size() == 1u);
+  EXPECT_EQ(last->front().stage, "norm_train/gpus_-1/train");
+  EXPECT_EQ(last->front().median, 120.5);
+  EXPECT_EQ(last->front().samples, 1u);
+}
+
 TEST(RunHistory, ARunIsRecordedOnceByItsStartFinishAndRepositoryRoot) {
   test::TempDir dir;
   RunHistory history = opened((dir.path() / "h.sqlite").string());
@@ -136,6 +171,22 @@ TEST(RunHistory, TwoWritersAtOnceLoseNothing) {
   });
   EXPECT_EQ(errors, (std::vector<std::string>{"", ""}));
   EXPECT_EQ(opened(path).runs(100)->size(), 30u);
+}
+
+// Two first runs that create the file at once: one migrates it, the other waits for the
+// lock, sees the new version and records (no "table runs already exists").
+TEST(RunHistory, TwoRunsCreatingANewFileAtOnceBothRecord) {
+  test::TempDir dir;
+  const report::RunReport report = test::sample_run_report();
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::string path = (dir.path() / fmt::format("h{}.sqlite", trial)).string();
+    const auto errors = write_from_two_threads(path, 1, [&](RunHistory& history, int which) -> Result<void> {
+      TRY(history.record(report, std::to_string(which)));
+      return {};
+    });
+    EXPECT_EQ(errors, (std::vector<std::string>{"", ""})) << trial;
+    EXPECT_EQ(opened(path).runs(10)->size(), 2u) << trial;
+  }
 }
 
 TEST(RunHistory, ANewerSchemaOrAnotherFileIsRefusedWithTheFileNamed) {
