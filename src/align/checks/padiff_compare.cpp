@@ -48,28 +48,45 @@ void fortran_offsets(const Array& array, std::size_t first, std::span<std::size_
   }
 }
 
+// Whether the array holds native (little-endian here) floats of `size` bytes, read straight.
+bool native_float(const Array& array, std::size_t size) {
+  return array.dtype == Dtype{DtypeKind::kFloat, size, ByteOrder::kLittle} && !array.dtype.needs_swap();
+}
+
+template <typename T>
+double native_at(const std::byte* data, std::size_t offset) {
+  T value;
+  std::memcpy(&value, data + offset * sizeof(T), sizeof(T));
+  return value;
+}
+
+// out[i] = the element stored at offset(i), widened to double: native float32 and float64
+// straight, anything else through value_at (a dtype switch per element).
+template <typename Offset>
+void read_at(const Array& array, Offset offset, std::span<double> out) {
+  const std::byte* data = array.data.data();
+  if (native_float(array, 4)) {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = native_at<float>(data, offset(i));
+  } else if (native_float(array, 8)) {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = native_at<double>(data, offset(i));
+  } else {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = array.value_at(offset(i));
+  }
+}
+
 // Elements [first, first + out.size()) of `array` in C order, widened to double; a 0-d
-// array repeats its one value. Native float32 and float64 stored in C order are read straight.
+// array repeats its one value.
 void read_c_order(const Array& array, std::size_t first, std::span<double> out) {
   if (array.ndim() == 0) {
     std::fill(out.begin(), out.end(), array.value_at(0));
     return;
   }
-  const std::byte* data = array.data.data();
   if (array.fortran_order && array.ndim() > 1) {
     std::vector<std::size_t> offsets(out.size());
     fortran_offsets(array, first, offsets);
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = array.value_at(offsets[i]);
-  } else if (array.dtype == Dtype{DtypeKind::kFloat, 4, ByteOrder::kLittle} && !array.dtype.needs_swap()) {
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      float value;
-      std::memcpy(&value, data + (first + i) * 4, 4);
-      out[i] = value;
-    }
-  } else if (array.dtype == Dtype{DtypeKind::kFloat, 8, ByteOrder::kLittle} && !array.dtype.needs_swap()) {
-    std::memcpy(out.data(), data + first * 8, out.size() * 8);
+    read_at(array, [&offsets](std::size_t i) { return offsets[i]; }, out);
   } else {
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = array.value_at(first + i);
+    read_at(array, [first](std::size_t i) { return first + i; }, out);
   }
 }
 
@@ -90,8 +107,14 @@ std::optional<ElementDiff> element_diff(const Array& a, const Array& b, const To
     read_c_order(b, first, {ys.data(), count});
     for (std::size_t j = 0; j < count; ++j) {
       const double x = xs[j], y = ys[j];
-      if (!within_tolerance(x, y, tolerance)) ++diff.outside;
-      const double d = difference(x, y);
+      double d;
+      if (std::isfinite(x) && std::isfinite(y)) {  // within_tolerance and difference, inlined
+        d = std::fabs(x - y);
+        if (!(d <= tolerance.atol + tolerance.rtol * std::fabs(y))) ++diff.outside;
+      } else {
+        if (!within_tolerance(x, y, tolerance)) ++diff.outside;
+        d = difference(x, y);
+      }
       if (first + j == 0 || d > diff.max_abs) {
         diff.max_abs = d;
         diff.a_at_max = x;
