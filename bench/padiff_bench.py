@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from align_bench import PYTHON, ROOT, timed
+from align_bench import PYTHON, size_arguments, timed
 
 MODES = ("mean", "abs_mean", "strict")
 GOAL_RATIO = 2.0
@@ -121,12 +121,8 @@ def bench_layout(args, tipc, work, layout):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--size-mib", type=int, default=256)
+    parser = size_arguments(argparse.ArgumentParser(), size_mib=256)
     parser.add_argument("--cols", type=int, default=4096)
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--workdir", default=None, help="where the dumps go (default: a temp dir)")
     args = parser.parse_args()
     tipc = os.path.join(os.path.abspath(args.build), "tipc-run")
     with tempfile.TemporaryDirectory(dir=args.workdir) as work:
