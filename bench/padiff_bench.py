@@ -18,8 +18,10 @@ machine CPU is the steadier figure). Every run must pass (exit 0): the values ar
 For reference, numpy on the same files: np.load of both and np.mean of each (PaDiff's
 mean mode), its wall time as a process and the time of the two means alone.
 
+No goal is set: the ratios are for information (bench/RESULTS.md, "PaDiff comparison", says
+where the time goes). Exits 1 only when a run fails.
+
 Usage: bench/padiff_bench.py [--build DIR] [--size-mib N] [--cols N] [--repeat N] [--workdir DIR]
-Exits 1 when a mode's wall ratio exceeds GOAL_RATIO.
 """
 import argparse
 import os
@@ -32,7 +34,7 @@ import tempfile
 from align_bench import PYTHON, size_arguments, timed
 
 MODES = ("mean", "abs_mean", "strict")
-GOAL_RATIO = 2.0
+LAYOUTS = {"same": "A's layout", "torch": "torch's [out, in], read transposed"}
 
 MAKE_DUMPS = """
 import json, os, sys, numpy as np
@@ -103,21 +105,22 @@ def bench_layout(args, tipc, work, layout):
     cat = ["sh", "-c", f"cat '{a_file}' '{b_file}' > /dev/null"]
     timed(cat)  # warm the page cache
     read_wall, read_cpu, _, _ = runs(args.repeat, cat)
-    print(f"\n{layout}: B = {layout}, plain sequential read (cat): {read_wall:.3f} s wall, {read_cpu:.3f} s CPU")
-    worst = 0.0
+    print(f"\nB = {layout} ({LAYOUTS[layout]}); plain sequential read of A and B (cat): {read_wall:.3f} s wall, "
+          f"{read_cpu:.3f} s CPU")
+    ratios = []
     for mode in MODES:
         argv = [tipc, "padiff", os.path.join(work, "a"), os.path.join(work, layout), "--mode", mode]
         wall, cpu, out, anon = runs(args.repeat, argv, sample_memory=True)
         if "PASS: no divergence" not in out:
             sys.exit(f"tipc-run padiff --mode {mode} on {layout} did not pass:\n{out}")
-        worst = max(worst, wall / read_wall)
+        ratios.append((wall / read_wall, cpu / read_cpu))
         print(f"  padiff --mode {mode:8}  {wall:.3f} s wall ({wall / read_wall:5.2f} x read), "
               f"{cpu:.3f} s CPU ({cpu / read_cpu:5.2f} x read), private peak RSS {anon / 1024:.1f} MiB")
     np_wall, np_means, mean_a, mean_b, same = numpy_reference(args.repeat, a_file, b_file)
     print(f"  numpy np.load + np.mean of both: {np_wall:.3f} s wall ({np_wall / read_wall:.2f} x read); "
           f"the two np.mean alone {np_means:.3f} s")
     print(f"  numpy's float32 means {mean_a} vs {mean_b}: PaDiff's rtol 1e-7 {'passes' if same else 'FAILS'}")
-    return worst
+    return ratios
 
 
 def main():
@@ -131,11 +134,10 @@ def main():
         rows, cols = made.stdout.split()
         print(f"weight: float32 [{rows}, {cols}] ({args.size_mib} MiB) per side, median of {args.repeat} runs, "
               f"page cache warm; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        worst = max(bench_layout(args, tipc, work, layout) for layout in ("same", "torch"))
+        ratios = [r for layout in LAYOUTS for r in bench_layout(args, tipc, work, layout)]
     print(f"\nload average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"slowest mode / sequential read: {worst:.2f} (goal <= {GOAL_RATIO})")
-    if worst > GOAL_RATIO:
-        sys.exit(1)
+    print(f"slowest mode / sequential read: {max(r[0] for r in ratios):.2f} wall, "
+          f"{max(r[1] for r in ratios):.2f} CPU")
 
 
 if __name__ == "__main__":
