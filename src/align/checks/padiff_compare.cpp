@@ -48,7 +48,7 @@ void fortran_offsets(const Array& array, std::size_t first, std::span<std::size_
   }
 }
 
-// Whether the array holds native (little-endian here) floats of `size` bytes, read straight.
+// Whether the array holds floats of `size` bytes in the host's byte order, read straight.
 bool native_float(const Array& array, std::size_t size) {
   return array.dtype == Dtype{DtypeKind::kFloat, size, ByteOrder::kLittle} && !array.dtype.needs_swap();
 }
