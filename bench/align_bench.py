@@ -77,13 +77,17 @@ def median_of(repeat, argv, sample_memory=False):
     return statistics.median(r[0] for r in runs), runs[-1][1], max(r[2] for r in runs)
 
 
-def main():
-    parser = argparse.ArgumentParser()
+def size_arguments(parser, size_mib):
+    """The options align_bench.py and padiff_bench.py share."""
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--size-mib", type=int, default=512)
+    parser.add_argument("--size-mib", type=int, default=size_mib)
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--workdir", default=None, help="where the two files go (default: a temp dir)")
-    args = parser.parse_args()
+    parser.add_argument("--workdir", default=None, help="where the input files go (default: a temp dir)")
+    return parser
+
+
+def main():
+    args = size_arguments(argparse.ArgumentParser(), size_mib=512).parse_args()
     tipc = os.path.join(os.path.abspath(args.build), "tipc-run")
     with tempfile.TemporaryDirectory(dir=args.workdir) as work:
         a, b = os.path.join(work, "a.npy"), os.path.join(work, "b.npy")

@@ -138,15 +138,15 @@ using Single = FloatFormat<std::uint32_t, 23, 925>;  // 2^(e - 127 - 23)
 using Double = FloatFormat<std::uint64_t, 52, 0>;    // 2^(e - 1023 - 52)
 
 // Adds one value of Format, read from `p`, to the lane's bins.
-template <typename Format>
-void add_float(const std::byte* p, std::size_t lane, bool swap, bool absolute, LongAccumulator& sum) {
+template <typename Format, bool kSwap, bool kAbsolute>
+void add_float(const std::byte* p, std::size_t lane, LongAccumulator& sum) {
   using Word = typename Format::Word;
   Word bits;
   std::memcpy(&bits, p, sizeof(Word));
-  if (swap) bits = byte_swapped(bits);
+  if constexpr (kSwap) bits = byte_swapped(bits);
   const std::uint64_t exponent = (std::uint64_t{bits} >> Format::kFractionBits) & Format::kExponentMask;
   const std::uint64_t fraction = bits & Format::kFractionMask;
-  const bool negative = !absolute && (bits >> (sizeof(Word) * 8 - 1)) != 0;
+  const bool negative = !kAbsolute && (bits >> (sizeof(Word) * 8 - 1)) != 0;
   if (exponent == Format::kExponentMask) {
     sum.add_special(fraction != 0, negative);
     return;
@@ -158,15 +158,25 @@ void add_float(const std::byte* p, std::size_t lane, bool swap, bool absolute, L
 
 // Adds `count` values of Format, `stride` bytes apart from `p` (a complex's real part comes
 // first), the lanes in turn.
-template <typename Format>
-void add_floats(const std::byte* p, std::size_t count, std::size_t stride, bool swap, bool absolute,
-                LongAccumulator& sum) {
+template <typename Format, bool kSwap, bool kAbsolute>
+void add_floats(const std::byte* p, std::size_t count, std::size_t stride, LongAccumulator& sum) {
   std::size_t i = 0;
   for (; i + kLanes <= count; i += kLanes) {
     for (std::size_t lane = 0; lane < kLanes; ++lane)
-      add_float<Format>(p + (i + lane) * stride, lane, swap, absolute, sum);
+      add_float<Format, kSwap, kAbsolute>(p + (i + lane) * stride, lane, sum);
   }
-  for (; i < count; ++i) add_float<Format>(p + i * stride, 0, swap, absolute, sum);
+  for (; i < count; ++i) add_float<Format, kSwap, kAbsolute>(p + i * stride, 0, sum);
+}
+
+// The byte order and `absolute` become template arguments, so the loop does not test them
+// for every element.
+template <typename Format>
+void add_floats(const std::byte* p, std::size_t count, std::size_t stride, bool swap, bool absolute,
+                LongAccumulator& sum) {
+  if (swap && absolute) return add_floats<Format, true, true>(p, count, stride, sum);
+  if (swap) return add_floats<Format, true, false>(p, count, stride, sum);
+  if (absolute) return add_floats<Format, false, true>(p, count, stride, sum);
+  add_floats<Format, false, false>(p, count, stride, sum);
 }
 
 // What a worker adds: elements [first, first + count) of the array into its accumulator.
