@@ -1,6 +1,5 @@
 #include "cli/compare_command.h"
 
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -9,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/history_location.h"
+#include "cli/repository_gates.h"
 #include "cli/run_reference.h"
 #include "cli/subcommand.h"
-#include "config/project_settings.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "gate/comparison_files.h"
@@ -57,15 +56,6 @@ Result<void> write_outputs(const CompareArgs& args, const gate::ComparedRuns& ru
   return {};
 }
 
-// The gates of --settings, or of the repository's settings file when it has one.
-Result<gate::GateRules> gate_rules(const CompareArgs& args) {
-  std::error_code ec;
-  const std::string found = repository_around(std::filesystem::current_path(ec).string()) + "/test_tipc/tipc-run.yaml";
-  if (!args.settings && !std::filesystem::exists(found, ec)) return gate::GateRules{};
-  const config::ProjectSettings settings = TRY(config::load_project_settings(args.settings.value_or(found)));
-  return gate::rules_from_settings(settings.gates);
-}
-
 }  // namespace
 
 int compare_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -77,7 +67,7 @@ int compare_main(const std::vector<std::string>& args, std::ostream& out, std::o
   if (!base) return subcommand_error("compare", base.error(), err);
   const auto current = load_run_reference(compare.current, history_path);
   if (!current) return subcommand_error("compare", current.error(), err);
-  const auto rules = gate_rules(compare);
+  const auto rules = repository_gate_rules(compare.settings);
   if (!rules) return subcommand_error("compare", rules.error(), err);
   const gate::RunComparison comparison = gate::compare_runs(*base, *current, *rules);
   const std::vector<gate::ComparisonRow> rows = gate::comparison_rows(comparison);

@@ -10,8 +10,11 @@
 #include <fmt/format.h>
 
 #include "cli/history_location.h"
+#include "cli/history_page.h"
+#include "cli/repository_gates.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
+#include "core/plural.h"
 #include "history/run_history.h"
 #include "report/report_text.h"
 
@@ -23,6 +26,7 @@ struct HistoryArgs {
   std::string stage = "*";
   std::size_t runs = 20;
   std::optional<std::string> history;
+  std::optional<std::string> html, settings;  // --html DIR: the page of charts, gated by --settings' gates:
 };
 
 std::variant<HistoryArgs, int> parse_history_args(const std::vector<std::string>& args, std::ostream& out,
@@ -34,6 +38,13 @@ std::variant<HistoryArgs, int> parse_history_args(const std::vector<std::string>
   app.add_option("--stage", parsed.stage, "only stages whose id matches this glob (default: every stage)");
   app.add_option("--runs", parsed.runs, "how many of the last runs (default 20)")->check(CLI::Range(1, 1000000));
   app.add_option("--history", parsed.history, "the run history (default: test_tipc/output/.tipc-history.sqlite)");
+  auto* html = app.add_option("--html", parsed.html,
+                              "write DIR/index.html: a chart per gated figure of every config, MODE and stage over the "
+                              "last runs (--runs per chart)");
+  app.add_option("--settings", parsed.settings,
+                 "with --html: the settings file whose gates: apply (default: test_tipc/tipc-run.yaml of the "
+                 "repository around the current directory, when it exists)")
+      ->needs(html);
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   return parsed;
 }
@@ -64,6 +75,15 @@ void print_series(const std::vector<history::SeriesPoint>& points, std::ostream&
   }
 }
 
+int write_page(history::RunHistory& history, const HistoryArgs& args, std::ostream& out, std::ostream& err) {
+  const auto rules = repository_gate_rules(args.settings);
+  if (!rules) return subcommand_error("history", rules.error(), err);
+  const auto page = write_history_page(history, *rules, args.runs, *args.html);
+  if (!page) return subcommand_error("history", page.error(), err);
+  out << fmt::format("tipc-run history: {} ({})\n", page->path, plural(page->charts, "chart"));
+  return kExitPassed;
+}
+
 }  // namespace
 
 int history_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -73,6 +93,7 @@ int history_main(const std::vector<std::string>& args, std::ostream& out, std::o
   const std::string path = history_args.history.value_or(default_history_path());
   auto history = history::RunHistory::open(path, false);
   if (!history) return subcommand_error("history", history.error(), err);
+  if (history_args.html) return write_page(*history, history_args, out, err);
   if (!history_args.metric) {
     const auto runs = history->runs(history_args.runs);
     if (!runs) return subcommand_error("history", runs.error(), err);
