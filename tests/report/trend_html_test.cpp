@@ -5,37 +5,15 @@
 #include "report/html_report.h"
 #include "report/svg_chart.h"
 #include "support/sample_report.h"
+#include "support/sample_trends.h"
 #include "support/text_search.h"
 
 namespace tipc::report {
 namespace {
 
 using test::occurrences;
-
-TrendPoint point(std::int64_t run, double value, std::string comparison = "") {
-  TrendPoint p;
-  p.run = run;
-  p.commit = "abcdef" + std::to_string(run) + "0123456789";
-  p.branch = "main";
-  p.value = value;
-  p.comparison = std::move(comparison);
-  return p;
-}
-
-// ips over four runs, run 2 the baseline, run 3 regressed; an eval metric of another config.
-HistoryTrends sample_trends() {
-  TrendChart ips{"test_tipc/configs/alexnet.txt", "benchmark_train", "norm_train/gpus_1/train", "ips", "samples/s", true,
-                 {point(1, 120), point(2, 121, "UNCHANGED: ... against run 1"),
-                  point(3, 96, "REGRESSED: 121 samples/s -> 96 samples/s, -20.66% against run 2"), point(4, 97)}};
-  ips.points[1].baseline = true;
-  ips.points[2].regressed = true;
-  ips.points[3].current = true;
-  ips.points[3].branch = "<b>feature & \"x\"</b>";
-  TrendChart top1{"test_tipc/configs/<resnet>.txt", "lite_train_lite_infer", "eval<script>", "eval:top1", "", true,
-                  {point(1, 0.9), point(4, 0.91)}};
-  top1.points[0].commit.clear();  // outside git
-  return {"/repo/test_tipc/output/.tipc-history.sqlite", {ips, top1}};
-}
+using test::sample_trends;
+using test::trend_point;
 
 TEST(TrendHtml, TheSectionHasAChartPerFigureGroupedByConfigAndMode) {
   const std::string html = trend_section(sample_trends());
@@ -101,7 +79,7 @@ TEST(TrendHtml, ThePageIsSelfContained) {
 
 TEST(TrendChart, CommitsLabelTheAxisTheNewestAlwaysAndNoneCrowded) {
   TrendChart chart{"c", "m", "s", "ips", "samples/s", true, {}};
-  for (int run = 1; run <= 20; ++run) chart.points.push_back(point(run, 100 + run));
+  for (int run = 1; run <= 20; ++run) chart.points.push_back(trend_point(run, 100 + run));
   const std::string svg = svg_trend_chart(chart);
   EXPECT_EQ(occurrences(svg, "<circle class=\"point\""), 20u);
   EXPECT_EQ(occurrences(svg, "<polyline"), 1u);
