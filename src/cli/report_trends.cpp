@@ -34,9 +34,14 @@ Result<report::HistoryTrends> trends_of(const report::RunReport& report, const s
   request.current_run = run.id ? run.id : TRY(run_started_at(history, report.started));
   request.baseline_run = run.baseline_run;
   request.baseline = run.baseline;
+  request.max_charts = kReportTrendCharts;
+  // The stages that passed: only they have a point of this run (and the others would keep
+  // the reading going back to its limit).
   request.stages.emplace();
   for (const auto& plan : report.plans) {
-    for (const auto& stage : plan.stages) request.stages->insert({plan.config, plan.mode, stage.id});
+    for (const auto& stage : plan.stages) {
+      if (run::is_passed(stage.result)) request.stages->insert({plan.config, plan.mode, stage.id});
+    }
   }
   return history::load_trends(history, rules, request);
 }

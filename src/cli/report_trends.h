@@ -5,6 +5,7 @@
 // is recorded, report.html is rendered again with it (atomically), and `tipc-run report DIR`
 // adds it when the history can be read. A history that is missing, locked or damaged gives
 // a warning and a report.html without the section, never a failure.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -16,6 +17,9 @@
 #include "report/run_report.h"
 
 namespace tipc::cli {
+
+// report.html charts at most this many figures; `tipc-run history --html` draws them all.
+inline constexpr std::size_t kReportTrendCharts = 60;
 
 // What the section knows of the report's run beyond its report.
 struct RecordedRun {

@@ -135,6 +135,30 @@ void add_charts(report::HistoryTrends& out, std::vector<StageRun> chain, const g
   }
 }
 
+bool has_regression(const report::TrendChart& chart) {
+  return std::any_of(chart.points.begin(), chart.points.end(), [](const report::TrendPoint& p) { return p.regressed; });
+}
+
+// The charts with a regressed point, then the others, up to `most`, in their order.
+void keep_at_most(report::HistoryTrends& trends, std::size_t most) {
+  if (trends.charts.size() <= most) return;
+  std::vector<bool> kept(trends.charts.size(), false);
+  std::size_t n = 0;
+  for (const bool regressed_only : {true, false}) {
+    for (std::size_t i = 0; i < trends.charts.size() && n < most; ++i) {
+      if (kept[i] || (regressed_only && !has_regression(trends.charts[i]))) continue;
+      kept[i] = true;
+      ++n;
+    }
+  }
+  std::vector<report::TrendChart> charts;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (kept[i]) charts.push_back(std::move(trends.charts[i]));
+  }
+  trends.charts_left_out = trends.charts.size() - charts.size();
+  trends.charts = std::move(charts);
+}
+
 }  // namespace
 
 Result<report::HistoryTrends> load_trends(RunHistory& history, const gate::GateRules& rules,
@@ -150,6 +174,7 @@ Result<report::HistoryTrends> load_trends(RunHistory& history, const gate::GateR
   });
   report::HistoryTrends trends{history.path(), {}};
   for (const TrendStageKey& key : chains.order) add_charts(trends, std::move(chains.by_stage[key]), rules, request);
+  keep_at_most(trends, request.max_charts);
   return trends;
 }
 

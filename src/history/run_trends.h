@@ -5,6 +5,7 @@
 // what `tipc-run compare` would say, by the same rules.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,6 +28,9 @@ struct TrendRequest {
   // The current run's points are compared with this run's stages (--baseline), not with the point before.
   const gate::RunSnapshot* baseline = nullptr;
   std::optional<std::set<TrendStageKey>> stages;  // only these; nullopt: every stage in the history
+  // At most this many charts: those with a regressed point first, then in order (a
+  // 1000-stage run would otherwise add thousands of charts, about 7 KB each, to report.html).
+  std::size_t max_charts = std::numeric_limits<std::size_t>::max();
 };
 
 // Runs are read newest first, at most this many times `points` of them.

@@ -3,6 +3,7 @@
 // figures followed over recorded runs. A plain model, filled from the run history
 // (history/run_trends.h) with each point already judged by gate's comparison; the report
 // layer only draws it (trend_html.h), so it knows neither the history nor the gate rules.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +36,7 @@ struct TrendChart {
 struct HistoryTrends {
   std::string history;            // the file the runs were read from
   std::vector<TrendChart> charts;  // by config, MODE and stage, then in figure order
+  std::size_t charts_left_out = 0;  // beyond the most a page shows (history/run_trends.h)
 };
 
 }  // namespace tipc::report

@@ -73,9 +73,14 @@ std::string trend_section(const HistoryTrends& trends) {
       "compare</code>, with the point before it (this run's with its baseline, when --baseline named one)."
       "<span class=\"swatch trend-regressed\"></span>regressed<span class=\"swatch trend-baseline\"></span>"
       "baseline</p>\n";
-  return fmt::format("<section class=\"plan\" id=\"history\">\n<h2>History</h2>\n<p class=\"meta\">{} from the run "
-                     "history <code>{}</code></p>\n",
-                     plural(trends.charts.size(), "chart"), html_escape(trends.history)) +
+  const std::string left_out =
+      trends.charts_left_out == 0
+          ? ""
+          : fmt::format(" ({} more left out; <code>tipc-run history --html DIR</code> draws them all)",
+                        trends.charts_left_out);
+  return fmt::format("<section class=\"plan\" id=\"history\">\n<h2>History</h2>\n<p class=\"meta\">{}{} from the "
+                     "run history <code>{}</code></p>\n",
+                     plural(trends.charts.size(), "chart"), left_out, html_escape(trends.history)) +
          key + regressions(trends) + chart_groups(trends) + "</section>\n";
 }
 

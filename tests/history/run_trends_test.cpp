@@ -130,6 +130,20 @@ TEST_F(RunTrends, AStageThatDidNotPassHasNoPoint) {
   EXPECT_NE(ips->points.back().comparison.find("against run 4"), std::string::npos);
 }
 
+TEST_F(RunTrends, AtMostTheChartsAskedForThoseWithARegressionFirst) {
+  TrendRequest request;
+  request.max_charts = 1;
+  ASSERT_TRUE(history_->record(run_with_ips(97, "c0mmit5"), "/out"));
+  auto batch_cost = run_with_ips(97, "c0mmit6");
+  batch_cost.plans[0].stages[0].metrics.benchmark->batch_cost_s->median = 0.5;  // 0.0625 before: 8 times the cost
+  ASSERT_TRUE(history_->record(batch_cost, "/out"));
+  request.points = 2;  // ips's regression (run 3) is out of sight
+  const auto one = trends(request);
+  ASSERT_EQ(one.charts.size(), 1u);
+  EXPECT_EQ(one.charts[0].metric, "batch_cost_s");
+  EXPECT_EQ(one.charts_left_out, 2u);
+}
+
 TEST_F(RunTrends, OnlyTheStagesAskedFor) {
   TrendRequest request;
   request.stages = std::set<TrendStageKey>{{"test_tipc/configs/other.txt", "whole_infer", "infer/cpu"}};

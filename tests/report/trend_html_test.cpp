@@ -27,7 +27,11 @@ TEST(TrendHtml, TheSectionHasAChartPerFigureGroupedByConfigAndMode) {
   EXPECT_NE(html.find("<h3>test_tipc/configs/alexnet.txt <span class=\"muted\">&#183; benchmark_train</span></h3>"),
             std::string::npos);
   EXPECT_EQ(occurrences(html, "<div class=\"charts\">"), 2u);
-  EXPECT_EQ(trend_section({"h.sqlite", {}}), "");
+  EXPECT_EQ(trend_section({"h.sqlite", {}, 0}), "");
+  HistoryTrends cut = sample_trends();
+  cut.charts_left_out = 7;
+  EXPECT_NE(trend_section(cut).find("2 charts (7 more left out; <code>tipc-run history --html DIR</code> draws them all)"),
+            std::string::npos);
 }
 
 TEST(TrendHtml, TheBaselineIsMarkedAndARegressedPointHighlightedAndListed) {
@@ -74,7 +78,7 @@ TEST(TrendHtml, ThePageIsSelfContained) {
     EXPECT_EQ(page.find(fetching), std::string::npos) << fetching;
   }
   EXPECT_NE(page.find("id=\"history\""), std::string::npos);
-  EXPECT_NE(render_trend_page({"h", {}}).find("No recorded run has a gated figure"), std::string::npos);
+  EXPECT_NE(render_trend_page({"h", {}, 0}).find("No recorded run has a gated figure"), std::string::npos);
 }
 
 TEST(TrendChart, CommitsLabelTheAxisTheNewestAlwaysAndNoneCrowded) {
