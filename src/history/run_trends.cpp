@@ -88,7 +88,9 @@ std::vector<std::map<std::string, Judgement>> judged(const std::vector<StageRun>
     }
     if (!base) continue;
     const auto comparison = gate::compare_runs({"", {*base}}, {"", {chain[i].stage}}, rules);
-    for (const gate::ComparisonRow& row : gate::comparison_rows(comparison)) out[i][row.figure] = judgement_of(row, against);
+    for (const gate::ComparisonRow& row : gate::comparison_rows(comparison)) {
+      out[i][row.figure] = judgement_of(row, against);
+    }
   }
   return out;
 }
@@ -121,7 +123,8 @@ void add_charts(report::HistoryTrends& out, std::vector<StageRun> chain, const g
   for (report::TrendChart& chart : charts_of(chain, rules)) {
     for (std::size_t i = first; i < chain.size(); ++i) {
       const auto& figures = chain[i].stage.figures;
-      const auto figure = std::find_if(figures.begin(), figures.end(), [&](const gate::Figure& f) { return f.name == chart.metric; });
+      const auto figure =
+          std::find_if(figures.begin(), figures.end(), [&](const gate::Figure& f) { return f.name == chart.metric; });
       const double value = figure == figures.end() ? NAN : stats::median(figure->samples);
       if (std::isnan(value)) continue;
       report::TrendPoint point = point_of(chain[i], value, request);

@@ -729,8 +729,8 @@ std::string html_page_head(std::string_view title) {
 
 std::string render_html_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
-  Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" + attention(report) +
-              overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
+  Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
+              attention(report) + overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1, report.report_dir);
   if (report.trends) html += trend_section(*report.trends);
   return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";

@@ -184,7 +184,8 @@ std::string trend_tooltip(const TrendChart& chart, const TrendPoint& point) {
   std::string text = fmt::format("run {}", point.run);
   if (!point.commit.empty()) text += ", commit " + point.commit.substr(0, 12);
   if (!point.branch.empty()) text += " on " + point.branch;
-  text += fmt::format(": {} {}{}", chart.metric, format_number(point.value), chart.unit.empty() ? "" : " " + chart.unit);
+  text += fmt::format(": {} {}{}", chart.metric, format_number(point.value),
+                      chart.unit.empty() ? "" : " " + chart.unit);
   if (point.current) text += " (this run)";
   if (point.baseline) text += " (the baseline)";
   if (!point.comparison.empty()) text += "; " + point.comparison;
@@ -192,7 +193,8 @@ std::string trend_tooltip(const TrendChart& chart, const TrendPoint& point) {
 }
 
 // Every k-th point labelled, the newest always, so that the labels do not overlap.
-void commit_ticks(const std::vector<TrendPoint>& points, double plot_width, Ticks& ticks, std::vector<std::string>& labels) {
+void commit_ticks(const std::vector<TrendPoint>& points, double plot_width, Ticks& ticks,
+                  std::vector<std::string>& labels) {
   const std::size_t n = points.size();
   const auto fit = static_cast<std::size_t>(std::max(1.0, std::floor(plot_width / kCommitLabelWidth)));
   const std::size_t stride = (n + fit - 1) / fit;
