@@ -111,7 +111,7 @@ std::vector<report::TrendChart> charts_of(const std::vector<StageRun>& chain, co
 }
 
 report::TrendPoint point_of(const StageRun& run, double value, const TrendRequest& request) {
-  return {run.run->id, run.run->commit, run.run->branch, run.run->started, value, "", false,
+  return {run.run->id, run.run->commit, run.run->branch, value, "", false,
           request.baseline_run == run.run->id, request.current_run == run.run->id};
 }
 

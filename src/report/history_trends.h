@@ -5,7 +5,6 @@
 // layer only draws it (trend_html.h), so it knows neither the history nor the gate rules.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +14,6 @@ namespace tipc::report {
 struct TrendPoint {
   std::int64_t run = 0;           // its id in the run history
   std::string commit, branch;     // "" outside git
-  std::optional<double> started;  // Unix time, seconds
   double value = 0;
   // The comparison with the point before it (or with the baseline), as gate worded it:
   // "REGRESSED -20.00% p=1.08e-05 against run 11"; "" for a point with nothing to compare with.

@@ -44,8 +44,11 @@ std::string regressions(const HistoryTrends& trends) {
 }
 
 std::string chart_figure(const TrendChart& chart) {
-  return fmt::format("<figure><figcaption><code>{}</code> <span class=\"muted\">{}</span></figcaption>\n{}</figure>\n",
-                     html_escape(chart.metric), html_escape(chart.stage), svg_trend_chart(chart));
+  return fmt::format(
+      "<figure><figcaption><code>{}</code> <span class=\"muted\">{} &#183; {} is better</span></figcaption>\n{}"
+      "</figure>\n",
+      html_escape(chart.metric), html_escape(chart.stage), chart.higher_is_better ? "higher" : "lower",
+      svg_trend_chart(chart));
 }
 
 // The charts, a heading and a grid per config and MODE (they come grouped).

@@ -59,6 +59,8 @@ TEST_F(RunTrends, EachGatedFigureOfAPassedStageIsOneChartOverTheRuns) {
   EXPECT_EQ(values(*ips), (std::vector<double>{120, 121, 96, 97}));
   EXPECT_EQ(ips->unit, "samples/s");
   EXPECT_TRUE(ips->higher_is_better);
+  ASSERT_TRUE(chart(all, "batch_cost_s"));
+  EXPECT_FALSE(chart(all, "batch_cost_s")->higher_is_better);
   EXPECT_EQ(ips->points[0].commit, "c0mmit1abcdef");
   EXPECT_EQ(ips->points[0].branch, "main");
   EXPECT_EQ(all.history, history_->path());

@@ -21,7 +21,8 @@ TEST(TrendHtml, TheSectionHasAChartPerFigureGroupedByConfigAndMode) {
   EXPECT_NE(html.find("2 charts from the run history <code>/repo/test_tipc/output/.tipc-history.sqlite</code>"),
             std::string::npos);
   EXPECT_EQ(occurrences(html, "<figure>"), 2u);
-  EXPECT_NE(html.find("<figcaption><code>ips</code> <span class=\"muted\">norm_train/gpus_1/train</span>"),
+  EXPECT_NE(html.find("<figcaption><code>ips</code> <span class=\"muted\">norm_train/gpus_1/train &#183; higher is "
+                      "better</span>"),
             std::string::npos);
   EXPECT_NE(html.find("<figcaption><code>eval:top1</code>"), std::string::npos);
   EXPECT_NE(html.find("<h3>test_tipc/configs/alexnet.txt <span class=\"muted\">&#183; benchmark_train</span></h3>"),
