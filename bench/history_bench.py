@@ -28,8 +28,8 @@ train, eval, export and 2 CPU inferences.
       goal: the recording's cost / tipc-run's own CPU <= 5 %.
   (b) `tipc-run compare` of two 1,000-stage runs (200 configs, two real suite runs, the
       second with other ips samples so that every train's ips gets its Mann-Whitney test),
-      given as output directories (each run's report rebuilt from its plan files, journals
-      and stage logs, as `tipc-run report` does) and as run ids of one history: median
+      given as output directories (each run's report.json read back, as it is while no
+      journal under the directory is newer) and as run ids of one history: median
       wall time of REPEATS; goal < 0.2 s.
   (c) `tipc-run history` and `tipc-run history ips` over 10,000 recorded runs: the history
       of (a), each further run a copy of its first recorded run's rows (runs, stages,

@@ -19,8 +19,8 @@ _tipc_run_unlisted='modes setup'
 # The options of a subcommand (tipc-run SUBCOMMAND --help lists them with their meaning).
 _tipc_run_subcommand_options() {
   case "$1" in
-    report) echo '-o --output --bundle --strict --allow-nothing -h --help' ;;
-    history) echo '--stage --runs --history -h --help' ;;
+    report) echo '-o --output --bundle --strict --allow-nothing --history --no-history -h --help' ;;
+    history) echo '--stage --runs --history --html --settings -h --help' ;;
     'history import') echo '--history -h --help' ;;
     compare) echo '--history --settings --markdown --json --junit --all -h --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat -h --help' ;;
@@ -45,7 +45,7 @@ _tipc_run_option_values() {
     :--dialect) COMPREPLY=($(compgen -W 'paddleclas paddledetection paddlegan paddleocr paddleseg paddlevideo' -- "$cur")) ;;
     :--launcher) COMPREPLY=($(compgen -W 'paddle-gpus paddle-devices paddle-devices-quoted torch-run rank-env' -- "$cur")) ;;
     :--gpus) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;
-    :--dialect-dir | modes:--dialect-dir | setup:--allow | :--repo-root | report:-o | report:--output) COMPREPLY=($(compgen -d -- "$cur")) ;;
+    :--dialect-dir | modes:--dialect-dir | setup:--allow | :--repo-root | report:-o | report:--output | history:--html) COMPREPLY=($(compgen -d -- "$cur")) ;;
     :--settings | :--resource-spec | :--python | :--runner | *:--bundle | *:--log | *:--json | *:--config | *:--layout | \
       *:--layer-map | *:--gt) COMPREPLY=($(compgen -f -- "$cur")) ;;
     diff:--method) COMPREPLY=($(compgen -W 'mean min max all' -- "$cur")) ;;

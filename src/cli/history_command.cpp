@@ -11,8 +11,11 @@
 
 #include "cli/history_import.h"
 #include "cli/history_location.h"
+#include "cli/history_page.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
+#include "core/plural.h"
+#include "gate/gate_rules.h"
 #include "history/run_history.h"
 #include "report/report_text.h"
 
@@ -24,6 +27,7 @@ struct HistoryArgs {
   std::string stage = "*";
   std::size_t runs = 20;
   std::optional<std::string> history;
+  std::optional<std::string> html, settings;  // --html DIR: the page of charts, gated by --settings' gates:
 };
 
 std::variant<HistoryArgs, int> parse_history_args(const std::vector<std::string>& args, std::ostream& out,
@@ -37,6 +41,13 @@ std::variant<HistoryArgs, int> parse_history_args(const std::vector<std::string>
   app.add_option("--runs", parsed.runs, "how many of the last runs (default 20)")->check(CLI::Range(1, 1000000));
   app.add_option("--history", parsed.history,
                  "the run history (default: the settings' history:, else test_tipc/output/.tipc-history.sqlite)");
+  auto* html = app.add_option("--html", parsed.html,
+                              "write DIR/index.html: a chart per gated figure of every config, MODE and stage over the "
+                              "last runs (--runs per chart)");
+  app.add_option("--settings", parsed.settings,
+                 "with --html: the settings file whose gates: apply (default: test_tipc/tipc-run.yaml of the "
+                 "repository around the current directory, when it exists)")
+      ->needs(html);
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   return parsed;
 }
@@ -67,6 +78,14 @@ void print_series(const std::vector<history::SeriesPoint>& points, std::ostream&
   }
 }
 
+int write_page(history::RunHistory& history, const gate::GateRules& rules, const HistoryArgs& args, std::ostream& out,
+               std::ostream& err) {
+  const auto page = write_history_page(history, rules, args.runs, *args.html);
+  if (!page) return subcommand_error("history", page.error(), err);
+  out << fmt::format("tipc-run history: {} ({})\n", page->path, plural(page->charts, "chart"));
+  return kExitPassed;
+}
+
 }  // namespace
 
 int history_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -74,11 +93,14 @@ int history_main(const std::vector<std::string>& args, std::ostream& out, std::o
   auto parsed = parse_history_args(args, out, err);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const HistoryArgs& history_args = std::get<HistoryArgs>(parsed);
-  const auto repository = repository_here();
+  const auto repository = repository_here(history_args.settings);  // --settings: with --html only
   if (!repository) return subcommand_error("history", repository.error(), err);
   const std::string path = history_to_read(history_args.history, *repository);
   auto history = history::RunHistory::open(path, false);
   if (!history) return subcommand_error("history", history.error(), err);
+  if (history_args.html) {
+    return write_page(*history, gate::rules_from_settings(repository->settings.gates), history_args, out, err);
+  }
   if (!history_args.metric) {
     const auto runs = history->runs(history_args.runs);
     if (!runs) return subcommand_error("history", runs.error(), err);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/history_location.h"
+#include "cli/report_trends.h"
 #include "cli/run_reference.h"
 #include "core/error.h"
 #include "gate/comparison_text.h"
@@ -14,16 +15,19 @@
 namespace tipc::cli {
 namespace {
 
-void record(const report::RunReport& report, const std::string& path, std::ostream& out, std::ostream& err) {
+// The run's id in the history; nullopt (with a warning) when it could not be recorded.
+std::optional<std::int64_t> record(const report::RunReport& report, const std::string& path, std::ostream& out,
+                                   std::ostream& err) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   auto history = history::RunHistory::open(path);
   auto id = history ? history->record(report, report.report_dir) : tl::unexpected(history.error());
   if (!id) {
     err << fmt::format("tipc-run: warning: the run is not recorded in the run history: {}\n", id.error().str());
-    return;
+    return std::nullopt;
   }
   out << fmt::format("tipc-run: recorded as run {} in {}\n", *id, path);
+  return *id;
 }
 
 }  // namespace
@@ -41,17 +45,22 @@ int record_and_compare(const std::optional<report::RunReport>& report, const Opt
   if (!report || report->interrupted || !report->finished) return kExitPassed;
   // The baseline is found before this run is recorded: `--baseline main` on main means the
   // run before this one.
-  std::optional<gate::RunSnapshot> baseline;
+  std::optional<RunReference> baseline;
   if (options.baseline) {
-    auto loaded = load_run_reference(*options.baseline, path.value_or(default_history_path(repo_root)));
+    auto loaded = resolve_run_reference(*options.baseline, path.value_or(default_history_path(repo_root)));
     if (loaded) baseline = std::move(*loaded);
     else err << fmt::format("tipc-run: warning: no baseline to compare with: {}\n", loaded.error().str());
   }
-  if (path) record(*report, *path, out, err);
+  const gate::GateRules rules = gate::rules_from_settings(settings.gates);
+  if (const auto id = path ? record(*report, *path, out, err) : std::nullopt) {
+    add_history_section(*report, *path, rules,
+                        {id, baseline ? baseline->history_run : std::nullopt, baseline ? &baseline->snapshot : nullptr},
+                        err);
+  }
   if (!baseline) return kExitPassed;
   const gate::RunSnapshot current = gate::snapshot_of(*report, "this run");
-  const gate::RunComparison comparison = gate::compare_runs(*baseline, current, gate::rules_from_settings(settings.gates));
-  out << gate::console_comparison({baseline->label, current.label}, gate::comparison_rows(comparison), false);
+  const gate::RunComparison comparison = gate::compare_runs(baseline->snapshot, current, rules);
+  out << gate::console_comparison({baseline->snapshot.label, current.label}, gate::comparison_rows(comparison), false);
   return comparison.failed() ? kExitRegressed : kExitPassed;
 }
 

@@ -18,8 +18,9 @@ namespace tipc::cli {
 std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
                                             const std::string& repo_root);
 
-// Records `report` (a finished run; an interrupted one is not recorded) and, with
-// --baseline, compares it; says what it did on `out`, warnings on `err`. Returns
+// Records `report` (a finished run; an interrupted one is not recorded), then renders its
+// report.html again with the history section (report_trends.h), and, with --baseline,
+// compares it; says what it did on `out`, warnings on `err`. Returns
 // kExitRegressed when the comparison found a failing regression, else kExitPassed.
 int record_and_compare(const std::optional<report::RunReport>& report, const Options& options,
                        const config::ProjectSettings& settings, const std::string& repo_root, std::ostream& out,

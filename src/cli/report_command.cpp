@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/report_trends.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
 #include "report/bundle.h"
@@ -23,6 +24,8 @@ struct ReportArgs {
   std::optional<std::string> bundle;
   bool strict = false;
   bool allow_nothing = false;
+  std::optional<std::string> history;  // where report.html's history section comes from
+  bool no_history = false;
 };
 
 // Returns the parsed arguments, or the exit code (0 after --help).
@@ -40,6 +43,9 @@ std::variant<ReportArgs, int> parse_report_args(const std::vector<std::string>& 
   app.add_option("--bundle", parsed.bundle, "also write the acceptance bundle to this .tar.gz");
   app.add_flag("--strict", parsed.strict, "UNSUPPORTED stages fail the run");
   app.add_flag("--allow-nothing", parsed.allow_nothing, "exit 0, not 5, when no stage of the last run ran");
+  auto* history = app.add_option("--history", parsed.history,
+                                 "the run history report.html's history section is read from (default: the run's)");
+  app.add_flag("--no-history", parsed.no_history, "no history section in report.html")->excludes(history);
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   if (parsed.dirs.size() > 1 && !parsed.output) {
     err << "tipc-run report: error: " << parsed.dirs.size()
@@ -56,9 +62,10 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const ReportArgs& report_args = std::get<ReportArgs>(parsed);
   const std::string dir = report_args.output.value_or(report_args.dirs.front());
-  const auto report = report_args.dirs.size() == 1 ? report::load_run_report(report_args.dirs.front())
-                                                   : report::load_merged_report(report_args.dirs);
+  auto report = report_args.dirs.size() == 1 ? report::load_run_report(report_args.dirs.front())
+                                             : report::load_merged_report(report_args.dirs);
   if (!report) return subcommand_error("report", report.error(), err);
+  if (!report_args.no_history) report->trends = recorded_report_trends(*report, report_args.history, err);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);  // a failure shows as the report's write error
   if (auto ok = report::write_reports(*report, dir); !ok) return subcommand_error("report", ok.error(), err);

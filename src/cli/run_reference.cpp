@@ -58,15 +58,23 @@ Result<report::RunReport> load_directory_run(const std::string& dir) {
 }  // namespace
 
 Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path) {
+  return TRY(resolve_run_reference(word, history_path)).snapshot;
+}
+
+Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(word, ec)) return gate::snapshot_of(TRY(load_directory_run(word)), word);
-  if (std::filesystem::is_regular_file(word, ec)) return gate::snapshot_of(TRY(report::load_bundle_report(word)), word);
+  if (std::filesystem::is_directory(word, ec)) {
+    return RunReference{gate::snapshot_of(TRY(load_directory_run(word)), word), std::nullopt};
+  }
+  if (std::filesystem::is_regular_file(word, ec)) {
+    return RunReference{gate::snapshot_of(TRY(report::load_bundle_report(word)), word), std::nullopt};
+  }
   auto history = history::RunHistory::open(history_path, false);
   if (!history) {
     return fail(Error::plain(fmt::format("`{}` is no directory or bundle, and the run history cannot be read: {}", word,
                                          history.error().str())));
   }
-  if (const auto id = run_id_of(word)) return history->snapshot(*id);
+  if (const auto id = run_id_of(word)) return RunReference{TRY(history->snapshot(*id)), id};
   const auto latest = TRY(history->latest(word));
   if (!latest) {
     return fail(Error::plain(
@@ -74,7 +82,7 @@ Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std:
   }
   gate::RunSnapshot snapshot = TRY(history->snapshot(latest->id));
   snapshot.label = fmt::format("{} (run {})", word, latest->id);
-  return snapshot;
+  return RunReference{std::move(snapshot), latest->id};
 }
 
 }  // namespace tipc::cli

@@ -3,6 +3,8 @@
 // directory holding a run's state, a bundle (any file: --bundle's FILE.tar.gz, its
 // reports/report.json), a run id of the run history (`12`, `run:12`), or a commit prefix or
 // branch whose latest recorded run is taken.
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/error.h"
@@ -11,5 +13,12 @@
 namespace tipc::cli {
 
 Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path);
+
+// The same, with the run's id where it is a run of the run history (report.html marks it).
+struct RunReference {
+  gate::RunSnapshot snapshot;
+  std::optional<std::int64_t> history_run;  // nullopt: an output directory
+};
+Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path);
 
 }  // namespace tipc::cli

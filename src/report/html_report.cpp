@@ -17,6 +17,7 @@
 #include "report/log_curve.h"
 #include "report/report_text.h"
 #include "report/svg_chart.h"
+#include "report/trend_html.h"
 #include "run/outcome.h"
 
 namespace tipc::report {
@@ -101,6 +102,9 @@ overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.45}
 section.attention{margin:20px 0 8px;border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;
 padding:2px 14px 10px}section.attention h2{font-size:18px;margin:10px 0 8px}
 td.error code{white-space:pre-wrap}td.stage{min-width:14em}
+.trend-regressed{--c:var(--fail)}.trend-baseline{--c:var(--ink)}
+circle.point{fill:var(--c);stroke:#fff;stroke-width:1}circle.point.trend-current{stroke:var(--ink);stroke-width:1.6}
+circle.ring{fill:none;stroke:var(--c);stroke-width:1.6}.baseline-mark{stroke:var(--c);stroke-dasharray:4 3}
 footer{border-top:1px solid var(--line);padding:14px 32px;color:var(--muted);font-size:12px;text-align:center}
 @media print{pre.log{max-height:none}.banner{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
 )css";
@@ -196,14 +200,6 @@ Html status_counts(const RunReport& report) {
   return html;
 }
 
-Html head(const std::string& verdict) {
-  return fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>tipc-run report: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
-      kContentSecurityPolicy, verdict, kStylesheet);
-}
 
 // A partial pass or a run in which nothing ran has a colour of its own: it must not look like a pass.
 const char* banner_class(run::VerdictKind kind) {
@@ -722,11 +718,21 @@ Html invalid_configs_section(const RunReport& report) {
 
 }  // namespace
 
+std::string html_page_head(std::string_view title) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
+      kContentSecurityPolicy, html_escape(title), kStylesheet);
+}
+
 std::string render_html_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
-  Html html = head(html_escape(verdict.headline())) + banner(report, verdict) + "<main>\n" + attention(report) +
-              overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
+  Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
+              attention(report) + overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1, report.report_dir);
+  if (report.trends) html += trend_section(*report.trends);
   return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";
 }
 

@@ -13,6 +13,7 @@
 
 #include "plan/plan.h"
 #include "report/environment.h"
+#include "report/history_trends.h"
 #include "run/outcome.h"
 #include "run/run_verdict.h"
 
@@ -183,6 +184,9 @@ struct RunReport {
   // Where the reports are written (write_reports sets it): report.html links the logs
   // relative to it, so that a copy of the tree (the bundle) keeps its links.
   std::string report_dir;
+  // report.html's history section: set by cli from the run history once the run is recorded
+  // (cli/report_trends.h); absent when there is no history to read. No other report shows it.
+  std::optional<HistoryTrends> trends;
 
   int count(run::Status result) const;
   // The configs given (those planned, and those left out) and the invalid ones.

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "report/html_text.h"
+#include "report/report_text.h"
 
 namespace tipc::report {
 namespace {
@@ -91,7 +92,9 @@ Legend legend(const std::vector<LegendItem>& items, double left, double right) {
   return out;
 }
 
-void append_axes(std::string& svg, const Plot& plot, const std::string& x_label, const std::string& y_label) {
+// `x_tick_labels`, where given, label the x ticks one for one (already escaped), instead of their values.
+void append_axes(std::string& svg, const Plot& plot, const std::string& x_label, const std::string& y_label,
+                 const std::vector<std::string>* x_tick_labels = nullptr) {
   const double left = plot.x.from, right = plot.x.to, top = plot.y.to, bottom = plot.y.from;
   auto out = std::back_inserter(svg);
   for (const double value : plot.y_ticks.values) {
@@ -100,12 +103,13 @@ void append_axes(std::string& svg, const Plot& plot, const std::string& x_label,
     fmt::format_to(out, "<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\" dy=\"0.32em\">{}</text>",
                    px(left - 6), y, tick_label(value, plot.y_ticks.step));
   }
-  for (const double value : plot.x_ticks.values) {
+  for (std::size_t i = 0; i < plot.x_ticks.values.size(); ++i) {
+    const double value = plot.x_ticks.values[i];
     const std::string x = px(plot.x(value));
     fmt::format_to(out, "<line class=\"axis\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>", x, x, px(bottom),
                    px(bottom + 5));
     fmt::format_to(out, "<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", x,
-                   px(bottom + 18), tick_label(value, plot.x_ticks.step));
+                   px(bottom + 18), x_tick_labels ? (*x_tick_labels)[i] : tick_label(value, plot.x_ticks.step));
   }
   fmt::format_to(out, "<line class=\"axis\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\"/>", px(left), px(top),
                  px(bottom));
@@ -168,7 +172,106 @@ std::string step_area(const std::vector<double>& edges, const std::vector<double
   return path + "L" + px(plot.x(edges.back())) + "," + base + "Z";
 }
 
+// ---- trends over recorded runs ----
+
+constexpr double kCommitLabelWidth = 56;  // a 7-character hash in 11px text, with a gap
+
+std::string point_name(const TrendPoint& point) {
+  return point.commit.empty() ? fmt::format("run {}", point.run) : point.commit.substr(0, 7);
+}
+
+std::string trend_tooltip(const TrendChart& chart, const TrendPoint& point) {
+  std::string text = fmt::format("run {}", point.run);
+  if (!point.commit.empty()) text += ", commit " + point.commit.substr(0, 12);
+  if (!point.branch.empty()) text += " on " + point.branch;
+  text += fmt::format(": {} {}{}", chart.metric, format_number(point.value),
+                      chart.unit.empty() ? "" : " " + chart.unit);
+  if (point.current) text += " (this run)";
+  if (point.baseline) text += " (the baseline)";
+  if (!point.comparison.empty()) text += "; " + point.comparison;
+  return html_escape(text);
+}
+
+// Every k-th point labelled, the newest always, so that the labels do not overlap.
+void commit_ticks(const std::vector<TrendPoint>& points, double plot_width, Ticks& ticks,
+                  std::vector<std::string>& labels) {
+  const std::size_t n = points.size();
+  const auto fit = static_cast<std::size_t>(std::max(1.0, std::floor(plot_width / kCommitLabelWidth)));
+  const std::size_t stride = (n + fit - 1) / fit;
+  for (std::size_t i = 0; i < n; ++i) {
+    if ((n - 1 - i) % stride != 0) continue;
+    ticks.values.push_back(static_cast<double>(i));
+    labels.push_back(html_escape(point_name(points[i])));
+  }
+}
+
+std::string trend_point(const TrendChart& chart, const TrendPoint& point, double x, double y) {
+  std::string classes = "point";
+  if (point.regressed) classes += " trend-regressed";
+  if (point.current) classes += " trend-current";
+  std::string svg = fmt::format("<circle class=\"{}\" cx=\"{}\" cy=\"{}\" r=\"{}\"><title>{}</title></circle>", classes,
+                                px(x), px(y), point.regressed || point.current ? 5 : 3.5, trend_tooltip(chart, point));
+  if (point.baseline) {
+    svg += fmt::format("<circle class=\"ring trend-baseline\" cx=\"{}\" cy=\"{}\" r=\"8\"/>", px(x), px(y));
+  }
+  return svg;
+}
+
+// The baseline's dashed line, labelled, behind the points.
+std::string baseline_marks(const std::vector<TrendPoint>& points, const Plot& plot) {
+  std::string svg;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].baseline) continue;
+    const std::string x = px(plot.x(static_cast<double>(i)));
+    svg += fmt::format("<g class=\"trend-baseline\"><line class=\"baseline-mark\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" "
+                       "y2=\"{2}\"/><text class=\"tick\" x=\"{3}\" y=\"{4}\">baseline</text></g>",
+                       x, px(plot.y.to), px(plot.y.from), px(plot.x(static_cast<double>(i)) + 4), px(plot.y.to + 10));
+  }
+  return svg;
+}
+
+std::vector<LegendItem> trend_legend(const TrendChart& chart) {
+  std::vector<LegendItem> items = {{chart.metric, series_class(0)}};
+  const auto any = [&](bool TrendPoint::*flag) {
+    return std::any_of(chart.points.begin(), chart.points.end(), [&](const TrendPoint& p) { return p.*flag; });
+  };
+  if (any(&TrendPoint::regressed)) items.push_back({"regressed", "trend-regressed"});
+  if (any(&TrendPoint::baseline)) items.push_back({"baseline", "trend-baseline"});
+  return items;
+}
+
 }  // namespace
+
+std::string svg_trend_chart(const TrendChart& chart) {
+  if (chart.points.empty()) return "";
+  double y_low = std::numeric_limits<double>::infinity(), y_high = -y_low;
+  for (const auto& point : chart.points) {
+    y_low = std::min(y_low, point.value);
+    y_high = std::max(y_high, point.value);
+  }
+  std::tie(y_low, y_high) = with_width(y_low, y_high);
+  const std::string y_label = chart.unit.empty() ? chart.metric : chart.metric + " (" + chart.unit + ")";
+  double top = 0, bottom = 0;
+  std::string svg = open_chart(legend(trend_legend(chart), kMarginLeft, kChartWidth - kMarginRight), &top, &bottom,
+                               y_label + " over recorded runs");
+  Plot plot;
+  plot.y_ticks = rounded_axis(y_low, y_high);
+  plot.y = {plot.y_ticks.values.front(), plot.y_ticks.values.back(), bottom, top};
+  const double n = static_cast<double>(chart.points.size());
+  plot.x = {-0.5, n - 0.5, kMarginLeft, kChartWidth - kMarginRight};
+  std::vector<std::string> labels;
+  commit_ticks(chart.points, plot.x.to - plot.x.from, plot.x_ticks, labels);
+  append_axes(svg, plot, "commit (oldest left)", y_label, &labels);
+  svg += baseline_marks(chart.points, plot);
+  std::vector<CurvePoint> line;
+  for (std::size_t i = 0; i < chart.points.size(); ++i) line.push_back({static_cast<double>(i), chart.points[i].value});
+  svg += "<g class=\"" + series_class(0) + "\">";
+  if (line.size() > 1) svg += "<polyline class=\"line\" points=\"" + polyline_points(line, plot) + "\"/>";
+  for (std::size_t i = 0; i < chart.points.size(); ++i) {
+    svg += trend_point(chart, chart.points[i], plot.x(line[i].step), plot.y(line[i].value));
+  }
+  return svg + "</g></svg>";
+}
 
 Ticks nice_ticks(double low, double high, int target_count) {
   if (!(high > low)) high = low + 1;

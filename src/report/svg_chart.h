@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report/history_trends.h"
 #include "report/run_report.h"
 
 namespace tipc::report {
@@ -38,6 +39,13 @@ std::string svg_stacked_bar(const std::vector<BarSegment>& segments, double full
 
 // Where |value| lies against its limit on a log scale of value / limit, the limit marked.
 std::string svg_limit_gauge(double value, double limit, bool passed);
+
+// A figure over recorded runs: one point per run, oldest left, on an axis labelled with the
+// runs' short commit hashes (every k-th where they would crowd); each point's run, commit,
+// branch, value and comparison in its tooltip (<title>). Regressed points are red (class
+// trend-regressed), the baseline's point is ringed under a dashed line (trend-baseline), the
+// report's own run is drawn larger (trend-current). Empty for a chart without points.
+std::string svg_trend_chart(const TrendChart& chart);
 
 // Round tick values (1, 2 or 5 times a power of ten) from the first multiple of the step
 // at or above `low` to the last at or below `high`.

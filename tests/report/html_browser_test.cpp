@@ -16,9 +16,11 @@
 
 #include "report/html_report.h"
 #include "report/html_text.h"
+#include "report/trend_html.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/realistic_run_report.h"
+#include "support/sample_trends.h"
 #include "support/temp_dir.h"
 
 namespace tipc::report {
@@ -196,6 +198,21 @@ TEST_F(HtmlBrowser, PageHasNoScriptErrorsAndFetchesNothing) {
   EXPECT_EQ(*page.probe, "[]");
   EXPECT_EQ(page.log_problems, std::vector<std::string>{});
   EXPECT_NE(page.run.out.find("<h1>FAIL ("), std::string::npos);  // the page itself was parsed
+}
+
+// The history page (`tipc-run history --html`) and report.html with its history section:
+// inline SVG with tooltips and markers, still nothing fetched and no errors.
+TEST_F(HtmlBrowser, HistoryChartsHaveNoScriptErrorsAndFetchNothing) {
+  RunReport with_trends = test::realistic::run_report();
+  with_trends.trends = test::sample_trends();
+  for (const std::string& html : {render_trend_page(test::sample_trends()), render_html_report(with_trends)}) {
+    const PageReport page = open_with_probe(*chromium_, scratch_, html);
+    ASSERT_EQ(page.run.exit_code, 0) << page.run.err;
+    ASSERT_TRUE(page.probe) << page.run.err;
+    EXPECT_EQ(*page.probe, "[]");
+    EXPECT_EQ(page.log_problems, std::vector<std::string>{});
+    EXPECT_NE(page.run.out.find("<circle class=\"point trend-regressed\""), std::string::npos);  // parsed as SVG
+  }
 }
 
 // The checks above are only worth something if they see a broken page as broken.
