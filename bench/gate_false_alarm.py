@@ -94,7 +94,7 @@ def main():
             detections.append(slow["ips"]["class"] == "REGRESSED")
             p_same.append(same["ips"]["p_value"])
             p_slow.append(slow["ips"]["p_value"])
-            print(f"round {round_ + 1:2}: A vs B {ips_line(same['ips'])}; {', '.join(alarms[-1]) or 'all UNCHANGED'} | "
+            print(f"round {round_ + 1:2} (load {os.getloadavg()[0]:.1f}): A vs B {ips_line(same['ips'])}; {', '.join(alarms[-1]) or 'all UNCHANGED'} | "
                   f"A vs slowed {ips_line(slow['ips'])}", flush=True)
     summarise(args, alarms, detections, p_same, p_slow, seconds, load_before)
 

@@ -55,10 +55,8 @@ double printed_p_value(const std::string& console, const std::string& stage, con
 class DemoGate : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::demo_python_available()) {
-      if (std::getenv("CI")) FAIL() << "CI must run the demo's gate: /usr/bin/python3 lacks torch or cv2";
-      GTEST_SKIP() << "DEMO GATE NOT RUN: /usr/bin/python3 lacks torch or cv2 (scripts/install-deps.sh installs them)";
-    }
+    test::require_demo_python("the demo's gate");
+    if (IsSkipped() || HasFatalFailure()) return;
     test::copy_demo_parts(repo_, {"test_tipc/configs/alexnet.txt"});
   }
 
