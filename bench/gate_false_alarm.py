@@ -94,8 +94,8 @@ def main():
             detections.append(slow["ips"]["class"] == "REGRESSED")
             p_same.append(same["ips"]["p_value"])
             p_slow.append(slow["ips"]["p_value"])
-            print(f"round {round_ + 1:2} (load {os.getloadavg()[0]:.1f}): A vs B {ips_line(same['ips'])}; {', '.join(alarms[-1]) or 'all UNCHANGED'} | "
-                  f"A vs slowed {ips_line(slow['ips'])}", flush=True)
+            print(f"round {round_ + 1:2} (load {os.getloadavg()[0]:.1f}): A vs B {ips_line(same['ips'])}; "
+                  f"{', '.join(alarms[-1]) or 'all UNCHANGED'} | A vs slowed {ips_line(slow['ips'])}", flush=True)
     summarise(args, alarms, detections, p_same, p_slow, seconds, load_before)
 
 
@@ -114,7 +114,8 @@ def summarise(args, alarms, detections, p_same, p_slow, seconds, load_before):
         if known:
             print(f"ips p-values, {label}: {min(known):.3g} to {max(known):.3g} ({len(known)} tested)")
     for label, values in seconds.items():
-        print(f"seconds per run, {label}: {min(values):.1f} to {max(values):.1f} (median {sorted(values)[len(values) // 2]:.1f})")
+        median = sorted(values)[len(values) // 2]
+        print(f"seconds per run, {label}: {min(values):.1f} to {max(values):.1f} (median {median:.1f})")
     print("load average before: %.2f %.2f %.2f, after: %.2f %.2f %.2f" % (*load_before, *os.getloadavg()))
 
 
