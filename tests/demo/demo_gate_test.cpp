@@ -120,5 +120,11 @@ TEST_F(DemoGate, AnInjectedSlowdownAndAnInjectedAccuracyDropRegressAgainstTheBas
       << worse.out;
 }
 
+TEST_F(DemoGate, ASwitchThatIsNoNumberStopsTheTrainingNamingIt) {
+  const auto r = train_and_eval({"-k", "gpus_-1"}, {"TIPC_DEMO_SLOWDOWN=fast"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("error: TIPC_DEMO_SLOWDOWN='fast': expected a non-negative number"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace tipc::demo
