@@ -70,6 +70,18 @@ class DemoGate : public ::testing::Test {
   }
   std::string history() const { return (repo_.path() / "history.sqlite").string(); }
 
+  // A run as the demo is, then one with the switch `assignment` (NAME=VALUE) compared with it
+  // by `--baseline 1`, which must fail it: exit 6.
+  test::RunResult regressed_against_a_baseline(const std::string& assignment) {
+    const auto baseline = train_and_eval();
+    EXPECT_EQ(baseline.exit_code, 0) << baseline.out << baseline.err;
+    auto r = train_and_eval({"--baseline", "1"}, {assignment});
+    std::cout << r.out;
+    EXPECT_EQ(r.exit_code, 6) << r.out << r.err << load_average();
+    EXPECT_NE(r.out.find("exit 6: the run passed, and regressed against its baseline"), std::string::npos);
+    return r;
+  }
+
   test::TempDir repo_;
 };
 
@@ -108,12 +120,7 @@ TEST_F(DemoGate, DISABLED_TwoRunsOfTheSameCodeAreUnchanged) {
 // "The gate on the demo": detected in 15 and 16 of 20 pairs); run it with
 // --gtest_also_run_disabled_tests on a machine nothing else loads.
 TEST_F(DemoGate, DISABLED_AnInjectedSlowdownRegressesIpsWithItsPValue) {
-  const auto baseline = train_and_eval();
-  ASSERT_EQ(baseline.exit_code, 0) << baseline.out << baseline.err;
-  const auto slower = train_and_eval({"--baseline", "1"}, {"TIPC_DEMO_SLOWDOWN=0.2"});
-  std::cout << slower.out;
-  EXPECT_EQ(slower.exit_code, 6) << slower.out << slower.err;
-  EXPECT_NE(slower.out.find("exit 6: the run passed, and regressed against its baseline"), std::string::npos);
+  const auto slower = regressed_against_a_baseline("TIPC_DEMO_SLOWDOWN=0.2");
   const double p = printed_p_value(slower.out, kTrainStage, "ips");
   EXPECT_GE(p, 0) << "no REGRESSED ips row with its p-value:\n" << slower.out << load_average();
   EXPECT_LT(p, kAlpha);
@@ -123,11 +130,7 @@ TEST_F(DemoGate, DISABLED_AnInjectedSlowdownRegressesIpsWithItsPValue) {
 // A training that learns nothing regresses the evaluation, whatever the throughput did: the
 // eval figures of one CPU are exact, so this holds on any machine.
 TEST_F(DemoGate, AnInjectedAccuracyDropRegressesTheEvalMetric) {
-  const auto baseline = train_and_eval();
-  ASSERT_EQ(baseline.exit_code, 0) << baseline.out << baseline.err;
-  const auto worse = train_and_eval({"--baseline", "1"}, {"TIPC_DEMO_ACCURACY_DROP=1"});
-  std::cout << worse.out;
-  EXPECT_EQ(worse.exit_code, 6) << worse.out << worse.err;
+  const auto worse = regressed_against_a_baseline("TIPC_DEMO_ACCURACY_DROP=1");
   EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:top1 ")))
       << worse.out;
   EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:loss ")))
