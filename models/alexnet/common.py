@@ -25,6 +25,19 @@ def str2bool(text):
     raise ValueError(f"expected True or False, got {text!r}")
 
 
+def demo_switch(name):
+    """A demo switch from the environment (models/alexnet/README.md, "Injected regressions"):
+    a non-negative number, 0 when unset or empty; anything else is an error naming it."""
+    text = os.environ.get(name, "")
+    try:
+        value = float(text) if text else 0.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        sys.exit(f"error: {name}={text!r}: expected a non-negative number")
+    return value
+
+
 def seed_everything(seed):
     random.seed(seed)
     np.random.seed(seed)

@@ -3,7 +3,10 @@
 WORLD_SIZE, MASTER_ADDR and MASTER_PORT) it trains data-parallel: gloo on CPU, nccl on GPUs.
 Rank 0 saves <save-dir>/latest.pt and writes <save-dir>/train.log. Every step's line ends
 with PaddleOCR's benchmark figures (ips, batch_cost, reader_cost, max_mem_reserved), which
-tipc-run reports for benchmark_train; on CPU the memory is the process's peak RSS."""
+tipc-run reports for benchmark_train; on CPU the memory is the process's peak RSS. Two
+switches inject regressions for the gate's demo (README.md, "Injected regressions"):
+TIPC_DEMO_SLOWDOWN=F makes every step take 1 + F times its compute time, and
+TIPC_DEMO_ACCURACY_DROP=1 trains with learning rate 0."""
 import argparse
 import os
 import resource
@@ -41,6 +44,14 @@ def benchmark_figures(samples, reader_cost, batch_cost, device):
             f"ips: {samples / batch_cost:.5f} samples/s, max_mem_reserved: {reserved} MB")
 
 
+def busy_wait(seconds):
+    """Extra compute time inside the timed step, as a slower kernel would add. A sleep would
+    give the CPU away: on a loaded machine waking up again takes a scheduler slice (ms) more."""
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        pass
+
+
 def main():
     args = parse_args()
     torch.set_num_threads(args.threads)
@@ -54,7 +65,9 @@ def main():
     if args.pretrained:
         model.load_state_dict(torch.load(args.pretrained, map_location=device)["model"])
     net = DistributedDataParallel(model) if world > 1 else model
-    optimizer = torch.optim.Adam(net.parameters(), lr=args.lr)
+    slowdown = common.demo_switch("TIPC_DEMO_SLOWDOWN")
+    lr = 0.0 if common.demo_switch("TIPC_DEMO_ACCURACY_DROP") else args.lr  # the weights stay as initialised
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=max(1, args.epochs))
     loss_fn = nn.CrossEntropyLoss()
     os.makedirs(args.save_dir, exist_ok=True)
@@ -74,6 +87,8 @@ def main():
             loss.backward()
             optimizer.step()
             acc = (logits.argmax(1) == y).float().mean().item()
+            if slowdown:
+                busy_wait(slowdown * (time.perf_counter() - step_start))
             batch_cost = time.perf_counter() - step_start
             common.log("train", f"rank {rank}/{world} epoch: {epoch}/{args.epochs}, iter: {it}/{len(batches)}, "
                        f"loss: {loss.item():.6f}, lr: {scheduler.get_last_lr()[0]:.6f}, acc: {acc:.6f}, "

@@ -29,11 +29,15 @@ void add(std::vector<Figure>& out, std::string name, std::string unit, stats::Be
   out.push_back({std::move(name), std::move(unit), better, std::move(samples), gated});
 }
 
+// The step costs are recorded as their medians alone, which only a threshold could judge: on
+// a shared machine two runs of the same code differ by more than 5 % (the demo's batch cost
+// by up to 25 %, its reader cost of ~50 us by 30 %; bench/RESULTS.md). ips carries the same
+// steps with their samples and is tested, so the costs are not gated unless a rule says so.
 void add_benchmark(std::vector<Figure>& out, const report::BenchmarkFigures& b) {
   constexpr auto lower = stats::Better::kLower;
   if (b.ips) add(out, "ips", b.ips_unit, stats::Better::kHigher, ips_samples(b));
-  if (b.batch_cost_s) add(out, "batch_cost_s", "s", lower, {b.batch_cost_s->median});
-  if (b.reader_cost_s) add(out, "reader_cost_s", "s", lower, {b.reader_cost_s->median});
+  if (b.batch_cost_s) add(out, "batch_cost_s", "s", lower, {b.batch_cost_s->median}, false);
+  if (b.reader_cost_s) add(out, "reader_cost_s", "s", lower, {b.reader_cost_s->median}, false);
   if (b.max_mem_reserved_mb) add(out, "max_mem_reserved_mb", "MiB", lower, {*b.max_mem_reserved_mb});
   if (b.max_mem_allocated_mb) add(out, "max_mem_allocated_mb", "MiB", lower, {*b.max_mem_allocated_mb});
 }

@@ -127,10 +127,8 @@ void expect_reports_of_the_cpu_run(const fs::path& out, const fs::path& bundle) 
 class DemoChain : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::demo_python_available()) {
-      if (std::getenv("CI")) FAIL() << "CI must run the demo chain: /usr/bin/python3 lacks torch or cv2";
-      GTEST_SKIP() << "DEMO CHAIN NOT RUN: /usr/bin/python3 lacks torch or cv2 (scripts/install-deps.sh installs them)";
-    }
+    test::require_demo_python("the demo chain");
+    if (IsSkipped() || HasFatalFailure()) return;
     test::copy_demo_parts(repo_, {"test_tipc/configs/alexnet.txt"});
   }
   fs::path out(const std::string& mode = "lite_train_lite_infer") const {

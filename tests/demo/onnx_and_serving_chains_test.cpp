@@ -36,10 +36,8 @@ void edit_file(const fs::path& file, const std::string& from, const std::string&
 class DemoChains : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::demo_python_available()) {
-      if (std::getenv("CI")) FAIL() << "CI must run the demo chains: /usr/bin/python3 lacks torch or cv2";
-      GTEST_SKIP() << "DEMO CHAINS NOT RUN: /usr/bin/python3 lacks torch or cv2 (scripts/install-deps.sh installs them)";
-    }
+    test::require_demo_python("the demo chains");
+    if (IsSkipped() || HasFatalFailure()) return;
     test::copy_demo_parts(repo_, {kOnnxConfig, kServingConfig});
     // A port of its own: tests run in parallel, and the config's may be taken.
     edit_file(repo_.path() / kServingConfig, kConfigPort, std::to_string(port_));

@@ -38,6 +38,8 @@ TEST(GateFigures, ThroughputSamplesAreEveryRanksStepsAfterWarmUp) {
   EXPECT_EQ(ips->better, stats::Better::kHigher);
   EXPECT_EQ(find(figures, "batch_cost_s")->samples, std::vector<double>{0.12});
   EXPECT_EQ(find(figures, "batch_cost_s")->better, stats::Better::kLower);
+  EXPECT_FALSE(find(figures, "batch_cost_s")->gated_by_default);  // a median alone: ips has the steps
+  EXPECT_TRUE(ips->gated_by_default);
   EXPECT_EQ(find(figures, "max_mem_reserved_mb")->better, stats::Better::kLower);
   const Figure* loss = find(figures, "train:loss");
   ASSERT_TRUE(loss);

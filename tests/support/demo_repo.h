@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <initializer_list>
+#include <string>
+
+#include <gtest/gtest.h>
 
 #include "support/paths.h"
 #include "support/temp_dir.h"
@@ -12,6 +15,15 @@ namespace tipc::test {
 
 inline bool demo_python_available() {
   return std::system("/usr/bin/python3 -c 'import torch, cv2' >/dev/null 2>&1") == 0;
+}
+
+// For a fixture's SetUp(): skips the test where /usr/bin/python3 cannot run the demo, and
+// fails it in CI, which must run `what` ("the demo chain"). gtest runs no test body after
+// either; the caller returns when `IsSkipped() || HasFatalFailure()`.
+inline void require_demo_python(const std::string& what) {
+  if (demo_python_available()) return;
+  if (std::getenv("CI")) FAIL() << "CI must run " << what << ": /usr/bin/python3 lacks torch or cv2";
+  GTEST_SKIP() << what << " NOT RUN: /usr/bin/python3 lacks torch or cv2 (scripts/install-deps.sh installs them)";
 }
 
 // Copies `parts` (paths relative to the source tree) and the demo's common parts into `repo`.
