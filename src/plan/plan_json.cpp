@@ -118,6 +118,15 @@ Result<std::optional<CheckSpec>> check_field(const JsonValue& json, const std::s
   return std::optional<CheckSpec>(CheckSpec{*kind, TRY(fields.required<std::string>("result_file"))});
 }
 
+Result<std::optional<TrainSetting>> train_setting_field(const JsonValue& json, const std::string& file,
+                                                        const std::string& id) {
+  const JsonValue* object = TRY(object_field(json, "train_setting", StageFields(json, file, id)));
+  if (!object) return std::optional<TrainSetting>();
+  const StageFields fields(*object, file, id, "train_setting.");
+  return std::optional<TrainSetting>(
+      TrainSetting{TRY(fields.optional<std::string>("batch_size", "")), TRY(fields.optional<std::string>("autocast", ""))});
+}
+
 Result<Needs> needs_field(const JsonValue& json, const std::string& file, const std::string& id) {
   const JsonValue* object = TRY(object_field(json, "needs", StageFields(json, file, id)));
   if (!object) return fail(StageFields(json, file, id).error("needs", "missing"));
@@ -148,6 +157,9 @@ Json stage_json(const Stage& stage) {
   if (stage.unsupported) json["unsupported"] = *stage.unsupported;
   if (!stage.cwd_made_by.empty()) json["cwd_made_by"] = stage.cwd_made_by;
   if (stage.check) json["check"] = {{"kind", to_string(stage.check->kind)}, {"result_file", stage.check->result_file}};
+  if (stage.train_setting) {
+    json["train_setting"] = {{"batch_size", stage.train_setting->batch_size}, {"autocast", stage.train_setting->autocast}};
+  }
   return json;
 }
 
@@ -171,6 +183,7 @@ Result<Stage> stage_from_json(const JsonValue& json, const std::string& file) {
   stage.unsupported = TRY(fields.optional<std::optional<std::string>>("unsupported", std::nullopt));
   stage.cwd_made_by = TRY(fields.optional<std::string>("cwd_made_by", ""));
   stage.check = TRY(check_field(json, file, stage.id));
+  stage.train_setting = TRY(train_setting_field(json, file, stage.id));
   return stage;
 }
 
