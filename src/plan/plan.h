@@ -40,6 +40,7 @@ struct Service {
 struct TrainSetting {
   std::string batch_size;  // the batch size value for the mode ("" when the config gives none)
   std::string autocast;    // the precision (auto_cast) element: "null", "amp", "fp16", ...
+  bool operator==(const TrainSetting&) const = default;
 };
 
 // A dependency that --only or -k left out of the run, with what it needs.

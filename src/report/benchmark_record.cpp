@@ -53,7 +53,9 @@ Json null_or_json(const auto& value) { return value ? Json(*value) : Json(nullpt
 
 // The run's facts; the framework is Paddle's when the interpreter has it, else torch's (the demo's).
 RecordFacts record_facts(const RunReport& report) {
-  RecordFacts facts{std::filesystem::path(report.repo_root).filename().string(), "", std::nullopt, std::nullopt};
+  std::filesystem::path root = std::filesystem::path(report.repo_root).lexically_normal();
+  if (!root.has_filename()) root = root.parent_path();  // "/repo/"
+  RecordFacts facts{root.filename().string(), "", std::nullopt, std::nullopt};
   if (!report.environment) return facts;
   facts.repository = report.environment->repository;
   if (!report.environment->interpreter) return facts;

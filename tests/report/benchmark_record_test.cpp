@@ -141,7 +141,7 @@ TEST(BenchmarkRecord, FileNameIsBenchmarkTrainShs) {
 TEST(BenchmarkRecord, EveryBenchmarkTrainPlanWritesItsRecordsIntoItsIndexDirectory) {
   test::TempDir dir;
   RunReport report;
-  report.repo_root = (dir.path() / "PaddleOCR").string();
+  report.repo_root = (dir.path() / "PaddleOCR").string() + "/";
   PlanReport bench{"c.txt", "/c.txt", "benchmark_train", "det", "paddleocr", "", (dir.path() / "bench").string(), {}};
   bench.stages = {train_stage(1, 1, 10), train_stage(1, 1, 12)};  // gpu_list 0|0: one name twice
   PlanReport lite = bench;
