@@ -126,7 +126,7 @@ struct StageReport {
   std::vector<std::string> deps;
   int gpus_needed = 0;  // on each node
   int nodes_needed = 1;
-  std::optional<plan::TrainSetting> train_setting;  // train stages of a native plan
+  std::optional<plan::TrainSetting> train_setting;  // train stages (absent in an older plan file)
 
   run::Status result = run::Status::kSkipped;
   std::string reason;

@@ -99,7 +99,7 @@ TEST(BenchmarkRecord, WhatTheRunDoesNotKnowIsNullOrPaddlesZero) {
   StageReport stage = train_stage(1, 1, 10);
   stage.metrics = {};  // a log without figures or loss
   stage.seconds.reset();
-  stage.train_setting.reset();  // a traced plan's train
+  stage.train_setting.reset();  // a plan file of an older tipc-run
   const json record = record_json(stage, RecordFacts{"repo", "m", std::nullopt, std::nullopt});
   EXPECT_TRUE(record["model_branch"].is_null());
   EXPECT_TRUE(record["model_commit"].is_null());
