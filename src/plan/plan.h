@@ -35,6 +35,15 @@ struct Service {
   double ready_timeout = 60;   // seconds from its start; not ready by then: it FAILs
 };
 
+// What a train stage trains with: as the config's train params give it for the plan's mode
+// (native), or as the config's keys appear among the traced train's arguments. The benchmark
+// record (report/benchmark_record.h) names its run by these.
+struct TrainSetting {
+  std::string batch_size;  // the batch size value for the mode ("" when the config gives none)
+  std::string autocast;    // the precision (auto_cast) element: "null", "amp", "fp16", ...
+  bool operator==(const TrainSetting&) const = default;
+};
+
 // A dependency that --only or -k left out of the run, with what it needs.
 struct UnselectedDep {
   std::string id;
@@ -96,6 +105,7 @@ struct Stage {
   ResultsLogFields results_log;  // what its results_python.log line is made of
   std::optional<Service> service;  // set on a kService stage
   std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
+  std::optional<TrainSetting> train_setting;  // train stages
   // Why this stage cannot run as the plan states it, anywhere: the executor reports it
   // UNSUPPORTED with this reason instead of running it (and its dependents with it).
   std::optional<std::string> unsupported;

@@ -57,6 +57,15 @@ Result<std::optional<CheckSpec>> check_field(const JsonFieldReader& stage) {
   return std::optional<CheckSpec>(CheckSpec{*kind, TRY(fields->required<std::string>("result_file"))});
 }
 
+Result<std::optional<TrainSetting>> train_setting_field(const JsonFieldReader& stage) {
+  const auto fields = TRY(stage.object("train_setting"));
+  if (!fields) return std::optional<TrainSetting>();
+  TrainSetting setting;  // member by member: no TRY inside a braced initializer
+  setting.batch_size = TRY(fields->optional<std::string>("batch_size", ""));
+  setting.autocast = TRY(fields->optional<std::string>("autocast", ""));
+  return std::optional<TrainSetting>(std::move(setting));
+}
+
 Result<Needs> needs_field(const JsonFieldReader& stage) {
   const auto fields = TRY(stage.object("needs"));
   if (!fields) return fail(stage.error("needs", "missing"));
@@ -86,6 +95,9 @@ Json stage_json(const Stage& stage) {
   if (stage.unsupported) json["unsupported"] = *stage.unsupported;
   if (!stage.cwd_made_by.empty()) json["cwd_made_by"] = stage.cwd_made_by;
   if (stage.check) json["check"] = {{"kind", to_string(stage.check->kind)}, {"result_file", stage.check->result_file}};
+  if (stage.train_setting) {
+    json["train_setting"] = {{"batch_size", stage.train_setting->batch_size}, {"autocast", stage.train_setting->autocast}};
+  }
   return json;
 }
 
@@ -109,6 +121,7 @@ Result<Stage> stage_from_json(const JsonValue& json, const std::string& file) {
   stage.unsupported = TRY(fields.optional<std::optional<std::string>>("unsupported", std::nullopt));
   stage.cwd_made_by = TRY(fields.optional<std::string>("cwd_made_by", ""));
   stage.check = TRY(check_field(fields));
+  stage.train_setting = TRY(train_setting_field(fields));
   return stage;
 }
 

@@ -423,6 +423,7 @@ Result<std::string> Planner::add_train_stage(const GpuElement& gpu, const std::s
   auto train = TRY(add_stage(StageKind::kTrain, iteration + "/train", train_tpl, vars, opt_.run_dir));
   train->needs = {gpu.gpu_count, gpu.nodes.value_or(1)};
   train->benchmark = opt_.mode == "benchmark_train";  // its figures are the point: it runs alone
+  train->train_setting = TrainSetting{batch_value(), vars.at("autocast")};
   if (gpu.nodes) train->hosts = gpu.ips.value_or("");
   if (gpu.launch != GpuElement::Launch::kSingle) {
     train->launcher = launcher.name;

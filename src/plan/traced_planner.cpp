@@ -1,10 +1,12 @@
 #include "plan/traced_planner.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "config/positions.h"
 #include "plan/data_flow.h"
 #include "plan/shell_words.h"
 #include "plan/stage_kind_match.h"
@@ -159,6 +161,25 @@ std::string TracedPlanner::log_for(const trace::TracedCall& call, const std::str
   return fmt::format("{}/tipc_stage_{}.log", dir, index + 1);  // the runner's own stdout: give it a file
 }
 
+namespace {
+
+// What a traced train was given for the config's batch size and auto_cast keys, by its
+// `KEY=VALUE` arguments (the last one counts); the runners leave a null value out, so a train
+// given none trains with "null".
+TrainSetting traced_train_setting(const config::TrainInferConfig& config, const std::vector<std::string>& args) {
+  auto given = [&](int line) -> std::optional<std::string> {
+    const std::string& key = config.key(line);
+    const std::string word = key.substr(key.find_last_of(' ') + 1) + "=";  // "-o Global.auto_cast": the last word
+    if (word == "=") return std::nullopt;
+    const auto it = std::find_if(args.rbegin(), args.rend(), [&](const std::string& arg) { return arg.starts_with(word); });
+    if (it == args.rend()) return std::nullopt;
+    return it->substr(word.size());
+  };
+  return TrainSetting{given(config::pos::kBatch).value_or(""), given(config::pos::kAutoCast).value_or("null")};
+}
+
+}  // namespace
+
 // The dy2static runners' loss comparison: `dyout=`cat LOG | python extract_loss.py``, then
 // `echo $dyout > FILE` and `diff` of two such files, all through the shell.
 const char* const kPipedInput =
@@ -195,6 +216,7 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
                     std::any_of(call.args.begin(), call.args.end(), [](const std::string& a) {
                       return a.ends_with("benchmark=True");
                     });
+  if (stage.kind == StageKind::kTrain) stage.train_setting = traced_train_setting(cfg_, call.args);
   if (stage.kind == StageKind::kTrain && evaluated) {
     const std::size_t next = index + 1 < trace_.calls.size() ? trace_.calls[index + 1].eval_index : trace_.evals.size();
     stage.results_log.trainer_log = trainer_log_after(trace_, call.eval_index + 1, std::min(next, trace_.evals.size()));

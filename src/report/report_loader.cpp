@@ -69,6 +69,8 @@ StageReport stage_from_plan(const plan::Stage& stage, const PlanFile& plan) {
   report.log = relocated(stage.log, plan);
   report.deps = stage.deps;
   report.gpus_needed = stage.needs.gpus;
+  report.nodes_needed = stage.needs.nodes;
+  report.train_setting = stage.train_setting;
   report.reason = kNotStarted;
   return report;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.h"
+#include "report/benchmark_record.h"
 #include "report/bundle.h"
 #include "report/html_report.h"
 #include "report/json_report.h"
@@ -73,6 +74,7 @@ Result<std::string> ReportWriter::write_all() {
   report_ = TRY(load_run_report_files(plan_files_));
   report_->report_dir = absolute_dir(directory_);
   TRY(write_report_files(*report_, directory_));
+  TRY(write_benchmark_records(*report_));  // Paddle's benchmark database reads these
   if (bundle_) {
     TRY(write_bundle(*report_, directory_, *bundle_));
   }

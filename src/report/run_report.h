@@ -125,7 +125,9 @@ struct StageReport {
   std::string cwd;
   std::string log;  // absolute path
   std::vector<std::string> deps;
-  int gpus_needed = 0;
+  int gpus_needed = 0;  // on each node
+  int nodes_needed = 1;
+  std::optional<plan::TrainSetting> train_setting;  // train stages (absent in an older plan file)
 
   run::Status result = run::Status::kSkipped;
   std::string reason;

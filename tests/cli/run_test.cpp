@@ -327,5 +327,28 @@ TEST_F(RunTest, CompatModeWritesTheReferenceFormatAndExitsZero) {
   EXPECT_EQ(twice.size(), 2 * results.size());  // append-only (D12 in docs/reference-runner.md)
 }
 
+// A benchmark_train run of a train that logs 6 steps: beside the reports, the record Paddle's
+// benchmark database reads, with the mean ips after the 2 warm-up steps and the last loss.
+TEST_F(RunTest, ABenchmarkTrainRunWritesTheTipcBenchmarkRecord) {
+  std::string train = "train.py";
+  for (int step = 1; step <= 6; ++step) {
+    train += fmt::format(" --print 'epoch: [1/1], global_step: {}, loss: {}, ips: {} samples/s'", step, 4 - 0.5 * step,
+                         step <= 2 ? 1 : 4 + 2 * step);
+  }
+  std::string config = fake_config(train);
+  config.replace(config.find("--batch-size:"), 13, "--batch-size:benchmark_train=8|");
+  repo_.write("test_tipc/configs/fake.txt", config);
+  const auto r = run_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "benchmark_train", "--gpus", "none"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const fs::path index = repo_.path() / "test_tipc/output/fake/benchmark_train/index";
+  const std::string name = repo_.path().filename().string() + "_fake_bs8_fp32_DP_N1C1_speed";
+  ASSERT_TRUE(fs::exists(index / name)) << r.out;
+  const auto record = nlohmann::json::parse(test::slurp((index / name).string()));
+  EXPECT_DOUBLE_EQ(record["ips"].get<double>(), 13.0);  // 10, 12, 14, 16
+  EXPECT_EQ(record["convergence_value"], "1");
+  EXPECT_EQ(record["run_process_type"], "SingleP");
+  EXPECT_EQ(record["batch_size"], 8);
+}
+
 }  // namespace
 }  // namespace tipc::cli

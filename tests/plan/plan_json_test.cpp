@@ -31,6 +31,15 @@ TEST(PlanJson, AStageWithoutACheckHasNoCheckField) {
   EXPECT_FALSE(read->check);
 }
 
+TEST(PlanJson, OnlyATrainStageOfANativePlanHasATrainSetting) {
+  Stage stage;
+  stage.id = "norm_train/gpus_0/autocast_null/train";
+  EXPECT_FALSE(written(stage).contains("train_setting"));
+  EXPECT_FALSE(stage_from_json(written(stage), "plan.json")->train_setting);
+  stage.train_setting = TrainSetting{"", "null"};
+  EXPECT_EQ(written(stage)["train_setting"], nlohmann::json({{"batch_size", ""}, {"autocast", "null"}}));
+}
+
 // The step that makes a stage's directory is written where the planner knows it, and only there.
 TEST(PlanJson, TheStepThatMakesTheWorkingDirectoryIsWrittenOnlyWhenKnown) {
   Stage stage;
@@ -75,6 +84,7 @@ TEST(PlanJson, EveryFieldItWritesReadsBack) {
   stage.unsupported = "needs two nodes";
   stage.cwd_made_by = "setup step s1 (`mkdir -p deploy/serving`)";
   stage.check = CheckSpec{CheckKind::kInitCheck, "out/check.json"};
+  stage.train_setting = TrainSetting{"8", "amp"};
   const auto read = stage_from_json(written(stage), "plan.json");
   ASSERT_TRUE(read) << read.error().str();
   EXPECT_EQ(read->id, stage.id);
@@ -97,6 +107,7 @@ TEST(PlanJson, EveryFieldItWritesReadsBack) {
   EXPECT_EQ(read->unsupported, stage.unsupported);
   EXPECT_EQ(read->cwd_made_by, stage.cwd_made_by);
   EXPECT_EQ(read->check, stage.check);
+  EXPECT_EQ(read->train_setting, stage.train_setting);
   EXPECT_EQ(written(*read), written(stage)) << "written again, the same JSON";
 }
 
@@ -121,6 +132,12 @@ TEST(PlanJson, AnUnknownKindOrAFieldOfTheWrongTypeNamesTheFileTheStageAndTheFiel
   read = stage_from_json(json, "/out/.tipc-plan.json");
   ASSERT_FALSE(read);
   EXPECT_NE(read.error().str().find("field 'needs': missing"), std::string::npos) << read.error().str();
+  json["needs"] = {{"gpus", 1}};
+  json["train_setting"] = {{"batch_size", 8}};  // the config's text, never a number
+  read = stage_from_json(json, "/out/.tipc-plan.json");
+  ASSERT_FALSE(read);
+  EXPECT_NE(read.error().str().find("stage cpu/train: field 'train_setting.batch_size'"), std::string::npos)
+      << read.error().str();
 }
 
 }  // namespace

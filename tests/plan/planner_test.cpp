@@ -105,6 +105,17 @@ TEST_F(PlannerTest, NeedsAndDevicesFollowTheGpuElement) {
   EXPECT_EQ(gpu_infer.env.at("CUDA_VISIBLE_DEVICES"), "0");
 }
 
+// The benchmark record names a benchmark train by these (report/benchmark_record.h).
+TEST_F(PlannerTest, ATrainStageCarriesTheModesBatchSizeAndItsAutoCastElement) {
+  const std::string config = replace_line(demo(), "--amp:", "--amp:null|amp");
+  const Plan p = ok(config, false, "benchmark_train");
+  EXPECT_EQ(stage(p, "norm_train/gpus_0/autocast_null/train").train_setting, (TrainSetting{"8", "null"}));
+  EXPECT_EQ(stage(p, "norm_train/gpus_0,1/autocast_amp/train").train_setting, (TrainSetting{"8", "amp"}));
+  const Plan lite = ok(replace_line(config, "--batch-size:", "--batch-size:lite_train_lite_infer=4"), false);
+  EXPECT_EQ(stage(lite, "norm_train/gpus_0/autocast_amp/train").train_setting, (TrainSetting{"4", "amp"}));
+  EXPECT_FALSE(stage(lite, "norm_train/gpus_0/autocast_amp/eval").train_setting);
+}
+
 TEST_F(PlannerTest, D9CompatReproducesTheReferenceDeviceStateMachine) {
   const Plan p = ok(demo(), true);
   // OCR never sets the variable for training; eval applies the element's first id.

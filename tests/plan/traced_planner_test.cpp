@@ -116,6 +116,25 @@ TEST(TracedPlanner, GpuNeedsComeFromTheLaunchersArgumentsAndTheDeviceSwitch) {
   EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 2);
 }
 
+// The benchmark record names a benchmark train by these (report/benchmark_record.h).
+TEST(TracedPlanner, ATrainCarriesTheBatchSizeAndAutoCastItWasGiven) {
+  const std::string config =
+      "===train_params===\nmodel_name:m\npython:python\ngpu_list:0\nGlobal.use_gpu:True\n"
+      "-o Global.auto_cast:null|amp\nGlobal.epoch_num:lite_train_lite_infer=1\nGlobal.save_model_dir:./out/\n"
+      "Train.loader.batch_size_per_card:lite_train_lite_infer=2|benchmark_train=8\ntrainer:norm_train\n"
+      "norm_train:tools/train.py -c a.yml -o\n===eval_params===\neval:tools/eval.py -c a.yml -o\n"
+      "===infer_params===\nnorm_export:tools/export_model.py -c a.yml -o\ninference:tools/infer.py\n";
+  trace::Trace t = chain();
+  t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t", "Global.auto_cast=amp",
+                     "Train.loader.batch_size_per_card=8"};
+  const auto plan = plan_from_trace(t, make_config(config), kCompat);
+  ASSERT_TRUE(plan) << plan.error().str();
+  EXPECT_EQ(plan->stages[0].train_setting, (TrainSetting{"8", "amp"}));
+  EXPECT_FALSE(plan->stages[1].train_setting);  // the eval
+  t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t"};  // null values left out
+  EXPECT_EQ(plan_from_trace(t, make_config(config), kCompat)->stages[0].train_setting, (TrainSetting{"", "null"}));
+}
+
 // PaddleClas's runner sets CUDA_VISIBLE_DEVICES for a multi-GPU train's inference only, after
 // the export, and unsets it after each train: the export sees every GPU and runs on the
 // first, as the native dialect plans it.

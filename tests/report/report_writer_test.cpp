@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "report/report_loader.h"
 #include "support/fake_run.h"
@@ -72,6 +75,40 @@ TEST(ReportWriter, TheEnvironmentIsKeptWithTheStateAndEveryReportShowsIt) {
   EXPECT_EQ(nlohmann::json::parse(test::slurp(run.output() + "/report.json"))["environment"]["host"], "bench-host-9");
   EXPECT_NE(test::slurp(run.output() + "/summary.md").find("- **Host**: bench-host-9\n"), std::string::npos);
   EXPECT_NE(test::slurp(run.output() + "/report.html").find("<dt>Host</dt><dd>bench-host-9</dd>"), std::string::npos);
+}
+
+// A benchmark_train run's train with a stand-in log of 4 GPUs: the record Paddle's benchmark
+// database reads lands in LOG/index/ with the reports.
+TEST(ReportWriter, ABenchmarkTrainRunWritesTheTipcBenchmarkRecordOfItsTrain) {
+  test::FakeRun run;
+  for (int i = 0; i < 4; ++i) run.options.resources.gpus.push_back({std::to_string(i), 1});
+  std::ostringstream out;
+  ReportWriter writer = writer_for(run, out);
+  Environment environment;
+  environment.interpreter = InterpreterInfo{"python3", "3.11.2", {{"torch", "2.1.2"}}};
+  environment.repository = RepositoryState{"0123456789abcdef0123456789abcdef01234567", "main", false};
+  writer.set_environment(environment);
+  auto p = fake_plan({fake_stage("train", StageKind::kTrain, {}, 4)}, "det");
+  p.mode = "benchmark_train";
+  p.stages[0].train_setting = plan::TrainSetting{"8", "amp"};
+  std::string log;
+  for (int step = 1; step <= 6; ++step) {  // the first two steps are warm-up: 10, 12, 14, 16 are kept
+    log += fmt::format("epoch: [1/1], global_step: {}, loss: {}, ips: {} samples/s\n", step, 4.0 - 0.5 * step,
+                       step <= 2 ? 1.0 : 4.0 + 2 * step);
+  }
+  std::filesystem::create_directories(run.output("det"));
+  std::ofstream(run.repo.path() / p.stages[0].log) << log;
+  run_with(run, writer, p);
+  const std::string repo = run.repo.path().filename().string();
+  const std::string record_file = run.output("det") + "/index/" + repo + "_det_bs8_fp16_DP_N1C4_speed";
+  ASSERT_TRUE(std::filesystem::exists(record_file)) << out.str();
+  const auto record = nlohmann::json::parse(test::slurp(record_file));
+  EXPECT_EQ(record["model_name"], "det_bs8_fp16_DP");
+  EXPECT_EQ(record["device_num"], "N1C4");
+  EXPECT_DOUBLE_EQ(record["ips"].get<double>(), 52.0);  // 13 on one card, 4 cards
+  EXPECT_EQ(record["convergence_value"], "1");
+  EXPECT_EQ(record["model_commit"], "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(record["frame_version"], "2.1.2");
 }
 
 TEST(ReportWriter, ReportHtmlLinksItsLogsRelativeToItsDirectory) {
