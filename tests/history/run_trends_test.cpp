@@ -51,16 +51,18 @@ TEST_F(RunTrends, EachGatedFigureOfAPassedStageIsOneChartOverTheRuns) {
   const auto all = trends({});
   std::vector<std::string> metrics;
   for (const auto& c : all.charts) metrics.push_back(c.stage + " " + c.metric);
-  // Not train:top1 (a train log's value) nor the check values: recorded, not gated.
-  EXPECT_EQ(metrics, (std::vector<std::string>{"norm_train/gpus_-1/train ips", "norm_train/gpus_-1/train batch_cost_s",
+  // Not train:top1 (a train log's value), the step costs (ips carries the same steps, with
+  // samples) nor the check values: recorded, not gated.
+  EXPECT_EQ(metrics, (std::vector<std::string>{"norm_train/gpus_-1/train ips",
                                                "norm_train/gpus_-1/train max_mem_reserved_mb"}));
   const auto* ips = chart(all, "ips");
   ASSERT_TRUE(ips);
   EXPECT_EQ(values(*ips), (std::vector<double>{120, 121, 96, 97}));
   EXPECT_EQ(ips->unit, "samples/s");
   EXPECT_TRUE(ips->higher_is_better);
-  ASSERT_TRUE(chart(all, "batch_cost_s"));
-  EXPECT_FALSE(chart(all, "batch_cost_s")->higher_is_better);
+  EXPECT_FALSE(chart(all, "batch_cost_s"));
+  ASSERT_TRUE(chart(all, "max_mem_reserved_mb"));
+  EXPECT_FALSE(chart(all, "max_mem_reserved_mb")->higher_is_better);
   EXPECT_EQ(ips->points[0].commit, "c0mmit1abcdef");
   EXPECT_EQ(ips->points[0].branch, "main");
   EXPECT_EQ(all.history, history_->path());
@@ -136,14 +138,14 @@ TEST_F(RunTrends, AtMostTheChartsAskedForThoseWithARegressionFirst) {
   TrendRequest request;
   request.max_charts = 1;
   ASSERT_TRUE(history_->record(run_with_ips(97, "c0mmit5"), "/out"));
-  auto batch_cost = run_with_ips(97, "c0mmit6");
-  batch_cost.plans[0].stages[0].metrics.benchmark->batch_cost_s->median = 0.5;  // 0.0625 before: 8 times the cost
-  ASSERT_TRUE(history_->record(batch_cost, "/out"));
+  auto memory = run_with_ips(97, "c0mmit6");
+  memory.plans[0].stages[0].metrics.benchmark->max_mem_reserved_mb = 8192;  // 2048 before: 4 times the memory
+  ASSERT_TRUE(history_->record(memory, "/out"));
   request.points = 2;  // ips's regression (run 3) is out of sight
   const auto one = trends(request);
   ASSERT_EQ(one.charts.size(), 1u);
-  EXPECT_EQ(one.charts[0].metric, "batch_cost_s");
-  EXPECT_EQ(one.charts_left_out, 2u);
+  EXPECT_EQ(one.charts[0].metric, "max_mem_reserved_mb");
+  EXPECT_EQ(one.charts_left_out, 1u);
 }
 
 TEST_F(RunTrends, OnlyTheStagesAskedFor) {
