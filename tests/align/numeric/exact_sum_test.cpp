@@ -21,7 +21,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 template <typename T>
 Array array_of(const std::vector<T>& values, DtypeKind kind = DtypeKind::kFloat, ByteOrder order = ByteOrder::kLittle) {
   std::vector<std::byte> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());  // an empty vector's data() may be null
   return Array{Dtype{kind, sizeof(T), order}, {values.size()}, false, SharedBytes::own(std::move(bytes))};
 }
 
