@@ -1,11 +1,10 @@
 #include "cli/report_trends.h"
 
 #include <filesystem>
-#include <limits>
 
 #include <fmt/format.h>
 
-#include "cli/history_recording.h"
+#include "cli/history_location.h"
 #include "config/project_settings.h"
 #include "core/atomic_file.h"
 #include "history/run_trends.h"
@@ -18,20 +17,11 @@ void warn(const Error& error, std::ostream& err) {
   err << fmt::format("tipc-run: warning: report.html has no history section: {}\n", error.str());
 }
 
-// The recorded run that started when the report's run did.
-Result<std::optional<std::int64_t>> run_started_at(history::RunHistory& history, const std::optional<double>& started) {
-  if (!started) return std::nullopt;
-  for (const history::RunEntry& run : TRY(history.runs(std::numeric_limits<std::int32_t>::max()))) {
-    if (run.started == started) return run.id;
-  }
-  return std::nullopt;
-}
-
 Result<report::HistoryTrends> trends_of(const report::RunReport& report, const std::string& history_path,
                                         const gate::GateRules& rules, const RecordedRun& run) {
   auto history = TRY(history::RunHistory::open(history_path, false));
   history::TrendRequest request;
-  request.current_run = run.id ? run.id : TRY(run_started_at(history, report.started));
+  request.current_run = run.id ? run.id : TRY(history.find(report));
   request.baseline_run = run.baseline_run;
   request.baseline = run.baseline;
   request.max_charts = kReportTrendCharts;
@@ -83,9 +73,7 @@ std::optional<report::HistoryTrends> recorded_report_trends(const report::RunRep
     }
     settings = std::move(*loaded);
   }
-  Options options;
-  options.history = history;
-  const auto path = history_path_for(options, settings, report.repo_root);
+  const auto path = history_path_of(history, settings, report.repo_root);
   if (!path) return std::nullopt;
   return report_trends(report, *path, gate::rules_from_settings(settings.gates), {}, err);
 }

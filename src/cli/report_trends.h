@@ -23,7 +23,7 @@ inline constexpr std::size_t kReportTrendCharts = 60;
 
 // What the section knows of the report's run beyond its report.
 struct RecordedRun {
-  std::optional<std::int64_t> id;               // its run id; nullopt: found by its start time
+  std::optional<std::int64_t> id;               // its run id; nullopt: found by its start, finish and repository root
   std::optional<std::int64_t> baseline_run;     // --baseline's run in the history
   const gate::RunSnapshot* baseline = nullptr;  // --baseline's run: this run's points are compared with it
 };

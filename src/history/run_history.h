@@ -54,6 +54,8 @@ class RunHistory {
   // repository root (what its state says, so a copy of its output directory and its bundle's
   // report.json name it alike). One transaction: two imports of one run record it once.
   Result<Recorded> record_new(const report::RunReport& report, const std::string& output_dir);
+  // The id of the recorded run `report` describes (same start, finish and repository root).
+  Result<std::optional<std::int64_t>> find(const report::RunReport& report);
   Result<gate::RunSnapshot> snapshot(std::int64_t run_id);
   Result<std::optional<RunEntry>> run(std::int64_t run_id);
   // The latest run whose commit starts with `ref` (at least 4 hex digits) or whose branch is `ref`.
@@ -72,7 +74,6 @@ class RunHistory {
   Result<void> migrate_locked();
   Result<std::vector<RunEntry>> entries(std::string_view where, const std::vector<Value>& values);
   Result<Recorded> write(const report::RunReport& report, const std::string& output_dir, bool unless_recorded);
-  Result<std::optional<std::int64_t>> find(const report::RunReport& report);
   Result<std::int64_t> insert_run(const report::RunReport& report, const std::string& output_dir);
   Result<void> insert_stages(std::int64_t run_id, const report::RunReport& report);
   Database db_;
