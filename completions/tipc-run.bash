@@ -22,7 +22,7 @@ _tipc_run_subcommand_options() {
     report) echo '-o --output --bundle --strict --allow-nothing --history --no-history -h --help' ;;
     history) echo '--stage --runs --history --html --settings -h --help' ;;
     'history import') echo '--history -h --help' ;;
-    compare) echo '--history --settings --markdown --json --junit --all -h --help' ;;
+    compare) echo '--history --settings --markdown --json --junit --all --runs -h --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat -h --help' ;;
     acceptance) echo '--config --bundle --compat -h --help' ;;
     padiff) echo '--mode --atol --rtol --phase --layer-map --top --padiff-compat -h --help' ;;

@@ -24,6 +24,7 @@ struct CompareArgs {
   std::string base, current;
   std::optional<std::string> history, settings, markdown, json, junit;
   bool all = false;
+  std::size_t runs = 1;  // --runs N: a commit's or branch's last N runs, pooled
 };
 
 std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>& args, std::ostream& out,
@@ -45,6 +46,10 @@ std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>
   app.add_option("--json", parsed.json, "also write it as JSON");
   app.add_option("--junit", parsed.junit, "also write it as JUnit XML (one testcase per gated figure)");
   app.add_flag("--all", parsed.all, "list the unchanged figures too");
+  app.add_option("--runs", parsed.runs,
+                 "for a commit or branch: its last N recorded runs as one side, each figure tested over the runs' "
+                 "medians (default 1: the latest run, tested over its steps)")
+      ->check(CLI::Range(1, 1000));
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
   return parsed;
 }
@@ -69,8 +74,9 @@ int compare_main(const std::vector<std::string>& args, std::ostream& out, std::o
   const std::string history_path = history_to_read(compare.history, *repository);
   // Both runs are read at once: a 1,000-stage directory's report.json is MBs of JSON. (With
   // both policies, libstdc++ reads the base here when no thread can be started.)
-  auto base_read = std::async(std::launch::async | std::launch::deferred, load_run_reference, compare.base, history_path);
-  const auto current = load_run_reference(compare.current, history_path);
+  auto base_read = std::async(std::launch::async | std::launch::deferred, load_run_reference, compare.base, history_path,
+                              compare.runs);
+  const auto current = load_run_reference(compare.current, history_path, compare.runs);
   const auto base = base_read.get();
   if (!base) return subcommand_error("compare", base.error(), err);
   if (!current) return subcommand_error("compare", current.error(), err);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "gate/run_pool.h"
 #include "history/run_history.h"
 #include "report/bundle_reader.h"
 #include "report/report_json_reader.h"
@@ -55,34 +56,47 @@ Result<report::RunReport> load_directory_run(const std::string& dir) {
   return report::load_run_report(dir);
 }
 
-}  // namespace
-
-Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path) {
-  return TRY(resolve_run_reference(word, history_path)).snapshot;
+// The last `runs` runs of a commit or branch: the latest alone, or those runs pooled
+// (gate/run_pool.h) when there are several.
+Result<RunReference> runs_of_ref(history::RunHistory& history, const std::string& word, const std::string& history_path,
+                                 std::size_t runs) {
+  const auto found = TRY(history.latest_runs(word, runs));
+  if (found.empty()) {
+    return fail(Error::plain(
+        fmt::format("`{}` is no directory, bundle, run id, or commit or branch with a run in {}", word, history_path)));
+  }
+  if (found.size() == 1) {
+    gate::RunSnapshot snapshot = TRY(history.snapshot(found.front().id));
+    snapshot.label = fmt::format("{} (run {})", word, found.front().id);
+    return RunReference{std::move(snapshot), found.front().id};
+  }
+  std::vector<gate::RunSnapshot> snapshots;
+  for (auto run = found.rbegin(); run != found.rend(); ++run) snapshots.push_back(TRY(history.snapshot(run->id)));
+  const std::string label = fmt::format("{} ({} runs, {}..{})", word, found.size(), found.back().id, found.front().id);
+  return RunReference{gate::pool_runs(snapshots, label), found.front().id};
 }
 
-Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path) {
+}  // namespace
+
+Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path, std::size_t runs) {
+  return TRY(resolve_run_reference(word, history_path, runs)).snapshot;
+}
+
+Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path, std::size_t runs) {
   std::error_code ec;
-  if (std::filesystem::is_directory(word, ec)) {
-    return RunReference{gate::snapshot_of(TRY(load_directory_run(word)), word), std::nullopt};
+  const bool directory = std::filesystem::is_directory(word, ec), file = !directory && std::filesystem::is_regular_file(word, ec);
+  if (runs > 1 && (directory || file || run_id_of(word))) {
+    return fail(Error::plain(fmt::format("`{}` is one run: --runs {} takes the last runs of a commit or branch", word, runs)));
   }
-  if (std::filesystem::is_regular_file(word, ec)) {
-    return RunReference{gate::snapshot_of(TRY(report::load_bundle_report(word)), word), std::nullopt};
-  }
+  if (directory) return RunReference{gate::snapshot_of(TRY(load_directory_run(word)), word), std::nullopt};
+  if (file) return RunReference{gate::snapshot_of(TRY(report::load_bundle_report(word)), word), std::nullopt};
   auto history = history::RunHistory::open(history_path, false);
   if (!history) {
     return fail(Error::plain(fmt::format("`{}` is no directory or bundle, and the run history cannot be read: {}", word,
                                          history.error().str())));
   }
   if (const auto id = run_id_of(word)) return RunReference{TRY(history->snapshot(*id)), id};
-  const auto latest = TRY(history->latest(word));
-  if (!latest) {
-    return fail(Error::plain(
-        fmt::format("`{}` is no directory, bundle, run id, or commit or branch with a run in {}", word, history_path)));
-  }
-  gate::RunSnapshot snapshot = TRY(history->snapshot(latest->id));
-  snapshot.label = fmt::format("{} (run {})", word, latest->id);
-  return RunReference{std::move(snapshot), latest->id};
+  return runs_of_ref(*history, word, history_path, runs);
 }
 
 }  // namespace tipc::cli

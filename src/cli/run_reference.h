@@ -12,13 +12,17 @@
 
 namespace tipc::cli {
 
-Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path);
+// `runs` > 1: a commit's or branch's last `runs` recorded runs, pooled (gate/run_pool.h);
+// an error for a directory, bundle or run id.
+Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path,
+                                             std::size_t runs = 1);
 
 // The same, with the run's id where it is a run of the run history (report.html marks it).
 struct RunReference {
   gate::RunSnapshot snapshot;
   std::optional<std::int64_t> history_run;  // nullopt: an output directory
 };
-Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path);
+Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path,
+                                           std::size_t runs = 1);
 
 }  // namespace tipc::cli

@@ -22,6 +22,10 @@ StageComparison named(const StageKey& key) {
 // says nothing about the code.
 bool ran(run::Status status) { return run::is_passed(status) || run::is_failure(status); }
 
+struct Pooling {
+  std::size_t base_runs = 1, current_runs = 1;
+};
+
 void classify_result(StageComparison& out, const StageSnapshot* base, const StageSnapshot* current) {
   out.base_result = base ? std::optional(base->result) : std::nullopt;
   out.current_result = current ? std::optional(current->result) : std::nullopt;
@@ -38,15 +42,24 @@ void classify_result(StageComparison& out, const StageSnapshot* base, const Stag
   out.result = was == is ? Class::kUnchanged : is ? Class::kImproved : Class::kRegressed;
 }
 
-FigureComparison compare_figure(const Figure& figure, const Figure* base, const AppliedRule& rule) {
-  FigureComparison out{figure.name, figure.unit, Class::kUnchanged, rule.severity, {}, 0, figure.samples.size(), rule.source};
+// Against a pool of runs, a single run is one sample: its median (its steps are no runs).
+std::vector<double> samples_of(const Figure& figure, const Pooling& pooling, bool base_side) {
+  const bool single = base_side ? pooling.base_runs == 1 : pooling.current_runs == 1;
+  if (!single || (pooling.base_runs == 1 && pooling.current_runs == 1)) return figure.samples;
+  return {stats::median(figure.samples)};
+}
+
+FigureComparison compare_figure(const Figure& figure, const Figure* base, const AppliedRule& rule, const Pooling& pooling) {
+  const std::vector<double> current = samples_of(figure, pooling, false);
+  FigureComparison out{figure.name, figure.unit, Class::kUnchanged, rule.severity, {}, 0, current.size(), rule.source};
   if (!base) {
     out.result = Class::kNew;
-    out.comparison.current = stats::median(figure.samples);
+    out.comparison.current = stats::median(current);
     return out;
   }
-  out.base_samples = base->samples.size();
-  out.comparison = stats::compare_samples(base->samples, figure.samples, rule.change);
+  const std::vector<double> before = samples_of(*base, pooling, true);
+  out.base_samples = before.size();
+  out.comparison = stats::compare_samples(before, current, rule.change);
   out.result = out.comparison.change == stats::Change::kRegressed  ? Class::kRegressed
                : out.comparison.change == stats::Change::kImproved ? Class::kImproved
                                                                     : Class::kUnchanged;
@@ -55,7 +68,8 @@ FigureComparison compare_figure(const Figure& figure, const Figure* base, const 
 
 // Figures are compared only between runs of a stage that passed on both sides: a failed
 // stage's figures describe a broken run, and its result already says so.
-void compare_figures(StageComparison& out, const StageSnapshot& base, const StageSnapshot& current, const GateRules& rules) {
+void compare_figures(StageComparison& out, const StageSnapshot& base, const StageSnapshot& current, const GateRules& rules,
+                     const Pooling& pooling) {
   if (!run::is_passed(base.result) || !run::is_passed(current.result)) return;
   const std::vector<Figure>&before = base.figures, &after = current.figures;
   std::map<std::string, const Figure*> by_name;
@@ -64,7 +78,7 @@ void compare_figures(StageComparison& out, const StageSnapshot& base, const Stag
     const auto rule = rule_for(rules, figure, current.stage);
     if (!rule) continue;
     const auto found = by_name.find(figure.name);
-    out.figures.push_back(compare_figure(figure, found == by_name.end() ? nullptr : found->second, *rule));
+    out.figures.push_back(compare_figure(figure, found == by_name.end() ? nullptr : found->second, *rule, pooling));
     if (found != by_name.end()) by_name.erase(found);
   }
   for (const Figure& figure : before) {
@@ -117,7 +131,7 @@ RunComparison compare_runs(const RunSnapshot& base, const RunSnapshot& current, 
     const auto found = before.find(key_of(now));
     const StageSnapshot* earlier = found == before.end() ? nullptr : found->second;
     classify_result(stage, earlier, &now);
-    if (earlier) compare_figures(stage, *earlier, now, rules);
+    if (earlier) compare_figures(stage, *earlier, now, rules, {base.runs, current.runs});
     if (found != before.end()) before.erase(found);
     out.stages.push_back(std::move(stage));
   }

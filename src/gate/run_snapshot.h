@@ -23,6 +23,9 @@ struct StageSnapshot {
 struct RunSnapshot {
   std::string label;  // how the user named it: a directory, a bundle, "run 12", "main"
   std::vector<StageSnapshot> stages;  // plan order, config by config
+  // How many runs it is: 1, or a pool (run_pool.h) whose figures' samples are per-run
+  // medians. A comparison with a pool compares a single run by its medians too.
+  std::size_t runs = 1;
 };
 
 RunSnapshot snapshot_of(const report::RunReport& report, std::string label);

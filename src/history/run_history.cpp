@@ -203,11 +203,15 @@ Result<std::optional<RunEntry>> RunHistory::run(std::int64_t run_id) {
 }
 
 Result<std::optional<RunEntry>> RunHistory::latest(const std::string& ref) {
-  // A commit prefix is matched as a range, so the index on commit_hash serves it.
-  auto found = TRY(entries("WHERE branch = ?1 OR (length(?1) >= 4 AND commit_hash >= ?1 AND commit_hash < ?1 || 'g') "
-                           "ORDER BY id DESC LIMIT 1",
-                           {ref}));
+  auto found = TRY(latest_runs(ref, 1));
   return found.empty() ? std::nullopt : std::optional(found.front());
+}
+
+Result<std::vector<RunEntry>> RunHistory::latest_runs(const std::string& ref, std::size_t limit) {
+  // A commit prefix is matched as a range, so the index on commit_hash serves it.
+  return entries("WHERE branch = ?1 OR (length(?1) >= 4 AND commit_hash >= ?1 AND commit_hash < ?1 || 'g') "
+                 "ORDER BY id DESC LIMIT ?2",
+                 {ref, static_cast<std::int64_t>(limit)});
 }
 
 Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {

@@ -60,6 +60,8 @@ class RunHistory {
   Result<std::optional<RunEntry>> run(std::int64_t run_id);
   // The latest run whose commit starts with `ref` (at least 4 hex digits) or whose branch is `ref`.
   Result<std::optional<RunEntry>> latest(const std::string& ref);
+  // The last `limit` such runs, newest first.
+  Result<std::vector<RunEntry>> latest_runs(const std::string& ref, std::size_t limit);
   Result<std::vector<RunEntry>> runs(std::size_t limit);  // newest first
   // The figure `name` of the stages whose id matches `stage_glob` (SQLite's GLOB: * and ?),
   // in the last `runs` runs that have it, oldest first.

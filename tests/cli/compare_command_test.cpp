@@ -119,6 +119,34 @@ TEST_F(CompareCommand, RunsAreFoundInTheHistoryByIdCommitOrBranch) {
   EXPECT_EQ(compare({"abcdef01", worse_dir_, "--history", path}).exit_code, kExitRegressed);
 }
 
+// --runs N pools a branch's last N runs: each figure is tested over the runs' medians.
+TEST_F(CompareCommand, RunsOfABranchArePooled) {
+  TempDir dir;
+  const std::string path = (dir.path() / "h.sqlite").string();
+  auto history = history::RunHistory::open(path);
+  ASSERT_TRUE(history);
+  const auto record = [&](const std::string& top1, const std::string& branch) {
+    auto report = report::load_run_report(base_dir_);
+    ASSERT_TRUE(report);
+    report->environment = report::Environment{};
+    report->environment->repository = report::RepositoryState{"abcdef0123456789abcdef0123456789abcdef01", branch, false};
+    report->plans[0].stages[1].metrics.final_values["top1"] = std::stod(top1);  // the eval stage
+    ASSERT_TRUE(history->record(*report, base_dir_));
+  };
+  for (const char* top1 : {"0.90", "0.91", "0.89", "0.92"}) record(top1, "main");
+  for (const char* top1 : {"0.80", "0.81", "0.79", "0.78"}) record(top1, "pr");
+  const auto pooled = compare({"main", "pr", "--runs", "4", "--history", path});
+  EXPECT_EQ(pooled.exit_code, kExitRegressed) << pooled.out << pooled.err;
+  EXPECT_NE(pooled.out.find("REGRESSED: pr (4 runs, 5..8) against main (4 runs, 1..4)"), std::string::npos) << pooled.out;
+  EXPECT_NE(pooled.out.find("p=0.0286"), std::string::npos) << pooled.out;  // 4 + 4 runs apart: the exact test's least p
+  const auto one = compare({"main", "pr", "--history", path});
+  EXPECT_EQ(one.out.find("p="), std::string::npos) << one.out;  // one value a side: the thresholds alone
+  const auto refused = compare({base_dir_, "pr", "--runs", "4", "--history", path});
+  EXPECT_EQ(refused.exit_code, kExitUsage);
+  EXPECT_NE(refused.err.find("is one run: --runs 4 takes the last runs of a commit or branch"), std::string::npos)
+      << refused.err;
+}
+
 TEST_F(CompareCommand, ABundleIsARunToo) {
   TempDir dir;
   const std::string bundle = (dir.path() / "base.tar.gz").string();
