@@ -2,8 +2,9 @@
 """How often the gate cries wolf on the demo, and whether it hears a real slowdown.
 
 Each round runs the demo's benchmark_train (the CPU train stage alone: `--only=train -k
-gpus_-1`, 2 gloo ranks, 2 epochs of 6 steps each, 20 ips samples after warm-up) three times
-into one run history, one right after the other:
+gpus_-1`, one process, 2 epochs of 12 steps each, 22 ips samples after warm-up) on three
+branches of a scratch git repository (one commit each, the same files), into one run
+history, R times each, interleaved (A B C A B C ...):
 
   A  the demo as it is
   B  the demo as it is                                  compare A B: a false alarm unless
@@ -11,13 +12,15 @@ into one run history, one right after the other:
   C  TIPC_DEMO_SLOWDOWN=F (every step takes 1 + F       compare A C: detected when ips is
      times its compute time: ips falls by F / (1 + F))  REGRESSED
 
-and prints each comparison's ips change and p-value, then the counts: false alarms k of n
-(and which figures raised them), detections k of n, the range of the p-values, seconds per
-run, and the load average before and after. The comparisons are `tipc-run compare --json`
-with the default gates (the scratch repository's test_tipc/tipc-run.yaml is the demo's).
+The comparisons are `tipc-run compare A B --runs R --json` with the default gates (the
+scratch repository's test_tipc/tipc-run.yaml is the demo's): with R = 1 one run against one,
+tested over their steps; with R > 1 each side's last R runs pooled, tested over the runs'
+medians. It prints each comparison's ips change and p-value, then the counts: false alarms
+k of n (and which figures raised them), detections k of n, the range of the p-values,
+seconds per run, and the load average before and after.
 
-Usage: bench/gate_false_alarm.py [--rounds 20] [--slowdown 0.2] [--build build]
-Takes about 3 x 6 s per round on 2 idle cores. Exit code 0; the figures are the result.
+Usage: bench/gate_false_alarm.py [--rounds 20] [--runs 1] [--slowdown 0.2] [--build build]
+Takes about 3 x R x 2 s per round on 2 idle cores. Exit code 0; the figures are the result.
 """
 import argparse
 import json
@@ -35,6 +38,7 @@ DEMO_PARTS = ["models/alexnet", "lite_data/lite_data.tar", "test_tipc/tipc-run.y
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rounds", type=int, default=20)
+    p.add_argument("--runs", type=int, default=1, help="runs per side, interleaved and pooled")
     p.add_argument("--slowdown", type=float, default=0.2)
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     return p.parse_args()
@@ -49,8 +53,24 @@ def scratch_repo(where):
     shutil.rmtree(os.path.join(where, "models/alexnet/cpp/build"), ignore_errors=True)
 
 
-def train_run(tipc, repo, history, env):
-    """One run of the train stage; its seconds (wall, tipc-run's whole run)."""
+def git(repo, *words):
+    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@localhost", *words], cwd=repo, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def make_branches(repo):
+    """Branches A, B and C, each at a commit of its own with the demo's files."""
+    git(repo, "init", "-q", "-b", "A")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "demo")
+    for branch in ("B", "C"):
+        git(repo, "checkout", "-q", "-b", branch)
+        git(repo, "commit", "-q", "--allow-empty", "-m", branch)
+
+
+def train_run(tipc, repo, history, branch, env):
+    """One run of the train stage on `branch`; its seconds (wall, tipc-run's whole run)."""
+    git(repo, "checkout", "-q", branch)
     start = time.perf_counter()
     subprocess.run([tipc, "test_tipc/configs/alexnet.txt", "benchmark_train", "--gpus", "none", "--only=train",
                     "-k", "gpus_-1", "--history", history, "-q"], cwd=repo, env={**os.environ, **env}, check=True,
@@ -58,11 +78,11 @@ def train_run(tipc, repo, history, env):
     return time.perf_counter() - start
 
 
-def compare(tipc, repo, history, base, new):
-    """The gated figures of `tipc-run compare base new` as {name: figure}, and its exit code."""
+def compare(tipc, repo, history, base, new, runs):
+    """The gated figures of `tipc-run compare base new --runs R` as {name: figure}, and its exit code."""
     out = os.path.join(repo, "compare.json")
-    code = subprocess.run([tipc, "compare", str(base), str(new), "--history", history, "--json", out], cwd=repo,
-                          stdout=subprocess.DEVNULL).returncode
+    code = subprocess.run([tipc, "compare", base, new, "--runs", str(runs), "--history", history, "--json", out],
+                          cwd=repo, stdout=subprocess.DEVNULL).returncode
     with open(out) as f:
         report = json.load(f)
     return {figure["name"]: figure for stage in report["stages"] for figure in stage["figures"]}, code
@@ -81,14 +101,16 @@ def main():
     p_same, p_slow = [], []
     with tempfile.TemporaryDirectory(prefix="gate-false-alarm-") as repo:
         scratch_repo(repo)
+        make_branches(repo)
         history = os.path.join(repo, "history.sqlite")
+        slowed = {"TIPC_DEMO_SLOWDOWN": str(args.slowdown)}
         for round_ in range(args.rounds):
-            run = 3 * round_
-            for _ in range(2):
-                seconds["as is"].append(train_run(tipc, repo, history, {}))
-            seconds["slowed"].append(train_run(tipc, repo, history, {"TIPC_DEMO_SLOWDOWN": str(args.slowdown)}))
-            same, same_code = compare(tipc, repo, history, run + 1, run + 2)
-            slow, _ = compare(tipc, repo, history, run + 1, run + 3)
+            for _ in range(args.runs):
+                for branch in ("A", "B", "C"):
+                    took = train_run(tipc, repo, history, branch, slowed if branch == "C" else {})
+                    seconds["slowed" if branch == "C" else "as is"].append(took)
+            same, same_code = compare(tipc, repo, history, "A", "B", args.runs)
+            slow, _ = compare(tipc, repo, history, "A", "C", args.runs)
             changed = sorted(f"{name} {f['class']}" for name, f in same.items() if f["class"] != "UNCHANGED")
             alarms.append(changed or (["exit %d" % same_code] if same_code else []))
             detections.append(slow["ips"]["class"] == "REGRESSED")
@@ -107,6 +129,8 @@ def summarise(args, alarms, detections, p_same, p_slow, seconds, load_before):
             raised[what] = raised.get(what, 0) + 1
     print(f"false alarms (A vs B not all UNCHANGED): {sum(1 for a in alarms if a)} of {n}"
           f"{' (' + ', '.join(f'{k}: {v}' for k, v in sorted(raised.items())) + ')' if raised else ''}")
+    how = "pooled, tested over the runs' medians" if args.runs > 1 else "tested over steps"
+    print(f"runs per side: {args.runs} ({how})")
     print(f"slowdown {args.slowdown:g} (ips -{args.slowdown / (1 + args.slowdown):.1%} expected) detected: "
           f"{sum(detections)} of {n}")
     for label, values in (("A vs B", p_same), ("A vs slowed", p_slow)):

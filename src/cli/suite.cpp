@@ -70,7 +70,7 @@ plan::PlanOptions plan_options_for(const Project& project, const Options& option
   plan_options.repo_root = project.root;
   plan_options.python = options.python;
   plan_options.launcher = project.launcher;
-  plan_options.cpu_train_processes = project.settings.cpu_train_processes;
+  plan_options.cpu_train_processes = project.settings.cpu_train_processes_for(options.mode);
   if (const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES")) plan_options.initial_cuda_visible_devices = cvd;
   return plan_options;
 }

@@ -256,6 +256,23 @@ void read_history(YamlReader& r, const Node& root, ProjectSettings& s) {
   else s.history = value;
 }
 
+// `cpu_train_processes`: one number for every mode, or a map from modes (and `default`) to
+// numbers, so that a benchmark can train alone while the other modes train data-parallel.
+void read_cpu_train_processes(YamlReader& r, const Node& root, ProjectSettings& s) {
+  const Node node = r.child(root, "cpu_train_processes");
+  if (!node || !node.IsMap()) {
+    s.cpu_train_processes = positive(r, root, "cpu_train_processes").value_or(1);
+    return;
+  }
+  for (const auto& entry : node) {
+    const std::string mode = r.scalar(entry.first, "cpu_train_processes");
+    const std::optional<int> ranks = mode.empty() ? std::nullopt : positive(r, node, mode);
+    if (!ranks) continue;
+    if (mode == "default") s.cpu_train_processes = *ranks;
+    else s.cpu_train_processes_by_mode[mode] = *ranks;
+  }
+}
+
 void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   r.check_keys(root, "the settings");
   if (const Node slurm = shaped(r, root, "slurm", YAML::NodeType::Map)) read_slurm(r, slurm, s.slurm);
@@ -269,10 +286,15 @@ void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   s.dialect = text(r, root, "dialect", false);
   if (s.dialect) s.dialect_line = yaml_line(r.child(root, "dialect"));
   s.jobs = positive(r, root, "jobs");
-  s.cpu_train_processes = positive(r, root, "cpu_train_processes").value_or(1);
+  read_cpu_train_processes(r, root, s);
 }
 
 }  // namespace
+
+int ProjectSettings::cpu_train_processes_for(const std::string& mode) const {
+  const auto it = cpu_train_processes_by_mode.find(mode);
+  return it == cpu_train_processes_by_mode.end() ? cpu_train_processes : it->second;
+}
 
 std::vector<DataStepSetting> ProjectSettings::data_for(const std::string& mode) const {
   std::vector<DataStepSetting> steps;

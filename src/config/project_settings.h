@@ -70,6 +70,7 @@ struct ProjectSettings {
   int dialect_line = 0;  // where `dialect:` is, for "declared in test_tipc/tipc-run.yaml:2"
   std::optional<int> jobs;
   int cpu_train_processes = 1;  // with a rank-spawning launcher: ranks of a CPU (-1) train (gloo)
+  std::map<std::string, int> cpu_train_processes_by_mode;  // where a mode has its own number
   std::vector<AlignmentCheckSetting> alignment;
   SlurmSetting slurm;
   std::vector<GateSetting> gates;              // `gates:` (config/gate_settings.h)
@@ -78,6 +79,7 @@ struct ProjectSettings {
   std::optional<std::string> history;
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
+  int cpu_train_processes_for(const std::string& mode) const;
 };
 
 Result<ProjectSettings> load_project_settings(const std::string& path);

@@ -167,6 +167,30 @@ TEST(ProjectSettingsFile, EveryProblemIsReportedAtOnceEachWithItsLine) {
   }
 }
 
+TEST(ProjectSettingsCpuTrainProcesses, OneNumberForEveryModeOrOnePerModeWithADefault) {
+  test::TempDir dir;
+  const auto one = settings_from(dir, "cpu_train_processes: 3\n");
+  ASSERT_TRUE(one.has_value()) << one.error().str();
+  EXPECT_EQ(one->cpu_train_processes_for("lite_train_lite_infer"), 3);
+  EXPECT_EQ(one->cpu_train_processes_for("benchmark_train"), 3);
+  const auto per_mode = settings_from(dir, "cpu_train_processes: {default: 2, benchmark_train: 1}\n");
+  ASSERT_TRUE(per_mode.has_value()) << per_mode.error().str();
+  EXPECT_EQ(per_mode->cpu_train_processes_for("lite_train_lite_infer"), 2);
+  EXPECT_EQ(per_mode->cpu_train_processes_for("benchmark_train"), 1);
+  const auto no_default = settings_from(dir, "cpu_train_processes: {benchmark_train: 4}\n");
+  ASSERT_TRUE(no_default.has_value()) << no_default.error().str();
+  EXPECT_EQ(no_default->cpu_train_processes_for("whole_infer"), 1);
+  EXPECT_EQ(no_default->cpu_train_processes_for("benchmark_train"), 4);
+}
+
+TEST(ProjectSettingsCpuTrainProcesses, AModesNumberBelowOneNamesItsLineAndMode) {
+  const std::string text = error_of("jobs: 2\ncpu_train_processes:\n  default: 2\n  benchmark_train: 0\n");
+  EXPECT_NE(text.find("tipc-run.yaml:4: key 'benchmark_train': must be at least 1"), std::string::npos) << text;
+  EXPECT_NE(error_of("cpu_train_processes: [1]\n").find(":1: key 'cpu_train_processes': expected an integer"),
+            std::string::npos)
+      << error_of("cpu_train_processes: [1]\n");
+}
+
 TEST(ProjectSettingsTimeouts, EveryStageKindTakesATimeout) {
   test::TempDir dir;
   const auto settings = settings_from(dir, "timeouts: {setup: 60, convert: 30, service: 900, other: 5, grace: 2}\n");

@@ -360,7 +360,8 @@ TEST_F(DemoChain, GivesTheSameGreenVerdictsUnderEveryInstructionSetAndRankCount)
 // benchmark_train (issue 17): the train logs PaddleOCR's benchmark figures on every step and
 // the inferences AutoLog's summary; all three reports carry them. The figures depend on the
 // machine, so only their presence, units and signs are checked, and the step counts, which
-// the config fixes: 2 epochs of 6 steps per rank, the first 2 of each rank left out.
+// the config and the settings fix: one process (`cpu_train_processes` of benchmark_train),
+// 2 epochs of 12 steps, the first 2 left out.
 TEST_F(DemoChain, BenchmarkTrainReportsItsFiguresInEveryReport) {
   const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "benchmark_train", "--gpus", "none"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -375,9 +376,9 @@ TEST_F(DemoChain, BenchmarkTrainReportsItsFiguresInEveryReport) {
   const auto& figures = stages[train]["metrics"]["benchmark"];
   ASSERT_TRUE(figures.is_object()) << stages[train]["metrics"].dump();
   EXPECT_EQ(figures["ips_unit"], "samples/s");
-  EXPECT_EQ(figures["ips"]["steps"], 2 * (2 * 6 - 2));
-  EXPECT_EQ(figures["skipped_steps"], 2 * 2);
-  EXPECT_EQ(figures["ips_curves"].size(), 2u);  // a rank each
+  EXPECT_EQ(figures["ips"]["steps"], 2 * 12 - 2);
+  EXPECT_EQ(figures["skipped_steps"], 2);
+  EXPECT_EQ(figures["ips_curves"].size(), 1u);  // a curve per rank
   for (const char* figure : {"ips", "batch_cost_s"}) {
     EXPECT_GT(figures[figure]["median"].get<double>(), 0) << figure;
     EXPECT_GT(figures[figure]["mean"].get<double>(), 0) << figure;
