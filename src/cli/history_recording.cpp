@@ -55,7 +55,7 @@ int record_and_compare(const std::optional<report::RunReport>& report, const Opt
   if (const auto id = path ? record(*report, *path, out, err) : std::nullopt) {
     add_history_section(*report, *path, rules,
                         {id, baseline ? baseline->history_run : std::nullopt, baseline ? &baseline->snapshot : nullptr},
-                        err);
+                        options.bundle, err);
   }
   if (!baseline) return kExitPassed;
   const gate::RunSnapshot current = gate::snapshot_of(*report, "this run");

@@ -8,6 +8,7 @@
 #include "config/project_settings.h"
 #include "core/atomic_file.h"
 #include "history/run_trends.h"
+#include "report/bundle.h"
 #include "report/html_report.h"
 
 namespace tipc::cli {
@@ -50,7 +51,7 @@ std::optional<report::HistoryTrends> report_trends(const report::RunReport& repo
 }
 
 void add_history_section(const report::RunReport& report, const std::string& history_path, const gate::GateRules& rules,
-                         const RecordedRun& run, std::ostream& err) {
+                         const RecordedRun& run, const std::optional<std::string>& bundle, std::ostream& err) {
   auto trends = report_trends(report, history_path, rules, run, err);
   if (!trends) return;
   report::RunReport with_trends = report;  // once, at the end of the run
@@ -58,6 +59,11 @@ void add_history_section(const report::RunReport& report, const std::string& his
   const std::string path = (std::filesystem::path(report.report_dir) / "report.html").string();
   if (auto written = write_file_atomically(path, report::render_html_report(with_trends)); !written) {
     warn(written.error(), err);
+  }
+  // The bundle's report.html is rendered from the report, so the bundle is written again.
+  if (!bundle) return;
+  if (auto written = report::write_bundle(with_trends, report.report_dir, *bundle); !written) {
+    err << fmt::format("tipc-run: warning: the bundle has no history section: {}\n", written.error().str());
   }
 }
 

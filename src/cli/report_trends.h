@@ -34,9 +34,10 @@ std::optional<report::HistoryTrends> report_trends(const report::RunReport& repo
                                                    const gate::GateRules& rules, const RecordedRun& run,
                                                    std::ostream& err);
 
-// After the run is recorded: its report.html again, with the history section.
+// After the run is recorded: its report.html again, with the history section, and its
+// bundle (--bundle) again, whose report.html then has the section too.
 void add_history_section(const report::RunReport& report, const std::string& history_path, const gate::GateRules& rules,
-                         const RecordedRun& run, std::ostream& err);
+                         const RecordedRun& run, const std::optional<std::string>& bundle, std::ostream& err);
 
 // For `tipc-run report DIR`: the trends from `history` (--history), else the history the run
 // used (its settings' history:, else the repository's default); nullopt when the settings

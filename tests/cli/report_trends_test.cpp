@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "support/fake_repo_run.h"
+#include "support/tar_file.h"
 #include "support/text_search.h"
 
 namespace tipc::cli {
@@ -51,6 +52,24 @@ TEST_F(ReportTrends, ARecordedRunsReportShowsItsFiguresOverTheRunsWithTheRegress
   EXPECT_EQ(again.find("class=\"ring trend-baseline\""), std::string::npos);
   test::run_tipc(repo_.path(), {"report", output().string(), "--no-history"});
   EXPECT_EQ(report_html().find("id=\"history\""), std::string::npos);
+}
+
+// The bundle is written with the reports, before the run is recorded; it is written again
+// with the history section, so that a reviewer who opens only the bundle sees the trends.
+TEST_F(ReportTrends, TheBundlesReportHasTheHistorySectionToo) {
+  ASSERT_EQ(run_with_top1("0.90").exit_code, 0);
+  const std::string bundle = (repo_.path() / "ci.tar.gz").string();
+  const auto second = run_with_top1("0.80", {"--baseline", "1", "--bundle", bundle});
+  ASSERT_EQ(second.exit_code, kExitRegressed) << second.out << second.err;
+  const auto members = test::read_tar_gz(bundle);
+  ASSERT_TRUE(members.contains("reports/report.html")) << test::tar_member_names(bundle).size();
+  const std::string& html = members.at("reports/report.html");
+  EXPECT_EQ(test::occurrences(html, "<section class=\"plan\" id=\"history\">"), 1u);
+  EXPECT_EQ(test::occurrences(html, "<circle class=\"point trend-regressed trend-current\""), 1u);
+  EXPECT_TRUE(fs::exists(bundle)) << "written in place";
+  for (const auto& entry : fs::directory_iterator(repo_.path())) {
+    EXPECT_EQ(entry.path().filename().string().find("ci.tar.gz.tmp"), std::string::npos) << "no temporary left";
+  }
 }
 
 TEST_F(ReportTrends, HistoryHtmlWritesOnePageOfEveryConfigAndStage) {
