@@ -41,6 +41,7 @@ def parse_args():
     p.add_argument("--runs", type=int, default=1, help="runs per side, interleaved and pooled")
     p.add_argument("--slowdown", type=float, default=0.2)
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
+    p.add_argument("--keep", help="copy the run history to this file at the end")
     return p.parse_args()
 
 
@@ -102,6 +103,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="gate-false-alarm-") as repo:
         scratch_repo(repo)
         make_branches(repo)
+        tipc = shutil.copy(tipc, os.path.join(repo, ".tipc-run"))  # a rebuild meanwhile changes nothing
         history = os.path.join(repo, "history.sqlite")
         slowed = {"TIPC_DEMO_SLOWDOWN": str(args.slowdown)}
         for round_ in range(args.rounds):
@@ -118,6 +120,8 @@ def main():
             p_slow.append(slow["ips"]["p_value"])
             print(f"round {round_ + 1:2} (load {os.getloadavg()[0]:.1f}): A vs B {ips_line(same['ips'])}; "
                   f"{', '.join(alarms[-1]) or 'all UNCHANGED'} | A vs slowed {ips_line(slow['ips'])}", flush=True)
+            if args.keep:
+                shutil.copy(history, args.keep)
     summarise(args, alarms, detections, p_same, p_slow, seconds, load_before)
 
 

