@@ -493,9 +493,10 @@ class RankComparer {
         auto arrays = TRY(read_pair(*a_param.path, *b_param.path));
         const std::string b_key = b.route + "." + b_param.name;
         const bool transpose = a_is_paddle.has_value() && needs_transpose(*a_is_paddle, a, a_param, b, b_param);
+        Array& b_value = arrays.second;
         const auto b_array = find_layout_rule(options_.layout, b_key) != nullptr
-                                 ? through_layout(std::move(arrays.second), b_key, layer.problem)
-                                 : std::optional(transpose ? transposed(std::move(arrays.second)) : std::move(arrays.second));
+                                 ? through_layout(std::move(b_value), b_key, layer.problem)
+                                 : std::optional(transpose ? transposed(std::move(b_value)) : std::move(b_value));
         if (b_array) layer.tensors.push_back(compare_parameter_tensors(arrays.first, *b_array));
       }
       const bool failed = !layer.passed();
@@ -551,7 +552,8 @@ class RankComparer {
     used_layout_rules_.insert(rule);
     auto axes = layout_axes(*rule, b.ndim());
     if (!axes) {
-      problem = fmt::format("layout rule '{}' does not fit B's {}: {}", rule->pattern, b.describe(), axes.error().str());
+      problem =
+          fmt::format("layout rule '{}' does not fit B's {}: {}", rule->pattern, b.describe(), axes.error().str());
       return std::nullopt;
     }
     return permuted_copy(b, *axes);
@@ -717,8 +719,8 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
   }
   for (const LayoutRule& rule : options.layout) {
     if (!used_layout_rules.contains(&rule))
-      result.warnings.push_back(fmt::format("layout rule '{}: {}' ({}) was used for no compared tensor of B", rule.pattern,
-                                            rule.transform, rule.source));
+      result.warnings.push_back(fmt::format("layout rule '{}: {}' ({}) was used for no compared tensor of B",
+                                            rule.pattern, rule.transform, rule.source));
   }
   if (result.layers.empty() && result.passed())
     return fail(Error::plain("nothing to compare in " + a.dir + " and " + b.dir + " for the chosen phases"));
