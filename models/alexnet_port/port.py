@@ -209,6 +209,25 @@ def lr_at(step, base_lr, decay_step, misaligned=False):
     return base_lr if step < decay_step + (1 if misaligned else 0) else base_lr * 0.1
 
 
+class Momentum:
+    """SGD with momentum as the port's framework writes it: v = mu * v + g; p -= lr * v."""
+
+    def __init__(self, params, momentum=0.9):
+        self.params = list(params)
+        self.momentum = momentum
+        self.velocity = [torch.zeros_like(p) for p in self.params]
+
+    @torch.no_grad()
+    def step(self, lr):
+        for param, velocity in zip(self.params, self.velocity):
+            velocity.mul_(self.momentum).add_(param.grad)
+            param.sub_(lr * velocity)
+
+    def zero_grad(self):
+        for param in self.params:
+            param.grad = None
+
+
 class Adam:
     """Adam as the port's framework writes it (bias-corrected moments, eps outside the root)."""
 

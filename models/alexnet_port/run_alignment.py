@@ -30,9 +30,18 @@ from svg_plot import write_loss_plot  # noqa: E402
 
 NUM_CLASSES = 4
 SEED = 2024
-BASE_LR, BATCH = 0.003, 16  # Adam, as models/alexnet/train.py trains
-BP_STEPS, BP_DECAY_STEP = 5, 3          # backward alignment: the lr decays inside the window
-TRAIN_STEPS, TRAIN_DECAY_STEP = 12, 8   # training alignment: 192 of the 256 images, once
+BATCH = 16
+# Backward alignment: SGD with momentum, as the guide's; the lr decays inside the window.
+# (Adam would not do: its first steps move every weight by +-lr whatever the size of its
+# gradient, so gradients of 1e-9 that differ in sign between two correct implementations
+# part the weights by 2 * lr.)
+# Both alignments train in float64: in float32, of the 262,144 first-layer pre-activations
+# of a batch some lie within float32's rounding of zero, and their ReLU gates open in one
+# model and close in the other, which moves the mean gradient difference to 1e-7..1e-6,
+# at the threshold (a port that is right can fail on one CPU and pass on another).
+BP = {"optimizer": "momentum", "lr": 0.05, "steps": 5, "decay_step": 3}
+# Training alignment: Adam, as models/alexnet/train.py trains; 192 of the 256 images, once.
+TRAIN = {"optimizer": "adam", "lr": 0.003, "steps": 12, "decay_step": 8}
 
 
 def fake_data(rng, count):
@@ -49,7 +58,7 @@ def nhwc(images):
     return images.permute(0, 2, 3, 1).contiguous()
 
 
-def make_models(misalign):
+def make_models(misalign, dtype=torch.float32):
     torch.manual_seed(SEED)
     reference = AlexNet(NUM_CLASSES)
     for module in reference.modules():  # out of place, so that PaDiff's hooks see each output
@@ -60,7 +69,7 @@ def make_models(misalign):
         portlib.init_own_defaults(port)
     else:
         portlib.init_from_reference(port, reference)
-    return reference, port
+    return reference.to(dtype), port.to(dtype)
 
 
 def without_dropout(reference, port):
@@ -81,15 +90,23 @@ def port_grads(port):
             for name, p in port.named_parameters()}
 
 
-def train_steps(reference, port, data, steps, decay_step, misalign, record_grads):
-    """`steps` Adam steps of each model on the same batches: per step the loss before
-    the update, the learning rate and (record_grads) the gradients."""
+def optimizers(reference, port, schedule):
+    """The reference's torch optimizer and lr scheduler, and the port's own optimizer."""
+    if schedule["optimizer"] == "adam":
+        ref_opt, port_opt = torch.optim.Adam(reference.parameters(), lr=schedule["lr"]), portlib.Adam(port.parameters())
+    else:
+        ref_opt = torch.optim.SGD(reference.parameters(), lr=schedule["lr"], momentum=0.9)
+        port_opt = portlib.Momentum(port.parameters(), 0.9)
+    return ref_opt, torch.optim.lr_scheduler.MultiStepLR(ref_opt, [schedule["decay_step"]], 0.1), port_opt
+
+
+def train_steps(reference, port, data, schedule, misalign, record_grads):
+    """The schedule's steps of each model on the same batches: per step the loss before the
+    update, the learning rate and (record_grads) the gradients."""
     images, labels = data
-    ref_opt = torch.optim.Adam(reference.parameters(), lr=BASE_LR)
-    ref_sched = torch.optim.lr_scheduler.MultiStepLR(ref_opt, milestones=[decay_step], gamma=0.1)
-    port_opt = portlib.Adam(port.parameters())
+    ref_opt, ref_sched, port_opt = optimizers(reference, port, schedule)
     ref_log, port_log = {}, {}
-    for step in range(steps):
+    for step in range(schedule["steps"]):
         batch = slice((step * BATCH) % len(images), (step * BATCH) % len(images) + BATCH)
         ref_opt.zero_grad()
         ref_loss = F.cross_entropy(reference(images[batch]), labels[batch])
@@ -97,7 +114,7 @@ def train_steps(reference, port, data, steps, decay_step, misalign, record_grads
         port_opt.zero_grad()
         port_loss = F.cross_entropy(port(nhwc(images[batch])), labels[batch])
         port_loss.backward()
-        port_lr = portlib.lr_at(step, BASE_LR, decay_step, misaligned=misalign == "lr-schedule")
+        port_lr = portlib.lr_at(step, schedule["lr"], schedule["decay_step"], misaligned=misalign == "lr-schedule")
         ref_log[f"loss_{step}"], port_log[f"loss_{step}"] = ref_loss, port_loss
         ref_log[f"lr_{step}"], port_log[f"lr_{step}"] = np.array(ref_opt.param_groups[0]["lr"]), np.array(port_lr)
         if record_grads:
@@ -131,24 +148,29 @@ def forward_metric_loss(out, misalign, eval_data):
                     {portlib.reference_name(name): p for name, p in port.named_parameters()})
 
 
+def in_float64(data):
+    images, labels = data
+    return images.double(), labels
+
+
 def backward_alignment(out, misalign, train_data):
-    reference, port = make_models(misalign)
+    reference, port = make_models(misalign, torch.float64)
     without_dropout(reference, port)
-    ref_log, port_log = train_steps(reference, port, train_data, BP_STEPS, BP_DECAY_STEP, misalign, True)
+    ref_log, port_log = train_steps(reference, port, in_float64(train_data), BP, misalign, True)
     save_pair(out, "bp_align", ref_log, port_log)
 
 
 def training_alignment(out, misalign, train_data, eval_data):
-    reference, port = make_models(misalign)
+    reference, port = make_models(misalign, torch.float64)
     without_dropout(reference, port)
-    ref_log, port_log = train_steps(reference, port, train_data, TRAIN_STEPS, TRAIN_DECAY_STEP, misalign, False)
+    ref_log, port_log = train_steps(reference, port, in_float64(train_data), TRAIN, misalign, False)
     reference.eval()
     port.eval()
-    images, labels = eval_data
+    images, labels = in_float64(eval_data)
     with torch.no_grad():
         save_pair(out, "train_align", {"top1": top1(reference(images), labels)},
                   {"top1": top1(port(nhwc(images)), labels)})
-    losses = lambda log: [float(log[f"loss_{step}"]) for step in range(TRAIN_STEPS)]
+    losses = lambda log: [float(log[f"loss_{step}"]) for step in range(TRAIN["steps"])]
     write_loss_plot(os.path.join(out, "train_align_curves.svg"),
                     {"reference (torch)": losses(ref_log), "port": losses(port_log)})
 
