@@ -76,11 +76,19 @@ void expect_aligned(const Flow& flow) {
   EXPECT_TRUE(ends_with(flow.file("padiff.txt"), "PASS: no divergence\n")) << flow.file("padiff.txt");
 }
 
-TEST(ReproductionDemo, TheAlignedPortPassesEveryCheckAndTheBundleHoldsWhatAReviewerNeeds) {
-  require_torch();
-  if (IsSkipped() || HasFatalFailure()) return;
-  test::TempDir scratch;
-  const Flow flow = run_flow(scratch, "");
+// Each test runs the flow once, in a scratch folder of its own; where torch is missing, none runs.
+class ReproductionDemo : public ::testing::Test {
+ protected:
+  void SetUp() override { require_torch(); }
+
+  Flow run(const std::string& misalign, const std::string& env = "") const { return run_flow(scratch_, misalign, env); }
+
+ private:
+  test::TempDir scratch_;
+};
+
+TEST_F(ReproductionDemo, TheAlignedPortPassesEveryCheckAndTheBundleHoldsWhatAReviewerNeeds) {
+  const Flow flow = run("");
   expect_aligned(flow);
   for (const char* verdict : {"  init-check PASS", "  padiff PASS", "  acceptance PASS"})
     EXPECT_NE(line_starting(flow.console, verdict), "") << flow.console;
@@ -94,18 +102,12 @@ TEST(ReproductionDemo, TheAlignedPortPassesEveryCheckAndTheBundleHoldsWhatARevie
                                             "train_align_curves.svg", "layer_map.yaml", "layout.yaml"}));
 }
 
-TEST(ReproductionDemo, TheThresholdsHoldWithoutPyTorchsVectorKernels) {
-  require_torch();
-  if (IsSkipped() || HasFatalFailure()) return;
-  test::TempDir scratch;
-  expect_aligned(run_flow(scratch, "", "ATEN_CPU_CAPABILITY=default"));
+TEST_F(ReproductionDemo, TheThresholdsHoldWithoutPyTorchsVectorKernels) {
+  expect_aligned(run("", "ATEN_CPU_CAPABILITY=default"));
 }
 
-TEST(ReproductionDemo, ThePortsOwnInitialisationFailsInitCheckNamingTheLayers) {
-  require_torch();
-  if (IsSkipped() || HasFatalFailure()) return;
-  test::TempDir scratch;
-  const Flow flow = run_flow(scratch, "own-init");
+TEST_F(ReproductionDemo, ThePortsOwnInitialisationFailsInitCheckNamingTheLayers) {
+  const Flow flow = run("own-init");
   EXPECT_EQ(flow.exit_code, 1) << flow.console;
   EXPECT_NE(line_starting(flow.console, "  init-check FAIL (exit 1)"), "") << flow.console;
   // Zero biases against the reference's uniform ones: far apart for any seed and CPU.
@@ -115,11 +117,8 @@ TEST(ReproductionDemo, ThePortsOwnInitialisationFailsInitCheckNamingTheLayers) {
   }
 }
 
-TEST(ReproductionDemo, ADroppedBiasFailsForwardAndPadiffNamesItsLayerFirst) {
-  require_torch();
-  if (IsSkipped() || HasFatalFailure()) return;
-  test::TempDir scratch;
-  const Flow flow = run_flow(scratch, "drop-bias");
+TEST_F(ReproductionDemo, ADroppedBiasFailsForwardAndPadiffNamesItsLayerFirst) {
+  const Flow flow = run("drop-bias");
   EXPECT_EQ(flow.exit_code, 1) << flow.console;
   expect_row(flow, "forward", "FAIL");
   const std::string padiff = flow.file("padiff.txt");
@@ -129,11 +128,8 @@ TEST(ReproductionDemo, ADroppedBiasFailsForwardAndPadiffNamesItsLayerFirst) {
   EXPECT_LT(route, padiff.find("divergences (", first)) << padiff;  // in the first divergence's block
 }
 
-TEST(ReproductionDemo, AnotherLearningRateScheduleFailsBackwardAlignmentAtTheStepWhereTheyPart) {
-  require_torch();
-  if (IsSkipped() || HasFatalFailure()) return;
-  test::TempDir scratch;
-  const Flow flow = run_flow(scratch, "lr-schedule");
+TEST_F(ReproductionDemo, AnotherLearningRateScheduleFailsBackwardAlignmentAtTheStepWhereTheyPart) {
+  const Flow flow = run("lr-schedule");
   EXPECT_EQ(flow.exit_code, 1) << flow.console;
   expect_row(flow, "forward", "PASS");
   expect_row(flow, "bp_align", "FAIL");
