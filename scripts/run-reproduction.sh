@@ -10,7 +10,7 @@
 #                         logs and the files above, the loss curves and the padiff rules
 #
 # Usage: scripts/run-reproduction.sh [--misalign NAME] [OUT]
-#   OUT        default test_tipc/output/alexnet_port (replaced)
+#   OUT        default test_tipc/output/alexnet_port (an earlier flow's is replaced)
 #   --misalign own-init | drop-bias | lr-schedule: plant one mistake in the port
 # Environment: TIPC_RUN (default build/tipc-run), PYTHON (default /usr/bin/python3).
 # Exit: 0 every check passed, 1 a check failed, 2 a tool could not run (its own exit code 2).
@@ -24,13 +24,18 @@ out=$root/test_tipc/output/alexnet_port
 while [ $# -gt 0 ]; do
   case $1 in
     --misalign) misalign=(--misalign "${2:?--misalign needs a name}"); shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run-reproduction: unknown option $1" >&2; exit 2 ;;
     *) out=$1; shift ;;
   esac
 done
 [ -x "$tipc_run" ] || { echo "run-reproduction: no tipc-run at $tipc_run (build it, or set TIPC_RUN)" >&2; exit 2; }
 
+# OUT is replaced only when it is what an earlier flow left (or empty): never a folder of other files.
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -d "$out/log_reprod" ]; then
+  echo "run-reproduction: $out holds other files than an earlier flow's; give another OUT" >&2
+  exit 2
+fi
 rm -rf "$out"
 "$python" "$root/models/alexnet_port/run_alignment.py" --out "$out" "${misalign[@]}" || exit 2
 
