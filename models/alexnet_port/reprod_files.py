@@ -28,7 +28,7 @@ class PadiffDump:
     gradients), tensors as .npy files under tensors/. Layers are named by route,
     `<root name>.<qualified module name>`, as PaDiff names them.
 
-    Use: dump = PadiffDump(model, "AlexNet", dir); run forward and backward; dump.write()."""
+    Use: dump = PadiffDump(model, "AlexNet", rank_dir, "torch"); run forward and backward; dump.write()."""
 
     def __init__(self, model, root_name, rank_dir, framework):
         self.model, self.root_name, self.dir, self.framework = model, root_name, rank_dir, framework

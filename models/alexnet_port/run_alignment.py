@@ -180,10 +180,10 @@ def padiff_dumps(out, misalign, train_data):
     reference, port = make_models(misalign)
     without_dropout(reference, port)
     images, labels = train_data[0][:8], train_data[1][:8]
-    dumps = [(reference, PadiffDump(reference, "AlexNet", os.path.join(out, "padiff/reference/step_0/rank_0"), "torch"),
-              images),
-             (port, PadiffDump(port, "PortNet", os.path.join(out, "padiff/port/step_0/rank_0"), "paddle"), nhwc(images))]
-    for model, dump, inputs in dumps:
+    rank_dir = lambda side: os.path.join(out, "padiff", side, "step_0", "rank_0")
+    for model, root, side, framework, inputs in ((reference, "AlexNet", "reference", "torch", images),
+                                                 (port, "PortNet", "port", "paddle", nhwc(images))):
+        dump = PadiffDump(model, root, rank_dir(side), framework)
         F.cross_entropy(model(inputs), labels).backward()
         dump.write()
     write_padiff_rules(os.path.join(out, "padiff"), port)
