@@ -100,6 +100,15 @@ TEST_F(ReproductionDemo, TheAlignedPortPassesEveryCheckAndTheBundleHoldsWhatARev
   EXPECT_EQ(members, (std::set<std::string>{"forward_diff.log", "metric_diff.log", "loss_diff.log", "bp_align_diff.log",
                                             "train_align_diff.log", "init_check.txt", "init_check.json", "padiff.txt",
                                             "train_align_curves.svg", "layer_map.yaml", "layout.yaml"}));
+
+  // The port's Linear weights are the reference's, transposed (and the first one's rows
+  // permuted): at PaDiff's own tolerances (atol 0, rtol 1e-7) they are no divergence, nor is
+  // any forward output.
+  const fs::path padiff = flow.out / "padiff";
+  const auto forward = test::run_tipc(flow.out.string(), {"padiff", "padiff/reference", "padiff/port", "--phase",
+                                                          "forward", "--layer-map", (padiff / "layer_map.yaml").string(),
+                                                          "--layout", (padiff / "layout.yaml").string()});
+  EXPECT_EQ(forward.exit_code, 0) << forward.out << forward.err;
 }
 
 TEST_F(ReproductionDemo, TheThresholdsHoldWithoutPyTorchsVectorKernels) {
