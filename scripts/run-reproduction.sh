@@ -48,8 +48,8 @@ run() {
   echo "== $name"
   "$@" 2>&1 | tee "$output"
   status=${PIPESTATUS[0]}
-  verdicts+=("$name $([ $status -eq 0 ] && echo PASS || echo "FAIL (exit $status)")")
-  [ $status -gt "$worst" ] && worst=$status
+  verdicts+=("$name $([ "$status" -eq 0 ] && echo PASS || echo "FAIL (exit $status)")")
+  [ "$status" -gt "$worst" ] && worst=$status
 }
 
 run init-check "$out/init_check.txt" \
