@@ -24,8 +24,8 @@ _tipc_run_subcommand_options() {
     'history import') echo '--history -h --help' ;;
     compare) echo '--history --settings --markdown --json --junit --all --runs -h --help' ;;
     diff) echo '--method --threshold --log --layout --json --compat -h --help' ;;
-    acceptance) echo '--config --bundle --compat -h --help' ;;
-    padiff) echo '--mode --atol --rtol --phase --layer-map --top --padiff-compat -h --help' ;;
+    acceptance) echo '--config --bundle --attach --compat -h --help' ;;
+    padiff) echo '--mode --atol --rtol --phase --layer-map --layout --top --padiff-compat -h --help' ;;
     init-check) echo '--key --bins --threshold --json -h --help' ;;
     compare-results) echo '--gt --log --atol --rtol --compare --format --json -h --help' ;;
     help) echo '-h --help' ;;
@@ -47,7 +47,7 @@ _tipc_run_option_values() {
     :--gpus) COMPREPLY=($(compgen -W 'none' -- "$cur")) ;;
     :--dialect-dir | modes:--dialect-dir | setup:--allow | :--repo-root | report:-o | report:--output | history:--html) COMPREPLY=($(compgen -d -- "$cur")) ;;
     :--settings | :--resource-spec | :--python | :--runner | *:--bundle | *:--log | *:--json | *:--config | *:--layout | \
-      *:--layer-map | *:--gt) COMPREPLY=($(compgen -f -- "$cur")) ;;
+      *:--layer-map | *:--attach | *:--gt) COMPREPLY=($(compgen -f -- "$cur")) ;;
     diff:--method) COMPREPLY=($(compgen -W 'mean min max all' -- "$cur")) ;;
     padiff:--mode) COMPREPLY=($(compgen -W 'mean strict abs_mean' -- "$cur")) ;;
     padiff:--phase) COMPREPLY=($(compgen -W 'both forward backward' -- "$cur")) ;;

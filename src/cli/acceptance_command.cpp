@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <variant>
 
@@ -26,6 +27,7 @@ struct AcceptanceArgs {
   std::string dir;
   std::optional<std::string> config;
   std::optional<std::string> bundle;
+  std::vector<std::string> attach;
   bool compat = false;
 };
 
@@ -36,8 +38,14 @@ std::variant<AcceptanceArgs, int> parse_acceptance_args(const std::vector<std::s
   CLI::App app{"Run the five reprod_log acceptance checks of a paper reproduction", "tipc-run acceptance"};
   app.add_option("DIR", parsed.dir, "reproduction folder (also searched: DIR/log_reprod, DIR/diff)")->required();
   app.add_option("--config", parsed.config, "YAML file: acceptance: {forward: 1e-6, ..., train_align: 0.0015}");
-  app.add_option("--bundle", parsed.bundle,
-                 "also write the logs this run wrote (never an earlier run's) to this .tar.gz");
+  CLI::Option* bundle = app.add_option("--bundle", parsed.bundle,
+                                       "also write the logs this run wrote (never an earlier run's) to this .tar.gz");
+  app.add_option("--attach", parsed.attach,
+                 "also put this file (an init-check or padiff report, a plot) in the bundle, under its file name; "
+                 "repeatable")
+      ->check(CLI::ExistingFile)
+      ->allow_extra_args(false)
+      ->needs(bundle);
   app.add_flag("--compat", parsed.compat,
                "reprod_log's behaviour: NaN passes, extra nested keys are ignored, integers wrap around");
   if (const auto code = parse_subcommand(app, args, out, err)) return *code;
@@ -76,10 +84,21 @@ Result<std::vector<std::string>> write_logs(const std::string& dir, const align:
   return written;
 }
 
-// The bundle holds exactly the logs written above, under their file names.
-Result<void> write_acceptance_bundle(const std::vector<std::string>& logs, const std::string& bundle_path) {
+// The bundle holds exactly the logs written above and the attached files, under their file
+// names; two files of one name are an error (one would hide the other).
+Result<void> write_acceptance_bundle(const std::vector<std::string>& logs, const std::vector<std::string>& attached,
+                                     const std::string& bundle_path) {
   std::vector<report::BundleMember> members;
-  for (const std::string& log : logs) members.push_back({fs::path(log).filename().string(), log});
+  std::map<std::string, std::string> paths_by_name;
+  for (const auto* files : {&logs, &attached}) {
+    for (const std::string& file : *files) {
+      const std::string name = fs::path(file).filename().string();
+      if (const auto [it, added] = paths_by_name.emplace(name, file); !added)
+        return fail(Error::plain(fmt::format("--attach: {} and {} would both be '{}' in the bundle", it->second, file,
+                                             name)));
+      members.push_back({name, file});
+    }
+  }
   return report::write_bundle_members(members, bundle_path);
 }
 
@@ -108,7 +127,7 @@ int acceptance_main(const std::vector<std::string>& args, std::ostream& out, std
   const auto logs = write_logs(acceptance_args.dir, report, err);
   if (!logs) return subcommand_error("acceptance", logs.error(), err);
   if (acceptance_args.bundle) {
-    if (auto bundled = write_acceptance_bundle(*logs, *acceptance_args.bundle); !bundled) {
+    if (auto bundled = write_acceptance_bundle(*logs, acceptance_args.attach, *acceptance_args.bundle); !bundled) {
       return subcommand_error("acceptance", bundled.error(), err);
     }
   }

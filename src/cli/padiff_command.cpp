@@ -20,6 +20,7 @@ struct PadiffArgs {
   std::string phase = "both";
   align::Tolerance tolerance;
   std::optional<std::string> layer_map;
+  std::optional<std::string> layout;
   std::size_t top = 10;
   bool padiff_compat = false;
 };
@@ -41,6 +42,9 @@ std::variant<PadiffArgs, int> parse_padiff_args(const std::vector<std::string>& 
                  "both (default), forward (outputs and weights) or backward (grads of outputs and parameters)")
       ->check(CLI::IsMember({"both", "forward", "backward"}));
   app.add_option("--layer-map", parsed.layer_map, "YAML file: ignore rules per side and a route map");
+  app.add_option("--layout", parsed.layout,
+                 "YAML 'layout: {name: transform}' file: how B's tensors are laid out relative to A's, by B's "
+                 "layer route (outputs, grads) or route.parameter");
   app.add_option("--top", parsed.top, "how many of the largest differences to list (default 10)");
   app.add_flag("--padiff-compat", parsed.padiff_compat,
                "PaDiff's own verdicts: only the first step, the backward search descending by forward outputs, and "
@@ -57,6 +61,9 @@ Result<align::PadiffOptions> padiff_options(const PadiffArgs& args) {
   options.rules = compat::padiff_rules(args.padiff_compat);
   if (args.layer_map) {
     options.layer_map = TRY(align::read_layer_map(*args.layer_map));
+  }
+  if (args.layout) {
+    options.layout = TRY(align::load_layout_file(*args.layout));
   }
   return options;
 }

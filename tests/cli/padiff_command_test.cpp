@@ -145,5 +145,23 @@ TEST(PadiffCommand, TheLayerMapIsAppliedAndItsTyposAreWarnedAbout) {
   EXPECT_EQ(run.err, "tipc-run padiff: warning: map.yaml:2: base route 'M.typo' names no layer in the base dump\n");
 }
 
+
+TEST(PadiffCommand, TheLayoutFileIsReadAndItsUnusedRulesAndBadLinesAreReported) {
+  test::TempDir temp;
+  write_dumps(temp, 1);
+  temp.write("layout.yaml", "layout:\n  M.block.fc1: transpose\n  M.typo: transpose\n");
+  const auto run = test::run_tipc(temp.path(), {"padiff", "a", "b", "--layout", "layout.yaml"});
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_EQ(run.err,
+            "tipc-run padiff: warning: layout rule 'M.typo: transpose' (layout.yaml:3) was used for no compared "
+            "tensor of B\n");
+
+  temp.write("layout.yaml", "layout:\n  M.block.fc1: nhwc\n");
+  const auto bad = test::run_tipc(temp.path(), {"padiff", "a", "b", "--layout", "layout.yaml"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "layout.yaml:2")) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "unknown transform 'nhwc'")) << bad.err;
+}
+
 }  // namespace
 }  // namespace tipc::cli

@@ -337,8 +337,9 @@ std::string node_label(const ReportNode& node, const ReportNode& parent, const s
 // Compares one pair of rank directories (report trees, then parameter trees) into the result.
 class RankComparer {
  public:
-  RankComparer(const PadiffOptions& options, std::string where, PadiffResult& result)
-      : options_(options), where_(std::move(where)), result_(result) {}
+  RankComparer(const PadiffOptions& options, std::string where, PadiffResult& result,
+               std::set<const LayoutRule*>& used_layout_rules)
+      : options_(options), where_(std::move(where)), result_(result), used_layout_rules_(used_layout_rules) {}
 
   void structure(const std::string& reason) {
     result_.divergences.push_back({Check::kStructure, where_, std::nullopt, reason});
@@ -490,9 +491,13 @@ class RankComparer {
                         (check == Check::kGrads ? "grad" : "value") + " for this parameter, the other has one";
       } else {
         auto arrays = TRY(read_pair(*a_param.path, *b_param.path));
+        const std::string b_key = b.route + "." + b_param.name;
         const bool transpose = a_is_paddle.has_value() && needs_transpose(*a_is_paddle, a, a_param, b, b_param);
-        const Array b_array = transpose ? transposed(std::move(arrays.second)) : std::move(arrays.second);
-        layer.tensors.push_back(compare_parameter_tensors(arrays.first, b_array));
+        Array& b_value = arrays.second;
+        const auto b_array = find_layout_rule(options_.layout, b_key) != nullptr
+                                 ? through_layout(std::move(b_value), b_key, layer.problem)
+                                 : std::optional(transpose ? transposed(std::move(b_value)) : std::move(b_value));
+        if (b_array) layer.tensors.push_back(compare_parameter_tensors(arrays.first, *b_array));
       }
       const bool failed = !layer.passed();
       const std::size_t index = add_layer(std::move(layer));
@@ -532,9 +537,26 @@ class RankComparer {
     }
     for (std::size_t i = 0; i < a_paths.size(); ++i) {
       auto arrays = TRY(read_pair(a_paths[i], b_paths[i]));
-      layer.tensors.push_back(compare_tensors(arrays.first, arrays.second, options_.tolerance, options_.rules.means));
+      const auto b_array = through_layout(std::move(arrays.second), pair.b_label, layer.problem);
+      if (!b_array) break;
+      layer.tensors.push_back(compare_tensors(arrays.first, *b_array, options_.tolerance, options_.rules.means));
     }
     return layer;
+  }
+
+  // B's tensor as A lays it out: read through the layout rule for `b_key`, when one matches.
+  // A rule that does not fit the tensor (another rank) is the pair's problem: nothing then.
+  std::optional<Array> through_layout(Array b, const std::string& b_key, std::string& problem) const {
+    const LayoutRule* rule = find_layout_rule(options_.layout, b_key);
+    if (rule == nullptr) return b;
+    used_layout_rules_.insert(rule);
+    auto axes = layout_axes(*rule, b.ndim());
+    if (!axes) {
+      problem =
+          fmt::format("layout rule '{}' does not fit B's {}: {}", rule->pattern, b.describe(), axes.error().str());
+      return std::nullopt;
+    }
+    return permuted_copy(b, *axes);
   }
 
   std::size_t add_layer(LayerComparison layer) {
@@ -551,6 +573,7 @@ class RankComparer {
   const PadiffOptions& options_;
   std::string where_;
   PadiffResult& result_;
+  std::set<const LayoutRule*>& used_layout_rules_;
 };
 
 // "step_0/rank_0", or both labels when the two dumps name the same position differently.
@@ -567,8 +590,9 @@ bool present_in_both(RankComparer& comparer, const std::optional<File>& a, const
   return a && b;
 }
 
-Result<void> compare_ranks(const RankDump& a, const RankDump& b, const PadiffOptions& options, PadiffResult& result) {
-  RankComparer comparer(options, rank_label(a, b), result);
+Result<void> compare_ranks(const RankDump& a, const RankDump& b, const PadiffOptions& options, PadiffResult& result,
+                           std::set<const LayoutRule*>& used_layout_rules) {
+  RankComparer comparer(options, rank_label(a, b), result, used_layout_rules);
   ++result.ranks;
   if ((comparer.runs(Check::kForward) || comparer.runs(Check::kBackward)) &&
       present_in_both(comparer, a.report, b.report, a, b, "report.json")) {
@@ -677,6 +701,7 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
     return result;
   }
   const std::size_t steps = options.rules.every_step ? a.steps.size() : std::min<std::size_t>(a.steps.size(), 1);
+  std::set<const LayoutRule*> used_layout_rules;
   if (steps < a.steps.size())
     result.warnings.push_back(fmt::format("{}: only {} of {} steps checked, as PaDiff does", options.rules.chosen_by,
                                           a.steps.front().label, a.steps.size()));
@@ -689,8 +714,13 @@ Result<PadiffResult> compare_dumps(const Dump& a, const Dump& b, const PadiffOpt
       continue;
     }
     for (std::size_t rank = 0; rank < a_ranks.size(); ++rank) {
-      TRY(compare_ranks(a_ranks[rank], b_ranks[rank], options, result));
+      TRY(compare_ranks(a_ranks[rank], b_ranks[rank], options, result, used_layout_rules));
     }
+  }
+  for (const LayoutRule& rule : options.layout) {
+    if (!used_layout_rules.contains(&rule))
+      result.warnings.push_back(fmt::format("layout rule '{}: {}' ({}) was used for no compared tensor of B",
+                                            rule.pattern, rule.transform, rule.source));
   }
   if (result.layers.empty() && result.passed())
     return fail(Error::plain("nothing to compare in " + a.dir + " and " + b.dir + " for the chosen phases"));

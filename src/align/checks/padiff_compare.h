@@ -17,6 +17,7 @@
 // Terms: A is the base dump, B the raw one; B is the reference of the tolerance test.
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "align/io/array.h"
 #include "align/checks/layer_map.h"
 #include "align/io/padiff_dump.h"
+#include "align/numeric/layout.h"
 #include "core/error.h"
 
 namespace tipc::align {
@@ -124,6 +126,11 @@ struct PadiffOptions {
   Phases phases = Phases::kBoth;
   LayerMap layer_map;
   PadiffRules rules;
+  // How B's tensors are laid out relative to A's (`--layout`, layout.h), keyed by B's names:
+  // a layer's route for its outputs and their grads, `<route>.<parameter>` for a parameter
+  // and its grad. B is read through the rule's permutation; a parameter's rule replaces the
+  // Linear transpose table.
+  std::vector<LayoutRule> layout;
 };
 
 struct PadiffResult {

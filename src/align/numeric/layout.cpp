@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <optional>
 
@@ -103,6 +104,31 @@ Result<std::vector<std::size_t>> layout_axes(const LayoutRule& rule, std::size_t
                                          rule.source, axes.size(), ndim)));
   }
   return axes;
+}
+
+Array permuted_copy(const Array& array, const std::vector<std::size_t>& axes) {
+  Array out = array;
+  out.fortran_order = false;
+  for (std::size_t k = 0; k < axes.size(); ++k) out.shape[k] = array.shape[axes[k]];
+  // Output axis k walks input axis axes[k]: its stride is that axis's C-order stride.
+  std::vector<std::size_t> in_strides(array.ndim(), 1), strides(axes.size());
+  for (std::size_t axis = array.ndim(); axis-- > 1;) in_strides[axis - 1] = in_strides[axis] * array.shape[axis];
+  for (std::size_t k = 0; k < axes.size(); ++k) strides[k] = in_strides[axes[k]];
+  const std::size_t item = array.dtype.item_size, count = array.size();
+  std::vector<std::byte> bytes(count * item);
+  std::vector<std::size_t> index(axes.size(), 0);
+  std::size_t source = 0;  // the C-order index in `array` of output element i
+  for (std::size_t i = 0; i < count; ++i) {
+    std::memcpy(bytes.data() + i * item, array.data.data() + array.storage_index(source) * item, item);
+    for (std::size_t k = axes.size(); k-- > 0;) {  // the last axis varies fastest
+      source += strides[k];
+      if (++index[k] < out.shape[k]) break;
+      source -= strides[k] * out.shape[k];
+      index[k] = 0;
+    }
+  }
+  out.data = SharedBytes::own(std::move(bytes));
+  return out;
 }
 
 Result<std::vector<LayoutRule>> layout_rules_from_yaml(const YAML::Node& map, const std::string& file) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "align/io/array.h"
 #include "core/error.h"
 
 namespace YAML {
@@ -36,6 +37,9 @@ const LayoutRule* find_layout_rule(const std::vector<LayoutRule>& rules, const s
 // numpy's transpose(axes) for an array of `ndim` axes, or an error text when the transform
 // does not fit (a 4-D transform on a 2-D array, a permutation of the wrong length).
 Result<std::vector<std::size_t>> layout_axes(const LayoutRule& rule, std::size_t ndim);
+
+// numpy's ascontiguousarray(array.transpose(axes)): a C-order copy (axes from layout_axes).
+Array permuted_copy(const Array& array, const std::vector<std::size_t>& axes);
 
 // Reads a `{key: transform}` map (the value of a `layout:` key); errors name file, line and key.
 Result<std::vector<LayoutRule>> layout_rules_from_yaml(const YAML::Node& map, const std::string& file);

@@ -253,6 +253,38 @@ TEST(AcceptanceCommand, BundleHoldsOnlyTheLogsThisRunWrote) {
   EXPECT_EQ(members.at("loss_diff.log"), test::slurp((dir.path() / "loss_diff.log").string()));
 }
 
+TEST(AcceptanceCommand, AttachedFilesGoIntoTheBundleUnderTheirNames) {
+  SKIP_WITHOUT_ALIGN_SAMPLES();
+  test::TempDir dir;
+  write_reproduction(dir);
+  const std::string plot = dir.write("extra/curves.svg", "<svg/>");
+  const std::string report = dir.write("extra/padiff.txt", "PASS: no divergence\n");
+  const std::string bundle = (dir.path() / "acceptance.tar.gz").string();
+  const auto run = acceptance({dir.path().string(), "--bundle", bundle, "--attach", plot, "--attach", report});
+  EXPECT_EQ(run.exit_code, kExitPassed) << run.err;
+  const auto members = test::read_tar_gz(bundle);
+  EXPECT_EQ(members.size(), 7u);
+  EXPECT_EQ(members.at("curves.svg"), "<svg/>");
+  EXPECT_EQ(members.at("padiff.txt"), "PASS: no divergence\n");
+  EXPECT_TRUE(members.count("bp_align_diff.log"));
+}
+
+TEST(AcceptanceCommand, AttachingWithoutABundleAMissingFileOrTwoOfOneNameIsAUsageError) {
+  SKIP_WITHOUT_ALIGN_SAMPLES();
+  test::TempDir dir;
+  write_reproduction(dir);
+  const std::string plot = dir.write("curves.svg", "<svg/>");
+  const std::string twin = dir.write("other/curves.svg", "<svg/>");
+  const std::string bundle = (dir.path() / "acceptance.tar.gz").string();
+  EXPECT_EQ(acceptance({dir.path().string(), "--attach", plot}).exit_code, kExitUsage);
+  EXPECT_EQ(acceptance({dir.path().string(), "--bundle", bundle, "--attach", plot + ".missing"}).exit_code,
+            kExitUsage);
+  const auto twins = acceptance({dir.path().string(), "--bundle", bundle, "--attach", plot, "--attach", twin});
+  EXPECT_EQ(twins.exit_code, kExitUsage);
+  EXPECT_NE(twins.err.find("would both be 'curves.svg' in the bundle"), std::string::npos) << twins.err;
+  EXPECT_FALSE(fs::exists(bundle));
+}
+
 TEST(AcceptanceCommand, UsageErrorsExitTwo) {
   EXPECT_EQ(acceptance({}).exit_code, kExitUsage);
   EXPECT_EQ(acceptance({"/nonexistent/reproduction"}).exit_code, kExitUsage);

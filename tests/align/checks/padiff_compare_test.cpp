@@ -9,7 +9,10 @@
 #include <cstring>
 #include <limits>
 
+#include <yaml-cpp/yaml.h>
+
 #include "align/checks/padiff_report.h"
+#include "align/numeric/layout.h"
 #include "align/io/npy.h"
 #include "align/numeric/reduce.h"
 #include "compat/padiff_rules.h"
@@ -773,6 +776,77 @@ TEST(PadiffLayouts, EqualLargestDifferencesReportTheFirstInCOrderInAnyLayout) {
       EXPECT_EQ(diff->outside, 2u);
     }
   }
+}
+
+// ---- --layout: B's tensors in another framework's layout -----------------------------
+
+PadiffOptions with_layout(const std::string& yaml) {
+  PadiffOptions options;
+  options.tolerance.mode = CompareMode::kStrict;
+  auto rules = layout_rules_from_yaml(YAML::Load(yaml), "layout.yaml");
+  EXPECT_TRUE(rules) << rules.error().str();
+  if (rules) options.layout = std::move(*rules);
+  return options;
+}
+
+// A channels-last port: its conv output is NHWC (1, 2, 2, 3) and its kernel HWIO (1, 1, 2, 3),
+// the same values as the reference's NCHW (1, 3, 2, 2) and OIHW (3, 2, 1, 1).
+void write_nchw_and_nhwc(DumpPair& dumps, float last_kernel_value) {
+  const std::vector<float> nchw{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const std::vector<float> nhwc{1, 5, 9, 2, 6, 10, 3, 7, 11, 4, 8, 12};
+  dumps.a.write_report({DumpWriter::layer("Conv2d", "M.conv", {dumps.a.tensor<float>(nchw, {1, 3, 2, 2})})});
+  dumps.b.write_report({DumpWriter::layer("Conv2D", "P.conv", {dumps.b.tensor<float>(nhwc, {1, 2, 2, 3})})});
+  dumps.a.write_params(
+      DumpWriter::param_node("Conv2d", "M.conv", {{"weight", dumps.a.tensor<float>({1, 2, 3, 4, 5, 6}, {3, 2, 1, 1})}}),
+      "torch");
+  dumps.b.write_params(DumpWriter::param_node(
+                           "Conv2D", "P.conv",
+                           {{"weight", dumps.b.tensor<float>({1, 3, 5, 2, 4, last_kernel_value}, {1, 1, 2, 3})}}),
+                       "paddle");
+}
+
+TEST(PadiffLayout, ChannelsLastOutputsAndHwioKernelsCompareElementWiseThroughTheirRules) {
+  DumpPair dumps;
+  write_nchw_and_nhwc(dumps, 6);
+  const std::string rules = "P.conv.weight: hwio_to_oihw\nP.conv: [0, 3, 1, 2]\n";
+  auto result = dumps.compare(with_layout(rules));
+  ASSERT_TRUE(result) << result.error().str();
+  EXPECT_TRUE(result->passed()) << divergences(*result).front();
+  EXPECT_TRUE(result->warnings.empty());
+
+  // Without the rules the shapes differ: no element-wise comparison, and the kernel fails.
+  result = dumps.compare(with_layout("{}"));
+  ASSERT_TRUE(result) << result.error().str();
+  EXPECT_EQ(divergences(*result),
+            (std::vector<std::string>{"forward M.conv|P.conv: no sublayers",
+                                      "weights M.conv.weight|P.conv.weight: parameter differs"}));
+}
+
+TEST(PadiffLayout, AKernelElementOffIsLocatedInTheReferencesLayout) {
+  DumpPair dumps;
+  write_nchw_and_nhwc(dumps, 7);
+  const auto result = dumps.compare(with_layout("P.conv.weight: hwio_to_oihw\nP.conv: [0, 3, 1, 2]\n"));
+  ASSERT_TRUE(result) << result.error().str();
+  ASSERT_EQ(divergences(*result), std::vector<std::string>{"weights M.conv.weight|P.conv.weight: parameter differs"});
+  const auto& elements = result->layers[*result->divergences[0].layer].tensors.at(0).elements;
+  ASSERT_TRUE(elements);
+  EXPECT_EQ(elements->argmax, (std::vector<std::size_t>{2, 1, 0, 0}));  // OIHW [2, 1]: A 6, B 7
+}
+
+TEST(PadiffLayout, ARuleOfAnotherRankFailsThePairAndAnUnusedRuleIsAWarning) {
+  DumpPair dumps;
+  write_nchw_and_nhwc(dumps, 6);
+  const auto result = dumps.compare(with_layout("P.conv: [0, 3, 1, 2]\nP.conv.weight: [1, 0]\nP.head: transpose\n"));
+  ASSERT_TRUE(result) << result.error().str();
+  ASSERT_EQ(divergences(*result), std::vector<std::string>{"weights M.conv.weight|P.conv.weight: parameter differs"});
+  const std::string problem = result->layers[*result->divergences[0].layer].problem;
+  EXPECT_NE(problem.find("layout rule 'P.conv.weight' does not fit B's float32 array of shape (1, 1, 2, 3)"),
+            std::string::npos)
+      << problem;
+  ASSERT_EQ(result->warnings.size(), 1u);
+  EXPECT_NE(result->warnings[0].find("'P.head: transpose' (layout.yaml:3) was used for no compared tensor of B"),
+            std::string::npos)
+      << result->warnings[0];
 }
 
 }  // namespace

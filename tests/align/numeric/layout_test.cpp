@@ -95,6 +95,23 @@ TEST(LayoutRules, AxesOfNamedTransformsAndRankErrors) {
   EXPECT_NE(wrong_rank.error().str().find("needs a 4-D array, got 2-D"), std::string::npos);
 }
 
+TEST(LayoutCopy, PermutedCopyIsNumpysContiguousTransposeInEitherStorageOrder) {
+  const std::vector<std::size_t> shape{2, 3, 4}, axes{2, 0, 1};
+  const std::vector<float> values = counting(24);
+  const Array c_order = *float_array(shape, values)->get<Array>();
+  const Array copy = permuted_copy(c_order, axes);
+  EXPECT_EQ(copy.shape, (std::vector<std::size_t>{4, 2, 3}));
+  EXPECT_FALSE(copy.fortran_order);
+  const std::vector<float> expected = transposed(values, shape, axes);
+  EXPECT_EQ(copy.to_doubles(), std::vector<double>(expected.begin(), expected.end()));
+
+  // The same elements stored in Fortran order: the bytes of the (4, 3, 2) C array x.T.
+  Array fortran = *float_array({4, 3, 2}, transposed(values, shape, {2, 1, 0}))->get<Array>();
+  fortran.shape = shape;
+  fortran.fortran_order = true;
+  EXPECT_EQ(permuted_copy(fortran, axes).to_doubles(), copy.to_doubles());
+}
+
 TEST(LayoutDiff, ConvKernelInAnotherLayoutComparesThroughItsTransform) {
   // A (e.g. TensorFlow) holds HWIO (3, 3, 2, 4); B (PyTorch) holds the same kernel as OIHW (4, 2, 3, 3).
   const std::vector<std::size_t> hwio{3, 3, 2, 4};
