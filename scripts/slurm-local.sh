@@ -234,6 +234,9 @@ CredType=cred/munge
 # Nodes of a multi-node cluster have ports of their own (Port= below).
 SlurmctldPort=$ctld_port
 SlurmdPort=$((ctld_port + 1))
+# Job ids of clusters running at once differ too: a rank-env job step's MASTER_PORT is 29500 +
+# job id mod 10000 (docs/slurm.md), so two clusters' first multi-rank trains would both want 29501.
+FirstJobId=$(((ctld_port - PORT_BASE) / 2 % 10 * 1000 + 1))
 StateSaveLocation=$dir/spool/ctld
 # %n: the node's name, so that the slurmd of several nodes on this machine keep apart.
 SlurmdSpoolDir=$dir/spool/d-%n
