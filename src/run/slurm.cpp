@@ -6,6 +6,7 @@
 #include <csignal>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -152,16 +153,20 @@ Result<void> SlurmExecutor::start(const Launch& launch) {
   return ok;
 }
 
-std::string SlurmExecutor::job_id_of(const std::string& job_name) const {
-  const CommandOutcome ids = run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i"});
-  return ids.ok() ? first_line(ids.output) : "";
+std::pair<std::string, std::string> SlurmExecutor::job_and_nodes_of(const std::string& job_name) const {
+  const CommandOutcome job = run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i|%N"});
+  if (!job.ok()) return {};
+  const std::string line = first_line(job.output);
+  const auto bar = line.find('|');
+  if (bar == std::string::npos) return {line, ""};
+  return {line.substr(0, bar), line.substr(bar + 1)};
 }
 
 std::optional<Finished> SlurmExecutor::wait(Clock::time_point until) {
   auto finished = local_.wait(until);
   if (!finished) return finished;
   if (const auto it = job_names_.find(finished->id); it != job_names_.end()) {
-    finished->job_id = job_id_of(it->second);
+    std::tie(finished->job_id, finished->nodes) = job_and_nodes_of(it->second);
     job_names_.erase(it);
   }
   return finished;

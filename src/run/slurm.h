@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -63,7 +64,8 @@ class SlurmExecutor : public Executor {
   std::size_t running() const override { return local_.running(); }
 
  private:
-  std::string job_id_of(const std::string& job_name) const;
+  // The job's id and its nodes (Slurm's list) from squeue; "" for what it does not say.
+  std::pair<std::string, std::string> job_and_nodes_of(const std::string& job_name) const;
 
   Executor& local_;
   SlurmOptions options_;

@@ -164,7 +164,7 @@ class SlurmExecutorTest : public ::testing::Test {
  protected:
   CommandOutcome helper(const std::vector<std::string>& argv) {
     commands_.push_back(argv);
-    return finished(0, argv[0] == "squeue" ? "4711\n" : "");
+    return finished(0, argv[0] == "squeue" ? "4711|node[1-2]\n" : "");
   }
   // A stage whose working directory exists (the executor checks it before it submits).
   Launch launch() const {
@@ -177,7 +177,7 @@ class SlurmExecutorTest : public ::testing::Test {
   std::vector<std::vector<std::string>> commands_;
 };
 
-TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobId) {
+TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobIdAndItsNodes) {
   SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
   ASSERT_TRUE(slurm.start(launch()));
   ASSERT_EQ(local_.records.size(), 1u);
@@ -187,9 +187,10 @@ TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobId) {
   const auto finished = slurm.wait(local_.now() + std::chrono::seconds(10));
   ASSERT_TRUE(finished);
   EXPECT_EQ(finished->job_id, "4711");
+  EXPECT_EQ(finished->nodes, "node[1-2]");
   ASSERT_EQ(commands_.size(), 1u);
   EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all",
-                                                    "--name=" + name_flag.substr(11), "--format=%i"}));
+                                                    "--name=" + name_flag.substr(11), "--format=%i|%N"}));
 }
 
 TEST_F(SlurmExecutorTest, SignalsReachSrunAndCancelTheJobAndDestructionCancelsWhatRuns) {
