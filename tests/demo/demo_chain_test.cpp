@@ -322,10 +322,10 @@ bool cpu_has_avx512() { return test::slurp("/proc/cpuinfo").find(" avx512f") != 
 // whole_infer runs.
 TEST_F(DemoChain, GivesTheSameGreenVerdictsUnderEveryInstructionSetAndRankCount) {
   std::string settings = test::slurp(repo_.path() / "test_tipc/tipc-run.yaml");
-  const std::string two_ranks = "cpu_train_processes: 2";
+  const std::string two_ranks = "cpu_train_processes: {default: 2,";  // and benchmark_train: 1
   ASSERT_NE(settings.find(two_ranks), std::string::npos);
   const fs::path one_rank = repo_.path() / "one-rank.yaml";
-  std::ofstream(one_rank) << settings.replace(settings.find(two_ranks), two_ranks.size(), "cpu_train_processes: 1");
+  std::ofstream(one_rank) << settings.replace(settings.find(two_ranks), two_ranks.size(), "cpu_train_processes: {default: 1,");
 
   struct Case {
     std::string capability;
