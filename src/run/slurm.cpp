@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <csignal>
+#include <fstream>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "run/working_directory.h"
 
@@ -70,7 +72,82 @@ int gpus_in_gres(const std::string& gres) {
   return total;
 }
 
+// Job states in which Slurm still holds a job (squeue's %T).
+const std::set<std::string>& active_job_states() {
+  static const std::set<std::string> states{"PENDING",      "RUNNING",    "SUSPENDED", "CONFIGURING",
+                                            "REQUEUED",     "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING",
+                                            "SIGNALING",    "STOPPED"};
+  return states;
+}
+
+// Job states in which the cluster, not the step, ended a job.
+const std::set<std::string>& cluster_failure_states() {
+  static const std::set<std::string> states{"NODE_FAIL", "BOOT_FAIL", "PREEMPTED", "DEADLINE", "OUT_OF_MEMORY",
+                                            "TIMEOUT"};
+  return states;
+}
+
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  std::istringstream in(line);
+  for (std::string field; std::getline(in, field, '|');) fields.push_back(field);
+  return fields;
+}
+
+// "n2 (Not responding)" for each node of `sinfo --Node --format=%N|%T|%E` that is down,
+// failing, drained or not responding (a state ending in '*').
+std::vector<std::string> nodes_down(const std::string& listing) {
+  std::vector<std::string> down;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    const auto fields = fields_of(first_line(line));
+    if (fields.size() < 2) continue;
+    const std::string& state = fields[1];
+    const bool bad = state.starts_with("down") || state.starts_with("fail") || state.starts_with("drain") ||
+                     (!state.empty() && state.back() == '*');
+    if (!bad) continue;
+    const std::string why = fields.size() > 2 && !fields[2].empty() && fields[2] != "none" ? fields[2] : state;
+    down.push_back(fmt::format("{} ({})", fields[0], why));
+  }
+  return down;
+}
+
+// The last `bytes` of a file; "" when it cannot be read.
+std::string file_tail(const std::string& path, std::streamoff bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  const std::streamoff size = in.tellg();
+  in.seekg(std::max<std::streamoff>(0, size - bytes));
+  std::ostringstream tail;
+  tail << in.rdbuf();
+  return tail.str();
+}
+
 }  // namespace
+
+std::optional<SlurmJob> parse_squeue_job(const std::string& listing) {
+  const auto fields = fields_of(first_line(listing));
+  if (fields.empty() || fields[0].empty()) return std::nullopt;
+  SlurmJob job{fields[0], fields.size() > 1 ? fields[1] : "", fields.size() > 2 ? fields[2] : ""};
+  return job;
+}
+
+bool job_is_active(const std::string& state) { return active_job_states().count(state) > 0; }
+
+std::string cluster_failure(const SlurmJob& job, const std::string& down_nodes) {
+  if (!cluster_failure_states().count(job.state)) return "";
+  std::string reason = fmt::format("Slurm job {} ended {}", job.id, job.state);
+  if (!job.nodes.empty()) reason += " on node " + job.nodes;
+  const auto down = nodes_down(down_nodes);
+  if (!down.empty()) reason += fmt::format(": {} down", fmt::join(down, ", "));
+  return reason;
+}
+
+std::string srun_allocation_error(const std::string& log_tail) {
+  constexpr std::string_view kMark = "srun: error: Unable to allocate resources";
+  const auto at = log_tail.rfind(kMark);
+  return at == std::string::npos ? "" : first_line(log_tail.substr(at));
+}
 
 std::vector<std::string> inherited_slurm_variables() {
   std::vector<std::string> names;
@@ -139,7 +216,7 @@ SlurmExecutor::SlurmExecutor(Executor& local, SlurmOptions options, CommandRunne
     : local_(local), options_(std::move(options)), run_(std::move(run)), inherited_(inherited_slurm_variables()) {}
 
 SlurmExecutor::~SlurmExecutor() {
-  for (const auto& [id, name] : job_names_) run_({"scancel", "--name=" + name});
+  for (const auto& [id, job] : submitted_jobs_) run_({"scancel", "--name=" + job.job_name});
 }
 
 // The directory is checked here, on the submitting machine, which shares its filesystem
@@ -148,31 +225,49 @@ Result<void> SlurmExecutor::start(const Launch& launch) {
   TRY(check_working_directory(launch.cwd));
   const std::string name = fmt::format("tipc-{}-{}", getpid(), ++submitted_);
   auto ok = local_.start(slurm_launch(launch, options_, name, inherited_));
-  if (ok) job_names_[launch.id] = name;
+  if (ok) submitted_jobs_[launch.id] = {name, launch.log_path};
   return ok;
 }
 
-std::string SlurmExecutor::job_id_of(const std::string& job_name) const {
-  const CommandOutcome ids = run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i"});
-  return ids.ok() ? first_line(ids.output) : "";
+// A job Slurm ended itself (its node failed) may leave srun exiting 0, and a job whose
+// srun went away while the controller was down may stay RUNNING there: srun's status alone
+// says neither, the job's state does.
+void SlurmExecutor::account_for_job(const std::string& job_name, const std::string& log_path,
+                                    Finished& finished) const {
+  const CommandOutcome listing =
+      run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i|%T|%N"});
+  const auto job = listing.ok() ? parse_squeue_job(listing.output) : std::nullopt;
+  if (job) {
+    finished.job_id = job->id;
+    if (job_is_active(job->state)) run_({"scancel", "--name=" + job_name});
+    if (cluster_failure_states().count(job->state)) {
+      const CommandOutcome nodes =
+          run_({"sinfo", "--noheader", "--Node", "--nodes=" + job->nodes, "--format=%N|%T|%E"});
+      finished.cluster_failure = cluster_failure(*job, nodes.ok() ? nodes.output : "");
+    }
+  }
+  if (finished.cluster_failure.empty() && finished.exit_code.value_or(0) != 0) {
+    finished.cluster_failure = srun_allocation_error(file_tail(log_path, 4096));
+  }
 }
 
 std::optional<Finished> SlurmExecutor::wait(Clock::time_point until) {
   auto finished = local_.wait(until);
   if (!finished) return finished;
-  if (const auto it = job_names_.find(finished->id); it != job_names_.end()) {
-    finished->job_id = job_id_of(it->second);
-    job_names_.erase(it);
+  if (const auto it = submitted_jobs_.find(finished->id); it != submitted_jobs_.end()) {
+    account_for_job(it->second.job_name, it->second.log_path, *finished);
+    submitted_jobs_.erase(it);
   }
   return finished;
 }
 
 void SlurmExecutor::signal(const std::string& id, int signal) {
   local_.signal(id, signal);
-  const auto it = job_names_.find(id);
-  if (it == job_names_.end()) return;
-  if (signal == SIGKILL) run_({"scancel", "--signal=KILL", "--name=" + it->second});
-  else run_({"scancel", "--name=" + it->second});
+  const auto it = submitted_jobs_.find(id);
+  if (it == submitted_jobs_.end()) return;
+  const std::string& name = it->second.job_name;
+  if (signal == SIGKILL) run_({"scancel", "--signal=KILL", "--name=" + name});
+  else run_({"scancel", "--name=" + name});
 }
 
 }  // namespace tipc::run

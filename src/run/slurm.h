@@ -43,6 +43,28 @@ std::vector<std::string> inherited_slurm_variables();
 // GPUs one of them has.
 Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std::string& source);
 
+// What Slurm says of a stage's job once its srun has ended: the first line of
+// `squeue --noheader --states=all --name=NAME --format=%i|%T|%N` (id, state, nodes).
+struct SlurmJob {
+  std::string id;
+  std::string state;  // PENDING, RUNNING, COMPLETED, NODE_FAIL, ...
+  std::string nodes;  // a hostlist: "n1", "n[1-2]"; "" before it had any
+};
+std::optional<SlurmJob> parse_squeue_job(const std::string& listing);
+
+// Whether Slurm still holds the job (its srun ended): it is cancelled, so that none is left.
+bool job_is_active(const std::string& state);
+
+// Why a job's end is the cluster's doing and not the stage's (its node failed, Slurm
+// preempted it or ran it out of time or memory), naming the job's nodes and, from
+// `down_nodes` (`sinfo --Node --format=%N|%T|%E` of them), those that are down and why;
+// "" when the job ended as its step did.
+std::string cluster_failure(const SlurmJob& job, const std::string& down_nodes);
+
+// srun's own "Unable to allocate resources" line in a stage log (the job was never
+// allocated: the controller could not be reached, the request was refused); "" when none.
+std::string srun_allocation_error(const std::string& log_tail);
+
 // Asks the cluster (sinfo) what it offers, in the partition when one is set.
 Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const CommandRunner& run);
 
@@ -63,13 +85,19 @@ class SlurmExecutor : public Executor {
   std::size_t running() const override { return local_.running(); }
 
  private:
-  std::string job_id_of(const std::string& job_name) const;
+  // What Slurm says of the job whose srun ended: its id, and why it failed where the
+  // cluster failed it; a job Slurm still holds is cancelled.
+  void account_for_job(const std::string& job_name, const std::string& log_path, Finished& finished) const;
 
   Executor& local_;
   SlurmOptions options_;
   CommandRunner run_;
   std::vector<std::string> inherited_;
-  std::map<std::string, std::string> job_names_;  // launch id -> job name, while it runs
+  struct Submitted {
+    std::string job_name;
+    std::string log_path;
+  };
+  std::map<std::string, Submitted> submitted_jobs_;  // launch id -> its job, while it runs
   std::size_t submitted_ = 0;
 };
 
