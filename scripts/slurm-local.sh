@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# Starts and stops a real one-node Slurm cluster (slurmctld + slurmd, munge auth) with fake GPUs,
-# every file of it under one directory. Used by the GoogleTest Slurm fixtures and by developers.
+# Starts and stops a real Slurm cluster on this machine (slurmctld, one slurmd per node, munge auth)
+# with fake GPUs, every file of it under one directory. Used by the GoogleTest Slurm fixtures and by
+# developers.
 #
-#   scripts/slurm-local.sh start DIR [GPUS] [CPUS]   prints "SLURM_CONF=DIR/slurm.conf", exit 0
-#   scripts/slurm-local.sh stop DIR                  idempotent, exit 0 even when nothing runs
-#   scripts/slurm-local.sh env DIR                   prints "SLURM_CONF=..." of a running cluster
+#   scripts/slurm-local.sh start DIR [--nodes N] [GPUS] [CPUS]
+#                                    prints "SLURM_CONF=DIR/slurm.conf", exit 0; GPUS (default 2)
+#                                    and CPUS (default nproc) are per node
+#   scripts/slurm-local.sh stop DIR  idempotent, exit 0 even when nothing runs
+#   scripts/slurm-local.sh env DIR   prints "SLURM_CONF=..." of a running cluster
+#
+# One node (the default) is this machine under its own host name at 127.0.0.1. With --nodes N >= 2
+# each node is a slurmd of its own (Debian's Slurm is built with multiple-slurmd support:
+# `scontrol show config` says MULTIPLE_SLURMD = Yes), named tipcP-nK (P: the cluster's slurmctld
+# port, K = 1..N), with its own port and its own loopback address 127.A.B.K (A.B: P's two bytes),
+# so no packet leaves the machine. The names resolve through lines this script adds to /etc/hosts,
+# each marked "# slurm-local DIR", and `stop` removes them again.
 #
 # start exits 3 when the Slurm/munge binaries are missing (the caller should skip, not fail), and
-# another non-zero code for any other failure, after printing the reason and the daemons' log tails
-# to stderr and stopping whatever it started. Written for Slurm 22.05 with munge on Debian 12, run as
-# root; docs/slurm.md says how the tests use it.
+# another non-zero code for any other failure or on SIGINT/SIGTERM, after printing the reason and
+# the daemons' log tails to stderr and stopping whatever it started. Written for Slurm 22.05 with
+# munge on Debian 12, run as root; docs/slurm.md says how the tests use it.
 set -euo pipefail
 
 readonly START_TIMEOUT_S=30   # until sinfo says idle
@@ -23,12 +33,15 @@ readonly LOCK_FILE=/tmp/slurm-local.lock
 # First line of every slurm.conf we write; lets `stop` recognise a cluster made by this script.
 readonly CONF_MARK='# written by scripts/slurm-local.sh'
 
+readonly HOSTS_FILE=/etc/hosts
+
 EXIT_MISSING=3
 LOCK_HELD=0
+START_DIR=""   # set while `start` has something to undo on failure (the EXIT trap)
 
 die() { echo "slurm-local: $*" >&2; exit 1; }
 usage() {
-  echo "usage: $0 start DIR [GPUS] [CPUS] | stop DIR | env DIR" >&2
+  echo "usage: $0 start DIR [--nodes N] [GPUS] [CPUS] | stop DIR | env DIR" >&2
   exit 2
 }
 
@@ -69,7 +82,7 @@ pids_by_conf() {
     p=${p#/proc/}
     read -r comm 2>/dev/null <"/proc/$p/comm" || continue
     [[ $comm == "$name" ]] || continue
-    cmd=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null) || continue
+    cmd=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline") || continue
     if grep -qxF -- "$conf" <<<"$cmd" && is_alive "$p"; then echo "$p"; fi
   done
 }
@@ -142,25 +155,71 @@ port_in_use() {
   fi
 }
 
-# Prints "CTLD_PORT SLURMD_PORT": the first pair P, P+1 from PORT_BASE (step 2) that nothing listens
-# on. Must be called with LOCK_FILE held.
+# Prints P, the first port from PORT_BASE (step 2) such that nothing listens on P .. P+COUNT-1:
+# slurmctld gets P, the slurmd the ports after it. Must be called with LOCK_FILE held.
 choose_ports() {
-  local i p
+  local count=$1 i k p free
   for ((i = 0; i < PORT_TRIES; i++)); do
-    p=$((PORT_BASE + 2 * i))
-    port_in_use "$p" || port_in_use "$((p + 1))" || { echo "$p $((p + 1))"; return 0; }
+    p=$((PORT_BASE + 2 * i)) free=1
+    for ((k = 0; k < count; k++)); do
+      if port_in_use "$((p + k))"; then free=0; break; fi
+    done
+    ((free)) && { echo "$p"; return 0; }
   done
   return 1
 }
 
+# --- nodes of a multi-node cluster --------------------------------------------------------------
+node_name() { echo "tipc$1-n$2"; }                                 # CTLD_PORT K
+node_addr() { echo "127.$(($1 >> 8 & 255)).$(($1 & 255)).$2"; }   # CTLD_PORT K
+
+hosts_mark() { echo "# slurm-local $1"; }
+
+# Drops the /etc/hosts lines of the cluster in DIR. /etc/hosts is rewritten in place (it may be a
+# bind mount, which cannot be replaced by a rename), and only when it holds such lines.
+hosts_remove() {
+  local mark line kept=()
+  mark=$(hosts_mark "$1")
+  grep -qF -- " $mark" "$HOSTS_FILE" 2>/dev/null || return 0
+  while IFS= read -r line || [[ -n $line ]]; do
+    [[ $line == *" $mark" ]] || kept+=("$line")
+  done <"$HOSTS_FILE"
+  printf '%s\n' "${kept[@]}" >"$HOSTS_FILE"
+}
+
+# Adds "ADDR NAME # slurm-local DIR" for each node. Must be called with LOCK_FILE held.
+hosts_add() {
+  local dir=$1 port=$2 nodes=$3 k mark
+  mark=$(hosts_mark "$dir")
+  for ((k = 1; k <= nodes; k++)); do
+    echo "$(node_addr "$port" "$k") $(node_name "$port" "$k") $mark"
+  done >>"$HOSTS_FILE"
+}
+
+# Prints the NodeName lines: this machine alone, or NODES slurmd of their own (name, address, port).
+node_lines() {
+  local nodes=$1 ctld_port=$2 node_opts=$3 k
+  if ((nodes == 1)); then
+    echo "NodeName=$(hostname -s) NodeAddr=127.0.0.1 $node_opts"
+    return 0
+  fi
+  for ((k = 1; k <= nodes; k++)); do
+    echo "NodeName=$(node_name "$ctld_port" "$k") NodeHostname=$(hostname -s)" \
+      "NodeAddr=$(node_addr "$ctld_port" "$k") Port=$((ctld_port + k)) $node_opts"
+  done
+}
+
 write_config() {
-  local dir=$1 gpus=$2 cpus=$3 ctld_port=$4 slurmd_port=$5
-  local host mem_kb mem_mb gres_opt=""
+  local dir=$1 nodes=$2 gpus=$3 cpus=$4 ctld_port=$5
+  local host mem_kb mem_mb node_opts names
   host=$(hostname -s)
   mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
   # Stay a bit below the real total: slurmd drains a node that reports less memory than configured.
-  mem_mb=$((mem_kb * 95 / 100 / 1024))
-  ((gpus > 0)) && gres_opt=" Gres=gpu:$gpus"
+  mem_mb=$((mem_kb * 95 / 100 / 1024 / nodes))
+  node_opts="CPUs=$cpus RealMemory=$mem_mb"
+  ((gpus > 0)) && node_opts+=" Gres=gpu:$gpus"
+  node_opts+=" State=UNKNOWN"
+  names=$(node_lines "$nodes" "$ctld_port" "" | sed 's/^NodeName=\([^ ]*\).*/\1/' | paste -sd,)
 
   cat >"$dir/slurm.conf" <<EOF
 $CONF_MARK
@@ -172,14 +231,19 @@ SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
 # Chosen free at start so that several clusters (or a stale one from a crashed run) can coexist.
+# Nodes of a multi-node cluster have ports of their own (Port= below).
 SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
+SlurmdPort=$((ctld_port + 1))
+# Job ids of clusters running at once differ too: a rank-env job step's MASTER_PORT is 29500 +
+# job id mod 10000 (docs/slurm.md), so two clusters' first multi-rank trains would both want 29501.
+FirstJobId=$(((ctld_port - PORT_BASE) / 2 % 10 * 1000 + 1))
 StateSaveLocation=$dir/spool/ctld
-SlurmdSpoolDir=$dir/spool/d
+# %n: the node's name, so that the slurmd of several nodes on this machine keep apart.
+SlurmdSpoolDir=$dir/spool/d-%n
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
+SlurmdLogFile=$dir/log/slurmd-%n.log
 # No cgroups here: track processes via /proc, no task binding, no accounting (no slurmdbd).
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -206,18 +270,20 @@ InactiveLimit=30
 # Trust CPUs= below even where it exceeds the machine (tests may ask for more CPUs than exist).
 SlurmdParameters=config_overrides
 GresTypes=gpu
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem_mb$gres_opt State=UNKNOWN
-PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
+$(node_lines "$nodes" "$ctld_port" "$node_opts")
+PartitionName=debug Nodes=$names Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 EOF
 
   # Fake GPUs: Slurm only stat()s the device files and wants character devices; /dev/null is one.
-  # CUDA_VISIBLE_DEVICES in a job is the index of the allocated file in this list.
-  mkdir -p "$dir/fakegpu"
+  # CUDA_VISIBLE_DEVICES in a job is the index of the allocated file in its node's list.
   : >"$dir/gres.conf"
-  local i
-  for ((i = 0; i < gpus; i++)); do
-    ln -sfn /dev/null "$dir/fakegpu/nvidia$i"
-    echo "NodeName=$host Name=gpu File=$dir/fakegpu/nvidia$i" >>"$dir/gres.conf"
+  local name i
+  for name in ${names//,/ }; do
+    mkdir -p "$dir/fakegpu/$name"
+    for ((i = 0; i < gpus; i++)); do
+      ln -sfn /dev/null "$dir/fakegpu/$name/nvidia$i"
+      echo "NodeName=$name Name=gpu File=$dir/fakegpu/$name/nvidia$i" >>"$dir/gres.conf"
+    done
   done
 }
 
@@ -257,7 +323,7 @@ stop_munged() {
   if is_alive_as "$pid" munged; then
     for p in $(pgrep -x slurmctld; pgrep -x slurmd); do
       is_alive "$p" || continue
-      other=$(tr '\0' '\n' <"/proc/$p/cmdline" 2>/dev/null | grep -m1 '/slurm\.conf$' || true)
+      other=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | grep -m1 '/slurm\.conf$' || true)
       other=${other%/slurm.conf}
       if [[ -n $other && $other != "$dir" && -f $other/slurm.conf ]] &&
          [[ $(head -n1 "$other/slurm.conf") == "$CONF_MARK" ]]; then
@@ -316,13 +382,15 @@ cmd_stop() {
     fi
   fi
 
-  local daemon
+  local daemon f
   for daemon in slurmd slurmctld; do
     pids=()
-    if p=$(pid_from_file "$dir/$daemon.pid") && is_alive_as "$p" "$daemon"; then pids+=("$p"); fi
+    for f in "$dir/$daemon".pid "$dir/$daemon"-*.pid; do
+      if p=$(pid_from_file "$f") && is_alive_as "$p" "$daemon"; then pids+=("$p"); fi
+      rm -f "$f"
+    done
     for p in $(pids_by_conf "$daemon" "$conf"); do [[ " ${pids[*]} " == *" $p "* ]] || pids+=("$p"); done
     ((${#pids[@]})) && terminate "${pids[@]}"
-    rm -f "$dir/$daemon.pid"
   done
 
   # Step daemons of this cluster that outlived slurmd (they hold our log or spool open), and the
@@ -339,6 +407,12 @@ cmd_stop() {
     kill -KILL "${steps[@]}" "${tasks[@]}" 2>/dev/null || true
   fi
 
+  if lock_acquire; then
+    hosts_remove "$dir"
+    lock_release
+  else
+    echo "slurm-local: warning: could not lock $LOCK_FILE; $HOSTS_FILE not cleaned" >&2
+  fi
   stop_munged "$dir"
 }
 
@@ -351,17 +425,73 @@ cmd_env() {
   echo "SLURM_CONF=$dir/slurm.conf"
 }
 
-# Failure during start: explain, show the logs, undo, exit non-zero.
+# Failure during start: explain and exit non-zero; the EXIT trap shows the logs and undoes.
 start_failed() {
-  local dir=$1; shift
   echo "slurm-local: start failed: $*" >&2
-  log_tails "$dir"
-  cmd_stop "$dir" || true
   exit 1
 }
 
+# The EXIT trap of `start`: unless it got to the end, stop whatever it started (also after
+# SIGINT/SIGTERM, which exit through here).
+start_cleanup() {
+  local status=$?
+  [[ -n $START_DIR ]] || return 0
+  local dir=$START_DIR
+  START_DIR=""
+  lock_release
+  ((status)) || status=1
+  log_tails "$dir"
+  cmd_stop "$dir" || true
+  exit "$status"
+}
+
+# Whether every one of the cluster's NODES nodes is idle; fails the start when a daemon died.
+cluster_idle() {
+  local dir=$1 conf=$2 nodes=$3 states f p daemon
+  states=$(SLURM_CONF=$conf timeout 5 sinfo -h -N -o %T 2>/dev/null || true)
+  [[ $(grep -cx idle <<<"$states") == "$nodes" && $(wc -l <<<"$states") == "$nodes" ]] && return 0
+  # Daemons that died are not coming back: fail now instead of at the deadline. (Their pid files
+  # appear shortly after the fork, so only check once they exist.)
+  for f in "$dir"/slurmctld.pid "$dir"/slurmd-*.pid; do
+    daemon=${f##*/}
+    daemon=${daemon%%[-.]*}
+    if p=$(pid_from_file "$f") && ! is_alive_as "$p" "$daemon"; then
+      start_failed "${f##*/} names $daemon $p, which died during start"
+    fi
+  done
+  echo "${states//$'\n'/,}" >"$dir/sinfo-states"
+  return 1
+}
+
+# Starts slurmctld and the slurmd of each node. The daemons fork into the background; their stdio
+# must not keep the caller's pipes open (a test reading our stdout would otherwise wait for them).
+# Early errors, before the log file is opened (e.g. a bad slurm.conf), go to the *-stderr.log files.
+# Nor may they inherit the lock (fd 9): they would hold it forever and block every later start.
+start_daemons() {
+  local dir=$1 conf=$2 nodes=$3 port=$4 k name
+  slurmctld -f "$conf" </dev/null >"$dir/log/slurmctld-stderr.log" 2>&1 9>&- ||
+    start_failed "slurmctld exited with status $?"
+  if ((nodes == 1)); then
+    slurmd -f "$conf" </dev/null >"$dir/log/slurmd-stderr.log" 2>&1 9>&- ||
+      start_failed "slurmd exited with status $?"
+    return 0
+  fi
+  for ((k = 1; k <= nodes; k++)); do
+    name=$(node_name "$port" "$k")
+    slurmd -f "$conf" -N "$name" </dev/null >"$dir/log/slurmd-$name-stderr.log" 2>&1 9>&- ||
+      start_failed "slurmd -N $name exited with status $?"
+  done
+}
+
 cmd_start() {
-  local dir gpus=${2:-2} cpus=${3:-} b
+  local dir nodes=1 gpus cpus b
+  dir=$1; shift
+  if [[ ${1:-} == --nodes ]]; then
+    (($# >= 2)) || usage
+    nodes=$2; shift 2
+  fi
+  (($# <= 2)) || usage
+  gpus=${1:-2} cpus=${2:-}
   # Daemons live in /usr/sbin, which a non-login PATH may lack.
   PATH=$PATH:/usr/sbin
   for b in slurmctld slurmd sinfo squeue scancel munge unmunge munged; do
@@ -371,11 +501,12 @@ cmd_start() {
     fi
   done
 
+  [[ $nodes =~ ^[1-9][0-9]?$ ]] || die "--nodes must be a number from 1 to 99: $nodes"
   [[ $gpus =~ ^[0-9]+$ ]] || die "GPUS must be a number: $gpus"
   [[ -z $cpus ]] && cpus=$(nproc)
   [[ $cpus =~ ^[1-9][0-9]*$ ]] || die "CPUS must be a positive number: $cpus"
 
-  dir=$(abs_dir "$1")
+  dir=$(abs_dir "$dir")
   # slurm.conf has no quoting for paths.
   [[ $dir =~ [[:space:]] ]] && die "DIR must not contain whitespace: $dir"
   mkdir -p "$dir"
@@ -386,41 +517,30 @@ cmd_start() {
   # logs, so that job ids, queues and log tails all belong to this run.
   cmd_stop "$dir"
   rm -rf "$dir/spool" "$dir/log" "$dir/fakegpu"
-  rm -f "$dir/slurmctld.pid" "$dir/slurmd.pid"
-  mkdir -p "$dir/spool/ctld" "$dir/spool/d" "$dir/log"
+  mkdir -p "$dir/spool/ctld" "$dir/log"
+  START_DIR=$dir
+  trap start_cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
 
-  lock_acquire || start_failed "$dir" "could not lock $LOCK_FILE"
-  ensure_munged "$dir" || start_failed "$dir" "munged did not start (see /var/log/munge/munged.log)"
-  local ports
-  ports=$(choose_ports) || start_failed "$dir" "no free port pair from $PORT_BASE"
-  # shellcheck disable=SC2086
-  write_config "$dir" "$gpus" "$cpus" $ports
+  lock_acquire || start_failed "could not lock $LOCK_FILE"
+  ensure_munged "$dir" || start_failed "munged did not start (see /var/log/munge/munged.log)"
+  local port
+  port=$(choose_ports "$((nodes + 1))") || start_failed "no $((nodes + 1)) free ports from $PORT_BASE"
+  write_config "$dir" "$nodes" "$gpus" "$cpus" "$port"
+  ((nodes == 1)) || hosts_add "$dir" "$port" "$nodes"
+  start_daemons "$dir" "$conf" "$nodes" "$port"
 
-  # The daemons fork into the background; their stdio must not keep the caller's pipes open
-  # (a test reading our stdout would otherwise wait for them). Early errors, before the log file
-  # is opened (e.g. a bad slurm.conf), go to the *-stderr.log files. Nor may they inherit the lock
-  # (fd 9): they would hold it forever and block every later start.
-  slurmctld -f "$conf" </dev/null >"$dir/log/slurmctld-stderr.log" 2>&1 9>&- ||
-    start_failed "$dir" "slurmctld exited with status $?"
-  slurmd -f "$conf" </dev/null >"$dir/log/slurmd-stderr.log" 2>&1 9>&- ||
-    start_failed "$dir" "slurmd exited with status $?"
-
-  local deadline=$((SECONDS + START_TIMEOUT_S)) state="" p
-  while :; do
-    state=$(SLURM_CONF=$conf timeout 5 sinfo -h -o %T 2>/dev/null || true)
-    [[ $state == idle ]] && break
-    # Daemons that died are not coming back: fail now instead of at the deadline. (Their pid
-    # files appear shortly after the fork, so only check once they exist.)
-    for b in slurmctld slurmd; do
-      if p=$(pid_from_file "$dir/$b.pid") && ! is_alive_as "$p" "$b"; then
-        start_failed "$dir" "$b died during start"
-      fi
-    done
-    ((SECONDS < deadline)) ||
-      start_failed "$dir" "node not idle after ${START_TIMEOUT_S}s (sinfo state: '${state:-none}')"
+  local deadline=$((SECONDS + START_TIMEOUT_S))
+  until cluster_idle "$dir" "$conf" "$nodes"; do
+    ((SECONDS < deadline)) || start_failed \
+      "not all $nodes nodes idle after ${START_TIMEOUT_S}s (sinfo states: '$(cat "$dir/sinfo-states")')"
     sleep 0.1
   done
+  rm -f "$dir/sinfo-states"
   lock_release
+  START_DIR=""
+  trap - EXIT INT TERM
 
   echo "SLURM_CONF=$conf"
 }
@@ -429,7 +549,7 @@ main() {
   (($# >= 2)) || usage
   local cmd=$1; shift
   case $cmd in
-    start) (($# <= 3)) || usage; cmd_start "$@" ;;
+    start) cmd_start "$@" ;;
     stop) (($# == 1)) || usage; cmd_stop "$1" ;;
     env) (($# == 1)) || usage; cmd_env "$1" ;;
     *) usage ;;

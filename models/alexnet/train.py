@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Trains the demo AlexNet. With WORLD_SIZE > 1 (tipc-run's rank-env launcher sets RANK,
 WORLD_SIZE, MASTER_ADDR and MASTER_PORT) it trains data-parallel: gloo on CPU, nccl on GPUs.
-Rank 0 saves <save-dir>/latest.pt and writes <save-dir>/train.log. Every step's line ends
+Each rank of several says where it runs (the Slurm node, else the host) and where the ranks
+met. Rank 0 saves <save-dir>/latest.pt and writes <save-dir>/train.log. Every step's line ends
 with PaddleOCR's benchmark figures (ips, batch_cost, reader_cost, max_mem_reserved), which
 tipc-run reports for benchmark_train; on CPU the memory is the process's peak RSS. Two
 switches inject regressions for the gate's demo (README.md, "Injected regressions"):
@@ -10,6 +11,7 @@ TIPC_DEMO_ACCURACY_DROP=1 trains with learning rate 0."""
 import argparse
 import os
 import resource
+import socket
 import time
 
 import torch
@@ -59,6 +61,9 @@ def main():
     device = common.pick_device(args.use_gpu)
     if world > 1:
         dist.init_process_group("nccl" if device.type == "cuda" else "gloo", rank=rank, world_size=world)
+        node = os.environ.get("SLURMD_NODENAME") or socket.gethostname()
+        common.log("train", f"rank {rank}/{world} on {node} joined at "
+                   f"{os.environ.get('MASTER_ADDR')}:{os.environ.get('MASTER_PORT')}")
     common.seed_everything(args.seed)
     images, labels, _, classes = common.load_split(args.data_dir)
     model = common.AlexNet(len(classes)).to(device)

@@ -107,7 +107,7 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
   const std::string word = paint(fmt::format("{:<11}", run::to_string(result)), result);
   std::string text = fmt::format("[{}/{}] {} {}", done_, total_, word, record.stage->id);
   if (record.start_seconds >= 0 && record.end_seconds >= 0) text += fmt::format(" ({:.1f} s)", seconds);
-  if (!record.job_id.empty()) text += fmt::format(" [job {}]", record.job_id);
+  if (!record.job_id.empty()) text += " [" + cluster_job_label(record.job_id, record.nodes) + "]";
   if (!record.verdict.reason.empty()) text += " - " + record.verdict.reason;
   // A terminal shows a pass in its status line only; UNSUPPORTED is summarised at the end.
   const bool shown_quiet = needs_attention(result);

@@ -339,7 +339,9 @@ Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t sta
   Html tags = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
   tags += attempt_tags(stage, report_dir);
   if (stage.earlier_run && !stage.resumed) tags += "<span class=\"tag\">" + html_escape(earlier_run_note(stage)) + "</span>";
-  if (!stage.job_id.empty()) tags += "<span class=\"tag\">job " + html_escape(stage.job_id) + "</span>";
+  if (!stage.job_id.empty()) {
+    tags += "<span class=\"tag\">" + html_escape(cluster_job_label(stage.job_id, stage.nodes)) + "</span>";
+  }
   return fmt::format(
       "<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td class=\"num\">{}</td><td>{}</td>"
       "<td class=\"reason\">{}</td><td>{}</td></tr>\n",

@@ -124,6 +124,7 @@ Json stage_json(const StageReport& s) {
           {"seconds", optional_json(s.seconds)},
           {"gpus", s.gpus},
           {"job_id", s.job_id.empty() ? Json(nullptr) : Json(s.job_id)},
+          {"nodes", s.nodes.empty() ? Json(nullptr) : Json(s.nodes)},
           {"resumed", s.resumed},
           {"earlier_run", earlier_run_json(s.earlier_run)},
           {"log_findings", s.log_findings},

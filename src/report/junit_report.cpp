@@ -133,7 +133,7 @@ std::string failure_output(const StageReport& stage) {
 std::string system_out(const StageReport& stage) {
   std::string lines;
   if (run::is_passed(stage.result) && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
-  if (!stage.job_id.empty()) lines += "job " + stage.job_id + "\n";
+  if (!stage.job_id.empty()) lines += cluster_job_label(stage.job_id, stage.nodes) + "\n";
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";
   }

@@ -104,6 +104,7 @@ void apply_entry(StageReport& stage, const run::JournalEntry& entry, bool resume
   stage.gpus = entry.gpus;
   stage.log_findings = entry.log_findings;
   stage.job_id = entry.job_id;
+  stage.nodes = entry.nodes;
   stage.resumed = resumed;
 }
 

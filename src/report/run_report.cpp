@@ -74,4 +74,9 @@ std::string earlier_run_note(const StageReport& stage) {
   return fmt::format("from an earlier run at {}{}", when, run.same_command ? "" : "; its command has changed since");
 }
 
+std::string cluster_job_label(const std::string& job_id, const std::string& nodes) {
+  if (job_id.empty()) return "";
+  return nodes.empty() ? "job " + job_id : fmt::format("job {} on {}", job_id, nodes);
+}
+
 }  // namespace tipc::report

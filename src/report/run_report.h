@@ -137,6 +137,7 @@ struct StageReport {
   std::optional<double> seconds;  // duration
   std::vector<std::string> gpus;  // physical ids it ran on
   std::string job_id;             // the cluster's job id (--executor slurm); "" otherwise
+  std::string nodes;              // the nodes of that job, in Slurm's notation (n[1-2]); "" otherwise
   bool resumed = false;           // PASSed in an earlier run (--resume)
   bool selected = true;           // the last run selected it (--only, -k): one of that run's own stages
   std::optional<EarlierRun> earlier_run;  // set when the result is an earlier run's
@@ -219,5 +220,9 @@ std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::s
 // "at 2024-05-01 12:00:00 UTC (an earlier run)": when an earlier run's result was produced,
 // for every report; "" for a result of the run that wrote the reports.
 std::string earlier_run_note(const StageReport& stage);
+
+// "job 4711 on n[1-2]" (or "job 4711" without nodes): the cluster job that ran a stage, for
+// every report and the console; "" for a stage that ran as no job.
+std::string cluster_job_label(const std::string& job_id, const std::string& nodes);
 
 }  // namespace tipc::report

@@ -33,6 +33,7 @@ struct StageRecord {
   double end_seconds = -1;
   std::string log_path;           // absolute
   std::string job_id;             // the cluster's job id (--executor slurm)
+  std::string nodes;              // the nodes that ran that job (Slurm's list, e.g. n[1-2])
   bool resumed = false;           // PASSed in an earlier run with the same command (--resume)
   bool done = false;
   std::vector<Attempt> attempts;  // the tries before the last one, oldest first (--retries)

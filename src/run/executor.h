@@ -42,6 +42,7 @@ struct Finished {
   std::optional<int> signal;
   std::vector<std::string> log_findings;
   std::string job_id;  // the cluster's job id, when an executor submitted the stage as a job
+  std::string nodes;   // the cluster's nodes that ran that job, in Slurm's notation (n[1-2])
   std::optional<bool> trainer_log_found;  // with Launch::trainer_log: whether one was appended
   // With a trainer log: when the stage's processes had ended (the trainer log was appended
   // after); a deadline or an interrupt after this is not the stage's.

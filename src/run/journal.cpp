@@ -203,6 +203,7 @@ void JournalWriter::stage_finished(const StageRecord& record) {
                      record.gpus,
                      o.log_findings,
                      record.job_id,
+                     record.nodes,
                      attempt_entries(record.attempts, started_unix_)};
   // An interrupt also skips the dependents of the stages it stopped: whether a skip is
   // this run's result is known only at its end.

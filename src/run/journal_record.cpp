@@ -74,6 +74,7 @@ JournalEntry entry_from_json(const JsonValue& line) {
   entry.gpus = field_or<std::vector<std::string>>(line, "gpus", {});
   entry.log_findings = field_or<std::vector<std::string>>(line, "log_findings", {});
   entry.job_id = field_or<std::string>(line, "job_id", "");
+  entry.nodes = field_or<std::string>(line, "nodes", "");
   for (const JsonValue& item : field_or<JsonValue>(line, "attempts", JsonValue::array())) {
     if (item.is_object()) entry.attempts.push_back(attempt_from_json(item));
   }
@@ -142,6 +143,7 @@ Json entry_json(const JournalEntry& entry) {
                {"gpus", entry.gpus},
                {"log_findings", entry.log_findings}};
   if (!entry.job_id.empty()) json["job_id"] = entry.job_id;
+  if (!entry.nodes.empty()) json["nodes"] = entry.nodes;
   if (!entry.attempts.empty()) json["attempts"] = attempts_json(entry.attempts);
   return json;
 }

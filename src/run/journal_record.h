@@ -53,6 +53,7 @@ struct JournalEntry {
   std::vector<std::string> gpus;  // the physical ids it ran on
   std::vector<std::string> log_findings;
   std::string job_id;                  // its Slurm job; "" (not written) when none
+  std::string nodes;                   // the nodes of that job (Slurm's list); "" (not written) when none
   std::vector<AttemptEntry> attempts;  // oldest first; not written when empty
   bool operator==(const JournalEntry&) const = default;
 

@@ -139,7 +139,7 @@ std::string cluster_failure(const SlurmJob& job, const std::string& down_nodes) 
   std::string reason = fmt::format("Slurm job {} ended {}", job.id, job.state);
   if (!job.nodes.empty()) reason += " on node " + job.nodes;
   const auto down = nodes_down(down_nodes);
-  if (!down.empty()) reason += fmt::format(": {} down", fmt::join(down, ", "));
+  if (!down.empty()) reason += fmt::format("; down: {}", fmt::join(down, ", "));
   return reason;
 }
 
@@ -239,6 +239,7 @@ void SlurmExecutor::account_for_job(const std::string& job_name, const std::stri
   const auto job = listing.ok() ? parse_squeue_job(listing.output) : std::nullopt;
   if (job) {
     finished.job_id = job->id;
+    finished.nodes = job->nodes;
     if (job_is_active(job->state)) run_({"scancel", "--name=" + job_name});
     if (cluster_failure_states().count(job->state)) {
       const CommandOutcome nodes =

@@ -1,6 +1,8 @@
 // tipc-fake-stage: a stand-in for a training or inference script, driven by flags,
 // so the executor and the scheduler can be tested against real processes.
 //   --record FILE          append one line: pid pgid start end cvd rank world_size cwd
+//   --record-node FILE     append one line: the Slurm node it ran on (SLURMD_NODENAME), its
+//                          index in the job (SLURM_NODEID), the host name ("-" where unset)
 //   --sleep S              sleep S seconds (fractions allowed)
 //   --print TEXT           print a line to stdout;  --stderr TEXT: to stderr
 //   --print-mb N           print N MiB of text to stdout
@@ -46,6 +48,14 @@ const char* env_or(const char* name, const char* fallback) {
 
 void append_line(const std::string& file, const std::string& line) {
   std::ofstream(file, std::ios::app) << line << '\n';
+}
+
+// --record-node's line: where in a Slurm job this process runs.
+std::string node_line() {
+  char host[256] = "-";
+  if (gethostname(host, sizeof host) != 0) std::strcpy(host, "-");
+  host[sizeof host - 1] = '\0';
+  return std::string(env_or("SLURMD_NODENAME", "-")) + " " + env_or("SLURM_NODEID", "-") + " " + host;
 }
 
 pid_t fork_child(const std::string& children_file, void (*body)()) {
@@ -110,6 +120,7 @@ int main(int argc, char** argv) {
     else if (flag == "--signal") die_by = std::atoi(argv[++i]);
     else if (flag == "--ignore-term") signal(SIGTERM, SIG_IGN);
     else if (flag == "--write") std::ofstream(argv[++i]) << "ok\n";
+    else if (flag == "--record-node") append_line(argv[++i], node_line());
     else if (flag == "--fail-if-missing") {
       if (access(argv[++i], F_OK) != 0) exit_code = 1;
     }

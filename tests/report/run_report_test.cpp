@@ -65,6 +65,12 @@ TEST(RunReport, AnEarlierRunsResultCountsAsEarlierAndSaysWhen) {
   EXPECT_EQ(earlier_run_note(run.plans[0].stages[0]), "") << "this run's own result";
 }
 
+TEST(RunReport, AClusterJobIsLabelledWithItsNodesWhereSlurmNamedThem) {
+  EXPECT_EQ(cluster_job_label("4711", "node[1-2]"), "job 4711 on node[1-2]");
+  EXPECT_EQ(cluster_job_label("4711", ""), "job 4711");
+  EXPECT_EQ(cluster_job_label("", ""), "") << "a stage that ran as no job";
+}
+
 std::vector<std::string> labels(const std::vector<const CheckValue*>& values) {
   std::vector<std::string> out;
   for (const CheckValue* value : values) out.push_back(value->label);

@@ -29,6 +29,7 @@ JournalEntry full_entry() {
           .gpus = {"0", "3"},
           .log_findings = {"nan loss at line 9"},
           .job_id = "4711",
+          .nodes = "node[1-2]",
           .attempts = {{Status::kFail, "exit code 1", 1714564801.0, 3.5, 1, std::nullopt, "/out/train.attempt1.log"},
                        {Status::kTimeout, "timed out", 1714564805.0, 4.0, std::nullopt, 9, "/out/train.attempt2.log"}}};
 }

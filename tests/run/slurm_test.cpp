@@ -177,10 +177,10 @@ class SlurmExecutorTest : public ::testing::Test {
   test::TempDir repo_;
   FakeExecutor local_;
   std::vector<std::vector<std::string>> commands_;
-  std::string squeue_output_ = "4711|COMPLETED|n1\n", sinfo_output_;
+  std::string squeue_output_ = "4711|COMPLETED|node[1-2]\n", sinfo_output_;
 };
 
-TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobId) {
+TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobIdAndItsNodes) {
   SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
   ASSERT_TRUE(slurm.start(launch()));
   ASSERT_EQ(local_.records.size(), 1u);
@@ -190,6 +190,7 @@ TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobId) {
   const auto finished = slurm.wait(local_.now() + std::chrono::seconds(10));
   ASSERT_TRUE(finished);
   EXPECT_EQ(finished->job_id, "4711");
+  EXPECT_EQ(finished->nodes, "node[1-2]");
   ASSERT_EQ(commands_.size(), 1u);
   EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all",
                                                     "--name=" + name_flag.substr(11), "--format=%i|%T|%N"}));
@@ -206,7 +207,7 @@ TEST_F(SlurmExecutorTest, AJobEndedByANodeFailureFailsNamingTheNodeAndNoJobIsLef
   auto done = slurm.wait(local_.now() + std::chrono::seconds(10));
   ASSERT_TRUE(done);
   EXPECT_EQ(done->exit_code, 0);
-  EXPECT_EQ(done->cluster_failure, "Slurm job 4712 ended NODE_FAIL on node n[1-2]: n2 (Not responding) down");
+  EXPECT_EQ(done->cluster_failure, "Slurm job 4712 ended NODE_FAIL on node n[1-2]; down: n2 (Not responding)");
   ASSERT_EQ(commands_.size(), 2u);
   EXPECT_EQ(commands_[1], (std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=n[1-2]",
                                                     "--format=%N|%T|%E"}));

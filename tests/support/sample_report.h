@@ -50,7 +50,8 @@ inline report::PlanReport sample_plan() {
   train.env = {{"CUDA_VISIBLE_DEVICES", std::nullopt}, {"FLAGS_cudnn_deterministic", "1"}};
   train.metrics.curves = {{"loss", {{1, 2.5}, {2, 1.25}}}};
   train.metrics.final_values = {{"top1", 0.5}};
-  train.job_id = "4711";  // run as a Slurm job
+  train.job_id = "4711";  // run as a Slurm job on two nodes
+  train.nodes = "node[1-2]";
   report::BenchmarkFigures figures;
   figures.ips = report::FigureStats{120.5, 118.25, 10};
   figures.ips_unit = "samples/s";

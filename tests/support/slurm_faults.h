@@ -101,6 +101,15 @@ inline bool power_on_node(const std::string& node) {
   return std::system((command + " </dev/null >/dev/null 2>&1").c_str()) == 0;
 }
 
+// Sets the cluster's SlurmdTimeout (how long a node may not answer before Slurm declares it
+// down and ends its jobs NODE_FAIL) and has slurmctld read it again.
+inline bool set_slurmd_timeout(int seconds) {
+  const std::string conf = (slurm_cluster_dir() / "slurm.conf").string();
+  const std::string edit = "sed -i 's/^SlurmdTimeout=.*/SlurmdTimeout=" + std::to_string(seconds) + "/' " +
+                           shell_quote(conf) + " && scontrol reconfigure >/dev/null 2>&1";
+  return std::system(edit.c_str()) == 0;
+}
+
 // Stops slurmctld (SIGTERM: it saves its state, as for a restart) and waits until it is gone.
 inline bool stop_controller() {
   const pid_t pid = slurm_faults_detail::pid_in(slurm_cluster_dir() / "slurmctld.pid");
