@@ -185,25 +185,26 @@ Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std
 }
 
 Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std::string& source) {
-  ClusterCapacity capacity{0, 0, source};
+  ClusterCapacity capacity{0, 0, source, 0};
   std::set<std::string> seen;
   std::istringstream lines(listing);
   for (std::string line; std::getline(lines, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const auto bar = line.find('|');
-    if (bar == std::string::npos) {
-      return fail(Error::plain(fmt::format("{}: unexpected line '{}' (expected NODE|GRES)", source, line)));
+    const auto fields = fields_of(first_line(line));
+    if (fields.size() != 3 || fields[1].empty() || fields[1].find_first_not_of("0123456789") != std::string::npos) {
+      return fail(Error::plain(fmt::format("{}: unexpected line '{}' (expected NODE|CPUS|GRES)", source, line)));
     }
-    if (!seen.insert(line.substr(0, bar)).second) continue;  // a node in several partitions
+    if (!seen.insert(fields[0]).second) continue;  // a node in several partitions
     ++capacity.nodes;
-    capacity.max_gpus_per_node = std::max(capacity.max_gpus_per_node, gpus_in_gres(first_line(line.substr(bar + 1))));
+    capacity.cpus += std::stoi(fields[1]);
+    capacity.max_gpus_per_node = std::max(capacity.max_gpus_per_node, gpus_in_gres(fields[2]));
   }
   if (capacity.nodes == 0) return fail(Error::plain(fmt::format("{}: the cluster lists no node", source)));
   return capacity;
 }
 
 Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const CommandRunner& run) {
-  std::vector<std::string> command{"sinfo", "--noheader", "--Node", "--format=%N|%G"};
+  std::vector<std::string> command{"sinfo", "--noheader", "--Node", "--format=%N|%c|%G"};
   if (options.partition) command.push_back("--partition=" + *options.partition);
   const std::string source =
       options.partition ? fmt::format("slurm partition {} (sinfo)", *options.partition) : "slurm (sinfo)";
@@ -224,6 +225,7 @@ SlurmExecutor::~SlurmExecutor() {
 Result<void> SlurmExecutor::start(const Launch& launch) {
   TRY(check_working_directory(launch.cwd));
   const std::string name = fmt::format("tipc-{}-{}", getpid(), ++submitted_);
+  if (submitted_jobs_.empty()) next_poll_ = now() + kJobPoll;
   auto ok = local_.start(slurm_launch(launch, options_, name, inherited_));
   if (ok) submitted_jobs_[launch.id] = {name, launch.log_path};
   return ok;
@@ -252,8 +254,28 @@ void SlurmExecutor::account_for_job(const std::string& job_name, const std::stri
   }
 }
 
+void SlurmExecutor::stop_sruns_of_ended_jobs() {
+  next_poll_ = now() + kJobPoll;
+  if (submitted_jobs_.empty()) return;
+  std::vector<std::string> names;
+  for (const auto& [id, job] : submitted_jobs_) names.push_back(job.job_name);
+  const CommandOutcome listing = run_({"squeue", "--noheader", "--states=all",
+                                       fmt::format("--name={}", fmt::join(names, ",")), "--format=%j|%T"});
+  if (!listing.ok()) return;
+  std::set<std::string> ended;
+  std::istringstream lines(listing.output);
+  for (std::string line; std::getline(lines, line);) {
+    const auto fields = fields_of(first_line(line));
+    if (fields.size() >= 2 && cluster_failure_states().count(fields[1])) ended.insert(fields[0]);
+  }
+  for (const auto& [id, job] : submitted_jobs_) {
+    if (ended.count(job.job_name)) local_.signal(id, SIGKILL);
+  }
+}
+
 std::optional<Finished> SlurmExecutor::wait(Clock::time_point until) {
-  auto finished = local_.wait(until);
+  if (now() >= next_poll_) stop_sruns_of_ended_jobs();
+  auto finished = local_.wait(std::min(until, next_poll_));
   if (!finished) return finished;
   if (const auto it = submitted_jobs_.find(finished->id); it != submitted_jobs_.end()) {
     account_for_job(it->second.job_name, it->second.log_path, *finished);

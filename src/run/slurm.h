@@ -39,8 +39,8 @@ Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std
 // The SLURM_* variables of this process's environment, SLURM_CONF excepted.
 std::vector<std::string> inherited_slurm_variables();
 
-// What `sinfo --noheader --Node --format=%N|%G` lists: nodes (each once) and the most
-// GPUs one of them has.
+// What `sinfo --noheader --Node --format=%N|%c|%G` lists: nodes (each once), their CPUs
+// together and the most GPUs one of them has.
 Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std::string& source);
 
 // What Slurm says of a stage's job once its srun has ended: the first line of
@@ -88,6 +88,10 @@ class SlurmExecutor : public Executor {
   // What Slurm says of the job whose srun ended: its id, and why it failed where the
   // cluster failed it; a job Slurm still holds is cancelled.
   void account_for_job(const std::string& job_name, const std::string& log_path, Finished& finished) const;
+  // Every kJobPoll while stages run: one squeue of their jobs; the srun of a job that
+  // Slurm has ended itself (NODE_FAIL...) is killed, for an srun that lost its step with its
+  // node may wait minutes more on it.
+  void stop_sruns_of_ended_jobs();
 
   Executor& local_;
   SlurmOptions options_;
@@ -98,6 +102,8 @@ class SlurmExecutor : public Executor {
     std::string log_path;
   };
   std::map<std::string, Submitted> submitted_jobs_;  // launch id -> its job, while it runs
+  static constexpr Clock::duration kJobPoll = std::chrono::seconds(5);
+  Clock::time_point next_poll_{};
   std::size_t submitted_ = 0;
 };
 

@@ -125,9 +125,11 @@ TEST(SlurmLaunch, InheritedSlurmVariablesAreRemovedSoEachStageIsAJobOfItsOwn) {
 }
 
 TEST(SlurmCluster, SinfoListsNodesOnceAndTheLargestGpuCount) {
-  const auto capacity = parse_sinfo_nodes("n1|gpu:2\nn2|gpu:a100:4(S:0-1),mps:100\nn1|gpu:2\nn3|(null)\n", "slurm (sinfo)");
+  const auto capacity =
+      parse_sinfo_nodes("n1|8|gpu:2\nn2|64|gpu:a100:4(S:0-1),mps:100\nn1|8|gpu:2\nn3|4|(null)\n", "slurm (sinfo)");
   ASSERT_TRUE(capacity) << capacity.error().str();
   EXPECT_EQ(capacity->nodes, 3);
+  EXPECT_EQ(capacity->cpus, 76);
   EXPECT_EQ(capacity->max_gpus_per_node, 4);
   EXPECT_EQ(capacity->source, "slurm (sinfo)");
   EXPECT_FALSE(parse_sinfo_nodes("", "slurm (sinfo)"));
@@ -140,7 +142,7 @@ TEST(SlurmCluster, AQueryNamesThePartitionAndAFailedSinfoIsAnError) {
   std::vector<std::string> asked;
   const auto capacity = query_slurm_cluster({"gpu", {}, {}, {}}, [&](const std::vector<std::string>& argv) {
     asked = argv;
-    return finished(0, "n1|gpu:8\n");
+    return finished(0, "n1|8|gpu:8\n");
   });
   ASSERT_TRUE(capacity);
   EXPECT_EQ(capacity->source, "slurm partition gpu (sinfo)");
@@ -219,6 +221,27 @@ TEST_F(SlurmExecutorTest, AJobEndedByANodeFailureFailsNamingTheNodeAndNoJobIsLef
   EXPECT_EQ(done->cluster_failure, "");
   ASSERT_EQ(commands_.size(), 2u);
   EXPECT_EQ(commands_[1][0], "scancel");
+}
+
+// An srun whose node died during the step's launch may wait minutes on it after Slurm ended
+// the job NODE_FAIL: the executor's poll of the running jobs (every 5 s) kills it.
+TEST_F(SlurmExecutorTest, TheSrunOfAJobSlurmEndedIsKilledAtTheNextPoll) {
+  local_.default_script.seconds = 100;
+  SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
+  ASSERT_TRUE(slurm.start(launch()));
+  const std::string name = local_.records[0].launch.argv[2].substr(11);
+  EXPECT_FALSE(slurm.wait(local_.now() + std::chrono::seconds(4)));
+  EXPECT_TRUE(commands_.empty()) << "no poll before 5 s";
+  squeue_output_ = name + "|NODE_FAIL|n2\n";
+  std::optional<Finished> done;
+  for (int i = 0; i < 3 && !done; ++i) done = slurm.wait(local_.now() + std::chrono::seconds(4));
+  ASSERT_TRUE(done) << "the srun was killed and ended";
+  EXPECT_LT(local_.records[0].end - local_.records[0].start, 12);
+  EXPECT_NE(done->cluster_failure.find("NODE_FAIL"), std::string::npos) << done->cluster_failure;
+  ASSERT_FALSE(commands_.empty());
+  EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all", "--name=" + name,
+                                                    "--format=%j|%T"}));
+  EXPECT_EQ(local_.records[0].signals, (std::vector<int>{SIGKILL}));
 }
 
 // An srun that got no allocation (the controller was down) fails with srun's own words.
