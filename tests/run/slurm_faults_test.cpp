@@ -33,8 +33,9 @@ class SlurmMultiNodeFaults : public test::SlurmMultiNodeTest {
   static constexpr int kSlurmdTimeout = 10;
   static void SetUpTestSuite() {
     test::SlurmMultiNodeTest::SetUpTestSuite();
-    test::set_slurmd_timeout(kSlurmdTimeout);
+    slurmd_timeout_set_ = test::set_slurmd_timeout(kSlurmdTimeout);
   }
+  inline static bool slurmd_timeout_set_ = false;
   void SetUp() override {
     test::SlurmMultiNodeTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
@@ -117,9 +118,11 @@ class SlurmMultiNodeFaults : public test::SlurmMultiNodeTest {
 // the node, its dependents are SKIPPED, fake_kept's stages (after its train, on the node
 // left) all pass, the run's verdict is FAIL and no job stays in the queue.
 TEST_F(SlurmMultiNodeFaults, ANodeStoppedWhileItsStagesRunFailsThemNamingTheNodeAndTheOthersFinish) {
+  ASSERT_TRUE(slurmd_timeout_set_) << slurm("scontrol show config | grep SlurmdTimeout");
   write_config("fake_lost", "train.py --record rec.txt --sleep 300", "0,1");
-  // Long enough that the stages after it start once Slurm knows the node is gone.
-  write_config("fake_kept", "train.py --record rec.txt --sleep " + std::to_string(4 * kSlurmdTimeout), "0,1");
+  // Long enough that the stages after it start once Slurm knows the node is gone (else Slurm
+  // may place them on it, and they fail too).
+  write_config("fake_kept", "train.py --record rec.txt --sleep " + std::to_string(5 * kSlurmdTimeout), "0,1");
   const auto start = SteadyClock::now();
   const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor",
                                                     "slurm"});
@@ -128,13 +131,14 @@ TEST_F(SlurmMultiNodeFaults, ANodeStoppedWhileItsStagesRunFailsThemNamingTheNode
   ASSERT_NE(line, std::string::npos) << running;
   std::string node = running.substr(running.find('|', line) + 1);
   node = node.substr(0, node.find('\n'));
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // its step runs: the node fails under it
   ASSERT_GT(test::power_off_node(node), 1) << "the node's slurmd and the train's step daemon";
   const double stopped_at = seconds_since(start);
 
   int status = 0;
   waitpid(pid, &status, 0);
   const double ended_after = seconds_since(start) - stopped_at;
-  const std::string states = slurm("sinfo --noheader --Node --format='%N %T %E'");
+  const std::string states = slurm("sinfo --noheader --Node --format='%N %T %E'") + daemon_logs();
   test::power_on_node(node);  // for the tests after this one
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
   const Json lost = stages_of("fake_lost");
@@ -148,7 +152,7 @@ TEST_F(SlurmMultiNodeFaults, ANodeStoppedWhileItsStagesRunFailsThemNamingTheNode
   EXPECT_EQ(stage_named(lost, "eval")["result"], "SKIPPED");
   const Json kept = stages_of("fake_kept");
   EXPECT_EQ(kept.size(), lost.size());
-  for (const auto& stage : kept) EXPECT_EQ(stage["result"], "PASS") << stage.dump();
+  for (const auto& stage : kept) EXPECT_EQ(stage["result"], "PASS") << stage.dump() << "\n" << states;
   EXPECT_TRUE(nothing_held()) << jobs_held();
   std::cout << "node " << node << " stopped " << stopped_at << " s into the run: its train ended after "
             << train["seconds"].get<double>() << " s, the run " << ended_after << " s after the stop; " << reason << "\n";

@@ -102,12 +102,19 @@ inline bool power_on_node(const std::string& node) {
 }
 
 // Sets the cluster's SlurmdTimeout (how long a node may not answer before Slurm declares it
-// down and ends its jobs NODE_FAIL) and has slurmctld read it again.
+// down and ends its jobs NODE_FAIL) and has slurmctld read it again; false when slurmctld
+// does not say it has the new value within 10 s.
 inline bool set_slurmd_timeout(int seconds) {
   const std::string conf = (slurm_cluster_dir() / "slurm.conf").string();
   const std::string edit = "sed -i 's/^SlurmdTimeout=.*/SlurmdTimeout=" + std::to_string(seconds) + "/' " +
-                           shell_quote(conf) + " && scontrol reconfigure >/dev/null 2>&1";
-  return std::system(edit.c_str()) == 0;
+                           shell_quote(conf);
+  if (std::system(edit.c_str()) != 0) return false;
+  const std::string check = "scontrol show config | grep -Eq '^SlurmdTimeout += " + std::to_string(seconds) + " sec'";
+  for (int i = 0; i < 20; ++i) {
+    if (std::system("scontrol reconfigure >/dev/null 2>&1") == 0 && std::system(check.c_str()) == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  return false;
 }
 
 // Stops slurmctld (SIGTERM: it saves its state, as for a restart) and waits until it is gone.
