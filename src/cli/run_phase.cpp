@@ -140,10 +140,17 @@ Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm
   return {};
 }
 
-// Stages in flight at once: each is a process here (or an srun waiting on the cluster).
-int default_jobs(const Options& options) {
-  constexpr int kSlurmJobsInFlight = 256;
-  if (options.executor == ExecutorKind::kSlurm) return kSlurmJobsInFlight;
+// Stages in flight at once: each is a process here. With Slurm each is an srun that runs a
+// job or waits for one: as many as the cluster's CPUs hold (one task per stage, --cpus-per-task
+// each), at most 256. A job that waits in Slurm's queue starts at Slurm's next scheduling
+// pass, about a second after its slot freed, where tipc-run submits the next stage at once
+// (bench/RESULTS.md: 100 configs, 135 s with two more in flight, 55 s without).
+int default_jobs(const Options& options, const run::SchedulerOptions& scheduler, const run::SlurmOptions& slurm) {
+  constexpr int kMostSrunsInFlight = 256;
+  if (const auto& cluster = scheduler.cluster; cluster && options.executor == ExecutorKind::kSlurm) {
+    const int per_stage = std::max(1, slurm.cpus_per_task.value_or(1));
+    return std::clamp(cluster->cpus / per_stage, 1, kMostSrunsInFlight);
+  }
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
@@ -224,7 +231,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   if (options.executor == ExecutorKind::kSlurm) on_slurm.emplace(local, slurm, [](const auto& argv) { return run_command(argv); });
   run::Executor& executor = on_slurm ? static_cast<run::Executor&>(*on_slurm) : local;
 
-  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options)));
+  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options, scheduler, slurm)));
   scheduler.timeouts = timeouts_for(project, options);
   scheduler.retries = options.retries;
   scheduler.fail_fast = options.fail_fast;

@@ -47,6 +47,9 @@ struct Finished {
   // With a trainer log: when the stage's processes had ended (the trainer log was appended
   // after); a deadline or an interrupt after this is not the stage's.
   std::optional<Clock::time_point> processes_ended;
+  // Why the cluster, not the stage, ended it (its node failed; srun got no allocation): a
+  // FAIL with this reason whatever the exit status; "" when it did not.
+  std::string cluster_failure;
 };
 
 class Executor {

@@ -37,7 +37,7 @@ std::optional<Finished> FakeExecutor::wait(Clock::time_point until) {
   now_ = std::max(now_, next->second.end);
   Record& record = records[next->second.record];
   record.end = now_;
-  Finished done{next->first, std::nullopt, next->second.signal, {}, "", "", std::nullopt, std::nullopt};
+  Finished done{next->first, std::nullopt, next->second.signal, {}, "", "", std::nullopt, std::nullopt, ""};
   if (!done.signal) done.exit_code = next->second.exit_code;
   const auto script = scripts.find(done.id);
   if (script != scripts.end()) done.log_findings = script->second.log_findings;

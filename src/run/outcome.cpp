@@ -20,6 +20,7 @@ Verdict classify(const Observation& o) {
   if (!o.started) return {Status::kSkipped, o.interrupted ? "interrupted before it started" : "not started"};
   if (o.timed_out) return {Status::kTimeout, fmt::format("timed out after {:g} s", o.timeout_seconds)};
   if (o.interrupted) return {Status::kSkipped, "interrupted while running"};
+  if (!o.cluster_failure.empty()) return {Status::kFail, o.cluster_failure};
   if (o.signal) return {Status::kFail, fmt::format("killed by signal {} ({})", *o.signal, strsignal(*o.signal))};
   if (!o.exit_code) return {Status::kUnresolved, "no exit status was observed"};
   if (*o.exit_code != 0) return {Status::kFail, fmt::format("exit code {}", *o.exit_code)};

@@ -31,6 +31,7 @@ struct Observation {
   bool interrupted = false;            // tipc-run was asked to stop while it ran
   std::string launch_error;            // tipc-run could not start it (UNRESOLVED)
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
+  std::string cluster_failure;         // the cluster ended it (Finished::cluster_failure)
   std::optional<bool> trainer_log_found;  // for stages whose trainer writes its own log (D2 in docs/reference-runner.md)
 };
 

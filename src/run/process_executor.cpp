@@ -411,7 +411,7 @@ void ProcessExecutor::Job::write_log(const char* data, std::size_t size) {
 
 Finished ProcessExecutor::Job::finish() {
   scanner_->finish();
-  Finished done{id_, exit_code_, signal_, scanner_->findings(), "", "", std::nullopt, std::nullopt};
+  Finished done{id_, exit_code_, signal_, scanner_->findings(), "", "", std::nullopt, std::nullopt, ""};
   if (!log_error_.empty()) done.log_findings.push_back("log incomplete (" + log_error_ + ")");
   if (trainer_log_outcome_) {
     done.trainer_log_found = trainer_log_outcome_->found;

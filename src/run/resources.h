@@ -26,6 +26,7 @@ struct ClusterCapacity {
   int nodes = 0;
   int max_gpus_per_node = 0;
   std::string source;  // for messages: "slurm partition debug (sinfo)"
+  int cpus = 0;        // of all its nodes together
 };
 
 // `--gpus 0,1,2,3`; `none` or `-1`: no GPU

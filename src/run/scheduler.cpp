@@ -464,6 +464,7 @@ void Run::handle(const Finished& finished) {
   o.signal = finished.signal;
   o.log_findings = finished.log_findings;
   slot.record.job_id = finished.job_id;
+  o.cluster_failure = finished.cluster_failure;
   slot.record.nodes = finished.nodes;
   o.trainer_log_found = finished.trainer_log_found;  // the executor appended it (run/trainer_log.h)
   // The trainer log was appended after the stage's processes ended: a deadline or an

@@ -4,11 +4,12 @@
 
 #include <cmath>
 #include <csignal>
+#include <fstream>
 #include <set>
 #include <sstream>
-#include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "run/working_directory.h"
 
@@ -71,7 +72,82 @@ int gpus_in_gres(const std::string& gres) {
   return total;
 }
 
+// Job states in which Slurm still holds a job (squeue's %T).
+const std::set<std::string>& active_job_states() {
+  static const std::set<std::string> states{"PENDING",      "RUNNING",    "SUSPENDED", "CONFIGURING",
+                                            "REQUEUED",     "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING",
+                                            "SIGNALING",    "STOPPED"};
+  return states;
+}
+
+// Job states in which the cluster, not the step, ended a job.
+const std::set<std::string>& cluster_failure_states() {
+  static const std::set<std::string> states{"NODE_FAIL", "BOOT_FAIL", "PREEMPTED", "DEADLINE", "OUT_OF_MEMORY",
+                                            "TIMEOUT"};
+  return states;
+}
+
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  std::istringstream in(line);
+  for (std::string field; std::getline(in, field, '|');) fields.push_back(field);
+  return fields;
+}
+
+// "n2 (Not responding)" for each node of `sinfo --Node --format=%N|%T|%E` that is down,
+// failing, drained or not responding (a state ending in '*').
+std::vector<std::string> nodes_down(const std::string& listing) {
+  std::vector<std::string> down;
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    const auto fields = fields_of(first_line(line));
+    if (fields.size() < 2) continue;
+    const std::string& state = fields[1];
+    const bool bad = state.starts_with("down") || state.starts_with("fail") || state.starts_with("drain") ||
+                     (!state.empty() && state.back() == '*');
+    if (!bad) continue;
+    const std::string why = fields.size() > 2 && !fields[2].empty() && fields[2] != "none" ? fields[2] : state;
+    down.push_back(fmt::format("{} ({})", fields[0], why));
+  }
+  return down;
+}
+
+// The last `bytes` of a file; "" when it cannot be read.
+std::string file_tail(const std::string& path, std::streamoff bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  const std::streamoff size = in.tellg();
+  in.seekg(std::max<std::streamoff>(0, size - bytes));
+  std::ostringstream tail;
+  tail << in.rdbuf();
+  return tail.str();
+}
+
 }  // namespace
+
+std::optional<SlurmJob> parse_squeue_job(const std::string& listing) {
+  const auto fields = fields_of(first_line(listing));
+  if (fields.empty() || fields[0].empty()) return std::nullopt;
+  SlurmJob job{fields[0], fields.size() > 1 ? fields[1] : "", fields.size() > 2 ? fields[2] : ""};
+  return job;
+}
+
+bool job_is_active(const std::string& state) { return active_job_states().count(state) > 0; }
+
+std::string cluster_failure(const SlurmJob& job, const std::string& down_nodes) {
+  if (!cluster_failure_states().count(job.state)) return "";
+  std::string reason = fmt::format("Slurm job {} ended {}", job.id, job.state);
+  if (!job.nodes.empty()) reason += " on node " + job.nodes;
+  const auto down = nodes_down(down_nodes);
+  if (!down.empty()) reason += fmt::format("; down: {}", fmt::join(down, ", "));
+  return reason;
+}
+
+std::string srun_allocation_error(const std::string& log_tail) {
+  constexpr std::string_view kMark = "srun: error: Unable to allocate resources";
+  const auto at = log_tail.rfind(kMark);
+  return at == std::string::npos ? "" : first_line(log_tail.substr(at));
+}
 
 std::vector<std::string> inherited_slurm_variables() {
   std::vector<std::string> names;
@@ -109,25 +185,26 @@ Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std
 }
 
 Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std::string& source) {
-  ClusterCapacity capacity{0, 0, source};
+  ClusterCapacity capacity{0, 0, source, 0};
   std::set<std::string> seen;
   std::istringstream lines(listing);
   for (std::string line; std::getline(lines, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const auto bar = line.find('|');
-    if (bar == std::string::npos) {
-      return fail(Error::plain(fmt::format("{}: unexpected line '{}' (expected NODE|GRES)", source, line)));
+    const auto fields = fields_of(first_line(line));
+    if (fields.size() != 3 || fields[1].empty() || fields[1].find_first_not_of("0123456789") != std::string::npos) {
+      return fail(Error::plain(fmt::format("{}: unexpected line '{}' (expected NODE|CPUS|GRES)", source, line)));
     }
-    if (!seen.insert(line.substr(0, bar)).second) continue;  // a node in several partitions
+    if (!seen.insert(fields[0]).second) continue;  // a node in several partitions
     ++capacity.nodes;
-    capacity.max_gpus_per_node = std::max(capacity.max_gpus_per_node, gpus_in_gres(first_line(line.substr(bar + 1))));
+    capacity.cpus += std::stoi(fields[1]);
+    capacity.max_gpus_per_node = std::max(capacity.max_gpus_per_node, gpus_in_gres(fields[2]));
   }
   if (capacity.nodes == 0) return fail(Error::plain(fmt::format("{}: the cluster lists no node", source)));
   return capacity;
 }
 
 Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const CommandRunner& run) {
-  std::vector<std::string> command{"sinfo", "--noheader", "--Node", "--format=%N|%G"};
+  std::vector<std::string> command{"sinfo", "--noheader", "--Node", "--format=%N|%c|%G"};
   if (options.partition) command.push_back("--partition=" + *options.partition);
   const std::string source =
       options.partition ? fmt::format("slurm partition {} (sinfo)", *options.partition) : "slurm (sinfo)";
@@ -140,7 +217,7 @@ SlurmExecutor::SlurmExecutor(Executor& local, SlurmOptions options, CommandRunne
     : local_(local), options_(std::move(options)), run_(std::move(run)), inherited_(inherited_slurm_variables()) {}
 
 SlurmExecutor::~SlurmExecutor() {
-  for (const auto& [id, name] : job_names_) run_({"scancel", "--name=" + name});
+  for (const auto& [id, job] : submitted_jobs_) run_({"scancel", "--name=" + job.job_name});
 }
 
 // The directory is checked here, on the submitting machine, which shares its filesystem
@@ -148,36 +225,72 @@ SlurmExecutor::~SlurmExecutor() {
 Result<void> SlurmExecutor::start(const Launch& launch) {
   TRY(check_working_directory(launch.cwd));
   const std::string name = fmt::format("tipc-{}-{}", getpid(), ++submitted_);
+  if (submitted_jobs_.empty()) next_poll_ = now() + kJobPoll;
   auto ok = local_.start(slurm_launch(launch, options_, name, inherited_));
-  if (ok) job_names_[launch.id] = name;
+  if (ok) submitted_jobs_[launch.id] = {name, launch.log_path};
   return ok;
 }
 
-std::pair<std::string, std::string> SlurmExecutor::job_and_nodes_of(const std::string& job_name) const {
-  const CommandOutcome job = run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i|%N"});
-  if (!job.ok()) return {};
-  const std::string line = first_line(job.output);
-  const auto bar = line.find('|');
-  if (bar == std::string::npos) return {line, ""};
-  return {line.substr(0, bar), line.substr(bar + 1)};
+// A job Slurm ended itself (its node failed) may leave srun exiting 0, and a job whose
+// srun went away while the controller was down may stay RUNNING there: srun's status alone
+// says neither, the job's state does.
+void SlurmExecutor::account_for_job(const std::string& job_name, const std::string& log_path,
+                                    Finished& finished) const {
+  const CommandOutcome listing =
+      run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i|%T|%N"});
+  const auto job = listing.ok() ? parse_squeue_job(listing.output) : std::nullopt;
+  if (job) {
+    finished.job_id = job->id;
+    finished.nodes = job->nodes;
+    if (job_is_active(job->state)) run_({"scancel", "--name=" + job_name});
+    if (cluster_failure_states().count(job->state)) {
+      const CommandOutcome nodes =
+          run_({"sinfo", "--noheader", "--Node", "--nodes=" + job->nodes, "--format=%N|%T|%E"});
+      finished.cluster_failure = cluster_failure(*job, nodes.ok() ? nodes.output : "");
+    }
+  }
+  if (finished.cluster_failure.empty() && finished.exit_code.value_or(0) != 0) {
+    finished.cluster_failure = srun_allocation_error(file_tail(log_path, 4096));
+  }
+}
+
+void SlurmExecutor::stop_sruns_of_ended_jobs() {
+  next_poll_ = now() + kJobPoll;
+  if (submitted_jobs_.empty()) return;
+  std::vector<std::string> names;
+  for (const auto& [id, job] : submitted_jobs_) names.push_back(job.job_name);
+  const CommandOutcome listing = run_({"squeue", "--noheader", "--states=all",
+                                       fmt::format("--name={}", fmt::join(names, ",")), "--format=%j|%T"});
+  if (!listing.ok()) return;
+  std::set<std::string> ended;
+  std::istringstream lines(listing.output);
+  for (std::string line; std::getline(lines, line);) {
+    const auto fields = fields_of(first_line(line));
+    if (fields.size() >= 2 && cluster_failure_states().count(fields[1])) ended.insert(fields[0]);
+  }
+  for (const auto& [id, job] : submitted_jobs_) {
+    if (ended.count(job.job_name)) local_.signal(id, SIGKILL);
+  }
 }
 
 std::optional<Finished> SlurmExecutor::wait(Clock::time_point until) {
-  auto finished = local_.wait(until);
+  if (now() >= next_poll_) stop_sruns_of_ended_jobs();
+  auto finished = local_.wait(std::min(until, next_poll_));
   if (!finished) return finished;
-  if (const auto it = job_names_.find(finished->id); it != job_names_.end()) {
-    std::tie(finished->job_id, finished->nodes) = job_and_nodes_of(it->second);
-    job_names_.erase(it);
+  if (const auto it = submitted_jobs_.find(finished->id); it != submitted_jobs_.end()) {
+    account_for_job(it->second.job_name, it->second.log_path, *finished);
+    submitted_jobs_.erase(it);
   }
   return finished;
 }
 
 void SlurmExecutor::signal(const std::string& id, int signal) {
   local_.signal(id, signal);
-  const auto it = job_names_.find(id);
-  if (it == job_names_.end()) return;
-  if (signal == SIGKILL) run_({"scancel", "--signal=KILL", "--name=" + it->second});
-  else run_({"scancel", "--name=" + it->second});
+  const auto it = submitted_jobs_.find(id);
+  if (it == submitted_jobs_.end()) return;
+  const std::string& name = it->second.job_name;
+  if (signal == SIGKILL) run_({"scancel", "--signal=KILL", "--name=" + name});
+  else run_({"scancel", "--name=" + name});
 }
 
 }  // namespace tipc::run

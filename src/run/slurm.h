@@ -10,7 +10,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -40,9 +39,31 @@ Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std
 // The SLURM_* variables of this process's environment, SLURM_CONF excepted.
 std::vector<std::string> inherited_slurm_variables();
 
-// What `sinfo --noheader --Node --format=%N|%G` lists: nodes (each once) and the most
-// GPUs one of them has.
+// What `sinfo --noheader --Node --format=%N|%c|%G` lists: nodes (each once), their CPUs
+// together and the most GPUs one of them has.
 Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std::string& source);
+
+// What Slurm says of a stage's job once its srun has ended: the first line of
+// `squeue --noheader --states=all --name=NAME --format=%i|%T|%N` (id, state, nodes).
+struct SlurmJob {
+  std::string id;
+  std::string state;  // PENDING, RUNNING, COMPLETED, NODE_FAIL, ...
+  std::string nodes;  // a hostlist: "n1", "n[1-2]"; "" before it had any
+};
+std::optional<SlurmJob> parse_squeue_job(const std::string& listing);
+
+// Whether Slurm still holds the job (its srun ended): it is cancelled, so that none is left.
+bool job_is_active(const std::string& state);
+
+// Why a job's end is the cluster's doing and not the stage's (its node failed, Slurm
+// preempted it or ran it out of time or memory), naming the job's nodes and, from
+// `down_nodes` (`sinfo --Node --format=%N|%T|%E` of them), those that are down and why;
+// "" when the job ended as its step did.
+std::string cluster_failure(const SlurmJob& job, const std::string& down_nodes);
+
+// srun's own "Unable to allocate resources" line in a stage log (the job was never
+// allocated: the controller could not be reached, the request was refused); "" when none.
+std::string srun_allocation_error(const std::string& log_tail);
 
 // Asks the cluster (sinfo) what it offers, in the partition when one is set.
 Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const CommandRunner& run);
@@ -64,14 +85,25 @@ class SlurmExecutor : public Executor {
   std::size_t running() const override { return local_.running(); }
 
  private:
-  // The job's id and its nodes (Slurm's list) from squeue; "" for what it does not say.
-  std::pair<std::string, std::string> job_and_nodes_of(const std::string& job_name) const;
+  // What Slurm says of the job whose srun ended: its id, and why it failed where the
+  // cluster failed it; a job Slurm still holds is cancelled.
+  void account_for_job(const std::string& job_name, const std::string& log_path, Finished& finished) const;
+  // Every kJobPoll while stages run: one squeue of their jobs; the srun of a job that
+  // Slurm has ended itself (NODE_FAIL...) is killed, for an srun that lost its step with its
+  // node may wait minutes more on it.
+  void stop_sruns_of_ended_jobs();
 
   Executor& local_;
   SlurmOptions options_;
   CommandRunner run_;
   std::vector<std::string> inherited_;
-  std::map<std::string, std::string> job_names_;  // launch id -> job name, while it runs
+  struct Submitted {
+    std::string job_name;
+    std::string log_path;
+  };
+  std::map<std::string, Submitted> submitted_jobs_;  // launch id -> its job, while it runs
+  static constexpr Clock::duration kJobPoll = std::chrono::seconds(5);
+  Clock::time_point next_poll_{};
   std::size_t submitted_ = 0;
 };
 

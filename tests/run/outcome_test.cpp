@@ -59,6 +59,11 @@ TEST(Classify, TableOfOutcomes) {
       {"interrupted while running", interrupted_running, Status::kSkipped, "interrupted while running"},
       {"launch error", launch, Status::kUnresolved, "could not start: no such file: /x/python"},
       {"started without status", no_status, Status::kUnresolved, "no exit status was observed"},
+      {"the cluster ended it, whatever srun's status", [] {
+         Observation o = exited(0);
+         o.cluster_failure = "Slurm job 7 ended NODE_FAIL on node n2";
+         return o;
+       }(), Status::kFail, "Slurm job 7 ended NODE_FAIL on node n2"},
   };
   for (const auto& row : rows) {
     const Verdict v = classify(row.observation);

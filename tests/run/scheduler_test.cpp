@@ -184,7 +184,7 @@ TEST_F(SchedulerTest, MultiNodeTrainsAreUnsupportedLocally) {
 }
 
 TEST_F(SchedulerTest, OnAClusterTheClusterPlacesStagesAndOnlyWhatNoNodeOffersIsUnsupported) {
-  options_.cluster = ClusterCapacity{2, 4, "slurm (sinfo)"};
+  options_.cluster = ClusterCapacity{2, 4, "slurm (sinfo)", 16};
   auto fleet = make_stage("fleet", StageKind::kTrain, 2);
   fleet.needs.nodes = 2;
   fleet.hosts = "10.0.0.1,10.0.0.2";
@@ -607,7 +607,7 @@ TEST_F(ServiceTest, FailFastLetsTheServerServeItsRunningClientsAndStopsItAfterTh
 }
 
 TEST_F(ServiceTest, OnAClusterAServiceIsUnsupported) {
-  options_.cluster = ClusterCapacity{4, 8, "sinfo"};
+  options_.cluster = ClusterCapacity{4, 8, "sinfo", 32};
   const auto s = run_server_and_client();
   EXPECT_EQ(record(s, "server").verdict.result, Status::kUnsupported);
   EXPECT_EQ(record(s, "client").verdict.result, Status::kUnsupported);

@@ -125,9 +125,11 @@ TEST(SlurmLaunch, InheritedSlurmVariablesAreRemovedSoEachStageIsAJobOfItsOwn) {
 }
 
 TEST(SlurmCluster, SinfoListsNodesOnceAndTheLargestGpuCount) {
-  const auto capacity = parse_sinfo_nodes("n1|gpu:2\nn2|gpu:a100:4(S:0-1),mps:100\nn1|gpu:2\nn3|(null)\n", "slurm (sinfo)");
+  const auto capacity =
+      parse_sinfo_nodes("n1|8|gpu:2\nn2|64|gpu:a100:4(S:0-1),mps:100\nn1|8|gpu:2\nn3|4|(null)\n", "slurm (sinfo)");
   ASSERT_TRUE(capacity) << capacity.error().str();
   EXPECT_EQ(capacity->nodes, 3);
+  EXPECT_EQ(capacity->cpus, 76);
   EXPECT_EQ(capacity->max_gpus_per_node, 4);
   EXPECT_EQ(capacity->source, "slurm (sinfo)");
   EXPECT_FALSE(parse_sinfo_nodes("", "slurm (sinfo)"));
@@ -140,7 +142,7 @@ TEST(SlurmCluster, AQueryNamesThePartitionAndAFailedSinfoIsAnError) {
   std::vector<std::string> asked;
   const auto capacity = query_slurm_cluster({"gpu", {}, {}, {}}, [&](const std::vector<std::string>& argv) {
     asked = argv;
-    return finished(0, "n1|gpu:8\n");
+    return finished(0, "n1|8|gpu:8\n");
   });
   ASSERT_TRUE(capacity);
   EXPECT_EQ(capacity->source, "slurm partition gpu (sinfo)");
@@ -164,7 +166,9 @@ class SlurmExecutorTest : public ::testing::Test {
  protected:
   CommandOutcome helper(const std::vector<std::string>& argv) {
     commands_.push_back(argv);
-    return finished(0, argv[0] == "squeue" ? "4711|node[1-2]\n" : "");
+    if (argv[0] == "squeue") return finished(0, squeue_output_);
+    if (argv[0] == "sinfo") return finished(0, sinfo_output_);
+    return finished(0, "");
   }
   // A stage whose working directory exists (the executor checks it before it submits).
   Launch launch() const {
@@ -175,6 +179,7 @@ class SlurmExecutorTest : public ::testing::Test {
   test::TempDir repo_;
   FakeExecutor local_;
   std::vector<std::vector<std::string>> commands_;
+  std::string squeue_output_ = "4711|COMPLETED|node[1-2]\n", sinfo_output_;
 };
 
 TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobIdAndItsNodes) {
@@ -190,7 +195,86 @@ TEST_F(SlurmExecutorTest, SubmitsThroughTheLocalExecutorAndReportsTheJobIdAndIts
   EXPECT_EQ(finished->nodes, "node[1-2]");
   ASSERT_EQ(commands_.size(), 1u);
   EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all",
-                                                    "--name=" + name_flag.substr(11), "--format=%i|%N"}));
+                                                    "--name=" + name_flag.substr(11), "--format=%i|%T|%N"}));
+  EXPECT_EQ(finished->cluster_failure, "");
+}
+
+// srun may exit 0 when Slurm ends its job for a failed node: the job's state makes the stage
+// fail, naming the node; a job Slurm still holds after its srun ended is cancelled.
+TEST_F(SlurmExecutorTest, AJobEndedByANodeFailureFailsNamingTheNodeAndNoJobIsLeftBehind) {
+  SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
+  squeue_output_ = "4712|NODE_FAIL|n[1-2]\n";
+  sinfo_output_ = "n1|mixed|none\nn2|down*|Not responding\n";
+  ASSERT_TRUE(slurm.start(launch()));
+  auto done = slurm.wait(local_.now() + std::chrono::seconds(10));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->exit_code, 0);
+  EXPECT_EQ(done->cluster_failure, "Slurm job 4712 ended NODE_FAIL on node n[1-2]; down: n2 (Not responding)");
+  ASSERT_EQ(commands_.size(), 2u);
+  EXPECT_EQ(commands_[1], (std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=n[1-2]",
+                                                    "--format=%N|%T|%E"}));
+  commands_.clear();
+  squeue_output_ = "4713|RUNNING|n1\n";
+  ASSERT_TRUE(slurm.start(launch()));
+  done = slurm.wait(local_.now() + std::chrono::seconds(10));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->cluster_failure, "");
+  ASSERT_EQ(commands_.size(), 2u);
+  EXPECT_EQ(commands_[1][0], "scancel");
+}
+
+// An srun whose node died during the step's launch may wait minutes on it after Slurm ended
+// the job NODE_FAIL: the executor's poll of the running jobs (every 5 s) kills it.
+TEST_F(SlurmExecutorTest, TheSrunOfAJobSlurmEndedIsKilledAtTheNextPoll) {
+  local_.default_script.seconds = 100;
+  SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
+  ASSERT_TRUE(slurm.start(launch()));
+  const std::string name = local_.records[0].launch.argv[2].substr(11);
+  EXPECT_FALSE(slurm.wait(local_.now() + std::chrono::seconds(4)));
+  EXPECT_TRUE(commands_.empty()) << "no poll before 5 s";
+  squeue_output_ = name + "|NODE_FAIL|n2\n";
+  std::optional<Finished> done;
+  for (int i = 0; i < 3 && !done; ++i) done = slurm.wait(local_.now() + std::chrono::seconds(4));
+  ASSERT_TRUE(done) << "the srun was killed and ended";
+  EXPECT_LT(local_.records[0].end - local_.records[0].start, 12);
+  EXPECT_NE(done->cluster_failure.find("NODE_FAIL"), std::string::npos) << done->cluster_failure;
+  ASSERT_FALSE(commands_.empty());
+  EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all", "--name=" + name,
+                                                    "--format=%j|%T"}));
+  EXPECT_EQ(local_.records[0].signals, (std::vector<int>{SIGKILL}));
+}
+
+// An srun that got no allocation (the controller was down) fails with srun's own words.
+TEST_F(SlurmExecutorTest, AnSrunThatGotNoAllocationFailsWithSrunsError) {
+  SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
+  Launch l = launch();
+  l.log_path = (repo_.path() / "train.log").string();
+  std::ofstream(l.log_path) << "srun: error: Unable to allocate resources: Unable to contact slurm controller "
+                               "(connect failure)\n";
+  squeue_output_ = "";
+  local_.default_script.exit_code = 1;
+  ASSERT_TRUE(slurm.start(l));
+  const auto done = slurm.wait(local_.now() + std::chrono::seconds(10));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->job_id, "");
+  EXPECT_EQ(done->cluster_failure,
+            "srun: error: Unable to allocate resources: Unable to contact slurm controller (connect failure)");
+}
+
+TEST(SlurmJobState, SqueueLinesStatesAndFailures) {
+  EXPECT_FALSE(parse_squeue_job(""));
+  const auto job = parse_squeue_job("17|TIMEOUT|vm\n18|COMPLETED|vm\n");
+  ASSERT_TRUE(job);
+  EXPECT_EQ(job->id, "17");
+  EXPECT_EQ(cluster_failure(*job, ""), "Slurm job 17 ended TIMEOUT on node vm");
+  for (const char* state : {"COMPLETED", "FAILED", "CANCELLED", "RUNNING"}) {
+    EXPECT_EQ(cluster_failure({"1", state, "vm"}, "vm|down|Not responding"), "") << state;
+  }
+  EXPECT_TRUE(job_is_active("PENDING"));
+  EXPECT_TRUE(job_is_active("RUNNING"));
+  EXPECT_FALSE(job_is_active("NODE_FAIL"));
+  EXPECT_FALSE(job_is_active("COMPLETING"));
+  EXPECT_EQ(srun_allocation_error("loss 1\n"), "");
 }
 
 TEST_F(SlurmExecutorTest, SignalsReachSrunAndCancelTheJobAndDestructionCancelsWhatRuns) {

@@ -1,0 +1,111 @@
+// A 100-config suite of fake stages over the two-node cluster (--executor slurm): every
+// stage passes, the stages spread over both nodes, and the srun processes tipc-run keeps
+// at once stay within -j, whose default with Slurm is what the cluster's CPUs hold. bench/slurm_suite.py measures the same suite's makespan.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <atomic>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/fake_config.h"
+#include "support/run_binary.h"
+#include "support/slurm_multi_node.h"
+#include "support/temp_dir.h"
+
+namespace tipc::run {
+namespace {
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+// The fields of /proc/PID/stat after the command name: state, parent, ...
+std::string stat_after_name(const fs::path& proc) {
+  const std::string stat = test::slurp((proc / "stat").string());
+  const auto close = stat.rfind(')');
+  return close == std::string::npos ? "" : stat.substr(close + 2);
+}
+
+long parent_of(long pid) {
+  std::istringstream fields(stat_after_name(fs::path("/proc") / std::to_string(pid)));
+  std::string state;
+  long parent = 0;
+  fields >> state >> parent;
+  return parent;
+}
+
+// The srun processes `tipc_run` started that run now (srun forks a helper of its own, which
+// is not counted, nor is one that has exited and waits to be reaped).
+int sruns_of(pid_t tipc_run) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    if (test::slurp((entry.path() / "comm").string()) != "srun\n") continue;
+    if (stat_after_name(entry.path()).starts_with("Z")) continue;
+    long pid = std::atol(entry.path().filename().c_str());
+    const long parent = parent_of(pid);
+    if (test::slurp("/proc/" + std::to_string(parent) + "/comm") == "srun\n") continue;
+    for (long up = parent; up > 1; up = parent_of(up)) {
+      if (up == tipc_run) {
+        ++count;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
+class SlurmMultiNodeSuite : public test::SlurmMultiNodeTest {};
+
+TEST_F(SlurmMultiNodeSuite, AHundredConfigsSpreadOverBothNodesWithBoundedSruns) {
+  test::TempDir repo;
+  repo.write(test::kPaddleOcrMarker, "");
+  repo.write("eval-ok", "");
+  const char* gpu_lists[] = {"-1", "0", "0,1"};  // CPU, one GPU, both GPUs of a node
+  constexpr int kConfigs = 100;
+  for (int i = 0; i < kConfigs; ++i) {
+    std::string text = test::fake_config("train.py --sleep 0.1", gpu_lists[i % 3]);
+    const std::string model = fmt::format("fake_{:03}", i);
+    text.replace(text.find("model_name:fake"), 15, "model_name:" + model);
+    repo.write("test_tipc/configs/" + model + ".txt", text);
+  }
+  const pid_t pid = test::start_tipc(repo.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor",
+                                                   "slurm", "--only", "train"});
+  std::atomic<bool> done = false;
+  int most_sruns = 0;
+  std::thread sampler([&] {
+    while (!done) {
+      most_sruns = std::max(most_sruns, sruns_of(pid));
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  int status = 0;
+  waitpid(pid, &status, 0);
+  done = true;
+  sampler.join();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+
+  const Json report = Json::parse(test::slurp(repo.path() / "test_tipc/output/report.json"));
+  EXPECT_EQ(report["counts"]["PASS"], kConfigs) << report["counts"].dump();
+  // 2 nodes x 2 CPUs hold 4 one-task stages.
+  const int jobs = kNodes * kCpusPerNode;
+  EXPECT_EQ(report["jobs"], jobs);
+  EXPECT_GT(most_sruns, 1) << "the sampler saw the stages run side by side";
+  EXPECT_LE(most_sruns, jobs);
+  std::set<std::string> nodes;
+  for (const auto& plan : report["plans"]) {
+    for (const auto& stage : plan["stages"]) {
+      if (stage["result"] == "PASS") nodes.insert(stage["nodes"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(nodes.size(), 2u) << "stages ran on both nodes";
+  std::cout << kConfigs << " trains over 2 nodes in " << report["seconds"].get<double>() << " s, at most "
+            << most_sruns << " srun processes at once (-j " << jobs << ")\n";
+}
+
+}  // namespace
+}  // namespace tipc::run
