@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 
 #include <fmt/format.h>
 
+#include "core/file_tail.h"
 #include "core/plural.h"
 #include "core/error.h"
 #include "plan/shell_words.h"
@@ -26,13 +26,7 @@ ConsoleStyle ConsoleStyle::detect(int fd, bool quiet) {
 }
 
 std::string log_tail(const std::string& path, int lines) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return "";
-  const std::streamoff size = in.tellg();
-  const std::streamoff start = std::max<std::streamoff>(0, size - (64 << 10));
-  in.seekg(start);
-  std::string text(static_cast<std::size_t>(size - start), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  const std::string text = file_tail(path, 64 << 10);
   std::size_t at = text.size();
   if (at > 0 && text[at - 1] == '\n') --at;
   for (int n = 0; n < lines && at != std::string::npos && at > 0; ++n) at = text.rfind('\n', at - 1);

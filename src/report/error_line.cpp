@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fstream>
 #include <regex>
 #include <vector>
+
+#include "core/file_tail.h"
 
 namespace tipc::report {
 namespace {
@@ -90,16 +91,7 @@ std::string first_error_line(std::string_view log) {
 }
 
 std::string first_error_line_of_file(const std::string& path, std::size_t window) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return "";
-  const std::streamoff size = in.tellg();
-  const std::streamoff start = std::max<std::streamoff>(0, size - static_cast<std::streamoff>(window));
-  in.seekg(start);
-  std::string text(static_cast<std::size_t>(size - start), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  // A window that starts inside a line starts at the next one.
-  if (start > 0) text.erase(0, std::min(text.size(), text.find('\n') + 1));
-  return first_error_line(text);
+  return first_error_line(file_tail_lines(path, window));
 }
 
 }  // namespace tipc::report

@@ -4,13 +4,13 @@
 
 #include <cmath>
 #include <csignal>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/file_tail.h"
 #include "run/working_directory.h"
 
 extern char** environ;
@@ -110,17 +110,6 @@ std::vector<std::string> nodes_down(const std::string& listing) {
     down.push_back(fmt::format("{} ({})", fields[0], why));
   }
   return down;
-}
-
-// The last `bytes` of a file; "" when it cannot be read.
-std::string file_tail(const std::string& path, std::streamoff bytes) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return "";
-  const std::streamoff size = in.tellg();
-  in.seekg(std::max<std::streamoff>(0, size - bytes));
-  std::ostringstream tail;
-  tail << in.rdbuf();
-  return tail.str();
 }
 
 }  // namespace
