@@ -49,11 +49,13 @@ bool read_until_closed(Stream streams[2], std::size_t limit, Clock::time_point d
   return true;
 }
 
-// Reaps the child (true) or gives up at the deadline (false).
-bool wait_until(pid_t pid, int& status, Clock::time_point deadline) {
+// Waits for the child to exit (true) or gives up at the deadline (false); it is left to
+// be reaped, so its pid, the group's id, cannot be taken by another process meanwhile.
+bool wait_until(pid_t pid, Clock::time_point deadline) {
   while (true) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid || (done < 0 && errno != EINTR)) return true;
+    siginfo_t info{};
+    const int done = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if ((done == 0 && info.si_pid == pid) || (done < 0 && errno != EINTR)) return true;
     if (Clock::now() >= deadline) return false;
     usleep(1000);
   }
@@ -130,13 +132,12 @@ CommandOutcome run_command(const CommandSpec& spec) {
                                            std::chrono::duration<double>(spec.timeout_seconds));
   const bool closed = read_until_closed(streams, spec.output_limit, deadline);
   for (auto& stream : streams) if (stream.fd >= 0) close(stream.fd);
-  int status = 0;
   // Output closed early does not mean the child finished: it is waited for up to the deadline.
-  if (!closed || !wait_until(pid, status, deadline)) {
-    kill(-pid, SIGKILL);
-    outcome.timed_out = true;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  outcome.timed_out = !closed || !wait_until(pid, deadline);
+  // What it left running in its group (a server it started in the background) ends with it.
+  kill(-pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (spec.running_group) spec.running_group->store(0);
   if (!outcome.timed_out && WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);

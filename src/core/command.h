@@ -2,7 +2,7 @@
 // Short helper commands whose output tipc-run reads (nvidia-smi, sinfo, squeue, scancel),
 // and the traced runner (trace/tracer.h): started without a shell, stdin from /dev/null,
 // in a process group of their own, output captured up to a bound, the whole group killed
-// when they overrun their time.
+// when they overrun their time, and what they left running in it killed when they end.
 #include <atomic>
 #include <cstddef>
 #include <optional>

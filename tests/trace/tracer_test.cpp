@@ -161,6 +161,31 @@ wait
   EXPECT_EQ(workers.size(), 20u);
 }
 
+// A server the runner starts in the background and never waits for may be scheduled after
+// the runner's last command (a loaded CI machine): it is recorded all the same, in its
+// eval's place, and the runner's exit status stays its own. One that never ends does not
+// hold the trace up to its timeout.
+TEST(Tracer, ABackgroundServerThatStartsLateIsRecordedInItsPlace) {
+  for (const auto isolation : {Isolation::automatic, Isolation::none}) {
+    FakeRepo repo(R"(eval "(/bin/sleep 0.4; exec python3.7 server.py --port 9292) > test_tipc/server.log 2>&1 &"
+eval "python3.7 client.py"
+/bin/sleep 1000 > /dev/null 2>&1 &
+exit 0
+)");
+    auto request = repo.request(isolation);
+    request.timeout_seconds = 15;
+    const auto trace = trace_runner(request);
+    ASSERT_TRUE(trace) << trace.error().str();
+    ASSERT_EQ(trace->calls.size(), 2u) << trace->stderr_text;
+    EXPECT_EQ(trace->calls[0].args, (std::vector<std::string>{"server.py", "--port", "9292"}));
+    EXPECT_EQ(trace->calls[1].args, (std::vector<std::string>{"client.py"}));
+  }
+  FakeRepo failing("python3.7 server.py > /dev/null &\nexit 4\n");
+  const auto failed = trace_runner(failing.request());
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().str().find("exited with status 4"), std::string::npos) << failed.error().str();
+}
+
 TEST(Tracer, StatusLogsAreCollectedAndScratchPathsMapBack) {
   FakeRepo repo(R"(mkdir -p test_tipc/output
 echo -e "\033[33m Run successfully with command - python3.7 x.py $(pwd)/out! \033[0m" > test_tipc/output/results_python.log
