@@ -3,13 +3,16 @@
 (scripts/slurm-local.sh --nodes 2, 2 GPUs and 2 CPUs per node): makespan over its lower
 bound, Slurm's own overhead measured apart, and the srun processes tipc-run keeps at once.
 
-    python3 bench/slurm_suite.py [BUILD_DIR] [--jobs N] [--configs N]
+    python3 bench/slurm_suite.py [BUILD_DIR] [--jobs N] [--configs N] [--placement tipc-run|slurm] [--keep FILE]
 
 The lower bound is max(longest chain, CPU-seconds / CPUs, GPU-seconds / GPUs) over the
-stages' own work: each fake stage's sleep plus an empty srun's latency (the report's
-durations count the time a job waited in Slurm's queue too). Slurm's overhead is the
-latency of an empty `srun true` (20 in a row), and the wait of a job for a slot that another
-job freed (two jobs of one CPU-node's worth each, one after the other)."""
+stages' own work: each fake stage's sleep plus what Slurm costs a job (the report's
+durations count the time a job waited in Slurm's queue too). Slurm's overhead is measured
+apart: the latency of an empty `srun true` (20 in a row), the wait of a job for a slot that
+another job freed (two jobs of one CPU-node's worth each, one after the other), and the
+suite's own jobs run by Slurm alone: their sleeps as -j shell loops of `srun sleep S` (no
+GPUs, no dependencies, no tipc-run), whose wall time gives Slurm's cost per job at the
+suite's concurrency. The ratio is printed against the bound with each per-job cost."""
 import argparse
 import json
 import os
@@ -28,9 +31,9 @@ NODES, GPUS, CPUS = 2, 2, 2
 GPU_LISTS = ["-1", "0", "0,1"]  # CPU, one GPU, both GPUs of a node
 
 
-def write_suite(repo, stage, configs):
+def write_suite(repo, stage, configs, placement="tipc-run"):
     (repo / "test_tipc/configs").mkdir(parents=True)
-    (repo / "test_tipc/tipc-run.yaml").write_text(tipc_config.SETTINGS)
+    (repo / "test_tipc/tipc-run.yaml").write_text(tipc_config.SETTINGS + f"slurm:\n  placement: {placement}\n")
     for i in range(configs):
         sleep = 0.2 + (i % 5) * 0.2  # trains of 0.2 to 1.0 s
         text = tipc_config.config(stage, f"train.py --sleep {sleep}", model=f"fake_{i:03}", gpu_list=GPU_LISTS[i % 3],
@@ -40,38 +43,21 @@ def write_suite(repo, stage, configs):
 
 
 def sruns_of(pid):
-    """srun processes under `pid` (not srun's own helper, not exited ones)."""
-    def stat(p):
-        try:
-            text = pathlib.Path(f"/proc/{p}/stat").read_text()
-        except OSError:
-            return None, 0
-        fields = text[text.rfind(")") + 2:].split()
-        return fields[0], int(fields[1])
-
+    """srun processes that `pid` started: its children named srun (srun's own helper is srun's
+    child). One read of /proc/N/stat per process; sampled every 100 ms, as a scan of /proc every
+    20 ms took a good part of a core from the suite it measures."""
     count = 0
-    for entry in pathlib.Path("/proc").iterdir():
+    for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
-            if (entry / "comm").read_text() != "srun\n":
-                continue
+            text = pathlib.Path(f"/proc/{entry.name}/stat").read_text()
         except OSError:
             continue
-        state, parent = stat(entry.name)
-        if state in (None, "Z"):
-            continue
-        try:
-            if pathlib.Path(f"/proc/{parent}/comm").read_text() == "srun\n":
-                continue
-        except OSError:
-            continue
-        up = parent
-        while up > 1:
-            if up == pid:
-                count += 1
-                break
-            up = stat(up)[1]
+        comm = text[text.find("(") + 1:text.rfind(")")]
+        fields = text[text.rfind(")") + 2:].split()
+        if comm == "srun" and fields[0] != "Z" and int(fields[1]) == pid:
+            count += 1
     return count
 
 
@@ -107,6 +93,24 @@ def srun_latency(env, runs=20):
     return (time.monotonic() - start) / runs
 
 
+def suite_sleeps(configs):
+    """The fake stages' sleeps of write_suite's configs: a train's, then eval, export, two inferences."""
+    return [s for i in range(configs) for s in (0.2 + (i % 5) * 0.2, 0.1, 0.1, 0.1, 0.1)]
+
+
+def slurm_alone(env, sleeps, streams):
+    """Slurm's own cost per job at the suite's concurrency: the suite's jobs (their sleeps, no
+    GPUs, no dependencies) as `streams` shell loops of `srun sleep S`, without tipc-run. Returns
+    (wall seconds, seconds per job beyond its sleep)."""
+    scripts = ["set -e\n" + "".join(f"srun --quiet sleep {s}\n" for s in sleeps[k::streams]) for k in range(streams)]
+    start = time.monotonic()
+    procs = [subprocess.Popen(["bash", "-c", script], env=env, cwd="/tmp") for script in scripts]
+    if any(p.wait() != 0 for p in procs):
+        sys.exit("srun failed")
+    wall = time.monotonic() - start
+    return wall, (wall * streams - sum(sleeps)) / len(sleeps)
+
+
 def slot_handover(env):
     """Seconds a waiting job takes to start once a job holding every CPU ends (the sleep excluded)."""
     first = subprocess.Popen(["srun", "--quiet", f"--ntasks={NODES * CPUS}", "sleep", "1"], env=env, cwd="/tmp")
@@ -122,6 +126,9 @@ def main():
     parser.add_argument("build", nargs="?", default="build")
     parser.add_argument("--jobs", type=int)
     parser.add_argument("--configs", type=int, default=100)
+    parser.add_argument("--keep", metavar="FILE", help="copy the run's report.json there")
+    parser.add_argument("--placement", choices=["tipc-run", "slurm"], default="tipc-run",
+                        help="the settings' slurm placement: tipc-run pins jobs to nodes, slurm chooses")
     args = parser.parse_args()
     build = pathlib.Path(args.build).resolve()
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,8 +141,10 @@ def main():
         env = dict(os.environ, SLURM_CONF=str(cluster / "slurm.conf"))
         try:
             latency, handover = srun_latency(env), slot_handover(env)
+            streams = args.jobs or NODES * CPUS
+            alone_wall, per_job = slurm_alone(env, suite_sleeps(args.configs), streams)
             repo = tmp / "repo"
-            write_suite(repo, build / "tipc-fake-stage", args.configs)
+            write_suite(repo, build / "tipc-fake-stage", args.configs, args.placement)
             argv = [build / "tipc-run", "test_tipc/configs", "lite_train_lite_infer", "--executor", "slurm", "-q"]
             if args.jobs:
                 argv += ["-j", str(args.jobs)]
@@ -146,7 +155,7 @@ def main():
                 nonlocal most
                 while not done:
                     most = max(most, sruns_of(run.pid))
-                    time.sleep(0.02)
+                    time.sleep(0.1)
 
             sampler = threading.Thread(target=sample)
             sampler.start()
@@ -154,15 +163,20 @@ def main():
             done = True
             sampler.join()
             report = json.loads((repo / "test_tipc/output/report.json").read_text())
+            if args.keep:
+                pathlib.Path(args.keep).write_text(json.dumps(report))
         finally:
             subprocess.run([ROOT / "scripts/slurm-local.sh", "stop", cluster], capture_output=True)
-    bound, path, cpu, gpu, passed = lower_bound(report, latency)
     makespan = report["seconds"]
-    print(f"{args.configs} configs, {passed}/{report['counts']['total']} stages passed, -j {report['jobs']}, exit {run.returncode}")
-    print(f"Slurm overhead: empty srun {latency * 1000:.0f} ms, slot handover {handover * 1000:.0f} ms")
-    print(f"lower bound {bound:.1f} s = max(longest chain {path:.1f}, CPU-s/{NODES * CPUS} {cpu:.1f}, "
-          f"GPU-s/{NODES * GPUS} {gpu:.1f})")
-    print(f"makespan {makespan:.1f} s, makespan / lower bound {makespan / bound:.3f}")
+    print(f"{args.configs} configs, placement by {args.placement}, {report['counts']['PASS']}/{report['counts']['total']} stages passed, "
+          f"-j {report['jobs']}, exit {run.returncode}")
+    print(f"Slurm overhead: empty srun {latency * 1000:.0f} ms; slot handover {handover * 1000:.0f} ms; "
+          f"the suite's {len(suite_sleeps(args.configs))} jobs as {streams} srun loops without tipc-run: "
+          f"{alone_wall:.1f} s, {per_job * 1000:.0f} ms per job beyond its sleep")
+    for name, overhead in (("an empty srun's latency", latency), ("Slurm's cost per job at -j", per_job)):
+        bound, path, cpu, gpu, _ = lower_bound(report, overhead)
+        print(f"lower bound with {name}: {bound:.1f} s = max(longest chain {path:.1f}, CPU-s/{NODES * CPUS} {cpu:.1f}, "
+              f"GPU-s/{NODES * GPUS} {gpu:.1f}); makespan {makespan:.1f} s, makespan / lower bound {makespan / bound:.3f}")
     print(f"srun processes at once: at most {most}")
 
 

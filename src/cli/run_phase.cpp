@@ -126,7 +126,8 @@ run::SlurmOptions slurm_options(const Project& project, const Options& options) 
 }
 
 // Where the stages go: GPUs of this machine for the local executor; for Slurm, what the
-// cluster offers (the scheduler then leaves placement to it).
+// cluster offers (its nodes, on which the Slurm executor places the stages unless the
+// settings leave that to Slurm).
 Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm, run::SchedulerOptions& scheduler) {
   if (options.executor != ExecutorKind::kSlurm) {
     scheduler.resources = TRY(resources_for(options));
@@ -228,7 +229,11 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
     if (auto ok = run_prepare_scripts(project, config_files, options, local, signals); !ok) return report_error(ok.error());
   }
   std::optional<run::SlurmExecutor> on_slurm;
-  if (options.executor == ExecutorKind::kSlurm) on_slurm.emplace(local, slurm, [](const auto& argv) { return run_command(argv); });
+  if (options.executor == ExecutorKind::kSlurm) {
+    std::vector<run::ClusterNode> place_on;
+    if (project.settings.slurm.tipc_run_places) place_on = scheduler.cluster->each_node;
+    on_slurm.emplace(local, slurm, [](const auto& argv) { return run_command(argv); }, std::move(place_on));
+  }
   run::Executor& executor = on_slurm ? static_cast<run::Executor&>(*on_slurm) : local;
 
   scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options, scheduler, slurm)));

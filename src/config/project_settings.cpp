@@ -239,6 +239,13 @@ void read_slurm(YamlReader& r, const Node& node, SlurmSetting& slurm) {
   slurm.partition = text(r, node, "partition", false);
   slurm.account = text(r, node, "account", false);
   slurm.cpus_per_task = positive(r, node, "cpus_per_task");
+  if (const auto placement = text(r, node, "placement", false)) {
+    if (*placement == "slurm") slurm.tipc_run_places = false;
+    else if (*placement != "tipc-run") {
+      r.problem(r.child(node, "placement"), "placement",
+                fmt::format("'{}' is neither tipc-run (pin each job to nodes it fits now) nor slurm", *placement));
+    }
+  }
   for (const auto& arg : shaped(r, node, "srun_args", YAML::NodeType::Sequence)) {
     const std::string flag = r.scalar(arg, "srun_args");
     if (flag.starts_with("-")) slurm.srun_args.push_back(flag);

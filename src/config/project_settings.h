@@ -52,6 +52,9 @@ struct SlurmSetting {
   std::optional<std::string> account;
   std::optional<int> cpus_per_task;
   std::vector<std::string> srun_args;  // extra srun flags, e.g. ["--qos=ci", "--constraint=a100"]
+  // `placement: tipc-run` (the default): each job pinned to nodes that tipc-run counts free
+  // (run/cluster_placement.h); `slurm`: Slurm chooses, for a cluster shared with other users.
+  bool tipc_run_places = true;
 };
 
 struct ProjectSettings {

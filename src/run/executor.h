@@ -15,6 +15,14 @@ namespace tipc::run {
 
 using Clock = std::chrono::steady_clock;
 
+// What a stage takes of the machines it runs on, for an executor that places stages itself.
+struct Demand {
+  int nodes = 1;
+  int gpus = 0;            // per node
+  int tasks_per_node = 1;  // its ranks on each node
+  bool exclusive = false;  // its nodes whole (a benchmark)
+};
+
 struct Launch {
   std::string id;
   std::vector<std::string> argv;
@@ -34,6 +42,8 @@ struct Launch {
   bool exclusive = false;    // a benchmark: alone on its machine
   double time_limit = 0;     // seconds; 0: none
   std::string hosts;         // plan::Stage::hosts
+
+  Demand demand() const { return {nodes, gpus, processes > 1 ? processes : 1, exclusive}; }
 };
 
 struct Finished {
@@ -63,6 +73,9 @@ class Executor {
   virtual void signal(const std::string& id, int signal) = 0;
   virtual Clock::time_point now() const = 0;
   virtual std::size_t running() const = 0;
+  // Whether a stage of this demand could start now: an executor that places stages on a
+  // cluster itself says no while its nodes are busy; the others always yes.
+  virtual bool has_room_for(const Demand& /*demand*/) const { return true; }
 };
 
 }  // namespace tipc::run

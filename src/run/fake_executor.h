@@ -2,6 +2,7 @@
 // A simulated executor with a virtual clock, for scheduler tests: each stage id has
 // a script (duration, exit, behaviour on SIGTERM), and every start is recorded.
 #include <csignal>
+#include <functional>
 
 #include "run/executor.h"
 
@@ -35,12 +36,16 @@ class FakeExecutor : public Executor {
   std::map<std::string, Script> scripts;  // by stage id; missing ids use default_script
   Script default_script;
   std::vector<Record> records;            // in start order
+  // Whether there is room for a stage now, as an executor that places stages says
+  // (Executor::has_room_for); unset: always.
+  std::function<bool(const Demand&)> room;
 
   Result<void> start(const Launch& launch) override;
   std::optional<Finished> wait(Clock::time_point until) override;
   void signal(const std::string& id, int signal) override;
   Clock::time_point now() const override { return epoch_ + to_duration(now_); }
   std::size_t running() const override { return running_.size(); }
+  bool has_room_for(const Demand& demand) const override { return !room || room(demand); }
 
   double seconds_now() const { return now_; }
   // Sets an interrupt flag at this virtual time (simulated Ctrl-C).

@@ -20,6 +20,13 @@ struct ResourceSpec {
   std::string source;  // where it came from, for messages ("--gpus", a file, "nvidia-smi -L", "none")
 };
 
+// One machine of such a cluster, as sinfo lists it.
+struct ClusterNode {
+  std::string name;
+  int cpus = 0;
+  int gpus = 0;
+};
+
 // What a cluster that allocates machines itself offers (Slurm's sinfo): a stage needing
 // more cannot run there.
 struct ClusterCapacity {
@@ -27,6 +34,7 @@ struct ClusterCapacity {
   int max_gpus_per_node = 0;
   std::string source;  // for messages: "slurm partition debug (sinfo)"
   int cpus = 0;        // of all its nodes together
+  std::vector<ClusterNode> each_node;  // in sinfo's order
 };
 
 // `--gpus 0,1,2,3`; `none` or `-1`: no GPU

@@ -287,6 +287,11 @@ void Run::skip_after_failed_dependencies() {
   }
 }
 
+// What the stage takes of a cluster's nodes, as its launch asks for it.
+Demand demand_of(const plan::Stage& stage) {
+  return {stage.needs.nodes, stage.needs.gpus, std::max(stage.processes, 1), stage.benchmark};
+}
+
 Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) const {
   const plan::Stage& stage = *slot.record.stage;
   Launch launch;
@@ -298,9 +303,10 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
     it->second = map_devices(*it->second, gpus);
   }
   if (options_.cluster && stage.needs.gpus > 0) launch.env["CUDA_VISIBLE_DEVICES"] = std::nullopt;  // the cluster's
-  launch.gpus = stage.needs.gpus;
-  launch.nodes = stage.needs.nodes;
-  launch.exclusive = stage.benchmark;
+  const Demand demand = demand_of(stage);
+  launch.gpus = demand.gpus;
+  launch.nodes = demand.nodes;
+  launch.exclusive = demand.exclusive;
   launch.hosts = stage.hosts;
   if (const double timeout = options_.timeouts.for_kind(stage.kind); timeout > 0) {
     launch.time_limit = timeout + options_.timeouts.grace;  // a backstop: tipc-run stops it at the timeout
@@ -444,7 +450,8 @@ Run::StartAttempt Run::try_start(std::size_t index) {
     return StartAttempt::kNotNow;
   }
   if (const auto port = slot.port(); port && ports_in_use_.count(*port)) return StartAttempt::kNotNow;
-  if (options_.cluster) {  // the cluster places it, a benchmark on a machine of its own
+  if (options_.cluster) {  // the cluster's executor places it, a benchmark on a machine of its own
+    if (!executor_.has_room_for(demand_of(*slot.record.stage))) return StartAttempt::kNotNow;
     start(index, {});
     return StartAttempt::kStarted;
   }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <set>
@@ -80,11 +81,11 @@ const std::set<std::string>& active_job_states() {
   return states;
 }
 
-// Job states in which the cluster, not the step, ended a job.
-const std::set<std::string>& cluster_failure_states() {
+// Whether the cluster, not the step, ended a job in this state.
+bool ended_by_cluster(const std::string& state) {
   static const std::set<std::string> states{"NODE_FAIL", "BOOT_FAIL", "PREEMPTED", "DEADLINE", "OUT_OF_MEMORY",
                                             "TIMEOUT"};
-  return states;
+  return states.count(state) > 0;
 }
 
 std::vector<std::string> fields_of(const std::string& line) {
@@ -94,10 +95,15 @@ std::vector<std::string> fields_of(const std::string& line) {
   return fields;
 }
 
-// "n2 (Not responding)" for each node of `sinfo --Node --format=%N|%T|%E` that is down,
-// failing, drained or not responding (a state ending in '*').
-std::vector<std::string> nodes_down(const std::string& listing) {
-  std::vector<std::string> down;
+struct DownNode {
+  std::string name;
+  std::string why;  // Slurm's reason, else its state
+};
+
+// The nodes of `sinfo --Node --format=%N|%T|%E` that are down, failing, drained or not
+// responding (a state ending in '*').
+std::vector<DownNode> nodes_down(const std::string& listing) {
+  std::vector<DownNode> down;
   std::istringstream lines(listing);
   for (std::string line; std::getline(lines, line);) {
     const auto fields = fields_of(first_line(line));
@@ -107,7 +113,7 @@ std::vector<std::string> nodes_down(const std::string& listing) {
                      (!state.empty() && state.back() == '*');
     if (!bad) continue;
     const std::string why = fields.size() > 2 && !fields[2].empty() && fields[2] != "none" ? fields[2] : state;
-    down.push_back(fmt::format("{} ({})", fields[0], why));
+    down.push_back({fields[0], why});
   }
   return down;
 }
@@ -124,10 +130,11 @@ std::optional<SlurmJob> parse_squeue_job(const std::string& listing) {
 bool job_is_active(const std::string& state) { return active_job_states().count(state) > 0; }
 
 std::string cluster_failure(const SlurmJob& job, const std::string& down_nodes) {
-  if (!cluster_failure_states().count(job.state)) return "";
+  if (!ended_by_cluster(job.state)) return "";
   std::string reason = fmt::format("Slurm job {} ended {}", job.id, job.state);
   if (!job.nodes.empty()) reason += " on node " + job.nodes;
-  const auto down = nodes_down(down_nodes);
+  std::vector<std::string> down;
+  for (const auto& node : nodes_down(down_nodes)) down.push_back(fmt::format("{} ({})", node.name, node.why));
   if (!down.empty()) reason += fmt::format("; down: {}", fmt::join(down, ", "));
   return reason;
 }
@@ -148,8 +155,14 @@ std::vector<std::string> inherited_slurm_variables() {
   return names;
 }
 
+std::set<std::string> unavailable_nodes(const std::string& listing) {
+  std::set<std::string> names;
+  for (auto& node : nodes_down(listing)) names.insert(std::move(node.name));
+  return names;
+}
+
 Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std::string& job_name,
-                    const std::vector<std::string>& inherited_slurm_variables) {
+                    const std::vector<std::string>& inherited_slurm_variables, const Placement& placement) {
   const int ranks_per_node = launch.processes > 1 ? launch.processes : 1;
   Launch step = launch;
   step.processes = 1;  // srun starts the ranks, one task each
@@ -160,6 +173,11 @@ Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std
   if (options.cpus_per_task) step.argv.push_back(fmt::format("--cpus-per-task={}", *options.cpus_per_task));
   if (launch.time_limit > 0) step.argv.push_back("--time=" + time_limit_minutes(launch.time_limit));
   if (launch.exclusive) step.argv.push_back("--exclusive");
+  if (!placement.empty()) {
+    std::vector<std::string> names;
+    for (const auto& share : placement) names.push_back(share.node);
+    step.argv.push_back(fmt::format("--nodelist={}", fmt::join(names, ",")));
+  }
   if (options.partition) step.argv.push_back("--partition=" + *options.partition);
   if (options.account) step.argv.push_back("--account=" + *options.account);
   step.argv.insert(step.argv.end(), options.srun_args.begin(), options.srun_args.end());
@@ -174,7 +192,7 @@ Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std
 }
 
 Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std::string& source) {
-  ClusterCapacity capacity{0, 0, source, 0};
+  ClusterCapacity capacity{0, 0, source, 0, {}};
   std::set<std::string> seen;
   std::istringstream lines(listing);
   for (std::string line; std::getline(lines, line);) {
@@ -184,9 +202,11 @@ Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std:
       return fail(Error::plain(fmt::format("{}: unexpected line '{}' (expected NODE|CPUS|GRES)", source, line)));
     }
     if (!seen.insert(fields[0]).second) continue;  // a node in several partitions
+    const ClusterNode node{fields[0], std::stoi(fields[1]), gpus_in_gres(fields[2])};
     ++capacity.nodes;
-    capacity.cpus += std::stoi(fields[1]);
-    capacity.max_gpus_per_node = std::max(capacity.max_gpus_per_node, gpus_in_gres(fields[2]));
+    capacity.cpus += node.cpus;
+    capacity.max_gpus_per_node = std::max(capacity.max_gpus_per_node, node.gpus);
+    capacity.each_node.push_back(node);
   }
   if (capacity.nodes == 0) return fail(Error::plain(fmt::format("{}: the cluster lists no node", source)));
   return capacity;
@@ -202,8 +222,36 @@ Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const C
   return parse_sinfo_nodes(listing.output, source);
 }
 
-SlurmExecutor::SlurmExecutor(Executor& local, SlurmOptions options, CommandRunner run)
-    : local_(local), options_(std::move(options)), run_(std::move(run)), inherited_(inherited_slurm_variables()) {}
+SlurmExecutor::SlurmExecutor(Executor& local, SlurmOptions options, CommandRunner run, std::vector<ClusterNode> place_on)
+    : local_(local), options_(std::move(options)), run_(std::move(run)), inherited_(inherited_slurm_variables()) {
+  if (place_on.empty()) return;
+  placement_.emplace(std::move(place_on), options_.cpus_per_task.value_or(1));
+  refresh_node_states();
+}
+
+bool SlurmExecutor::has_room_for(const Demand& demand) const {
+  return !placement_ || !placement_->could_ever_fit(demand) || placement_->find(demand).has_value();
+}
+
+void SlurmExecutor::refresh_node_states() {
+  if (!placement_) return;
+  std::vector<std::string> command{"sinfo", "--noheader", "--Node", "--format=%N|%T|%E"};
+  if (options_.partition) command.push_back("--partition=" + *options_.partition);
+  const CommandOutcome listing = run_(command);
+  if (!listing.ok()) return;  // the controller may be restarting: the placement stays as it was
+  placement_->set_unavailable(unavailable_nodes(listing.output));
+}
+
+void SlurmExecutor::cancel_if_pinned_to_unavailable_node(Submitted& job) {
+  if (!placement_ || !job.cancelled_because.empty()) return;
+  const auto on = std::find_if(job.placement.begin(), job.placement.end(), [&](const NodeShare& share) {
+    return placement_->unavailable().count(share.node) > 0;
+  });
+  if (on == job.placement.end()) return;
+  job.cancelled_because =
+      fmt::format("its job waited for node {}, which Slurm reports down or drained, and was cancelled", on->node);
+  run_({"scancel", "--name=" + job.job_name});
+}
 
 SlurmExecutor::~SlurmExecutor() {
   for (const auto& [id, job] : submitted_jobs_) run_({"scancel", "--name=" + job.job_name});
@@ -215,8 +263,11 @@ Result<void> SlurmExecutor::start(const Launch& launch) {
   TRY(check_working_directory(launch.cwd));
   const std::string name = fmt::format("tipc-{}-{}", getpid(), ++submitted_);
   if (submitted_jobs_.empty()) next_poll_ = now() + kJobPoll;
-  auto ok = local_.start(slurm_launch(launch, options_, name, inherited_));
-  if (ok) submitted_jobs_[launch.id] = {name, launch.log_path};
+  const Placement placement = placement_ ? placement_->find(launch.demand()).value_or(Placement{}) : Placement{};
+  auto ok = local_.start(slurm_launch(launch, options_, name, inherited_, placement));
+  if (!ok) return ok;
+  if (placement_) placement_->take(placement);
+  submitted_jobs_[launch.id] = {name, launch.log_path, placement, ""};
   return ok;
 }
 
@@ -232,7 +283,7 @@ void SlurmExecutor::account_for_job(const std::string& job_name, const std::stri
     finished.job_id = job->id;
     finished.nodes = job->nodes;
     if (job_is_active(job->state)) run_({"scancel", "--name=" + job_name});
-    if (cluster_failure_states().count(job->state)) {
+    if (ended_by_cluster(job->state)) {
       const CommandOutcome nodes =
           run_({"sinfo", "--noheader", "--Node", "--nodes=" + job->nodes, "--format=%N|%T|%E"});
       finished.cluster_failure = cluster_failure(*job, nodes.ok() ? nodes.output : "");
@@ -246,19 +297,23 @@ void SlurmExecutor::account_for_job(const std::string& job_name, const std::stri
 void SlurmExecutor::stop_sruns_of_ended_jobs() {
   next_poll_ = now() + kJobPoll;
   if (submitted_jobs_.empty()) return;
+  refresh_node_states();
   std::vector<std::string> names;
   for (const auto& [id, job] : submitted_jobs_) names.push_back(job.job_name);
   const CommandOutcome listing = run_({"squeue", "--noheader", "--states=all",
                                        fmt::format("--name={}", fmt::join(names, ",")), "--format=%j|%T"});
   if (!listing.ok()) return;
-  std::set<std::string> ended;
+  std::map<std::string, std::string> states;  // job name -> state
   std::istringstream lines(listing.output);
   for (std::string line; std::getline(lines, line);) {
     const auto fields = fields_of(first_line(line));
-    if (fields.size() >= 2 && cluster_failure_states().count(fields[1])) ended.insert(fields[0]);
+    if (fields.size() >= 2) states[fields[0]] = fields[1];
   }
-  for (const auto& [id, job] : submitted_jobs_) {
-    if (ended.count(job.job_name)) local_.signal(id, SIGKILL);
+  for (auto& [id, job] : submitted_jobs_) {
+    const auto state = states.find(job.job_name);
+    if (state == states.end()) continue;
+    if (ended_by_cluster(state->second)) local_.signal(id, SIGKILL);
+    if (state->second == "PENDING") cancel_if_pinned_to_unavailable_node(job);
   }
 }
 
@@ -267,8 +322,13 @@ std::optional<Finished> SlurmExecutor::wait(Clock::time_point until) {
   auto finished = local_.wait(std::min(until, next_poll_));
   if (!finished) return finished;
   if (const auto it = submitted_jobs_.find(finished->id); it != submitted_jobs_.end()) {
-    account_for_job(it->second.job_name, it->second.log_path, *finished);
+    Submitted job = std::move(it->second);
     submitted_jobs_.erase(it);
+    account_for_job(job.job_name, job.log_path, *finished);
+    if (finished->cluster_failure.empty()) finished->cluster_failure = job.cancelled_because;
+    if (placement_) placement_->give_back(job.placement);
+    // The cluster failed it (its node, most likely): no stage goes to a node that is down.
+    if (!finished->cluster_failure.empty()) refresh_node_states();
   }
   return finished;
 }

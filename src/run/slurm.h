@@ -9,11 +9,13 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/command.h"
+#include "run/cluster_placement.h"
 #include "run/executor.h"
 #include "run/resources.h"
 
@@ -33,8 +35,12 @@ using CommandRunner = std::function<CommandOutcome(const std::vector<std::string
 // the stage's needs, the stage's own command after it. Variables named SLURM_* that
 // tipc-run inherited (it may itself run inside a job) are removed, so that every stage
 // is a job of its own; SLURM_CONF is kept.
+// With a placement, the job is pinned to its nodes (--nodelist).
 Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std::string& job_name,
-                    const std::vector<std::string>& inherited_slurm_variables);
+                    const std::vector<std::string>& inherited_slurm_variables, const Placement& placement = {});
+
+// The nodes `sinfo --Node --format=%N|%T|%E` lists as down, failing, drained or not responding.
+std::set<std::string> unavailable_nodes(const std::string& listing);
 
 // The SLURM_* variables of this process's environment, SLURM_CONF excepted.
 std::vector<std::string> inherited_slurm_variables();
@@ -70,8 +76,10 @@ Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const C
 
 class SlurmExecutor : public Executor {
  public:
-  // `local` runs the srun processes; `run` the helper commands.
-  SlurmExecutor(Executor& local, SlurmOptions options, CommandRunner run);
+  // `local` runs the srun processes; `run` the helper commands. With `place_on` (the
+  // cluster's nodes), tipc-run places the stages itself (run/cluster_placement.h): each job
+  // is pinned to nodes it fits now, and the scheduler holds a stage back while none do.
+  SlurmExecutor(Executor& local, SlurmOptions options, CommandRunner run, std::vector<ClusterNode> place_on = {});
   ~SlurmExecutor() override;  // cancels the jobs of stages still running
   SlurmExecutor(const SlurmExecutor&) = delete;
   SlurmExecutor& operator=(const SlurmExecutor&) = delete;
@@ -83,6 +91,7 @@ class SlurmExecutor : public Executor {
   void signal(const std::string& id, int signal) override;
   Clock::time_point now() const override { return local_.now(); }
   std::size_t running() const override { return local_.running(); }
+  bool has_room_for(const Demand& demand) const override;
 
  private:
   // What Slurm says of the job whose srun ended: its id, and why it failed where the
@@ -92,6 +101,11 @@ class SlurmExecutor : public Executor {
   // Slurm has ended itself (NODE_FAIL...) is killed, for an srun that lost its step with its
   // node may wait minutes more on it.
   void stop_sruns_of_ended_jobs();
+  // Asks Slurm which nodes are down or drained, so that no stage is placed there.
+  void refresh_node_states();
+  struct Submitted;
+  // A job waiting for a node that went down would wait forever: cancelled, with the reason.
+  void cancel_if_pinned_to_unavailable_node(Submitted& job);
 
   Executor& local_;
   SlurmOptions options_;
@@ -100,11 +114,14 @@ class SlurmExecutor : public Executor {
   struct Submitted {
     std::string job_name;
     std::string log_path;
+    Placement placement;            // empty: Slurm placed it
+    std::string cancelled_because;  // why tipc-run cancelled it ("" when it did not)
   };
   std::map<std::string, Submitted> submitted_jobs_;  // launch id -> its job, while it runs
   static constexpr Clock::duration kJobPoll = std::chrono::seconds(5);
   Clock::time_point next_poll_{};
   std::size_t submitted_ = 0;
+  std::optional<ClusterPlacement> placement_;
 };
 
 }  // namespace tipc::run

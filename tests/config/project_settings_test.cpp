@@ -136,6 +136,10 @@ TEST(ProjectSettingsSlurm, PartitionAccountCpusAndSrunFlags) {
   EXPECT_EQ(settings->slurm.account, "vision");
   EXPECT_EQ(settings->slurm.cpus_per_task, 8);
   EXPECT_EQ(settings->slurm.srun_args, (std::vector<std::string>{"--qos=ci", "--constraint=a100"}));
+  EXPECT_TRUE(settings->slurm.tipc_run_places);
+  const auto by_slurm = settings_from(dir, "slurm:\n  placement: slurm\n");
+  ASSERT_TRUE(by_slurm.has_value()) << by_slurm.error().str();
+  EXPECT_FALSE(by_slurm->slurm.tipc_run_places);
 }
 
 TEST(ProjectSettingsSlurm, MistakesNameFileLineAndKey) {
@@ -148,6 +152,10 @@ TEST(ProjectSettingsSlurm, MistakesNameFileLineAndKey) {
   EXPECT_NE(error_of("slurm:\n  srun_args: [\"--qos=ci\", \"qos\"]\n").find("'qos' is not an srun flag"),
             std::string::npos);
   EXPECT_NE(error_of("slurm: [gpu]\n").find(":1: key 'slurm': expected a map"), std::string::npos) << error_of("slurm: [gpu]\n");
+  EXPECT_NE(error_of("slurm:\n  cpus_per_task: 2\n  placement: mine\n")
+                .find("tipc-run.yaml:3: key 'placement': 'mine' is neither tipc-run"),
+            std::string::npos)
+      << error_of("slurm:\n  cpus_per_task: 2\n  placement: mine\n");
 }
 
 TEST(ProjectSettingsFile, EveryProblemIsReportedAtOnceEachWithItsLine) {

@@ -184,7 +184,7 @@ TEST_F(SchedulerTest, MultiNodeTrainsAreUnsupportedLocally) {
 }
 
 TEST_F(SchedulerTest, OnAClusterTheClusterPlacesStagesAndOnlyWhatNoNodeOffersIsUnsupported) {
-  options_.cluster = ClusterCapacity{2, 4, "slurm (sinfo)", 16};
+  options_.cluster = ClusterCapacity{2, 4, "slurm (sinfo)", 16, {}};
   auto fleet = make_stage("fleet", StageKind::kTrain, 2);
   fleet.needs.nodes = 2;
   fleet.hosts = "10.0.0.1,10.0.0.2";
@@ -210,6 +210,27 @@ TEST_F(SchedulerTest, OnAClusterTheClusterPlacesStagesAndOnlyWhatNoNodeOffersIsU
   EXPECT_EQ(started("fleet").launch.time_limit, 105);
   EXPECT_TRUE(started("bench").launch.exclusive);
   EXPECT_FALSE(started("a").launch.exclusive);
+}
+
+// An executor that places stages itself (Slurm with tipc-run's placement) may have no room
+// for a stage now: it waits in tipc-run, not in the cluster's queue, and later stages that
+// fit start beside it (backfilling).
+TEST_F(SchedulerTest, OnAClusterAStageWithoutRoomWaitsInTipcRunWhileOthersStart) {
+  options_.cluster = ClusterCapacity{1, 2, "slurm (sinfo)", 8, {}};
+  fake_.room = [this](const Demand& demand) {  // the nodes hold one GPU stage at a time
+    const auto gpu_stage_running = std::any_of(fake_.records.begin(), fake_.records.end(), [](const auto& r) {
+      return r.launch.gpus > 0 && r.end < 0;
+    });
+    return demand.gpus == 0 || !gpu_stage_running;
+  };
+  fake_.scripts["c.txt#g1"].seconds = 3;
+  const auto p = make_plan({make_stage("g1", StageKind::kTrain, 1), make_stage("g2", StageKind::kTrain, 1),
+                            make_stage("c1", StageKind::kInfer, 0), make_stage("c2", StageKind::kInfer, 0)});
+  const auto s = run({&p}, 8, 0);
+  EXPECT_EQ(s.count(Status::kPass), 4);
+  EXPECT_EQ(started("g2").start, started("g1").end) << "held back until g1's GPU was free";
+  EXPECT_EQ(started("c1").start, 0);
+  EXPECT_EQ(started("c2").start, 0) << "backfilled beside g1 while g2 waited";
 }
 
 TEST_F(SchedulerTest, AllocatedGpusReachTheStageMappedFromLogicalIds) {
@@ -607,7 +628,7 @@ TEST_F(ServiceTest, FailFastLetsTheServerServeItsRunningClientsAndStopsItAfterTh
 }
 
 TEST_F(ServiceTest, OnAClusterAServiceIsUnsupported) {
-  options_.cluster = ClusterCapacity{4, 8, "sinfo", 32};
+  options_.cluster = ClusterCapacity{4, 8, "sinfo", 32, {}};
   const auto s = run_server_and_client();
   EXPECT_EQ(record(s, "server").verdict.result, Status::kUnsupported);
   EXPECT_EQ(record(s, "client").verdict.result, Status::kUnsupported);

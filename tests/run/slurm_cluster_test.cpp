@@ -160,6 +160,8 @@ TEST_F(SlurmRun, ATimeoutCancelsTheJob) {
 
 TEST_F(SlurmRun, CtrlCCancelsRunningAndWaitingJobs) {
   write_config("fake", "train.py --record rec.txt --sleep 120");
+  // Slurm places the jobs (tipc-run's own placement submits only what fits now).
+  repo_.write("test_tipc/tipc-run.yaml", "slurm:\n  placement: slurm\n");
   const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer",
                                                     "--executor", "slurm", "--only", "train"});
   // Both trains are submitted; the 2-GPU one waits until the 1-GPU one ends.

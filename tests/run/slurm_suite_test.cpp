@@ -1,15 +1,19 @@
 // A 100-config suite of fake stages over the two-node cluster (--executor slurm): every
-// stage passes, the stages spread over both nodes, and the srun processes tipc-run keeps
-// at once stay within -j, whose default with Slurm is what the cluster's CPUs hold. bench/slurm_suite.py measures the same suite's makespan.
+// stage passes, the stages spread over both nodes, no job waits in Slurm's queue (tipc-run
+// places them), and the srun processes tipc-run keeps at once stay within -j, whose default
+// with Slurm is what the cluster's CPUs hold. bench/slurm_suite.py measures the same suite's makespan.
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <set>
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -59,6 +63,24 @@ int sruns_of(pid_t tipc_run) {
   return count;
 }
 
+// Seconds from submission to start of each job of the run of `tipc_run` that Slurm still
+// remembers (`scontrol show job`: whole seconds; MinJobAge keeps ended jobs 300 s).
+std::vector<long> seconds_jobs_waited(test::LocalSlurm& cluster, pid_t tipc_run) {
+  const auto seconds_of = [](const std::string& line, const std::string& key) -> long {
+    const auto at = line.find(" " + key + "=");
+    std::tm tm{};
+    if (at == std::string::npos || !strptime(line.c_str() + at + key.size() + 2, "%Y-%m-%dT%H:%M:%S", &tm)) return -1;
+    return static_cast<long>(timegm(&tm));
+  };
+  std::vector<long> waits;
+  std::istringstream lines(cluster.command("scontrol show job --oneliner"));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(fmt::format(" JobName=tipc-{}-", tipc_run)) == std::string::npos) continue;
+    waits.push_back(seconds_of(line, "StartTime") - seconds_of(line, "SubmitTime"));
+  }
+  return waits;
+}
+
 class SlurmMultiNodeSuite : public test::SlurmMultiNodeTest {};
 
 TEST_F(SlurmMultiNodeSuite, AHundredConfigsSpreadOverBothNodesWithBoundedSruns) {
@@ -103,6 +125,11 @@ TEST_F(SlurmMultiNodeSuite, AHundredConfigsSpreadOverBothNodesWithBoundedSruns) 
     }
   }
   EXPECT_EQ(nodes.size(), 2u) << "stages ran on both nodes";
+  // tipc-run pinned each job to nodes it counted free (docs/slurm.md), so none waited in
+  // Slurm's queue for its next scheduling pass (with Slurm placing them, GPU trains did).
+  const auto waits = seconds_jobs_waited(cluster(), pid);
+  EXPECT_EQ(waits.size(), static_cast<std::size_t>(kConfigs));
+  EXPECT_LE(*std::max_element(waits.begin(), waits.end()), 1) << fmt::format("{}", fmt::join(waits, " "));
   std::cout << kConfigs << " trains over 2 nodes in " << report["seconds"].get<double>() << " s, at most "
             << most_sruns << " srun processes at once (-j " << jobs << ")\n";
 }

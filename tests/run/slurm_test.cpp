@@ -244,6 +244,61 @@ TEST_F(SlurmExecutorTest, TheSrunOfAJobSlurmEndedIsKilledAtTheNextPoll) {
   EXPECT_EQ(local_.records[0].signals, (std::vector<int>{SIGKILL}));
 }
 
+// With the cluster's nodes, each job is pinned to nodes with room by tipc-run's count; a
+// stage that does not fit now is held back (has_room_for), one that never fits is left to
+// Slurm; a node Slurm reports down is avoided from the next poll on.
+TEST_F(SlurmExecutorTest, WithTheNodesEachJobIsPinnedToNodesThatHaveRoom) {
+  local_.default_script.seconds = 100;
+  sinfo_output_ = "n1|mixed|none\nn2|idle|none\n";
+  SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); }, {{"n1", 2, 2}, {"n2", 2, 2}});
+  EXPECT_EQ(commands_.at(0), (std::vector<std::string>{"sinfo", "--noheader", "--Node", "--format=%N|%T|%E"}));
+  const auto stage = [&](const std::string& id, int gpus) {
+    Launch l = launch();
+    l.id = id;
+    l.gpus = gpus;
+    return l;
+  };
+  const auto nodelist = [&](std::size_t i) {
+    const auto& argv = local_.records.at(i).launch.argv;
+    const auto it = std::find_if(argv.begin(), argv.end(), [](const auto& w) { return w.starts_with("--nodelist="); });
+    return it == argv.end() ? std::string() : *it;
+  };
+  ASSERT_TRUE(slurm.has_room_for(stage("a", 2).demand()));
+  ASSERT_TRUE(slurm.start(stage("a", 2)));
+  ASSERT_TRUE(slurm.start(stage("b", 2)));
+  EXPECT_EQ(nodelist(0), "--nodelist=n1");
+  EXPECT_EQ(nodelist(1), "--nodelist=n2");
+  EXPECT_FALSE(slurm.has_room_for(stage("x", 1).demand())) << "both nodes' GPUs are taken";
+  EXPECT_TRUE(slurm.has_room_for(stage("x", 0).demand())) << "one CPU is free on each";
+  EXPECT_TRUE(slurm.has_room_for(stage("x", 3).demand())) << "never fits: Slurm decides";
+  ASSERT_TRUE(slurm.start(stage("c", 3)));
+  EXPECT_EQ(nodelist(2), "") << "a stage that never fits is not pinned";
+  sinfo_output_ = "n1|down*|Not responding\nn2|mixed|none\n";
+  squeue_output_ = "";
+  for (int i = 0; i < 2; ++i) EXPECT_FALSE(slurm.wait(local_.now() + std::chrono::seconds(6)));
+  ASSERT_TRUE(slurm.start(stage("d", 0)));
+  EXPECT_EQ(nodelist(3), "--nodelist=n2") << "n1 is down";
+  EXPECT_FALSE(slurm.has_room_for(stage("x", 0).demand())) << "n2's CPUs are taken, n1 is down";
+}
+
+// A job pinned to a node that went down before it started would wait for it forever: the
+// poll cancels it, and the stage fails naming the node.
+TEST_F(SlurmExecutorTest, AJobWaitingForANodeThatWentDownIsCancelledNamingTheNode) {
+  local_.default_script.seconds = 8;
+  sinfo_output_ = "n1|idle|none\n";
+  SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); }, {{"n1", 2, 2}});
+  ASSERT_TRUE(slurm.start(launch()));
+  const std::string name = local_.records[0].launch.argv[2].substr(11);
+  sinfo_output_ = "n1|down*|Not responding\n";
+  squeue_output_ = name + "|PENDING|\n";
+  std::optional<Finished> done;
+  for (int i = 0; i < 4 && !done; ++i) done = slurm.wait(local_.now() + std::chrono::seconds(4));
+  ASSERT_TRUE(done);
+  const auto cancel = std::find(commands_.begin(), commands_.end(), std::vector<std::string>{"scancel", "--name=" + name});
+  EXPECT_NE(cancel, commands_.end());
+  EXPECT_EQ(done->cluster_failure, "its job waited for node n1, which Slurm reports down or drained, and was cancelled");
+}
+
 // An srun that got no allocation (the controller was down) fails with srun's own words.
 TEST_F(SlurmExecutorTest, AnSrunThatGotNoAllocationFailsWithSrunsError) {
   SlurmExecutor slurm(local_, {}, [this](const auto& argv) { return helper(argv); });
