@@ -141,6 +141,15 @@ Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm
   return {};
 }
 
+// The Slurm executor: it places the stages on the cluster's nodes itself unless the
+// settings leave that to Slurm (`placement: slurm`).
+void on_slurm_cluster(std::optional<run::SlurmExecutor>& executor, run::Executor& local, const run::SlurmOptions& slurm,
+                      const Project& project, const run::SchedulerOptions& scheduler) {
+  std::vector<run::ClusterNode> place_on;
+  if (project.settings.slurm.tipc_run_places && scheduler.cluster) place_on = scheduler.cluster->each_node;
+  executor.emplace(local, slurm, [](const auto& argv) { return run_command(argv); }, std::move(place_on));
+}
+
 // Stages in flight at once: each is a process here. With Slurm each is an srun that runs a
 // job or waits for one: as many as the cluster's CPUs hold (one task per stage, --cpus-per-task
 // each), at most 256. A job that waits in Slurm's queue starts at Slurm's next scheduling
@@ -229,11 +238,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
     if (auto ok = run_prepare_scripts(project, config_files, options, local, signals); !ok) return report_error(ok.error());
   }
   std::optional<run::SlurmExecutor> on_slurm;
-  if (options.executor == ExecutorKind::kSlurm) {
-    std::vector<run::ClusterNode> place_on;
-    if (project.settings.slurm.tipc_run_places) place_on = scheduler.cluster->each_node;
-    on_slurm.emplace(local, slurm, [](const auto& argv) { return run_command(argv); }, std::move(place_on));
-  }
+  if (options.executor == ExecutorKind::kSlurm) on_slurm_cluster(on_slurm, local, slurm, project, scheduler);
   run::Executor& executor = on_slurm ? static_cast<run::Executor&>(*on_slurm) : local;
 
   scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options, scheduler, slurm)));
