@@ -40,15 +40,15 @@ eval() {
 }
 # A program the runner started in the background (`nohup server &`) may not have recorded
 # itself yet when the runner ends, and the sandbox's end kills it: the runner's exit waits
-# for its background jobs, at most TIPC_TRACE_BACKGROUND_WAIT seconds (a real server that
-# never ends costs that much). The runner's exit status is kept.
+# for its background jobs, at most 3 s (a real server that never ends costs that much).
+# The runner's exit status is kept.
 __tipc_trace_running_jobs() {
   local pid
   for pid in $(jobs -pr); do [[ $pid == "$1" ]] || printf '%s ' "$pid"; done
 }
 __tipc_trace_wait_background() {
   [[ -n $(__tipc_trace_running_jobs) ]] || return 0
-  /bin/sleep "${TIPC_TRACE_BACKGROUND_WAIT:-3}" &
+  /bin/sleep 3 &
   local timer=$!
   while [[ -n $(__tipc_trace_running_jobs "$timer") ]] && builtin kill -0 "$timer" 2>/dev/null; do
     builtin wait -n 2>/dev/null
