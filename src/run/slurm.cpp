@@ -163,7 +163,7 @@ std::set<std::string> unavailable_nodes(const std::string& listing) {
 
 Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std::string& job_name,
                     const std::vector<std::string>& inherited_slurm_variables, const Placement& placement) {
-  const int ranks_per_node = launch.processes > 1 ? launch.processes : 1;
+  const int ranks_per_node = launch.demand().tasks_per_node;
   Launch step = launch;
   step.processes = 1;  // srun starts the ranks, one task each
   step.argv = {"srun", "--quiet", "--job-name=" + job_name, "--comment=" + launch.id, "--chdir=" + launch.cwd,
@@ -230,7 +230,8 @@ SlurmExecutor::SlurmExecutor(Executor& local, SlurmOptions options, CommandRunne
 }
 
 bool SlurmExecutor::has_room_for(const Demand& demand) const {
-  return !placement_ || !placement_->could_ever_fit(demand) || placement_->find(demand).has_value();
+  // Room now is the common answer: one search; the search over an idle cluster only when busy.
+  return !placement_ || placement_->find(demand).has_value() || !placement_->could_ever_fit(demand);
 }
 
 void SlurmExecutor::refresh_node_states() {
