@@ -171,7 +171,7 @@ TEST_F(SlurmMultiNodeFaults, SlurmctldRestartedDuringARunNeverHangsTheRun) {
   ASSERT_NE(wait_for_running("%k", "norm_train", 60).find("norm_train"), std::string::npos);
   ASSERT_TRUE(test::stop_controller());
   std::this_thread::sleep_for(std::chrono::seconds(6));
-  ASSERT_TRUE(test::start_controller());
+  ASSERT_TRUE(test::start_controller()) << test::file_tail_of(test::slurm_cluster_dir() / "log/slurmctld.log");
   int status = 0;
   waitpid(pid, &status, 0);
   const double seconds = seconds_since(start);

@@ -117,21 +117,36 @@ inline bool set_slurmd_timeout(int seconds) {
   return false;
 }
 
-// Stops slurmctld (SIGTERM: it saves its state, as for a restart) and waits until it is gone.
+// Stops slurmctld (SIGTERM: it saves its state, as for a restart) and waits until it is
+// gone, at most 30 s; false when it is not (a new one could not take its port).
 inline bool stop_controller() {
   const pid_t pid = slurm_faults_detail::pid_in(slurm_cluster_dir() / "slurmctld.pid");
   if (pid <= 0 || kill(pid, SIGTERM) != 0) return false;
-  for (int i = 0; i < 100 && kill(pid, 0) == 0; ++i) {
-    if (slurp("/proc/" + std::to_string(pid) + "/stat").find(") Z") != std::string::npos) break;  // a zombie
+  for (int i = 0; i < 300 && kill(pid, 0) == 0; ++i) {
+    if (slurp("/proc/" + std::to_string(pid) + "/stat").find(") Z") != std::string::npos) return true;  // a zombie
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  return true;
+  return kill(pid, 0) != 0;
 }
 
+// The last 4 KiB of a log, for a failure's message.
+inline std::string file_tail_of(const std::filesystem::path& log) {
+  const std::string text = slurp(log.string());
+  return text.size() > 4096 ? text.substr(text.size() - 4096) : text;
+}
+
+// Starts slurmctld again and waits until it answers (`scontrol ping`), at most 30 s: under
+// load its start (reading the saved state) took longer than the 10 s a test then gave the
+// queue to drain.
 inline bool start_controller() {
   const auto conf = slurm_cluster_dir() / "slurm.conf";
-  return std::system(("/usr/sbin/slurmctld -f " + shell_quote(conf.string()) + " </dev/null >/dev/null 2>&1").c_str()) ==
-         0;
+  const std::string start = "/usr/sbin/slurmctld -f " + shell_quote(conf.string()) + " </dev/null >/dev/null 2>&1";
+  if (std::system(start.c_str()) != 0) return false;
+  for (int i = 0; i < 300; ++i) {
+    if (std::system("scontrol ping >/dev/null 2>&1") == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
 }
 
 }  // namespace tipc::test
