@@ -1,5 +1,8 @@
 #include "trace/sandbox.h"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <mutex>
 
 #include "core/command.h"
@@ -7,10 +10,46 @@
 namespace tipc::trace {
 namespace {
 
+namespace fs = std::filesystem;
+
+// The host id a root tipc-run's sandbox runs as: the kernel's overflow id, "nobody" on
+// Debian, which owns no file and no process of the host.
+constexpr const char* kSandboxId = "65534";
+
+// setpriv (util-linux, essential on Debian) before bwrap when tipc-run is root: as root,
+// bwrap's user namespace would map the runner to root outside, which still owns (and so
+// reads) root's 0600 files; as nobody it owns nothing.
+std::vector<std::string> privilege_drop() {
+  if (geteuid() != 0) return {};
+  return {"setpriv", std::string("--reuid=") + kSandboxId, std::string("--regid=") + kSandboxId, "--clear-groups",
+          "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"};
+}
+
+// The system as programs need it, read-only; a merged-/usr link stays a link.
+std::vector<std::string> system_directories() {
+  std::vector<std::string> out;
+  for (const char* path : {"/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+    std::error_code ec;
+    const auto status = fs::symlink_status(path, ec);
+    if (fs::is_symlink(status)) {
+      out.insert(out.end(), {"--symlink", fs::read_symlink(path, ec).string(), path});
+    } else if (fs::is_directory(status)) {
+      out.insert(out.end(), {"--ro-bind", path, path});
+    }
+  }
+  return out;
+}
+
 const std::vector<std::string>& bwrap_options() {
-  static const std::vector<std::string> options = {"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                                                   "--unshare-net", "--unshare-pid", "--unshare-ipc",
-                                                   "--die-with-parent"};
+  static const std::vector<std::string> options = [] {
+    std::vector<std::string> out = privilege_drop();
+    out.insert(out.end(), {"bwrap", "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc",
+                           "--unshare-net", "--cap-drop", "ALL", "--new-session", "--die-with-parent"});
+    const auto system = system_directories();
+    out.insert(out.end(), system.begin(), system.end());
+    out.insert(out.end(), {"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"});
+    return out;
+  }();
   return options;
 }
 
@@ -19,8 +58,7 @@ const CommandOutcome& bwrap_probe() {
   static CommandOutcome outcome;
   static std::once_flag once;
   std::call_once(once, [] {
-    std::vector<std::string> argv = {"bwrap"};
-    argv.insert(argv.end(), bwrap_options().begin(), bwrap_options().end());
+    std::vector<std::string> argv = bwrap_options();
     argv.push_back("true");
     outcome = run_command(CommandSpec{argv, "", std::nullopt, 10, true, 4096});
   });
@@ -45,14 +83,30 @@ Result<Sandbox> choose_sandbox(Isolation isolation) {
     return fail(Error::plain("bubblewrap (bwrap) does not work here, and the trace asks for it: " + probe_failure(probe)));
   }
   return Sandbox{false, "bubblewrap (bwrap) is not usable (" + probe_failure(probe) + "), so " + kUnguarded +
-                            "; install the Debian package bubblewrap"};
+                            "; install the Debian package bubblewrap (it needs unprivileged user namespaces)"};
+}
+
+Result<void> hand_over_to_sandbox(const Sandbox& sandbox, const std::string& writable) {
+  if (!sandbox.bwrap || geteuid() != 0) return {};
+  const auto id = static_cast<uid_t>(std::stoul(kSandboxId));
+  std::error_code ec;
+  auto give = [&](const fs::path& path) -> Result<void> {
+    if (lchown(path.c_str(), id, id) == 0) return {};
+    return fail(Error::plain("cannot hand " + path.string() + " to the trace sandbox: " + errno_text(errno)));
+  };
+  TRY(give(writable));
+  for (auto it = fs::recursive_directory_iterator(writable, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    TRY(give(it->path()));
+  }
+  if (ec) return fail(Error::plain("cannot hand " + writable + " to the trace sandbox: " + ec.message()));
+  return {};
 }
 
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,
                                         std::vector<std::string> argv, const std::vector<FileBind>& binds) {
   if (!sandbox.bwrap) return argv;
-  std::vector<std::string> out = {"bwrap"};
-  out.insert(out.end(), bwrap_options().begin(), bwrap_options().end());
+  std::vector<std::string> out = bwrap_options();
   for (const auto& bind : binds) out.insert(out.end(), {"--ro-bind", bind.source, bind.target});
   out.insert(out.end(), {"--bind", writable, writable, "--"});
   out.insert(out.end(), argv.begin(), argv.end());

@@ -1,9 +1,15 @@
 #pragma once
-// How a traced runner is kept from the machine.
+// How a traced runner is kept from the machine (docs/internals.md, "The trace sandbox").
 //
-// bubblewrap (bwrap): the whole file system read-only, only the scratch directory
-// writable, fresh /dev and /proc, its own PID namespace and no network but loopback
-// (--unshare-net), and it dies with tipc-run (--die-with-parent).
+// bubblewrap (bwrap), with no more power than an unprivileged user: when tipc-run is root,
+// setpriv first drops to the overflow id 65534 ("nobody", which owns nothing on the host)
+// with no capabilities left in any set; bwrap then puts the runner in its own user
+// namespace (no capabilities, no further user namespaces, no_new_privs), its own PID, IPC
+// and network namespaces (loopback only) and a new terminal session, and dies with
+// tipc-run. The file system it sees is built, not inherited: the system directories (/usr,
+// /etc and the /bin, /lib links) read-only, fresh /dev, /proc and /tmp, the stand-in and the
+// interpreter binds read-only, the scratch directory writable; home directories, /root,
+// /run, /var, /srv, /mnt, /media, /opt and the repository itself are not there.
 //
 // The fallback (no bwrap, or --trace-isolation none) only runs the runner in the scratch
 // copy with an emptied environment, the stand-ins first on PATH, HOME and TMPDIR inside
@@ -33,7 +39,12 @@ struct FileBind {
   std::string source, target;
 };
 
-// argv wrapped for the sandbox; `writable` is the one directory the command may write to.
+// Makes `writable` (a directory tipc-run made) the sandbox user's, so that the runner can
+// write there when tipc-run is root and the runner is not; nothing to do otherwise.
+Result<void> hand_over_to_sandbox(const Sandbox& sandbox, const std::string& writable);
+
+// argv wrapped for the sandbox; `writable` is the one directory the command may write to,
+// `binds` the only other files it sees beside the system directories.
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,
                                         std::vector<std::string> argv, const std::vector<FileBind>& binds = {});
 

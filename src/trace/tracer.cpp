@@ -184,8 +184,10 @@ Result<std::vector<FileBind>> interpreter_binds(const TraceRequest& request, con
 
 Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inputs) {
   const auto sandbox = TRY(choose_sandbox(request.isolation));
-  const auto binds = TRY(interpreter_binds(request, sandbox));
+  auto binds = TRY(interpreter_binds(request, sandbox));
+  binds.insert(binds.begin(), FileBind{stand_in_binary(), stand_in_binary()});  // the sandbox sees no build tree
   const auto tree = TRY(ScratchTree::create(inputs, request.interpreter));
+  TRY(hand_over_to_sandbox(sandbox, tree->root().string()));
   const auto start = start_environment(*tree, request);
   CommandSpec spec;
   spec.cwd = (tree->repo() / request.run_dir).lexically_normal().string();

@@ -1,0 +1,135 @@
+// The trace sandbox against a hostile runner (issue 37): whatever a runner script, or a
+// config value the runner evaluates, tries inside the trace, it has no more power than an
+// unprivileged user: no capabilities, no remount, no chown, no raw socket, no root-only
+// file, no home directory, no host process, and the host is unchanged afterwards.
+#include "trace/sandbox.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "support/run_binary.h"
+#include "support/temp_dir.h"
+#include "trace/tracer.h"
+
+namespace tipc::trace {
+namespace {
+namespace fs = std::filesystem;
+
+// A file the runner tries to create on the host, in a directory the sandbox shows it
+// (read-only): it exists afterwards only if the runner got write access to the host.
+struct HostFile {
+  fs::path path = fs::path("/etc") / ("tipc-sandbox-escape-" + std::to_string(getpid()));
+  ~HostFile() {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+};
+
+// Each attempt reports `name=what it got` as one argument of a recorded stand-in call.
+std::string hostile_runner(const HostFile& host) {
+  const std::string host_pid = std::to_string(getpid());
+  return "mount -o remount,bind,rw / 2>/dev/null && remounted=yes\n"
+         "echo escaped > " + host.path.string() + " 2>/dev/null\n"
+         "shadow=$(head -c 64 /etc/shadow 2>/dev/null)\n"
+         "touch owned && chown 4242:4242 owned 2>/dev/null && chowned=yes\n"
+         "caps=$(grep -E '^Cap(Prm|Eff|Bnd)' /proc/self/status | tr -d '\\t' | tr '\\n' ' ')\n"
+         "raw=$(/usr/bin/python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1); print(\"opened\")' "
+         "2>/dev/null)\n"
+         "traced=$(/usr/bin/python3 -c 'import ctypes; print(ctypes.CDLL(None).ptrace(16, " + host_pid +
+         ", 0, 0))' 2>/dev/null)\n"
+         "homes=$(ls -A /root /home 2>/dev/null | tr '\\n' ' ')\n"
+         "python3.7 probe remounted=$remounted shadow=$shadow chowned=$chowned \"caps=$caps\" raw=$raw "
+         "traced=$traced \"homes=$homes\" uid=$(id -u)\n";
+}
+
+std::map<std::string, std::string> probe_results(const Trace& trace) {
+  std::map<std::string, std::string> results;
+  for (const auto& call : trace.calls) {
+    if (call.args.empty() || call.args[0] != "probe") continue;
+    for (std::size_t i = 1; i < call.args.size(); ++i) {
+      const auto& word = call.args[i];
+      results[word.substr(0, word.find('='))] = word.substr(word.find('=') + 1);
+    }
+  }
+  return results;
+}
+
+struct HostileRepo {
+  test::TempDir dir;
+  explicit HostileRepo(const std::string& runner, const std::string& config_lines = "") {
+    dir.write("test_tipc/test_train_inference_python.sh", runner);
+    dir.write("test_tipc/configs/m/train_infer_python.txt",
+              "===========================train_params===========================\nmodel_name:M\npython:python3.7\n" +
+                  config_lines);
+  }
+  TraceRequest request() const {
+    TraceRequest r;
+    r.repo_root = dir.path().string();
+    r.runner = "test_tipc/test_train_inference_python.sh";
+    r.config_arg = "test_tipc/configs/m/train_infer_python.txt";
+    r.mode = "lite_train_lite_infer";
+    r.interpreter = "python3.7";
+    r.model_name = "M";
+    r.timeout_seconds = 30;
+    r.isolation = Isolation::bwrap;
+    return r;
+  }
+};
+
+#define SKIP_WITHOUT_BWRAP()                                                                 \
+  do {                                                                                       \
+    if (!choose_sandbox(Isolation::bwrap)) {                                                 \
+      GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) is missing or does not work here"; \
+    }                                                                                        \
+  } while (false)
+
+TEST(Sandbox, AHostileRunnerHasNoPowerInsideAndLeavesTheHostUnchanged) {
+  SKIP_WITHOUT_BWRAP();
+  HostFile host;
+  HostileRepo repo(hostile_runner(host));
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  const auto got = probe_results(*trace);
+  ASSERT_FALSE(got.empty()) << "the probe call was not recorded";
+  EXPECT_EQ(got.at("remounted"), "");
+  EXPECT_FALSE(fs::exists(host.path)) << "the runner wrote " << host.path << " on the host";
+  EXPECT_EQ(got.at("shadow"), "") << "the runner read /etc/shadow";
+  EXPECT_EQ(got.at("chowned"), "");
+  EXPECT_EQ(got.at("caps"), "CapPrm:0000000000000000 CapEff:0000000000000000 CapBnd:0000000000000000 ");
+  EXPECT_EQ(got.at("raw"), "") << "the runner opened a raw socket";
+  EXPECT_EQ(got.at("traced"), "-1") << "the runner attached to the host process " << getpid();
+  EXPECT_EQ(got.at("homes"), "") << "home directories are visible";
+  if (geteuid() == 0) {
+    EXPECT_EQ(got.at("uid"), "65534");
+  }
+}
+
+// The same through a config value that the runner evaluates, as the upstream runners'
+// `eval $cmd` does, planned by the binary in the default mode and with --dry-run.
+TEST(Sandbox, AConfigValueTheRunnerEvaluatesCannotWriteOnTheHost) {
+  SKIP_WITHOUT_BWRAP();
+  HostFile host;
+  const std::string attack = "tools/train.py$(/bin/mount${IFS}-o${IFS}remount,rw,bind${IFS}/;echo${IFS}x>" +
+                             host.path.string() + ")";
+  HostileRepo repo(
+      "IFS=$'\\n'\nlines=($(cat $1))\ntrainer=$(echo ${lines[3]} | cut -d: -f2-)\n"
+      "cmd=\"python3.7 ${trainer} -o Global.epoch_num=1\"\neval $cmd\n",
+      "norm_train:" + attack + "\n");
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--dry-run"}, std::vector<std::string>{}}) {
+    std::vector<std::string> args = {"test_tipc/configs/m/train_infer_python.txt", "lite_train_lite_infer"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto result = test::run_tipc(repo.dir.path().string(), args);
+    EXPECT_FALSE(fs::exists(host.path)) << (extra.empty() ? "a run" : "a dry run") << ": the config value wrote "
+                                        << host.path << " on the host\n" << result.out << result.err;
+  }
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  EXPECT_FALSE(fs::exists(host.path));
+}
+
+}  // namespace
+}  // namespace tipc::trace
