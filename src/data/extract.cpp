@@ -168,7 +168,8 @@ class Extraction {
   Result<void> extract_entry(archive* reader, archive_entry* entry);
   Result<Parts> checked_path() const;
   Result<void> write_file(archive* reader, archive_entry* entry, const Parts& parts);
-  Result<void> copy_data(archive* reader, int fd);
+  Result<void> copy_data(archive* reader, archive_entry* entry, int fd);
+  Result<void> check_size(std::uint64_t entry_bytes) const;
   Result<void> write_at(int fd, const void* data, std::size_t size, la_int64_t offset) const;
   Result<void> make_symlink(archive_entry* entry, const Parts& parts);
   Result<void> make_hardlink(archive_entry* entry, const Parts& parts);
@@ -263,16 +264,20 @@ Result<void> Extraction::write_file(archive* reader, archive_entry* entry, const
   });
   if (!made) return made;
   const UniqueFd file(created);
-  if (auto copied = copy_data(reader, file.get()); !copied) return copied;
+  if (auto copied = copy_data(reader, entry, file.get()); !copied) return copied;
   // Execute bits stay; setuid, setgid, sticky and group/other write do not.
   if (::fchmod(file.get(), archive_entry_perm(entry) & 0755) != 0) return fail(system_error("cannot set the mode"));
   return {};
 }
 
-// Counts the bytes actually unpacked rather than trusting the header's size, which a
-// bomb may understate, and stops as soon as a limit is passed.
-Result<void> Extraction::copy_data(archive* reader, int fd) {
-  std::uint64_t extent = 0;  // end of the furthest block: the holes of sparse files count too
+// An entry's size is what its header declares, or where its data reaches if that is
+// further: a sparse file may end in a hole that no data block reaches (or be all hole),
+// and a bomb may understate its size. Every size counts against the limits as soon as it
+// is known, before the bytes are written.
+Result<void> Extraction::copy_data(archive* reader, archive_entry* entry, int fd) {
+  const la_int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
+  std::uint64_t extent = static_cast<std::uint64_t>(std::max<la_int64_t>(declared, 0));
+  TRY(check_size(extent));
   for (;;) {
     const void* block = nullptr;
     std::size_t size = 0;
@@ -281,16 +286,23 @@ Result<void> Extraction::copy_data(archive* reader, int fd) {
     if (status == ARCHIVE_EOF) break;
     if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return fail(corrupt_archive(archive_path_, reader));
     extent = std::max(extent, static_cast<std::uint64_t>(offset) + size);
-    if (extent > limits_.max_entry_bytes) {
-      return fail(refuse("larger than max_entry_bytes (" + std::to_string(limits_.max_entry_bytes) + " bytes)"));
-    }
-    if (report_.bytes + extent > limits_.max_total_bytes) {
-      return fail(refuse("the archive unpacks to more than max_total_bytes (" +
-                         std::to_string(limits_.max_total_bytes) + " bytes)"));
-    }
+    TRY(check_size(extent));
     if (auto written = write_at(fd, block, size, offset); !written) return written;
   }
+  // The hole at the end, which no block wrote.
+  if (::ftruncate(fd, static_cast<off_t>(extent)) != 0) return fail(system_error("cannot set the size"));
   report_.bytes += extent;
+  return {};
+}
+
+Result<void> Extraction::check_size(std::uint64_t entry_bytes) const {
+  if (entry_bytes > limits_.max_entry_bytes) {
+    return fail(refuse("larger than max_entry_bytes (" + std::to_string(limits_.max_entry_bytes) + " bytes)"));
+  }
+  if (report_.bytes + entry_bytes > limits_.max_total_bytes) {
+    return fail(refuse("the archive unpacks to more than max_total_bytes (" + std::to_string(limits_.max_total_bytes) +
+                       " bytes)"));
+  }
   return {};
 }
 

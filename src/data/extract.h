@@ -19,7 +19,8 @@
 namespace tipc::data {
 
 struct ExtractLimits {
-  std::uint64_t max_total_bytes = 8ull << 30;  // sum of regular-file sizes, as written
+  // Sizes of regular files in full: a sparse file's holes count, also one at its end.
+  std::uint64_t max_total_bytes = 8ull << 30;  // sum of regular-file sizes
   std::uint64_t max_entries = 200000;
   std::uint64_t max_entry_bytes = 4ull << 30;
   // Components of an entry's path. The directories of the path being unpacked are held

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -565,6 +566,62 @@ TEST_F(Extract, SparseHolesCountTowardsTheSizeLimit) {
   sparse.sparse_size = 1 << 20;
   EXPECT_LT(fs::file_size(archive("sparse.tar", Format::kTar, {sparse})), 64u * 1024);
   expect_refused({sparse}, "alexnet/sparse", {.max_entry_bytes = 64 * 1024});
+}
+
+// GNU tar's sparse formats, each a tar of alexnet/tail_hole (4 KiB of data, then a hole to
+// 1 MiB) and alexnet/all_hole (1 MiB of hole): no data block reaches the end of either.
+constexpr std::size_t kSparseFileBytes = 1 << 20;
+const std::vector<std::string> kSparseFormats = {"--format=gnu", "--format=posix --sparse-version=0.0",
+                                                 "--format=posix --sparse-version=0.1",
+                                                 "--format=posix --sparse-version=1.0"};
+
+std::string sparse_tar(const fs::path& dir, const std::string& format) {
+  const fs::path tree = dir / "sparse-tree";
+  fs::create_directories(tree / "alexnet");
+  std::ofstream(tree / "alexnet/tail_hole", std::ios::binary) << std::string(4096, 'd');
+  fs::resize_file(tree / "alexnet/tail_hole", kSparseFileBytes);
+  std::ofstream(tree / "alexnet/all_hole", std::ios::binary).close();
+  fs::resize_file(tree / "alexnet/all_hole", kSparseFileBytes);
+  const fs::path tar = dir / "sparse.tar";
+  fs::remove(tar);
+  const std::string command = "tar --sparse " + format + " -cf " + tar.string() + " -C " + tree.string() + " alexnet";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  EXPECT_LT(fs::file_size(tar), 64u * 1024) << format << ": the files are stored sparse";
+  return tar.string();
+}
+
+TEST_F(Extract, SparseFilesEndingInAHoleComeOutAtTheirFullSizeInEverySparseFormat) {
+  const std::string tail = std::string(4096, 'd') + std::string(kSparseFileBytes - 4096, '\0');
+  for (const std::string& format : kSparseFormats) {
+    const auto path = sparse_tar(archives_.path(), format);
+    const auto destination = parent_.path() / std::to_string(&format - kSparseFormats.data());
+    const auto report = prepare_data({path, destination.string(), "alexnet"});
+    ASSERT_TRUE(report) << format << ": " << report.error().str();
+    EXPECT_EQ(report->bytes, 2 * kSparseFileBytes) << format;
+    EXPECT_EQ(fs::file_size(destination / "alexnet/tail_hole"), kSparseFileBytes) << format;
+    EXPECT_EQ(fs::file_size(destination / "alexnet/all_hole"), kSparseFileBytes) << format;
+    EXPECT_TRUE(read_file(destination / "alexnet/tail_hole") == tail) << format;  // not printed: 1 MiB
+    EXPECT_TRUE(read_file(destination / "alexnet/all_hole") == std::string(kSparseFileBytes, '\0')) << format;
+  }
+}
+
+TEST_F(Extract, SparseFilesCountAtTheirFullSizeTowardsTheLimitsAlsoWhenUnpackedBySetup) {
+  const auto path = sparse_tar(archives_.path(), kSparseFormats.back());
+  const auto whole = unpack_archive({path, destination().string()});
+  ASSERT_TRUE(whole) << whole.error().str();
+  EXPECT_EQ(whole->bytes, 2 * kSparseFileBytes);
+  EXPECT_EQ(fs::file_size(destination() / "alexnet/all_hole"), kSparseFileBytes);
+  for (const std::string& format : kSparseFormats) {
+    const auto sparse = sparse_tar(archives_.path(), format);
+    const auto too_large = prepare_data({sparse, (parent_.path() / "limited").string(), "alexnet"},
+                                        {.max_total_bytes = kSparseFileBytes + kSparseFileBytes / 2});
+    ASSERT_FALSE(too_large) << format;
+    EXPECT_NE(too_large.error().str().find("max_total_bytes"), std::string::npos) << too_large.error().str();
+    const auto entry_too_large = unpack_archive({sparse, (parent_.path() / "limited").string()},
+                                                {.max_entry_bytes = kSparseFileBytes / 2});
+    ASSERT_FALSE(entry_too_large) << format;
+    EXPECT_NE(entry_too_large.error().str().find("max_entry_bytes"), std::string::npos) << entry_too_large.error().str();
+  }
 }
 
 TEST_F(Extract, RefusesTruncatedTarGz) {
