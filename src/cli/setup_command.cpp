@@ -97,12 +97,33 @@ std::string resolved(const fs::path& root, const std::string& path) {
   return real.string();
 }
 
+// Whether the call names `removed` with a trailing slash ("rm -rf link/"), which makes rm
+// follow a symlink there: it empties the directory the link points at, not the link.
+bool named_through_its_end(const SetupAction& action, const std::string& removed) {
+  const auto words = action.argv.empty() ? action.argv.end() : action.argv.begin() + 1;  // after the program
+  return std::any_of(words, action.argv.end(), [&](const std::string& word) {
+    return word.ends_with('/') && plan::normalised_path(action.cwd, word) == removed;
+  });
+}
+
+// What removing `path` deletes: the entry of that name, a symlink itself rather than what
+// it points at (rm and mv remove or move the link), so only the directories above it are
+// resolved; the whole path when the call follows its end.
+std::string resolved_entry(const fs::path& root, const std::string& path, bool follows_end) {
+  const fs::path name = fs::path(path).filename();
+  if (follows_end || path == "." || name.empty() || name == "..") return resolved(root, path);
+  const fs::path parent = fs::path(path).parent_path();
+  return (fs::path(resolved(root, parent.empty() ? "." : parent.string())) / name).lexically_normal().generic_string();
+}
+
 Result<void> check_contained(const SetupAction& action, const Setup& setup) {
   const SetupAction named = plan::relative_to_root(action, setup.root.string());
   if (const auto why = plan::refusal(named, setup.allowed)) return fail(Error::plain("refused: " + *why));
   SetupAction real = named;
   for (auto& path : real.writes) path = resolved(setup.root, path);
-  for (auto& path : real.removes) path = resolved(setup.root, path);
+  for (std::size_t i = 0; i < real.removes.size(); ++i) {
+    real.removes[i] = resolved_entry(setup.root, real.removes[i], named_through_its_end(action, action.removes[i]));
+  }
   if (const auto why = plan::refusal(real, setup.allowed_resolved)) {
     return fail(Error::plain("refused: " + *why + ", once its symlinks are followed"));
   }

@@ -131,7 +131,7 @@ TEST_F(SetupCommand, RefusesPathsOutsideTheRepositoryAlsoThroughSymlinks) {
   TempDir victim;
   victim.write("precious", "x");
   fs::create_directory_symlink(victim.path(), in_repo("build"));
-  for (const std::string action : {"cd . && rm -rf build", "cd . && rm -rf build/", "cd . && mkdir -p build/x"}) {
+  for (const std::string action : {"cd . && rm -rf build/", "cd . && rm -rf build/precious", "cd . && mkdir -p build/x"}) {
     const auto result = setup({action});
     EXPECT_EQ(result.exit_code, 1) << action;
     EXPECT_TRUE(contains(result.err, "refused: ")) << result.err;
@@ -145,6 +145,20 @@ TEST_F(SetupCommand, RefusesPathsOutsideTheRepositoryAlsoThroughSymlinks) {
   const auto allowed = setup({"cd . && mkdir -p " + (victim.path() / "out").string()}, {"--allow", victim.path().string()});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
   EXPECT_TRUE(fs::is_directory(victim.path() / "out"));
+}
+
+// rm removes a symlink, never what it points at (`rm -rf build/` would, and is refused above).
+TEST_F(SetupCommand, RemovingASymlinkThatPointsOutsideRemovesTheLinkOnly) {
+  TempDir victim;
+  victim.write("precious", "x");
+  fs::create_directory_symlink(victim.path(), in_repo("build"));
+  fs::create_directories(in_repo("deploy"));
+  fs::create_symlink(victim.path() / "precious", in_repo("deploy/model"));
+  const auto result = setup({"cd . && rm -rf build", "cd deploy && rm -f model"});
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_FALSE(fs::exists(fs::symlink_status(in_repo("build"))));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(in_repo("deploy/model"))));
+  EXPECT_EQ(slurp((victim.path() / "precious").string()), "x");
 }
 
 TEST_F(SetupCommand, ABuildDirectoryNewerThanItsSourcesIsKept) {
