@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (tests/fuzz, see docs/fuzzing.md) with clang under ASan and
 # UBSan in build-fuzz/, and runs each for SECONDS seconds, one after the other.
 #
-#   scripts/run-fuzz.sh SECONDS [TARGET...]     targets: npy npz pickle config extract (default: all)
+#   scripts/run-fuzz.sh SECONDS [TARGET...]     targets: npy npz pickle config extract trace_log (default: all)
 #
 # Each target starts from its seeds in tests/fuzz/corpus/<target>/ plus what earlier runs
 # found (build-fuzz/fuzz-corpus/<target>/, kept between runs). An input that crashes, leaks,
@@ -16,14 +16,14 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 
 usage() {
-  echo "usage: scripts/run-fuzz.sh SECONDS [npy|npz|pickle|config|extract ...]" >&2
+  echo "usage: scripts/run-fuzz.sh SECONDS [npy|npz|pickle|config|extract|trace_log ...]" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
 seconds="$1"
 shift
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || usage
-all_targets=(npy npz pickle config extract)
+all_targets=(npy npz pickle config extract trace_log)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do

@@ -19,10 +19,16 @@ class Fields {
     at_ = end + 1;
     return true;
   }
+  // A list's count comes first; the runner wrote the log, so the count is believed only as
+  // far as the bytes left can hold that many fields (one NUL each).
   bool next_list(std::vector<std::string>& list) {
     std::string count;
-    if (!next(count) || count.empty() || count.find_first_not_of("0123456789") != std::string::npos) return false;
-    list.resize(std::stoul(count));
+    if (!next(count) || count.empty() || count.size() > 9 || count.find_first_not_of("0123456789") != std::string::npos) {
+      return false;
+    }
+    const std::size_t items = std::stoul(count);
+    if (items > bytes_.size() - at_) return false;
+    list.resize(items);
     for (auto& item : list) {
       if (!next(item)) return false;
     }
