@@ -12,6 +12,7 @@
 #include "cli/stage_selection.h"
 #include "cli/subcommand.h"
 #include "cli/suite.h"
+#include "cli/visible_console.h"
 
 namespace {
 
@@ -97,6 +98,9 @@ int run_chain(const tipc::cli::Options& options) {
 
 int main(int argc, char** argv) {
   using namespace tipc;
+  // Paths, config values, archive entries and logs may hold terminal escapes: everything
+  // printed through std::cout and std::cerr is shown as visible text.
+  cli::make_console_streams_visible();
   // A file size limit (ulimit -f) makes a write fail with EFBIG, which is reported where
   // it happens, instead of killing tipc-run mid-run. Stages get the default back.
   std::signal(SIGXFSZ, SIG_IGN);

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/environment_probe.h"
@@ -165,9 +165,10 @@ int default_jobs(const Options& options, const run::SchedulerOptions& scheduler,
 }
 
 // The run's debug log (spdlog's default logger, off unless --verbose): stderr, one
-// "tipc-run: " line per message, next to the console's stdout.
+// "tipc-run: " line per message, next to the console's stdout; through std::cerr, so that
+// its stage ids and commands are shown as visible text (cli/visible_console.h).
 void set_up_debug_log(bool verbose) {
-  auto logger = std::make_shared<spdlog::logger>("tipc-run", std::make_shared<spdlog::sinks::stderr_sink_st>());
+  auto logger = std::make_shared<spdlog::logger>("tipc-run", std::make_shared<spdlog::sinks::ostream_sink_st>(std::cerr));
   logger->set_pattern("tipc-run: %v");
   logger->set_level(verbose ? spdlog::level::debug : spdlog::level::off);
   spdlog::set_default_logger(logger);

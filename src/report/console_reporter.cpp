@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 
 #include "core/file_tail.h"
-#include "core/plural.h"
 #include "core/error.h"
+#include "core/plural.h"
+#include "core/visible_text.h"
 #include "plan/shell_words.h"
 #include "report/error_line.h"
 #include "report/report_text.h"
@@ -33,26 +34,29 @@ std::string log_tail(const std::string& path, int lines) {
   return at == std::string::npos || at == 0 ? text : text.substr(at + 1);
 }
 
+// Visible text (core/visible_text.h), in the colour of `status` where the style has colour.
 std::string ConsoleReporter::paint(const std::string& text, run::Status status) const {
-  if (!style_.color) return text;
+  if (!style_.color) return visible_text(text);
   const char* code = status == run::Status::kPass          ? "32"
                      : run::is_failure(status)             ? "31"
                      : status == run::Status::kUnsupported || status == run::Status::kFlaky ? "33"
                                                            : "36";
-  return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+  return fmt::format("\x1b[{}m{}\x1b[0m", code, visible_text(text));
 }
 
-void ConsoleReporter::status(const std::string& text) {
+void ConsoleReporter::status(const std::string& shown) {
   if (!style_.rewrite || style_.quiet) return;
-  std::fprintf(out_, "\r%s\x1b[K", text.c_str());
+  std::fprintf(out_, "\r%s\x1b[K", shown.c_str());
   std::fflush(out_);
   status_shown_ = true;
 }
 
-void ConsoleReporter::line(const std::string& text) {
+void ConsoleReporter::line(const std::string& text) { shown_line(visible_text(text)); }
+
+void ConsoleReporter::shown_line(const std::string& shown) {
   if (status_shown_) std::fputs("\r\x1b[K", out_);
   status_shown_ = false;
-  std::fprintf(out_, "%s\n", text.c_str());
+  std::fprintf(out_, "%s\n", shown.c_str());
   std::fflush(out_);
 }
 
@@ -70,7 +74,7 @@ void ConsoleReporter::stage_started(const run::StageRecord& record) {
   running_[record.stage] = {record.stage->id, record.start_seconds, 0};
   if (style_.quiet) return;
   if (style_.rewrite) {
-    status(fmt::format("[{}/{}] {}", done_, total_, record.stage->id));
+    status(visible_text(fmt::format("[{}/{}] {}", done_, total_, record.stage->id)));
   } else {
     line(fmt::format("[{}/{}] {:<11} {}", done_, total_, "started", record.stage->id));
   }
@@ -98,19 +102,20 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
   running_.erase(record.stage);
   const run::Status result = record.verdict.result;
   const double seconds = record.end_seconds >= 0 ? record.end_seconds - record.start_seconds : 0;
+  std::string details = record.stage->id;
+  if (record.start_seconds >= 0 && record.end_seconds >= 0) details += fmt::format(" ({:.1f} s)", seconds);
+  if (!record.job_id.empty()) details += " [" + cluster_job_label(record.job_id, record.nodes) + "]";
+  if (!record.verdict.reason.empty()) details += " - " + record.verdict.reason;
   const std::string word = paint(fmt::format("{:<11}", run::to_string(result)), result);
-  std::string text = fmt::format("[{}/{}] {} {}", done_, total_, word, record.stage->id);
-  if (record.start_seconds >= 0 && record.end_seconds >= 0) text += fmt::format(" ({:.1f} s)", seconds);
-  if (!record.job_id.empty()) text += " [" + cluster_job_label(record.job_id, record.nodes) + "]";
-  if (!record.verdict.reason.empty()) text += " - " + record.verdict.reason;
+  const std::string shown = fmt::format("[{}/{}] {} {}", done_, total_, word, visible_text(details));
   // A terminal shows a pass in its status line only; UNSUPPORTED is summarised at the end.
   const bool shown_quiet = needs_attention(result);
   if ((result == run::Status::kPass && style_.rewrite) || result == run::Status::kUnsupported ||
       (style_.quiet && !shown_quiet)) {
-    status(text);
+    status(shown);
     return;
   }
-  line(text);
+  shown_line(shown);
   if (!run::is_failure(result) || record.start_seconds < 0) return;
   if (record.stage->kind == plan::StageKind::kCheck) {
     pending_details_ = record;  // its values may show it failed like an earlier check
@@ -178,7 +183,7 @@ void ConsoleReporter::unsupported_summary(const run::RunVerdict& verdict) {
     if (group->ids.size() > shown) ids += fmt::format(" and {} more", group->ids.size() - shown);
     text += fmt::format("\n  {} ({}): {}", plural(group->ids.size(), "stage"), group->reason, ids);
   }
-  line(paint(text, run::Status::kUnsupported));
+  shown_line(paint(text, run::Status::kUnsupported));
 }
 
 // The stages to look at, once more at the end, where a long CI log is read first.
@@ -189,14 +194,15 @@ void ConsoleReporter::recap(const std::vector<run::StageRecord>& stages) {
     const run::Status result = record.verdict.result;
     if (!needs_attention(result)) continue;
     ++n;
-    text += fmt::format("\n  {} {}", paint(fmt::format("{:<11}", run::to_string(result)), result), record.stage->id);
+    text += fmt::format("\n  {} {}", paint(fmt::format("{:<11}", run::to_string(result)), result),
+                        visible_text(record.stage->id));
     if (record.start_seconds < 0) continue;  // never started: no log
-    text += fmt::format("\n              log: {}", record.log_path);
+    text += "\n              log: " + visible_text(record.log_path);
     if (const std::string error = first_error_line_of_file(record.log_path); !error.empty()) {
-      text += "\n              " + error;
+      text += "\n              " + visible_text(error);
     }
   }
-  if (n > 0) line(fmt::format("tipc-run: {} to look at:{}", plural(n, "stage"), text));
+  if (n > 0) shown_line(fmt::format("tipc-run: {} to look at:{}", plural(n, "stage"), text));
 }
 
 void ConsoleReporter::run_finished(const run::RunSummary& summary) {

@@ -46,8 +46,13 @@ class ConsoleReporter : public run::Listener, public CheckListener {
     long minutes_reported = 0;
   };
 
-  void status(const std::string& text);
+  // What comes from a log, a config, a path or a result file is shown as visible text
+  // (core/visible_text.h): only the reporter's own colours and status-line rewrites act on
+  // the terminal. line() makes its text visible; status() and shown_line() write text made
+  // visible already, where paint() (which makes its text visible too) added colours.
+  void status(const std::string& shown);
   void line(const std::string& text);
+  void shown_line(const std::string& shown);
   std::string paint(const std::string& text, run::Status status) const;
   void failure_details(const run::StageRecord& record);
   void flush_pending_details();

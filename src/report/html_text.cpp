@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/utf8.h"
+#include "core/visible_text.h"
 
 namespace tipc::report {
 namespace {
@@ -24,8 +25,8 @@ void append_utf8(std::string& out, std::uint32_t code_point) {
   }
 }
 
-// One decoded character, escaped. C0 controls show as their Control Pictures (U+2400 + c),
-// DEL as U+2421; C1 controls, which have no picture, as U+FFFD.
+// One decoded character, escaped. Control characters (core/visible_text.h) show as their
+// Control Pictures (U+2400 + c, DEL as U+2421); C1 controls, which have no picture, as U+FFFD.
 void append_escaped(std::string& out, std::uint32_t code_point, std::string_view bytes) {
   switch (code_point) {
     case '&': out += "&amp;"; return;
@@ -33,17 +34,17 @@ void append_escaped(std::string& out, std::uint32_t code_point, std::string_view
     case '>': out += "&gt;"; return;
     case '"': out += "&quot;"; return;
     case '\'': out += "&#39;"; return;
-    case '\n':
-    case '\t': out += static_cast<char>(code_point); return;
     default: break;
   }
-  if (code_point < 0x20) return append_utf8(out, 0x2400 + code_point);
-  if (code_point == 0x7F) return append_utf8(out, 0x2421);
-  if (code_point >= 0x80 && code_point <= 0x9F) {
+  if (!is_control_character(code_point)) {
+    out += bytes;
+  } else if (code_point < 0x20) {
+    append_utf8(out, 0x2400 + code_point);
+  } else if (code_point == 0x7F) {
+    append_utf8(out, 0x2421);
+  } else {
     out += kReplacement;
-    return;
   }
-  out += bytes;
 }
 
 // The length of a terminal control sequence (ESC [ parameters intermediates final) at

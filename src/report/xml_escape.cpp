@@ -1,8 +1,7 @@
 #include "report/xml_escape.h"
 
-#include <fmt/format.h>
-
 #include "core/utf8.h"
+#include "core/visible_text.h"
 
 namespace tipc::report {
 namespace {
@@ -41,7 +40,7 @@ std::string xml_escape(std::string_view text, XmlContext context) {
       continue;
     }
     if (forbidden_in_xml(c->code_point)) {
-      out += c->code_point < 0x20 ? fmt::format("\\x{:02x}", c->code_point) : fmt::format("\\u{:04X}", c->code_point);
+      out += written_out(c->code_point);
     } else if (const char* escaped = c->length == 1 ? ascii_escape(text[i], context) : nullptr) {
       out += escaped;
     } else {

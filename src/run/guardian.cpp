@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "core/visible_text.h"
 #include "run/run_cgroup.h"
 #include "run/run_marker.h"
 
@@ -48,7 +49,10 @@ std::vector<RunProcess> kill_processes_of(const std::string& run_id, std::vector
   return killed;
 }
 
-void say(const std::string& line) {
+// A line on stderr, written with write(2) (no stdio in the guardian); its processes' command
+// lines come from the stages' configs: shown as visible text, as every console line is.
+void say(const std::string& text) {
+  const std::string line = visible_text(text);
   for (std::size_t at = 0; at < line.size();) {
     const ssize_t n = write(STDERR_FILENO, line.data() + at, line.size() - at);
     if (n <= 0 && errno != EINTR) return;  // nobody reads stderr any more (a closed CI log)

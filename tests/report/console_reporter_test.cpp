@@ -1,6 +1,7 @@
 #include "report/console_reporter.h"
 
 #include <cstdlib>
+#include <regex>
 
 #include <gtest/gtest.h>
 
@@ -344,6 +345,69 @@ TEST(ConsoleReporter, QuietPrintsTheFailuresAndTheRecapOnly) {
   EXPECT_NE(text.find("tipc-run: 2 stages to look at:\n"), std::string::npos) << text;
   // On a terminal too: no status line.
   EXPECT_EQ(failing.run({true, false, true}).find('\r'), std::string::npos);
+}
+
+// The text without the codes the reporter writes itself: its colours and, on a terminal,
+// the rewrite of its status line ("\r[3/5] ...\x1b[K").
+std::string without_own_codes(const std::string& text) {
+  static const std::regex own("\x1b\\[(31|32|33|36|0)m|\r?\x1b\\[K|\r(?=\\[[0-9])");
+  return std::regex_replace(text, own, "");
+}
+
+// The first byte a terminal would act on instead of showing it: a C0 control but tab and
+// line feed, DEL, a C1 control (U+0080..U+009F) or a byte that is not UTF-8.
+std::string::size_type first_raw_control(const std::string& text) {
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f || byte == 0xff) return at;
+    if (byte == 0xC2 && at + 1 < text.size() && static_cast<unsigned char>(text[at + 1]) < 0xA0) return at;
+  }
+  return std::string::npos;
+}
+
+constexpr const char* kHostile = "\x1b]0;title\x07\x1b[2J\r[PASS]\b\x7f\xC2\x9B\xff";
+
+TEST(ConsoleReporter, NothingFromALogAConfigOrAPathReachesTheTerminalRaw) {
+  FailingRun failing;
+  const std::string hostile = kHostile;
+  failing.plan.stages[0].id = "a/" + hostile + "train";  // a config-derived id, its log path alike
+  failing.plan.stages[0].log = failing.plan.stages[0].id + ".log";
+  failing.plan.stages[0].argv = {"python3", hostile};
+  failing.plan.stages[0].cwd = hostile;
+  failing.fake.scripts["c.txt#" + failing.plan.stages[0].id].exit_code = 2;
+  failing.plan.stages.push_back(stage_of("gpu/" + hostile, plan::StageKind::kTrain, 1));  // UNSUPPORTED
+  failing.dir.write(failing.plan.stages[0].log, "Error: " + hostile + "\nlast line " + hostile + "\n");
+  for (const ConsoleStyle style : {ConsoleStyle{false, false}, ConsoleStyle{false, true}, ConsoleStyle{true, true},
+                                   ConsoleStyle{false, false, true}}) {
+    const std::string text = failing.run(style);
+    const std::string shown = without_own_codes(text);
+    EXPECT_EQ(first_raw_control(shown), std::string::npos) << shown;
+    EXPECT_NE(shown.find("\\x1b]0;title\\x07\\x1b[2J\\x0d[PASS]\\x08\\x7f\\u009B\xEF\xBF\xBD"), std::string::npos)
+        << shown;  // written out, where a reader sees what the log holds
+  }
+  const std::string text = failing.run({false, false});
+  EXPECT_NE(text.find("FAIL        a/\\x1b]0;title"), std::string::npos) << text;  // the FAIL line
+  EXPECT_NE(text.find("last line \\x1b]0;title"), std::string::npos) << text;       // the log's last lines
+  EXPECT_NE(text.find("              Error: \\x1b]0;title"), std::string::npos) << text;  // the recap
+  EXPECT_NE(text.find("(needs 1 GPU; none available (--gpus)): gpu/\\x1b]0;title"), std::string::npos) << text;
+}
+
+TEST(ConsoleReporter, ACheckFromAHostileResultFileShowsItsValuesAndNotesWrittenOut) {
+  plan::Plan plan;
+  const plan::Stage stage = stage_of("a/check", plan::StageKind::kCheck, 0);
+  run::StageRecord record;
+  record.plan = &plan;
+  record.stage = &stage;
+  record.verdict = {run::Status::kFail, "exit code 1"};
+  CheckDetails check;
+  check.values = {{std::string("logits") + kHostile, 2e-5, 1e-6, false}};
+  check.notes = {std::string("only in B: ") + kHostile};
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, true});
+  reporter.check_finished(record, check);
+  const std::string text = without_own_codes(out.text());
+  EXPECT_EQ(first_raw_control(text), std::string::npos) << text;
+  EXPECT_NE(text.find("note: only in B: \\x1b]0;title"), std::string::npos) << text;
 }
 
 TEST(ConsoleStyle, QuietIsPassedThrough) {
