@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "core/unique_fd.h"
+#include "core/utf8_names.h"
 #include "data/hashing_source.h"
 
 namespace tipc::data {
@@ -204,6 +205,10 @@ Result<ExtractReport> Extraction::run(archive* reader) {
     const int status = archive_read_next_header(reader, &entry);
     if (status == ARCHIVE_EOF) break;
     if (status != ARCHIVE_OK && status != ARCHIVE_WARN) return fail(corrupt_archive(archive_path_, reader));
+    if (archive_entry_pathname(entry) == nullptr && status == ARCHIVE_WARN) {
+      const char* why = archive_error_string(reader);
+      return fail(Error::at(archive_path_, 0, "", std::string("an entry's name cannot be read: ") + (why ? why : "")));
+    }
     TRY(extract_entry(reader, entry));
   }
   const std::string declared = join(creates_);
@@ -449,6 +454,7 @@ Result<ExtractReport> extract_into(HashingSource& source, const std::string& arc
   if (::mkdir(root.c_str(), 0755) != 0) return fail(Error::at(root.string(), 0, "", "cannot create: " + errno_text(errno)));
   const UniqueFd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!root_fd.valid()) return fail(Error::at(root.string(), 0, "", "cannot open: " + errno_text(errno)));
+  const Utf8Names utf8_names;  // for as long as the reader lives: a zip's UTF-8 names are read as such
   const auto reader = TRY(open_reader(archive_path, source));
   Extraction extraction(archive_path, creates, limits, root, root_fd.get());
   return extraction.run(reader.get());

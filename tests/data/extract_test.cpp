@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/sha256.h"
+#include "core/utf8_names.h"
 #include "support/temp_dir.h"
 
 namespace tipc::data {
@@ -79,6 +80,7 @@ void add_entry(archive* writer, const Entry& spec) {
 }
 
 void write_archive(const fs::path& out, Format format, const std::vector<Entry>& entries) {
+  const Utf8Names utf8_names;  // non-ASCII names are written as UTF-8 (zip: with its UTF-8 flag)
   const std::unique_ptr<archive, int (*)(archive*)> writer(archive_write_new(), &archive_write_free);
   if (format == Format::kZip) {
     archive_write_set_format_zip(writer.get());
@@ -621,6 +623,23 @@ TEST_F(Extract, SparseFilesCountAtTheirFullSizeTowardsTheLimitsAlsoWhenUnpackedB
                                                 {.max_entry_bytes = kSparseFileBytes / 2});
     ASSERT_FALSE(entry_too_large) << format;
     EXPECT_NE(entry_too_large.error().str().find("max_entry_bytes"), std::string::npos) << entry_too_large.error().str();
+  }
+}
+
+// In the locale the test runs in (tipc-run never calls setlocale): "C", whose ASCII a
+// zip's UTF-8 names cannot be converted to.
+TEST_F(Extract, Utf8NamesInZipAndTarAreUnpackedAsTheyAre) {
+  const std::vector<Entry> entries = {directory("数据"), file("数据/图像.txt", "像素\n"), file("数据/ünï.bin", "x")};
+  for (const auto& [name, format] : {std::pair{"数据.zip", Format::kZip}, {"数据.tar", Format::kTar}}) {
+    const auto path = archive(name, format, entries);
+    const auto destination = parent_.path() / name;
+    const auto report = prepare_data({path, destination.string(), "数据"});
+    ASSERT_TRUE(report) << name << ": " << report.error().str();
+    EXPECT_EQ(read_file(destination / "数据/图像.txt"), "像素\n") << name;
+    EXPECT_EQ(read_file(destination / "数据/ünï.bin"), "x") << name;
+    const auto unpacked = unpack_archive({path, (parent_.path() / ("setup-" + std::string(name))).string()});
+    ASSERT_TRUE(unpacked) << name << ": " << unpacked.error().str();
+    EXPECT_EQ(read_file(parent_.path() / ("setup-" + std::string(name)) / "数据/图像.txt"), "像素\n") << name;
   }
 }
 
