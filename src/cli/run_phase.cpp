@@ -175,8 +175,8 @@ void set_up_debug_log(bool verbose) {
 }
 
 // The verdict's exit code where the semantics say the verdict (else the reference's 0, but 2
-// for a config left out: compat/run_semantics.h), except that a run whose journal, plan file
-// or results log could not be written does not pass: 0 becomes 1. The verdict is the
+// for a config left out: compat/run_semantics.h), except that a run whose journal, plan file,
+// results log or --bundle could not be written does not pass: 0 becomes 1. The verdict is the
 // reports' (the whole plan's, as every report prints it); the run's own when no reports
 // could be written.
 int exit_code(const run::RunSummary& summary, const report::ReportWriter& reports,
@@ -271,8 +271,9 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
   // Before the verdict, which stays the last line.
   const int gated = record_and_compare(reports.report(), options, project.settings, project.root, std::cout, std::cerr);
-  const int code = exit_code(summary, reports, {&reports.state_error(), &semantics.results_log->write_error()}, options,
-                             semantics.says_verdict, configs);
+  const std::vector<const std::string*> write_errors = {&reports.state_error(), &semantics.results_log->write_error(),
+                                                        &reports.bundle_error()};
+  const int code = exit_code(summary, reports, write_errors, options, semantics.says_verdict, configs);
   return gated_exit_code(code, gated, std::cout);
 }
 

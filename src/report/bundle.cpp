@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/utf8_names.h"
 #include "report/html_report.h"
 #include "report/report_writer.h"
 
@@ -68,6 +69,13 @@ Result<void> archive_error(archive* writer, const std::string& path) {
   return fail(Error::at(path, 0, "", fmt::format("cannot write the bundle: {}", archive_error_string(writer))));
 }
 
+// A warning is a name that is not UTF-8: the writer then stores its bytes as they are
+// (hdrcharset=BINARY, which GNU tar and Python's tarfile read), and the member is written.
+bool write_header(archive* writer, archive_entry* entry) {
+  const int status = archive_write_header(writer, entry);
+  return status == ARCHIVE_OK || status == ARCHIVE_WARN;
+}
+
 Result<void> add_text_member(archive* writer, const BundleMember& member, const std::string& bundle_path) {
   Entry entry(archive_entry_new(), archive_entry_free);
   archive_entry_set_pathname(entry.get(), member.name.c_str());
@@ -75,7 +83,7 @@ Result<void> add_text_member(archive* writer, const BundleMember& member, const 
   archive_entry_set_filetype(entry.get(), AE_IFREG);
   archive_entry_set_perm(entry.get(), 0644);
   archive_entry_set_mtime(entry.get(), std::time(nullptr), 0);
-  if (archive_write_header(writer, entry.get()) != ARCHIVE_OK ||
+  if (!write_header(writer, entry.get()) ||
       archive_write_data(writer, member.text.data(), member.text.size()) < 0) {
     return archive_error(writer, bundle_path);
   }
@@ -93,7 +101,7 @@ Result<void> add_member(archive* writer, const BundleMember& member, const std::
   archive_entry_set_filetype(entry.get(), AE_IFREG);
   archive_entry_set_perm(entry.get(), 0644);
   archive_entry_set_mtime(entry.get(), info.st_mtime, 0);
-  if (archive_write_header(writer, entry.get()) != ARCHIVE_OK) return archive_error(writer, bundle_path);
+  if (!write_header(writer, entry.get())) return archive_error(writer, bundle_path);
   char buffer[kCopyBlockBytes];
   // At most the size in the header: a log still growing is cut there, as tar expects.
   for (la_int64_t left = info.st_size; left > 0 && in;) {
@@ -108,6 +116,7 @@ Result<void> add_member(archive* writer, const BundleMember& member, const std::
 
 Result<void> write_archive(const std::vector<BundleMember>& members, const std::string& temp,
                            const std::string& bundle_path) {
+  const Utf8Names utf8_names;  // for as long as the writer lives: non-ASCII paths are written as UTF-8
   Writer writer(archive_write_new(), archive_write_free);
   if (archive_write_add_filter_gzip(writer.get()) != ARCHIVE_OK ||
       archive_write_set_format_pax_restricted(writer.get()) != ARCHIVE_OK ||
@@ -151,6 +160,7 @@ Result<void> write_bundle(const RunReport& report, const std::string& report_dir
 Result<void> write_bundle_members(const std::vector<BundleMember>& members, const std::string& bundle_path) {
   std::error_code ec;
   const fs::path target = fs::absolute(bundle_path, ec);
+  if (ec) return fail(Error::at(bundle_path, 0, "", "cannot write the bundle: " + ec.message()));
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
   const std::string temp = target.string() + ".tmp." + std::to_string(getpid());
   if (auto ok = write_archive(members, temp, bundle_path); !ok) {
@@ -158,11 +168,10 @@ Result<void> write_bundle_members(const std::vector<BundleMember>& members, cons
     return ok;
   }
   fs::rename(temp, target, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return fail(Error::at(bundle_path, 0, "", "cannot write the bundle: " + ec.message()));
-  }
-  return {};
+  if (!ec) return {};
+  const std::string why = ec.message();  // before remove() sets ec again
+  fs::remove(temp, ec);
+  return fail(Error::at(bundle_path, 0, "", "cannot write the bundle: " + why));
 }
 
 }  // namespace tipc::report

@@ -96,6 +96,7 @@ void ReportWriter::run_finished(const run::RunSummary& summary) {
                         bundle_ ? ", bundle " + *bundle_ : "");
   } else {
     out_ << "tipc-run: warning: reports: " << written.error().str() << '\n';
+    if (bundle_) bundle_error_ = fmt::format("no bundle {}: {}", *bundle_, written.error().str());
   }
 }
 

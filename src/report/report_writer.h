@@ -52,6 +52,9 @@ class ReportWriter : public run::Listener {
   // The first failure to write the run's state (JournalWriter::write_error); "" while none.
   // Then no reports are written: they would not show this run's results.
   const std::string& state_error() const { return journal_.write_error(); }
+  // Why --bundle's file was not written (the reports or the bundle failed); "" when it was,
+  // or when none was asked for. A run asked for a bundle does not pass without one.
+  const std::string& bundle_error() const { return bundle_error_; }
 
  private:
   Result<std::string> write_all();
@@ -59,6 +62,7 @@ class ReportWriter : public run::Listener {
   std::string repo_root_;
   run::JournalWriter journal_;
   std::optional<std::string> bundle_;
+  std::string bundle_error_;
   std::ostream& out_;
   std::vector<std::string> plan_files_;
   std::string directory_;

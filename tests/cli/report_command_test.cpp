@@ -179,6 +179,30 @@ TEST_F(ReportCommand, TheBundleHoldsReportsLogsConfigAndSettings) {
   EXPECT_EQ(test::tar_member_names((repo_.path() / "again.tar.gz").string()), members);
 }
 
+// tipc-run never calls setlocale: the bundle takes non-ASCII paths in any locale.
+TEST_F(ReportCommand, TheBundleOfAModelWithAChineseNameHoldsItsLogs) {
+  std::string config = test::fake_config("train.py --print train-done");
+  config.replace(config.find("model_name:fake"), 15, "model_name:中文模型");
+  repo_.write("test_tipc/configs/fake.txt", config);
+  const auto r = run({"--bundle", "验收.tar.gz"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string log = "test_tipc/output/中文模型/lite_train_lite_infer/norm_train_gpus_-1_autocast_null.log";
+  EXPECT_EQ(test::tar_member_names((repo_.path() / "验收.tar.gz").string()).count(log), 1u);
+  const std::string output = (repo_.path() / "test_tipc/output/中文模型/lite_train_lite_infer").string();
+  const auto rebuilt = run_tipc(repo_.path(), {"report", output, "--bundle", "again.tar.gz"});
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.out << rebuilt.err;
+  EXPECT_EQ(test::tar_member_names((repo_.path() / "again.tar.gz").string()).count(log), 1u);
+}
+
+TEST_F(ReportCommand, ARunWhoseBundleCannotBeWrittenFailsAndSaysWhy) {
+  use_train("train.py --print train-done");
+  repo_.write("occupied", "a file where the bundle's directory would be");
+  const auto r = run({"--bundle", "occupied/acceptance.tar.gz"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("no bundle occupied/acceptance.tar.gz: "), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(output() / "report.json")) << "the reports are still written";
+}
+
 TEST_F(ReportCommand, ADirectoryWithoutRunStateIsExitTwo) {
   auto r = run_tipc(repo_.path(), {"report", repo_.path().string()});
   EXPECT_EQ(r.exit_code, 2);

@@ -97,5 +97,31 @@ TEST_F(BundleTest, AnUnwritablePlaceIsAnError) {
   EXPECT_FALSE(write_bundle(report_, report_.plans[0].output_dir, (repo_.path() / "file/b.tar.gz").string()));
 }
 
+// Whatever the locale: tipc-run never calls setlocale, and neither does this test.
+TEST_F(BundleTest, NonAsciiPathsKeepTheirNames) {
+  const std::string log = repo_.write("test_tipc/output/中文模型/lite_train_lite_infer/train.log", "日志");
+  const std::string latin1 = repo_.write("out/caf\xe9.log", "not UTF-8");
+  const std::string bundle = (outside_.path() / "验收.tar.gz").string();
+  ASSERT_TRUE(write_bundle_members({{"test_tipc/output/中文模型/lite_train_lite_infer/train.log", log},
+                                    {"out/caf\xe9.log", latin1}},
+                                   bundle))
+      << "a bundle of non-ASCII paths";
+  const auto members = test::read_tar_gz(bundle);
+  EXPECT_EQ(members.at("test_tipc/output/中文模型/lite_train_lite_infer/train.log"), "日志");
+  EXPECT_EQ(members.at("out/caf\xe9.log"), "not UTF-8");  // its bytes as they are
+}
+
+TEST_F(BundleTest, AFailedRenameNamesItsCauseAndLeavesNoTempFile) {
+  const fs::path occupied = outside_.path() / "acceptance.tar.gz";
+  fs::create_directories(occupied / "in the way");
+  const auto written = write_bundle(report_, report_.plans[0].output_dir, occupied.string());
+  ASSERT_FALSE(written);
+  EXPECT_NE(written.error().str().find(std::error_code(EISDIR, std::generic_category()).message()), std::string::npos)
+      << written.error().str();
+  for (const auto& entry : fs::directory_iterator(outside_.path())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << "a temp file was left";
+  }
+}
+
 }  // namespace
 }  // namespace tipc::report

@@ -8,11 +8,14 @@
 #include <set>
 #include <string>
 
+#include "core/utf8_names.h"
+
 namespace tipc::test {
 
 // Member name -> contents; an unreadable file fails the test and has no members.
 inline std::map<std::string, std::string> read_tar_gz(const std::string& path) {
   std::map<std::string, std::string> members;
+  const Utf8Names utf8_names;  // non-ASCII member names, as the bundle writes them
   archive* reader = archive_read_new();
   archive_read_support_filter_gzip(reader);
   archive_read_support_format_tar(reader);
