@@ -10,6 +10,7 @@
 #include "config/project_settings.h"
 #include "plan/alignment_stages.h"
 #include "plan/chain_planner.h"
+#include "cli/confinement.h"
 #include "cli/running_binary.h"
 #include "cli/traced_plans.h"
 #include "core/plural.h"
@@ -127,6 +128,10 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, 
       continue;
     }
     const config::ConfigText& text = *files[i].text;
+    if (const auto unconfined = options.rules->checks_config() ? unconfined_model_name(text) : std::nullopt) {
+      slots[i] = fail(Error{{*unconfined}});
+      continue;
+    }
     auto runner = options.plan_from == PlanFrom::kDialect ? Result<std::optional<RunnerCall>>{}
                                                  : find_runner(text, project.root, choice);
     if (!runner) slots[i] = fail(runner.error());
@@ -153,7 +158,12 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, 
   std::vector<Result<plan::Plan>> plans;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     plans.push_back(std::move(*slots[i]));
-    if (plans.back() && options.rules->checks_config()) add_reading_warnings(*files[i].text, *plans.back());
+    if (!plans.back() || !options.rules->checks_config()) continue;
+    if (const auto outside = output_outside_repository(*plans.back(), *files[i].text, project.root)) {
+      plans.back() = fail(Error{{*outside}});
+      continue;
+    }
+    add_reading_warnings(*files[i].text, *plans.back());
   }
   return plans;
 }
@@ -169,6 +179,11 @@ Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& 
     TRY(plan::check_mode(project.dialect, options.mode));
   }
   // The data every config of the MODE needs: a missing archive is found before a dry run's plan.
+  if (options.rules->checks_config()) {  // the reference's rules take the paths as they are
+    if (auto unconfined = config::unconfined_data_paths(project.settings, options.mode); !unconfined.empty()) {
+      return fail(Error{std::move(unconfined)});
+    }
+  }
   if (auto missing = config::missing_data_archives(project.settings, options.mode, project.root); !missing.empty()) {
     return fail(Error{std::move(missing)});
   }

@@ -4,12 +4,14 @@
 #include <filesystem>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
+#include "core/confined_path.h"
 #include "core/vocabulary.h"
 
 namespace tipc::config {
@@ -113,7 +115,7 @@ void read_data(YamlReader& r, const Node& node, ProjectSettings& s) {
       }
       r.check_keys(step, "a data step");
       s.data[name].push_back({*text(r, step, "archive"), *text(r, step, "destination"), *text(r, step, "creates"),
-                              yaml_line(r.child(step, "archive"))});
+                              yaml_line(r.child(step, "archive")), yaml_line(r.child(step, "destination"))});
     }
   }
 }
@@ -323,6 +325,21 @@ std::vector<Diagnostic> missing_data_archives(const ProjectSettings& settings, c
                                    step.archive, mode, repo_root)});
   }
   return missing;
+}
+
+std::vector<Diagnostic> unconfined_data_paths(const ProjectSettings& settings, const std::string& mode) {
+  std::vector<Diagnostic> unconfined;
+  for (const auto& step : settings.data_for(mode)) {
+    for (const auto& [key, path, line] : {std::tuple{"archive", &step.archive, step.line},
+                                          std::tuple{"destination", &step.destination, step.destination_line}}) {
+      if (is_confined_relative_path(*path)) continue;
+      unconfined.push_back({settings.path, line, key,
+                            fmt::format("the data step's {} '{}' must be a path inside the repository, relative to its "
+                                        "root and without '..' (--compat accepts it)",
+                                        key, *path)});
+    }
+  }
+  return unconfined;
 }
 
 // Every problem of the file at once (config::YamlReader), each with its line and key.

@@ -18,6 +18,7 @@ struct DataStepSetting {
   std::string destination;  // relative to the repository root
   std::string creates;      // relative to the destination
   int line = 0;             // of its `archive:` in the settings file, for messages
+  int destination_line = 0;  // of its `destination:`
 };
 
 struct LogCheckSetting {
@@ -91,5 +92,10 @@ Result<ProjectSettings> load_project_settings(const std::string& path);
 // settings line: checked when planning, so --dry-run fails on them too.
 std::vector<Diagnostic> missing_data_archives(const ProjectSettings& settings, const std::string& mode,
                                               const std::string& repo_root);
+
+// The MODE's data steps whose `archive` or `destination` could name a path outside the
+// repository (absolute, or with a ".." component: core/confined_path.h), one problem per
+// key at its settings line. Checked when planning, unless --compat.
+std::vector<Diagnostic> unconfined_data_paths(const ProjectSettings& settings, const std::string& mode);
 
 }  // namespace tipc::config

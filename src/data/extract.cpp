@@ -23,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "core/confined_path.h"
 #include "core/unique_fd.h"
 #include "core/utf8_names.h"
 #include "data/hashing_source.h"
@@ -462,7 +463,7 @@ Result<ExtractReport> extract_into(HashingSource& source, const std::string& arc
 
 Result<Parts> declared_path(const DataStep& step) {
   const Parts parts = split_path(step.creates);
-  if (step.creates.empty() || step.creates.front() == '/' || parts.empty() || has_dot_dot(parts)) {
+  if (!is_confined_relative_path(step.creates) || parts.empty()) {
     return fail(Error::at(step.archive, 0, "creates",
                           "'creates' must be a relative path inside the destination without '..', got '" +
                               step.creates + "'"));

@@ -282,5 +282,29 @@ TEST(ProjectSettingsFile, AMissingDataArchiveIsNamedWithTheSettingsLine) {
                               ": put it there (or fix the path, relative to the repository root)");
 }
 
+// Each at the line of its own key: a block-style step has archive and destination apart.
+TEST(ProjectSettingsFile, DataStepPathsThatCouldLeaveTheRepositoryAreNamedWithTheirLineAndKey) {
+  test::TempDir repo;
+  const auto settings = load_project_settings(repo.write("test_tipc/tipc-run.yaml", R"(data:
+  all:
+    - {archive: lite_data/here.tar, destination: ., creates: here}
+  whole_infer:
+    - archive: /srv/weights.tar
+      destination: ../../models
+      creates: weights
+)"));
+  ASSERT_TRUE(settings) << settings.error().str();
+  EXPECT_TRUE(unconfined_data_paths(*settings, "lite_train_lite_infer").empty());
+  const auto unconfined = unconfined_data_paths(*settings, "whole_infer");
+  ASSERT_EQ(unconfined.size(), 2u);
+  EXPECT_EQ(unconfined[0].line, 5);
+  EXPECT_EQ(unconfined[0].key, "archive");
+  EXPECT_EQ(unconfined[1].line, 6);
+  EXPECT_EQ(unconfined[1].key, "destination");
+  EXPECT_EQ(unconfined[1].str(), settings->path + ":6: the data step's destination '../../models' must be a path inside "
+                                                  "the repository, relative to its root and without '..' (--compat "
+                                                  "accepts it)");
+}
+
 }  // namespace
 }  // namespace tipc::config
