@@ -1,12 +1,10 @@
 #include "config/config_text.h"
 
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <fstream>
 
 #include <fmt/format.h>
 
+#include "core/regular_file.h"
 #include "core/utf8.h"
 
 namespace tipc::config {
@@ -85,21 +83,8 @@ Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& 
 }
 
 Result<ConfigText> read_config_text(const std::string& path, const TextLimits& limits) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot open the config file: " + errno_text(errno)));
-  // Read in chunks until one byte past the limit, so an oversized file is reported, not
-  // silently cut. (A buffer of the limit's size was 8 MiB of zeroed memory for a 4 KiB config,
-  // and its release raised malloc's mmap threshold: the heap then kept every later
-  // megabyte-sized string.)
-  std::string bytes;
-  std::array<char, 64u << 10> chunk{};
-  while (bytes.size() <= limits.max_file_bytes) {
-    const auto want = std::min(chunk.size(), limits.max_file_bytes + 1 - bytes.size());
-    in.read(chunk.data(), static_cast<std::streamsize>(want));
-    if (in.gcount() == 0) break;
-    bytes.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) return fail(Error::at(path, 0, "", "cannot read the config file: " + errno_text(errno)));
+  // One byte past the limit, so an oversized file is reported, not silently cut.
+  const std::string bytes = TRY(read_regular_file(path, {"the config file", "open"}, limits.max_file_bytes + 1));
   return parse_config_text(bytes, path, limits);
 }
 

@@ -1,18 +1,13 @@
 #include "config/yaml_file.h"
 
-#include <cerrno>
-#include <fstream>
-#include <sstream>
+#include "core/regular_file.h"
 
 namespace tipc::config {
 
 Result<YAML::Node> load_yaml_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot read " + what + ": " + errno_text(errno)));
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = TRY(read_regular_file(path, {what}));
   try {
-    return YAML::Load(text.str());
+    return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     return fail(Error::at(path, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg));
   }

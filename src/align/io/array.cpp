@@ -1,10 +1,8 @@
 #include "align/io/array.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,7 +11,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/unique_fd.h"
+#include "core/regular_file.h"
 
 namespace tipc::align {
 namespace {
@@ -115,14 +113,10 @@ SharedBytes SharedBytes::own(std::string_view bytes) {
 }
 
 Result<SharedBytes> SharedBytes::map_file(const std::string& path) {
-  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd.valid()) return fail(Error::at(path, 0, "", "cannot open: " + errno_text(errno)));
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) return fail(Error::at(path, 0, "", "cannot stat: " + errno_text(errno)));
-  if (!S_ISREG(info.st_mode)) return fail(Error::at(path, 0, "", "not a regular file"));
-  const auto size = static_cast<std::size_t>(info.st_size);
+  const RegularFile file = TRY(open_regular_file(path, {"the file", "open"}));
+  const auto size = static_cast<std::size_t>(file.size);
   if (size == 0) return own(std::vector<std::byte>{});  // mmap refuses length 0
-  void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+  void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd.get(), 0);
   if (address == MAP_FAILED) return fail(Error::at(path, 0, "", "cannot map: " + errno_text(errno)));
   SharedBytes out;
   out.owner_ = std::shared_ptr<const void>(address, [size](const void* p) { ::munmap(const_cast<void*>(p), size); });

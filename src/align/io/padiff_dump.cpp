@@ -3,12 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
+
+#include "core/regular_file.h"
 
 namespace tipc::align {
 namespace {
@@ -88,11 +87,7 @@ int line_at(const std::string& text, std::size_t offset) {
 }
 
 Result<Json> read_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(Error::at(path, 0, "", "cannot read the file: " + errno_text(errno)));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = TRY(read_regular_file(path, {"the file"}));
   try {
     Json root = Json::parse(text);
     if (!root.is_object()) return fail(Error::at(path, 1, "", "expected a JSON object at the top level"));
