@@ -1,8 +1,11 @@
 #include "trace/trace_log.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace tipc::trace {
 namespace {
@@ -40,20 +43,41 @@ class Fields {
   std::size_t at_ = 0;
 };
 
-Fields read_fields(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Fields("");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return Fields(bytes.str());
+constexpr std::size_t kLogLimit = std::size_t{256} << 20;
+
+Result<Fields> read_fields(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return Fields("");
+  auto bytes = read_runner_file(path, kLogLimit);
+  if (!bytes) return fail(Error::at(path, 0, "", "the trace log is not a regular file of at most 256 MiB"));
+  return Fields(std::move(*bytes));
 }
 
 Error cut(const std::string& path) { return Error::at(path, 0, "", "the trace log ends inside a record"); }
 
 }  // namespace
 
+std::optional<std::string> read_runner_file(const std::string& path, std::size_t limit) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat info {};
+  std::optional<std::string> bytes;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) <= limit) {
+    bytes.emplace(static_cast<std::size_t>(info.st_size), '\0');
+    std::size_t got = 0;
+    while (got < bytes->size()) {
+      const ssize_t n = ::read(fd, bytes->data() + got, bytes->size() - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    bytes->resize(got);
+  }
+  ::close(fd);
+  return bytes;
+}
+
 Result<std::vector<RawCall>> read_calls(const std::string& path) {
-  auto fields = read_fields(path);
+  auto fields = TRY(read_fields(path));
   std::vector<RawCall> calls;
   while (!fields.done()) {
     RawCall c;
@@ -71,7 +95,7 @@ Result<std::vector<RawCall>> read_calls(const std::string& path) {
 }
 
 Result<std::vector<RawEval>> read_evals(const std::string& path) {
-  auto fields = read_fields(path);
+  auto fields = TRY(read_fields(path));
   std::vector<RawEval> evals;
   while (!fields.done()) {
     RawEval e;

@@ -2,6 +2,8 @@
 // Reading back what a trace wrote: the stand-ins' call log and the evaluated strings
 // (both NUL-separated fields, so any byte but NUL survives), and mapping the scratch
 // tree's paths back to the repository's.
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,14 @@ struct RawEval {
   std::string text;
 };
 
-// A missing file reads as empty (nothing was called or evaluated); a cut record is an error.
+// A file the traced runner may have written, read back by tipc-run (which may be root):
+// never through a symbolic link (the runner owns the scratch tree and could point a log at
+// /etc/shadow), never blocking on a FIFO, at most `limit` bytes. nullopt when the path is
+// missing, not a regular file, or longer than `limit`.
+std::optional<std::string> read_runner_file(const std::string& path, std::size_t limit);
+
+// A missing file reads as empty (nothing was called or evaluated); a cut record, a log that is
+// no regular file or one over 256 MiB is an error.
 Result<std::vector<RawCall>> read_calls(const std::string& path);
 Result<std::vector<RawEval>> read_evals(const std::string& path);
 

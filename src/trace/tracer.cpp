@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -86,13 +84,12 @@ std::vector<StatusLog> status_logs(const ScratchTree& tree, const RepoInputs& in
   std::error_code ec;
   for (fs::recursive_directory_iterator it(tree.repo(), ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code entry_ec;
-    if (!it->is_regular_file(entry_ec) || it->file_size(entry_ec) > kStatusLogLimit) continue;
+    if (!it->is_regular_file(entry_ec) || it->is_symlink(entry_ec)) continue;
     const auto relative = it->path().lexically_relative(tree.repo()).generic_string();
     if (inputs.files.contains(relative)) continue;
-    std::ifstream in(it->path(), std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    const std::string text = bytes.str();
+    const auto bytes = read_runner_file(it->path().string(), kStatusLogLimit);
+    if (!bytes) continue;
+    const std::string& text = *bytes;
     if (text.find("Run successfully with command") == std::string::npos &&
         text.find("Run failed with command") == std::string::npos) {
       continue;

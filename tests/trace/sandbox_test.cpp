@@ -131,5 +131,24 @@ TEST(Sandbox, AConfigValueTheRunnerEvaluatesCannotWriteOnTheHost) {
   EXPECT_FALSE(fs::exists(host.path));
 }
 
+// tipc-run reads back what the runner left in the scratch tree, as root: a log the runner
+// turned into a link to a root-only file is not followed, and a FIFO does not block.
+TEST(Sandbox, FilesTheRunnerLeavesAreReadBackNeverThroughALinkNorFromAFifo) {
+  SKIP_WITHOUT_BWRAP();
+  test::TempDir secrets;
+  const auto secret = secrets.write("secret.log", "Run successfully with command - the secret of root\n");
+  fs::permissions(secret, fs::perms::owner_read | fs::perms::owner_write);
+  HostileRepo linked("mkdir -p test_tipc/output\nln -s " + secret + " test_tipc/output/results_python.log\n"
+                     "python3.7 tools/train.py\n");
+  const auto trace = trace_runner(linked.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  for (const auto& log : trace->status_logs) EXPECT_EQ(log.text.find("secret"), std::string::npos) << log.path;
+
+  HostileRepo fifo("python3.7 tools/train.py\nrm -f \"$TIPC_TRACE_CALLS\"\nmkfifo \"$TIPC_TRACE_CALLS\"\n");
+  const auto refused = trace_runner(fifo.request());
+  ASSERT_FALSE(refused) << "a FIFO as the call log was read as a log";
+  EXPECT_NE(refused.error().str().find("not a regular file"), std::string::npos) << refused.error().str();
+}
+
 }  // namespace
 }  // namespace tipc::trace
