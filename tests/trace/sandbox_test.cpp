@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/fake_trace_repo.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 #include "trace/tracer.h"
@@ -58,26 +59,10 @@ std::map<std::string, std::string> probe_results(const Trace& trace) {
   return results;
 }
 
-struct HostileRepo {
-  test::TempDir dir;
-  explicit HostileRepo(const std::string& runner, const std::string& config_lines = "") {
-    dir.write("test_tipc/test_train_inference_python.sh", runner);
-    dir.write("test_tipc/configs/m/train_infer_python.txt",
-              "===========================train_params===========================\nmodel_name:M\npython:python3.7\n" +
-                  config_lines);
-  }
-  TraceRequest request() const {
-    TraceRequest r;
-    r.repo_root = dir.path().string();
-    r.runner = "test_tipc/test_train_inference_python.sh";
-    r.config_arg = "test_tipc/configs/m/train_infer_python.txt";
-    r.mode = "lite_train_lite_infer";
-    r.interpreter = "python3.7";
-    r.model_name = "M";
-    r.timeout_seconds = 30;
-    r.isolation = Isolation::bwrap;
-    return r;
-  }
+// Traced inside bubblewrap or not at all.
+struct HostileRepo : test::FakeTraceRepo {
+  using FakeTraceRepo::FakeTraceRepo;
+  TraceRequest request() const { return FakeTraceRepo::request(Isolation::bwrap); }
 };
 
 #define SKIP_WITHOUT_BWRAP()                                                                 \

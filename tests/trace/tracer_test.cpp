@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/fake_trace_repo.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 #include "trace/sandbox.h"
@@ -22,27 +23,7 @@ namespace tipc::trace {
 namespace {
 namespace fs = std::filesystem;
 
-// A repository with one runner and one config; `deploy/` exists as in PaddleClas.
-struct FakeRepo {
-  test::TempDir dir;
-  explicit FakeRepo(const std::string& runner_text) {
-    dir.write("test_tipc/test_train_inference_python.sh", runner_text);
-    dir.write("test_tipc/configs/m/train_infer_python.txt", "===========================train_params===========================\nmodel_name:MyModel\npython:python3.7\n");
-    fs::create_directories(dir.path() / "deploy");
-  }
-  TraceRequest request(Isolation isolation = Isolation::automatic) const {
-    TraceRequest r;
-    r.repo_root = dir.path().string();
-    r.runner = "test_tipc/test_train_inference_python.sh";
-    r.config_arg = "test_tipc/configs/m/train_infer_python.txt";
-    r.mode = "lite_train_lite_infer";
-    r.interpreter = "python3.7";
-    r.model_name = "MyModel";
-    r.timeout_seconds = 20;
-    r.isolation = isolation;
-    return r;
-  }
-};
+using FakeRepo = test::FakeTraceRepo;
 
 TEST(Tracer, RecordsArgvCwdEnvironmentAndOutputTargets) {
   FakeRepo repo(R"(export FOO=bar
