@@ -1,7 +1,9 @@
 // libFuzzer target: the .npz reader (align/io/npz.h: ZIP through libarchive, then each member
 // through load_npy_value) on bytes in memory. Checks: no crash, leak or undefined
-// behaviour; member keys are unique; the limits hold; every member value is well formed
-// (fuzz_check.h).
+// behaviour; member keys are unique; the limits hold, the size limits included: the
+// members' arrays together hold no more than the archive can expand to (its size times
+// deflate's largest ratio) and no more than the total limit; every member value is well
+// formed (fuzz_check.h).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -22,7 +24,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   FUZZ_CHECK(members->items.size() <= limits.max_members);
   // Keys are member names less one ".npy" (numpy's NpzFile: "a.npy.npy" is key "a.npy").
-  for (const auto& [key, value] : members->items) FUZZ_CHECK(value != nullptr);
+  std::uint64_t array_bytes = 0;
+  for (const auto& [key, value] : members->items) {
+    FUZZ_CHECK(value != nullptr);
+    if (const auto* array = value->get<align::Array>()) array_bytes += array->data.size();
+  }
+  // A member is read only as far as its header declares, and declared sizes are bounded.
+  FUZZ_CHECK(array_bytes <= size * limits.max_expansion);
+  FUZZ_CHECK(array_bytes <= limits.max_total_bytes);
   // walk_value checks key uniqueness and every member.
   fuzz::walk_value(align::Value{*members});
   return 0;

@@ -10,15 +10,23 @@
 
 namespace tipc::test {
 
-// A version 1 .npy of float32 values, 1-D.
-inline std::string npy_float32(const std::vector<float>& values) {
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+// A version 1 .npy header as np.save writes it, e.g. npy_header("<f4", "(3,)"); any payload may follow.
+inline std::string npy_header(const std::string& descr, const std::string& shape) {
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
+  return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header;
+}
+
+// A version 1 .npy of float32 values, 1-D.
+inline std::string npy_float32(const std::vector<float>& values) {
   std::string payload(values.size() * sizeof(float), '\0');
   if (!values.empty()) std::memcpy(payload.data(), values.data(), payload.size());
-  return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + payload;
+  return npy_header("<f4", "(" + std::to_string(values.size()) + ",)") + payload;
 }
+
+// A 0-d object .npy holding `pickle` (what np.save writes for a dict, with its pickle).
+inline std::string npy_object(const std::string& pickle) { return npy_header("|O", "()") + pickle; }
 
 // An .npz (a zip of "<name>.npy" members, stored): a dict of arrays, as np.savez writes it.
 inline std::string npz(const std::vector<std::pair<std::string, std::string>>& members) {

@@ -26,18 +26,22 @@ Value unwrap_zero_dim(Value value) {
 
 Result<Value> load_npy_value(const SharedBytes& bytes, const std::string& name) {
   auto file = TRY(split_npy(bytes, name));
+  return load_npy_value(file, name);
+}
+
+Result<Value> load_npy_value(const NpyFile& file, const std::string& name) {
   if (!file.header.is_object()) {
     auto array = TRY(array_from_npy(file, name));
     return Value{std::move(array)};
   }
-  auto value = TRY(unpickle(file.payload, name));
+  auto value = TRY(unpickle(file.payload, name, {}, PickleRoot::kResult));
   return unwrap_zero_dim(std::move(value));
 }
 
 Result<Value> load_values(const std::string& path) {
   auto bytes = TRY(SharedBytes::map_file(path));
   if (looks_like_zip(bytes)) {
-    auto members = TRY(read_npz(path));
+    auto members = TRY(read_npz(bytes, path));
     return Value{std::move(members)};
   }
   return load_npy_value(bytes, path);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "align/io/array.h"
+#include "align/io/npy.h"
 #include "align/io/pickle.h"
 #include "core/error.h"
 
@@ -19,5 +20,7 @@ Result<Value> load_values(const std::string& path);
 
 // The value of one .npy held in `bytes` (a file or an .npz member); `name` is used in errors.
 Result<Value> load_npy_value(const SharedBytes& bytes, const std::string& name);
+// The same for a .npy already split into its header and payload.
+Result<Value> load_npy_value(const NpyFile& file, const std::string& name);
 
 }  // namespace tipc::align

@@ -198,17 +198,22 @@ Result<Preamble> read_preamble(std::string_view bytes, const std::string& name) 
   if (p.header_len > kMaxNpyHeaderBytes) {
     return reject(name, fmt::format(".npy header of {} bytes is larger than the limit of {}", p.header_len, kMaxNpyHeaderBytes));
   }
-  if (bytes.size() - p.header_offset < p.header_len) {
-    return reject(name, fmt::format("truncated .npy file: the header needs {} bytes, only {} are there", p.header_len,
-                             bytes.size() - p.header_offset));
-  }
   return p;
 }
 
 }  // namespace
 
+Result<std::size_t> npy_header_size(std::string_view first_bytes, const std::string& name) {
+  const Preamble p = TRY(read_preamble(first_bytes, name));
+  return p.header_offset + p.header_len;
+}
+
 Result<NpyHeader> parse_npy_header(std::string_view bytes, const std::string& name) {
   const Preamble p = TRY(read_preamble(bytes, name));
+  if (bytes.size() - p.header_offset < p.header_len) {
+    return reject(name, fmt::format("truncated .npy file: the header needs {} bytes, only {} are there", p.header_len,
+                                    bytes.size() - p.header_offset));
+  }
   const HeaderFields fields =
       TRY(catch_parse_failure([&] { return HeaderParser(bytes.substr(p.header_offset, p.header_len), name).parse(); }));
   if (!fields.descr) return reject(name, "bad .npy header: the key 'descr' is missing");

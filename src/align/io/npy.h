@@ -37,6 +37,11 @@ struct NpyFile {
   SharedBytes payload;
 };
 
+// A .npy's first bytes that hold its magic, version and HEADER_LEN (10 for version 1, 12 after).
+inline constexpr std::size_t kNpyPreambleBytes = 12;
+// Where the payload starts (magic, version, HEADER_LEN and the dict), from the first
+// kNpyPreambleBytes or more: a reader of a stream (an .npz member) learns how much header to read.
+Result<std::size_t> npy_header_size(std::string_view first_bytes, const std::string& name);
 // Parses magic, version, HEADER_LEN and the header dict. `name` is used in errors.
 Result<NpyHeader> parse_npy_header(std::string_view bytes, const std::string& name);
 Result<NpyFile> split_npy(const SharedBytes& bytes, const std::string& name);

@@ -3,6 +3,12 @@
 // or deflated, read through libarchive. Each member becomes a Value: a plain array, or
 // the unpickled object of an object array (e.g. a dict saved with np.savez(d={...})).
 // Member bytes are owned copies; use plain .npy files when arrays are too big to copy.
+//
+// A member is inflated only as far as its .npy header declares it (the header and the
+// payload its shape and dtype need, or for an object array the pickle up to its STOP), as
+// numpy reads it; a member longer or shorter than that, or whose ZIP directory entry gives
+// another size, is an error naming it. Declared sizes are checked against the limits before
+// anything is inflated, so the bytes held never exceed what the archive can honestly expand to.
 #include <cstdint>
 #include <string>
 
@@ -15,6 +21,9 @@ struct NpzLimits {
   std::uint64_t max_member_bytes = 8ull << 30;   // one member, decompressed
   std::uint64_t max_total_bytes = 16ull << 30;   // all members, decompressed
   std::uint64_t max_members = 100000;
+  // Deflate expands its input 1032 times at most: members that declare more, all together,
+  // than this multiple of the archive's size cannot be what they claim.
+  std::uint64_t max_expansion = 1032;
 };
 
 // Members in archive order, named without their ".npy" suffix (as numpy's NpzFile does).

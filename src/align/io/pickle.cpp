@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -61,11 +62,30 @@ struct ScalarObj {
   Array value;
 };
 
+// The larger kinds live behind a pointer, so that an object takes 48 bytes, not 168: a
+// pickle of many small objects costs what the budget allows times that.
+template <typename T>
+using Boxed = std::unique_ptr<T>;
+template <typename T>
+constexpr bool kBoxed = std::is_same_v<T, DictObj> || std::is_same_v<T, DtypeObj> || std::is_same_v<T, ArrayObj> ||
+                        std::is_same_v<T, ScalarObj>;
+
 struct Obj {
-  std::variant<NoneObj, bool, std::int64_t, double, std::string, SharedBytes, ListObj, TupleObj, DictObj, GlobalObj,
-               DtypeObj, ArrayObj, ScalarObj>
+  std::variant<NoneObj, bool, std::int64_t, double, std::string, SharedBytes, ListObj, TupleObj, Boxed<DictObj>,
+               GlobalObj, Boxed<DtypeObj>, Boxed<ArrayObj>, Boxed<ScalarObj>>
       v;
 };
+
+// The object as a T (a boxed kind unwrapped), or nullptr.
+template <typename T, typename O>  // O: Obj or const Obj
+auto* find_as(O& obj) {
+  if constexpr (kBoxed<T>) {
+    auto* box = std::get_if<Boxed<T>>(&obj.v);
+    return box != nullptr ? static_cast<std::conditional_t<std::is_const_v<O>, const T*, T*>>(box->get()) : nullptr;
+  } else {
+    return std::get_if<T>(&obj.v);
+  }
+}
 
 std::string kind_of(const Obj& obj) {
   return std::visit(
@@ -79,11 +99,11 @@ std::string kind_of(const Obj& obj) {
         if constexpr (std::is_same_v<T, SharedBytes>) return "bytes";
         if constexpr (std::is_same_v<T, ListObj>) return "list";
         if constexpr (std::is_same_v<T, TupleObj>) return "tuple";
-        if constexpr (std::is_same_v<T, DictObj>) return "dict";
+        if constexpr (std::is_same_v<T, Boxed<DictObj>>) return "dict";
         if constexpr (std::is_same_v<T, GlobalObj>) return "global " + x.spelled;
-        if constexpr (std::is_same_v<T, DtypeObj>) return "numpy dtype";
-        if constexpr (std::is_same_v<T, ArrayObj>) return "numpy ndarray";
-        if constexpr (std::is_same_v<T, ScalarObj>) return "numpy scalar";
+        if constexpr (std::is_same_v<T, Boxed<DtypeObj>>) return "numpy dtype";
+        if constexpr (std::is_same_v<T, Boxed<ArrayObj>>) return "numpy ndarray";
+        if constexpr (std::is_same_v<T, Boxed<ScalarObj>>) return "numpy scalar";
       },
       obj.v);
 }
@@ -113,25 +133,25 @@ std::optional<Callable> allowed_global(std::string_view module, std::string_view
 
 // ---- Small decoding helpers -------------------------------------------------------------
 
-// Code points of UTF-8 text, or nothing if the text is not valid UTF-8. Not core/utf8's
-// strict decoder: pickle decodes its strings with "surrogatepass", so encoded surrogates
-// (which Python may write for lone surrogates) must load.
-std::optional<std::vector<std::uint32_t>> utf8_code_points(std::string_view text) {
-  std::vector<std::uint32_t> points;
+// Calls `visit` with each code point of UTF-8 text; false if the text is not valid UTF-8.
+// Not core/utf8's strict decoder: pickle decodes its strings with "surrogatepass", so
+// encoded surrogates (which Python may write for lone surrogates) must load.
+template <typename Visit>
+bool for_each_code_point(std::string_view text, Visit&& visit) {
   for (std::size_t i = 0; i < text.size();) {
     const auto lead = static_cast<unsigned char>(text[i]);
     const int extra = lead < 0x80 ? 0 : (lead >> 5) == 0x6 ? 1 : (lead >> 4) == 0xe ? 2 : (lead >> 3) == 0x1e ? 3 : -1;
-    if (extra < 0 || text.size() - i <= static_cast<std::size_t>(extra)) return std::nullopt;
+    if (extra < 0 || text.size() - i <= static_cast<std::size_t>(extra)) return false;
     std::uint32_t point = extra == 0 ? lead : lead & (0x3fu >> extra);
     for (int k = 1; k <= extra; ++k) {
       const auto next = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
-      if ((next & 0xc0) != 0x80) return std::nullopt;
+      if ((next & 0xc0) != 0x80) return false;
       point = (point << 6) | (next & 0x3fu);
     }
-    points.push_back(point);
+    visit(point);
     i += static_cast<std::size_t>(extra) + 1;
   }
-  return points;
+  return true;
 }
 
 }  // namespace
@@ -142,8 +162,8 @@ namespace {
 
 class Unpickler {
  public:
-  Unpickler(const SharedBytes& bytes, const std::string& name, const UnpickleLimits& limits)
-      : bytes_(bytes), name_(name), limits_(limits) {}
+  Unpickler(const SharedBytes& bytes, const std::string& name, const UnpickleLimits& limits, PickleRoot root)
+      : bytes_(bytes), name_(name), limits_(limits), root_(root), budget_(limits.budget_for(bytes.size())) {}
 
   Value run() {
     read_protocol();
@@ -153,7 +173,9 @@ class Unpickler {
       if (op == '.') break;  // STOP
       step(op);
     }
-    return to_value(pop());
+    Obj* root = pop();
+    if (root_ == PickleRoot::kResult) check_result_root(*root);  // before a single Value is built
+    return to_value(root);
   }
 
  private:
@@ -199,7 +221,7 @@ class Unpickler {
 
   std::string take_text(std::uint64_t n) {
     const std::string_view text = take(n).view();
-    if (!utf8_code_points(text)) error("string is not valid UTF-8");
+    if (!for_each_code_point(text, [](std::uint32_t) {})) error("string is not valid UTF-8");
     return std::string(text);
   }
 
@@ -211,11 +233,39 @@ class Unpickler {
     return std::string(rest.substr(0, end));
   }
 
-  // ---- stack, marks, memo ----
+  // ---- the budget, stack, marks, memo ----
+  // Every object, container element, memo entry and mark costs one unit: what a pickle may
+  // build is proportional to its size, so a few bytes that each build an object (EMPTY_LIST,
+  // APPEND) cannot amplify into gigabytes.
+  void spend(std::size_t units) {
+    if (units > budget_ - spent_) {
+      error(fmt::format("the pickle builds more than {} objects and container elements, the budget for its {} bytes",
+                        budget_, bytes_.size()));
+    }
+    spent_ += units;
+  }
+
   template <typename T>
   Obj* make(T value) {
-    arena_.push_back(Obj{std::move(value)});
+    spend(1);
+    if constexpr (kBoxed<T>) {
+      arena_.push_back(Obj{std::make_unique<T>(std::move(value))});
+    } else {
+      arena_.push_back(Obj{std::move(value)});
+    }
     return &arena_.back();
+  }
+
+  // None, True and False are one object each, as in Python: a list of a million Nones is a
+  // million references, not a million objects (nor a million Values).
+  Obj* constant(Obj& shared) {
+    spend(1);
+    return &shared;
+  }
+
+  void push_mark() {
+    spend(1);
+    marks_.push_back(stack_.size());
   }
 
   std::size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
@@ -240,6 +290,7 @@ class Unpickler {
     if (marks_.empty()) error("no MARK to pop to");
     const std::size_t mark = marks_.back();
     marks_.pop_back();
+    spend(stack_.size() - mark);
     std::vector<Obj*> items(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
     stack_.resize(mark);
     return items;
@@ -247,14 +298,21 @@ class Unpickler {
 
   std::vector<Obj*> pop_n(std::size_t n) {
     if (stack_.size() < floor() + n) error("stack underflow");
+    spend(n);
     std::vector<Obj*> items(stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
     stack_.resize(stack_.size() - n);
     return items;
   }
 
   void memo_put(std::uint64_t index) {
-    if (memo_.size() >= limits_.max_memo && !memo_.contains(index)) error("memo limit exceeded");
-    memo_[index] = top();
+    Obj* obj = top();
+    const auto [entry, added] = memo_.try_emplace(index, obj);
+    if (!added) {
+      entry->second = obj;
+      return;
+    }
+    if (memo_.size() > limits_.max_memo) error("memo limit exceeded");
+    spend(1);
   }
 
   void memo_get(std::uint64_t index) {
@@ -266,7 +324,7 @@ class Unpickler {
   // ---- typed access to operands ----
   template <typename T>
   T& as(Obj* obj, const char* what) const {
-    if (auto* x = std::get_if<T>(&obj->v)) return *x;
+    if (T* x = find_as<T>(*obj)) return *x;
     error(fmt::format("{} expected, got {}", what, kind_of(*obj)));
   }
 
@@ -297,7 +355,7 @@ class Unpickler {
     switch (op) {
       case 0x80: error("PROTO may only appear at the start");
       case 0x95: checked_length(le(8)); break;  // FRAME: a read-ahead hint; its opcodes follow inline
-      case '(': marks_.push_back(stack_.size()); break;
+      case '(': push_mark(); break;
       case 'c': op_global(); break;
       case 0x93: op_stack_global(); break;
       case 'R': op_reduce(); break;
@@ -324,9 +382,9 @@ class Unpickler {
 
   void step_value(std::uint8_t op) {
     switch (op) {
-      case 'N': push(make(NoneObj{})); break;
-      case 0x88: push(make(true)); break;
-      case 0x89: push(make(false)); break;
+      case 'N': push(constant(none_)); break;
+      case 0x88: push(constant(true_)); break;
+      case 0x89: push(constant(false_)); break;
       case 'J': push(make(static_cast<std::int64_t>(static_cast<std::int32_t>(le(4))))); break;
       case 'K': push(make(static_cast<std::int64_t>(le(1)))); break;
       case 'M': push(make(static_cast<std::int64_t>(le(2)))); break;
@@ -394,6 +452,7 @@ class Unpickler {
 
   void op_append() {
     Obj* item = pop();
+    spend(1);
     as<ListObj>(top(), "APPEND target list").items.push_back(item);
   }
 
@@ -454,6 +513,7 @@ class Unpickler {
   void op_setitem() {
     Obj* value = pop();
     Obj* key = pop();
+    spend(2);  // as SETITEMS counts its popped key and value
     set_item(as<DictObj>(top(), "SETITEM target dict"), key, value);
   }
 
@@ -536,15 +596,14 @@ class Unpickler {
     const std::string& text = as<std::string>(args[0], "text to encode");
     const std::string& encoding = as<std::string>(args[1], "encoding");
     if (encoding != "latin1" && encoding != "latin-1") error("_codecs.encode with encoding '" + encoding + "'");
-    const auto points = utf8_code_points(text);  // validated when read
-    if (decoded_bytes_ + points->size() > limits_.max_decoded_bytes) error("decoded byte limit exceeded");
-    decoded_bytes_ += points->size();
     std::vector<std::byte> out;
-    out.reserve(points->size());
-    for (const std::uint32_t point : *points) {
+    out.reserve(text.size());  // at least one byte of UTF-8 per code point
+    for_each_code_point(text, [&](std::uint32_t point) {  // validated when read
       if (point > 0xff) error("_codecs.encode: a code point above 255 is not latin-1");
       out.push_back(static_cast<std::byte>(point));
-    }
+    });
+    if (decoded_bytes_ + out.size() > limits_.max_decoded_bytes) error("decoded byte limit exceeded");
+    decoded_bytes_ += out.size();
     return make(SharedBytes::own(std::move(out)));
   }
 
@@ -575,8 +634,8 @@ class Unpickler {
   void op_build() {
     Obj* state = pop();
     Obj* target = top();
-    if (auto* dtype = std::get_if<DtypeObj>(&target->v)) return build_dtype(*dtype, state);
-    if (auto* array = std::get_if<ArrayObj>(&target->v)) return build_array(*array, state);
+    if (auto* dtype = find_as<DtypeObj>(*target)) return build_dtype(*dtype, state);
+    if (auto* array = find_as<ArrayObj>(*target)) return build_array(*array, state);
     error("BUILD on a " + kind_of(*target) + " is not allowed");
   }
 
@@ -625,10 +684,27 @@ class Unpickler {
     array.object = true;
     array.shape = std::move(shape);
     array.fortran_order = fortran;
+    spend(elements.size());
     array.elements = elements;  // numpy copies the references at BUILD time
   }
 
   // ---- turning the object graph into Values ----
+  // A reprod_log result is a dict (np.save wraps it in a 0-d object array) or an array. A
+  // list, tuple or object array at the top is refused here, before the Values of what may be
+  // a million nodes are built, rather than by the diff once they are.
+  void check_result_root(const Obj& root) const {
+    const Obj* top = &root;
+    if (const auto* wrapper = find_as<ArrayObj>(root);
+        wrapper != nullptr && wrapper->object && wrapper->shape.empty() && wrapper->elements.size() == 1) {
+      top = wrapper->elements.front();
+    }
+    const auto* array = find_as<ArrayObj>(*top);
+    const bool object_array = array != nullptr && array->object;
+    if (!object_array && !std::holds_alternative<ListObj>(top->v) && !std::holds_alternative<TupleObj>(top->v)) return;
+    const std::string what = object_array ? "object array of shape " + shape_text(array->shape) : kind_of(*top);
+    error("not a reprod_log result: a " + what + " (expected a dict of arrays, or an array)");
+  }
+
   Value::Ptr to_value_ptr(Obj* obj, std::size_t depth) {
     if (const auto cached = done_.find(obj); cached != done_.end()) return cached->second;
     if (depth > limits_.max_depth) error("nesting deeper than the limit");
@@ -646,6 +722,11 @@ class Unpickler {
     return out;
   }
 
+  template <typename T>
+  Value convert(Boxed<T>& x, std::size_t depth) {
+    return convert(*x, depth);
+  }
+
   Value to_value(Obj* obj, std::size_t depth = 0) {
     return std::visit([&](auto& x) { return convert(x, depth); }, obj->v);
   }
@@ -654,7 +735,8 @@ class Unpickler {
   Value convert(bool x, std::size_t) { return Value{x}; }
   Value convert(std::int64_t x, std::size_t) { return Value{x}; }
   Value convert(double x, std::size_t) { return Value{x}; }
-  Value convert(const std::string& x, std::size_t) { return Value{x}; }
+  // Each object is converted once (done_ keeps its Value), so its text can move.
+  Value convert(std::string& x, std::size_t) { return Value{std::move(x)}; }
   Value convert(const SharedBytes& x, std::size_t) { return Value{x}; }
   Value convert(const ListObj& x, std::size_t depth) { return Value{to_values(x.items, depth)}; }
   Value convert(const TupleObj& x, std::size_t depth) { return Value{Value::Tuple{to_values(x.items, depth)}}; }
@@ -679,10 +761,16 @@ class Unpickler {
   SharedBytes bytes_;
   const std::string& name_;
   UnpickleLimits limits_;
+  PickleRoot root_;
+  std::size_t budget_;
+  std::size_t spent_ = 0;
   std::size_t pos_ = 0;
   std::size_t op_pos_ = 0;
   std::size_t decoded_bytes_ = 0;
   std::deque<Obj> arena_;
+  Obj none_{NoneObj{}};
+  Obj true_{true};
+  Obj false_{false};
   std::vector<Obj*> stack_;
   std::vector<std::size_t> marks_;
   std::unordered_map<std::uint64_t, Obj*> memo_;
@@ -712,6 +800,80 @@ std::string value_kind(const Value::Data& data) {
 
 }  // namespace
 
+// ---- Where a pickle ends -----------------------------------------------------------------
+
+namespace {
+
+// The operand that follows an opcode: `width` bytes, which for a counted operand are the
+// little-endian length of the bytes after them. The opcodes the interpreter's step() takes,
+// less GLOBAL (text lines) and STOP; nullopt for every opcode it refuses.
+struct Operand {
+  std::size_t width = 0;
+  bool counted = false;
+};
+
+std::optional<Operand> operand_of(std::uint8_t op) {
+  switch (op) {
+    case 0x80: case 'q': case 'h': case 'K': return Operand{1};
+    case 'M': return Operand{2};
+    case 'r': case 'j': case 'J': return Operand{4};
+    case 0x95: case 'G': return Operand{8};
+    case 0x8c: case 'C': case 0x8a: return Operand{1, true};
+    case 'X': case 'B': case 0x8b: return Operand{4, true};
+    case 0x8d: case 0x8e: case 0x96: return Operand{8, true};
+    case '(': case 0x93: case 'R': case 'b': case 0x94: case ')': case 't': case 0x85: case 0x86: case 0x87:
+    case ']': case 'a': case 'e': case '}': case 's': case 'u': case 'N': case 0x88: case 0x89: return Operand{};
+    default: return std::nullopt;
+  }
+}
+
+constexpr std::size_t kIncomplete = 0;  // the opcode's bytes are not all there yet
+constexpr std::size_t kRefusedOpcode = std::numeric_limits<std::size_t>::max();
+
+// GLOBAL's two text lines, at most 256 characters each (as Unpickler::line reads them).
+std::size_t global_extent(std::string_view rest) {
+  constexpr std::size_t kLongestLine = 256;
+  std::size_t end = 1;
+  for (int line = 0; line < 2; ++line) {
+    const std::size_t newline = rest.find('\n', end);
+    if (newline == std::string_view::npos) return rest.size() - end > kLongestLine ? kRefusedOpcode : kIncomplete;
+    if (newline - end > kLongestLine) return kRefusedOpcode;
+    end = newline + 1;
+  }
+  return end;
+}
+
+// The bytes of the opcode that starts `rest` with its operand, kIncomplete or kRefusedOpcode.
+std::size_t opcode_extent(std::string_view rest) {
+  const auto op = static_cast<std::uint8_t>(rest[0]);
+  if (op == 'c') return global_extent(rest);
+  const std::optional<Operand> operand = operand_of(op);
+  if (!operand) return kRefusedOpcode;
+  const std::size_t head = 1 + operand->width;
+  if (rest.size() < head) return kIncomplete;
+  if (!operand->counted) return head;
+  std::uint64_t length = 0;
+  for (std::size_t i = operand->width; i-- > 0;) length = (length << 8) | static_cast<unsigned char>(rest[1 + i]);
+  if (length > kRefusedOpcode - head) return kRefusedOpcode;  // longer than any input: the unpickler says truncated
+  return rest.size() - head < length ? kIncomplete : head + static_cast<std::size_t>(length);
+}
+
+}  // namespace
+
+PickleEndFinder::State PickleEndFinder::scan(std::string_view prefix) {
+  while (pos_ < prefix.size()) {
+    if (prefix[pos_] == '.') {  // STOP
+      ++pos_;
+      return State::kEnd;
+    }
+    const std::size_t extent = opcode_extent(prefix.substr(pos_));
+    if (extent == kRefusedOpcode) return State::kRefused;
+    if (extent == kIncomplete) return State::kMore;
+    pos_ += extent;
+  }
+  return State::kMore;
+}
+
 Value::Key::Key(std::string name) : text(name), identity("s" + std::move(name)) {}
 
 const Value* Value::Dict::find(const Key& key) const {
@@ -723,8 +885,9 @@ const Value* Value::Dict::find(const Key& key) const {
 
 std::string Value::describe() const { return value_kind(data); }
 
-Result<Value> unpickle(const SharedBytes& bytes, const std::string& name, const UnpickleLimits& limits) {
-  return catch_parse_failure([&] { return Unpickler(bytes, name, limits).run(); });
+Result<Value> unpickle(const SharedBytes& bytes, const std::string& name, const UnpickleLimits& limits,
+                       PickleRoot root) {
+  return catch_parse_failure([&] { return Unpickler(bytes, name, limits, root).run(); });
 }
 
 }  // namespace tipc::align

@@ -8,6 +8,7 @@
 // builtins.eval, copyreg._reconstructor, ...) is an error naming it. The memo holds
 // references, so an array memoised before its BUILD is seen filled through a later GET.
 // Arrays whose raw bytes sit in the pickle point into the input bytes (no copy).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -78,10 +79,41 @@ struct UnpickleLimits {
   std::size_t max_memo = 1 << 24;            // memo entries
   std::size_t max_depth = 200;               // nesting of containers in the result
   std::size_t max_decoded_bytes = 4ull << 30;  // bytes built by decoding (protocol-2 latin-1 text)
+  // The budget: objects, container elements, memo entries and marks, one unit each, at most
+  // max(budget_floor, pickle bytes / bytes_per_unit) (docs/cli.md#bounded-reading states it).
+  std::size_t budget_floor = 1 << 16;
+  std::size_t bytes_per_unit = 512;
+
+  std::size_t budget_for(std::size_t pickle_bytes) const {
+    return std::max(budget_floor, pickle_bytes / bytes_per_unit);
+  }
 };
+
+// What the caller takes the pickle to be. kResult: a reprod_log result file's object (a
+// dict, maybe in a 0-d object array, or an array); a list, tuple or object array at the top
+// is refused before any Value is built.
+enum class PickleRoot { kAny, kResult };
 
 // Unpickles `bytes` (a whole pickle, starting with PROTO). `name` is used in errors,
 // which also give the byte offset of the offending opcode.
-Result<Value> unpickle(const SharedBytes& bytes, const std::string& name, const UnpickleLimits& limits = {});
+Result<Value> unpickle(const SharedBytes& bytes, const std::string& name, const UnpickleLimits& limits = {},
+                       PickleRoot root = PickleRoot::kAny);
+
+// Where a pickle ends, found without building anything: the .npz reader inflates an object
+// member only up to its STOP opcode, as numpy's pickle.load reads it, however much follows.
+class PickleEndFinder {
+ public:
+  enum class State {
+    kMore,     // the bytes so far end inside the pickle
+    kEnd,      // the STOP opcode is at length() - 1
+    kRefused,  // an opcode the unpickler refuses: reading on cannot help, unpickle names it
+  };
+  // `prefix` is the pickle's bytes so far: the same bytes as at the last call, and more.
+  State scan(std::string_view prefix);
+  std::size_t length() const { return pos_; }
+
+ private:
+  std::size_t pos_ = 0;
+};
 
 }  // namespace tipc::align

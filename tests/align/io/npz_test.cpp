@@ -9,6 +9,7 @@
 
 #include "align/io/load.h"
 #include "support/align_samples.h"
+#include "support/npy_file.h"
 #include "support/paths.h"
 #include "support/temp_dir.h"
 
@@ -89,6 +90,51 @@ TEST(NpzRead, BadMemberIsNamedInsideTheArchive) {
   EXPECT_NE(members.error().str().find("arrays_compressed.npz:a.npy: member larger than the size limit"),
             std::string::npos)
       << members.error().str();
+}
+
+// Issue 37, defect 5: a member was inflated whole, whatever its .npy header declared. It is
+// now read only as far as the header says, and a member that holds more or less is an error.
+Result<Value::Dict> read_members(const std::vector<std::pair<std::string, std::string>>& members) {
+  return read_npz(SharedBytes::own(test::npz(members)), "mem.npz");
+}
+
+void expect_member_error(const Result<Value::Dict>& members, const std::string& needle) {
+  ASSERT_FALSE(members) << "expected: " << needle;
+  EXPECT_NE(members.error().str().find(needle), std::string::npos) << members.error().str();
+}
+
+TEST(NpzMemberSize, AMemberLongerThanItsHeaderDeclaresIsAnErrorNamingIt) {
+  const std::string x = test::npy_float32({1, 2, 3, 4});
+  expect_member_error(read_members({{"x", x + std::string(4096, '\0')}}),
+                      "mem.npz:x.npy: member longer than its .npy header declares");
+  const auto honest = read_members({{"x", x}});
+  ASSERT_TRUE(honest) << honest.error().str();
+  EXPECT_EQ(honest->find("x")->get<Array>()->to_doubles(), (std::vector<double>{1, 2, 3, 4}));
+}
+
+TEST(NpzMemberSize, AMemberShorterThanItsHeaderDeclaresIsAnErrorNamingIt) {
+  const std::string x = test::npy_float32({1, 2, 3, 4});
+  expect_member_error(read_members({{"x", x.substr(0, x.size() - 8)}}),
+                      "mem.npz:x.npy: member shorter than its .npy header declares");
+}
+
+TEST(NpzMemberSize, AnObjectMemberEndsAtItsPicklesStop) {
+  const std::string pickle = std::string("\x80\x03}q\x00X\x01\x00\x00\x00kK\x07s.", 15);
+  const auto honest = read_members({{"d", test::npy_object(pickle)}});
+  ASSERT_TRUE(honest) << honest.error().str();
+  EXPECT_EQ(*honest->find("d")->get<Value::Dict>()->find("k")->get<std::int64_t>(), 7);
+  expect_member_error(read_members({{"d", test::npy_object(pickle) + std::string(4096, '\0')}}),
+                      "mem.npz:d.npy: member longer than its .npy header declares");
+}
+
+TEST(NpzMemberSize, ASizeTheArchiveCannotExpandToIsRefusedBeforeAnythingIsInflated) {
+  // 1 GiB declared in an archive of a few hundred bytes: deflate reaches 1032 times its input at most.
+  expect_member_error(read_members({{"x", test::npy_header("<f4", "(268435456,)")}}),
+                      "mem.npz:x.npy: member larger than its archive can hold: its .npy header declares 1073741952 "
+                      "bytes, but deflate expands the archive's");
+  // A dtype no size can be declared for is named from the header alone, as before.
+  expect_member_error(read_members({{"s", test::npy_header("<U5", "(2,)") + std::string(40, 'a')}}),
+                      "mem.npz:s.npy: unsupported dtype '<U5'");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "align/io/load.h"
+#include "support/npy_file.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -393,6 +394,72 @@ TEST(PickleNumpy, MalformedArraysAreErrors) {
   expect_error(twice, "built twice");
   expect_error(PickleWriter().global("numpy", "dtype").op(")R").stop(), "called with 0 arguments");
   expect_error(PickleWriter().global("numpy", "dtype").stop(), "the result holds the callable numpy.dtype");
+}
+
+// Issue 37, defect 6: every EMPTY_LIST + APPEND (2 bytes) built a list object and a Value
+// (about 190 bytes of memory per byte of file), and only the diff refused the result.
+TEST(PickleBudget, EmptyListsBeyondTheBudgetAreRefusedAsTheyAreBuilt) {
+  PickleWriter w;
+  w.op("]");
+  for (int i = 0; i < 100000; ++i) w.op("]a");
+  w.stop();
+  expect_error(w, "pickle offset 65538: the pickle builds more than 65536 objects and container elements, the "
+                  "budget for its 200004 bytes");
+}
+
+TEST(PickleBudget, TheBudgetIsAFloorOrProportionalToThePickle) {
+  const UnpickleLimits defaults;
+  EXPECT_EQ(defaults.budget_for(1000), 65536u);
+  EXPECT_EQ(defaults.budget_for(std::size_t{1} << 30), (std::size_t{1} << 30) / 512);
+  // A list, a mark, three items and the three elements APPENDS takes: 8 units.
+  const SharedBytes list = pickle_bytes(PickleWriter().op("](NNNe").stop());
+  const auto fits = unpickle(list, "list", UnpickleLimits{.budget_floor = 8});
+  ASSERT_TRUE(fits) << fits.error().str();
+  EXPECT_EQ(fits->get<Value::List>()->size(), 3u);
+  const auto over = unpickle(list, "list", UnpickleLimits{.budget_floor = 7});
+  ASSERT_FALSE(over);
+  EXPECT_NE(over.error().str().find("builds more than 7 objects"), std::string::npos) << over.error().str();
+}
+
+TEST(PickleBudget, NoneTrueAndFalseAreOneObjectEach) {
+  PickleWriter w;
+  w.op("](").op(std::string(1000, 'N')).op("\x88\x88\x89\x89").op("e").stop();
+  const auto value = unpickle(pickle_bytes(w), "singletons");
+  ASSERT_TRUE(value) << value.error().str();
+  const auto& items = *value->get<Value::List>();
+  ASSERT_EQ(items.size(), 1004u);
+  EXPECT_EQ(items.front(), items[999]) << "a thousand Nones are one Value, as in Python";
+  EXPECT_EQ(items[1000], items[1001]);
+  EXPECT_EQ(items[1002], items[1003]);
+  EXPECT_TRUE(*items[1000]->get<bool>());
+  EXPECT_FALSE(*items[1003]->get<bool>());
+}
+
+TEST(PickleRootShape, AResultMustBeADictOrAnArrayAndIsCheckedBeforeAnyValueIsBuilt) {
+  const PickleWriter lists = PickleWriter().op("](]]]e").stop();
+  EXPECT_TRUE(unpickle(pickle_bytes(lists), "any"));
+  const auto refused = unpickle(pickle_bytes(lists), "r.npy", {}, PickleRoot::kResult);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().str(), "r.npy: pickle offset 8: not a reprod_log result: a list (expected a dict of "
+                                   "arrays, or an array)");
+  const auto tuple = unpickle(pickle_bytes(PickleWriter().op("NN\x86").stop()), "t.npy", {}, PickleRoot::kResult);
+  ASSERT_FALSE(tuple);
+  EXPECT_NE(tuple.error().str().find("not a reprod_log result: a tuple"), std::string::npos);
+  PickleWriter dict;
+  dict.object_dict("numpy.core.multiarray", [](PickleWriter& p) { p.str("x").int1(1); }).stop();
+  EXPECT_TRUE(unpickle(pickle_bytes(dict), "d.npy", {}, PickleRoot::kResult));
+  PickleWriter array;
+  array.ndarray("numpy.core.multiarray", "f4", "<", {2}, false, floats({1, 2})).stop();
+  EXPECT_TRUE(unpickle(pickle_bytes(array), "a.npy", {}, PickleRoot::kResult));
+}
+
+TEST(PickleRootShape, LoadValuesRefusesAPickledListAtTheUnpickler) {
+  test::TempDir dir;
+  const std::string path = dir.write("lists.npy", test::npy_object(PickleWriter().op("](]]e").stop().s));
+  const auto value = load_values(path);
+  ASSERT_FALSE(value);
+  EXPECT_NE(value.error().str().find("lists.npy: pickle offset 7: not a reprod_log result: a list"), std::string::npos)
+      << value.error().str();
 }
 
 }  // namespace
