@@ -36,7 +36,9 @@ void print_plan_text(const plan::Plan& plan, std::ostream& out) {
   for (const auto& stage : plan.stages) {
     out << fmt::format("[{}] {}\n", plan::to_string(stage.kind), stage.id);
     out << fmt::format("    cd {} && {}{}\n", stage.cwd, env_text(stage), plan::join_shell_words(stage.argv));
-    out << fmt::format("    log {}{}{}\n", stage.log, stage.deps.empty() ? "" : "  after " + fmt::format("{}", fmt::join(stage.deps, ", ")),
+    out << fmt::format("    log {}{}{}{}\n", stage.log,
+                       stage.deps.empty() ? "" : "  after " + fmt::format("{}", fmt::join(stage.deps, ", ")),
+                       stage.after.empty() ? "" : "  once ended " + fmt::format("{}", fmt::join(stage.after, ", ")),
                        stage.needs.gpus ? fmt::format("  gpus {}", stage.needs.gpus) : "");
     if (stage.unsupported) out << fmt::format("    UNSUPPORTED: {}\n", *stage.unsupported);
   }

@@ -200,7 +200,9 @@ Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<Sta
     }
     record_unselected_deps(plan, kept);
     std::erase_if(plan.stages, [&](const plan::Stage& s) { return !kept.count(s.id); });
-    for (auto& stage : plan.stages) std::erase_if(stage.deps, [&](const std::string& d) { return !kept.count(d); });
+    for (auto& stage : plan.stages) {
+      for (auto* ids : {&stage.deps, &stage.after}) std::erase_if(*ids, [&](const std::string& d) { return !kept.count(d); });
+    }
     kept_total += plan.stages.size();
   }
   if (kept_total > 0 || planned == 0 || (kinds.empty() && expressions.empty())) return {};

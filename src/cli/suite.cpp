@@ -85,8 +85,9 @@ void add_problems(Suite& suite, const std::string& file, const Error& error) {
   }
 }
 
-// A plan with a stage that would write a file another stage writes is left out as invalid,
-// naming both stages: one run must never overwrite its own logs.
+// A plan with a stage that would write a file another stage writes, in a way no order
+// settles, is left out as invalid, naming both stages and why: one run must never overwrite
+// its own logs.
 void leave_out_clashing_plans(Suite& suite) {
   std::map<std::size_t, Error> clashing;
   for (const auto& clash : plan::find_output_clashes(suite.plans)) {
@@ -95,8 +96,8 @@ void leave_out_clashing_plans(Suite& suite) {
                                   ? "stage " + clash.first_stage
                                   : fmt::format("stage {} of {}", clash.first_stage, suite.plans[clash.first_plan].config_path);
     clashing[clash.second_plan].diagnostics.push_back(
-        {second.config_path, 0, "", fmt::format("stage {} would write {}, which {} writes too", clash.second_stage,
-                                                clash.path, first)});
+        {second.config_path, 0, "", fmt::format("stage {} would write {}, which {} writes too: {}", clash.second_stage,
+                                                clash.path, first, clash.reason)});
   }
   for (auto it = clashing.rbegin(); it != clashing.rend(); ++it) {
     add_problems(suite, suite.plans[it->first].config_path, it->second);
@@ -202,6 +203,7 @@ Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& 
   if (options.rules->checks_config()) {
     TRY(plan::add_alignment_stages(suite.plans, project.settings.alignment, running_binary()));
   }
+  for (auto& plan : suite.plans) plan::order_shared_outputs(plan);
   leave_out_clashing_plans(suite);
   return suite;
 }

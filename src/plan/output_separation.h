@@ -3,8 +3,8 @@
 // directory after the config's model_name and MODE (test_tipc/output/MODEL/MODE) and runs
 // one config per process, so configs that share a model name overwrite each other's logs
 // only one after the other. A suite runs them together: each such config gets a directory
-// of its own below the shared one, and a plan that still writes one file from two stages
-// is refused with both stage ids.
+// of its own below the shared one. Stages of one plan that write one file run in the
+// runner's order; what still cannot run as the runner runs it is refused with the reason.
 #include <string>
 #include <vector>
 
@@ -33,15 +33,27 @@ std::size_t separate_shared_outputs(std::vector<Plan>& plans);
 // refuses the plan. Returns how many logs were renamed.
 std::size_t separate_shared_logs(Plan& plan);
 
-// Two stages that write the same file: a log, a trainer's log, a check's result file or a
-// train's model directory, as the repository root sees it.
+// Stages of one plan that write one file other than a log (two trains whose trainer line
+// hard-codes `--output=exp/default`, a trainer log of one name, a check's result file): the
+// runner runs them one after the other, and the last one's output stays. Each later writer
+// starts once the writer before it has ended, and every stage between them that waits for
+// that one (what reads its output), whatever their results (Stage::after): the runner's
+// order, never at once, each with its own log. One warning per plan names the files and their
+// writers. Returns how many files are shared.
+std::size_t order_shared_outputs(Plan& plan);
+
+// A file that two stages would write and that no order settles, with why.
 struct OutputClash {
   std::size_t first_plan = 0, second_plan = 0;  // indexes into the plans given
   std::string first_stage, second_stage;        // their ids
   std::string path;                             // relative to the repository root
+  std::string reason;                           // why it cannot be run as the runner runs it
 };
 
-// Every file written by more than one stage of `plans` (each clash once, at its second writer).
+// What cannot run faithfully (each clash once, at its second writer): a file written by
+// stages of two plans (the configs of a suite run side by side), and a log of two stages of
+// one plan (separate_shared_logs leaves one only where a stage reads it by its name). A
+// stage never clashes with itself; other files of one plan are order_shared_outputs'.
 std::vector<OutputClash> find_output_clashes(const std::vector<Plan>& plans);
 
 }  // namespace tipc::plan

@@ -86,6 +86,10 @@ struct Stage {
   std::map<std::string, std::optional<std::string>> env;
   std::string log;                // where the stage's output is written
   std::vector<std::string> deps;  // ids of stages that must finish first
+  // Ids of earlier stages of its plan that must have ended first, whatever their result: they
+  // write a file this stage overwrites, or read it before it does (plan/output_separation), so it
+  // runs after them as the runner ran it. Unlike a dependency, a failure there does not skip it.
+  std::vector<std::string> after;
   // The stages before it that the selection (--only, -k) left out, through left-out
   // stages only: one that could never run here makes this stage UNSUPPORTED, as it is in
   // a full run, instead of running on inputs nothing here could have made.

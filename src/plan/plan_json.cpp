@@ -93,6 +93,7 @@ Json stage_json(const Stage& stage) {
   };
   if (stage.service) json["service"] = service_json(*stage.service);
   if (stage.unsupported) json["unsupported"] = *stage.unsupported;
+  if (!stage.after.empty()) json["after"] = stage.after;
   if (!stage.cwd_made_by.empty()) json["cwd_made_by"] = stage.cwd_made_by;
   if (stage.check) json["check"] = {{"kind", to_string(stage.check->kind)}, {"result_file", stage.check->result_file}};
   if (stage.train_setting) {
@@ -112,6 +113,7 @@ Result<Stage> stage_from_json(const JsonValue& json, const std::string& file) {
   stage.env = TRY(env_field(json, fields));
   stage.log = TRY(fields.required<std::string>("log"));
   stage.deps = TRY(fields.required<std::vector<std::string>>("deps"));
+  stage.after = TRY(fields.optional<std::vector<std::string>>("after", {}));
   stage.needs = TRY(needs_field(fields));
   stage.benchmark = TRY(fields.optional<bool>("benchmark", false));
   stage.launcher = TRY(fields.optional<std::string>("launcher", ""));

@@ -286,8 +286,9 @@ void TracedPlanner::add_dependencies() {
     const Stage& stage = plan_.stages[i];
     PathUse use = path_use(trace_.calls[i].args, stage.cwd, opt_.repo_root);
     use.barrier = use.barrier || stage.kind == StageKind::kOther;
-    use.writes.push_back(fs::path(to_repo(stage.log, trace_.run_dir)).lexically_normal().string());
+    // What a train saves into, if its arguments name it: never its own log.
     if (stage.kind == StageKind::kTrain && !use.writes.empty()) plan_.stages[i].model_dir = use.writes.front();
+    use.writes.push_back(fs::path(to_repo(stage.log, trace_.run_dir)).lexically_normal().string());
     uses.push_back(std::move(use));
   }
   deps_ = data_flow_dependencies(uses);

@@ -52,6 +52,7 @@ struct Slot {
   StageRecord record;
   State state = State::kWaiting;
   std::vector<std::size_t> deps;
+  std::vector<std::size_t> after;  // plan::Stage::after: ended first, whatever their result
   std::vector<std::size_t> dependents;
   double attempt_start = 0;  // seconds since start: when its current try started
   double deadline = 0;       // seconds since start; 0: none
@@ -147,6 +148,9 @@ void Run::add_plan(const plan::Plan& plan) {
         slot.deps.push_back(it->second);
         slots_[it->second].dependents.push_back(slots_.size());
       }
+    }
+    for (const auto& earlier : stage.after) {
+      if (const auto it = local.find(earlier); it != local.end()) slot.after.push_back(it->second);
     }
     local[stage.id] = slots_.size();
     by_id_[stage_key(plan, stage)] = slots_.size();
@@ -446,7 +450,8 @@ void Run::start_ready() {
 Run::StartAttempt Run::try_start(std::size_t index) {
   const Slot& slot = slots_[index];
   if (!slot.serves() && jobs_busy()) return StartAttempt::kNotNow;
-  if (!std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) { return dependency_met(d); })) {
+  if (!std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) { return dependency_met(d); }) ||
+      !std::all_of(slot.after.begin(), slot.after.end(), [&](std::size_t a) { return slots_[a].state == State::kDone; })) {
     return StartAttempt::kNotNow;
   }
   if (const auto port = slot.port(); port && ports_in_use_.count(*port)) return StartAttempt::kNotNow;

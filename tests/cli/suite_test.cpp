@@ -13,6 +13,7 @@
 #include "support/fake_repo_run.h"
 #include "support/paths.h"
 #include "support/junit_xml.h"
+#include "support/temp_dir.h"
 
 namespace tipc::cli {
 namespace {
@@ -376,6 +377,118 @@ TEST_F(ConfigFolder, AMissingDataArchiveFailsTheDryRunWithTheSettingsLine) {
                        "is not a file under"),
             std::string::npos)
       << r.err;
+}
+
+
+// Issue 38: configs their own runner completes were refused by the output check. A runner as
+// paper reproductions write them: the trainer from the config's line 4, run through eval.
+class RunnerOfItsOwn : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("TIPC_TRACE_CACHE", cache_.path().c_str(), 1);
+    repo_.write("test_tipc/configs/m.txt",
+                "===========================train_params===========================\nmodel_name:m\npython:python3\n"
+                "norm_train:train.py\n");
+  }
+  void TearDown() override { unsetenv("TIPC_TRACE_CACHE"); }
+  void write_runner(const std::string& body) {
+    repo_.write("test_tipc/test_train_inference_python.sh",
+                "trainer=$(sed -n 4p $1 | cut -d: -f2)\nLOG_PATH=./test_tipc/output/m\nmkdir -p $LOG_PATH\n"
+                "status_log=${LOG_PATH}/results_python.log\n" + body);
+  }
+  test::RunResult run(std::vector<std::string> extra) {
+    std::vector<std::string> args = {"test_tipc/configs/m.txt", "lite_train_lite_infer"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_tipc(repo_.path().string(), args);
+  }
+  // Start and end (seconds) of the fake stage that wrote `record`.
+  std::pair<double, double> ran(const std::string& record) const {
+    std::istringstream line(test::slurp(repo_.path() / record));
+    std::string pid, pgid;
+    double start = 0, end = 0;
+    line >> pid >> pgid >> start >> end;
+    return {start, end};
+  }
+  test::TempDir repo_, cache_;
+};
+
+// The train names no output directory the trace could see: its model directory was its own
+// log (`stage tipc_stage_1/train would write test_tipc/output/tipc_stage_1.log, which stage
+// tipc_stage_1/train writes too`).
+TEST_F(RunnerOfItsOwn, ATrainThatNamesNoOutputDoesNotClashWithItself) {
+  write_runner("cmd=\"python3 ${trainer} --epochs=1\"\neval $cmd\n");
+  for (const char* mode : {"--plan-from=runner", "--compat"}) {
+    const auto r = run({"--dry-run", mode});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.err.find("writes too"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("python3 train.py --epochs=1"), std::string::npos) << r.out;
+  }
+}
+
+// Both trains save to a path their line hard-codes; the runner runs them one after the other,
+// each eval reading what the train before it saved.
+constexpr const char* kTwoTrainsOfOneOutput =
+    "for n in 1 2; do\n"
+    "  cmd=\"python3 ${trainer} --output=exp/default --record rec_train_${n}.txt --sleep 0.2\"\n"
+    "  eval \"$cmd > ${LOG_PATH}/train_${n}.log 2>&1\"\n"
+    "  echo \" Run successfully with command - ${cmd}\" >> ${status_log}\n"
+    "  cmd=\"python3 eval.py --weights=exp/default/best.pdparams --record rec_eval_${n}.txt --sleep 0.2\"\n"
+    "  eval \"$cmd > ${LOG_PATH}/eval_${n}.log 2>&1\"\n"
+    "  echo \" Run successfully with command - ${cmd}\" >> ${status_log}\n"
+    "done\n";
+
+TEST_F(RunnerOfItsOwn, TwoTrainsOfOneOutputArePlannedInTheRunnersOrderWithOneWarning) {
+  write_runner(kTwoTrainsOfOneOutput);
+  for (const char* mode : {"--plan-from=runner", "--compat"}) {
+    const auto r = run({"--dry-run", mode});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    const std::string warning =
+        "tipc-run: warning: test_tipc/configs/m.txt: exp/default is written by train_1/train, then train_2/train, "
+        "whose output stays: stages that write one output run one at a time in the runner's order, each with its "
+        "own log, as the runner runs them\n";
+    const auto at = r.err.find(warning);
+    EXPECT_NE(at, std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("exp/default", at + warning.size()), std::string::npos) << "one warning\n" << r.err;
+    EXPECT_NE(r.out.find("log test_tipc/output/m/train_2.log  after train_1/train  once ended train_1/eval\n"),
+              std::string::npos)
+        << r.out;
+  }
+}
+
+TEST_F(RunnerOfItsOwn, TwoTrainsOfOneOutputRunOneAfterTheOtherEachWithItsOwnLog) {
+  write_runner(kTwoTrainsOfOneOutput);
+  const auto r = run({"--gpus", "none", "-j", "4", "--python", test::fake_stage_binary()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 passed"), std::string::npos) << r.out;
+  EXPECT_GE(ran("rec_train_2.txt").first, ran("rec_eval_1.txt").second)
+      << "the second train starts once the eval reading the first one's output has ended, though 4 jobs were free";
+  EXPECT_GE(ran("rec_eval_2.txt").first, ran("rec_train_2.txt").second);
+  for (const char* log : {"train_1.log", "train_2.log"}) {
+    EXPECT_NE(test::slurp(repo_.path() / "test_tipc/output/m" / log).find("arg --output=exp/default"), std::string::npos)
+        << log;
+  }
+}
+
+// The corpus's paper reproductions (../shared/tipc-corpus-longtail): NAFNet-pd's train names
+// no output option; CAN_Paddle's runner trains twice, neither with one.
+TEST(LongtailCorpus, TrainsWithoutAnOutputOptionAreNotRefused) {
+  const fs::path corpus = test::shared_dir() + "/tipc-corpus-longtail";
+  if (!fs::exists(corpus)) GTEST_SKIP() << "LONGTAIL CORPUS NOT CHECKED: " << corpus << " is missing";
+  test::TempDir cache;
+  setenv("TIPC_TRACE_CACHE", cache.path().c_str(), 1);
+  for (const auto& [repo, config] : {std::pair{"NAFNet-pd", "test_tipc/configs/NAFNet/train_infer_python.txt"},
+                                     std::pair{"CAN_Paddle", "test_tipc/configs/can/train_infer_python.txt"}}) {
+    test::TempDir root;
+    for (const char* part : {"runners", "configs"}) {
+      fs::copy(corpus / part / repo, root.path(), fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    }
+    for (const char* mode : {"--plan-from=auto", "--compat"}) {
+      const auto r = test::run_tipc(root.path().string(), {config, "lite_train_lite_infer", "--dry-run", mode});
+      EXPECT_EQ(r.exit_code, 0) << repo << "\n" << r.err;
+      EXPECT_EQ(r.err.find("writes too"), std::string::npos) << repo << "\n" << r.err;
+    }
+  }
+  unsetenv("TIPC_TRACE_CACHE");
 }
 
 }  // namespace

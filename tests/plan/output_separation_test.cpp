@@ -1,5 +1,6 @@
 // Configs of one suite that share an output directory each get their own; stages whose logs
-// share a name get their own names; what still writes one file twice is found.
+// share a name get their own names; stages of one plan that write one output run in turn;
+// what still writes one file twice is found, with why.
 #include "plan/output_separation.h"
 
 #include <gtest/gtest.h>
@@ -106,14 +107,114 @@ TEST(OutputSeparation, LogsOfOneNameAreRenamedAfterTheirStageWithAWarning) {
   EXPECT_TRUE(find_output_clashes({p}).empty());
 }
 
-TEST(OutputSeparation, ALogThatAStageReadsKeepsItsNameAndTheClashIsRefused) {
+TEST(OutputSeparation, ALogThatAStageReadsKeepsItsNameAndTheClashIsRefusedWithTheReason) {
   Plan p;
   p.config_path = "x.txt";
   p.stages = {stage("a", StageKind::kTrain, "out/train.log"), stage("b", StageKind::kTrain, "out/train.log"),
               stage("c", StageKind::kOther, "out/c.log")};
   p.stages[2].argv = {"grep", "loss", "out/train.log"};
   EXPECT_EQ(separate_shared_logs(p), 0u);
-  EXPECT_EQ(find_output_clashes({p}).size(), 1u);
+  EXPECT_EQ(order_shared_outputs(p), 0u) << "a log is not ordered: each stage writes its own";
+  const auto clashes = find_output_clashes({p});
+  ASSERT_EQ(clashes.size(), 1u);
+  EXPECT_EQ(clashes[0].reason,
+            "each stage writes a log of its own, and stage c reads this one by its name, so neither can be given "
+            "another");
+}
+
+// Issue 38: a traced train whose arguments name no output directory had its own log for a
+// model directory, and the check refused the plan: `stage tipc_stage_1/train would write
+// test_tipc/output/M/tipc_stage_1.log, which stage tipc_stage_1/train writes too`.
+TEST(OutputSeparation, AStageNeverClashesWithItself) {
+  Plan p;
+  p.config_path = "m.txt";
+  Stage train = stage("tipc_stage_1/train", StageKind::kTrain, "test_tipc/output/M/tipc_stage_1.log");
+  train.model_dir = "./test_tipc/output/M/tipc_stage_1.log";
+  train.results_log.trainer_log = "test_tipc/output/M/./tipc_stage_1.log";
+  p.stages = {train};
+  EXPECT_TRUE(find_output_clashes({p}).empty());
+  EXPECT_EQ(order_shared_outputs(p), 0u);
+  EXPECT_TRUE(p.warnings.empty());
+}
+
+// Three trains whose trainer line hard-codes `--output=exp/default`, each with the eval (and
+// inference) that reads what it saved, and a stage that reads none of it.
+Plan trains_of_one_output() {
+  Plan p;
+  p.config_path = "m.txt";
+  const auto train = [](const std::string& gpus, const std::string& model_dir) {
+    Stage s = stage("gpus_" + gpus + "/train", StageKind::kTrain, "out/train_gpus_" + gpus + ".log");
+    s.model_dir = model_dir;
+    return s;
+  };
+  const auto after = [](Stage s, std::vector<std::string> deps) {
+    s.deps = std::move(deps);
+    return s;
+  };
+  p.stages = {train("0", "exp/default"),
+              after(stage("gpus_0/eval", StageKind::kEval, "out/eval_0.log"), {"gpus_0/train"}),
+              after(stage("gpus_0/infer", StageKind::kInfer, "out/infer_0.log"), {"gpus_0/eval"}),
+              stage("lint", StageKind::kOther, "out/lint.log"),
+              train("0,1", "./exp/default/"),
+              after(stage("gpus_0,1/eval", StageKind::kEval, "out/eval_01.log"), {"gpus_0,1/train"}),
+              train("0,1,2", "exp/default")};
+  return p;
+}
+
+TEST(OutputSeparation, StagesOfOnePlanThatWriteOneOutputRunInThePlansOrderWithOneWarning) {
+  Plan p = trains_of_one_output();
+  EXPECT_TRUE(find_output_clashes({p}).empty()) << "not refused: the runner runs them one after the other";
+  EXPECT_EQ(order_shared_outputs(p), 1u);
+  EXPECT_EQ(p.stages[4].after, (std::vector<std::string>{"gpus_0/train", "gpus_0/eval", "gpus_0/infer"}))
+      << "after the first train and what reads its output, not after lint";
+  EXPECT_EQ(p.stages[6].after, (std::vector<std::string>{"gpus_0,1/train", "gpus_0,1/eval"}));
+  EXPECT_TRUE(p.stages[4].deps.empty()) << "an order, not a dependency: a failed first train does not skip it";
+  for (const std::size_t i : {0u, 1u, 2u, 3u, 5u}) EXPECT_TRUE(p.stages[i].after.empty()) << p.stages[i].id;
+  ASSERT_EQ(p.warnings.size(), 1u) << "one warning per plan";
+  EXPECT_EQ(p.warnings[0].message,
+            "exp/default is written by gpus_0/train, then gpus_0,1/train, then gpus_0,1,2/train, whose output stays: "
+            "stages that write one output run one at a time in the runner's order, each with its own log, as the "
+            "runner runs them");
+  EXPECT_TRUE(find_output_clashes({p}).empty());
+}
+
+TEST(OutputSeparation, AWriterThatWaitsForTheOneBeforeItAlreadyGetsOnlyWhatItDoesNotWaitFor) {
+  Plan p = trains_of_one_output();
+  p.stages[4].deps = {"gpus_0/eval"};  // a traced plan's data flow: it waits for that eval's end already
+  order_shared_outputs(p);
+  EXPECT_EQ(p.stages[4].after, std::vector<std::string>{"gpus_0/infer"});
+}
+
+TEST(OutputSeparation, ManySharedOutputsAreOneWarningNamingTheFirstThree) {
+  Plan p;
+  p.config_path = "m.txt";
+  for (const std::string run : {"a", "b"}) {
+    for (const std::string out : {"1", "2", "3", "4", "5"}) {
+      Stage check = stage(run + "/check" + out, StageKind::kCheck, "out/" + run + out + ".log");
+      check.check = CheckSpec{CheckKind::kDiff, "out/check" + out + ".json"};
+      p.stages.push_back(check);
+    }
+  }
+  EXPECT_EQ(order_shared_outputs(p), 5u);
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_TRUE(p.warnings[0].message.starts_with("out/check1.json is written by a/check1, then b/check1, whose "
+                                                "output stays; out/check2.json"))
+      << p.warnings[0].message;
+  EXPECT_NE(p.warnings[0].message.find("; and 2 more outputs: "), std::string::npos) << p.warnings[0].message;
+  EXPECT_EQ(p.stages[5].after, std::vector<std::string>{"a/check1"});
+}
+
+TEST(OutputSeparation, AFileOfTwoPlansIsRefusedWithTheReason) {
+  std::vector<Plan> plans = {trains_of_one_output(), trains_of_one_output()};
+  plans[1].config_path = "n.txt";
+  for (auto& stage : plans[1].stages) stage.log = "other/" + stage.log;
+  const auto clashes = find_output_clashes(plans);
+  ASSERT_EQ(clashes.size(), 3u) << "exp/default, once per train of the second plan";
+  EXPECT_EQ(clashes[0].first_plan, 0u);
+  EXPECT_EQ(clashes[0].second_plan, 1u);
+  EXPECT_EQ(clashes[0].path, "exp/default");
+  EXPECT_EQ(clashes[0].reason,
+            "the configs of a suite run side by side, and the runner gives them no order: run this config by itself");
 }
 
 }  // namespace

@@ -75,6 +75,7 @@ TEST(PlanJson, EveryFieldItWritesReadsBack) {
   stage.env = {{"CUDA_VISIBLE_DEVICES", std::nullopt}, {"FLAGS_x", "1"}};
   stage.log = "test_tipc/output/m/lite/server.log";
   stage.deps = {"gpu/export", "gpu/convert"};
+  stage.after = {"gpu/train", "gpu/eval"};
   stage.needs = {2, 3};
   stage.benchmark = true;
   stage.launcher = "paddle.distributed.launch";
@@ -94,6 +95,7 @@ TEST(PlanJson, EveryFieldItWritesReadsBack) {
   EXPECT_EQ(read->env, stage.env);
   EXPECT_EQ(read->log, stage.log);
   EXPECT_EQ(read->deps, stage.deps);
+  EXPECT_EQ(read->after, stage.after);
   EXPECT_EQ(read->needs.gpus, 2);
   EXPECT_EQ(read->needs.nodes, 3);
   EXPECT_TRUE(read->benchmark);
@@ -109,6 +111,17 @@ TEST(PlanJson, EveryFieldItWritesReadsBack) {
   EXPECT_EQ(read->check, stage.check);
   EXPECT_EQ(read->train_setting, stage.train_setting);
   EXPECT_EQ(written(*read), written(stage)) << "written again, the same JSON";
+}
+
+// Stage::after is written only where a stage has one: plans without shared outputs, and
+// the plan files of earlier versions, read as they were.
+TEST(PlanJson, AStageOrderedAfterNoOtherHasNoAfterField) {
+  Stage stage;
+  stage.id = "train";
+  EXPECT_FALSE(written(stage).contains("after"));
+  const auto read = stage_from_json(written(stage), "plan.json");
+  ASSERT_TRUE(read) << read.error().str();
+  EXPECT_TRUE(read->after.empty());
 }
 
 TEST(PlanJson, AnUnknownKindOrAFieldOfTheWrongTypeNamesTheFileTheStageAndTheField) {

@@ -87,6 +87,19 @@ TEST(TracedPlanner, KindsComeFromTheConfigsScriptLines) {
   EXPECT_EQ(plan->results_log, "out/results_python.log");
 }
 
+// Issue 38: a train whose arguments name no save or output location had its own log for a
+// model directory, and the output check refused it as writing that file twice.
+TEST(TracedPlanner, ATrainsModelDirectoryIsWhatItsArgumentsSaveToNeverItsLog) {
+  trace::Trace t = chain();
+  auto plan = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(plan) << plan.error().str();
+  EXPECT_EQ(plan->stages[0].model_dir, "out/t");
+  t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.epoch_num=1"};
+  plan = plan_from_trace(t, make_config(kConfig), {});
+  ASSERT_TRUE(plan) << plan.error().str();
+  EXPECT_EQ(plan->stages[0].model_dir, "") << "not its log " << plan->stages[0].log;
+}
+
 TEST(TracedPlanner, AFailingStageGetsTheRunnersLineWithTheOtherWord) {
   const auto plan = plan_from_trace(chain(), make_config(kConfig), kCompat);
   ASSERT_TRUE(plan);

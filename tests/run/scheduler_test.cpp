@@ -139,6 +139,36 @@ TEST_F(SchedulerTest, AFailedStageSkipsItsDependentsTransitively) {
   EXPECT_EQ(s.verdict().exit_code({false}), 1);
 }
 
+// Two trains that write one output (plan::order_shared_outputs): the second starts once the
+// first and the eval that reads its output have ended, never beside them, whatever their
+// results, as the runner runs one after the other; it reads nothing of theirs, so a failure
+// there skips nothing of it.
+plan::Plan trains_of_one_output() {
+  plan::Stage second = make_stage("t2", StageKind::kTrain, 0);
+  second.after = {"t1", "e1"};
+  return make_plan({make_stage("t1", StageKind::kTrain, 0), make_stage("e1", StageKind::kEval, 0, {"t1"}), second,
+                    make_stage("e2", StageKind::kEval, 0, {"t2"})});
+}
+
+TEST_F(SchedulerTest, AStageAfterOthersStartsOnceTheyHaveEndedNeverBesideThem) {
+  const auto p = trains_of_one_output();
+  const auto s = run({&p}, 4, 0);
+  EXPECT_DOUBLE_EQ(started("t2").start, 2.0) << "after e1, which ran 1.0 to 2.0, although four jobs were free";
+  EXPECT_DOUBLE_EQ(started("e2").start, 3.0);
+  EXPECT_EQ(s.verdict().exit_code({false}), 0);
+}
+
+TEST_F(SchedulerTest, AStageAfterOthersRunsWhateverTheirResults) {
+  fake_.scripts["c.txt#t1"].exit_code = 2;
+  const auto p = trains_of_one_output();
+  const auto s = run({&p}, 4, 0);
+  EXPECT_EQ(record(s, "t1").verdict.result, Status::kFail);
+  EXPECT_EQ(record(s, "e1").verdict.result, Status::kSkipped);
+  EXPECT_EQ(record(s, "t2").verdict.result, Status::kPass) << "not skipped: the runner runs it after a failed t1";
+  EXPECT_DOUBLE_EQ(started("t2").start, 1.0);
+  EXPECT_EQ(record(s, "e2").verdict.result, Status::kPass);
+}
+
 TEST_F(SchedulerTest, AGpuStageWithoutGpusIsUnsupportedNotWaitedOn) {
   const auto p = make_plan({make_stage("cpu", StageKind::kTrain, 0), make_stage("gpu", StageKind::kTrain, 1),
                             make_stage("gpu-eval", StageKind::kEval, 1, {"gpu"})});
