@@ -33,7 +33,7 @@ tl::unexpected<Error> not_regular(const std::string& path, const FileRole& role,
 }  // namespace
 
 Result<RegularFile> open_regular_file(const std::string& path, const FileRole& role) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | (role.follow_links ? 0 : O_NOFOLLOW)));
   if (!fd.valid()) {
     const int open_error = errno;
     // A socket cannot be opened at all (ENXIO): say what it is rather than "no such device".

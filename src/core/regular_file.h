@@ -20,6 +20,9 @@ namespace tipc {
 struct FileRole {
   std::string_view what;               // "the config file", "the settings file"
   std::string_view open_verb = "read";  // the configs' documented message says "cannot open"
+  // false for files a hostile program may have put there (a traced runner's leftovers): a
+  // symbolic link is refused, never followed.
+  bool follow_links = true;
 };
 
 struct RegularFile {

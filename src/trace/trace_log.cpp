@@ -1,11 +1,8 @@
 #include "trace/trace_log.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdint>
 #include <filesystem>
+
+#include "core/regular_file.h"
 
 namespace tipc::trace {
 namespace {
@@ -58,22 +55,9 @@ Error cut(const std::string& path) { return Error::at(path, 0, "", "the trace lo
 }  // namespace
 
 std::optional<std::string> read_runner_file(const std::string& path, std::size_t limit) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat info {};
-  std::optional<std::string> bytes;
-  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) <= limit) {
-    bytes.emplace(static_cast<std::size_t>(info.st_size), '\0');
-    std::size_t got = 0;
-    while (got < bytes->size()) {
-      const ssize_t n = ::read(fd, bytes->data() + got, bytes->size() - got);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    bytes->resize(got);
-  }
-  ::close(fd);
-  return bytes;
+  auto bytes = read_regular_file(path, {"a file the traced runner left", "read", false}, limit + 1);
+  if (!bytes || bytes->size() > limit) return std::nullopt;
+  return std::move(*bytes);
 }
 
 Result<std::vector<RawCall>> read_calls(const std::string& path) {

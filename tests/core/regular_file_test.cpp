@@ -69,5 +69,16 @@ TEST(RegularFile, AMissingFileSaysWhyWithTheVerbOfItsRole) {
             "/nonexistent/x.yaml: cannot read the settings file: No such file or directory");
 }
 
+TEST(RegularFile, ARoleThatFollowsNoLinksRefusesALinkToARegularFile) {
+  test::TempDir dir;
+  const auto target = dir.write("secret.txt", "root only\n");
+  const auto link = (dir.path() / "log").string();
+  std::filesystem::create_symlink(target, link);
+  EXPECT_EQ(read_regular_file(link, {"the config file"}).value(), "root only\n");
+  const auto refused = read_regular_file(link, {"a file the traced runner left", "read", false});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().str(), link + ": cannot read a file the traced runner left: Too many levels of symbolic links");
+}
+
 }  // namespace
 }  // namespace tipc
