@@ -14,14 +14,15 @@ namespace fs = std::filesystem;
 
 // The host id a root tipc-run's sandbox runs as: the kernel's overflow id, "nobody" on
 // Debian, which owns no file and no process of the host.
-constexpr const char* kSandboxId = "65534";
+constexpr uid_t kSandboxId = 65534;
 
 // setpriv (util-linux, essential on Debian) before bwrap when tipc-run is root: as root,
 // bwrap's user namespace would map the runner to root outside, which still owns (and so
 // reads) root's 0600 files; as nobody it owns nothing.
 std::vector<std::string> privilege_drop() {
   if (geteuid() != 0) return {};
-  return {"setpriv", std::string("--reuid=") + kSandboxId, std::string("--regid=") + kSandboxId, "--clear-groups",
+  const std::string id = std::to_string(kSandboxId);
+  return {"setpriv", "--reuid=" + id, "--regid=" + id, "--clear-groups",
           "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"};
 }
 
@@ -88,10 +89,9 @@ Result<Sandbox> choose_sandbox(Isolation isolation) {
 
 Result<void> hand_over_to_sandbox(const Sandbox& sandbox, const std::string& writable) {
   if (!sandbox.bwrap || geteuid() != 0) return {};
-  const auto id = static_cast<uid_t>(std::stoul(kSandboxId));
   std::error_code ec;
   auto give = [&](const fs::path& path) -> Result<void> {
-    if (lchown(path.c_str(), id, id) == 0) return {};
+    if (lchown(path.c_str(), kSandboxId, kSandboxId) == 0) return {};
     return fail(Error::plain("cannot hand " + path.string() + " to the trace sandbox: " + errno_text(errno)));
   };
   TRY(give(writable));
