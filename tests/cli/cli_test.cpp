@@ -9,6 +9,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::run_tipc;
 
@@ -171,11 +172,13 @@ TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
   EXPECT_NE(help.out.find("--dry-run"), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(CliDiff, TheDiffSubcommandComparesReprodLogFiles) {
   const std::string samples = test::shared_dir() + "/align-samples";
@@ -189,5 +192,6 @@ TEST(CliDiff, TheDiffSubcommandComparesReprodLogFiles) {
   EXPECT_NE(missing.err.find("nope.npy"), std::string::npos) << missing.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

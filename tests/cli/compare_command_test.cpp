@@ -16,6 +16,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::TempDir;
 
@@ -216,5 +217,6 @@ TEST_F(CompareCommand, WhatIsNoRunIsExitTwoWithTheReason) {
   EXPECT_EQ(empty_dir.exit_code, kExitUsage);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

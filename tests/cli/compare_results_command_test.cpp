@@ -10,6 +10,7 @@
 
 namespace tipc::test {
 namespace {
+namespace TIPC_TEST_FILE {
 
 const std::string kFp32Log = "output/python_infer_cpu_usemkldnn_False_threads_1_precision_fp32_batchsize_1.log";
 
@@ -302,5 +303,6 @@ TEST(CompareResultsUsage, AnUnknownFormatIsAUsageError) {
   EXPECT_EQ(result.exit_code, 2);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::test

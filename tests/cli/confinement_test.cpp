@@ -12,6 +12,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::run_tipc;
 
@@ -105,5 +106,6 @@ TEST_F(ConfinementRun, DataStepPathsOutsideTheRepositoryStopTheDryRunAtTheirSett
   EXPECT_EQ(dry_run().exit_code, 0);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

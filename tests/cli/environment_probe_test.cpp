@@ -13,6 +13,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // An executable script in `dir`.
 std::string script(const test::TempDir& dir, const std::string& name, const std::string& body) {
@@ -144,5 +145,6 @@ TEST(EnvironmentProbe, TheInterpreterIsPythonElseTheFirstTrainStagesProgram) {
   EXPECT_FALSE(planned.command_line.empty());  // this test binary's own
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -8,6 +8,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(HelpCommand, AloneItPrintsTheHelpOfAChainRun) {
   const auto help = test::run_tipc(test::source_dir(), {"help"});
@@ -39,5 +40,6 @@ TEST(HelpCommand, AnUnknownSubcommandIsAUsageErrorListingTheSubcommands) {
       << help.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

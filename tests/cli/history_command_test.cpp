@@ -11,6 +11,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 struct Printed {
   int exit_code;
@@ -69,5 +70,6 @@ TEST_F(HistoryCommand, NothingToShowIsExitTwoWithTheReason) {
   EXPECT_NE(no_file.err.find(missing + ": no run history here"), std::string::npos) << no_file.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -14,6 +14,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 struct Imported {
@@ -140,5 +141,6 @@ TEST_F(HistoryImport, NoInputIsAUsageError) {
   EXPECT_FALSE(fs::exists(history_));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -7,6 +7,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(HistoryLocation, TheOptionThenTheSettingsThenTheDefault) {
   config::ProjectSettings settings;
@@ -45,5 +46,6 @@ TEST_F(SettingsHistory, CompareHistoryAndImportUseTheHistoryARunRecordsIn) {
             "--history\n");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

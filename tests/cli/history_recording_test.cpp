@@ -10,6 +10,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -111,5 +112,6 @@ TEST_F(HistoryRecording, BisectTellsGoodFromBadFromUntestable) {
   EXPECT_EQ(run({"--bisect"}).exit_code, 125);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

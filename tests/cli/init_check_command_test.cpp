@@ -13,6 +13,7 @@
 
 namespace tipc::test {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::vector<float> normal_sample(double stddev, unsigned seed, std::size_t n = 5000) {
   std::mt19937 engine(seed);
@@ -167,5 +168,6 @@ TEST(InitCheckCommand, BadInputIsExitTwo) {
   EXPECT_EQ(result.exit_code, 2);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::test

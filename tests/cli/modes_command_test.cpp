@@ -11,6 +11,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Modes = std::vector<std::string>;
 
@@ -109,5 +110,6 @@ TEST(ModesCommand, IsLeftOutOfTheMainHelpButHasItsOwn) {
   EXPECT_NE(own.out.find("--dialect-dir"), std::string::npos) << own.out;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -6,6 +6,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Result<Options> parse(std::vector<const char*> arguments) {
   arguments.insert(arguments.begin(), "tipc-run");
@@ -90,5 +91,6 @@ TEST(Options, TheCiOptionsParse) {
   EXPECT_TRUE(parse({"-k", "eval", "/nonexistent/alexnet.txt", "lite_train_lite_infer"})) << "-k takes one word";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

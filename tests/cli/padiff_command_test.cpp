@@ -11,6 +11,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::DumpWriter;
 using test::OrderedJson;
@@ -163,5 +164,6 @@ TEST(PadiffCommand, TheLayoutFileIsReadAndItsUnusedRulesAndBadLinesAreReported) 
   EXPECT_TRUE(contains(bad.err, "unknown transform 'nhwc'")) << bad.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

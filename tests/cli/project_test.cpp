@@ -11,6 +11,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 class ProjectDialect : public test::FakeRepoTest {};
 
@@ -48,5 +49,6 @@ TEST(PrintDialectChoice, ADoubtIsAWarningOfItsOwn) {
   EXPECT_EQ(quiet.str(), "");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -19,6 +19,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::run_tipc;
 using test::slurp;
@@ -214,5 +215,6 @@ TEST_F(ReportCommand, ADirectoryWithoutRunStateIsExitTwo) {
   EXPECT_NE(r.out.find("--bundle"), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

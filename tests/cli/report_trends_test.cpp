@@ -11,6 +11,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -104,5 +105,6 @@ TEST_F(ReportTrends, ADamagedHistoryLeavesReportHtmlWithoutTheSectionAndIsOnlyAW
   EXPECT_EQ(report_html().find("id=\"history\""), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -23,6 +23,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::fake_config;
 using Json = nlohmann::json;
@@ -244,5 +245,6 @@ TEST_F(RunFaults, ShellSyntaxInConfigValuesIsPassedLiterallyAndRunsNothing) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -20,6 +20,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using test::fake_config;
@@ -264,5 +265,6 @@ TEST_F(RunPhase, AResultsLogOnAFullDiskFailsAPassingRunAlsoInCompatMode) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -22,6 +22,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::fake_config;
 using test::run_tipc;
@@ -183,11 +184,13 @@ TEST_F(RunTest, ADirectoryOfConfigsRunsAsOneSuite) {
   EXPECT_NE(r.out.find("tipc-run: 14 stages"), std::string::npos) << r.out;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // One GPU, two trains: the quick one is first in plan order, so it starts first; the
 // next run has the journal's times and starts the slow one first.
@@ -350,5 +353,6 @@ TEST_F(RunTest, ABenchmarkTrainRunWritesTheTipcBenchmarkRecord) {
   EXPECT_EQ(record["batch_size"], 8);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -16,6 +16,7 @@
 
 namespace tipc::test {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -276,5 +277,6 @@ TEST_F(SetupCommand, AMissingDirectoryIsAClearFailure) {
   EXPECT_TRUE(contains(result.err, "the directory deploy/cpp does not exist")) << result.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::test

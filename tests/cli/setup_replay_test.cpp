@@ -14,6 +14,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
@@ -142,5 +143,6 @@ TEST_F(SetupReplay, HousekeepingOutsideTheRepositoryIsRefused) {
   EXPECT_EQ(stages["other"].first, "UNSUPPORTED");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -15,6 +15,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 constexpr int kTimedOut = 124;  // timeout(1)'s exit status
 
@@ -77,5 +78,6 @@ TEST_F(SpecialFilesTest, ADeviceAsADiffInputIsAnErrorNamingIt) {
   EXPECT_NE(r.err.find("/dev/zero: cannot read the file: it is a character device"), std::string::npos) << r.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -10,6 +10,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 using K = plan::StageKind;
 
 plan::Stage stage(const std::string& id, plan::StageKind kind, int gpus, std::vector<std::string> deps = {}) {
@@ -202,5 +203,6 @@ TEST(Shard, BiggestConfigsFirstOntoTheLightestShardAndMoreShardsThanConfigsLeave
   EXPECT_TRUE(configs_of_shard(plans, {7, 7}).empty());
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

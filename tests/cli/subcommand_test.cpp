@@ -10,6 +10,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(Subcommand, HelpListsEveryListedSubcommandWithItsSummary) {
   const auto r = test::run_tipc(test::source_dir(), {"--help"});
@@ -47,5 +48,6 @@ TEST(Subcommand, AnUnknownNameIsNoSubcommand) {
   EXPECT_EQ(find_subcommand(""), nullptr);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

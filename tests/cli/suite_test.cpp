@@ -17,6 +17,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 // A folder of three configs: fake.txt and fake2.txt are valid, bad.txt misses its line 17.
@@ -491,5 +492,6 @@ TEST(LongtailCorpus, TrainsWithoutAnOutputOptionAreNotRefused) {
   unsetenv("TIPC_TRACE_CACHE");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -17,6 +17,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -400,5 +401,6 @@ TEST_F(TracedRun, AChainThatCannotRunHereIsRefusedWithItsReason) {
   EXPECT_NE(run.err.find("Android device over adb"), std::string::npos) << run.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

@@ -13,6 +13,7 @@
 
 namespace tipc::cli {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // What `write` wrote through a VisibleTextBuffer, flushed.
 template <typename Write>
@@ -109,5 +110,6 @@ TEST_F(VisibleConsole, AnErrorNamingAnArchiveEntryWithEscapesIsWrittenOutOnStder
   EXPECT_NE(r.err.find(std::string("entry 'alexnet") + kWrittenOut + "'"), std::string::npos) << r.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::cli

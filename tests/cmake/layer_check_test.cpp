@@ -13,6 +13,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 class LayerCheck : public ::testing::Test {
  protected:
@@ -68,5 +69,6 @@ TEST_F(LayerCheck, CommentsAndLongerNamesAreNoUse) {
   EXPECT_EQ(check(), 0) << message_;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -4,6 +4,7 @@
 
 namespace tipc::compat {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Launch = plan::GpuElement::Launch;
 
@@ -62,5 +63,6 @@ TEST(GpuElementCompat, IpsIsStickyAcrossElementsAsInTheRunner) {
   EXPECT_EQ(next.nodes, 2);  // the reference's stale $ips still selects the _nodes_ save dir
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::compat

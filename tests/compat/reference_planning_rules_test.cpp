@@ -6,6 +6,7 @@
 
 namespace tipc::compat {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(PlanningRulesSelection, CompatPicksTheReferencesRulesAndOnlyIt) {
   EXPECT_EQ(&planning_rules(true), &reference_planning_rules());
@@ -33,5 +34,6 @@ TEST(ReferencePlanningRules, PathsStayAsTheRunnerConcatenatedThem) {
   EXPECT_EQ(plan::native_planning_rules().planned_path("out//model/"), "out/model");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::compat

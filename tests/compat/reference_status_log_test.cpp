@@ -6,6 +6,7 @@
 
 namespace tipc::compat {
 namespace {
+namespace TIPC_TEST_FILE {
 
 struct WordCase {
   const char* what;
@@ -30,5 +31,6 @@ TEST(ReferenceStatusLog, ALineReadsSuccessWhereTheReferencesStatusCheckWasGivenZ
   for (const WordCase& c : table) EXPECT_EQ(reference_line_reads_success(c.status), c.success) << c.what;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::compat

@@ -8,6 +8,7 @@
 
 namespace tipc::compat {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(RunSemantics, TheReferenceAppendsTrainLogsStartsMultiNodeCommandsHereAndSaysNoVerdict) {
   const RunSemantics reference = run_semantics(true, "/repo", false);
@@ -25,5 +26,6 @@ TEST(RunSemantics, TipcRunsOwnTruncatesEveryLogKeepsMultiNodeCommandsOffThisMach
   EXPECT_NE(dynamic_cast<const report::ResultsLogReporter*>(own.results_log.get()), nullptr);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::compat

@@ -7,6 +7,7 @@
 
 namespace tipc::config {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Result<ConfigText> parse(const std::string& bytes) { return parse_config_text(bytes, "c.txt"); }
 
@@ -154,5 +155,6 @@ TEST(ConfigText, TruncatedLastLineIsKept) {
   EXPECT_EQ(text->lines[1].text, "b:2");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::config

@@ -8,6 +8,7 @@
 
 namespace tipc::config {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::string error_of(const std::string& yaml) {
   test::TempDir dir;
@@ -78,5 +79,6 @@ TEST(GateSettings, AHistoryFileIsKeptAsWritten) {
   EXPECT_EQ(settings->history, "ci/history.sqlite");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::config

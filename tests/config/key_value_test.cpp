@@ -4,6 +4,7 @@
 
 namespace tipc::config {
 namespace {
+namespace TIPC_TEST_FILE {
 
 const SplitRules kOcr{ValueSplit::kSecondColon, false, true};
 const SplitRules kDet{ValueSplit::kFirstColon, true, true};
@@ -49,5 +50,6 @@ TEST(KeyValue, EchoOptionWords) {
   for (const char* w : {"-", "-x", "n", "--n", "-n1", ""}) EXPECT_FALSE(is_echo_option_word(w)) << w;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::config

@@ -7,6 +7,7 @@
 
 namespace tipc::config {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Result<ProjectSettings> settings_from(test::TempDir& dir, const std::string& yaml) {
   return load_project_settings(dir.write("tipc-run.yaml", yaml));
@@ -306,5 +307,6 @@ TEST(ProjectSettingsFile, DataStepPathsThatCouldLeaveTheRepositoryAreNamedWithTh
                                                   "accepts it)");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::config

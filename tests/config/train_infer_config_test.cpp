@@ -4,6 +4,7 @@
 
 namespace tipc::config {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(TrainInferConfig, PositionsPastTheEndReadAsEmpty) {
   ConfigText text{"c.txt", {{"model_name:m", "", 1}, {"python:py", "", 3}}, 3, {}};
@@ -16,5 +17,6 @@ TEST(TrainInferConfig, PositionsPastTheEndReadAsEmpty) {
   EXPECT_EQ(config.physical[2], "python:py");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::config

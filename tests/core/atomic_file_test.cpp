@@ -19,6 +19,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(AtomicFile, WritesTheWholeFileAndCreatesItsDirectories) {
   test::TempDir dir;
@@ -115,5 +116,6 @@ TEST(AtomicFile, TheNextWriteRemovesTheTempFilesOfDeadProcessesAndKeepsThoseOfLi
                                                             "report.json.tmp.1", "report.json.tmp.notapid"}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -6,6 +6,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(CheckKind, EveryKindReadsBackFromItsSubcommand) {
   for (const CheckKind kind : kAllCheckKinds) EXPECT_EQ(check_kind_from_string(to_string(kind)), kind);
@@ -17,5 +18,6 @@ TEST(CheckKind, AnUnknownWordIsNoKind) {
   EXPECT_EQ(check_kind_from_string("compare_results"), std::nullopt);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -12,6 +12,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 CommandSpec shell(const std::string& script, double timeout_seconds) {
   CommandSpec spec;
@@ -87,5 +88,6 @@ TEST(RunCommand, TheFailureSaysWhyInOneLine) {
   EXPECT_EQ(run_command({"sh", "-c", "exit 1"}).failure(), "no output");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -4,6 +4,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(ConfinedPath, RelativePathsWithoutDotDotAreInside) {
   for (const char* inside : {".", "./x", "lite_data", "a/b/c", "a//b/", "..a/b..", "数据/图像"}) {
@@ -14,5 +15,6 @@ TEST(ConfinedPath, RelativePathsWithoutDotDotAreInside) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

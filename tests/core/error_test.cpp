@@ -6,6 +6,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Result<std::unique_ptr<int>> boxed(int value, int* calls) {
   ++*calls;
@@ -52,5 +53,6 @@ TEST(Try, ReturnsTheErrorOfAVoidResultWithItsPlaceAndExitCode) {
   EXPECT_EQ(result.error().exit_code, kExitFailed);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

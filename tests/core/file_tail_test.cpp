@@ -8,6 +8,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(FileTail, AShortFileIsReadWholeAndALongOneFromItsWindow) {
   test::TempDir dir;
@@ -29,5 +30,6 @@ TEST(FileTail, AMissingFileIsEmpty) {
   EXPECT_EQ(file_tail_lines("/nonexistent/tipc-run/log", 10), "");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

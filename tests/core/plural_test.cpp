@@ -4,6 +4,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(Plural, OneIsSingularEveryOtherCountPlural) {
   EXPECT_EQ(plural(0, "stage"), "0 stages");
@@ -16,5 +17,6 @@ TEST(Plural, AnIrregularPluralIsUsedAsGiven) {
   EXPECT_EQ(plural(3, "match", "matches"), "3 matches");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

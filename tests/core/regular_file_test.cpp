@@ -18,6 +18,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(RegularFile, ReadsTheWholeFileOrItsFirstBytesUpToTheLimit) {
   test::TempDir dir;
@@ -80,5 +81,6 @@ TEST(RegularFile, ARoleThatFollowsNoLinksRefusesALinkToARegularFile) {
   EXPECT_EQ(refused.error().str(), link + ": cannot read a file the traced runner left: Too many levels of symbolic links");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -7,6 +7,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::string digest_of(const std::string& text) {
   Sha256 hash;
@@ -54,5 +55,6 @@ TEST(Sha256, DigestCanBeTakenMidStream) {
   EXPECT_EQ(hash.hex_digest(), digest_of("abc"));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

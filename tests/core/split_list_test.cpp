@@ -4,6 +4,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using List = std::vector<std::string>;
 
@@ -18,5 +19,6 @@ TEST(SplitList, KeepsEmptyInnerAndLeadingElementsLikeIfs) {
   EXPECT_EQ(split_list("0,1", ','), (List{"0", "1"}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -9,6 +9,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(StageKind, EveryKindReadsBackFromItsWord) {
   std::set<std::string> words;
@@ -30,5 +31,6 @@ TEST(StageKind, KnownWordsListsEveryKindInOrder) {
   EXPECT_EQ(known_words(kAllStageKinds), "train, eval, export, infer, check, convert, service, other, setup");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -9,6 +9,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(StageResult, EveryResultReadsBackFromItsWord) {
   std::set<std::string> words;
@@ -26,5 +27,6 @@ TEST(StageResult, AnUnknownWordIsNoResult) {
   EXPECT_EQ(stage_result_from_string(""), std::nullopt);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

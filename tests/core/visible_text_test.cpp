@@ -5,6 +5,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(VisibleText, ControlCharactersAreWrittenOutAndTabAndLineFeedKept) {
   EXPECT_EQ(visible_text("\x1b]0;title\x07\x1b[2J\r[PASS]"), "\\x1b]0;title\\x07\\x1b[2J\\x0d[PASS]");
@@ -27,5 +28,6 @@ TEST(VisibleText, ShowingVisibleTextAgainChangesNothing) {
   EXPECT_EQ(visible_text(once), once);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

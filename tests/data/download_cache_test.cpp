@@ -14,6 +14,7 @@
 
 namespace tipc::data {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 using test::slurp;
@@ -157,5 +158,6 @@ TEST(DownloadCache, AGitMirrorIsKeptPerUrl) {
   EXPECT_EQ(names_in(dir.path() / "cache"), std::vector<std::string>{fs::path(*mirror).filename().string()});
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::data

@@ -24,6 +24,7 @@
 
 namespace tipc::data {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -747,5 +748,6 @@ TEST_F(Extract, UnpackConfinesEveryEntryToTheDestination) {
   EXPECT_NE(result.error().str().find("points outside the destination"), std::string::npos) << result.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::data

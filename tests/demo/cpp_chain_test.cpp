@@ -22,6 +22,7 @@
 
 namespace tipc::demo {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 const char* const kCppConfig = "test_tipc/configs/alexnet_cpp.txt";
@@ -123,5 +124,6 @@ TEST_F(DemoCppChain, BuildsWithCMakeAndInfersMatchingTheGroundTruthFromAFreshCop
   EXPECT_EQ(compared.exit_code, 0) << compared.out << compared.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::demo

@@ -21,6 +21,7 @@
 
 namespace tipc::demo {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 // key (image basename) -> (class id, score), from `infer result` lines or a ground-truth file.
@@ -417,5 +418,6 @@ TEST_F(DemoChain, UseGpuWithoutCudaIsAnErrorNotAFallback) {
   EXPECT_NE(test::slurp(err).find("--use-gpu True but CUDA is not available"), std::string::npos) << test::slurp(err);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::demo

@@ -24,6 +24,7 @@
 
 namespace tipc::demo {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 const std::string kTrainStage = "norm_train/gpus_-1/autocast_null/train";
@@ -203,5 +204,6 @@ TEST_F(DemoGate, ASwitchThatIsNoNumberStopsTheTrainingNamingIt) {
   EXPECT_NE(r.out.find("error: TIPC_DEMO_SLOWDOWN='fast': expected a non-negative number"), std::string::npos) << r.out;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::demo

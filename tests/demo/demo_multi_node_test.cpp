@@ -16,6 +16,7 @@
 
 namespace tipc::demo {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 class SlurmMultiNodeDemo : public test::SlurmMultiNodeTest {
@@ -87,5 +88,6 @@ TEST_F(SlurmMultiNodeDemo, TrainsTwoNodesTimesTwoRanksAsOneStepAndEvalReadsItsMo
   EXPECT_NE(test::slurp(out() / "report.html").find(" on " + both + "</span>"), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::demo

@@ -18,6 +18,7 @@
 
 namespace tipc::demo {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 const char* const kOnnxConfig = "test_tipc/configs/alexnet_paddle2onnx.txt";
@@ -118,5 +119,6 @@ TEST_F(DemoChains, ServingChainSurvivesAHundredInterruptsLeavingNothingBehind) {
             << " finished before the signal; no process and no bound port left after any\n";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::demo

@@ -18,6 +18,7 @@
 
 namespace tipc::demo {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 // Skips where /usr/bin/python3 lacks torch and numpy; CI must run the flow, so fails there.
@@ -148,5 +149,6 @@ TEST_F(ReproductionDemo, AnotherLearningRateScheduleFailsBackwardAlignmentAtTheS
   for (const char* aligned : {"lr_2:", "loss_3:", "grad_3."}) EXPECT_EQ(finding.find(aligned), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::demo

@@ -15,6 +15,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 const char* const kNeverListens = "import time\nwhile True:\n    time.sleep(1)\n";
 const char* const kDiesEarly = "import sys, time\ntime.sleep(0.2)\nsys.exit(3)\n";
@@ -104,5 +105,6 @@ TEST_F(ServiceFailures, AListeningServerAndAnAnsweringClientPassAndLeaveNothing)
   expect_nothing_left_behind();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

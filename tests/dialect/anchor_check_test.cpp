@@ -12,6 +12,7 @@
 
 namespace tipc::dialect {
 namespace {
+namespace TIPC_TEST_FILE {
 
 config::TrainInferConfig parse(const std::string& bytes, const std::string& name = "alexnet.txt") {
   return config::split_config(config::parse_config_text(bytes, name, {}).value(), {});
@@ -177,5 +178,6 @@ TEST(AnchorCheck, EveryCleanCorpusConfigIsSound) {
   EXPECT_GE(noted, 1);  // PaddleGAN msvsr amp: amp_train in the norm_train slot
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::dialect

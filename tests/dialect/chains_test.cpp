@@ -10,6 +10,7 @@
 
 namespace tipc::dialect {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Chains shipped() {
   auto chains = load_chains(test::source_dir() + "/configs/chains.yaml");
@@ -121,5 +122,6 @@ TEST(Chains, TheFileLiesBesideTheDialectDirectory) {
   EXPECT_EQ(chains_file("/usr/share/tipc-run/dialects"), "/usr/share/tipc-run/chains.yaml");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::dialect

@@ -8,6 +8,7 @@
 
 namespace tipc::dialect {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(Dialect, EveryShippedDialectLoads) {
   for (const char* name : {"paddleocr", "paddleclas", "paddledetection", "paddleseg", "paddlevideo", "paddlegan",
@@ -171,5 +172,6 @@ TEST(Dialect, TwoPackageMarkersAreAnErrorNotAGuess) {
       << both.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::dialect

@@ -6,6 +6,7 @@
 
 namespace tipc::dialect {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(Launcher, ReadsTheNamedLauncher) {
   test::TempDir dir;
@@ -37,5 +38,6 @@ TEST(Launcher, AnUnknownNameListsTheKnownOnes) {
       << launcher.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::dialect

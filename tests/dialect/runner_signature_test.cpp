@@ -14,6 +14,7 @@
 
 namespace tipc::dialect {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 Chain serving_chain() {
@@ -142,5 +143,6 @@ TEST(RunnerSignature, TheCorpusRunnersFitTheirChainAndNoOtherScriptFitsIt) {
   EXPECT_GT(runners_fitting, 40);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::dialect

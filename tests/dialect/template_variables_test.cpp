@@ -20,6 +20,7 @@
 
 namespace tipc::dialect {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 // Every name dialect files used before the variables were named for what they hold, and its
@@ -330,5 +331,6 @@ TEST(TemplateVariables, TheDemosDryRunIsTheSameWithTheOldNamesAndWarnsOnce) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::dialect

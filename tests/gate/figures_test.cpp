@@ -6,6 +6,7 @@
 
 namespace tipc::gate {
 namespace {
+namespace TIPC_TEST_FILE {
 
 const Figure* find(const std::vector<Figure>& figures, const std::string& name) {
   const auto found = std::find_if(figures.begin(), figures.end(), [&](const Figure& f) { return f.name == name; });
@@ -79,5 +80,6 @@ TEST(GateFigures, DefaultDirections) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::gate

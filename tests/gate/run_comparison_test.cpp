@@ -4,6 +4,7 @@
 
 namespace tipc::gate {
 namespace {
+namespace TIPC_TEST_FILE {
 
 report::StageReport stage(const std::string& id, run::Status result, std::map<std::string, double> values = {}) {
   report::StageReport s;
@@ -102,5 +103,6 @@ TEST(RunComparison, AFailedStagesFiguresAreNotCompared) {
   EXPECT_EQ(find(c, "eval").result, Class::kRegressed);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::gate

@@ -6,6 +6,7 @@
 
 namespace tipc::gate {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // One run of a train whose ips steps are `ips` (tight within the run, as on a quiet core).
 RunSnapshot train_run(const std::vector<double>& ips, run::Status result = run::Status::kPass) {
@@ -63,5 +64,6 @@ TEST(RunPool, ASingleRunAgainstAPoolIsItsMedian) {
   EXPECT_EQ(ips_of(c).result, Class::kRegressed);  // 97 -> 80: -17.5 %, over the 5 % threshold
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::gate

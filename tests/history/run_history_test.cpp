@@ -11,6 +11,7 @@
 
 namespace tipc::history {
 namespace {
+namespace TIPC_TEST_FILE {
 
 RunHistory opened(const std::string& path) {
   auto history = RunHistory::open(path);
@@ -241,5 +242,6 @@ TEST(RunHistory, SamplesArePackedAsDoubles) {
   EXPECT_TRUE(unpack_samples({}).empty());
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::history

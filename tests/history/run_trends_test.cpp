@@ -9,6 +9,7 @@
 
 namespace tipc::history {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // The sample run (a passing train with ips, batch cost and memory) whose last logged ips is `ips`.
 report::RunReport run_with_ips(double ips, const std::string& commit, run::Status train = run::Status::kPass) {
@@ -154,5 +155,6 @@ TEST_F(RunTrends, OnlyTheStagesAskedFor) {
   EXPECT_TRUE(trends(request).charts.empty());  // it has no figures
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::history

@@ -17,6 +17,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::shell_quote;
 
@@ -232,5 +233,6 @@ TEST_F(InstalledCompletion, CompletesTheShippedDialectsAndLaunchers) {
   EXPECT_EQ(candidates("tipc-run --launcher ''"), launchers);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -5,6 +5,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Stage stage(std::string id, StageKind kind, std::string log, std::string model_dir) {
   Stage s;
@@ -154,5 +155,6 @@ TEST(AlignmentStages, ChecksNeverFollowChecks) {
   EXPECT_EQ(plans[0].stages.size(), 12u) << "one check per original stage, none for the new checks";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

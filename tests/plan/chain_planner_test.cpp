@@ -9,6 +9,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(ChainPlanner, KnowsThePaddle2onnxAndPythonServingChainsOnly) {
   EXPECT_TRUE(has_chain_planner("paddle2onnx"));
@@ -55,5 +56,6 @@ TEST(ChainPlanner, TheCommandLinePlansAConfigWithoutItsRunnerNatively) {
       << bad.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

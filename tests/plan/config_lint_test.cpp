@@ -13,6 +13,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::string demo() { return test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"); }
 
@@ -106,5 +107,6 @@ TEST(ConfigLint, DefaultModeRefusesWhatCompatPlans) {
                           [](const Diagnostic& d) { return d.line == 5 && d.key == "--use-gpu"; }));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

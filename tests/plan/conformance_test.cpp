@@ -23,6 +23,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using test::lines_of;
@@ -220,5 +221,6 @@ TEST(Conformance, PaddleVideoPlansMatchTheReference) { run_repo("PaddleVideo"); 
 TEST(Conformance, PaddleGANPlansMatchTheReference) { run_repo("PaddleGAN"); }
 TEST(Conformance, ModelsTemplatePlansMatchTheReference) { run_repo("models"); }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

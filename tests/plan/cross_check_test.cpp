@@ -15,6 +15,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 fs::path corpus_dir() { return fs::path(test::shared_dir()) / "tipc-corpus"; }
@@ -111,5 +112,6 @@ TEST(CrossCheck, CutValuesDroppedOrIgnoredModeOverridesAndEmptyTrainers) {
   EXPECT_TRUE(strict_cross_check({}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -4,6 +4,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Launch = GpuElement::Launch;
 
@@ -30,5 +31,6 @@ TEST(GpuElementParse, RejectsMalformedElements) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -10,6 +10,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // OCR's layout: a device line after the inference script.
 const std::string kOnnxConfig =
@@ -104,5 +105,6 @@ TEST(OnnxChainPlanner, AConfigThatEndsEarlyNamesTheMissingLine) {
             "0:: the runner reads logical line 9 as '--opset_version', found the file ends before it");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

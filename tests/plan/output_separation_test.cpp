@@ -7,6 +7,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Stage stage(const std::string& id, StageKind kind, const std::string& log) {
   Stage s;
@@ -217,5 +218,6 @@ TEST(OutputSeparation, AFileOfTwoPlansIsRefusedWithTheReason) {
             "the configs of a suite run side by side, and the runner gives them no order: run this config by itself");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

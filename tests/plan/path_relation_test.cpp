@@ -4,6 +4,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(PathRelation, PathsAreNormalisedRelativeToTheDirectoryTheyAreNamedIn) {
   EXPECT_EQ(normalised_path(".", "build"), "build");
@@ -35,5 +36,6 @@ TEST(PathRelation, AnyPairAppliesTheTestToEveryPairing) {
   EXPECT_FALSE(any_pair({}, {"x"}, paths_related));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -10,6 +10,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 PlanFileRecord full_record() {
   Stage train;
@@ -134,5 +135,6 @@ TEST(PlanFileRecord, ANewerDamagedOrUnknownKindFileIsAnErrorNamingTheFile) {
   EXPECT_NE(read_plan_file(dir.path() / "none.json").error().str().find("cannot read the plan file"), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

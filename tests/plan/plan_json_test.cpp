@@ -7,6 +7,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 nlohmann::json written(const Stage& stage) { return nlohmann::json::parse(stage_json(stage).dump()); }
 
@@ -153,5 +154,6 @@ TEST(PlanJson, AnUnknownKindOrAFieldOfTheWrongTypeNamesTheFileTheStageAndTheFiel
       << read.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -16,6 +16,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::string demo() { return test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"); }
 
@@ -283,11 +284,13 @@ TEST_F(PlannerTest, StageIdsAreUniqueEvenForRepeatedGpuElements) {
   for (const auto& s : p.stages) EXPECT_TRUE(ids.insert(s.id).second) << s.id;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST_F(PlannerTest, LaunchersAreDataAndRankEnvSpawnsOneProcessPerGpu) {
   const std::string launchers = dialect::launchers_file(test::dialect_dir());
@@ -356,5 +359,6 @@ TEST_F(PlannerTest, TrainerNullPlansNothingWithoutAnError) {
   EXPECT_TRUE(plan_null.stages.empty());
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

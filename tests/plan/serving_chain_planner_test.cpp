@@ -11,6 +11,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 const std::string kServingConfig =
     "===========================serving_params===========================\n"
@@ -99,5 +100,6 @@ TEST(ServingChainPlanner, RefusesABadPortAndAMissingServer) {
   EXPECT_EQ(test::first_problem(server), "11:web_service: a program to run is required here (it is empty or null)");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

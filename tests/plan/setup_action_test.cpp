@@ -6,6 +6,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Words = std::vector<std::string>;
 
@@ -188,5 +189,6 @@ TEST(SetupAction, KindNames) {
   EXPECT_EQ(to_string(SetupKind::kClone), "clone");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -12,6 +12,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 config::TrainInferConfig setup_test_config() {
   config::ConfigText lines;
@@ -142,5 +143,6 @@ TEST(SetupStages, HousekeepingBetweenStagesGoesBetweenThemAndAGlobIsReplayedUnex
   EXPECT_FALSE(waits_for(stage_with(plan, "python"), second.id));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

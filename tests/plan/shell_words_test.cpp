@@ -4,6 +4,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Words = std::vector<std::string>;
 
@@ -59,5 +60,6 @@ TEST(ShellWords, UnclosedQuoteIsAnError) {
   EXPECT_FALSE(split_shell_words("py >", {}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -4,6 +4,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(Template, SubstitutesKeepingSpacing) {
   EXPECT_EQ(render("{py} {a}  {b} ", {{"py", "python"}, {"a", " "}, {"b", "x=1"}}).value(), "python    x=1 ");
@@ -16,5 +17,6 @@ TEST(Template, UnknownSlotIsAnError) {
   EXPECT_FALSE(render("{py", {{"py", "p"}}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -39,6 +39,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::corpus_dir;
 
@@ -295,5 +296,6 @@ TEST(TracedChains, PaddleVideo) { trace_every_config("PaddleVideo"); }
 TEST(TracedChains, PaddleGAN) { trace_every_config("PaddleGAN"); }
 TEST(TracedChains, Models) { trace_every_config("models"); }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -24,6 +24,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::corpus_dir;
 using test::CorpusRun;
@@ -98,5 +99,6 @@ TEST(TracedCorpus, PaddleVideo) { run_repo("PaddleVideo"); }
 TEST(TracedCorpus, PaddleGAN) { run_repo("PaddleGAN"); }
 TEST(TracedCorpus, Models) { run_repo("models"); }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -16,6 +16,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 config::TrainInferConfig make_config(const std::string& text) {
   config::ConfigText lines;
@@ -376,5 +377,6 @@ TEST(TracedPlanner, AConfigNamingATrainerThatYieldsNoStageIsAnError) {
   EXPECT_TRUE(plan_from_trace(t, make_config("===train_params===\nmodel_name:m\ntrainer:null\n"), {}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

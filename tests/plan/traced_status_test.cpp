@@ -10,6 +10,7 @@
 
 namespace tipc::plan {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // A line no call claims does not shift the others: a later call still gets its own line,
 // and an earlier call without a line never takes a line that a later call claims.
@@ -66,5 +67,6 @@ TEST(StatusSources, TheProbesFindTheCallWhoseExitStatusEachLineReports) {
             (std::vector<std::optional<std::size_t>>{std::nullopt, std::nullopt, 2, std::nullopt}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::plan

@@ -7,6 +7,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::kDemoAutoLog;
 
@@ -63,5 +64,6 @@ TEST(LogMetricsAutoLog, AutoLogPerfInfoGivesMemoryAndGpuUtilisation) {
   EXPECT_EQ(gpu.gpu_util_percent, 3.0);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -9,6 +9,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::demo_train_line;
 using test::find_curve;
@@ -122,5 +123,6 @@ TEST(LogMetricsBenchmark, LogsWithoutFiguresHaveNoBenchmarkAndEvaluationLinesGiv
   EXPECT_TRUE(parse_stage_metrics(StageKind::kTrain, "ips: 12.5 samples/s\n").benchmark->ips);  // no position needed
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -14,6 +14,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using json = nlohmann::ordered_json;  // the order of the fields is tested
 
@@ -157,5 +158,6 @@ TEST(BenchmarkRecord, EveryBenchmarkTrainPlanWritesItsRecordsIntoItsIndexDirecto
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "lite" / "index"));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -13,6 +13,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 TEST(BundleReader, ReadsTheReportOfTheBundleAndLeavesNothingBehind) {
@@ -65,5 +66,6 @@ TEST(BundleReader, WhatIsNoBundleOfARunIsAnErrorNamingTheFile) {
                                            "tipc-run (this one reads up to 1)");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

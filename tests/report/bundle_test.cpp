@@ -14,6 +14,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 class BundleTest : public ::testing::Test {
@@ -123,5 +124,6 @@ TEST_F(BundleTest, AFailedRenameNamesItsCauseAndLeavesNoTempFile) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -14,6 +14,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 class CheckDetailsTest : public ::testing::Test {
  protected:
@@ -98,5 +99,6 @@ TEST_F(CheckDetailsTest, AFileOfAnotherShapeSaysWhichField) {
   EXPECT_NE(details.error().str().find("keys[0].ks_limit"), std::string::npos) << details.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -12,6 +12,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // Every event, as a line, in order.
 class Recorder : public run::Listener, public CheckListener {
@@ -124,5 +125,6 @@ TEST_F(CheckEventsTest, TheResultFileIsTheOneTheStageNamesNotTheLogsTwin) {
   EXPECT_EQ(recorder_.events.at(2), "check export/check/eager_vs_onnx diff 2 failed");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -11,6 +11,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(ConsoleStyle, NoColorAndClicolorForceAreHonoured) {
   setenv("CLICOLOR_FORCE", "1", 1);
@@ -278,11 +279,13 @@ TEST(LogTail, ReturnsTheLastLines) {
   EXPECT_EQ(log_tail((dir.path() / "missing").string(), 5), "");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // Three stages on the fake executor: a train that fails with a traceback in its log, an
 // eval that passes, an infer that fails without a log line that says error.
@@ -415,5 +418,6 @@ TEST(ConsoleStyle, QuietIsPassedThrough) {
   EXPECT_FALSE(ConsoleStyle::detect(-1).quiet);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

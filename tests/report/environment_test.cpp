@@ -8,6 +8,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Environment sample_environment() {
   Environment e;
@@ -93,5 +94,6 @@ TEST(Environment, FactsSayWhatIsMissing) {
   EXPECT_EQ(facts_of(e).at("Repository"), "abc on HEAD, clean");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -7,6 +7,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(ErrorLine, APythonTracebackGivesItsExceptionLine) {
   const std::string log =
@@ -112,5 +113,6 @@ TEST(ErrorLine, AFilesWindowStartsAtALineStart) {
   EXPECT_EQ(first_error_line_of_file((dir.path() / "missing.log").string()), "");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -6,6 +6,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(LogMetricsEval, EvalLogsGiveTheLastValueOfEachMetric) {
   const std::string log =
@@ -19,5 +20,6 @@ TEST(LogMetricsEval, EvalLogsGiveTheLastValueOfEachMetric) {
   EXPECT_TRUE(metrics.curves.empty());
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -25,6 +25,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 constexpr int kWidth = 1280, kHeight = 2400;
@@ -272,5 +273,6 @@ TEST_F(HtmlBrowser, At1400PixelsNothingScrollsSidewaysAndTheLatencyTableIsReadab
   EXPECT_GE(stage_column, 200) << "the stage column is " << stage_column << " px wide";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -13,6 +13,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::occurrences;
 
@@ -352,5 +353,6 @@ TEST(HtmlReport, RendersAnEmptyRunAndIsDeterministic) {
   EXPECT_EQ(render_html_report(test::realistic::run_report()), render_html_report(test::realistic::run_report()));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

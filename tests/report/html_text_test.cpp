@@ -4,6 +4,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(HtmlText, EscapesTheFiveSpecialCharacters) {
   EXPECT_EQ(html_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
@@ -50,5 +51,6 @@ TEST(HtmlText, RelativeUrlsStartAtTheBaseDirectory) {
   EXPECT_EQ(relative_url("t.log", "/r"), "file://t.log");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -11,6 +11,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(JsonReport, MatchesTheGoldenFile) { test::expect_golden("report.json", render_json_report(test::sample_run_report())); }
 
@@ -125,5 +126,6 @@ TEST(JsonReport, AnInterruptedRunSaysSo) {
   EXPECT_EQ(json["seconds"], nullptr);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

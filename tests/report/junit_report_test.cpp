@@ -10,6 +10,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(JunitReport, MatchesTheGoldenFile) { test::expect_golden("junit.xml", render_junit_report(test::sample_run_report())); }
 
@@ -171,5 +172,6 @@ TEST(JunitReport, AnEmptyRunIsStillValid) {
   EXPECT_EQ(file.root_attributes.at("tests"), "0");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -9,6 +9,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::xs_of;
 
@@ -53,5 +54,6 @@ TEST(LogMetricsCurve, CurveNamesSplitIntoMetricAndRank) {
   EXPECT_FALSE(plain.rank);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

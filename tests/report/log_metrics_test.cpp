@@ -7,6 +7,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::demo_train_line;
 using test::kDemoAutoLog;
@@ -44,5 +45,6 @@ TEST(LogMetrics, FilesAreStreamedAndAMissingLogHasNoMetrics) {
   EXPECT_FALSE(parse_stage_metrics_file(StageKind::kInfer, (dir.path() / "missing.log").string()).timings);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

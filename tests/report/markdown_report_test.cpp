@@ -8,6 +8,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(MarkdownReport, MatchesTheGoldenFile) {
   test::expect_golden("summary.md", render_markdown_report(test::sample_run_report()));
@@ -112,5 +113,6 @@ TEST(MarkdownReport, LongTablesAreCut) {
   EXPECT_NE(md.find("logits: max | 2.5e-05 | 1e-06 | ❌"), std::string::npos);  // the failing value
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

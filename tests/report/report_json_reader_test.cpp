@@ -14,6 +14,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // The same stages, results and figures (names, units, directions, samples), in the same order.
 void expect_same_snapshot(const RunReport& written, const RunReport& read) {
@@ -94,5 +95,6 @@ TEST(ReportJsonReader, WhatIsNoReportOfThisTipcRunIsAnErrorNamingTheField) {
   EXPECT_EQ(mistyped.error().str(), "r.json: field 'plans[0].stages[0].metrics.benchmark.ips.median': not a number");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -15,6 +15,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using plan::StageKind;
 using test::fake_plan;
@@ -404,5 +405,6 @@ TEST(ReportLoader, BadInputIsAnErrorThatSaysWhere) {
   EXPECT_NE(report.error().str().find("newer tipc-run (schema 2)"), std::string::npos) << report.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

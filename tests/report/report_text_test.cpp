@@ -4,6 +4,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(CheckFailuresText, ListsTheFailingValuesAndNotesAndIsEmptyWhenNoneFails) {
   CheckDetails check;
@@ -23,5 +24,6 @@ TEST(GpusText, NoneIsSaidOnceAndASourceOnlyWhenItTellsSomething) {
   EXPECT_EQ(gpus_text({"0", "1"}, "nvidia-smi -L"), "0, 1 (nvidia-smi -L)");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -17,6 +17,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 using plan::StageKind;
 using test::fake_plan;
 using test::fake_stage;
@@ -162,5 +163,6 @@ TEST(ReportWriter, AJournalOrPlanFileThatCannotBeWrittenLeavesNoReportsAndSaysWh
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -23,6 +23,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 fs::path corpus_dir() { return fs::path(test::shared_dir()) / "tipc-corpus"; }
@@ -103,5 +104,6 @@ TEST(ResultsLogConformance, CompatSerialRunsWriteTheReferenceBytes) {
   EXPECT_EQ(tally.size(), 4u);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

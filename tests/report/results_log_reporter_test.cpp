@@ -13,6 +13,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 using plan::StageKind;
 using test::fake_stage;
 
@@ -137,5 +138,6 @@ TEST(ResultsLogReporter, ALogThatCannotBeOpenedIsAWriteError) {
   EXPECT_EQ(results.write_error(), "cannot write " + log + ": Is a directory");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -8,6 +8,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 RunReport with_results(std::vector<std::string> results) {
   RunReport run;
@@ -89,5 +90,6 @@ TEST(HeadlineValues, FailingValuesWorstFirstElseTheNearestTheirLimits) {
   EXPECT_TRUE(headline_values(CheckDetails{}, 10, 3).empty());
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -6,6 +6,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::occurrences;
 
@@ -70,5 +71,6 @@ TEST(SvgChart, GaugesPlaceTheValueAgainstTheLimitOnALogScale) {
   EXPECT_NE(svg_limit_gauge(1, 0, false).find("<rect class=\"gauge-fail\" width=\"180.0\""), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -7,6 +7,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::demo_train_line;
 using test::find_curve;
@@ -153,5 +154,6 @@ TEST(LogMetricsTrain, GarbageAndInterleavedOutputAreSkipped) {
   for (const auto& curve : metrics.curves) EXPECT_EQ(curve.name.find("binary"), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

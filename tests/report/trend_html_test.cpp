@@ -10,6 +10,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::occurrences;
 using test::sample_trends;
@@ -100,5 +101,6 @@ TEST(TrendChart, CommitsLabelTheAxisTheNewestAlwaysAndNoneCrowded) {
   EXPECT_EQ(svg_trend_chart(chart), "");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -4,6 +4,7 @@
 
 namespace tipc::report {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(XmlEscape, MarkupCharactersBecomeEntities) {
   EXPECT_EQ(xml_escape("a<b>&\"c'", XmlContext::kText), "a&lt;b&gt;&amp;&quot;c&apos;");
@@ -25,5 +26,6 @@ TEST(XmlEscape, InvalidUtf8BecomesTheReplacementCharacter) {
   EXPECT_EQ(xml_escape("é ✓ 😀", XmlContext::kText), "é ✓ 😀");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -6,6 +6,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::vector<std::string> names(const Placement& placement) {
   std::vector<std::string> out;
@@ -97,5 +98,6 @@ TEST(ClusterPlacement, ANodeSlurmReportsDownIsNeverChosen) {
   EXPECT_TRUE(cluster.find({1, 1, 1, false}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -15,6 +15,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 using namespace std::chrono_literals;
 
 // What a run starts: a stage that ignores SIGTERM, with two children that ignore it too and
@@ -176,5 +177,6 @@ TEST_F(GuardedRun, ASecondRunWhereAnEarlierRunsProcessLivesIsRefusedNamingIt) {
   EXPECT_EQ(after.exit_code, 0) << after.out << after.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

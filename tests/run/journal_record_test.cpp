@@ -14,6 +14,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 JournalEntry full_entry() {
   return {.stage = "gpu/train",
@@ -140,5 +141,6 @@ TEST(JournalRecord, TheLastTimeOfAStageIsOfItsLastEntryThatRan) {
   EXPECT_EQ(journal.last_times(), (std::map<std::string, double>{{"gpu/train", 12.25}}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

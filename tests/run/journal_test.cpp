@@ -14,6 +14,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 using plan::StageKind;
 using test::fake_plan;
 using test::fake_stage;
@@ -287,5 +288,6 @@ TEST(Journal, AJournalThatCannotBeWrittenIsAWriteErrorNamingTheFileAndTheReason)
   EXPECT_EQ(writer.write_error(), "cannot write " + journal + ": Is a directory");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

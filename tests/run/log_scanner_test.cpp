@@ -4,6 +4,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::vector<std::string> scan(const std::vector<std::string>& chunks, bool train = true) {
   LogScanner scanner(default_log_patterns(train));
@@ -40,5 +41,6 @@ TEST(LogScanner, MemoryIsBoundedOnHugeLines) {
   EXPECT_NE(scanner.findings()[0].find("line 2"), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

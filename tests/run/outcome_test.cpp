@@ -6,6 +6,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Observation exited(int code) {
   Observation o;
@@ -81,5 +82,6 @@ TEST(Classify, FailureFlagsFollowLit) {
   EXPECT_TRUE(is_failure(Status::kUnresolved));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

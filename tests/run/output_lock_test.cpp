@@ -19,6 +19,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 LockOptions no_wait() { return {false, nullptr}; }
 
@@ -142,5 +143,6 @@ TEST(OutputLock, ALockFileThatCannotBeMadeIsAnErrorNamingIt) {
   EXPECT_NE(locks.error().str().find("file/.tipc-lock"), std::string::npos) << locks.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

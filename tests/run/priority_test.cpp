@@ -4,6 +4,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using plan::StageKind;
 
@@ -62,5 +63,6 @@ TEST(EstimateSeconds, HistoryFirstThenTheMeanOfItsKindThenTheKindsDefault) {
   EXPECT_GT(estimate_seconds(stages, {})[0].seconds, estimates[3].seconds) << "and a train outlasts an eval";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

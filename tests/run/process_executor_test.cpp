@@ -24,6 +24,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 bool alive(pid_t pid) { return kill(pid, 0) == 0; }
 
@@ -350,11 +351,13 @@ TEST_F(ProcessExecutorTest, AHundredTimeoutsAndAHundredInterruptsLeaveNoProcessB
   EXPECT_EQ(std::count_if(kids.begin(), kids.end(), alive), 0) << "processes left behind";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST_F(ProcessExecutorTest, AStartFailureIsReportedOnceByTheScheduler) {
   plan::Plan p;
@@ -378,5 +381,6 @@ TEST_F(ProcessExecutorTest, AStartFailureIsReportedOnceByTheScheduler) {
   EXPECT_EQ(executor.running(), 0u);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

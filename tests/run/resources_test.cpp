@@ -6,6 +6,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Ids = std::vector<std::string>;
 
@@ -76,5 +77,6 @@ TEST(Resources, LogicalIdsMapOntoTheAllocationByPosition) {
   EXPECT_EQ(map_devices("0", {"5", "6"}), "5");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -12,6 +12,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 using namespace std::chrono_literals;
 
 std::string cgroup_test_id() {
@@ -44,5 +45,6 @@ TEST(RunCgroup, KillCgroupKillsEveryProcessInItAndRemovesIt) {
   waitpid(inside, nullptr, 0);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

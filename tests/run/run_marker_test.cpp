@@ -8,6 +8,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(RunMarker, ThisRunsIdIsMadeOnceAndStartsWithItsPid) {
   EXPECT_EQ(&this_run_id(), &this_run_id());
@@ -33,5 +34,6 @@ TEST(RunMarker, AProcessStartedWithTheRunsIdIsFoundWithItsCommandUntilItEnds) {
   EXPECT_TRUE(processes_of_run(id).empty());
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -6,6 +6,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 constexpr const char* kNoGpu = "needs 1 GPU; 0 available (none)";
 
@@ -153,5 +154,6 @@ TEST(RunVerdict, FlakyStagesPassAndTheHeadlineCountsThem) {
             "FAIL (1 of 2 stages failed; 1 flaky)");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

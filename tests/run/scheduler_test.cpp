@@ -15,6 +15,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using plan::StageKind;
 
@@ -753,5 +754,6 @@ TEST_F(SchedulerTest, FailFastTakesAFlakyStageAsPassed) {
   EXPECT_EQ(record(s, "next").verdict.result, Status::kPass);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

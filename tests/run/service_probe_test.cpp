@@ -11,6 +11,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // A socket listening on a free port of 127.0.0.1; the port, or 0 when none could be had.
 int listen_on_free_port(UniqueFd& fd) {
@@ -46,5 +47,6 @@ TEST(ServiceProbe, ALogIsReadyOnceALineMatches) {
   EXPECT_TRUE(service_ready(plan::Service{std::nullopt, "", 10}, log)) << "nothing to wait for";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -21,6 +21,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
@@ -182,5 +183,6 @@ TEST_F(SlurmRun, CtrlCCancelsRunningAndWaitingJobs) {
   EXPECT_TRUE(queue_drains(10)) << "still queued: " << jobs_in_queue();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

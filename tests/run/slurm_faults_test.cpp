@@ -19,6 +19,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using SteadyClock = std::chrono::steady_clock;
@@ -236,5 +237,6 @@ TEST_F(SlurmMultiNodeFaults, AStageNeedingMoreThanTheClusterHasIsUnsupportedWith
   EXPECT_EQ(slurm("squeue --noheader --states=all --format=%i"), submitted_before) << "nothing was submitted";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -25,6 +25,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 // The lines of tipc-fake-stage --record-node: "NODE NODE_INDEX HOSTNAME" each.
@@ -176,5 +177,6 @@ TEST_F(SlurmMultiNodeScript, CtrlCDuringStartStopsWhatItStartedAndRemovesItsHost
   EXPECT_EQ(daemons_left(), "");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -25,6 +25,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
@@ -137,5 +138,6 @@ TEST_F(SlurmMultiNodeSuite, AHundredConfigsSpreadOverBothNodesWithBoundedSruns) 
             << most_sruns << " srun processes at once (-j " << jobs << ")\n";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -18,6 +18,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // A helper command that ran and exited with `code`, printing `output`.
 CommandOutcome finished(int code, std::string output) {
@@ -375,5 +376,6 @@ TEST_F(SlurmExecutorTest, AWorkingDirectoryThatCannotBeEnteredIsNeverSubmitted) 
   EXPECT_TRUE(commands_.empty()) << "nothing to cancel";
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

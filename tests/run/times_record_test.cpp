@@ -9,6 +9,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(TimesRecord, ReadsBackAsWritten) {
   test::TempDir dir;
@@ -48,5 +49,6 @@ TEST(TimesRecord, AFileOfANewerTipcRunIsAnErrorNamingIt) {
   EXPECT_NE(read.error().str().find("newer tipc-run (schema 2)"), std::string::npos) << read.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

@@ -11,6 +11,7 @@
 
 namespace tipc::run {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(TrainerLog, APatternFindsEveryMatchInTheShellsOrderAndAPathItself) {
   test::TempDir dir;
@@ -53,5 +54,6 @@ TEST(TrainerLog, AppendingAddsToTheStageLogAndNoMatchIsNotFound) {
   EXPECT_EQ(test::slurp(log), "stage output\ntrainer line\n");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::run

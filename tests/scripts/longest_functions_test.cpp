@@ -10,6 +10,7 @@
 
 namespace tipc {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::string function(const std::string& signature, int body_lines) {
   std::string text = signature + " {\n";
@@ -48,5 +49,6 @@ TEST(LongestFunctions, UnderTheLimitExitsZero) {
   EXPECT_NE(outcome.output.find("  13  "), std::string::npos) << outcome.output;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc

@@ -7,6 +7,7 @@
 
 namespace tipc::stats {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Values = std::vector<double>;
 
@@ -82,5 +83,6 @@ TEST(Change, ZeroBaselinesAndMissingSides) {
   EXPECT_EQ(median(Values{3, 1, 2, 10}), 2.5);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::stats

@@ -7,6 +7,7 @@
 
 namespace tipc::stats {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using Values = std::vector<double>;
 
@@ -81,5 +82,6 @@ TEST(MannWhitney, RejectsAtItsLevelUnderTheNullAndFindsARealShift) {
   EXPECT_GT(found, pairs * 0.80);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::stats

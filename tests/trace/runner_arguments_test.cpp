@@ -5,6 +5,7 @@
 
 namespace tipc::trace {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(RunnerArguments, ARunnerThatReadsModeFromItsSecondArgumentTakesIt) {
   EXPECT_TRUE(takes_mode_argument("#!/bin/bash\nFILENAME=$1\nMODE=$2\n"));
@@ -26,5 +27,6 @@ TEST(RunnerArguments, ARunnerWhoseSecondArgumentIsSomethingElseDoesNotTakeIt) {
   EXPECT_TRUE(takes_mode_argument(std::string(ocr) + "MODE=$2\n"));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::trace

@@ -18,6 +18,7 @@
 
 namespace tipc::trace {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 // A file the runner tries to create on the host, in a directory the sandbox shows it
@@ -135,5 +136,6 @@ TEST(Sandbox, FilesTheRunnerLeavesAreReadBackNeverThroughALinkNorFromAFifo) {
   EXPECT_NE(refused.error().str().find("not a regular file"), std::string::npos) << refused.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::trace

@@ -21,6 +21,7 @@
 
 namespace tipc::trace {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using nlohmann::json;
 using test::corpus_dir;
@@ -192,5 +193,6 @@ TEST(TraceConformance, ARunWithoutARunnerIsAClearError) {
   EXPECT_EQ(checked, 14);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::trace

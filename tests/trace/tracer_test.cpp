@@ -21,6 +21,7 @@
 
 namespace tipc::trace {
 namespace {
+namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 using FakeRepo = test::FakeTraceRepo;
@@ -347,5 +348,6 @@ TEST(TraceJson, RoundTripsEveryField) {
   EXPECT_FALSE(trace_from_json(nlohmann::json::object()));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::trace

@@ -4,6 +4,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 AcceptanceReport sample_report() {
   auto checks = default_acceptance_checks();
@@ -30,5 +31,6 @@ TEST(AcceptanceReport, FindingsSayWhyAndWarn) {
                                       "loss MISSING: no loss_paddle.npy"}));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

@@ -19,6 +19,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -305,5 +306,6 @@ TEST(AcceptanceBinary, RealBinaryRunsTheFiveChecks) {
   EXPECT_TRUE(row_ends_with(missing.out, "bp_align", "MISSING")) << missing.out;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

@@ -6,6 +6,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 CompareResultsRun sample_run() {
   AllcloseResult mismatch;
@@ -65,5 +66,6 @@ TEST(CompareResultsReport, TextListsTheKeysThatDidNotPass) {
       << text;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

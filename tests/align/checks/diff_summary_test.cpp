@@ -7,6 +7,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 DiffSummary sample_summary() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -45,5 +46,6 @@ TEST(DiffSummary, AnotherChecksFileIsNotADiff) {
   EXPECT_NE(read.error().str().find("field 'check'"), std::string::npos) << read.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

@@ -30,6 +30,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -615,5 +616,6 @@ TEST(DiffReduce, ParallelBlocksGiveTheSequentialBlockOrder) {
   }
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

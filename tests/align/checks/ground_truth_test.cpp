@@ -7,6 +7,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -338,5 +339,6 @@ TEST(GroundTruthReport, ExitCodeNeedsOneCheckedLogAndNoFailure) {
   EXPECT_EQ(report.count(Verdict::kSkipped), 1u);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

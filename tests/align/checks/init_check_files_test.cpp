@@ -9,6 +9,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(InitCheckFiles, TwoPlainArraysCompareAsOneKeyWithoutAName) {
   test::TempDir dir;
@@ -56,5 +57,6 @@ TEST(InitCheckFiles, APlainArrayAgainstADictIsAnError) {
   EXPECT_NE(report.error().str().find("compare two of a kind"), std::string::npos) << report.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

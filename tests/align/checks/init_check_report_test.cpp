@@ -4,6 +4,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 InitCheckReport sample_report() {
   InitComparison passed;
@@ -54,5 +55,6 @@ TEST(InitCheckReport, TextHasOneRowPerKeyAndTheCounts) {
   EXPECT_NE(text.find("tipc-run init-check: 1 passed, 1 failed\n"), std::string::npos) << text;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

@@ -7,6 +7,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 Array float32_array(const std::vector<float>& values) {
   std::vector<std::byte> bytes(values.size() * sizeof(float));
@@ -76,5 +77,6 @@ TEST(InitCheck, EmptyOrNonFiniteTensorsAreErrors) {
   EXPECT_NE(nan.error().str().find("the first tensor holds a non-finite value"), std::string::npos);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

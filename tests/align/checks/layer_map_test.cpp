@@ -8,6 +8,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 ReportNode node(const std::string& name, const std::string& route, std::vector<ReportNode> children = {}) {
   ReportNode out;
@@ -174,5 +175,6 @@ TEST(LayerMap, RoutesThatNameNoLayerAreWarnedAbout) {
   EXPECT_EQ(warnings[1], "map.yaml:5: raw route 'N.missing' names no layer in the raw dump");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

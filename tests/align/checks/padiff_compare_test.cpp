@@ -22,6 +22,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 using test::DumpWriter;
 using test::OrderedJson;
@@ -849,5 +850,6 @@ TEST(PadiffLayout, ARuleOfAnotherRankFailsThePairAndAnUnusedRuleIsAWarning) {
       << result->warnings[0];
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

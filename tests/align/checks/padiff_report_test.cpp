@@ -6,6 +6,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 LayerComparison failing_linear() {
   LayerComparison layer;
@@ -53,5 +54,6 @@ TEST(PadiffReport, MissingDumpsAreAnError) {
   EXPECT_NE(result.error().str().find("/nonexistent/a"), std::string::npos) << result.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

@@ -4,6 +4,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 TEST(AlignVerdict, EveryVerdictReadsBackFromItsWord) {
   for (const Verdict verdict : {Verdict::kPass, Verdict::kFail, Verdict::kMissing, Verdict::kSkipped, Verdict::kError}) {
@@ -21,5 +22,6 @@ TEST(AlignVerdict, UnknownWordIsNoVerdict) {
   EXPECT_EQ(verdict_from_string(""), std::nullopt);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

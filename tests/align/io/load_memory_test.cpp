@@ -24,6 +24,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // tipc-run holds 14 MiB before it reads an input (its peak RSS on a missing file): what
 // the readers take on top must stay under 86 MiB for the process to stay under 100 MiB.
@@ -210,5 +211,6 @@ TEST_F(HostileAlignmentInputs, TheMostAPickleMayBuildFitsTwice) {
   EXPECT_EQ(expect_bounded("worst.npy", bytes, true).error, "");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

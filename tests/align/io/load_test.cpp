@@ -15,6 +15,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -295,5 +296,6 @@ TEST(AlignLoadErrors, EvilObjectNpyIsRefusedAndNothingRuns) {
   EXPECT_FALSE(fs::exists(marker));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

@@ -15,6 +15,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 // A .npy of the given version around `header` (padded with spaces and '\n' to 64 bytes,
 // as numpy does) and `payload`.
@@ -288,5 +289,6 @@ TEST(NpyDtype, DescrAndNames) {
   EXPECT_EQ(shape_text(std::vector<std::size_t>{}), "()");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

@@ -15,6 +15,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 
@@ -137,5 +138,6 @@ TEST(NpzMemberSize, ASizeTheArchiveCannotExpandToIsRefusedBeforeAnythingIsInflat
                       "mem.npz:s.npy: unsupported dtype '<U5'");
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

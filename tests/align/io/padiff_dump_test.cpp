@@ -11,6 +11,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 namespace fs = std::filesystem;
 using test::DumpWriter;
@@ -211,5 +212,6 @@ TEST(PadiffDump, ADirectoryWithoutDumpFilesIsAnError) {
   EXPECT_FALSE(read_dump((temp.path() / "absent").string()));
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

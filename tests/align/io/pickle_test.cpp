@@ -18,6 +18,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::string le(std::uint64_t value, int width) {
   std::string out;
@@ -462,5 +463,6 @@ TEST(PickleRootShape, LoadValuesRefusesAPickledListAtTheUnpickler) {
       << value.error().str();
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

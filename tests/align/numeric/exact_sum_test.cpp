@@ -14,6 +14,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -96,5 +97,6 @@ TEST(ExactMean, IntegersSumExactlyIn128Bits) {
   EXPECT_EQ(exact_mean(array_of<std::uint8_t>({1, 0, 1, 1}, DtypeKind::kBool), false), 0.75);
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align

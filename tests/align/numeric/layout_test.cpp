@@ -15,6 +15,7 @@
 
 namespace tipc::align {
 namespace {
+namespace TIPC_TEST_FILE {
 
 std::vector<LayoutRule> rules_from(const std::string& yaml) {
   auto rules = layout_rules_from_yaml(YAML::Load(yaml), "layout.yaml");
@@ -196,5 +197,6 @@ np.save("torch.npy", {"conv.weight": k.transpose(3, 2, 0, 1).copy()})
   EXPECT_NE(bad.err.find("bad_layout.yaml:2: layout of 'conv.weight'"), std::string::npos) << bad.err;
 }
 
+}  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::align
