@@ -176,8 +176,12 @@ std::string status_line_log(const std::string& line) {
   std::string tail = line.substr(dash + 3);
   if (const std::size_t escape = tail.find('\x1b'); escape != std::string::npos) tail.erase(escape);
   const auto words = whitespace_words(tail);
-  if (words.empty() || words.size() > 2 || (words.size() == 2 && words[1] != "!")) return "";
-  return words[0];
+  // The message's own punctuation is no part of the name: `- LOG!`, `- LOG !`, `- LOG.`.
+  constexpr const char* kPunctuation = "!?.,;:";
+  if (words.empty() || words.size() > 2) return "";
+  if (words.size() == 2 && words[1].find_first_not_of(kPunctuation) != std::string::npos) return "";
+  const std::size_t end = words[0].find_last_not_of(kPunctuation);
+  return end == std::string::npos ? "" : words[0].substr(0, end + 1);
 }
 
 std::vector<std::optional<std::size_t>> assign_status_lines(const std::vector<std::string>& lines,

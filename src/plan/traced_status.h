@@ -30,7 +30,8 @@ std::string status_word(const std::string& line);
 // The text without its ANSI colour codes (`\x1b[33m`).
 std::string without_escape_codes(const std::string& text);
 
-// The log a status line names at its end ("" when it names none, as Tpl's lines).
+// The log a status line names at its end ("" when it names none, as Tpl's lines), without
+// the message's trailing punctuation (`- train.log!` names train.log).
 std::string status_line_log(const std::string& line);
 
 // For each call's command text, the index of its status line: lines are taken in order,

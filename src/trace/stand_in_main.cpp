@@ -8,7 +8,8 @@
 // Started as one of the runner's housekeeping programs (TIPC_TRACE_HOUSEKEEPING lists them
 // with what to do: trace/stand_ins.h), it writes the same record tagged "H" instead of "C",
 // then does what the trace needs: runs the system's program (mkdir, rm, cp, mv, ln inside the
-// scratch tree), nothing (a download), or the unpacking script (tar, unzip, git). Those calls
+// scratch tree; tee, whose record names the log a pipe into it went to), nothing (a
+// download), or the unpacking script (tar, unzip, git). Those calls
 // are not counted by status probes and make no train.log.
 //
 // It is started about 15 000 times for the recorded corpus, so it is a separate, small
@@ -111,7 +112,7 @@ bool is_the_failing_call() {
 }
 
 // What TIPC_TRACE_HOUSEKEEPING ("mkdir=real:...:wget=none:tar=unpack") says to do when
-// started as `name`: "real", "none", "unpack"; "" when it is not a housekeeping program.
+// started as `name`: "real", "none", "unpack", "log"; "" when it is not a housekeeping program.
 const char* housekeeping_action(const char* name) {
   static char action[16];
   const char* table = getenv("TIPC_TRACE_HOUSEKEEPING");

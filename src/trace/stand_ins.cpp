@@ -29,8 +29,15 @@ const std::vector<std::string>& no_op_programs() {
 const std::vector<Housekeeping>& housekeeping_programs() {
   static const std::vector<Housekeeping> programs = {
       {"mkdir", "real"}, {"rm", "real"},    {"cp", "real"},     {"mv", "real"},  {"ln", "real"},
-      {"wget", "none"},  {"curl", "none"},  {"tar", "unpack"},  {"unzip", "unpack"}, {"git", "unpack"}};
+      {"wget", "none"},  {"curl", "none"},  {"tar", "unpack"},  {"unzip", "unpack"}, {"git", "unpack"}, {"tee", "log"}};
   return programs;
+}
+
+bool writes_a_log(const std::string& program) {
+  const std::string name = fs::path(program).filename().string();
+  const auto& programs = housekeeping_programs();
+  return std::any_of(programs.begin(), programs.end(),
+                     [&](const Housekeeping& h) { return h.action == "log" && h.program == name; });
 }
 
 std::string housekeeping_table() {

@@ -18,12 +18,17 @@ const std::vector<std::string>& no_op_programs();
 // downloads, unpacked archives, clones). The stand-in records each such call (a record of
 // its own, replayed at run time as a setup step: plan/setup_stages.h) and then acts as the
 // trace needs: `real` runs the system's program inside the scratch tree, `none` does
-// nothing (a download: nothing arrives), `unpack` runs unpacking_stand_in_script.
+// nothing (a download: nothing arrives), `unpack` runs unpacking_stand_in_script. `log`
+// (tee) runs the system's program too, but is no setup step: its record says which file the
+// pipe into it went to, the log of the program that wrote into that pipe (`python x.py 2>&1
+// | tee -a LOG`), and the tracer keeps nothing else of it.
 struct Housekeeping {
   std::string program;
-  std::string action;  // "real", "none" or "unpack"
+  std::string action;  // "real", "none", "unpack" or "log"
 };
 const std::vector<Housekeeping>& housekeeping_programs();
+// Whether `program` (a name or a path) is one whose action is `log`.
+bool writes_a_log(const std::string& program);
 // The stand-in's view of that list: "mkdir=real:rm=real:...:wget=none:tar=unpack".
 std::string housekeeping_table();
 

@@ -23,7 +23,8 @@ struct TracedCall {
   // (its exports, CUDA_VISIBLE_DEVICES among them); a variable it unset maps to nullopt.
   std::map<std::string, std::optional<std::string>> env;
   // Where fd 1 and fd 2 pointed: a path relative to the repository root for a file inside
-  // it, the absolute path for one outside, "" for the runner's own stdout/stderr.
+  // it, the absolute path for one outside, "" for the runner's own stdout/stderr. A pipe into
+  // `tee FILE` (`2>&1 | tee -a LOG`) counts as FILE, which is where the output went.
   std::string stdout_path;
   std::string stderr_path;
   // Whether its standard input was a pipe the runner built (`cat train.log | python

@@ -12,8 +12,9 @@ namespace tipc::trace {
 namespace {
 
 // 2: calls in the order of their evaluated strings; 3: whether a call's stdin was a pipe;
-// 4: the housekeeping calls, and no MODE argument for a runner that reads $2 as something else.
-constexpr const char* kFormat = "tipc-run trace 4";
+// 4: the housekeeping calls, and no MODE argument for a runner that reads $2 as something else;
+// 5: the log of a call piped into `tee`.
+constexpr const char* kFormat = "tipc-run trace 5";
 
 // Every field is followed by a NUL and lists by their length, so no two inputs feed the
 // same bytes.

@@ -131,11 +131,44 @@ TracedCall traced_call(const RawCall& raw, const Environment& start, const PathM
   return call;
 }
 
+// The file a `tee` call writes: its first argument that is not an option, as an absolute
+// path of the scratch tree; "" when it writes none (`| tee` to the terminal).
+std::string tee_file(const RawCall& tee) {
+  for (const auto& arg : tee.args) {
+    if (arg.empty() || (arg.starts_with("-") && arg != "-")) continue;
+    return (fs::path(tee.cwd) / arg).lexically_normal().string();  // an absolute arg replaces cwd
+  }
+  return "";
+}
+
+// A program whose output the runner piped into `tee` (`python x.py 2>&1 | tee -a LOG`)
+// wrote LOG: its descriptors that point at that pipe point at LOG instead, as they would for
+// `> LOG 2>&1`. The tee reading that pipe is the nearest record whose standard input it is
+// (both ends are open at once; the number of a closed pipe may be used again later).
+void follow_pipes_into_tee(std::vector<RawCall>& calls) {
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    RawCall& call = calls[i];
+    if (call.housekeeping || !call.stdout_target.starts_with("pipe:")) continue;
+    std::optional<std::size_t> tee;
+    for (std::size_t j = 0; j < calls.size(); ++j) {
+      const bool reads_it = calls[j].housekeeping && writes_a_log(calls[j].program) &&
+                            calls[j].stdin_target == call.stdout_target;
+      const auto distance = [i](std::size_t k) { return k > i ? k - i : i - k; };
+      if (reads_it && (!tee || distance(j) < distance(*tee))) tee = j;
+    }
+    const std::string file = tee ? tee_file(calls[*tee]) : "";
+    if (file.empty()) continue;
+    if (call.stderr_target == call.stdout_target) call.stderr_target = file;
+    call.stdout_target = file;
+  }
+}
+
 Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree, const RepoInputs& inputs,
                             const Environment& start) {
   const PathMap map(tree.repo().string(), request.map_root.value_or(request.repo_root));
   const auto evals = TRY(read_evals(tree.evals_log().string()));
-  const auto calls = TRY(read_calls(tree.calls_log().string()));
+  auto calls = TRY(read_calls(tree.calls_log().string()));
+  follow_pipes_into_tee(calls);
   Trace trace;
   trace.runner = request.runner;
   trace.run_dir = request.run_dir;
@@ -148,6 +181,7 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
     trace.evals.push_back(map.text(eval.text));
   }
   for (const auto& raw : calls) {
+    if (raw.housekeeping && writes_a_log(raw.program)) continue;  // its file is its writer's log
     TracedCall call = traced_call(raw, start, map);
     if (const auto found = eval_index.find(raw.eval_token); found != eval_index.end()) call.eval_index = found->second;
     if (raw.housekeeping) {
