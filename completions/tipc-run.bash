@@ -3,7 +3,7 @@
 # config's chain (asked of tipc-run itself: `tipc-run modes CONFIG`), and each command's
 # options and their values. tests/install/install_test.cpp checks it against every --help.
 
-_tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --dialect-dir --repo-root --launcher
+_tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --trace-env --dialect-dir --repo-root --launcher
   --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --allow-nothing --offline --no-wait
   --executor --partition --account --prepare-script -q --quiet -v --verbose --only -k --shard --resume --bundle
   --history --no-history --baseline --bisect

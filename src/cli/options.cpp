@@ -110,6 +110,10 @@ void add_planning_options(CLI::App& app, Options& o) {
   app.add_option("--runner", o.runner,
                  "the runner script to trace (default: the config's chain's runner in its test_tipc/, chains.yaml)");
   app.add_option("--python", o.python, "interpreter to use instead of the config's python: line");
+  app.add_option("--trace-env", o.trace_env,
+                 "NAME=VALUE, or NAME for its value here: a variable the traced runner is started with (repeatable; "
+                 "settings' trace_env); the plan's stages get it too")
+      ->allow_extra_args(false);
   app.add_option("--dialect-dir", o.dialect_dir, "directory of dialect YAML files");
   app.add_option("--repo-root", o.repo_root, "repository root (default: the directory holding test_tipc/)");
   app.add_option("--launcher", o.launcher, "launcher of distributed trains (configs/launchers.yaml), e.g. rank-env");

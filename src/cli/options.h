@@ -27,6 +27,7 @@ struct Options {
   PlanFrom plan_from = PlanFrom::kAuto;
   std::optional<std::string> runner;       // --runner PATH: the runner script to trace
   std::optional<std::string> python;
+  std::vector<std::string> trace_env;      // --trace-env NAME[=VALUE]: passed into the trace (cli/trace_environment.h)
   std::optional<std::string> dialect_dir;
   std::optional<std::string> repo_root;
   std::optional<std::string> launcher;

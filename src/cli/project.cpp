@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/repo_root.h"
+#include "cli/trace_environment.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -48,6 +49,7 @@ Result<Project> load_project(const Options& options) {
   if (options.settings || fs::exists(default_settings)) {
     project.settings = TRY(config::load_project_settings(options.settings.value_or(default_settings)));
   }
+  project.trace_env = TRY(trace_environment(project.settings, options));
 
   const std::string dialect_dir = options.dialect_dir.value_or(dialect::default_dialect_directory());
   auto choice = choose_dialect(options, project, dialect_dir);

@@ -9,6 +9,7 @@
 #include "config/project_settings.h"
 #include "core/error.h"
 #include "dialect/dialect.h"
+#include "trace/passed_env.h"
 
 namespace tipc::cli {
 
@@ -21,6 +22,8 @@ struct Project {
   // (--plan-from auto or runner); a config that needs the dialect gets this error.
   std::optional<Error> dialect_error;
   std::optional<dialect::Launcher> launcher;
+  // Passed into every trace of a runner (cli/trace_environment.h: settings, then --trace-env).
+  trace::PassedEnvironment trace_env;
 };
 
 // --dialect, else the settings' dialect, else detected from the root's markers

@@ -118,6 +118,7 @@ trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInf
   request.mode = options.mode;
   request.interpreter = config.value_named("python");
   request.model_name = config.value_named("model_name");
+  request.passed_env = project.trace_env;
   request.cache_dir = trace_cache_directory();
   return request;
 }

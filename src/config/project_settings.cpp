@@ -282,6 +282,26 @@ void read_cpu_train_processes(YamlReader& r, const Node& root, ProjectSettings& 
   }
 }
 
+// `trace_env:` a map of NAME: VALUE. A value is required: the settings are the repository's,
+// and only the person running tipc-run hands on a variable of their own environment
+// (--trace-env NAME), which a repository must not read into its plans and reports.
+void read_trace_env(YamlReader& r, const Node& node, ProjectSettings& s) {
+  if (!node) return;
+  for (const auto& entry : node) {
+    const std::string name = r.scalar(entry.first, "trace_env");
+    if (name.empty()) continue;
+    if (entry.second.IsNull()) {
+      r.problem(entry.second, name,
+                fmt::format("give {} a value: the settings cannot pass on the caller's own environment (that is "
+                            "--trace-env {})",
+                            name, name));
+      continue;
+    }
+    const std::string value = r.scalar(entry.second, name);
+    if (entry.second.IsScalar()) s.trace_env.push_back({name, value, yaml_line(entry.first)});
+  }
+}
+
 void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   r.check_keys(root, "the settings");
   if (const Node slurm = shaped(r, root, "slurm", YAML::NodeType::Map)) read_slurm(r, slurm, s.slurm);
@@ -291,6 +311,7 @@ void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   read_alignment(r, shaped(r, root, "alignment", YAML::NodeType::Sequence), s);
   s.gates = read_gates(r, shaped(r, root, "gates", YAML::NodeType::Sequence), s.path);
   read_history(r, root, s);
+  read_trace_env(r, shaped(r, root, "trace_env", YAML::NodeType::Map), s);
   s.launcher = text(r, root, "launcher", false);
   s.dialect = text(r, root, "dialect", false);
   if (s.dialect) s.dialect_line = yaml_line(r.child(root, "dialect"));

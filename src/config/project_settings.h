@@ -58,6 +58,14 @@ struct SlurmSetting {
   bool tipc_run_places = true;
 };
 
+// One variable of `trace_env:`, passed into the trace of the repository's runner
+// (trace/passed_env.h).
+struct TraceEnvSetting {
+  std::string name;
+  std::string value;
+  int line = 0;  // in the settings file, for messages
+};
+
 struct ProjectSettings {
   std::string path;                              // "" when the project has none
   // Seconds per stage kind; a kind without one (a service) has none. A conversion and a
@@ -81,6 +89,7 @@ struct ProjectSettings {
   // `history:`: the run history's file, relative to the repository root; nullopt: the
   // default; "" (`history: false`): no history.
   std::optional<std::string> history;
+  std::vector<TraceEnvSetting> trace_env;     // `trace_env:` NAME: VALUE, in the file's order
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
   int cpu_train_processes_for(const std::string& mode) const;

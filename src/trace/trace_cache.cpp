@@ -13,8 +13,8 @@ namespace {
 
 // 2: calls in the order of their evaluated strings; 3: whether a call's stdin was a pipe;
 // 4: the housekeeping calls, and no MODE argument for a runner that reads $2 as something else;
-// 5: the log of a call piped into `tee`.
-constexpr const char* kFormat = "tipc-run trace 5";
+// 5: the log of a call piped into `tee`; 6: the variables passed in.
+constexpr const char* kFormat = "tipc-run trace 6";
 
 // Every field is followed by a NUL and lists by their length, so no two inputs feed the
 // same bytes.
@@ -45,6 +45,11 @@ std::string trace_cache_key(const TraceRequest& request, const RepoInputs& input
   key.field(std::to_string(static_cast<int>(request.isolation)));
   key.field(request.failing_call ? std::to_string(*request.failing_call) : "none");
   key.list(request.extra_args);
+  key.field(std::to_string(request.passed_env.size()));
+  for (const auto& [name, value] : request.passed_env) {
+    key.field(name);
+    key.field(value);
+  }
   key.list(recorded_programs(request.interpreter));
   key.list(no_op_programs());
   key.field(housekeeping_table());

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "trace/passed_env.h"
+
 namespace tipc::trace {
 
 enum class Isolation {
@@ -27,6 +29,9 @@ struct TraceRequest {
   // The text that the scratch repository's path becomes in the trace; the repository root
   // when unset (the corpus tests use "<REPO_ROOT>").
   std::optional<std::string> map_root;
+  // Variables the runner is started with besides the trace's own (trace/passed_env.h);
+  // every call records them as its environment's (TracedCall::env).
+  PassedEnvironment passed_env;
   double timeout_seconds = 60;
   Isolation isolation = Isolation::automatic;
   std::string cache_dir;                // where traces are kept by their inputs' digest; "" = no cache

@@ -32,7 +32,8 @@ bool is_bookkeeping(const std::string& name) {
 }
 
 // The environment the reference recorded under (docs/reference-runner.md#the-recorded-corpus): emptied, the stand-ins
-// first on PATH, a throw-away HOME, LC_ALL=C, CUDA_VISIBLE_DEVICES unset.
+// first on PATH, a throw-away HOME, LC_ALL=C, CUDA_VISIBLE_DEVICES unset; and the variables
+// passed in (request.passed_env), which never replace these (trace_uncached refuses them).
 Environment start_environment(const ScratchTree& tree, const TraceRequest& request) {
   Environment start = {{"PATH", tree.bin().string() + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
           {"HOME", tree.home().string()},
@@ -51,11 +52,15 @@ Environment start_environment(const ScratchTree& tree, const TraceRequest& reque
     start["TIPC_TRACE_FAIL_CALL"] = std::to_string(*request.failing_call);
     start["TIPC_TRACE_CALL_COUNTER"] = tree.calls_log().string() + ".count";
   }
+  start.insert(request.passed_env.begin(), request.passed_env.end());
   return start;
 }
 
+// A passed variable counts as a change (the run's stages get it as the runner had it) unless
+// the runner unset it.
 std::map<std::string, std::optional<std::string>> environment_changes(const std::vector<std::string>& seen,
-                                                                     const Environment& start, const PathMap& map) {
+                                                                     const Environment& start,
+                                                                     const PassedEnvironment& passed, const PathMap& map) {
   std::map<std::string, std::optional<std::string>> changes;
   Environment now;
   for (const auto& entry : seen) {
@@ -63,7 +68,7 @@ std::map<std::string, std::optional<std::string>> environment_changes(const std:
     if (equals != std::string::npos) now[entry.substr(0, equals)] = entry.substr(equals + 1);
   }
   for (const auto& [name, value] : now) {
-    const auto before = start.find(name);
+    const auto before = passed.contains(name) ? start.end() : start.find(name);
     if (!is_bookkeeping(name) && (before == start.end() || before->second != value)) changes[name] = map.text(value);
   }
   for (const auto& [name, value] : start) {
@@ -119,11 +124,12 @@ void order_calls_by_their_evals(std::vector<TracedCall>& calls) {
 
 // By name, as found on PATH; a program started by its path (an absolute interpreter bound
 // over by the stand-in, a built binary it was put in place of) keeps that path.
-TracedCall traced_call(const RawCall& raw, const Environment& start, const PathMap& map) {
+TracedCall traced_call(const RawCall& raw, const Environment& start, const PassedEnvironment& passed,
+                       const PathMap& map) {
   TracedCall call;
   call.program = map.text(raw.program);
   call.cwd = map.directory(raw.cwd);
-  call.env = environment_changes(raw.environment, start, map);
+  call.env = environment_changes(raw.environment, start, passed, map);
   call.stdout_path = map.target(raw.stdout_target);
   call.stderr_path = map.target(raw.stderr_target);
   call.stdin_from_pipe = raw.stdin_target.starts_with("pipe:");
@@ -182,7 +188,7 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
   }
   for (const auto& raw : calls) {
     if (raw.housekeeping && writes_a_log(raw.program)) continue;  // its file is its writer's log
-    TracedCall call = traced_call(raw, start, map);
+    TracedCall call = traced_call(raw, start, request.passed_env, map);
     if (const auto found = eval_index.find(raw.eval_token); found != eval_index.end()) call.eval_index = found->second;
     if (raw.housekeeping) {
       trace.housekeeping.push_back({std::move(call), trace.calls.size()});
@@ -213,7 +219,19 @@ Result<std::vector<FileBind>> interpreter_binds(const TraceRequest& request, con
                                     request.interpreter, why)));
 }
 
+// A passed variable the trace cannot take (trace/passed_env.h) is an error naming it: cli
+// refuses it earlier with where it was given; this keeps the promise for every caller.
+Result<void> check_passed_env(const TraceRequest& request) {
+  for (const auto& [name, value] : request.passed_env) {
+    if (const auto why = passed_variable_refusal(name)) {
+      return fail(Error::plain(fmt::format("the variable {} cannot be passed into the trace: {}", name, *why)));
+    }
+  }
+  return {};
+}
+
 Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inputs) {
+  TRY(check_passed_env(request));
   const auto sandbox = TRY(choose_sandbox(request.isolation));
   auto binds = TRY(interpreter_binds(request, sandbox));
   binds.insert(binds.begin(), FileBind{stand_in_binary(), stand_in_binary()});  // the sandbox sees no build tree
