@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/modes_command.h"
 #include "cli/offline_downloads.h"
 #include "cli/running_binary.h"
 #include "config/config_text.h"
@@ -66,6 +67,27 @@ Result<fs::path> recognised_runner(const fs::path& config, const fs::path& dir, 
                                     chain.name, fitting.size(), chain.file, chain.line, fmt::join(paths, " and "))));
 }
 
+// The first of the chain's runner files in `dir`, else the one script there that fits its
+// signature; "" when none.
+Result<fs::path> runner_of_chain(const fs::path& config, const fs::path& dir, const dialect::Chain& chain,
+                                 const RunnerChoice& choice) {
+  fs::path runner = first_runner_in(dir, chain.runners);
+  if (runner.empty()) runner = TRY(recognised_runner(config, dir, chain, choice));
+  return runner;
+}
+
+// A traced config takes the modes of its chains (what `tipc-run modes CONFIG` lists); an
+// error names them and the runner.
+Result<void> check_runner_mode(const fs::path& config, const std::string& header, const fs::path& runner,
+                               const std::string& chain, const RunnerChoice& choice) {
+  const auto modes = chain_modes(*choice.chains, header, config.filename().string());
+  if (modes.empty() || std::find(modes.begin(), modes.end(), choice.mode) != modes.end()) return {};
+  return fail(Error::at(config.string(), 0, "",
+                        fmt::format("unknown mode '{}' for its runner {} (chain {}): it takes {} (tipc-run modes "
+                                    "CONFIG lists them)",
+                                    choice.mode, runner.string(), chain, fmt::join(modes, ", "))));
+}
+
 // The runner of the config's chain next to it; "" when a train_params config has none (the
 // dialects plan those); an error saying why for any other config without one.
 Result<fs::path> chain_runner(const fs::path& config, const std::string& header, const fs::path& root,
@@ -84,8 +106,14 @@ Result<fs::path> chain_runner(const fs::path& config, const std::string& header,
                           fmt::format("UNSUPPORTED: chain {} ({}:{}): {}", chain->name, chain->file, chain->line,
                                       chain->unsupported)));
   }
-  fs::path runner = first_runner_in(dir, chain->runners);
-  if (runner.empty()) runner = TRY(recognised_runner(config, dir, *chain, choice));
+  fs::path runner = TRY(runner_of_chain(config, dir, *chain, choice));
+  // A chain chosen for its MODE alone (benchmark_train) without its runner here: the
+  // config's own runner takes that MODE, as the upstream benchmark_train.sh starts it.
+  const dialect::Chain* general = dialect::choose_chain(*choice.chains, header, config.filename().string(), "");
+  if (runner.empty() && !chain->when_modes.empty() && general && general->unsupported.empty()) {
+    runner = TRY(runner_of_chain(config, dir, *general, choice));
+    if (!runner.empty()) chain_name = general->name;
+  }
   // Without its runner, a train_params config goes to the dialects, and a config of a chain
   // with a native planner (plan/chain_planner.h) to that planner.
   if (!runner.empty() || header == "train_params" || plan::has_chain_planner(chain->name)) return runner;
@@ -188,8 +216,10 @@ Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, co
       return fail(Error::at(*choice.runner_option, 0, "", "--runner: no such file: " + errno_text(ENOENT)));
     }
   } else {
-    runner = TRY(chain_runner(config, dialect::config_header(text.header_line()), root, choice, chain));
+    const std::string header = dialect::config_header(text.header_line());
+    runner = TRY(chain_runner(config, header, root, choice, chain));
     if (runner.empty()) return std::optional<RunnerCall>{};
+    if (!chain.empty()) TRY(check_runner_mode(config, header, runner.lexically_relative(root), chain, choice));
   }
   const auto runner_in_repo = inside(runner, root);
   if (!runner_in_repo) return fail(Error::at(runner.string(), 0, "", "the runner lies outside the repository " + repo_root));

@@ -92,13 +92,9 @@ std::string config_header(const std::string& first_line) {
 }
 
 bool chain_knows_mode(const Chains& chains, const std::string& mode) {
-  bool elsewhere = false;
-  for (const auto& chain : chains.chains) {
-    if (std::find(chain.modes.begin(), chain.modes.end(), mode) == chain.modes.end()) continue;
-    if (std::find(chain.headers.begin(), chain.headers.end(), "train_params") != chain.headers.end()) return false;
-    elsewhere = true;
-  }
-  return elsewhere;
+  return std::any_of(chains.chains.begin(), chains.chains.end(), [&](const Chain& chain) {
+    return std::find(chain.modes.begin(), chain.modes.end(), mode) != chain.modes.end();
+  });
 }
 
 const Chain* choose_chain(const Chains& chains, const std::string& header, const std::string& file_name,

@@ -51,7 +51,9 @@ Result<Chains> load_chains(const std::string& file);
 // `===` rules, else the text before its first ':', trimmed ("" for an empty file).
 std::string config_header(const std::string& first_line);
 
-// Whether a chain other than the dialects' own (train_params) lists `mode` among its modes.
+// Whether a chain lists `mode` among its modes: then the runners decide whether a config
+// takes it (each traced config is checked against its runner's modes, cli/traced_plans.h's
+// find_runner), and the dialect only for the configs it plans (plan::plan_config).
 bool chain_knows_mode(const Chains& chains, const std::string& mode);
 
 // The first chain whose match holds; nullptr when none does.
