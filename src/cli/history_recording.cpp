@@ -11,6 +11,8 @@
 #include "gate/comparison_text.h"
 #include "gate/run_comparison.h"
 #include "history/run_history.h"
+#include "report/bundle.h"
+#include "report/report_writer.h"
 
 namespace tipc::cli {
 namespace {
@@ -30,6 +32,35 @@ std::optional<std::int64_t> record(const report::RunReport& report, const std::s
   return *id;
 }
 
+// The comparison's failing rows, as the reports keep them.
+report::BaselineResult failing_rows(const gate::RunComparison& comparison, const std::string& baseline,
+                                    const std::optional<double>& run_started) {
+  report::BaselineResult result{baseline, run_started, {}};
+  for (const gate::ComparisonRow& row : gate::comparison_rows(comparison)) {
+    if (!row.fails()) continue;
+    result.regressions.push_back({row.config, row.mode, row.stage, row.figure, row.base, row.current, row.change, row.why});
+  }
+  return result;
+}
+
+// Compares the run with its baseline on `out` and gives `report` the failing regressions:
+// its state (for `tipc-run report DIR`), its reports and its bundle say what the exit code says.
+void compare_with_baseline(report::RunReport& report, const RunReference& baseline, const gate::GateRules& rules,
+                           const std::optional<std::string>& bundle, std::ostream& out, std::ostream& err) {
+  const gate::RunSnapshot current = gate::snapshot_of(report, "this run");
+  const gate::RunComparison comparison = gate::compare_runs(baseline.snapshot, current, rules);
+  out << gate::console_comparison({baseline.snapshot.label, current.label}, gate::comparison_rows(comparison), false);
+  report.baseline = failing_rows(comparison, baseline.snapshot.label, report.started);
+  const auto warn = [&err](const Error& error) {
+    err << fmt::format("tipc-run: warning: the reports do not show the comparison with the baseline: {}\n", error.str());
+  };
+  if (report.plans.empty()) return;
+  if (auto kept = report::write_baseline_file(report.plans.front().output_dir, *report.baseline); !kept) warn(kept.error());
+  if (auto written = report::write_reports(report, report.report_dir); !written) return warn(written.error());
+  if (!bundle) return;
+  if (auto written = report::write_bundle(report, report.report_dir, *bundle); !written) warn(written.error());
+}
+
 }  // namespace
 
 std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
@@ -38,7 +69,7 @@ std::optional<std::string> history_path_for(const Options& options, const config
   return history_path_of(options.history, settings, repo_root);
 }
 
-int record_and_compare(const std::optional<report::RunReport>& report, const Options& options,
+int record_and_compare(std::optional<report::RunReport>& report, const Options& options,
                        const config::ProjectSettings& settings, const std::string& repo_root, std::ostream& out,
                        std::ostream& err) {
   const auto path = history_path_for(options, settings, repo_root);
@@ -52,20 +83,18 @@ int record_and_compare(const std::optional<report::RunReport>& report, const Opt
     else err << fmt::format("tipc-run: warning: no baseline to compare with: {}\n", loaded.error().str());
   }
   const gate::GateRules rules = gate::rules_from_settings(settings.gates);
+  // Compared before it is recorded: the history keeps the verdict the run exits with.
+  if (baseline) compare_with_baseline(*report, *baseline, rules, options.bundle, out, err);
   if (const auto id = path ? record(*report, *path, out, err) : std::nullopt) {
     add_history_section(*report, *path, rules,
                         {id, baseline ? baseline->history_run : std::nullopt, baseline ? &baseline->snapshot : nullptr},
                         options.bundle, err);
   }
-  if (!baseline) return kExitPassed;
-  const gate::RunSnapshot current = gate::snapshot_of(*report, "this run");
-  const gate::RunComparison comparison = gate::compare_runs(baseline->snapshot, current, rules);
-  out << gate::console_comparison({baseline->snapshot.label, current.label}, gate::comparison_rows(comparison), false);
-  return comparison.failed() ? kExitRegressed : kExitPassed;
+  return report->baseline && !report->baseline->regressions.empty() ? kExitRegressed : kExitPassed;
 }
 
 int gated_exit_code(int run_code, int gate_code, std::ostream& out) {
-  if (run_code != kExitPassed || gate_code == kExitPassed) return run_code;
+  if (gate_code == kExitPassed || (run_code != kExitPassed && run_code != kExitRegressed)) return run_code;
   out << fmt::format("tipc-run: exit {}: the run passed, and regressed against its baseline (--baseline)\n", gate_code);
   return gate_code;
 }

@@ -18,16 +18,18 @@ namespace tipc::cli {
 std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
                                             const std::string& repo_root);
 
-// Records `report` (a finished run; an interrupted one is not recorded), then renders its
-// report.html again with the history section (report_trends.h), and, with --baseline,
-// compares it; says what it did on `out`, warnings on `err`. Returns
-// kExitRegressed when the comparison found a failing regression, else kExitPassed.
-int record_and_compare(const std::optional<report::RunReport>& report, const Options& options,
+// With --baseline, compares `report` (a finished run; an interrupted one is neither compared
+// nor recorded) with the baseline and sets its `baseline` (the failing regressions, which fail
+// its verdict), writing its reports again; then records it and renders its report.html again
+// with the history section (report_trends.h). Says what it did on `out`, warnings on `err`.
+// Returns kExitRegressed when the comparison found a failing regression, else kExitPassed.
+int record_and_compare(std::optional<report::RunReport>& report, const Options& options,
                        const config::ProjectSettings& settings, const std::string& repo_root, std::ostream& out,
                        std::ostream& err);
 
-// The run's exit code, or kExitRegressed (said in a last line) when the run passed and its
-// comparison with the baseline found a failing regression.
+// The run's exit code, or kExitRegressed when the run passed and its comparison with the
+// baseline found a failing regression (the verdict says so where the semantics say a verdict;
+// a last line says it either way).
 int gated_exit_code(int run_code, int gate_code, std::ostream& out);
 
 // A run's exit code as `git bisect run` reads it (--bisect): 0 good; 1 bad (a stage failed,

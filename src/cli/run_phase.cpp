@@ -179,10 +179,10 @@ void set_up_debug_log(bool verbose) {
 // results log or --bundle could not be written does not pass: 0 becomes 1. The verdict is the
 // reports' (the whole plan's, as every report prints it); the run's own when no reports
 // could be written.
-int exit_code(const run::RunSummary& summary, const report::ReportWriter& reports,
+int exit_code(const run::RunSummary& summary, const std::optional<report::RunReport>& report,
               const std::vector<const std::string*>& write_errors, const Options& options, bool says_verdict,
               run::ConfigCount configs) {
-  const run::RunVerdict verdict = reports.report() ? reports.report()->verdict() : summary.verdict(configs);
+  const run::RunVerdict verdict = report ? report->verdict() : summary.verdict(configs);
   int code = summary.interrupted ? kExitInterrupted : configs.invalid > 0 ? kExitUsage : kExitPassed;
   if (says_verdict) {
     const run::VerdictRules rules{options.strict, options.allow_nothing};
@@ -269,11 +269,12 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   listeners.add(reports);
   report::CheckEventSource events(project.root, listeners, console);  // the console prints a failed check's values
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
-  // Before the verdict, which stays the last line.
-  const int gated = record_and_compare(reports.report(), options, project.settings, project.root, std::cout, std::cerr);
+  // Before the verdict, which stays the last line, and which the comparison with the baseline is part of.
+  std::optional<report::RunReport> judged = reports.report();
+  const int gated = record_and_compare(judged, options, project.settings, project.root, std::cout, std::cerr);
   const std::vector<const std::string*> write_errors = {&reports.state_error(), &semantics.results_log->write_error(),
                                                         &reports.bundle_error()};
-  const int code = exit_code(summary, reports, write_errors, options, semantics.says_verdict, configs);
+  const int code = exit_code(summary, judged, write_errors, options, semantics.says_verdict, configs);
   return gated_exit_code(code, gated, std::cout);
 }
 

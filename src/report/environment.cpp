@@ -42,8 +42,9 @@ std::string memory_text(std::uint64_t bytes) {
 }
 
 // "2 × NVIDIA H100 80GB HBM3 (driver 550.54.15)"; models in the order nvidia-smi lists them.
-std::string gpu_models_text(const std::vector<GpuModel>& gpus) {
-  if (gpus.empty()) return "none (no nvidia-smi)";
+std::string gpu_models_text(const std::vector<GpuModel>& gpus, const std::string& given) {
+  // --gpus on a machine whose nvidia-smi names none: the GPUs are there, their models unknown.
+  if (gpus.empty()) return given.empty() ? "none (no nvidia-smi)" : given + "; models unknown (no nvidia-smi)";
   std::vector<std::pair<std::string, int>> models;  // "name (driver D)" and how many
   for (const GpuModel& gpu : gpus) {
     const std::string model = gpu.driver.empty() ? gpu.name : fmt::format("{} (driver {})", gpu.name, gpu.driver);
@@ -136,14 +137,15 @@ std::optional<Environment> read_environment_file(const std::string& dir) {
   return environment_from_json(json);
 }
 
-std::vector<std::pair<std::string, std::string>> environment_facts(const Environment& environment) {
+std::vector<std::pair<std::string, std::string>> environment_facts(const Environment& environment,
+                                                                  const std::string& given_gpus) {
   std::vector<std::pair<std::string, std::string>> facts = {
       {"Host", environment.host.empty() ? kUnknown : environment.host},
       {"OS", environment.os.empty() ? kUnknown : environment.os},
       {"CPU", fmt::format("{}, {} cores", environment.cpu_model.empty() ? kUnknown : environment.cpu_model,
                           environment.cpu_cores)},
       {"Memory", memory_text(environment.memory_bytes)},
-      {"GPUs", gpu_models_text(environment.gpus)},
+      {"GPUs", gpu_models_text(environment.gpus, given_gpus)},
   };
   if (environment.interpreter) facts.emplace_back("Python", python_text(*environment.interpreter));
   facts.emplace_back("Repository", repository_text(environment.repository));

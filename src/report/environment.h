@@ -63,6 +63,9 @@ std::optional<Environment> read_environment_file(const std::string& dir);
 
 // The environment as label and text, in the order summary.md and report.html show it:
 // "Host", "OS", "CPU", "Memory", "GPUs", "Python", "Repository", "tipc-run", "Command".
-std::vector<std::pair<std::string, std::string>> environment_facts(const Environment& environment);
+// `given_gpus` ("0, 1 (--gpus)"; "" for none) are the GPUs the run was given: "GPUs" names
+// them where nvidia-smi named no model.
+std::vector<std::pair<std::string, std::string>> environment_facts(const Environment& environment,
+                                                                  const std::string& given_gpus = "");
 
 }  // namespace tipc::report

@@ -303,10 +303,29 @@ Html attention(const RunReport& report) {
          "</section>\n";
 }
 
+// The failing regressions against the baseline (--baseline), which fail the run: beside the
+// stages to look at.
+Html regressions_section(const RunReport& report) {
+  if (!report.baseline || report.baseline->regressions.empty()) return "";
+  Html rows;
+  for (const BaselineRegression& r : report.baseline->regressions) {
+    rows += fmt::format(
+        "<tr><td><span class=\"result fail\">REGRESSED</span></td><td class=\"stage\"><code>{}</code>"
+        "<div class=\"muted\">{} &#183; {}</div></td><td>{}</td><td>{} &#8594; {}</td><td>{}</td><td>{}</td></tr>\n",
+        breakable(r.stage), html_escape(r.config), html_escape(r.mode), html_escape(r.figure), html_escape(r.base),
+        html_escape(r.current), html_escape(r.change), html_escape(r.why));
+  }
+  return fmt::format("<section class=\"attention\" id=\"regressions\">\n<h2>{} against {} (--baseline)</h2>\n",
+                     plural(report.baseline->regressions.size(), "regression"), html_escape(report.baseline->baseline)) +
+         table("<th>Result</th><th>Stage</th><th>Figure</th><th>Baseline &#8594; this run</th><th>Change</th><th>Why</th>",
+               rows) +
+         "</section>\n";
+}
+
 Html environment_section(const RunReport& report) {
   if (!report.environment) return "";
   Html facts;
-  for (const auto& [label, text] : environment_facts(*report.environment)) {
+  for (const auto& [label, text] : environment_facts(*report.environment, given_gpus(report))) {
     facts += fmt::format("<dt>{}</dt><dd>{}</dd>", html_escape(label),
                          label == "Command" || label == "Repository" ? "<code>" + html_escape(text) + "</code>"
                                                                      : html_escape(text));
@@ -732,7 +751,7 @@ std::string html_page_head(std::string_view title) {
 std::string render_html_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
   Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
-              attention(report) + overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
+              attention(report) + regressions_section(report) + overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1, report.report_dir);
   if (report.trends) html += trend_section(*report.trends);
   return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";

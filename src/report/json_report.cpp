@@ -191,6 +191,7 @@ void write_json_report(const RunReport& report, std::ostream& sink) {
                      {"counts", counts_json(stages_of(report.plans))},
                      {"invalid_configs", invalid_configs_json(report.invalid_configs)},
                      {"environment", report.environment ? environment_json(*report.environment) : Json(nullptr)},
+                     {"baseline", report.baseline ? Json(baseline_json(*report.baseline)) : Json(nullptr)},
                      {"plans", Json::array()}};
   std::string out;
   append_streamed(out, head, 0, report.plans.size(), [&](std::string& text, std::size_t p, int depth) {

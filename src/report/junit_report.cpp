@@ -63,8 +63,8 @@ double plan_seconds(const RunReport& report, const PlanReport& plan) {
   return first ? *last - *first : 0;
 }
 
-std::string class_name(const PlanReport& plan) {
-  return std::filesystem::path(plan.config).replace_extension().string() + "." + plan.mode;
+std::string class_name(const std::string& config, const std::string& mode) {
+  return std::filesystem::path(config).replace_extension().string() + "." + mode;
 }
 
 // The stage's reason, and when its result is an earlier run's, that run's time.
@@ -190,7 +190,7 @@ std::string testcase_properties(const StageReport& stage) {
 
 std::string testcase(const PlanReport& plan, const StageReport& stage) {
   const std::string start = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"",
-                                        attr(class_name(plan)), attr(stage.id), junit_time(stage.seconds.value_or(0)));
+                                        attr(class_name(plan.config, plan.mode)), attr(stage.id), junit_time(stage.seconds.value_or(0)));
   const std::string body = testcase_properties(stage) + outcome_element(stage) + system_out(stage);
   return body.empty() ? start + "/>\n" : start + ">\n" + body + "    </testcase>\n";
 }
@@ -245,6 +245,26 @@ std::string invalid_configs_suite(const RunReport& report, Totals& run_totals) {
                      n, cases);
 }
 
+// The failing regressions against the baseline (--baseline), which fail the run: one failing
+// testcase per regressed stage result or figure, named "STAGE FIGURE" in its config's class.
+std::string baseline_suite(const RunReport& report, Totals& run_totals) {
+  if (!report.baseline || report.baseline->regressions.empty()) return "";
+  std::string cases;
+  for (const BaselineRegression& r : report.baseline->regressions) {
+    cases += fmt::format(
+        "    <testcase classname=\"{}\" name=\"{}\" time=\"0.000\">\n"
+        "      <failure message=\"{}\" type=\"REGRESSED\">{}</failure>\n    </testcase>\n",
+        attr(class_name(r.config, r.mode)), attr(r.stage + " " + r.figure), attr(regression_line(r)),
+        text(fmt::format("against {}: {}", report.baseline->baseline, regression_line(r))));
+  }
+  const int n = static_cast<int>(report.baseline->regressions.size());
+  run_totals.tests += n;
+  run_totals.failures += n;
+  return fmt::format("  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{1}\" errors=\"0\" skipped=\"0\" "
+                     "time=\"0.000\">\n{2}  </testsuite>\n",
+                     attr("regressions against " + report.baseline->baseline), n, cases);
+}
+
 }  // namespace
 
 std::string render_junit_report(const RunReport& report) {
@@ -252,6 +272,7 @@ std::string render_junit_report(const RunReport& report) {
   std::string suites = invalid_configs_suite(report, totals);
   const run::RunVerdict verdict = report.verdict();
   for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, verdict, totals);
+  suites += baseline_suite(report, totals);
   return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run: {}\" {} time=\"{}\">\n{}"
                      "</testsuites>\n",
                      attr(verdict.headline()), totals.attributes(), junit_time(run_seconds(report)), suites);

@@ -228,10 +228,24 @@ std::string invalid_configs_table(const RunReport& report) {
   return out;
 }
 
+// The failing regressions against the baseline (--baseline), which fail the run.
+std::string regressions_table(const RunReport& report) {
+  if (!report.baseline || report.baseline->regressions.empty()) return "";
+  std::string out = fmt::format("\n### Regressed against {} (--baseline)\n\n| Stage | Figure | Baseline | This run | Change | Why |\n"
+                                "|---|---|---:|---:|---:|---|\n",
+                                markdown_cell(report.baseline->baseline));
+  for (const BaselineRegression& r : report.baseline->regressions) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_code(r.config + " " + r.mode + ": " + r.stage),
+                       markdown_cell(r.figure), markdown_cell(r.base), markdown_cell(r.current), markdown_cell(r.change),
+                       markdown_cell(r.why));
+  }
+  return out;
+}
+
 std::string environment_list(const RunReport& report) {
   if (!report.environment) return "";
   std::string out = "\n### Environment\n\n";
-  for (const auto& [label, text] : environment_facts(*report.environment)) {
+  for (const auto& [label, text] : environment_facts(*report.environment, given_gpus(report))) {
     out += fmt::format("- **{}**: {}\n", label, label == "Command" || label == "Repository" ? markdown_code(text) : markdown_cell(text));
   }
   return out;
@@ -241,7 +255,7 @@ std::string environment_list(const RunReport& report) {
 
 std::string render_markdown_report(const RunReport& report) {
   return headline(report) + dialect_lines(report) + counts_table(report) + invalid_configs_table(report) +
-         not_passed_table(report) + checks_table(report) + environment_list(report);
+         regressions_table(report) + not_passed_table(report) + checks_table(report) + environment_list(report);
 }
 
 }  // namespace tipc::report

@@ -194,6 +194,7 @@ Result<RunReport> read_run(const JsonFieldReader& fields) {
     problem.message = TRY(p.optional<std::string>("message"));
   }
   if (const auto environment = TRY(fields.object("environment"))) run.environment = environment_from_json(environment->json());
+  if (const auto baseline = TRY(fields.object("baseline"))) run.baseline = TRY(read_baseline(*baseline));
   for (const JsonFieldReader& plan : TRY(fields.objects("plans"))) run.plans.push_back(TRY(read_plan(plan)));
   return run;
 }

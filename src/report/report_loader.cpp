@@ -218,7 +218,11 @@ Result<RunReport> report_from_plans(std::vector<PlanFile> plans) {
     plan.record.stages = {};
   }
   set_run_times(run, plans, journals);
-  if (!plans.empty()) run.environment = read_environment_file(fs::path(plans.front().path).parent_path().string());
+  if (!plans.empty()) {
+    const std::string first_dir = fs::path(plans.front().path).parent_path().string();
+    run.environment = read_environment_file(first_dir);
+    run.baseline = read_baseline_file(first_dir, run.started);
+  }
   run.invalid_configs = invalid_configs(plans);
   return run;
 }

@@ -35,6 +35,10 @@ std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& 
   return earlier;
 }
 
+std::string given_gpus(const RunReport& report) {
+  return report.gpus.empty() ? "" : gpus_text(report.gpus, report.resources_source);
+}
+
 std::string gpus_text(const std::vector<std::string>& gpus, const std::string& source) {
   const std::string listed = gpus.empty() ? "none" : fmt::format("{}", fmt::join(gpus, ", "));
   return source.empty() || source == "none" ? listed : listed + " (" + source + ")";

@@ -28,5 +28,7 @@ std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& 
 // The GPUs a run was given and where that came from: "none", "none (--gpus)",
 // "0, 1 (nvidia-smi -L)". A source of "none" (nothing found) is not repeated.
 std::string gpus_text(const std::vector<std::string>& gpus, const std::string& source);
+// The GPUs `report`'s run was given, as gpus_text words them; "" when it was given none.
+std::string given_gpus(const RunReport& report);
 
 }  // namespace tipc::report

@@ -59,6 +59,8 @@ void ReportWriter::run_started(const run::RunInfo& info) {
   plan_files_.clear();
   for (const auto* plan : info.plans) plan_files_.push_back(run::plan_file_path(repo_root_, *plan));
   directory_ = report_directory(repo_root_, info.plans);
+  // This run is compared with its baseline, if at all, once it finished (cli).
+  for (const auto* plan : info.plans) remove_baseline_file(run::plan_output_path(repo_root_, *plan));
   if (!environment_) return;
   // Not recorded is not a failed run: the reports then show no environment.
   for (const auto* plan : info.plans) {

@@ -39,7 +39,9 @@ run::RunVerdict RunReport::verdict() const {
       results.push_back({stage.result, stage.reason, earlier, static_cast<int>(plan), stage.id, stage.deps, stage.resumed});
     }
   }
-  return run::judge(results, interrupted, config_count());
+  run::BaselineRegressions regressions;
+  if (baseline) regressions = {static_cast<int>(baseline->regressions.size()), baseline->baseline};
+  return run::judge(results, interrupted, config_count(), regressions);
 }
 
 int RunReport::exit_code(const run::VerdictRules& rules) const { return verdict().exit_code(rules); }

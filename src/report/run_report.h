@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plan/plan.h"
+#include "report/baseline_result.h"
 #include "report/environment.h"
 #include "report/history_trends.h"
 #include "run/outcome.h"
@@ -190,13 +191,16 @@ struct RunReport {
   // report.html's history section: set by cli from the run history once the run is recorded
   // (cli/report_trends.h); absent when there is no history to read. No other report shows it.
   std::optional<HistoryTrends> trends;
+  // The comparison with the run --baseline named (baseline_result.h); absent without one.
+  // Its failing regressions are part of the verdict.
+  std::optional<BaselineResult> baseline;
 
   int count(run::Status result) const;
   // The configs given (those planned, and those left out) and the invalid ones.
   run::ConfigCount config_count() const;
   // The whole plan's verdict (run/run_verdict.h), the one every report prints and the run
-  // exits with; a run cut short (no finish recorded) is interrupted, and a result this
-  // version does not know is no pass.
+  // exits with; a run cut short (no finish recorded) is interrupted, a result this version
+  // does not know is no pass, and a failing regression against the baseline fails it.
   run::RunVerdict verdict() const;
   // How `tipc-run report` exits: the verdict's code.
   int exit_code(const run::VerdictRules& rules) const;

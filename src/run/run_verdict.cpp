@@ -86,15 +86,18 @@ VerdictKind kind_of(const RunVerdict& verdict, bool interrupted) {
   if (interrupted) return VerdictKind::kInterrupted;
   if (verdict.stage_failed() || verdict.configs.invalid > 0) return VerdictKind::kFail;
   if (!verdict.own_ran) return VerdictKind::kNothingRan;
+  if (verdict.regressed()) return VerdictKind::kFail;
   return verdict.could_not_run > 0 ? VerdictKind::kPartial : VerdictKind::kPass;
 }
 
 }  // namespace
 
-RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, ConfigCount configs) {
+RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, ConfigCount configs,
+                 BaselineRegressions regressions) {
   RunVerdict verdict;
   verdict.stages = static_cast<int>(stages.size());
   verdict.configs = configs;
+  verdict.regressions = std::move(regressions);
   for (const StageResult& stage : stages) {
     if (is_passed(stage.result)) {
       ++verdict.passed;
@@ -141,6 +144,10 @@ std::string failure_headline(const RunVerdict& v) {
                                          : fmt::format("{} of {} failed", v.failed, stages_text(v.stages)));
   }
   if (v.configs.invalid > 0) parts.push_back(invalid_text(v.configs));
+  if (v.regressed()) {
+    parts.push_back(fmt::format("{} regression{} against {}", v.regressions.count, v.regressions.count == 1 ? "" : "s",
+                                v.regressions.baseline));
+  }
   if (v.flaky > 0) parts.push_back(fmt::format("{} flaky", v.flaky));
   return fmt::format("FAIL ({})", fmt::join(parts, "; "));
 }
@@ -176,7 +183,10 @@ int RunVerdict::exit_code(const VerdictRules& rules) const {
   const bool strict_fails = rules.strict && unsupported > 0;
   switch (kind) {
     case VerdictKind::kInterrupted: return kExitInterrupted;
-    case VerdictKind::kFail: return stage_failed() ? kExitFailed : kExitUsage;
+    case VerdictKind::kFail:
+      if (stage_failed()) return kExitFailed;
+      if (configs.invalid > 0) return kExitUsage;
+      return strict_fails ? kExitFailed : kExitRegressed;
     case VerdictKind::kNothingRan:
       if (strict_fails) return kExitFailed;
       return rules.allow_nothing ? kExitPassed : kExitNothingRan;

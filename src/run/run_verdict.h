@@ -9,6 +9,7 @@
 //   FAIL         a config of the suite was invalid (left out; the others ran)        exit 2
 //   NOTHING RAN  none of this run's own stages passed or failed (all UNSUPPORTED or
 //                SKIPPED, or none selected), whatever earlier runs left              exit 5 (0 with --allow-nothing)
+//   FAIL         it regressed against its baseline (--baseline: a failing regression) exit 6 (1 with --strict when UNSUPPORTED)
 //   PARTIAL      passed, but some stages could not run (UNSUPPORTED, SKIPPED)       exit 0 (1 with --strict when UNSUPPORTED)
 //   PASS         every stage passed                                                exit 0
 #include <string>
@@ -60,6 +61,13 @@ struct ConfigCount {
   int invalid = 0;
 };
 
+// The failing regressions of the run's comparison with the run --baseline named (gate
+// compares; the verdict only counts them).
+struct BaselineRegressions {
+  int count = 0;
+  std::string baseline;  // what it was compared with: "run 1", a directory
+};
+
 struct RunVerdict {
   VerdictKind kind = VerdictKind::kNothingRan;
   int stages = 0;
@@ -72,6 +80,7 @@ struct RunVerdict {
   int own_stages = 0;      // the stages of this run (not an earlier run's results)
   bool own_ran = false;    // a stage of this run passed or failed (or was resumed on its PASS)
   ConfigCount configs;
+  BaselineRegressions regressions;
   std::vector<CouldNotRunGroup> could_not_run_groups;  // group_could_not_run
 
   // "PASS", "PARTIAL", "NOTHING RAN", "FAIL", "INTERRUPTED": the closed vocabulary of report.json.
@@ -85,13 +94,16 @@ struct RunVerdict {
   // A stage failed, in this run or (when this run ran anything) in an earlier one whose
   // result it did not replace: a run of nothing is NOTHING RAN whatever was left before.
   bool stage_failed() const { return failed > 0 && own_ran; }
-  // 0, 1, 2 (a config left out as invalid), 5 (nothing ran) or 130: the table above.
+  // A passing run that regressed against its baseline: FAIL, exit 6.
+  bool regressed() const { return regressions.count > 0 && own_ran; }
+  // 0, 1, 2 (a config left out as invalid), 5 (nothing ran), 6 (regressed) or 130: the table above.
   int exit_code(const VerdictRules& rules) const;
 };
 
 // The one rule: judges the stages' results (of a run, or of a whole plan as its reports
 // describe it: `earlier` marks the results this run did not produce) and the configs the
-// run left out.
-RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, ConfigCount configs = {});
+// run left out, and the failing regressions against its baseline.
+RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, ConfigCount configs = {},
+                 BaselineRegressions regressions = {});
 
 }  // namespace tipc::run
