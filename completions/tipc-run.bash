@@ -5,7 +5,7 @@
 
 _tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --trace-env --dialect-dir --repo-root --launcher
   --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --allow-nothing --offline --no-wait
-  --executor --partition --account --prepare-script -q --quiet -v --verbose --only -k --shard --resume --bundle
+  --executor --partition --account --prepare-script -q --quiet -v --verbose --only -k --exclude --shard --resume --bundle
   --history --no-history --baseline --bisect
   -h --help --version'
 # The train/inference chain's modes: what a config's modes are when tipc-run cannot say.
@@ -53,7 +53,7 @@ _tipc_run_option_values() {
     padiff:--phase) COMPREPLY=($(compgen -W 'both forward backward' -- "$cur")) ;;
     compare-results:--compare) COMPREPLY=($(compgen -W 'allclose labels' -- "$cur")) ;;
     compare-results:--format) COMPREPLY=($(compgen -W 'tipc video metric' -- "$cur")) ;;
-    :-j | :--jobs | :--timeout | :--retries | :--shard | :--partition | :--account | :-k | *:--threshold | *:--atol | *:--rtol | \
+    :-j | :--jobs | :--timeout | :--retries | :--shard | :--partition | :--account | :-k | :--exclude | *:--threshold | *:--atol | *:--rtol | \
       *:--top | *:--bins | *:--key) ;;
     *) return 1 ;;
   esac

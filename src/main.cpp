@@ -67,10 +67,12 @@ int run_chain(const tipc::cli::Options& options) {
   //    or native. Nothing is written or started. Who planned them, and why, heads the
   //    console (stderr on a dry run: its stdout is the plan). An invalid config is
   //    reported and left out; the others are still planned.
-  const auto files = cli::config_files(options.config);
+  const auto files = cli::select_config_files(options.config, cli::config_exclusions(options, project->settings));
   if (!files) return report(files.error());
-  auto suite = cli::plan_configs(*files, *project, options);
+  auto suite = cli::plan_configs(files->files, *project, options);
   if (!suite) return report(suite.error());
+  suite->excluded = files->excluded.size();
+  if (!options.quiet) cli::print_exclusions(*files, options.dry_run ? std::cerr : std::cout, std::cerr);
   cli::print_planners(*suite, *project, options.dry_run ? std::cerr : std::cout, std::cerr);
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;

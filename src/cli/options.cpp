@@ -175,6 +175,10 @@ void add_selection_options(CLI::App& app, Options& o) {
                  "(-k train, -k bs1, -k 'infer and not bs1'); a glob matches the whole id (-k '*/gpus_0/*')")
       ->allow_extra_args(false)
       ->check(parsed_by(StageExpression::parse, "EXPRESSION"));
+  app.add_option("--exclude", o.excludes,
+                 "leave the configs this glob matches out of a directory suite; repeatable (settings' exclude:): "
+                 "matched against the path relative to the directory, or the file name when it has no /")
+      ->allow_extra_args(false);
   app.add_option_function<std::string>(
          "--shard", [&o](const std::string& v) { o.shard = parse_shard(v).value(); },
          "run the Kth of N shards: whole configs, the N shards together run every config once")

@@ -1,5 +1,7 @@
 #include "cli/suite.h"
 
+#include <fnmatch.h>
+
 #include <filesystem>
 #include <map>
 #include <ostream>
@@ -30,26 +32,90 @@ bool is_train_config(const config::ConfigText& text) {
 
 }  // namespace
 
+namespace {
+
+bool excluded_by(const ConfigExclusion& exclusion, const fs::path& relative) {
+  const auto matches = [&](const std::string& text) { return fnmatch(exclusion.glob.c_str(), text.c_str(), 0) == 0; };
+  return matches(relative.string()) ||
+         (exclusion.glob.find('/') == std::string::npos && matches(relative.filename().string()));
+}
+
+// The globs `relative` is excluded by, marked in `used`; false when none excludes it.
+bool exclude(const std::vector<ConfigExclusion>& exclusions, const fs::path& relative, std::vector<bool>& used) {
+  bool excluded = false;
+  for (std::size_t i = 0; i < exclusions.size(); ++i) {
+    if (!excluded_by(exclusions[i], relative)) continue;
+    used[i] = true;
+    excluded = true;
+  }
+  return excluded;
+}
+
+}  // namespace
+
 Result<std::vector<ConfigFile>> config_files(const std::string& argument) {
+  return TRY(select_config_files(argument, {})).files;
+}
+
+Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions) {
   std::error_code ec;
-  if (!fs::is_directory(argument, ec)) return std::vector<ConfigFile>{{argument, config::read_config_text(argument)}};
-  std::vector<ConfigFile> files;
+  SelectedConfigs selected;
+  selected.unused = exclusions;  // a single config: no glob has a config to exclude
+  if (!fs::is_directory(argument, ec)) {
+    selected.files.push_back({argument, config::read_config_text(argument)});
+    return selected;
+  }
+  std::vector<bool> used(exclusions.size(), false);
   for (auto it = fs::recursive_directory_iterator(argument, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     if (!it->is_regular_file() || it->path().extension() != ".txt") continue;
+    const fs::path relative = it->path().lexically_relative(argument);
+    // Before it is read: an excluded file may be anything, it is never read as a config.
+    if (exclude(exclusions, relative, used)) {
+      selected.excluded.push_back(relative.string());
+      continue;
+    }
     // A train config, or a file that cannot be one (binary, unreadable): an invalid config
     // of the suite with the reader's reason, not one left out without a word. An empty
     // file is nothing.
     auto text = config::read_config_text(it->path().string());
     std::error_code size_error;
     if (text ? is_train_config(*text) : it->file_size(size_error) > 0) {
-      files.push_back({it->path().string(), std::move(text)});
+      selected.files.push_back({it->path().string(), std::move(text)});
     }
   }
   if (ec) return fail(Error::at(argument, 0, "", "cannot list the directory: " + ec.message()));
-  if (files.empty()) return fail(Error::at(argument, 0, "", "no train_params config (*.txt) in this directory"));
-  std::sort(files.begin(), files.end(), [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });
-  return files;
+  selected.unused.clear();
+  for (std::size_t i = 0; i < exclusions.size(); ++i) {
+    if (!used[i]) selected.unused.push_back(exclusions[i]);
+  }
+  std::sort(selected.excluded.begin(), selected.excluded.end());
+  if (selected.files.empty() && !selected.excluded.empty()) {
+    return fail(Error::at(argument, 0, "", fmt::format("every config of this directory is excluded ({})",
+                                                       plural(selected.excluded.size(), "file"))));
+  }
+  if (selected.files.empty()) return fail(Error::at(argument, 0, "", "no train_params config (*.txt) in this directory"));
+  std::sort(selected.files.begin(), selected.files.end(),
+            [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });
+  return selected;
+}
+
+std::vector<ConfigExclusion> config_exclusions(const Options& options, const config::ProjectSettings& settings) {
+  std::vector<ConfigExclusion> exclusions;
+  for (const std::string& glob : options.excludes) exclusions.push_back({glob, "--exclude"});
+  for (const config::ExcludeSetting& setting : settings.exclude) {
+    exclusions.push_back({setting.glob, fmt::format("{}:{}", settings.path, setting.line)});
+  }
+  return exclusions;
+}
+
+void print_exclusions(const SelectedConfigs& selected, std::ostream& out, std::ostream& warnings) {
+  for (const ConfigExclusion& unused : selected.unused) {
+    warnings << fmt::format("tipc-run: warning: {} {}: excludes no config\n", unused.source, unused.glob);
+  }
+  if (selected.excluded.empty()) return;
+  out << fmt::format("tipc-run: {} excluded: {}\n", plural(selected.excluded.size(), "config"),
+                     fmt::join(selected.excluded, ", "));
 }
 
 run::ConfigCount Suite::config_count() const {
@@ -230,9 +296,12 @@ void print_invalid_configs(const Suite& suite, std::ostream& out) {
 }
 
 std::string invalid_configs_summary(const Suite& suite) {
-  if (suite.configs < 2 || suite.invalid_files.empty()) return "";
+  const std::string excluded =
+      suite.excluded == 0 ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded, "config"));
+  if (suite.configs < 2 || suite.invalid_files.empty()) return excluded;
   return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
-                     suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", "));
+                     suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", ")) +
+         excluded;
 }
 
 }  // namespace tipc::cli

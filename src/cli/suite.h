@@ -6,6 +6,7 @@
 
 #include "cli/options.h"
 #include "cli/project.h"
+#include "config/project_settings.h"
 #include "config/config_text.h"
 #include "plan/plan.h"
 #include "run/run_verdict.h"
@@ -24,6 +25,31 @@ struct ConfigFile {
 // once; in a directory also each non-empty *.txt that cannot be read as a config at all.
 Result<std::vector<ConfigFile>> config_files(const std::string& argument);
 
+// A glob that leaves configs out of a directory suite: --exclude, or the settings' exclude:.
+// It matches a config's path relative to the directory given (`*` also matches `/`), or,
+// when it holds no `/`, also its file name at any depth (`placeholder_*.txt`).
+struct ConfigExclusion {
+  std::string glob;
+  std::string source;  // "--exclude", "test_tipc/tipc-run.yaml:4"
+};
+
+// The --exclude globs, then the settings' exclude: list.
+std::vector<ConfigExclusion> config_exclusions(const Options& options, const config::ProjectSettings& settings);
+
+struct SelectedConfigs {
+  std::vector<ConfigFile> files;           // as config_files, less the excluded ones
+  std::vector<std::string> excluded;       // relative to the directory given, sorted
+  std::vector<ConfigExclusion> unused;     // the globs that excluded no config
+};
+
+// config_files with `exclusions` applied to a directory's configs (an excluded file is not
+// read). An error when every config is excluded.
+Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions);
+
+// "tipc-run: 4 configs excluded: a.txt, b/c.txt" on `out`, and a warning on
+// `warnings` naming each glob that excluded nothing.
+void print_exclusions(const SelectedConfigs& selected, std::ostream& out, std::ostream& warnings);
+
 // The configs of one run: the plans of the valid ones, and why the others are left out.
 struct Suite {
   std::size_t configs = 0;           // every config given, valid or not
@@ -35,6 +61,7 @@ struct Suite {
   // Plans moved to a directory of their own because another config shares their output
   // directory (plan/output_separation.h).
   std::size_t separated = 0;
+  std::size_t excluded = 0;          // configs --exclude (or the settings' exclude:) left out, not given
 
   std::vector<std::string> valid_files() const;  // the planned configs, as given
   run::ConfigCount config_count() const;         // given, and left out as invalid (the verdict's)
@@ -53,7 +80,8 @@ void print_planners(const Suite& suite, const Project& project, std::ostream& ou
 // One "tipc-run: error: FILE:LINE: ..." line per problem, then invalid_configs_summary.
 void print_invalid_configs(const Suite& suite, std::ostream& out);
 
-// "tipc-run: 1 of 3 configs invalid, left out: FILE" when a folder had invalid configs; "" otherwise.
+// "tipc-run: 1 of 3 configs invalid, left out: FILE" when a folder had invalid configs, and
+// "tipc-run: 4 configs excluded" when it had excluded ones; "" otherwise.
 std::string invalid_configs_summary(const Suite& suite);
 
 }  // namespace tipc::cli

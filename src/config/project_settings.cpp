@@ -302,6 +302,18 @@ void read_trace_env(YamlReader& r, const Node& node, ProjectSettings& s) {
   }
 }
 
+// `exclude: GLOB` or a list of globs.
+void read_exclude(YamlReader& r, const Node& root, ProjectSettings& s) {
+  const Node node = r.child(root, "exclude");
+  if (!node) return;
+  const std::vector<Node> items = node.IsSequence() ? std::vector<Node>(node.begin(), node.end()) : std::vector<Node>{node};
+  for (const Node& item : items) {
+    const std::string glob = r.scalar(item, "exclude");  // a problem when it is no string
+    if (!glob.empty()) s.exclude.push_back({glob, yaml_line(item)});
+    else if (item.IsScalar()) r.problem(item, "exclude", "an empty glob: expected a glob of configs to leave out");
+  }
+}
+
 void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   r.check_keys(root, "the settings");
   if (const Node slurm = shaped(r, root, "slurm", YAML::NodeType::Map)) read_slurm(r, slurm, s.slurm);
@@ -311,6 +323,7 @@ void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   read_alignment(r, shaped(r, root, "alignment", YAML::NodeType::Sequence), s);
   s.gates = read_gates(r, shaped(r, root, "gates", YAML::NodeType::Sequence), s.path);
   read_history(r, root, s);
+  read_exclude(r, root, s);
   read_trace_env(r, shaped(r, root, "trace_env", YAML::NodeType::Map), s);
   s.launcher = text(r, root, "launcher", false);
   s.dialect = text(r, root, "dialect", false);

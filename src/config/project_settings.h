@@ -66,6 +66,12 @@ struct TraceEnvSetting {
   int line = 0;  // in the settings file, for messages
 };
 
+// One glob of `exclude:`: configs left out of a directory suite (cli/suite.h).
+struct ExcludeSetting {
+  std::string glob;
+  int line = 0;  // in the settings file, for messages
+};
+
 struct ProjectSettings {
   std::string path;                              // "" when the project has none
   // Seconds per stage kind; a kind without one (a service) has none. A conversion and a
@@ -89,6 +95,7 @@ struct ProjectSettings {
   // `history:`: the run history's file, relative to the repository root; nullopt: the
   // default; "" (`history: false`): no history.
   std::optional<std::string> history;
+  std::vector<ExcludeSetting> exclude;        // `exclude:` a glob or a list of them, in the file's order
   std::vector<TraceEnvSetting> trace_env;     // `trace_env:` NAME: VALUE, in the file's order
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
