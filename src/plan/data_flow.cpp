@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <set>
 
 #include "plan/path_relation.h"
 
@@ -33,11 +34,44 @@ std::string resolve(const std::string& value, const std::string& cwd, const std:
 
 bool same(const std::string& a, const std::string& b) { return a == b; }
 
-bool must_follow(const PathUse& later, const PathUse& earlier) {
-  if (later.barrier || earlier.barrier) return true;
-  return any_pair(later.reads, earlier.writes, paths_related) || any_pair(later.writes, earlier.writes, same) ||
-         any_pair(later.writes, earlier.reads, same);
+// What a stage wrote that another may read: its outputs and its log.
+std::vector<std::string> written(const PathUse& use) {
+  std::vector<std::string> paths = use.writes;
+  if (!use.log.empty()) paths.push_back(use.log);
+  return paths;
 }
+
+// `later` reads a path `earlier` wrote, unless a stage between them wrote that path again
+// (`rewritten`): the second of two trains saving to one directory is what an eval reads.
+bool reads_from(const PathUse& later, const PathUse& earlier, const std::set<std::string>& rewritten) {
+  for (const auto& path : written(earlier)) {
+    if (rewritten.contains(path)) continue;
+    for (const auto& read : later.reads) {
+      if (paths_related(read, path)) return true;
+    }
+  }
+  return false;
+}
+
+// `later` overwrites what `earlier` wrote or read: the runner's order, not a data flow.
+bool overwrites(const PathUse& later, const PathUse& earlier) {
+  return any_pair(later.writes, earlier.writes, same) || any_pair(later.writes, earlier.reads, same);
+}
+
+// Which stages each stage already waits for, through its dependencies alone and through any
+// edge: an edge implied by a later one is left out.
+struct Reach {
+  explicit Reach(std::size_t n) : deps(n, std::vector<bool>(n, false)), any(n, std::vector<bool>(n, false)) {}
+  void add(std::size_t from, std::size_t to, bool dependency) {
+    for (std::size_t k = 0; k < to; ++k) {
+      if (dependency) deps[from][k] = deps[from][k] || deps[to][k];
+      any[from][k] = any[from][k] || any[to][k];
+    }
+    if (dependency) deps[from][to] = true;
+    any[from][to] = true;
+  }
+  std::vector<std::vector<bool>> deps, any;
+};
 
 }  // namespace
 
@@ -62,21 +96,27 @@ PathUse path_use(const std::vector<std::string>& args, const std::string& cwd, c
   return use;
 }
 
-std::vector<std::vector<std::size_t>> data_flow_dependencies(const std::vector<PathUse>& uses) {
+FlowEdges data_flow_edges(const std::vector<PathUse>& uses) {
   const std::size_t n = uses.size();
-  std::vector<std::vector<bool>> reaches(n, std::vector<bool>(n, false));  // reaches[i][j]: i waits for j
-  std::vector<std::vector<std::size_t>> deps(n);
+  FlowEdges edges{std::vector<std::vector<std::size_t>>(n), std::vector<std::vector<std::size_t>>(n)};
+  Reach reach(n);
   for (std::size_t i = 0; i < n; ++i) {
-    // Latest first: an edge already implied by a later dependency is left out.
+    std::set<std::string> rewritten;  // what the stages it reads from, latest first, wrote
     for (std::size_t j = i; j-- > 0;) {
-      if (reaches[i][j] || !must_follow(uses[i], uses[j])) continue;
-      deps[i].push_back(j);
-      reaches[i][j] = true;
-      for (std::size_t k = 0; k < j; ++k) reaches[i][k] = reaches[i][k] || reaches[j][k];
+      if (uses[i].barrier || uses[j].barrier || reads_from(uses[i], uses[j], rewritten)) {
+        for (auto& path : written(uses[j])) rewritten.insert(std::move(path));
+        if (reach.deps[i][j]) continue;
+        edges.deps[i].push_back(j);
+        reach.add(i, j, true);
+      } else if (!reach.any[i][j] && overwrites(uses[i], uses[j])) {
+        edges.after[i].push_back(j);
+        reach.add(i, j, false);
+      }
     }
-    std::reverse(deps[i].begin(), deps[i].end());
+    std::reverse(edges.deps[i].begin(), edges.deps[i].end());
+    std::reverse(edges.after[i].begin(), edges.after[i].end());
   }
-  return deps;
+  return edges;
 }
 
 }  // namespace tipc::plan

@@ -31,7 +31,7 @@ struct SetupGroup {
 std::string normalised(const std::string& path) { return normalised_path(".", path); }
 
 // Whether two steps, one of them a setup stage, must keep the runner's order. Stricter than
-// data_flow's must_follow between stages: what one writes or removes may be anything inside
+// data_flow's edges between stages: what one writes or removes may be anything inside
 // or around what the other uses (`rm -rf deploy` before `mkdir -p deploy/cpp/build`).
 bool keep_order(const PathUse& later, const PathUse& earlier) {
   if (later.barrier || earlier.barrier) return true;
@@ -153,8 +153,11 @@ class SetupWeaver {
   }
 
  private:
+  // A stage's directory is a path it uses, and its log one it writes: a setup step that removes
+  // the output tree keeps its order with the stages logging into it.
   static PathUse with_cwd(PathUse use, const std::string& cwd) {
     if (cwd != ".") use.reads.push_back(normalised(cwd));
+    if (!use.log.empty()) use.writes.push_back(use.log);
     return use;
   }
 

@@ -288,16 +288,21 @@ void TracedPlanner::add_dependencies() {
     use.barrier = use.barrier || stage.kind == StageKind::kOther;
     // What a train saves into, if its arguments name it: never its own log.
     if (stage.kind == StageKind::kTrain && !use.writes.empty()) plan_.stages[i].model_dir = use.writes.front();
-    use.writes.push_back(fs::path(to_repo(stage.log, trace_.run_dir)).lexically_normal().string());
+    use.log = fs::path(to_repo(stage.log, trace_.run_dir)).lexically_normal().string();
     uses.push_back(std::move(use));
   }
-  deps_ = data_flow_dependencies(uses);
+  FlowEdges edges = data_flow_edges(uses);
+  deps_ = std::move(edges.deps);
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
     if (deps_[i].empty()) deps_[i] = stage_it_follows(i);
     add_server_of_client(i);
   }
   for (std::size_t i = 0; i < plan_.stages.size(); ++i) {
-    for (std::size_t j : deps_[i]) plan_.stages[i].deps.push_back(plan_.stages[j].id);
+    Stage& stage = plan_.stages[i];
+    for (std::size_t j : deps_[i]) stage.deps.push_back(plan_.stages[j].id);
+    for (std::size_t j : edges.after[i]) {
+      if (std::find(deps_[i].begin(), deps_[i].end(), j) == deps_[i].end()) stage.after.push_back(plan_.stages[j].id);
+    }
   }
 }
 
