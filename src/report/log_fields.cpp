@@ -42,6 +42,28 @@ std::optional<Field> fraction_field(std::string_view line, std::size_t slash) {
   return Field{key, line.substr(start, end - start)};
 }
 
+// PaddleDetection's `Epoch: [0] [  3/9]`: the step within the epoch is a bracketed fraction
+// with no key of its own, right after the epoch's value; it is read as the `iter` it is.
+std::optional<Field> step_after_epoch(std::string_view line, const Field& epoch) {
+  if (epoch.value.empty() || epoch.value.find('/') != std::string_view::npos || lower(epoch.key) != "epoch") {
+    return std::nullopt;
+  }
+  std::size_t at = static_cast<std::size_t>(epoch.value.data() - line.data()) + epoch.value.size();
+  const auto skip_blanks = [&] {
+    while (at < line.size() && line[at] == ' ') ++at;
+  };
+  skip_blanks();
+  if (at >= line.size() || line[at] != '[') return std::nullopt;
+  ++at;
+  skip_blanks();
+  const std::size_t start = at;
+  while (at < line.size() && (is_digit(line[at]) || line[at] == '/')) ++at;
+  const std::string_view step = line.substr(start, at - start);
+  skip_blanks();
+  if (at >= line.size() || line[at] != ']' || step.find('/') == std::string_view::npos) return std::nullopt;
+  return Field{"iter", step};
+}
+
 }  // namespace
 
 std::string lower(std::string_view text) {
@@ -71,7 +93,9 @@ std::vector<Field> scan_fields(std::string_view line) {
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (line[i] == ':') {
       const std::string_view key = key_before(line, i);
-      if (!key.empty()) fields.push_back({key, value_after(line, i + 1)});
+      if (key.empty()) continue;
+      fields.push_back({key, value_after(line, i + 1)});
+      if (auto step = step_after_epoch(line, fields.back())) fields.push_back(*step);
     } else if (line[i] == '/') {
       if (auto field = fraction_field(line, i)) fields.push_back(*field);
     }
