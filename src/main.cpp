@@ -7,6 +7,7 @@
 #include "cli/history_recording.h"
 #include "cli/options.h"
 #include "cli/plan_output.h"
+#include "cli/plan_warnings.h"
 #include "cli/project.h"
 #include "cli/run_phase.h"
 #include "cli/stage_selection.h"
@@ -37,7 +38,7 @@ class WholePlans {
 
 // Keeps this run's part of the plans: its shard's configs (kept whole in `whole_plans`,
 // which the reports describe), then the stages --only and -k select; prints the plans'
-// warnings. An exit code when there is nothing to go on with.
+// warnings, each once per suite. An exit code when there is nothing to go on with.
 std::optional<int> keep_selected(tipc::cli::Suite& suite, const tipc::cli::Options& options,
                                  std::optional<WholePlans>& whole_plans) {
   using namespace tipc;
@@ -50,9 +51,7 @@ std::optional<int> keep_selected(tipc::cli::Suite& suite, const tipc::cli::Optio
     if (!options.allow_nothing) return report(ok.error());
     std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";
   }
-  for (const auto& plan : suite.plans) {
-    for (const auto& warning : plan.warnings) std::cerr << "tipc-run: warning: " << warning.str() << '\n';
-  }
+  if (!options.quiet) cli::print_plan_warnings(suite.plans, std::cerr);  // -q: errors and the verdict only
   return std::nullopt;
 }
 
@@ -73,7 +72,7 @@ int run_chain(const tipc::cli::Options& options) {
   if (!suite) return report(suite.error());
   suite->excluded = files->excluded.size();
   if (!options.quiet) cli::print_exclusions(*files, options.dry_run ? std::cerr : std::cout, std::cerr);
-  cli::print_planners(*suite, *project, options.dry_run ? std::cerr : std::cout, std::cerr);
+  if (!options.quiet) cli::print_planners(*suite, *project, options.dry_run ? std::cerr : std::cout, std::cerr);
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;

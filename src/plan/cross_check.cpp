@@ -1,6 +1,7 @@
 #include "plan/cross_check.h"
 
-#include <functional>
+#include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -13,27 +14,36 @@
 namespace tipc::plan {
 namespace {
 
-bool any_arg(const Plan& plan, const std::function<bool(const Stage&, const std::string&)>& test) {
-  for (const auto& stage : plan.stages) {
-    for (std::size_t k = 1; k < stage.argv.size(); ++k) {
-      if (test(stage, stage.argv[k])) return true;
-    }
-  }
-  return false;
-}
-
 bool any_command_contains(const Plan& plan, const std::string& text) {
   return std::any_of(plan.stages.begin(), plan.stages.end(),
                      [&](const Stage& s) { return s.results_log.shell_text.find(text) != std::string::npos; });
 }
 
+bool is_word_character(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `word` stands in `text` as a word of its own: `unet` in `--arch unet`, not in `unet_train.py`.
+bool contains_word(const std::string& text, const std::string& word) {
+  for (std::size_t at = text.find(word); !word.empty() && at != std::string::npos; at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !is_word_character(text[at - 1])) && (end == text.size() || !is_word_character(text[end]))) return true;
+  }
+  return false;
+}
+
 // D3 in docs/reference-runner.md: the runner used the text up to the second colon where the line holds more.
+// A runner that reads past that colon on purpose (`seg:unet` as `--type seg --arch unet`) used
+// the rest too: what the trace recorded says it cut nothing.
 void check_truncation(const config::TrainInferConfig& config, const Plan& plan, std::vector<Diagnostic>& out) {
   for (const auto& field : config.fields) {
     const auto whole = config::split_key_value(field.text, {config::ValueSplit::kFirstColon, false, false});
     const auto cut = config::split_key_value(field.text, {config::ValueSplit::kSecondColon, false, false});
     if (whole.value == cut.value || cut.value.empty() || cut.value == "null") continue;
     if (any_command_contains(plan, whole.value) || !any_command_contains(plan, cut.value)) continue;
+    const std::string rest = whole.value.substr(std::min(whole.value.size(), cut.value.size() + 1));
+    const bool rest_used = std::any_of(plan.stages.begin(), plan.stages.end(), [&](const Stage& s) {
+      return contains_word(s.results_log.shell_text, rest);
+    });
+    if (rest_used) continue;
     out.push_back({config.path, field.physical_line, field.key,
                    fmt::format("the runner cut the value at its second colon: it used '{}', the line says '{}' "
                                "(reference defect D3)",
@@ -41,21 +51,43 @@ void check_truncation(const config::TrainInferConfig& config, const Plan& plan, 
   }
 }
 
+// `lite_train_lite_infer=1|whole_train_whole_infer=50`: every entry a mode's name, `=`, a
+// value. A script line with `=` in it (`tools/train.py --epochs=1`) is none.
+bool is_mode_list(const std::string& value) {
+  const auto entries = split_list(value);
+  bool trains = false;
+  for (const auto& entry : entries) {
+    const std::string name = entry.substr(0, entry.find('='));
+    if (entry.find('=') == std::string::npos || name.empty() || !std::all_of(name.begin(), name.end(), is_word_character)) {
+      return false;
+    }
+    trains = trains || name.find("train") != std::string::npos;
+  }
+  return trains;
+}
+
+// The value a train stage passed for `key`: `key=VALUE`, or `key VALUE`.
+std::optional<std::string> value_passed(const Plan& plan, const std::string& key) {
+  for (const auto& stage : plan.stages) {
+    if (stage.kind != StageKind::kTrain) continue;
+    for (std::size_t k = 1; k < stage.argv.size(); ++k) {
+      if (stage.argv[k].starts_with(key + "=")) return stage.argv[k].substr(key.size() + 1);
+      if (stage.argv[k] == key && k + 1 < stage.argv.size()) return stage.argv[k + 1];
+    }
+  }
+  return std::nullopt;
+}
+
 // D5 in docs/reference-runner.md: a `mode=value|...` override the runner dropped, or replaced by a value of its own.
 void check_mode_overrides(const config::TrainInferConfig& config, const Plan& plan, std::vector<Diagnostic>& out) {
   if (plan.mode.find("train") == std::string::npos) return;
   for (const auto& field : config.fields) {
-    if (field.value.find('=') == std::string::npos || field.value.find("train") == std::string::npos) continue;
+    if (!is_mode_list(field.value)) continue;
     std::optional<std::string> listed;
     for (const auto& entry : split_list(field.value)) {
       if (entry.substr(0, entry.find('=')) == plan.mode) listed = entry.substr(entry.find('=') + 1);
     }
-    std::optional<std::string> passed;
-    any_arg(plan, [&](const Stage& s, const std::string& arg) {
-      if (s.kind != StageKind::kTrain || !arg.starts_with(field.key + "=")) return false;
-      passed = arg.substr(field.key.size() + 1);
-      return true;
-    });
+    const std::optional<std::string> passed = value_passed(plan, field.key);
     std::string problem;
     if (!listed && !passed) {
       problem = fmt::format("mode '{}' is not listed: the runner dropped the parameter and the model's own default "
