@@ -162,11 +162,8 @@ TEST_F(RunTest, ARetriedStageThatPassesIsFlakyInEveryReportAndItsFailedTrysLogIs
 
 TEST_F(RunTest, FailFastStartsNoStageOfTheSuiteAfterTheFirstFailure) {
   repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --exit 3"));
-  std::string second = fake_config();
-  second.replace(second.find("model_name:fake"), 15, "model_name:fake2");
-  repo_.write("test_tipc/configs/fake2.txt", second);
-  const auto r =
-      run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none", "-j", "1", "--fail-fast"});
+  write_second_config();
+  const auto r = run_folder({"-j", "1", "--fail-fast"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(records(), 0) << "fake2's stages never started";
   const auto json = nlohmann::json::parse(test::slurp(repo_.path() / "test_tipc/output/report.json"));

@@ -56,17 +56,8 @@ class ExcludeRun : public test::FakeRepoTest {
  protected:
   void SetUp() override {
     FakeRepoTest::SetUp();
-    std::string second = test::fake_config();
-    second.replace(second.find("model_name:fake"), 15, "model_name:fake2");
-    repo_.write("test_tipc/configs/fake2.txt", second);
-    std::string placeholder = test::fake_config();
-    placeholder.erase(placeholder.find("pact_train:null\n"), 16);
-    repo_.write("test_tipc/configs/placeholder.txt", placeholder);
-  }
-  test::RunResult run_folder(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return test::run_tipc(repo_.path(), args);
+    write_second_config();
+    write_config_missing_line_17("placeholder.txt");
   }
 };
 

@@ -27,6 +27,24 @@ class FakeRepoTest : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     return run_tipc(repo_.path(), args);
   }
+  // tipc-run test_tipc/configs lite_train_lite_infer --gpus none EXTRA...: the folder as a suite.
+  RunResult run_folder(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_tipc(repo_.path(), args);
+  }
+  // test_tipc/configs/fake2.txt: the fake config as model fake2, a second valid config.
+  void write_second_config() {
+    std::string second = fake_config();
+    second.replace(second.find("model_name:fake"), 15, "model_name:fake2");
+    repo_.write("test_tipc/configs/fake2.txt", second);
+  }
+  // test_tipc/configs/NAME: the fake config without its line 17 (pact_train), so invalid.
+  void write_config_missing_line_17(const std::string& name) {
+    std::string config = fake_config();
+    config.erase(config.find("pact_train:null\n"), 16);
+    repo_.write("test_tipc/configs/" + name, config);
+  }
   // Lines the fake stages wrote with --record rec.txt: one per stage that ran to its end.
   int records() const {
     std::ifstream in(repo_.path() / "rec.txt");
