@@ -12,6 +12,7 @@
 #include "core/plural.h"
 #include "core/visible_text.h"
 #include "plan/shell_words.h"
+#include "report/config_labels.h"
 #include "report/error_line.h"
 #include "report/report_text.h"
 
@@ -62,6 +63,13 @@ void ConsoleReporter::shown_line(const std::string& shown) {
 
 void ConsoleReporter::run_started(const run::RunInfo& info) {
   total_ = info.total_stages;
+  config_labels_.clear();
+  if (info.plans.size() > 1) {
+    std::vector<ConfigRun> runs;
+    for (const auto* plan : info.plans) runs.push_back({plan->config_path, plan->mode});
+    const std::vector<std::string> labels = config_labels(runs);
+    for (std::size_t i = 0; i < labels.size(); ++i) config_labels_[info.plans[i]] = labels[i];
+  }
   if (style_.quiet) return;
   std::vector<std::string> gpus;
   for (const auto& gpu : info.resources.gpus) gpus.push_back(gpu.id);
@@ -69,14 +77,19 @@ void ConsoleReporter::run_started(const run::RunInfo& info) {
                    plural(static_cast<std::size_t>(info.jobs), "job"), gpus_text(gpus, info.resources.source)));
 }
 
+std::string ConsoleReporter::stage_name(const run::StageRecord& record) const {
+  const auto label = config_labels_.find(record.plan);
+  return label == config_labels_.end() ? record.stage->id : label->second + ": " + record.stage->id;
+}
+
 void ConsoleReporter::stage_started(const run::StageRecord& record) {
   flush_pending_details();
-  running_[record.stage] = {record.stage->id, record.start_seconds, 0};
+  running_[record.stage] = {stage_name(record), record.start_seconds, 0};
   if (style_.quiet) return;
   if (style_.rewrite) {
-    status(visible_text(fmt::format("[{}/{}] {}", done_, total_, record.stage->id)));
+    status(visible_text(fmt::format("[{}/{}] {}", done_, total_, stage_name(record))));
   } else {
-    line(fmt::format("[{}/{}] {:<11} {}", done_, total_, "started", record.stage->id));
+    line(fmt::format("[{}/{}] {:<11} {}", done_, total_, "started", stage_name(record)));
   }
 }
 
@@ -102,7 +115,7 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
   running_.erase(record.stage);
   const run::Status result = record.verdict.result;
   const double seconds = record.end_seconds >= 0 ? record.end_seconds - record.start_seconds : 0;
-  std::string details = record.stage->id;
+  std::string details = stage_name(record);
   if (record.start_seconds >= 0 && record.end_seconds >= 0) details += fmt::format(" ({:.1f} s)", seconds);
   if (!record.job_id.empty()) details += " [" + cluster_job_label(record.job_id, record.nodes) + "]";
   if (!record.verdict.reason.empty()) details += " - " + record.verdict.reason;
@@ -195,7 +208,7 @@ void ConsoleReporter::recap(const std::vector<run::StageRecord>& stages) {
     if (!needs_attention(result)) continue;
     ++n;
     text += fmt::format("\n  {} {}", paint(fmt::format("{:<11}", run::to_string(result)), result),
-                        visible_text(record.stage->id));
+                        visible_text(stage_name(record)));
     if (record.start_seconds < 0) continue;  // never started: no log
     text += "\n              log: " + visible_text(record.log_path);
     if (const std::string error = first_error_line_of_file(record.log_path); !error.empty()) {

@@ -7,7 +7,9 @@
 // values, a reference to that one. Stages that could not run here (UNSUPPORTED) are
 // summarised once at the end, grouped by the reason at their root as the verdict groups them.
 // Every run ends with a recap of the stages to look at (needs_attention), each with its log
-// and the log's first error line. Quiet (-q): only the failures, the recap and the verdict.
+// and the log's first error line. In a suite every stage is named after its config's label
+// (config_labels.h): `[3/248] PASS ResNet50/train_infer_python.txt: tipc_stage_5/train`.
+// Quiet (-q): only the failures, the recap and the verdict.
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -58,6 +60,8 @@ class ConsoleReporter : public run::Listener, public CheckListener {
   void flush_pending_details();
   void unsupported_summary(const run::RunVerdict& verdict);
   void recap(const std::vector<run::StageRecord>& stages);
+  // The stage's id, after its config's label (config_labels.h) when the run has several configs.
+  std::string stage_name(const run::StageRecord& record) const;
 
   std::FILE* out_;
   ConsoleStyle style_;
@@ -65,6 +69,7 @@ class ConsoleReporter : public run::Listener, public CheckListener {
   std::size_t total_ = 0, done_ = 0;
   bool status_shown_ = false;
   std::map<const plan::Stage*, Running> running_;
+  std::map<const plan::Plan*, std::string> config_labels_;  // a suite's: "ResNet50/train_infer_python.txt"
   // A failed check's command and log tail wait for its values (check_finished follows).
   std::optional<run::StageRecord> pending_details_;
   std::map<std::string, std::string> failed_checks_;  // check_failures_text -> the first check's id

@@ -176,10 +176,9 @@ Html log_link(const std::string& path, const std::string& report_dir) {
                      html_escape(path), breakable(name));
 }
 
-Html plan_title(const PlanReport& plan) {
-  const std::string config = std::filesystem::path(plan.config).filename().string();
-  return html_escape(config.empty() ? plan.config : config) + " <span class=\"muted\">&#183; " +
-         html_escape(plan.mode) + "</span>";
+// `label`: the plan's config label (plan_labels): a suite's configs are told apart by it.
+Html plan_title(const PlanReport& plan, const std::string& label) {
+  return html_escape(label) + " <span class=\"muted\">&#183; " + html_escape(plan.mode) + "</span>";
 }
 
 // ---- run overview ----
@@ -253,11 +252,11 @@ Html plan_counts(const PlanReport& plan) {
   return joined(parts, ", ");
 }
 
-Html contents(const RunReport& report) {
+Html contents(const RunReport& report, const std::vector<std::string>& labels) {
   Html html = "<nav class=\"contents\"><h3>Configurations</h3><ul>\n";
   for (std::size_t p = 0; p < report.plans.size(); ++p) {
     html += fmt::format("<li><a href=\"#plan-{}\">{}</a> <span class=\"muted\">{}</span></li>\n", p + 1,
-                        plan_title(report.plans[p]), plan_counts(report.plans[p]));
+                        plan_title(report.plans[p], labels[p]), plan_counts(report.plans[p]));
   }
   return html + "</ul></nav>\n";
 }
@@ -274,26 +273,26 @@ Html table(std::string_view header_cells, const Html& rows) {
 
 // ---- what needs attention: right under the verdict ----
 
-Html attention_row(const PlanReport& plan, const StageReport& stage, std::size_t plan_index, std::size_t stage_index,
-                   const std::string& report_dir) {
+Html attention_row(const PlanReport& plan, const std::string& label, const StageReport& stage, std::size_t plan_index,
+                   std::size_t stage_index, const std::string& report_dir) {
   const Html error = stage.error_line.empty() ? html_escape(stage.reason)
                                               : "<code>" + html_escape(stage.error_line) + "</code>";
   return fmt::format(
       "<tr><td>{}</td><td class=\"stage\"><a href=\"#{}\"><code>{}</code></a><div class=\"muted\">{}</div></td>"
       "<td class=\"error\">{}</td><td>{}</td></tr>\n",
-      result_pill(stage.result), tail_anchor(plan_index, stage_index), breakable(stage.id), plan_title(plan), error,
+      result_pill(stage.result), tail_anchor(plan_index, stage_index), breakable(stage.id), plan_title(plan, label), error,
       log_link(stage.log, report_dir));
 }
 
 // Every stage a reviewer must look at (needs_attention), each with its log's first error line.
-Html attention(const RunReport& report) {
+Html attention(const RunReport& report, const std::vector<std::string>& labels) {
   Html rows;
   std::size_t n = 0;
   for (std::size_t p = 0; p < report.plans.size(); ++p) {
     const PlanReport& plan = report.plans[p];
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
       if (!needs_attention(plan.stages[s].result)) continue;
-      rows += attention_row(plan, plan.stages[s], p + 1, s, report.report_dir);
+      rows += attention_row(plan, labels[p], plan.stages[s], p + 1, s, report.report_dir);
       ++n;
     }
   }
@@ -706,11 +705,11 @@ Html checks_and_failures(const PlanReport& plan, std::size_t plan_index, const s
   return titled("Alignment checks", checks) + titled("Failures", failures);
 }
 
-Html plan_section(const PlanReport& plan, std::size_t plan_index, const std::string& report_dir) {
+Html plan_section(const PlanReport& plan, const std::string& label, std::size_t plan_index, const std::string& report_dir) {
   Html html = fmt::format(
       "<section class=\"plan\" id=\"plan-{}\">\n<h2>{}</h2>\n<p class=\"meta\">model <b>{}</b> &#183; dialect {}{} "
       "&#183; output <code>{}</code></p>\n",
-      plan_index, plan_title(plan), html_escape(plan.model), html_escape(plan.dialect),
+      plan_index, plan_title(plan, label), html_escape(plan.model), html_escape(plan.dialect),
       plan.dialect_source.empty() ? "" : " <span class=\"muted\">(" + html_escape(plan.dialect_source) + ")</span>",
       html_escape(plan.output_dir));
   html += stage_table(plan, plan_index, report_dir);
@@ -750,9 +749,13 @@ std::string html_page_head(std::string_view title) {
 
 std::string render_html_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
+  const std::vector<std::string> labels = plan_labels(report);
   Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
-              attention(report) + regressions_section(report) + overview(report) + environment_section(report) + contents(report) + invalid_configs_section(report);
-  for (std::size_t p = 0; p < report.plans.size(); ++p) html += plan_section(report.plans[p], p + 1, report.report_dir);
+              attention(report, labels) + regressions_section(report) + overview(report) + environment_section(report) +
+              contents(report, labels) + invalid_configs_section(report);
+  for (std::size_t p = 0; p < report.plans.size(); ++p) {
+    html += plan_section(report.plans[p], labels[p], p + 1, report.report_dir);
+  }
   if (report.trends) html += trend_section(*report.trends);
   return html + "</main>\n<footer>tipc-run " + html_escape(report.tool_version) + "</footer>\n</body>\n</html>\n";
 }

@@ -91,10 +91,11 @@ struct StageRef {
   const StageReport* stage;
 };
 
-// With several configs a stage id alone is ambiguous: it gets the model and mode.
+// With several configs a stage id alone is ambiguous: it gets its config's label (plan_labels).
 std::string stage_label(const RunReport& report, const StageRef& ref) {
-  const std::string prefix = report.plans.size() > 1 ? ref.plan->model + " " + ref.plan->mode + ": " : "";
-  return markdown_code(prefix + ref.stage->id);
+  if (report.plans.size() < 2) return markdown_code(ref.stage->id);
+  const auto plan = static_cast<std::size_t>(ref.plan - report.plans.data());
+  return markdown_code(plan_labels(report)[plan] + ": " + ref.stage->id);
 }
 
 int severity(run::Status result) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "report/config_labels.h"
+
 namespace tipc::report {
 
 std::string format_number(double value) { return fmt::format("{:.6g}", value); }
@@ -33,6 +35,12 @@ std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& 
     if (const auto [first, inserted] = first_with.emplace(failures, s); !inserted) earlier[s] = first->second;
   }
   return earlier;
+}
+
+std::vector<std::string> plan_labels(const RunReport& report) {
+  std::vector<ConfigRun> runs;
+  for (const PlanReport& plan : report.plans) runs.push_back({plan.config, plan.mode});
+  return config_labels(runs);
 }
 
 std::string given_gpus(const RunReport& report) {

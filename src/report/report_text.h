@@ -28,6 +28,10 @@ std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& 
 // The GPUs a run was given and where that came from: "none", "none (--gpus)",
 // "0, 1 (nvidia-smi -L)". A source of "none" (nothing found) is not repeated.
 std::string gpus_text(const std::vector<std::string>& gpus, const std::string& source);
+// Each plan's config label (config_labels.h: as few path components as tell its config from the
+// others'), in plan order: how every report names a suite's configs.
+std::vector<std::string> plan_labels(const RunReport& report);
+
 // The GPUs `report`'s run was given, as gpus_text words them; "" when it was given none.
 std::string given_gpus(const RunReport& report);
 

@@ -17,7 +17,7 @@ TEST(MarkdownReport, MatchesTheGoldenFile) {
 TEST(MarkdownReport, AFlakyStageHasAColumnOfItsOwnAndARowAmongThoseThatDidNotPass) {
   const std::string md = render_markdown_report(test::sample_run_report_with_retries());
   EXPECT_NE(md.find("| UNRESOLVED | FLAKY |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| 🔁 FLAKY | `alexnet lite_train_lite_infer: norm_train/gpus_-1/train` | passed on attempt 3 of 3; attempt 1: FAIL "
+  EXPECT_NE(md.find("| 🔁 FLAKY | `alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train` | passed on attempt 3 of 3; attempt 1: FAIL "
                     "exit code 1 |"),
             std::string::npos)
       << md;
@@ -56,7 +56,7 @@ TEST(MarkdownReport, APassingCheckShowsItsValueNearestTheLimit) {
   auto& check = *run.plans[0].stages[7].check;
   check.values = {{"a", 0.1, 1, true}, {"b", 0.9, 1, true}, {"c", 0.5, 1, true}};
   const std::string md = render_markdown_report(run);
-  EXPECT_NE(md.find("| b | 0.9 | 1 | ✅ |\n| `alexnet lite_train_lite_infer: norm_train/gpus_-1/infer/cpu_bs1/check/truth` | … 2 more"),
+  EXPECT_NE(md.find("| b | 0.9 | 1 | ✅ |\n| `alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/infer/cpu_bs1/check/truth` | … 2 more"),
             std::string::npos)
       << md;
 }
@@ -70,15 +70,15 @@ TEST(MarkdownReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeating
     run.plans[0].stages.push_back(check);
   }
   const std::string md = render_markdown_report(run);
-  EXPECT_NE(md.find("| `alexnet lite_train_lite_infer: check/bs1` | circle_001.ppm | 0.0219 | 0.0018 | ❌ |"),
+  EXPECT_NE(md.find("| `alexnet.txt lite_train_lite_infer: check/bs1` | circle_001.ppm | 0.0219 | 0.0018 | ❌ |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("| `alexnet lite_train_lite_infer: check/bs4` | same failures as check "
-                    "`alexnet lite_train_lite_infer: check/bs1` | | | ❌ |"),
+  EXPECT_NE(md.find("| `alexnet.txt lite_train_lite_infer: check/bs4` | same failures as check "
+                    "`alexnet.txt lite_train_lite_infer: check/bs1` | | | ❌ |"),
             std::string::npos)
       << md;
-  EXPECT_EQ(md.find("| `alexnet lite_train_lite_infer: check/bs4` | circle_001.ppm"), std::string::npos) << md;
-  EXPECT_NE(md.find("| `alexnet lite_train_lite_infer: check/bs8` | circle_001.ppm | 0.5 | 0.0018 | ❌ |"),
+  EXPECT_EQ(md.find("| `alexnet.txt lite_train_lite_infer: check/bs4` | circle_001.ppm"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `alexnet.txt lite_train_lite_infer: check/bs8` | circle_001.ppm | 0.5 | 0.0018 | ❌ |"),
             std::string::npos)
       << md;
 }
