@@ -140,6 +140,10 @@ std::size_t separate_shared_logs(Plan& plan) {
       name = first_part(stage.id) + "_" + std::to_string(n) + "_" + old_log.filename().string();
     }
     stage.log = (old_log.parent_path() / name).string();
+    // A trainer log that is the stage's own log (`> train.log`, then `cat train.log >>`) is renamed with it.
+    if (fs::path(stage.results_log.trainer_log).lexically_normal() == old_log.lexically_normal()) {
+      stage.results_log.trainer_log = stage.log;
+    }
     writer.emplace(fs::path(stage.log).lexically_normal().string(), &stage);
     if (example.empty()) {
       example = fmt::format("{} and {} both write {}", it->second->id, stage.id, old_log.string());

@@ -28,7 +28,8 @@ std::size_t separate_shared_outputs(std::vector<Plan>& plans);
 // Stages of one plan whose logs have the same name (PaddleOCR's Windows config trains with
 // autocast fp32 and amp, and its runner leaves the autocast out of the inference logs' names:
 // the reference overwrites the first log with the second): each later one gets a log named
-// after its stage, `<first part of its id>_<name>`, and the plan one warning with an example.
+// after its stage, `<first part of its id>_<name>` (and so does its trainer log where that is the
+// stage's own log), and the plan one warning with an example.
 // A log that a stage reads (its path in an argv) keeps its name; find_output_clashes then
 // refuses the plan. Returns how many logs were renamed.
 std::size_t separate_shared_logs(Plan& plan);

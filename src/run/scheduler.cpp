@@ -322,7 +322,10 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
   launch.processes = stage.processes;
   if (options_.checks) launch.checks = options_.checks(stage);
   if (const std::string& trainer_log = stage.results_log.trainer_log; !trainer_log.empty()) {
-    launch.trainer_log = (fs::path(options_.repo_root) / slot.record.plan->run_dir / trainer_log).string();
+    const fs::path file = fs::path(options_.repo_root) / slot.record.plan->run_dir / trainer_log;
+    // A trainer log that is the stage's own log (`> train.log`, then `cat train.log >>`) is in it already:
+    // appending it to itself would never reach its end.
+    if (file.lexically_normal() != fs::path(launch.log_path).lexically_normal()) launch.trainer_log = file.string();
   }
   return launch;
 }

@@ -138,6 +138,29 @@ TEST(OutputSeparation, AStageNeverClashesWithItself) {
   EXPECT_TRUE(p.warnings.empty());
 }
 
+// PaddleVideo's runner trains each GPU element with `> LOG_PATH/train.log`, then appends that
+// log to its results (`cat LOG_PATH/train.log >> ...`): the trainer log is the stage's own log.
+// The second train's log is renamed, and its trainer log with it; before, the trainer log kept
+// the old name and the plan was refused (`stage train/train#2 would write .../train.log, which
+// stage train/train writes too`), 17 recorded PaddleVideo runs of 28.
+TEST(OutputSeparation, ATrainerLogThatIsTheStagesOwnLogIsRenamedWithIt) {
+  Plan p;
+  p.config_path = "BMN.txt";
+  for (const std::string id : {"train/train", "train/train#2"}) {
+    Stage train = stage(id, StageKind::kTrain, "test_tipc/output/BMN/lite/train.log");
+    train.results_log.trainer_log = "./test_tipc/output/BMN/lite/train.log";
+    p.stages.push_back(train);
+  }
+  p.stages.push_back(stage("train/other", StageKind::kTrain, "test_tipc/output/BMN/lite/train.log"));
+  p.stages[2].results_log.trainer_log = "test_tipc/output/BMN/lite/trainer.log";
+  EXPECT_EQ(separate_shared_logs(p), 2u);
+  EXPECT_EQ(p.stages[0].results_log.trainer_log, "./test_tipc/output/BMN/lite/train.log");
+  EXPECT_EQ(p.stages[1].log, "test_tipc/output/BMN/lite/train_train.log");
+  EXPECT_EQ(p.stages[1].results_log.trainer_log, p.stages[1].log);
+  EXPECT_EQ(p.stages[2].results_log.trainer_log, "test_tipc/output/BMN/lite/trainer.log") << "another file stays";
+  EXPECT_TRUE(find_output_clashes({p}).empty());
+}
+
 // Three trains whose trainer line hard-codes `--output=exp/default`, each with the eval (and
 // inference) that reads what it saved, and a stage that reads none of it.
 Plan trains_of_one_output() {

@@ -441,6 +441,29 @@ TEST_F(SchedulerTest, ATrainerLogPatternAppendsEveryMatchInOrder) {
   EXPECT_EQ(record(summary, "missing").observation.trainer_log_found, false);
 }
 
+// PaddleVideo trains with `> LOG/train.log`, then runs `cat LOG/train.log >> ...`: where the
+// trainer log is the stage's own log it is in that log already, and appending it to itself
+// would read on as fast as it writes.
+TEST_F(SchedulerTest, ATrainerLogThatIsTheStagesOwnLogIsNotAppendedToItself) {
+  test::TempDir repo;
+  repo.write("logs/self.log", "trainer line\n");
+  plan::Stage self = make_stage("self", StageKind::kTrain, 0);
+  self.results_log.trainer_log = "./logs/self.log";
+  plan::Stage other = make_stage("other", StageKind::kTrain, 0);
+  other.results_log.trainer_log = "logs/self.log";
+  const plan::Plan p = make_plan({self, other});
+  options_.jobs = 1;
+  options_.repo_root = repo.path().string();
+  run_stages({&p}, fake_, recorder_, options_, [] { return false; });
+  ASSERT_EQ(fake_.records.size(), 2u);
+  for (const auto& launched : fake_.records) {
+    const bool is_self = launched.launch.log_path.ends_with("logs/self.log");
+    EXPECT_EQ(launched.launch.trainer_log.empty(), is_self) << launched.launch.log_path;
+  }
+  EXPECT_EQ(test::slurp((repo.path() / "logs/self.log").string()), "trainer line\n") << "never appended to itself";
+  EXPECT_EQ(test::slurp((repo.path() / "logs/other.log").string()), "trainer line\n") << "another stage's log";
+}
+
 // The executor appends the trainer log after the stage's processes ended, and the scheduler
 // goes on keeping deadlines meanwhile; a timeout or an interrupt that comes during that copy
 // is not the stage's: it ended before them.
