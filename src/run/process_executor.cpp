@@ -425,6 +425,7 @@ Finished ProcessExecutor::Job::finish() {
 ProcessExecutor::ProcessExecutor(const SignalWatch& signals)
     : signals_(signals), interrupts_seen_(signals.interrupts()), cgroup_(this_run_id()),
       guardian_(this_run_id(), cgroup_.path()) {
+  prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper_);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
@@ -434,6 +435,8 @@ ProcessExecutor::~ProcessExecutor() {
   kill_orphans(guardian_.pid());
   guardian_.release();
   reap_all_children(std::chrono::seconds(2));
+  // A process that goes on (a test binary, a trace after the run) adopts no orphans it never reaps.
+  prctl(PR_SET_CHILD_SUBREAPER, was_subreaper_);
 }
 
 std::size_t ProcessExecutor::running() const { return jobs_.size(); }

@@ -41,6 +41,7 @@ class ProcessExecutor : public Executor {
   RunCgroup cgroup_;
   Guardian guardian_;  // forked before the first stage starts
   std::vector<std::unique_ptr<Job>> jobs_;
+  int was_subreaper_ = 0;  // the process's PR_GET_CHILD_SUBREAPER before, restored at the end
 };
 
 }  // namespace tipc::run

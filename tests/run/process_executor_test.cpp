@@ -2,6 +2,7 @@
 // streamed output, exit statuses, and that nothing it started outlives it.
 #include "run/process_executor.h"
 
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -92,6 +93,21 @@ class ProcessExecutorTest : public ::testing::Test {
   test::TempDir dir_;
   SignalWatch& signals_ = SignalWatch::install();
 };
+
+// The executor makes its process a child subreaper while it runs, and only then: a test
+// binary or a later trace in the same process would otherwise adopt orphans it never reaps
+// (86 zombie bwraps counted in one in-process test shard).
+TEST_F(ProcessExecutorTest, ItsProcessIsAChildSubreaperOnlyWhileItLives) {
+  int before = -1, during = -1, after = -1;
+  prctl(PR_GET_CHILD_SUBREAPER, &before);
+  {
+    ProcessExecutor executor(signals_);
+    prctl(PR_GET_CHILD_SUBREAPER, &during);
+  }
+  prctl(PR_GET_CHILD_SUBREAPER, &after);
+  EXPECT_EQ(during, 1);
+  EXPECT_EQ(after, before);
+}
 
 TEST_F(ProcessExecutorTest, EachStageIsAProcessGroupOfItsOwnWithNullStdin) {
   ProcessExecutor executor(signals_);
