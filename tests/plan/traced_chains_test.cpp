@@ -10,7 +10,7 @@
 //
 // Two chains are sampled, and every 4th planned config of the others executed, unless
 // TIPC_CHAINS_EVERY_CONFIG=1 (bench/RESULTS.md has the counts of such a run): the train/inference chain's configs (840 of 1228) are the ones
-// TraceConformance.* traces against the recording, so every 8th is traced here and the
+// TraceConformance.* traces against the recording (a sample of them under CTest too), so every 8th is traced here and the
 // others are counted as left to it; the C++ chain's runners search /usr for the CUDA
 // libraries (`find /usr -name libcudart.so`, about 3 s a trace), so every 4th of its configs
 // is traced and the others counted as sampled out.
