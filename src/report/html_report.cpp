@@ -749,7 +749,7 @@ std::string html_page_head(std::string_view title) {
 
 std::string render_html_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
-  const std::vector<std::string> labels = plan_labels(report);
+  const std::vector<std::string> labels = plan_labels(report, false);  // plan_title adds the mode
   Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
               attention(report, labels) + regressions_section(report) + overview(report) + environment_section(report) +
               contents(report, labels) + invalid_configs_section(report);

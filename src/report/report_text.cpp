@@ -37,9 +37,9 @@ std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& 
   return earlier;
 }
 
-std::vector<std::string> plan_labels(const RunReport& report) {
+std::vector<std::string> plan_labels(const RunReport& report, bool with_modes) {
   std::vector<ConfigRun> runs;
-  for (const PlanReport& plan : report.plans) runs.push_back({plan.config, plan.mode});
+  for (const PlanReport& plan : report.plans) runs.push_back({plan.config, with_modes ? plan.mode : ""});
   return config_labels(runs);
 }
 

@@ -29,8 +29,9 @@ std::map<std::size_t, std::size_t> checks_failed_like_earlier(const PlanReport& 
 // "0, 1 (nvidia-smi -L)". A source of "none" (nothing found) is not repeated.
 std::string gpus_text(const std::vector<std::string>& gpus, const std::string& source);
 // Each plan's config label (config_labels.h: as few path components as tell its config from the
-// others'), in plan order: how every report names a suite's configs.
-std::vector<std::string> plan_labels(const RunReport& report);
+// others'), in plan order: how every report names a suite's configs. Without modes for a
+// report that shows each plan's MODE beside its label already (report.html).
+std::vector<std::string> plan_labels(const RunReport& report, bool with_modes = true);
 
 // The GPUs `report`'s run was given, as gpus_text words them; "" when it was given none.
 std::string given_gpus(const RunReport& report);

@@ -95,6 +95,10 @@ TEST(HtmlReport, ShowsTheVerdictCountsAndRunFacts) {
   EXPECT_NE(html.find("2024-05-01 12:12:34 UTC"), std::string::npos);
   EXPECT_NE(html.find("12 min 34 s"), std::string::npos);
   EXPECT_NE(html.find("<span class=\"value\">0, 1 (--gpus)</span>"), std::string::npos);
+  // Each plan's title names its config once and its MODE once, beside it.
+  for (const auto& plan : test::realistic::run_report().plans) {
+    EXPECT_EQ(html.find(" " + plan.mode + " <span class=\"muted\">&#183; " + plan.mode), std::string::npos) << plan.mode;
+  }
 }
 
 TEST(HtmlReport, NoGpusReadsNoneWithoutRepeatingIt) {
