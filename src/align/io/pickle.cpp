@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -858,17 +859,32 @@ std::size_t opcode_extent(std::string_view rest) {
   return rest.size() - head < length ? kIncomplete : head + static_cast<std::size_t>(length);
 }
 
+// Where the FRAME that starts `rest` (its 9 bytes all there) says its frame ends, as an
+// offset from `start`; SIZE_MAX for a length no input can hold.
+std::size_t frame_end(std::size_t start, std::string_view rest) {
+  std::uint64_t length = 0;
+  for (std::size_t i = 8; i-- > 0;) length = (length << 8) | static_cast<unsigned char>(rest[1 + i]);
+  const std::size_t after_header = start + 9;
+  if (length > std::numeric_limits<std::size_t>::max() - after_header) return std::numeric_limits<std::size_t>::max();
+  return after_header + static_cast<std::size_t>(length);
+}
+
 }  // namespace
 
 PickleEndFinder::State PickleEndFinder::scan(std::string_view prefix) {
   while (pos_ < prefix.size()) {
     if (prefix[pos_] == '.') {  // STOP
-      ++pos_;
+      // The unpickler refuses a FRAME whose bytes are not all there, even when STOP comes
+      // first: the pickle ends at the end of its longest frame when that is further.
+      const std::size_t end = std::max(pos_ + 1, frame_end_);
+      if (prefix.size() < end) return State::kMore;
+      pos_ = end;
       return State::kEnd;
     }
     const std::size_t extent = opcode_extent(prefix.substr(pos_));
     if (extent == kRefusedOpcode) return State::kRefused;
     if (extent == kIncomplete) return State::kMore;
+    if (static_cast<std::uint8_t>(prefix[pos_]) == 0x95) frame_end_ = std::max(frame_end_, frame_end(pos_, prefix.substr(pos_)));
     pos_ += extent;
   }
   return State::kMore;

@@ -105,7 +105,7 @@ class PickleEndFinder {
  public:
   enum class State {
     kMore,     // the bytes so far end inside the pickle
-    kEnd,      // the STOP opcode is at length() - 1
+    kEnd,      // the pickle's bytes are the first length(): its STOP, and any FRAME's bytes after it
     kRefused,  // an opcode the unpickler refuses: reading on cannot help, unpickle names it
   };
   // `prefix` is the pickle's bytes so far: the same bytes as at the last call, and more.
@@ -114,6 +114,7 @@ class PickleEndFinder {
 
  private:
   std::size_t pos_ = 0;
+  std::size_t frame_end_ = 0;  // the furthest end a FRAME so far announced
 };
 
 }  // namespace tipc::align

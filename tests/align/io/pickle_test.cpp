@@ -171,6 +171,28 @@ TEST(PickleProtocol, TruncationIsReportedWithTheOffset) {
   expect_error(PickleWriter(4).op("\x95").op(le(1u << 30, 8)).op("N").stop(), "truncated pickle");
 }
 
+// How far the .npz reader inflates an object member: to the STOP, and on to the end of a
+// FRAME that announced more bytes than come before it (the unpickler refuses a FRAME whose
+// bytes are not there, STOP or not: fuzzing found the prefix up to STOP refused).
+TEST(PickleEndFinder, APickleEndsAtItsStopOrAtTheEndOfAFrameThatRunsPastIt) {
+  const std::string plain = PickleWriter(4).short_str("a.b").stop().s;  // a '.' inside an operand is no STOP
+  PickleEndFinder finder;
+  ASSERT_EQ(finder.scan(plain + "trailing"), PickleEndFinder::State::kEnd);
+  EXPECT_EQ(finder.length(), plain.size());
+  const std::string framed = PickleWriter(4).op("\x95").op(le(20, 8)).op("N").stop().s + std::string(18, 'x');
+  PickleEndFinder framed_finder;
+  EXPECT_EQ(framed_finder.scan(std::string_view(framed).substr(0, 13)), PickleEndFinder::State::kMore);
+  ASSERT_EQ(framed_finder.scan(framed + "more"), PickleEndFinder::State::kEnd);
+  EXPECT_EQ(framed_finder.length(), framed.size());
+  const auto whole = unpickle(SharedBytes::own(framed), "framed.pkl");
+  const auto prefix = unpickle(SharedBytes::own(std::string_view(framed).substr(0, framed_finder.length())), "p");
+  ASSERT_TRUE(whole) << whole.error().str();
+  ASSERT_TRUE(prefix) << prefix.error().str();
+  EXPECT_TRUE(prefix->is<Value::None>());
+  PickleEndFinder endless;  // a frame no input can hold: never an end, so the whole member is read and refused
+  EXPECT_EQ(endless.scan(PickleWriter(4).op("\x95").op(le(~0ull, 8)).op("N").stop().s), PickleEndFinder::State::kMore);
+}
+
 TEST(PickleValues, ScalarsStringsAndContainers) {
   PickleWriter w(4);
   w.op("}(");
