@@ -91,12 +91,21 @@ struct StageRef {
   const StageReport* stage;
 };
 
-// With several configs a stage id alone is ambiguous: it gets its config's label (plan_labels).
-std::string stage_label(const RunReport& report, const StageRef& ref) {
-  if (report.plans.size() < 2) return markdown_code(ref.stage->id);
-  const auto plan = static_cast<std::size_t>(ref.plan - report.plans.data());
-  return markdown_code(plan_labels(report)[plan] + ": " + ref.stage->id);
-}
+// With several configs a stage id alone is ambiguous: it gets its config's label
+// (plan_labels, worked out once for the report).
+class StageLabels {
+ public:
+  explicit StageLabels(const RunReport& report)
+      : plans_(report.plans.data()), labels_(report.plans.size() < 2 ? std::vector<std::string>{} : plan_labels(report)) {}
+  std::string operator()(const StageRef& ref) const {
+    if (labels_.empty()) return markdown_code(ref.stage->id);
+    return markdown_code(labels_[static_cast<std::size_t>(ref.plan - plans_)] + ": " + ref.stage->id);
+  }
+
+ private:
+  const PlanReport* plans_;
+  std::vector<std::string> labels_;
+};
 
 int severity(run::Status result) {
   if (run::is_failure(result)) return 0;
@@ -143,10 +152,10 @@ std::vector<NotPassedRow> not_passed_rows(const RunReport& report) {
   return rows;
 }
 
-std::string stage_list(const RunReport& report, const std::vector<StageRef>& stages) {
+std::string stage_list(const StageLabels& stage_label, const std::vector<StageRef>& stages) {
   constexpr std::size_t kNamedStages = 3;
   std::vector<std::string> labels;
-  for (std::size_t i = 0; i < std::min(stages.size(), kNamedStages); ++i) labels.push_back(stage_label(report, stages[i]));
+  for (std::size_t i = 0; i < std::min(stages.size(), kNamedStages); ++i) labels.push_back(stage_label(stages[i]));
   std::string out = fmt::format("{}", fmt::join(labels, ", "));
   if (stages.size() > kNamedStages) out += fmt::format(" and {} more", stages.size() - kNamedStages);
   return out;
@@ -160,47 +169,47 @@ std::string reason_with_error(const NotPassedRow& row) {
 }
 
 // Failures first, then FLAKY, SKIPPED, UNSUPPORTED; plan order within each.
-std::string not_passed_table(const RunReport& report) {
+std::string not_passed_table(const RunReport& report, const StageLabels& stage_label) {
   const auto rows = not_passed_rows(report);
   if (rows.empty()) return "";
   std::string out = "\n### Stages that did not pass\n\n| Result | Stage | Reason |\n|---|---|---|\n";
   const std::size_t shown = std::min(rows.size(), kMaxStageRows);
   for (std::size_t i = 0; i < shown; ++i) {
-    out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), run::to_string(rows[i].result), stage_list(report, rows[i].stages),
+    out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), run::to_string(rows[i].result), stage_list(stage_label, rows[i].stages),
                        reason_with_error(rows[i]));
   }
   return out + cut_notice(shown, rows.size(), "rows");
 }
 
-std::string check_rows(const RunReport& report, const StageRef& ref) {
+std::string check_rows(const StageLabels& stage_label, const StageRef& ref) {
   const CheckDetails& check = *ref.stage->check;
   const auto shown = headline_values(check, kMaxFailingValuesPerCheck, 1);
   std::string out;
   for (const CheckValue* v : shown) {
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(report, ref), markdown_cell(v->label), format_number(v->value),
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(ref), markdown_cell(v->label), format_number(v->value),
                        v->limit ? format_number(*v->limit) : "", v->passed ? "✅" : "❌");
   }
   if (shown.size() < check.values.size()) {
-    out += fmt::format("| {} | … {} more | | | |\n", stage_label(report, ref), check.values.size() - shown.size());
+    out += fmt::format("| {} | … {} more | | | |\n", stage_label(ref), check.values.size() - shown.size());
   }
   for (const std::string& note : check.notes) {
-    out += fmt::format("| {} | {} | | | |\n", stage_label(report, ref), markdown_cell(note));
+    out += fmt::format("| {} | {} | | | |\n", stage_label(ref), markdown_cell(note));
   }
   return out;
 }
 
 // A check that failed like an earlier one of its plan refers to it instead of repeating its values.
-std::string checks_table(const RunReport& report) {
+std::string checks_table(const RunReport& report, const StageLabels& stage_label) {
   std::string rows;
   for (const PlanReport& plan : report.plans) {
     const auto same_failures = checks_failed_like_earlier(plan);
     for (std::size_t s = 0; s < plan.stages.size(); ++s) {
       const StageRef ref{&plan, &plan.stages[s]};
       if (const auto it = same_failures.find(s); it != same_failures.end()) {
-        rows += fmt::format("| {} | same failures as check {} | | | ❌ |\n", stage_label(report, ref),
-                            stage_label(report, {&plan, &plan.stages[it->second]}));
+        rows += fmt::format("| {} | same failures as check {} | | | ❌ |\n", stage_label(ref),
+                            stage_label({&plan, &plan.stages[it->second]}));
       } else if (ref.stage->check) {
-        rows += check_rows(report, ref);
+        rows += check_rows(stage_label, ref);
       }
     }
   }
@@ -255,8 +264,10 @@ std::string environment_list(const RunReport& report) {
 }  // namespace
 
 std::string render_markdown_report(const RunReport& report) {
+  const StageLabels stage_label(report);
   return headline(report) + dialect_lines(report) + counts_table(report) + invalid_configs_table(report) +
-         regressions_table(report) + not_passed_table(report) + checks_table(report) + environment_list(report);
+         regressions_table(report) + not_passed_table(report, stage_label) + checks_table(report, stage_label) +
+         environment_list(report);
 }
 
 }  // namespace tipc::report
