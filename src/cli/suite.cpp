@@ -235,16 +235,50 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, 
   return plans;
 }
 
+// The modes that the chains of the configs take beyond the dialect's, for an unknown MODE's
+// error: "train_infer_python: klquant_whole_infer; benchmark_train: benchmark_train".
+std::string other_chains_modes(const std::vector<ConfigFile>& files, const dialect::Chains& chains,
+                               const dialect::Dialect& dialect) {
+  std::map<std::string, std::vector<std::string>> modes;  // chain -> its modes the dialect lacks
+  for (const auto& file : files) {
+    if (!file.text) continue;
+    const std::string header = dialect::config_header(file.text->header_line());
+    const dialect::Chain* chain = dialect::choose_chain(chains, header, fs::path(file.path).filename().string(), "");
+    if (!chain) continue;
+    auto& listed = modes[chain->name];
+    for (const auto& mode : chain->modes) {
+      const auto& known = dialect.known_modes;
+      const bool new_mode = std::find(listed.begin(), listed.end(), mode) == listed.end();
+      if (new_mode && std::find(known.begin(), known.end(), mode) == known.end()) listed.push_back(mode);
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [chain, its_modes] : modes) {
+    if (!its_modes.empty()) parts.push_back(fmt::format("{}: {}", chain, fmt::join(its_modes, ", ")));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// The MODE is the same for every config: one error, not one per file. Without a dialect the
+// runners decide which modes they know; a mode of another chain is its runner's. The error
+// names the dialect's modes and the other modes of the configs' chains.
+Result<void> check_suite_mode(const std::vector<ConfigFile>& files, const Project& project, const Options& options,
+                              const std::optional<dialect::Chains>& chains) {
+  if (!options.rules->checks_config() || project.dialect_error) return {};
+  if (chains && dialect::chain_knows_mode(*chains, options.mode)) return {};
+  auto known = plan::check_mode(project.dialect, options.mode);
+  if (known || !chains) return known;
+  const std::string others = other_chains_modes(files, *chains, project.dialect);
+  if (others.empty()) return known;
+  return fail(Error::plain(fmt::format("{}, nor one that the chains of these configs take ({})",
+                                       known.error().diagnostics.front().message, others)));
+}
+
 }  // namespace
 
 Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
-  // The MODE is the same for every config: one error, not one per file. Without a dialect
-  // the runners decide which modes they know; a mode of another chain is its runner's.
   const auto chains = TRY(load_chains_for(options));
-  const bool chain_mode = chains && dialect::chain_knows_mode(*chains, options.mode);
-  if (options.rules->checks_config() && !project.dialect_error && !chain_mode) {
-    TRY(plan::check_mode(project.dialect, options.mode));
-  }
+  TRY(check_suite_mode(files, project, options, chains));
   // The data every config of the MODE needs: a missing archive is found before a dry run's plan.
   if (options.rules->checks_config()) {  // the reference's rules take the paths as they are
     if (auto unconfined = config::unconfined_data_paths(project.settings, options.mode); !unconfined.empty()) {

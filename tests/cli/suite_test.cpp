@@ -108,6 +108,20 @@ TEST_F(ConfigFolder, AnUnknownModeIsOneErrorNotOnePerConfig) {
   EXPECT_EQ(r.err.find("unknown mode", first + 1), std::string::npos) << r.err;
 }
 
+// An unknown MODE names the modes that the chains of the suite's configs take beyond the
+// dialect's, each once: the demo's two train/infer configs' chain takes klquant_whole_infer,
+// which the paddleocr dialect does not list.
+TEST(SuiteModes, AnUnknownModeNamesTheOtherModesOfTheConfigsChainsOnce) {
+  const auto r = test::run_tipc(test::source_dir(), {"test_tipc/configs", "bogus_mode", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown mode 'bogus_mode' for dialect paddleocr (known: lite_train_lite_infer, "
+                       "lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train), nor one "
+                       "that the chains of these configs take (train_infer_python: klquant_whole_infer)\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // "model#id" of every stage a --dry-run lists, under its "# config: model mode" header.
 std::set<std::string> dry_run_stages(const std::string& text) {
   std::set<std::string> stages;
