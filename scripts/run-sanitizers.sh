@@ -20,8 +20,14 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # work as the flow that runs here natively. A node lost on the local Slurm cluster (~50 s,
 # mostly Slurm's SlurmdTimeout) and the 100-config suite over it (~20 s) wait on Slurm: the
 # executor's handling of both runs here in SlurmExecutorTest.* and SlurmJobState.*.
+# The demo under every instruction set and rank count (138 s here) repeats the demo chain
+# that DemoChain.RunsGreenOnCpuWithTwoRanks* runs here, under other PyTorch kernels; the
+# serving chain's hundred interrupts (155 s) repeat the executor's interrupt handling that
+# ProcessExecutorTest.AHundredTimeoutsAndAHundredInterrupts* runs here. The corpus replays
+# that stay (TracedChains, ResultsLogConformance) take a smaller sample under ASan.
 left_out='TraceConformance.*:DemoGate.TheSameCode*:DemoGate.AnInjectedSlowdown*'
 left_out+=':ReproductionDemo.TheThresholdsHold*:SlurmMultiNodeFaults.ANodeStopped*:SlurmMultiNodeSuite.*'
+left_out+=':DemoChain.GivesTheSameGreenVerdictsUnderEveryInstructionSet*:DemoChains.ServingChainSurvivesAHundredInterrupts*'
 # One process per shard, not one per test as CTest runs them: a sanitized test binary takes
 # seconds to start and exit (CI's machine: 2.0-2.9 s for a test of microseconds, 1287 of
 # them), which alone outlasted CI's time. Each shard is one GoogleTest process over every

@@ -68,10 +68,10 @@ TEST(ResultsLogConformance, CompatSerialRunsWriteTheReferenceBytes) {
     if (entry.path().string().ends_with(".meta.json")) metas.push_back(entry.path());
   }
   std::sort(metas.begin(), metas.end());
-  // Each run starts its stages for real: all 857 took 470 s of one core under CTest, and 12
-  // minutes under ASan (every fork copies its shadow mappings). Every 2nd run (every 8th
-  // under ASan; each dialect is still there) exercises the same code;
-  // TIPC_CONFORMANCE_EVERY_RUN=1 runs them all.
+  // Each run starts its stages for real: all 857 took 470 s of one core under CTest, and
+  // every 8th 211 s under ASan while stages were forked (vfork since: see ProcessExecutor).
+  // Every 2nd run (every 8th under ASan; each dialect is still there) exercises the same
+  // code; TIPC_CONFORMANCE_EVERY_RUN=1 runs them all.
   const char* every_run = std::getenv("TIPC_CONFORMANCE_EVERY_RUN");
 #ifdef TIPC_SANITIZED
   const std::size_t stride = 8;

@@ -180,7 +180,7 @@ void trace_repo(const std::string& repo) {
   std::cout << fmt::format("[ trace    ] {}: {} of {} comparable runs traced{} in {:.1f} s at -j2; calls matched {}, "
                            "evaluated strings matched {}, status logs matched {} of {}; {} no-runner runs\n"
                            "[ plan     ] {} plans of the real traces: {}\n",
-                           repo, tally.compared, comparable, sample.all ? "" : " (TIPC_CONFORMANCE_EVERY_RUN=1: every one)",
+                           repo, tally.compared, comparable, sample.all ? "" : " (a sample: TIPC_CONFORMANCE_EVERY_RUN=1 traces every one)",
                            took.count(), tally.calls, tally.evals, tally.logs, tally.logs_compared, no_runner, repo,
                            tally.plans.summary());
   tally.mismatches.report();
