@@ -50,7 +50,7 @@ constexpr std::size_t kReadChunk = 64 << 10;
 // project's 2-core VMs, 11 ms against 5 ms a child for a small process, 40 ms against 9.5 ms
 // for one of a gigabyte, more again under ASan. So everything here is a plain system call on
 // values prepared before (the environment is set in the parent, on_setup): no allocation,
-// no lock, no write to memory.
+// no lock, nothing written that the parent reads afterwards (errno aside).
 // The directory is entered here and not with bp::start_dir, whose Boost 1.74 version ignores
 // chdir's failure and so runs the stage in tipc-run's own directory: a child that cannot
 // enter it writes chdir's errno to `chdir_report` (close-on-exec, so the parent reads EOF

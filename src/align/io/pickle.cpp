@@ -844,6 +844,13 @@ std::size_t global_extent(std::string_view rest) {
   return end;
 }
 
+// The little-endian operand of `width` bytes after the opcode that starts `rest` (all there).
+std::uint64_t operand_value(std::string_view rest, std::size_t width) {
+  std::uint64_t value = 0;
+  for (std::size_t i = width; i-- > 0;) value = (value << 8) | static_cast<unsigned char>(rest[1 + i]);
+  return value;
+}
+
 // The bytes of the opcode that starts `rest` with its operand, kIncomplete or kRefusedOpcode.
 std::size_t opcode_extent(std::string_view rest) {
   const auto op = static_cast<std::uint8_t>(rest[0]);
@@ -853,8 +860,7 @@ std::size_t opcode_extent(std::string_view rest) {
   const std::size_t head = 1 + operand->width;
   if (rest.size() < head) return kIncomplete;
   if (!operand->counted) return head;
-  std::uint64_t length = 0;
-  for (std::size_t i = operand->width; i-- > 0;) length = (length << 8) | static_cast<unsigned char>(rest[1 + i]);
+  const std::uint64_t length = operand_value(rest, operand->width);
   if (length > kRefusedOpcode - head) return kRefusedOpcode;  // longer than any input: the unpickler says truncated
   return rest.size() - head < length ? kIncomplete : head + static_cast<std::size_t>(length);
 }
@@ -862,8 +868,7 @@ std::size_t opcode_extent(std::string_view rest) {
 // Where the FRAME that starts `rest` (its 9 bytes all there) says its frame ends, as an
 // offset from `start`; SIZE_MAX for a length no input can hold.
 std::size_t frame_end(std::size_t start, std::string_view rest) {
-  std::uint64_t length = 0;
-  for (std::size_t i = 8; i-- > 0;) length = (length << 8) | static_cast<unsigned char>(rest[1 + i]);
+  const std::uint64_t length = operand_value(rest, 8);
   const std::size_t after_header = start + 9;
   if (length > std::numeric_limits<std::size_t>::max() - after_header) return std::numeric_limits<std::size_t>::max();
   return after_header + static_cast<std::size_t>(length);
