@@ -15,7 +15,6 @@
 // libraries (`find /usr -name libcudart.so`, about 3 s a trace), so every 4th of its configs
 // is traced and the others counted as sampled out.
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -31,6 +30,7 @@
 #include "config/config_text.h"
 #include "plan/traced_planner.h"
 #include "plan/traced_status.h"
+#include "support/env_flag.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -141,10 +141,7 @@ const std::set<std::string> kKnownStatusLogGaps = {
     "train_dy2static_python",
 };
 
-bool every_config() {
-  const char* all = std::getenv("TIPC_CHAINS_EVERY_CONFIG");
-  return all && std::string(all) == "1";
-}
+bool every_config() { return test::env_flag("TIPC_CHAINS_EVERY_CONFIG"); }
 
 // Whether the n-th planned config of a chain is also executed (the train chain is executed
 // by TracedCorpus.* against the recording; of the others, every 4th, or all of them with

@@ -1,7 +1,6 @@
 // results_python.log in --compat -j 1 mode is byte-identical to the logs the real
 // reference runners wrote, for the same outcomes: every corpus run is executed with
 // a fake python that succeeds (as the corpus recorder's stub did).
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +17,7 @@
 #include "run/process_executor.h"
 #include "run/scheduler.h"
 #include "support/compat_execution.h"
+#include "support/env_flag.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -72,13 +72,12 @@ TEST(ResultsLogConformance, CompatSerialRunsWriteTheReferenceBytes) {
   // every 8th 211 s under ASan while stages were forked (vfork since: see ProcessExecutor).
   // Every 2nd run (every 8th under ASan; each dialect is still there) exercises the same
   // code; TIPC_CONFORMANCE_EVERY_RUN=1 runs them all.
-  const char* every_run = std::getenv("TIPC_CONFORMANCE_EVERY_RUN");
 #ifdef TIPC_SANITIZED
   const std::size_t stride = 8;
 #else
   const std::size_t stride = 2;
 #endif
-  if (!(every_run && std::string(every_run) == "1")) {
+  if (!test::env_flag("TIPC_CONFORMANCE_EVERY_RUN")) {
     std::vector<fs::path> sample;
     for (std::size_t i = 0; i < metas.size(); i += stride) sample.push_back(metas[i]);
     metas = std::move(sample);

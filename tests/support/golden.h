@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/env_flag.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 
@@ -14,7 +15,7 @@ namespace tipc::test {
 
 inline void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = source_dir() + "/tests/report/golden/" + name;
-  if (const char* update = std::getenv("TIPC_UPDATE_GOLDEN"); update && std::string(update) == "1") {
+  if (env_flag("TIPC_UPDATE_GOLDEN")) {
     std::ofstream(path, std::ios::binary) << actual;
     return;
   }

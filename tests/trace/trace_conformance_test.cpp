@@ -7,7 +7,6 @@
 // bytes, status lines, and native kinds and edges. CTest traces a sample (Sample below);
 // TIPC_CONFORMANCE_EVERY_RUN=1 every run.
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <set>
@@ -16,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/env_flag.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 #include "support/text_lines.h"
@@ -151,18 +151,12 @@ struct Sample {
   }
 };
 
-Sample sample_from_environment() {
-  const char* choice = std::getenv("TIPC_CONFORMANCE_EVERY_RUN");
-  Sample sample;
-  sample.all = choice && std::string(choice) == "1";
-  return sample;
-}
-
 void trace_repo(const std::string& repo) {
   if (!fs::exists(corpus_dir())) GTEST_SKIP() << "TRACE CONFORMANCE NOT CHECKED: " << corpus_dir() << " is missing";
   std::vector<Run> runs;
   int no_runner = 0, comparable = 0;
-  Sample sample = sample_from_environment();
+  Sample sample;
+  sample.all = test::env_flag("TIPC_CONFORMANCE_EVERY_RUN");
   for (const auto& recorded : test::corpus_runs(repo)) {
     if (!recorded.meta.contains("runner")) ++no_runner;
     if (!recorded.comparable()) continue;
