@@ -70,6 +70,17 @@ class SlurmMultiNodeFaults : public test::SlurmMultiNodeTest {
     }
     return false;
   }
+  // Waits until no job in the queue is pending or running (cancelled jobs may still be
+  // COMPLETING); false when one is after `seconds`.
+  bool jobs_cancelled(double seconds) const {
+    const auto start = SteadyClock::now();
+    while (seconds_since(start) < seconds) {
+      const std::string states = slurm("squeue --noheader --states=PENDING,RUNNING --format=%T");
+      if (states.find_first_not_of(" \n") == std::string::npos) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
   // Waits until `node` is back in service (idle); false when it is not after `seconds`.
   static bool node_back(const std::string& node, double seconds) {
     const auto start = SteadyClock::now();
@@ -192,10 +203,12 @@ TEST_F(SlurmMultiNodeFaults, SlurmctldRestartedDuringARunNeverHangsTheRun) {
 }
 
 // Ctrl-C at once after a train's job started, while another waits for its GPUs (on one
-// node) or runs too: both jobs are gone from the queue within 5 s. (A step that ignores
-// SIGTERM and is cancelled while it starts takes Slurm's slurmd max(KillWait, 5) s more:
-// docs/slurm.md.)
-TEST_F(SlurmMultiNodeFaults, CtrlCEmptiesTheQueueWithinFiveSeconds) {
+// node) or runs too: within 10 s no job of the run is pending or running any more (each was
+// cancelled; Slurm may still list it COMPLETING while its slurmd ends the step, which takes
+// seconds more on a loaded machine: once 5 s on CI's 2 cores beside a sanitized test shard),
+// and within 60 s the queue is empty. (A step that ignores SIGTERM and is cancelled while it
+// starts takes Slurm's slurmd max(KillWait, 5) s more: docs/slurm.md.)
+TEST_F(SlurmMultiNodeFaults, CtrlCCancelsEveryJobAndTheQueueEmpties) {
   write_config("fake", "train.py --record rec.txt --sleep 300", "0,1");
   write_config("fake_next", "train.py --record rec.txt --sleep 300", "0,1");
   const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor",
@@ -210,13 +223,17 @@ TEST_F(SlurmMultiNodeFaults, CtrlCEmptiesTheQueueWithinFiveSeconds) {
   ASSERT_NE(queue.find("RUNNING"), std::string::npos) << queue;
   const auto interrupted = SteadyClock::now();
   kill(pid, SIGINT);
-  EXPECT_TRUE(queue_drains(5)) << "still queued " << seconds_since(interrupted) << " s after Ctrl-C: " << jobs_held()
-                               << daemon_logs();
+  EXPECT_TRUE(jobs_cancelled(10)) << "still pending or running " << seconds_since(interrupted)
+                                  << " s after Ctrl-C: " << jobs_held() << daemon_logs();
+  const double cancelled = seconds_since(interrupted);
+  EXPECT_TRUE(queue_drains(60)) << "still queued " << seconds_since(interrupted) << " s after Ctrl-C: " << jobs_held()
+                                << daemon_logs();
   const double drained = seconds_since(interrupted);
   int status = 0;
   waitpid(pid, &status, 0);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << status;
-  std::cout << "Ctrl-C: the queue was empty " << drained << " s after it\n";
+  std::cout << "Ctrl-C: every job cancelled " << cancelled << " s after it, the queue empty after " << drained
+            << " s\n";
 }
 
 // A train over more nodes than the cluster has, and one needing more GPUs than any node:
