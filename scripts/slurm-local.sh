@@ -155,14 +155,29 @@ port_in_use() {
   fi
 }
 
-# Prints P, the first port from PORT_BASE (step 2) such that nothing listens on P .. P+COUNT-1:
-# slurmctld gets P, the slurmd the ports after it. Must be called with LOCK_FILE held.
+# The ports named in the slurm.conf of every cluster of this script that still has a daemon,
+# one a line. A cluster whose slurmctld is stopped for a moment (a test restarts it) keeps its
+# port although nothing listens on it then: a start that took it meanwhile (its range from a
+# lower P reaches it) left the restarted slurmctld with "Address already in use".
+claimed_ports() {
+  local p conf
+  for p in $(pgrep -x slurmctld; pgrep -x slurmd); do
+    conf=$(tr '\0' '\n' 2>/dev/null <"/proc/$p/cmdline" | grep -m1 '/slurm\.conf$' || true)
+    [[ -n $conf && -f $conf && $(head -n1 "$conf" 2>/dev/null) == "$CONF_MARK" ]] || continue
+    sed -n 's/^SlurmctldPort=\([0-9]*\).*/\1/p; s/^SlurmdPort=\([0-9]*\).*/\1/p; s/.* Port=\([0-9]*\).*/\1/p' "$conf"
+  done | sort -u
+}
+
+# Prints P, the first port from PORT_BASE (step 2) such that nothing listens on P .. P+COUNT-1
+# and no cluster of this script claims one of them: slurmctld gets P, the slurmd the ports
+# after it. Must be called with LOCK_FILE held.
 choose_ports() {
-  local count=$1 i k p free
+  local count=$1 i k p free claimed
+  claimed=" $(claimed_ports | tr '\n' ' ') "
   for ((i = 0; i < PORT_TRIES; i++)); do
     p=$((PORT_BASE + 2 * i)) free=1
     for ((k = 0; k < count; k++)); do
-      if port_in_use "$((p + k))"; then free=0; break; fi
+      if [[ $claimed == *" $((p + k)) "* ]] || port_in_use "$((p + k))"; then free=0; break; fi
     done
     ((free)) && { echo "$p"; return 0; }
   done

@@ -4,11 +4,14 @@
 // the nodes' addresses. And the script's start, when a node's slurmd fails or Ctrl-C comes,
 // leaves nothing behind.
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -175,6 +178,95 @@ TEST_F(SlurmMultiNodeScript, CtrlCDuringStartStopsWhatItStartedAndRemovesItsHost
   EXPECT_EQ(exit_status(pid), 130) << test::slurp(log_);
   EXPECT_EQ(host_lines(), 0);
   EXPECT_EQ(daemons_left(), "");
+}
+
+// Two clusters of the script: the first's slurmctld stops (as SlurmMultiNodeFaults restarts
+// it) while the second starts. Nothing listens on the stopped controller's port then, but the
+// first cluster still claims it: the second start must choose ports of its own, so that the
+// first's slurmctld starts again. Before, a second cluster of two nodes took the range from the
+// first's P, its second slurmd the first's slurmd port, and restarting failed with "Address
+// already in use" (once in CI's CTest beside the other Slurm tests).
+class SlurmClusterPorts : public SlurmMultiNodeScript {
+ protected:
+  void TearDown() override {
+    SlurmMultiNodeScript::TearDown();
+    std::system((test::shell_quote(script_) + " stop " + test::shell_quote(second_) + " >/dev/null 2>&1").c_str());
+  }
+  int start(const std::string& cluster) const {
+    return std::system((test::shell_quote(script_) + " start " + test::shell_quote(cluster) +
+                        " --nodes 2 >/dev/null 2>&1 </dev/null").c_str());
+  }
+  // The ports a cluster's slurm.conf names: slurmctld's and each node's.
+  static std::set<std::string> ports(const std::string& cluster) {
+    std::set<std::string> found;
+    std::istringstream lines(test::slurp(cluster + "/slurm.conf"));
+    for (std::string line; std::getline(lines, line);) {
+      for (const std::string key : {"SlurmctldPort=", " Port="}) {
+        const auto at = line.find(key);
+        if (at != std::string::npos) found.insert(line.substr(at + key.size(), line.find(' ', at + key.size()) - at - key.size()));
+      }
+    }
+    return found;
+  }
+  const std::string second_ = (dir_.path() / "second").string();
+};
+
+// A socket listening on 0.0.0.0:`port` (closed with the object), or none when the port is taken.
+class Listener {
+ public:
+  explicit Listener(int port) : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    const int one = 1;
+    setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 || listen(fd_, 1) != 0) close();
+  }
+  ~Listener() { close(); }
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+  bool listening() const { return fd_ >= 0; }
+  void close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// The first port P of the script's (16817, step 2) with P .. P+4 free now.
+int free_five_ports() {
+  for (int p = 16817; p < 17817; p += 2) {
+    bool free = true;
+    for (int k = 0; k < 5 && free; ++k) free = Listener(p + k).listening();
+    if (free) return p;
+  }
+  return 0;
+}
+
+TEST_F(SlurmClusterPorts, AStartLeavesTheStoppedControllerOfAnotherClusterItsPort) {
+  // The first cluster goes to P+2 while P is held, so that P .. P+2 is free once P is let go
+  // and its controller stopped: the range a second start of two nodes would take from P.
+  const int p = free_five_ports();
+  ASSERT_NE(p, 0);
+  Listener hold(p);
+  ASSERT_TRUE(hold.listening());
+  ASSERT_EQ(start(cluster_), 0);
+  hold.close();
+  const pid_t controller = std::stoi(test::slurp(cluster_ + "/slurmctld.pid"));
+  ASSERT_EQ(kill(controller, SIGTERM), 0);
+  ASSERT_TRUE(test::within(std::chrono::seconds(30), [&] { return !test::running(controller); }));
+  ASSERT_EQ(start(second_), 0);
+  const auto first = ports(cluster_), second = ports(second_);
+  ASSERT_EQ(first.size(), 3u) << test::slurp(cluster_ + "/slurm.conf");
+  ASSERT_EQ(second.size(), 3u) << test::slurp(second_ + "/slurm.conf");
+  for (const auto& port : second) EXPECT_EQ(first.count(port), 0u) << "port " << port << " is the first cluster's";
+  const std::string conf = cluster_ + "/slurm.conf";
+  EXPECT_EQ(std::system(("/usr/sbin/slurmctld -f " + test::shell_quote(conf) + " </dev/null >/dev/null 2>&1").c_str()), 0);
+  EXPECT_TRUE(test::within(std::chrono::seconds(30), [&] {
+    return std::system(("SLURM_CONF=" + test::shell_quote(conf) + " scontrol ping >/dev/null 2>&1").c_str()) == 0;
+  })) << test::slurp(cluster_ + "/log/slurmctld.log");
 }
 
 }  // namespace TIPC_TEST_FILE
