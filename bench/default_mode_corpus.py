@@ -55,7 +55,9 @@ def recorded_calls(run):
     return calls
 
 
-def planned_calls(jsonl):
+def planned_calls(jsonl, repo_root, run_dir):
+    """The plan's python calls as the recording spells them: the scratch repository's root as
+    <REPO_ROOT>, the cwd relative to the repository root (the plan's is the run directory's)."""
     calls = []
     for line in jsonl.splitlines():
         stage = json.loads(line)
@@ -63,7 +65,9 @@ def planned_calls(jsonl):
             continue
         if not os.path.basename(stage["argv"][0]).startswith("python"):
             continue
-        calls.append((tuple(stage["argv"]), stage.get("cwd", ".")))
+        argv = tuple(word.replace(str(repo_root), "<REPO_ROOT>") for word in stage["argv"])
+        cwd = os.path.normpath(os.path.join(run_dir or ".", stage.get("cwd", ".")))
+        calls.append((argv, cwd))
     return calls
 
 
@@ -75,7 +79,7 @@ def plan_run(run, scratch, tipc_run, cache):
     if done.returncode != 0:
         errors = [line for line in done.stderr.splitlines() if "error" in line] or done.stderr.splitlines() or [""]
         return "refused", errors[0]
-    expected, got = recorded_calls(run), planned_calls(done.stdout)
+    expected, got = recorded_calls(run), planned_calls(done.stdout, scratch / run["repo"], run["run_dir"])
     if expected == got:
         return "matched", ""
     if sorted(expected) == sorted(got):
@@ -89,6 +93,8 @@ def copy_repos(corpus_dir, runs, scratch):
     for repo in sorted({run["repo"] for run in runs}):
         for part in ("runners", "configs"):
             shutil.copytree(corpus_dir / part / repo, scratch / repo, dirs_exist_ok=True)
+        # As the recordings had it (tipc-corpus README section 4): PaddleClas's runner cd's into it.
+        (scratch / repo / "deploy").mkdir(exist_ok=True)
 
 
 def measure(corpus_dir, args, cache):

@@ -12,7 +12,8 @@ cmake --build build-asan -j "$(nproc)"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # Left to the plain suite: the corpus traces (TraceConformance: ~900 runner scripts in bash
-# with ~15 000 stand-in calls) exercise bash and the recorded corpus, not memory safety; the
+# with ~15 000 stand-in calls) and DefaultModeConformance (the same runners through ~330 dry
+# runs of the binary) exercise bash and the recorded corpus, not memory safety; the
 # tracer's own code runs here through its unit tests (Tracer.*). The demo gate's two
 # throughput tests (~50 s, run alone) measure the demo's PyTorch over 16 to 48 runs: the
 # code they reach in tipc-run (compare --runs, run pools) runs here in CompareCommand.* and
@@ -25,7 +26,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # serving chain's hundred interrupts (155 s) repeat the executor's interrupt handling that
 # ProcessExecutorTest.AHundredTimeoutsAndAHundredInterrupts* runs here. The corpus replays
 # that stay (TracedChains, ResultsLogConformance) take a smaller sample under ASan.
-left_out='TraceConformance.*:DemoGate.TheSameCode*:DemoGate.AnInjectedSlowdown*'
+left_out='TraceConformance.*:DefaultModeConformance.*:DemoGate.TheSameCode*:DemoGate.AnInjectedSlowdown*'
 left_out+=':ReproductionDemo.TheThresholdsHold*:SlurmMultiNodeFaults.ANodeStopped*:SlurmMultiNodeSuite.*'
 left_out+=':DemoChain.GivesTheSameGreenVerdictsUnderEveryInstructionSet*:DemoChains.ServingChainSurvivesAHundredInterrupts*'
 # One process per shard, not one per test as CTest runs them: a sanitized test binary takes

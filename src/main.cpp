@@ -70,7 +70,7 @@ int run_chain(const tipc::cli::Options& options) {
   if (!files) return report(files.error());
   auto suite = cli::plan_configs(files->files, *project, options);
   if (!suite) return report(suite.error());
-  suite->excluded = files->excluded.size();
+  suite->excluded = files->excluded;
   if (!options.quiet) cli::print_exclusions(*files, options.dry_run ? std::cerr : std::cout, std::cerr);
   if (!options.quiet) cli::print_planners(*suite, *project, options.dry_run ? std::cerr : std::cout, std::cerr);
   cli::print_invalid_configs(*suite, std::cerr);
@@ -90,7 +90,7 @@ int run_chain(const tipc::cli::Options& options) {
 
   // 5. Data, resources, stages, reports.
   const int exit_code = cli::run_plans(plans, whole_plans->get(), *project, options, suite->valid_files(),
-                                       suite->problems, suite->config_count());
+                                       {suite->problems, suite->excluded}, suite->config_count());
   std::cout << cli::invalid_configs_summary(*suite);
   return exit_code;
 }

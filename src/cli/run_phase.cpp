@@ -218,8 +218,8 @@ Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const 
 }  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
-              const Options& options, const std::vector<std::string>& config_files,
-              const std::vector<Diagnostic>& invalid_configs, run::ConfigCount configs) {
+              const Options& options, const std::vector<std::string>& config_files, const run::ConfigsLeftOut& left_out,
+              run::ConfigCount configs) {
   set_up_debug_log(options.verbose);
   auto report_error = [](const Error& e) {
     std::cerr << "tipc-run: error: " << e.str() << '\n';
@@ -260,7 +260,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   const std::string settings_file =
       project.settings.path.empty() ? "" : fs::absolute(project.settings.path).lexically_normal().string();
   report::ReportWriter reports(
-      {project.root, options.resume, settings_file, project.dialect_choice.source, invalid_configs, whole_pointers},
+      {project.root, options.resume, settings_file, project.dialect_choice.source, left_out, whole_pointers},
       options.bundle, std::cout);
   reports.set_environment(probe_environment(environment_inputs(project.root, plans, options.python)));
   run::MultiListener listeners;

@@ -6,6 +6,7 @@
 #include "cli/options.h"
 #include "cli/project.h"
 #include "plan/plan.h"
+#include "run/journal.h"
 #include "run/resources.h"
 #include "run/run_verdict.h"
 
@@ -17,10 +18,10 @@ Result<run::ResourceSpec> resources_for(const Options& options);
 // `plans` are the stages --only and -k selected; `whole_plans` the same plans before that
 // (the reports describe them whole). The exit code is the verdict every report prints
 // (run/run_verdict.h), and 1 instead of 0 when the journal, a plan file or a results log
-// could not be written. `invalid_configs`: the problems of the configs left out of the run,
-// for its reports; `configs`: how many were given and left out.
+// could not be written. `left_out`: the configs left out of the run (invalid, with their
+// problems, and excluded), for its reports; `configs`: how many were given and left out.
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
-              const Options& options, const std::vector<std::string>& config_files,
-              const std::vector<Diagnostic>& invalid_configs, run::ConfigCount configs);
+              const Options& options, const std::vector<std::string>& config_files, const run::ConfigsLeftOut& left_out,
+              run::ConfigCount configs);
 
 }  // namespace tipc::cli

@@ -331,7 +331,7 @@ void print_invalid_configs(const Suite& suite, std::ostream& out) {
 
 std::string invalid_configs_summary(const Suite& suite) {
   const std::string excluded =
-      suite.excluded == 0 ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded, "config"));
+      suite.excluded.empty() ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"));
   if (suite.configs < 2 || suite.invalid_files.empty()) return excluded;
   return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
                      suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", ")) +

@@ -61,7 +61,7 @@ struct Suite {
   // Plans moved to a directory of their own because another config shares their output
   // directory (plan/output_separation.h).
   std::size_t separated = 0;
-  std::size_t excluded = 0;          // configs --exclude (or the settings' exclude:) left out, not given
+  std::vector<std::string> excluded;  // configs --exclude (or the settings' exclude:) left out, not given
 
   std::vector<std::string> valid_files() const;  // the planned configs, as given
   run::ConfigCount config_count() const;         // given, and left out as invalid (the verdict's)

@@ -81,6 +81,7 @@ Result<void> read_head(const JsonValue& json, const std::string& path, PlanFileR
   record.dialect = TRY(record_field<std::string>(json, path, "dialect", ""));
   record.dialect_source = TRY(record_field<std::string>(json, path, "dialect_source", ""));
   record.invalid_configs = TRY(invalid_configs_of(json, path));
+  record.excluded_configs = TRY(record_field<std::vector<std::string>>(json, path, "excluded_configs", {}));
   record.compat = TRY(record_field<bool>(json, path, "compat", false));
   record.repo_root = TRY(record_field<std::string>(json, path, "repo_root", ""));
   record.output_dir = TRY(record_field<std::string>(json, path, "output_dir", ""));
@@ -109,6 +110,7 @@ std::string plan_file_text(const PlanFileRecord& record) {
                      {"dialect", record.dialect},
                      {"dialect_source", record.dialect_source},
                      {"invalid_configs", invalid_configs_json(record.invalid_configs)},
+                     {"excluded_configs", record.excluded_configs},
                      {"compat", record.compat},
                      {"repo_root", record.repo_root},
                      {"output_dir", record.output_dir},

@@ -31,6 +31,7 @@ struct PlanFileRecord {
   std::string mode, model, dialect;
   std::string dialect_source;  // how the dialect was chosen
   std::vector<Diagnostic> invalid_configs;  // the run's configs left out, with their problems
+  std::vector<std::string> excluded_configs;  // the run's configs --exclude left out
   bool compat = false;
   std::string repo_root;   // absolute
   std::string output_dir;  // LOG, absolute, where the file was written

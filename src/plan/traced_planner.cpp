@@ -384,12 +384,19 @@ std::string TracedPlanner::why_empty() const {
   return why;
 }
 
-// An empty plan is an error when the config names a trainer and the mode trains; otherwise
-// it may be what the config asks for, and a warning says why it is empty (never silent).
+// An empty plan is an error when the config names a trainer and the mode trains, and in the
+// default mode always: a config whose runner starts nothing tests nothing, and its run (the
+// runner's replayed housekeeping at most) must not pass. --compat plans it as the runner runs
+// it, with a warning that says why it is empty (never silent).
 Result<void> TracedPlanner::reject_empty_plan() {
   if (!plan_.stages.empty()) return {};
   const config::Field* trainer = cfg_.field_named("trainer");
   if (trace_.mode.find("train") == std::string::npos || !trainer || trainer->value.empty() || trainer->value == "null") {
+    if (opt_.rules->checks_config()) {
+      return fail(Error::at(trace_.runner, 0, "",
+                            fmt::format("the runner started no program in mode {}, so this config has nothing to run: {}",
+                                        trace_.mode, why_empty())));
+    }
     plan_.warnings.push_back({trace_.runner, 0, "", "the plan has 0 stages: " + why_empty()});
     return {};
   }

@@ -736,6 +736,16 @@ Html invalid_configs_section(const RunReport& report) {
          table("<th>Config</th><th>Line</th><th>Key</th><th>Problem</th>", rows) + "</section>\n";
 }
 
+// The configs --exclude left out: given, and not run on purpose.
+Html excluded_configs_section(const RunReport& report) {
+  if (report.excluded_configs.empty()) return "";
+  std::vector<Html> files;
+  for (const auto& file : report.excluded_configs) files.push_back("<code>" + breakable(file) + "</code>");
+  return fmt::format("<section class=\"plan\" id=\"excluded-configs\">\n<h2>{} excluded (--exclude)</h2>\n<p>{}</p>\n"
+                     "</section>\n",
+                     plural(report.excluded_configs.size(), "config"), fmt::join(files, ", "));
+}
+
 }  // namespace
 
 std::string html_page_head(std::string_view title) {
@@ -752,7 +762,7 @@ std::string render_html_report(const RunReport& report) {
   const std::vector<std::string> labels = plan_labels(report, false);  // plan_title adds the mode
   Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
               attention(report, labels) + regressions_section(report) + overview(report) + environment_section(report) +
-              contents(report, labels) + invalid_configs_section(report);
+              contents(report, labels) + invalid_configs_section(report) + excluded_configs_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) {
     html += plan_section(report.plans[p], labels[p], p + 1, report.report_dir);
   }

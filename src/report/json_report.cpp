@@ -190,6 +190,7 @@ void write_json_report(const RunReport& report, std::ostream& sink) {
                      {"settings_file", report.settings_file},
                      {"counts", counts_json(stages_of(report.plans))},
                      {"invalid_configs", invalid_configs_json(report.invalid_configs)},
+                     {"excluded_configs", report.excluded_configs},
                      {"environment", report.environment ? environment_json(*report.environment) : Json(nullptr)},
                      {"baseline", report.baseline ? Json(baseline_json(*report.baseline)) : Json(nullptr)},
                      {"plans", Json::array()}};

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/plural.h"
 #include "report/markdown_text.h"
 #include "report/report_text.h"
 #include "run/outcome.h"
@@ -238,6 +239,15 @@ std::string invalid_configs_table(const RunReport& report) {
   return out;
 }
 
+// "2 configs excluded (--exclude): `a.txt`, `b/c.txt`": given, and left out on purpose.
+std::string excluded_configs_line(const RunReport& report) {
+  if (report.excluded_configs.empty()) return "";
+  std::vector<std::string> files;
+  for (const auto& file : report.excluded_configs) files.push_back(markdown_code(file));
+  return fmt::format("\n{} excluded (--exclude): {}\n", plural(report.excluded_configs.size(), "config"),
+                     fmt::join(files, ", "));
+}
+
 // The failing regressions against the baseline (--baseline), which fail the run.
 std::string regressions_table(const RunReport& report) {
   if (!report.baseline || report.baseline->regressions.empty()) return "";
@@ -266,7 +276,7 @@ std::string environment_list(const RunReport& report) {
 std::string render_markdown_report(const RunReport& report) {
   const StageLabels stage_label(report);
   return headline(report) + dialect_lines(report) + counts_table(report) + invalid_configs_table(report) +
-         regressions_table(report) + not_passed_table(report, stage_label) + checks_table(report, stage_label) +
+         excluded_configs_line(report) + regressions_table(report) + not_passed_table(report, stage_label) + checks_table(report, stage_label) +
          environment_list(report);
 }
 

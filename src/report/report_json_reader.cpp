@@ -193,6 +193,7 @@ Result<RunReport> read_run(const JsonFieldReader& fields) {
     problem.key = TRY(p.optional<std::string>("key"));
     problem.message = TRY(p.optional<std::string>("message"));
   }
+  run.excluded_configs = TRY(fields.optional<std::vector<std::string>>("excluded_configs"));
   if (const auto environment = TRY(fields.object("environment"))) run.environment = environment_from_json(environment->json());
   if (const auto baseline = TRY(fields.object("baseline"))) run.baseline = TRY(read_baseline(*baseline));
   for (const JsonFieldReader& plan : TRY(fields.objects("plans"))) run.plans.push_back(TRY(read_plan(plan)));

@@ -156,6 +156,14 @@ PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
   return report;
 }
 
+// The configs --exclude left out of the runs, each once, sorted (each plan file of a run, and
+// each shard of a suite, lists its run's).
+std::vector<std::string> excluded_configs(const std::vector<PlanFile>& plans) {
+  std::set<std::string> excluded;
+  for (const PlanFile& plan : plans) excluded.insert(plan.record.excluded_configs.begin(), plan.record.excluded_configs.end());
+  return {excluded.begin(), excluded.end()};
+}
+
 // The configs the runs left out: every plan file of a run lists its run's, so each run's are
 // taken once (a tree holds the plans of several runs when configs were run one by one into it).
 std::vector<ConfigProblem> invalid_configs(const std::vector<PlanFile>& plans) {
@@ -224,6 +232,7 @@ Result<RunReport> report_from_plans(std::vector<PlanFile> plans) {
     run.baseline = read_baseline_file(first_dir, run.started);
   }
   run.invalid_configs = invalid_configs(plans);
+  run.excluded_configs = excluded_configs(plans);
   return run;
 }
 

@@ -36,7 +36,8 @@ run::RunVerdict RunReport::verdict() const {
     for (const auto& stage : plans[plan].stages) {
       // A stage the run did not select is no stage of its own, whatever its result.
       const bool earlier = stage.earlier_run.has_value() || !stage.selected;
-      results.push_back({stage.result, stage.reason, earlier, static_cast<int>(plan), stage.id, stage.deps, stage.resumed});
+      results.push_back({stage.result, stage.reason, earlier, static_cast<int>(plan), stage.id, stage.deps, stage.resumed,
+                         stage.kind == plan::StageKind::kSetup});
     }
   }
   run::BaselineRegressions regressions;

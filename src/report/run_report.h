@@ -184,6 +184,7 @@ struct RunReport {
   std::string settings_file;      // absolute; "" when the project has none
   std::vector<PlanReport> plans;
   std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
+  std::vector<std::string> excluded_configs;   // the configs --exclude left out (each once)
   std::optional<Environment> environment;      // absent for a run of an older tipc-run
   // Where the reports are written (write_reports sets it): report.html links the logs
   // relative to it, so that a copy of the tree (the bundle) keeps its links.

@@ -15,7 +15,8 @@ RunVerdict RunSummary::verdict(ConfigCount configs) const {
   std::map<const plan::Plan*, int> plan_number;
   for (const auto& s : stages) {
     const int plan = plan_number.emplace(s.plan, static_cast<int>(plan_number.size())).first->second;
-    results.push_back({s.verdict.result, s.verdict.reason, false, plan, s.stage->id, s.stage->deps, s.resumed});
+    results.push_back({s.verdict.result, s.verdict.reason, false, plan, s.stage->id, s.stage->deps, s.resumed,
+                       s.stage->kind == plan::StageKind::kSetup});
   }
   return judge(results, interrupted, configs);
 }

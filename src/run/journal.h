@@ -53,13 +53,20 @@ Result<std::set<std::string>> passed_in_journal(const std::string& repo_root,
 Result<std::map<std::string, double>> recorded_durations(const std::string& repo_root,
                                                          const std::vector<const plan::Plan*>& plans);
 
+// The configs a run was given but does not run: the invalid ones with their problems, and
+// those --exclude (or the settings' exclude:) left out, relative to the directory given.
+struct ConfigsLeftOut {
+  std::vector<Diagnostic> invalid;
+  std::vector<std::string> excluded;
+};
+
 // What the state files record beyond the plans and the RunInfo.
 struct RunContext {
   std::string repo_root;      // absolute
   bool resumed = false;       // --resume
   std::string settings_file;  // the project settings used; "" when none
   std::string dialect_source;  // how the dialect was chosen (dialect::DialectChoice::source)
-  std::vector<Diagnostic> invalid_configs;  // configs of the run left out, with their problems
+  ConfigsLeftOut left_out;    // configs of the run left out
   // The plans before --only or -k selected their stages, in the order of RunInfo::plans;
   // empty when every stage runs. The plan file describes these.
   std::vector<const plan::Plan*> whole_plans;

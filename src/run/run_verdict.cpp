@@ -110,7 +110,8 @@ RunVerdict judge(const std::vector<StageResult>& stages, bool interrupted, Confi
       verdict.unsupported += stage.result == Status::kUnsupported ? 1 : 0;
     }
     verdict.own_stages += stage.earlier ? 0 : 1;
-    const bool ran = is_passed(stage.result) || is_failure(stage.result);
+    verdict.setup_passed += stage.setup && !stage.earlier && is_passed(stage.result) ? 1 : 0;
+    const bool ran = (is_passed(stage.result) && !stage.setup) || is_failure(stage.result);
     verdict.own_ran = verdict.own_ran || (ran && !stage.earlier) || stage.resumed;
   }
   verdict.could_not_run_groups = group_could_not_run(stages);
@@ -163,6 +164,7 @@ std::string RunVerdict::headline() const {
     case VerdictKind::kPartial:
       return fmt::format("PASS (partial: {} of {} could not run{})", could_not_run, stages_text(stages), flaky_note);
     case VerdictKind::kNothingRan:
+      if (could_not_run == 0 && setup_passed > 0) return fmt::format("NOTHING RAN (only setup: {})", stages_text(stages));
       return fmt::format("NOTHING RAN ({} of {} could not run)", could_not_run, stages_text(stages));
     case VerdictKind::kFail: return failure_headline(*this);
     default: return word();
@@ -172,8 +174,9 @@ std::string RunVerdict::headline() const {
 std::string RunVerdict::explanation() const {
   switch (kind) {
     case VerdictKind::kNothingRan:
-      return own_stages == 0 ? "nothing ran: no stage was planned or selected"
-                         : "nothing could run here: " + grouped_reasons(could_not_run_groups);
+      if (own_stages == 0) return "nothing ran: no stage was planned or selected";
+      if (could_not_run == 0) return "nothing ran but the runner's setup: the plan has no stage that tests anything";
+      return "nothing could run here: " + grouped_reasons(could_not_run_groups);
     case VerdictKind::kPartial: return "could not run: " + grouped_reasons(could_not_run_groups);
     default: return "";
   }

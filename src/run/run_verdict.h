@@ -30,6 +30,9 @@ struct StageResult {
   std::string id{};
   std::vector<std::string> deps{};
   bool resumed = false;  // an earlier run's PASS that this run resumed on (--resume): it counts as run
+  // The runner's replayed housekeeping (mkdir, rm, cd): its PASS alone tests nothing, so a run
+  // of nothing else is a run in which nothing ran; a failed one still fails the run.
+  bool setup = false;
 };
 
 // Stages that could not run (UNSUPPORTED, SKIPPED) because of one reason: the reason of the
@@ -78,7 +81,8 @@ struct RunVerdict {
   int unsupported = 0;
   int could_not_run = 0;   // UNSUPPORTED and SKIPPED
   int own_stages = 0;      // the stages of this run (not an earlier run's results)
-  bool own_ran = false;    // a stage of this run passed or failed (or was resumed on its PASS)
+  int setup_passed = 0;    // of this run's own stages, setup stages that passed
+  bool own_ran = false;    // a stage of this run other than setup passed, or any failed (or was resumed on its PASS)
   ConfigCount configs;
   BaselineRegressions regressions;
   std::vector<CouldNotRunGroup> could_not_run_groups;  // group_could_not_run

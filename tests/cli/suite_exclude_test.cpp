@@ -3,12 +3,15 @@
 // that excludes nothing is a warning naming it.
 #include "cli/suite.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "support/fake_repo_run.h"
+#include "support/run_binary.h"
 #include "support/temp_dir.h"
 
 namespace tipc::cli {
@@ -69,6 +72,32 @@ TEST_F(ExcludeRun, AnExcludedConfigIsLeftOutAndCounted) {
   EXPECT_TRUE(r.out.ends_with("tipc-run: 1 config excluded\n")) << "the suite's summary at the end\n" << r.out;
   EXPECT_NE(r.err.find("tipc-run: warning: --exclude nosuch/*.txt: excludes no config\n"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("placeholder.txt"), std::string::npos) << r.err;
+}
+
+// The reports list the excluded configs too (issue 38 item 10: "counted in the summary"):
+// report.json's excluded_configs, summary.md's line and report.html's section, and `tipc-run
+// report DIR` rebuilds them from the plan files.
+TEST_F(ExcludeRun, TheReportsNameTheExcludedConfigs) {
+  const auto r = run_folder({"--exclude", "placeholder*"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::filesystem::path reports = repo_.path() / "test_tipc/output";
+  const auto check = [&](const std::string& when) {
+    const auto json = nlohmann::json::parse(test::slurp((reports / "report.json").string()));
+    EXPECT_EQ(json["excluded_configs"], nlohmann::json::array({"placeholder.txt"})) << when;
+    EXPECT_NE(test::slurp((reports / "summary.md").string()).find("1 config excluded (--exclude): `placeholder.txt`"),
+              std::string::npos)
+        << when;
+    EXPECT_NE(test::slurp((reports / "report.html").string()).find("<h2>1 config excluded (--exclude)</h2>"),
+              std::string::npos)
+        << when;
+  };
+  check("after the run");
+  std::filesystem::remove(reports / "report.json");
+  std::filesystem::remove(reports / "summary.md");
+  std::filesystem::remove(reports / "report.html");
+  const auto rebuilt = test::run_tipc(repo_.path().string(), {"report", "test_tipc/output"});
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.out << rebuilt.err;
+  check("after tipc-run report");
 }
 
 TEST_F(ExcludeRun, TheSettingsExcludeToo) {

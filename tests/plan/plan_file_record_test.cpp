@@ -35,6 +35,7 @@ PlanFileRecord full_record() {
           .dialect = "paddleocr",
           .dialect_source = "given by --dialect",
           .invalid_configs = {{"test_tipc/configs/bad.txt", 3, "gpu_list", "not a GPU list"}},
+          .excluded_configs = {"placeholder.txt"},
           .compat = true,
           .repo_root = "/repo",
           .output_dir = "/repo/test_tipc/output/m/lite_train_lite_infer",
@@ -61,6 +62,7 @@ void expect_same(const PlanFileRecord& read, const PlanFileRecord& written) {
   EXPECT_EQ(read.dialect, written.dialect);
   EXPECT_EQ(read.dialect_source, written.dialect_source);
   EXPECT_EQ(texts(read.invalid_configs), texts(written.invalid_configs));
+  EXPECT_EQ(read.excluded_configs, written.excluded_configs);
   EXPECT_EQ(read.compat, written.compat);
   EXPECT_EQ(read.repo_root, written.repo_root);
   EXPECT_EQ(read.output_dir, written.output_dir);

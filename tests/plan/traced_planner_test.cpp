@@ -371,10 +371,36 @@ TEST(TracedPlanner, AConfigNamingATrainerThatYieldsNoStageIsAnError) {
   ASSERT_FALSE(plan);
   EXPECT_EQ(plan.error().diagnostics[0].line, 5);
   EXPECT_NE(plan.error().str().find("gpu_list (line 4) is empty"), std::string::npos) << plan.error().str();
-  t.mode = "whole_infer";  // trains nothing: an empty plan is what the config asks for
-  EXPECT_TRUE(plan_from_trace(t, config, {}));
+}
+
+// A runner that starts nothing in a MODE that trains nothing, or for a config whose trainer is
+// null: the config may ask for it, but a run of it tests nothing. The default mode refuses it,
+// naming the runner and why; --compat plans it empty, as the runner runs it, with that reason
+// as a warning (never silent).
+TEST(TracedPlanner, ARunnerThatStartsNothingIsRefusedInTheDefaultModeAndAWarningInCompat) {
+  trace::Trace t;
+  t.runner = "test_tipc/test_train_inference_python.sh";
+  t.mode = "whole_infer";
+  const auto config = make_config(
+      "===train_params===\nmodel_name:m\npython:python\ngpu_list:0\ntrainer:norm_train\nnorm_train:tools/train.py\n");
+  const auto refused = plan_from_trace(t, config, {});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().diagnostics[0].file, t.runner);
+  EXPECT_NE(refused.error().str().find("the runner started no program in mode whole_infer, so this config has nothing "
+                                       "to run: the runner exited 0 without starting a program"),
+            std::string::npos)
+      << refused.error().str();
   t.mode = "lite_train_lite_infer";
-  EXPECT_TRUE(plan_from_trace(t, make_config("===train_params===\nmodel_name:m\ntrainer:null\n"), {}));
+  EXPECT_FALSE(plan_from_trace(t, make_config("===train_params===\nmodel_name:m\ntrainer:null\n"), {}));
+
+  t.mode = "whole_infer";
+  const auto planned = plan_from_trace(t, config, kCompat);
+  ASSERT_TRUE(planned) << planned.error().str();
+  EXPECT_TRUE(planned->stages.empty());
+  ASSERT_EQ(planned->warnings.size(), 1u);
+  EXPECT_NE(planned->warnings[0].message.find("the plan has 0 stages: the runner exited 0 without starting a program"),
+            std::string::npos)
+      << planned->warnings[0].message;
 }
 
 }  // namespace TIPC_TEST_FILE

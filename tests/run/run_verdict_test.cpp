@@ -62,6 +62,23 @@ TEST(RunVerdict, NoStageAtAllRanNothing) {
   EXPECT_EQ(verdict.explanation(), "nothing ran: no stage was planned or selected");
 }
 
+// A runner that died before it started a program leaves only its replayed housekeeping (a
+// longtail repository's runner sourced a file that was not there, after its mkdir): that
+// setup passing tests nothing. A setup that fails still fails the run.
+TEST(RunVerdict, ARunOfNothingButSetupRanNothing) {
+  StageResult setup{Status::kPass, "", false, 0, "whole_infer/setup/1", {}};
+  setup.setup = true;
+  const RunVerdict verdict = judge({setup}, false);
+  EXPECT_EQ(verdict.kind, VerdictKind::kNothingRan);
+  EXPECT_EQ(verdict.exit_code({}), 5);
+  EXPECT_EQ(verdict.headline(), "NOTHING RAN (only setup: 1 stage)");
+  EXPECT_EQ(verdict.explanation(), "nothing ran but the runner's setup: the plan has no stage that tests anything");
+  EXPECT_EQ(judge({setup, passed()}, false).kind, VerdictKind::kPass) << "setup beside a stage that ran";
+  setup.result = Status::kFail;
+  EXPECT_EQ(judge({setup}, false).kind, VerdictKind::kFail);
+  EXPECT_EQ(judge({setup}, false).exit_code({}), 1);
+}
+
 TEST(RunVerdict, APassWithStagesThatCouldNotRunIsPartialWithItsCount) {
   const RunVerdict verdict = judge({passed(), passed(), no_gpu(), {Status::kSkipped, "not started", false}}, false);
   EXPECT_EQ(verdict.kind, VerdictKind::kPartial);
