@@ -13,6 +13,8 @@
 #include "cli/stage_selection.h"
 #include "cli/subcommand.h"
 #include "cli/suite.h"
+#include "cli/suite_modes.h"
+#include "cli/traced_plans.h"
 #include "cli/visible_console.h"
 
 namespace {
@@ -66,13 +68,18 @@ int run_chain(const tipc::cli::Options& options) {
   //    or native. Nothing is written or started. Who planned them, and why, heads the
   //    console (stderr on a dry run: its stdout is the plan). An invalid config is
   //    reported and left out; the others are still planned.
-  const auto files = cli::select_config_files(options.config, cli::config_exclusions(options, project->settings));
+  const auto chains = cli::load_chains_for(options);
+  if (!chains) return report(chains.error());
+  const auto files = cli::select_config_files(options.config, cli::config_exclusions(options, project->settings),
+                                              *chains ? &**chains : nullptr);
   if (!files) return report(files.error());
-  auto suite = cli::plan_configs(files->files, *project, options);
+  auto suite = cli::plan_suite(*files, *project, options);
   if (!suite) return report(suite.error());
   suite->excluded = files->excluded;
-  if (!options.quiet) cli::print_exclusions(*files, options.dry_run ? std::cerr : std::cout, std::cerr);
-  if (!options.quiet) cli::print_planners(*suite, *project, options.dry_run ? std::cerr : std::cout, std::cerr);
+  std::ostream& console = options.dry_run ? std::cerr : std::cout;
+  if (!options.quiet) cli::print_exclusions(*files, console, std::cerr);
+  if (!options.quiet) console << cli::configs_taking_no_mode_line(*suite, options.modes);
+  if (!options.quiet) cli::print_planners(*suite, *project, console, std::cerr);
   cli::print_invalid_configs(*suite, std::cerr);
   if (suite->plans.empty()) return kExitUsage;
   auto& plans = suite->plans;
@@ -89,8 +96,8 @@ int run_chain(const tipc::cli::Options& options) {
   }
 
   // 5. Data, resources, stages, reports.
-  const int exit_code = cli::run_plans(plans, whole_plans->get(), *project, options, suite->valid_files(),
-                                       {suite->problems, suite->excluded}, suite->config_count());
+  const int exit_code =
+      cli::run_plans(plans, whole_plans->get(), *project, options, {suite->problems, suite->excluded}, suite->config_count());
   std::cout << cli::invalid_configs_summary(*suite);
   return exit_code;
 }

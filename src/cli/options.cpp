@@ -32,6 +32,23 @@ bool looks_swapped(const Options& o) {
   return std::find(kKnownModes.begin(), kKnownModes.end(), o.config) != kKnownModes.end() || fs::exists(o.mode, ec);
 }
 
+// "a,b,c" -> {a, b, c}: each MODE once, none empty.
+std::vector<std::string> mode_list(const std::string& text) {
+  std::vector<std::string> modes;
+  std::size_t start = 0;
+  for (std::size_t comma = text.find(','); start <= text.size(); comma = text.find(',', start)) {
+    const std::string mode = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (mode.empty()) throw CLI::ValidationError("mode", "an empty MODE in the list '" + text + "'");
+    if (std::find(modes.begin(), modes.end(), mode) != modes.end()) {
+      throw CLI::ValidationError("mode", "MODE '" + mode + "' twice in the list '" + text + "'");
+    }
+    modes.push_back(mode);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return modes;
+}
+
 // Option values checked in words, where CLI11's own checks print numeric bounds
 // ("-j 0": a 309-digit range). Each returns "" when the value is good.
 CLI::Validator whole_number_from(int min, const std::string& what) {
@@ -93,7 +110,9 @@ constexpr const char* kExitCodesHelp =
 void add_planning_options(CLI::App& app, Options& o) {
   app.add_option("config", o.config, "TIPC config (train_infer_python.txt format), or a directory of them (a suite)")
       ->required();
-  app.add_option("mode", o.mode, fmt::format("{}, ...", fmt::join(kKnownModes, ", ")))
+  app.add_option("mode", o.mode,
+                 fmt::format("{}, ...; a comma list runs a directory's configs in each MODE their chain takes",
+                             fmt::join(kKnownModes, ", ")))
       ->required();
   app.add_flag("--dry-run", o.dry_run, "print the plan and run nothing");
   app.add_option("--format", o.format, "dry-run output format")->check(CLI::IsMember({"text", "jsonl"}));
@@ -231,6 +250,8 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   add_selection_options(app, o);
   try {
     app.parse(argc, argv);
+    o.modes = o.mode.find(',') == std::string::npos ? std::vector<std::string>{o.mode} : mode_list(o.mode);
+    o.mode = o.modes.front();
     check_combinations(o);
     o.rules = &compat::planning_rules(o.compat);
   } catch (const CLI::ParseError& e) {

@@ -17,7 +17,8 @@ enum class ExecutorKind { kLocal, kSlurm };
 
 struct Options {
   std::string config;
-  std::string mode;
+  std::string mode;                // the first of `modes`: the MODE of a run of one MODE
+  std::vector<std::string> modes;  // MODE as given: one, or a comma list (a suite runs each config in each its chain takes)
   bool dry_run = false;
   std::string format = "text";  // text | jsonl
   bool compat = false;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -30,16 +31,26 @@ namespace tipc::cli {
 namespace fs = std::filesystem;
 namespace {
 
-Result<void> prepare_data(const Project& project, const std::string& mode) {
-  for (const auto& step : project.settings.data_for(mode)) {
-    const data::DataStep data_step{(fs::path(project.root) / step.archive).string(),
-                                   (fs::path(project.root) / step.destination).string(), step.creates};
-    auto report = TRY(data::prepare_data(data_step));
-    std::cout << fmt::format("tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
-                             report.skipped ? (report.hashed ? "up to date (same SHA-256)"
-                                                               : "up to date (archive unchanged since its stamp)")
-                                             : fmt::format("extracted {}, {}", plural(report.entries, "entry", "entries"),
-                                                           plural(report.bytes, "byte")));
+// One data step of the settings, unpacked unless its stamp says it is up to date.
+Result<void> prepare_step(const Project& project, const config::DataStepSetting& step) {
+  const data::DataStep data_step{(fs::path(project.root) / step.archive).string(),
+                                 (fs::path(project.root) / step.destination).string(), step.creates};
+  auto report = TRY(data::prepare_data(data_step));
+  std::cout << fmt::format("tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
+                           report.skipped ? (report.hashed ? "up to date (same SHA-256)"
+                                                             : "up to date (archive unchanged since its stamp)")
+                                           : fmt::format("extracted {}, {}", plural(report.entries, "entry", "entries"),
+                                                         plural(report.bytes, "byte")));
+  return {};
+}
+
+// The data steps of every MODE of the run, each step once (MODEs share most of them).
+Result<void> prepare_data(const Project& project, const std::vector<std::string>& modes) {
+  std::set<std::string> done;
+  for (const auto& mode : modes) {
+    for (const auto& step : project.settings.data_for(mode)) {
+      if (done.insert(step.archive + '\n' + step.destination + '\n' + step.creates).second) TRY(prepare_step(project, step));
+    }
   }
   return {};
 }
@@ -63,7 +74,7 @@ plan::Plan prepare_plan(const std::string& config, const std::string& mode) {
 // Each config's prepare.sh, one after the other, through the scheduler: --timeout and an
 // interrupt stop it as they stop any stage, SIGTERM and SIGKILL after the grace, so a
 // script that ignores SIGTERM cannot hang the run.
-Result<void> run_prepare_scripts(const Project& project, const std::vector<std::string>& configs,
+Result<void> run_prepare_scripts(const Project& project, const std::vector<plan::Plan>& plans,
                                  const Options& options, run::Executor& executor, const run::SignalWatch& signals) {
   run::SchedulerOptions scheduler;
   scheduler.repo_root = project.root;
@@ -71,8 +82,9 @@ Result<void> run_prepare_scripts(const Project& project, const std::vector<std::
   scheduler.timeouts.grace = project.settings.grace;
   scheduler.appended_logs = {plan::StageKind::kOther};
   run::Listener quiet;
-  for (const auto& config : configs) {
-    const plan::Plan plan = prepare_plan(config, options.mode);
+  for (const auto& planned : plans) {
+    const std::string& config = planned.config_path;
+    const plan::Plan plan = prepare_plan(config, planned.mode);
     const auto summary = run::run_stages({&plan}, executor, quiet, scheduler, [&] { return signals.interrupted(); });
     if (summary.interrupted) {
       return fail(Error{{Diagnostic{config, 0, "", "interrupted during test_tipc/prepare.sh"}}, kExitInterrupted});
@@ -218,7 +230,7 @@ Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const 
 }  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
-              const Options& options, const std::vector<std::string>& config_files, const run::ConfigsLeftOut& left_out,
+              const Options& options, const run::ConfigsLeftOut& left_out,
               run::ConfigCount configs) {
   set_up_debug_log(options.verbose);
   auto report_error = [](const Error& e) {
@@ -228,7 +240,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   // Before anything is written: another run on these output directories finishes first.
   const auto locks = lock_outputs(plans, project, options);
   if (!locks) return report_error(locks.error());
-  if (auto ok = prepare_data(project, options.mode); !ok) return report_error(ok.error());
+  if (auto ok = prepare_data(project, options.modes); !ok) return report_error(ok.error());
   run::SchedulerOptions scheduler;
   const run::SlurmOptions slurm = slurm_options(project, options);
   if (auto ok = place_stages(options, slurm, scheduler); !ok) return report_error(ok.error());
@@ -236,7 +248,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor local(signals);
   if (options.prepare_script) {
-    if (auto ok = run_prepare_scripts(project, config_files, options, local, signals); !ok) return report_error(ok.error());
+    if (auto ok = run_prepare_scripts(project, plans, options, local, signals); !ok) return report_error(ok.error());
   }
   std::optional<run::SlurmExecutor> on_slurm;
   if (options.executor == ExecutorKind::kSlurm) on_slurm_cluster(on_slurm, local, slurm, project, scheduler);

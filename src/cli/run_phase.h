@@ -21,7 +21,7 @@ Result<run::ResourceSpec> resources_for(const Options& options);
 // could not be written. `left_out`: the configs left out of the run (invalid, with their
 // problems, and excluded), for its reports; `configs`: how many were given and left out.
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
-              const Options& options, const std::vector<std::string>& config_files, const run::ConfigsLeftOut& left_out,
+              const Options& options, const run::ConfigsLeftOut& left_out,
               run::ConfigCount configs);
 
 }  // namespace tipc::cli

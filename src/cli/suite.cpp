@@ -30,6 +30,14 @@ bool is_train_config(const config::ConfigText& text) {
   return header.find("train_params") != std::string::npos && header.find("===") != std::string::npos;
 }
 
+// Whether a config's header or file name picks a chain (in any MODE: a chain that matches
+// only some MODEs matches train_params configs, which are taken anyway).
+bool of_a_chain(const config::ConfigText& text, const dialect::Chains* chains) {
+  if (!chains) return false;
+  const std::string header = dialect::config_header(text.header_line());
+  return !header.empty() && dialect::choose_chain(*chains, header, fs::path(text.path).filename().string(), "") != nullptr;
+}
+
 }  // namespace
 
 namespace {
@@ -57,7 +65,8 @@ Result<std::vector<ConfigFile>> config_files(const std::string& argument) {
   return TRY(select_config_files(argument, {})).files;
 }
 
-Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions) {
+Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions,
+                                            const dialect::Chains* chains) {
   std::error_code ec;
   SelectedConfigs selected;
   selected.unused = exclusions;  // a single config: no glob has a config to exclude
@@ -65,6 +74,7 @@ Result<SelectedConfigs> select_config_files(const std::string& argument, const s
     selected.files.push_back({argument, config::read_config_text(argument)});
     return selected;
   }
+  selected.directory = true;
   std::vector<bool> used(exclusions.size(), false);
   for (auto it = fs::recursive_directory_iterator(argument, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
@@ -80,7 +90,7 @@ Result<SelectedConfigs> select_config_files(const std::string& argument, const s
     // file is nothing.
     auto text = config::read_config_text(it->path().string());
     std::error_code size_error;
-    if (text ? is_train_config(*text) : it->file_size(size_error) > 0) {
+    if (text ? is_train_config(*text) || of_a_chain(*text, chains) : it->file_size(size_error) > 0) {
       selected.files.push_back({it->path().string(), std::move(text)});
     }
   }
@@ -94,7 +104,10 @@ Result<SelectedConfigs> select_config_files(const std::string& argument, const s
     return fail(Error::at(argument, 0, "", fmt::format("every config of this directory is excluded ({})",
                                                        plural(selected.excluded.size(), "file"))));
   }
-  if (selected.files.empty()) return fail(Error::at(argument, 0, "", "no train_params config (*.txt) in this directory"));
+  if (selected.files.empty()) {
+    return fail(Error::at(argument, 0, "", chains ? "no TIPC config (*.txt) of a known chain in this directory"
+                                                  : "no train_params config (*.txt) in this directory"));
+  }
   std::sort(selected.files.begin(), selected.files.end(),
             [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });
   return selected;
@@ -120,12 +133,6 @@ void print_exclusions(const SelectedConfigs& selected, std::ostream& out, std::o
 
 run::ConfigCount Suite::config_count() const {
   return {static_cast<int>(configs), static_cast<int>(invalid_files.size())};
-}
-
-std::vector<std::string> Suite::valid_files() const {
-  std::vector<std::string> files;
-  for (const auto& plan : plans) files.push_back(plan.config_path);
-  return files;
 }
 
 namespace {
@@ -276,7 +283,7 @@ Result<void> check_suite_mode(const std::vector<ConfigFile>& files, const Projec
 
 }  // namespace
 
-Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
+Result<Suite> plan_mode_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
   const auto chains = TRY(load_chains_for(options));
   TRY(check_suite_mode(files, project, options, chains));
   // The data every config of the MODE needs: a missing archive is found before a dry run's plan.
@@ -297,6 +304,10 @@ Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& 
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
     else add_problems(suite, files[i].path, plans[i].error());
   }
+  return suite;
+}
+
+Result<void> finish_suite(Suite& suite, const Project& project, const Options& options) {
   suite.separated = plan::separate_shared_outputs(suite.plans);
   for (auto& plan : suite.plans) plan::separate_shared_logs(plan);
   // The reference runner has no alignment checks; its rules' plans stay exactly its plans.
@@ -305,6 +316,12 @@ Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& 
   }
   for (auto& plan : suite.plans) plan::order_shared_outputs(plan);
   leave_out_clashing_plans(suite);
+  return {};
+}
+
+Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
+  Suite suite = TRY(plan_mode_configs(files, project, options));
+  TRY(finish_suite(suite, project, options));
   return suite;
 }
 
@@ -330,8 +347,11 @@ void print_invalid_configs(const Suite& suite, std::ostream& out) {
 }
 
 std::string invalid_configs_summary(const Suite& suite) {
+  std::size_t other_modes = 0;
+  for (const auto& [chain, group] : suite.taking_no_mode) other_modes += group.files.size();
   const std::string excluded =
-      suite.excluded.empty() ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"));
+      (suite.excluded.empty() ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"))) +
+      (other_modes == 0 ? "" : fmt::format("tipc-run: {} in none of the MODEs\n", plural(other_modes, "config")));
   if (suite.configs < 2 || suite.invalid_files.empty()) return excluded;
   return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
                      suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", ")) +

@@ -1,5 +1,6 @@
 #pragma once
 // One config, or a directory of configs run as one suite on the same resources.
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "cli/project.h"
 #include "config/project_settings.h"
 #include "config/config_text.h"
+#include "dialect/chains.h"
 #include "plan/plan.h"
 #include "run/run_verdict.h"
 
@@ -37,18 +39,28 @@ struct ConfigExclusion {
 std::vector<ConfigExclusion> config_exclusions(const Options& options, const config::ProjectSettings& settings);
 
 struct SelectedConfigs {
+  bool directory = false;                  // a directory was given (a suite), not one config
   std::vector<ConfigFile> files;           // as config_files, less the excluded ones
   std::vector<std::string> excluded;       // relative to the directory given, sorted
   std::vector<ConfigExclusion> unused;     // the globs that excluded no config
 };
 
 // config_files with `exclusions` applied to a directory's configs (an excluded file is not
-// read). An error when every config is excluded.
-Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions);
+// read). With `chains`, a directory's configs of every chain are taken, not only the
+// train_params ones: each file whose header or name picks a chain (dialect/chains.h). An
+// error when every config is excluded.
+Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions,
+                                            const dialect::Chains* chains = nullptr);
 
 // "tipc-run: 4 configs excluded: a.txt, b/c.txt" on `out`, and a warning on
 // `warnings` naming each glob that excluded nothing.
 void print_exclusions(const SelectedConfigs& selected, std::ostream& out, std::ostream& warnings);
+
+// Configs of a directory whose chain takes none of the MODEs given (cli/suite_modes.h).
+struct ConfigsOfOtherModes {
+  std::vector<std::string> files;  // as found
+  std::vector<std::string> modes;  // the MODEs their chain takes
+};
 
 // The configs of one run: the plans of the valid ones, and why the others are left out.
 struct Suite {
@@ -62,8 +74,8 @@ struct Suite {
   // directory (plan/output_separation.h).
   std::size_t separated = 0;
   std::vector<std::string> excluded;  // configs --exclude (or the settings' exclude:) left out, not given
+  std::map<std::string, ConfigsOfOtherModes> taking_no_mode;  // by chain: a directory's configs in none of the MODEs
 
-  std::vector<std::string> valid_files() const;  // the planned configs, as given
   run::ConfigCount config_count() const;         // given, and left out as invalid (the verdict's)
 };
 
@@ -71,6 +83,13 @@ struct Suite {
 // are still planned: one upstream file that does not conform must not stop a folder. An
 // error only for what spoils every config: an unknown MODE, a settings problem.
 Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options);
+
+// plan_configs in two steps, for a suite of several MODEs (cli/suite_modes.h): the plans of
+// `files` in options.mode, then the steps over the whole suite (outputs shared between
+// configs separated, alignment stages, the order of stages writing one file, plans that
+// clash left out as invalid).
+Result<Suite> plan_mode_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options);
+Result<void> finish_suite(Suite& suite, const Project& project, const Options& options);
 
 // Who planned the suite: "tipc-run: dialect NAME (SOURCE)" when the dialect planned a config
 // or is sure of itself (it cross-checks the traced ones), and "tipc-run: 3 configs planned by

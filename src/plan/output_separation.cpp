@@ -72,11 +72,14 @@ std::string output_key(const Plan& plan) {
   return (fs::path(plan.run_dir) / plan.output_dir).lexically_normal().string();
 }
 
-// The config's file name without its extension, made unique among `taken`.
-std::string directory_name(const Plan& plan, std::set<std::string>& taken) {
+// The config's file name without its extension, made unique among `taken` (name -> the
+// config that has it): the same config in another MODE into the same directory (a runner
+// whose output path names no MODE) adds the MODE; another config of that name is numbered.
+std::string directory_name(const Plan& plan, std::map<std::string, std::string>& taken) {
   const std::string stem = fs::path(plan.config_path).stem().string();
-  std::string name = stem;
-  for (int n = 2; !taken.insert(name).second; ++n) name = stem + "-" + std::to_string(n);
+  const auto first = taken.find(stem);
+  std::string name = first != taken.end() && first->second == plan.config_path ? stem + "_" + plan.mode : stem;
+  for (int n = 2; !taken.emplace(name, plan.config_path).second; ++n) name = stem + "-" + std::to_string(n);
   return name;
 }
 
@@ -97,7 +100,7 @@ std::size_t separate_shared_outputs(std::vector<Plan>& plans) {
   std::size_t moved = 0;
   for (auto& [directory, sharing] : by_directory) {
     if (sharing.size() < 2) continue;
-    std::set<std::string> taken;
+    std::map<std::string, std::string> taken;
     for (Plan* plan : sharing) {
       const std::string from = plan->output_dir;
       relocate_output(*plan, from, (fs::path(from) / directory_name(*plan, taken)).string());

@@ -152,8 +152,10 @@ std::vector<const StageReport*> stages_of(const std::vector<PlanReport>& plans) 
 
 // A plan without its stages ("stages" last and empty): they are written one at a time.
 Json plan_head_json(const PlanReport& plan) {
+  const run::RunVerdict verdict = plan_verdict(plan);
   return {{"config", plan.config},         {"config_file", plan.config_file},
-          {"mode", plan.mode},             {"model", plan.model},
+          {"mode", plan.mode},             {"verdict", verdict.word()},
+          {"headline", verdict.headline()}, {"model", plan.model},
           {"dialect", plan.dialect},       {"dialect_source", plan.dialect_source},
           {"output_dir", plan.output_dir},
           {"counts", counts_json(stages_of(plan))}, {"stages", Json::array()}};

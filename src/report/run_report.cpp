@@ -30,16 +30,28 @@ run::ConfigCount RunReport::config_count() const {
   return {static_cast<int>(planned.size()) + invalid, invalid};
 }
 
+namespace {
+
+void add_stage_results(const PlanReport& plan, int number, std::vector<run::StageResult>& results) {
+  for (const auto& stage : plan.stages) {
+    // A stage the run did not select is no stage of its own, whatever its result.
+    const bool earlier = stage.earlier_run.has_value() || !stage.selected;
+    results.push_back({stage.result, stage.reason, earlier, number, stage.id, stage.deps, stage.resumed,
+                       stage.kind == plan::StageKind::kSetup});
+  }
+}
+
+}  // namespace
+
+run::RunVerdict plan_verdict(const PlanReport& plan) {
+  std::vector<run::StageResult> results;
+  add_stage_results(plan, 0, results);
+  return run::judge(results, false, {1, 0});
+}
+
 run::RunVerdict RunReport::verdict() const {
   std::vector<run::StageResult> results;
-  for (std::size_t plan = 0; plan < plans.size(); ++plan) {
-    for (const auto& stage : plans[plan].stages) {
-      // A stage the run did not select is no stage of its own, whatever its result.
-      const bool earlier = stage.earlier_run.has_value() || !stage.selected;
-      results.push_back({stage.result, stage.reason, earlier, static_cast<int>(plan), stage.id, stage.deps, stage.resumed,
-                         stage.kind == plan::StageKind::kSetup});
-    }
-  }
+  for (std::size_t plan = 0; plan < plans.size(); ++plan) add_stage_results(plans[plan], static_cast<int>(plan), results);
   run::BaselineRegressions regressions;
   if (baseline) regressions = {static_cast<int>(baseline->regressions.size()), baseline->baseline};
   return run::judge(results, interrupted, config_count(), regressions);

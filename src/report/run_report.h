@@ -220,6 +220,10 @@ double closeness_to_limit(const CheckValue& value);
 // "diff", "compare-results", "init-check"; "check" when the kind is not known.
 const char* check_kind_word(const CheckDetails& check);
 
+// The verdict of one plan's stages alone (a suite's (config, MODE)): what its report.json
+// entry and junit testsuite state beside the run's.
+run::RunVerdict plan_verdict(const PlanReport& plan);
+
 std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing, std::size_t nearest);
 
 // "at 2024-05-01 12:00:00 UTC (an earlier run)": when an earlier run's result was produced,

@@ -103,20 +103,21 @@ TEST_F(ConfigFolder, AFolderOfOnlyInvalidConfigsExitsTwoAndRunsNothing) {
 TEST_F(ConfigFolder, AnUnknownModeIsOneErrorNotOnePerConfig) {
   const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_infer", "--dry-run"});
   EXPECT_EQ(r.exit_code, 2);
-  const auto first = r.err.find("unknown mode 'lite_train_infer'");
+  const auto first = r.err.find("MODE 'lite_train_infer': no config of this directory takes it");
   ASSERT_NE(first, std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("unknown mode", first + 1), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("MODE 'lite_train_infer'", first + 1), std::string::npos) << r.err;
 }
 
-// An unknown MODE names the modes that the chains of the suite's configs take beyond the
-// dialect's, each once: the demo's two train/infer configs' chain takes klquant_whole_infer,
-// which the paddleocr dialect does not list.
-TEST(SuiteModes, AnUnknownModeNamesTheOtherModesOfTheConfigsChainsOnce) {
+// An unknown MODE of a directory names, once, the MODEs its configs take: those of each
+// config's chain in configs/chains.yaml (benchmark_train is a chain of train_params configs
+// in that MODE; the demo's other configs are of the ONNX, serving and C++ chains).
+TEST(SuiteModes, AnUnknownModeNamesTheModesTheConfigsTakeOnce) {
   const auto r = test::run_tipc(test::source_dir(), {"test_tipc/configs", "bogus_mode", "--dry-run"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("unknown mode 'bogus_mode' for dialect paddleocr (known: lite_train_lite_infer, "
-                       "lite_train_whole_infer, whole_train_whole_infer, whole_infer, benchmark_train), nor one "
-                       "that the chains of these configs take (train_infer_python: klquant_whole_infer)\n"),
+  EXPECT_NE(r.err.find("tipc-run: error: MODE 'bogus_mode': no config of this directory takes it (no chain of "
+                       "chains.yaml has it; its configs take: benchmark_train, lite_train_lite_infer, "
+                       "lite_train_whole_infer, whole_train_whole_infer, whole_infer, klquant_whole_infer, "
+                       "paddle2onnx_infer, cpp_infer, serving_infer)\n"),
             std::string::npos)
       << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
@@ -272,7 +273,16 @@ TEST(ConfigFolderCorpus, PaddleClasPlansEveryValidConfigAndListsTheInvalidOnes) 
   for (std::size_t at = r.out.find("# "); at != std::string::npos; at = r.out.find("\n# ", at + 1)) ++plans;
   EXPECT_EQ(plans, 521u);
   EXPECT_NE(r.err.find("tipc-run: dialect paddleclas (marker ppcls/ found in"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("tipc-run: 4 of 525 configs invalid, left out: "), std::string::npos) << r.err;
+  // Every chain's configs are collected (issue 39): the 9 dy2static configs take the MODE too,
+  // and are refused here for want of their runner (the folder holds configs only); the 123
+  // configs of chains without the MODE are counted by chain.
+  EXPECT_NE(r.err.find("tipc-run: 13 of 534 configs invalid, left out: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("chain train_dy2static_python: no runner (test_train_dy2static_python.sh)"), std::string::npos);
+  EXPECT_NE(r.err.find("tipc-run: 123 configs take none of the MODEs lite_train_lite_infer, not run: 31 inference_cpp "
+                       "(cpp_infer); 11 lite_arm_cpp (lite_infer); 19 paddle2onnx (paddle2onnx_infer); 31 "
+                       "serving_infer_cpp (serving_infer); 31 serving_infer_python (serving_infer)\n"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("test_tipc/configs/ResNet/ResNet50_vd_train_linux_gpu_use_dali.txt:22: the file ends after 22 "
                        "non-empty lines"),
             std::string::npos)

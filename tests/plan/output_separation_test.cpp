@@ -64,6 +64,18 @@ TEST(OutputSeparation, PlansSharingADirectoryEachGetOneNamedAfterTheirConfig) {
   EXPECT_TRUE(find_output_clashes(plans).empty());
 }
 
+// `tipc-run DIR A,B` over a runner whose output path names no MODE: one config's two plans
+// share a directory, and the second is named after its MODE too.
+TEST(OutputSeparation, OneConfigInTwoModesGetsADirectoryPerMode) {
+  std::vector<Plan> plans = {ocr_plan("c/train.txt"), ocr_plan("c/train.txt")};
+  plans[0].mode = "lite_train_lite_infer";
+  plans[1].mode = "whole_infer";
+  EXPECT_EQ(separate_shared_outputs(plans), 2u);
+  EXPECT_EQ(plans[0].output_dir, "./test_tipc/output/det/lite/train");
+  EXPECT_EQ(plans[1].output_dir, "./test_tipc/output/det/lite/train_whole_infer");
+  EXPECT_TRUE(find_output_clashes(plans).empty());
+}
+
 TEST(OutputSeparation, ALogBesideTheSharedDirectoryMovesIntoThePlansOwn) {
   std::vector<Plan> plans = {ocr_plan("a.txt"), ocr_plan("b.txt")};
   for (auto& plan : plans) plan.stages[1].log = "test_tipc/output/det/whole_infer_export_0.log";

@@ -1,0 +1,142 @@
+#include "cli/suite_modes.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/traced_plans.h"
+#include "core/plural.h"
+
+namespace tipc::cli {
+namespace fs = std::filesystem;
+namespace {
+
+bool lists(const std::vector<std::string>& modes, const std::string& mode) {
+  return std::find(modes.begin(), modes.end(), mode) != modes.end();
+}
+
+// The chain `text` is of in `mode`; nullptr when none matches.
+const dialect::Chain* chain_in(const config::ConfigText& text, const dialect::Chains& chains, const std::string& mode) {
+  return dialect::choose_chain(chains, dialect::config_header(text.header_line()),
+                               fs::path(text.path).filename().string(), mode);
+}
+
+// The MODEs some config of `files` takes, in the order chains.yaml lists them.
+std::vector<std::string> modes_taken(const std::vector<ConfigFile>& files, const dialect::Chains& chains) {
+  std::vector<std::string> taken;
+  for (const auto& chain : chains.chains) {
+    for (const auto& mode : chain.modes) {
+      if (lists(taken, mode)) continue;
+      const bool some_config = std::any_of(files.begin(), files.end(), [&](const ConfigFile& file) {
+        const dialect::Chain* its = file.text ? chain_in(*file.text, chains, mode) : nullptr;
+        return its && lists(its->modes, mode);
+      });
+      if (some_config) taken.push_back(mode);
+    }
+  }
+  return taken;
+}
+
+// "MODE 'x': no config of this directory takes it (the chains that have it: a, b; its
+// configs take: ...)": once for the suite, not once per config.
+Error no_config_takes(const std::string& mode, const std::vector<ConfigFile>& files, const dialect::Chains& chains) {
+  std::vector<std::string> having;
+  for (const auto& chain : chains.chains) {
+    if (lists(chain.modes, mode)) having.push_back(chain.name);
+  }
+  const std::string which = having.empty() ? "no chain of chains.yaml has it"
+                                           : fmt::format("the chains that have it: {}", fmt::join(having, ", "));
+  return Error::plain(fmt::format("MODE '{}': no config of this directory takes it ({}; its configs take: {})", mode,
+                                  which, fmt::join(modes_taken(files, chains), ", ")));
+}
+
+// The configs that take no MODE, by the chain they are of in the first MODE.
+void note_taking_none(const ConfigFile& file, const dialect::Chains& chains, const std::string& first_mode,
+                      ModeSplit& split) {
+  const dialect::Chain* chain = chain_in(*file.text, chains, first_mode);
+  ConfigsOfOtherModes& group = split.taking_none[chain ? chain->name : ""];
+  group.files.push_back(file.path);
+  if (chain) group.modes = chain->modes;
+}
+
+void add_plans(Suite& suite, Suite part) {
+  suite.configs += part.configs;
+  suite.traced += part.traced;
+  for (auto& plan : part.plans) suite.plans.push_back(std::move(plan));
+  suite.problems.insert(suite.problems.end(), part.problems.begin(), part.problems.end());
+  suite.invalid_files.insert(suite.invalid_files.end(), part.invalid_files.begin(), part.invalid_files.end());
+  for (const auto& runner : part.runners) {
+    if (!lists(suite.runners, runner)) suite.runners.push_back(runner);
+  }
+}
+
+}  // namespace
+
+Result<ModeSplit> split_by_mode(const std::vector<ConfigFile>& files, const std::vector<std::string>& modes,
+                                const dialect::Chains& chains) {
+  ModeSplit split;
+  for (const auto& mode : modes) split.by_mode.push_back({mode, {}});
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!files[i].text) {  // planned once, in the first MODE, and reported invalid with the reader's reason
+      split.by_mode.front().second.push_back(i);
+      continue;
+    }
+    bool taken = false;
+    for (auto& [mode, indices] : split.by_mode) {
+      const dialect::Chain* chain = chain_in(*files[i].text, chains, mode);
+      if (!chain || !lists(chain->modes, mode)) continue;
+      indices.push_back(i);
+      taken = true;
+    }
+    if (!taken) note_taking_none(files[i], chains, modes.front(), split);
+  }
+  for (const auto& [mode, indices] : split.by_mode) {
+    if (indices.empty()) return fail(no_config_takes(mode, files, chains));
+  }
+  return split;
+}
+
+Result<Suite> plan_suite(const SelectedConfigs& selected, const Project& project, const Options& options) {
+  const auto chains = TRY(load_chains_for(options));
+  const bool split_here = selected.directory && chains;
+  if (!split_here && options.modes.size() <= 1) return plan_configs(selected.files, project, options);
+  ModeSplit split;
+  if (split_here) {
+    split = TRY(split_by_mode(selected.files, options.modes, *chains));
+  } else {  // one config (or no chains.yaml): each MODE as given, its errors the planner's
+    for (const auto& mode : options.modes) {
+      split.by_mode.push_back({mode, {}});
+      for (std::size_t i = 0; i < selected.files.size(); ++i) split.by_mode.back().second.push_back(i);
+    }
+  }
+  Suite suite;
+  for (const auto& [mode, indices] : split.by_mode) {
+    Options one = options;
+    one.mode = mode;
+    one.modes = {mode};
+    std::vector<ConfigFile> files;
+    for (std::size_t i : indices) files.push_back(selected.files[i]);
+    add_plans(suite, TRY(plan_mode_configs(files, project, one)));
+  }
+  suite.taking_no_mode = std::move(split.taking_none);
+  TRY(finish_suite(suite, project, options));
+  return suite;
+}
+
+std::string configs_taking_no_mode_line(const Suite& suite, const std::vector<std::string>& modes) {
+  if (suite.taking_no_mode.empty()) return "";
+  std::size_t count = 0;
+  std::vector<std::string> parts;
+  for (const auto& [chain, group] : suite.taking_no_mode) {
+    count += group.files.size();
+    parts.push_back(chain.empty() ? fmt::format("{} of no chain", group.files.size())
+                                  : fmt::format("{} {} ({})", group.files.size(), chain, fmt::join(group.modes, ", ")));
+  }
+  return fmt::format("tipc-run: {} {} none of the MODEs {}, not run: {}\n", plural(count, "config"),
+                     count == 1 ? "takes" : "take", fmt::join(modes, ","), fmt::join(parts, "; "));
+}
+
+}  // namespace tipc::cli
