@@ -58,11 +58,15 @@ std::optional<int> keep_selected(tipc::cli::Suite& suite, const tipc::cli::Optio
 }
 
 // Steps 2 to 5: the chain run the options describe; its exit code.
-int run_chain(const tipc::cli::Options& options) {
+int run_chain(const tipc::cli::Options& given) {
   using namespace tipc;
-  // 2. The project: repository root, settings, dialect, launcher.
-  const auto project = cli::load_project(options);
+  // 2. The project: repository root, settings, dialect, launcher; the settings' MODEs when
+  //    the command line named none.
+  const auto project = cli::load_project(given);
   if (!project) return report(project.error());
+  const auto with_modes = cli::with_settings_modes(given, project->settings);
+  if (!with_modes) return report(with_modes.error());
+  const cli::Options& options = *with_modes;
 
   // 3. Plans, one per config (a directory is a suite), traced from the repository's runner
   //    or native. Nothing is written or started. Who planned them, and why, heads the

@@ -111,9 +111,9 @@ void add_planning_options(CLI::App& app, Options& o) {
   app.add_option("config", o.config, "TIPC config (train_infer_python.txt format), or a directory of them (a suite)")
       ->required();
   app.add_option("mode", o.mode,
-                 fmt::format("{}, ...; a comma list runs a directory's configs in each MODE their chain takes",
-                             fmt::join(kKnownModes, ", ")))
-      ->required();
+                 fmt::format("{}, ...; a comma list runs a directory's configs in each MODE their chain takes; "
+                             "none: the settings' modes:",
+                             fmt::join(kKnownModes, ", ")));
   app.add_flag("--dry-run", o.dry_run, "print the plan and run nothing");
   app.add_option("--format", o.format, "dry-run output format")->check(CLI::IsMember({"text", "jsonl"}));
   app.add_flag("--compat", o.compat, "reproduce the reference runner exactly, quirks included");
@@ -240,6 +240,18 @@ void check_combinations(const Options& o) {
 
 }  // namespace
 
+Result<Options> with_settings_modes(Options options, const config::ProjectSettings& settings) {
+  if (!options.modes.empty()) return options;
+  if (settings.modes.empty()) {
+    return fail(Error::plain(fmt::format("no MODE given: name one (tipc-run {} lite_train_lite_infer), a comma list, "
+                                         "or list them in the settings' modes:{}",
+                                         options.config, settings.path.empty() ? "" : " (" + settings.path + ")")));
+  }
+  options.modes = settings.modes;
+  options.mode = options.modes.front();
+  return options;
+}
+
 Result<Options> parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
@@ -250,8 +262,8 @@ Result<Options> parse_options(int argc, const char* const* argv) {
   add_selection_options(app, o);
   try {
     app.parse(argc, argv);
-    o.modes = o.mode.find(',') == std::string::npos ? std::vector<std::string>{o.mode} : mode_list(o.mode);
-    o.mode = o.modes.front();
+    if (!o.mode.empty()) o.modes = mode_list(o.mode);
+    o.mode = o.modes.empty() ? "" : o.modes.front();
     check_combinations(o);
     o.rules = &compat::planning_rules(o.compat);
   } catch (const CLI::ParseError& e) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/stage_selection.h"
+#include "config/project_settings.h"
 #include "core/error.h"
 #include "plan/native_rules.h"
 
@@ -64,5 +65,9 @@ struct Options {
 // Parses argv. Returns an Error with exit code 0 for --help/--version (the text is
 // the message), exit code 2 for usage errors.
 Result<Options> parse_options(int argc, const char* const* argv);
+
+// `options` with the settings' `modes:` when the command line named no MODE; an error when
+// neither did.
+Result<Options> with_settings_modes(Options options, const config::ProjectSettings& settings);
 
 }  // namespace tipc::cli

@@ -314,6 +314,21 @@ void read_exclude(YamlReader& r, const Node& root, ProjectSettings& s) {
   }
 }
 
+// `modes: MODE` or a list of MODEs, each once.
+void read_modes(YamlReader& r, const Node& root, ProjectSettings& s) {
+  const Node node = r.child(root, "modes");
+  if (!node) return;
+  s.modes_line = yaml_line(node);
+  const std::vector<Node> items = node.IsSequence() ? std::vector<Node>(node.begin(), node.end()) : std::vector<Node>{node};
+  for (const Node& item : items) {
+    const std::string mode = r.scalar(item, "modes");  // a problem when it is no string
+    if (item.IsScalar() && mode.empty()) r.problem(item, "modes", "an empty MODE");
+    else if (std::find(s.modes.begin(), s.modes.end(), mode) != s.modes.end()) r.problem(item, "modes", "MODE '" + mode + "' twice");
+    else if (!mode.empty()) s.modes.push_back(mode);
+  }
+  if (node.IsSequence() && items.empty()) r.problem(node, "modes", "an empty list: expected the MODEs of a run that names none");
+}
+
 void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   r.check_keys(root, "the settings");
   if (const Node slurm = shaped(r, root, "slurm", YAML::NodeType::Map)) read_slurm(r, slurm, s.slurm);
@@ -324,6 +339,7 @@ void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   s.gates = read_gates(r, shaped(r, root, "gates", YAML::NodeType::Sequence), s.path);
   read_history(r, root, s);
   read_exclude(r, root, s);
+  read_modes(r, root, s);
   read_trace_env(r, shaped(r, root, "trace_env", YAML::NodeType::Map), s);
   s.launcher = text(r, root, "launcher", false);
   s.dialect = text(r, root, "dialect", false);

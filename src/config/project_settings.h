@@ -97,6 +97,10 @@ struct ProjectSettings {
   std::optional<std::string> history;
   std::vector<ExcludeSetting> exclude;        // `exclude:` a glob or a list of them, in the file's order
   std::vector<TraceEnvSetting> trace_env;     // `trace_env:` NAME: VALUE, in the file's order
+  // `modes:` a MODE or a list: the MODEs of a run that names none (`tipc-run test_tipc/configs`
+  // runs the repository's usual CI set); `modes_line` its line, 0 when absent.
+  std::vector<std::string> modes;
+  int modes_line = 0;
 
   std::vector<DataStepSetting> data_for(const std::string& mode) const;
   int cpu_train_processes_for(const std::string& mode) const;

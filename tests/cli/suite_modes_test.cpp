@@ -76,6 +76,28 @@ TEST(SuiteModes, AModeNoConfigTakesIsAnErrorNamingTheChainsThatHaveIt) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// `tipc-run test_tipc/configs` alone runs the repository's usual set: the settings' modes:.
+TEST(SuiteModes, WithoutAModeTheSettingsModesAreTheRunsAndWithoutThemItIsAnError) {
+  test::TempDir repo;
+  test::copy_demo_parts(repo, {"test_tipc/configs", "test_tipc/test_inference_cpp.sh"});
+  const std::string settings = test::slurp((repo.path() / "test_tipc/tipc-run.yaml").string());
+  const auto none = test::run_tipc(repo.path(), {"test_tipc/configs", "--dry-run"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("no MODE given: name one (tipc-run test_tipc/configs lite_train_lite_infer), a comma list, or "
+                          "list them in the settings' modes:"),
+            std::string::npos)
+      << none.err;
+  repo.write("test_tipc/tipc-run.yaml", settings + "\nmodes: [paddle2onnx_infer, cpp_infer]\n");
+  const auto r = test::run_tipc(repo.path(), {"test_tipc/configs", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(planned(r.out), (std::set<std::string>{"test_tipc/configs/alexnet_paddle2onnx.txt paddle2onnx_infer",
+                                                   "test_tipc/configs/alexnet_cpp.txt cpp_infer"}));
+  const auto given = test::run_tipc(repo.path(), {"test_tipc/configs", "whole_infer", "--dry-run"});
+  EXPECT_EQ(planned(given.out), (std::set<std::string>{"test_tipc/configs/alexnet.txt whole_infer",
+                                                       "test_tipc/configs/alexnet_2nodes.txt whole_infer"}))
+      << "a MODE given wins over the settings'";
+}
+
 TEST(SuiteModes, AModeListWithAnEmptyOrARepeatedModeIsAUsageError) {
   for (const auto& [modes, why] : {std::pair{"whole_infer,,cpp_infer", "an empty MODE in the list"},
                                    std::pair{"whole_infer,whole_infer", "MODE 'whole_infer' twice in the list"}}) {

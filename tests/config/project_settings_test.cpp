@@ -200,6 +200,26 @@ TEST(ProjectSettingsCpuTrainProcesses, AModesNumberBelowOneNamesItsLineAndMode) 
       << error_of("cpu_train_processes: [1]\n");
 }
 
+// `modes:` (issue 39): the MODEs of a run that names none, one or a list, each once.
+TEST(ProjectSettingsModes, OneModeOrAListAndMistakesNameFileLineAndKey) {
+  test::TempDir dir;
+  const auto one = settings_from(dir, "modes: whole_infer\n");
+  ASSERT_TRUE(one) << one.error().str();
+  EXPECT_EQ(one->modes, std::vector<std::string>{"whole_infer"});
+  const auto list = settings_from(dir, "jobs: 2\nmodes: [lite_train_lite_infer, cpp_infer]\n");
+  ASSERT_TRUE(list) << list.error().str();
+  EXPECT_EQ(list->modes, (std::vector<std::string>{"lite_train_lite_infer", "cpp_infer"}));
+  EXPECT_EQ(list->modes_line, 2);
+  const auto bad = settings_from(dir, "modes:\n  - whole_infer\n  - whole_infer\n  - [x]\n");
+  ASSERT_FALSE(bad);
+  const std::string text = bad.error().str();
+  EXPECT_NE(text.find("tipc-run.yaml:3: key 'modes': MODE 'whole_infer' twice"), std::string::npos) << text;
+  EXPECT_NE(text.find("tipc-run.yaml:4: key 'modes': expected a string"), std::string::npos) << text;
+  const auto empty = settings_from(dir, "modes: []\n");
+  ASSERT_FALSE(empty);
+  EXPECT_NE(empty.error().str().find("key 'modes': an empty list"), std::string::npos) << empty.error().str();
+}
+
 TEST(ProjectSettingsTimeouts, EveryStageKindTakesATimeout) {
   test::TempDir dir;
   const auto settings = settings_from(dir, "timeouts: {setup: 60, convert: 30, service: 900, other: 5, grace: 2}\n");

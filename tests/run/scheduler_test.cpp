@@ -606,6 +606,28 @@ TEST_F(ServiceTest, ServicesOnOnePortNeverRunAtOnceAndDoNotCountAgainstJobs) {
   EXPECT_EQ(record(s, "server_b").verdict.result, Status::kPass);
 }
 
+// A suite (issue 39): the serving configs of two configs name one port; their servers never
+// run at once, across configs as within one, and each config's client still passes.
+TEST_F(ServiceTest, ServicesOfTwoConfigsOnOnePortNeverRunAtOnce) {
+  ready_from(0);
+  fake_.scripts["a.txt#server"].seconds = 1e6;  // each serves until it is stopped
+  fake_.scripts["b.txt#server"].seconds = 1e6;
+  fake_.scripts["a.txt#client"].seconds = 3;
+  const auto a = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})}, "a.txt");
+  const auto b = make_plan({service("server"), make_stage("client", StageKind::kInfer, 0, {"server"})}, "b.txt");
+  const auto s = run({&a, &b}, 4, 0);
+  ASSERT_EQ(s.stages.size(), 4u);
+  std::vector<const StageRecord*> servers;
+  for (const auto& stage : s.stages) {
+    EXPECT_EQ(stage.verdict.result, Status::kPass) << stage.stage->id << ": " << stage.verdict.reason;
+    if (stage.stage->id == "server") servers.push_back(&stage);
+  }
+  ASSERT_EQ(servers.size(), 2u);
+  const StageRecord& first = servers[0]->start_seconds <= servers[1]->start_seconds ? *servers[0] : *servers[1];
+  const StageRecord& second = &first == servers[0] ? *servers[1] : *servers[0];
+  EXPECT_GE(second.start_seconds, first.end_seconds) << "port 9393 is held until the first config's server stopped";
+}
+
 TEST_F(ServiceTest, AClientOfTwoServicesOnOnePortIsUnsupportedNotDeadlocked) {
   ready_from(0);
   const auto p = make_plan({service("a"), service("b"), make_stage("client", StageKind::kInfer, 0, {"a", "b"})});
