@@ -24,11 +24,15 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # The demo under every instruction set and rank count (138 s here) repeats the demo chain
 # that DemoChain.RunsGreenOnCpuWithTwoRanks* runs here, under other PyTorch kernels; the
 # serving chain's hundred interrupts (155 s) repeat the executor's interrupt handling that
-# ProcessExecutorTest.AHundredTimeoutsAndAHundredInterrupts* runs here. The corpus replays
+# ProcessExecutorTest.AHundredTimeoutsAndAHundredInterrupts* runs here. Every demo chain in one
+# command (SuiteModesDemo, 33 s plain) runs the chains that DemoChain*, DemoChains.Onnx*,
+# DemoChains.ServingChainServes* and DemoCppChain run here, through the suite planning that
+# SuiteModes.* runs here. The corpus replays
 # that stay (TracedChains, ResultsLogConformance) take a smaller sample under ASan.
 left_out='TraceConformance.*:DefaultModeConformance.*:DemoGate.TheSameCode*:DemoGate.AnInjectedSlowdown*'
 left_out+=':ReproductionDemo.TheThresholdsHold*:SlurmMultiNodeFaults.ANodeStopped*:SlurmMultiNodeSuite.*'
 left_out+=':DemoChain.GivesTheSameGreenVerdictsUnderEveryInstructionSet*:DemoChains.ServingChainSurvivesAHundredInterrupts*'
+left_out+=':SuiteModesDemo.*'
 # One process per shard, not one per test as CTest runs them: a sanitized test binary takes
 # seconds to start and exit (CI's machine: 2.0-2.9 s for a test of microseconds, 1287 of
 # them), which alone outlasted CI's time. Each shard is one GoogleTest process over every
