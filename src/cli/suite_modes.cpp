@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/modes_command.h"
 #include "cli/traced_plans.h"
 #include "core/plural.h"
 
@@ -24,17 +25,23 @@ const dialect::Chain* chain_in(const config::ConfigText& text, const dialect::Ch
                                fs::path(text.path).filename().string(), mode);
 }
 
+// The MODEs `file` takes (modes_command's chain_modes: the MODEs whose chosen chain lists
+// them); none for a config that cannot be read.
+std::vector<std::string> modes_of(const ConfigFile& file, const dialect::Chains& chains) {
+  if (!file.text) return {};
+  return chain_modes(chains, dialect::config_header(file.text->header_line()), fs::path(file.path).filename().string());
+}
+
 // The MODEs some config of `files` takes, in the order chains.yaml lists them.
 std::vector<std::string> modes_taken(const std::vector<ConfigFile>& files, const dialect::Chains& chains) {
+  std::set<std::string> any;
+  for (const auto& file : files) {
+    for (auto& mode : modes_of(file, chains)) any.insert(std::move(mode));
+  }
   std::vector<std::string> taken;
   for (const auto& chain : chains.chains) {
     for (const auto& mode : chain.modes) {
-      if (lists(taken, mode)) continue;
-      const bool some_config = std::any_of(files.begin(), files.end(), [&](const ConfigFile& file) {
-        const dialect::Chain* its = file.text ? chain_in(*file.text, chains, mode) : nullptr;
-        return its && lists(its->modes, mode);
-      });
-      if (some_config) taken.push_back(mode);
+      if (any.count(mode) > 0 && !lists(taken, mode)) taken.push_back(mode);
     }
   }
   return taken;
@@ -84,10 +91,10 @@ Result<ModeSplit> split_by_mode(const std::vector<ConfigFile>& files, const std:
       split.by_mode.front().second.push_back(i);
       continue;
     }
+    const std::vector<std::string> its_modes = modes_of(files[i], chains);
     bool taken = false;
     for (auto& [mode, indices] : split.by_mode) {
-      const dialect::Chain* chain = chain_in(*files[i].text, chains, mode);
-      if (!chain || !lists(chain->modes, mode)) continue;
+      if (!lists(its_modes, mode)) continue;
       indices.push_back(i);
       taken = true;
     }
