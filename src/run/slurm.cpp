@@ -268,21 +268,21 @@ Result<void> SlurmExecutor::start(const Launch& launch) {
   auto ok = local_.start(slurm_launch(launch, options_, name, inherited_, placement));
   if (!ok) return ok;
   if (placement_) placement_->take(placement);
-  submitted_jobs_[launch.id] = {name, launch.log_path, placement, ""};
+  submitted_jobs_[launch.id] = {name, launch.log_path, placement, "", ""};
   return ok;
 }
 
 // A job Slurm ended itself (its node failed) may leave srun exiting 0, and a job whose
 // srun went away while the controller was down may stay RUNNING there: srun's status alone
 // says neither, the job's state does.
-void SlurmExecutor::account_for_job(const std::string& job_name, const std::string& log_path,
-                                    Finished& finished) const {
+void SlurmExecutor::account_for_job(const Submitted& submitted, Finished& finished) const {
+  const std::string& job_name = submitted.job_name;
   const CommandOutcome listing =
       run_({"squeue", "--noheader", "--states=all", "--name=" + job_name, "--format=%i|%T|%N"});
   const auto job = listing.ok() ? parse_squeue_job(listing.output) : std::nullopt;
   if (job) {
     finished.job_id = job->id;
-    finished.nodes = job->nodes;
+    finished.nodes = job->state == "COMPLETING" ? allocated_nodes(submitted, job->nodes) : job->nodes;
     if (job_is_active(job->state)) run_({"scancel", "--name=" + job_name});
     if (ended_by_cluster(job->state)) {
       const CommandOutcome nodes =
@@ -291,8 +291,18 @@ void SlurmExecutor::account_for_job(const std::string& job_name, const std::stri
     }
   }
   if (finished.cluster_failure.empty() && finished.exit_code.value_or(0) != 0) {
-    finished.cluster_failure = srun_allocation_error(file_tail(log_path, 4096));
+    finished.cluster_failure = srun_allocation_error(file_tail(submitted.log_path, 4096));
   }
+}
+
+std::string SlurmExecutor::allocated_nodes(const Submitted& job, const std::string& listed) const {
+  if (!job.nodes_while_running.empty()) return job.nodes_while_running;
+  if (job.placement.size() < 2) return job.placement.empty() ? listed : job.placement[0].node;
+  std::vector<std::string> names;
+  for (const auto& share : job.placement) names.push_back(share.node);
+  const std::string joined = fmt::format("{}", fmt::join(names, ","));
+  const CommandOutcome hostlist = run_({"scontrol", "show", "hostlist", joined});  // Slurm's own n[1-2] form
+  return hostlist.ok() && !first_line(hostlist.output).empty() ? first_line(hostlist.output) : joined;
 }
 
 void SlurmExecutor::stop_sruns_of_ended_jobs() {
@@ -302,19 +312,21 @@ void SlurmExecutor::stop_sruns_of_ended_jobs() {
   std::vector<std::string> names;
   for (const auto& [id, job] : submitted_jobs_) names.push_back(job.job_name);
   const CommandOutcome listing = run_({"squeue", "--noheader", "--states=all",
-                                       fmt::format("--name={}", fmt::join(names, ",")), "--format=%j|%T"});
+                                       fmt::format("--name={}", fmt::join(names, ",")), "--format=%j|%T|%N"});
   if (!listing.ok()) return;
-  std::map<std::string, std::string> states;  // job name -> state
+  std::map<std::string, SlurmJob> jobs;  // job name -> its state and nodes
   std::istringstream lines(listing.output);
   for (std::string line; std::getline(lines, line);) {
     const auto fields = fields_of(first_line(line));
-    if (fields.size() >= 2) states[fields[0]] = fields[1];
+    if (fields.size() >= 2) jobs[fields[0]] = {"", fields[1], fields.size() > 2 ? fields[2] : ""};
   }
   for (auto& [id, job] : submitted_jobs_) {
-    const auto state = states.find(job.job_name);
-    if (state == states.end()) continue;
-    if (ended_by_cluster(state->second)) local_.signal(id, SIGKILL);
-    if (state->second == "PENDING") cancel_if_pinned_to_unavailable_node(job);
+    const auto listed = jobs.find(job.job_name);
+    if (listed == jobs.end()) continue;
+    const std::string& state = listed->second.state;
+    if (state == "RUNNING" && !listed->second.nodes.empty()) job.nodes_while_running = listed->second.nodes;
+    if (ended_by_cluster(state)) local_.signal(id, SIGKILL);
+    if (state == "PENDING") cancel_if_pinned_to_unavailable_node(job);
   }
 }
 
@@ -325,7 +337,7 @@ std::optional<Finished> SlurmExecutor::wait(Clock::time_point until) {
   if (const auto it = submitted_jobs_.find(finished->id); it != submitted_jobs_.end()) {
     Submitted job = std::move(it->second);
     submitted_jobs_.erase(it);
-    account_for_job(job.job_name, job.log_path, *finished);
+    account_for_job(job, *finished);
     if (finished->cluster_failure.empty()) finished->cluster_failure = job.cancelled_because;
     if (placement_) placement_->give_back(job.placement);
     // The cluster failed it (its node, most likely): no stage goes to a node that is down.

@@ -94,16 +94,19 @@ class SlurmExecutor : public Executor {
   bool has_room_for(const Demand& demand) const override;
 
  private:
+  struct Submitted;
   // What Slurm says of the job whose srun ended: its id, and why it failed where the
   // cluster failed it; a job Slurm still holds is cancelled.
-  void account_for_job(const std::string& job_name, const std::string& log_path, Finished& finished) const;
+  void account_for_job(const Submitted& job, Finished& finished) const;
+  // The nodes a job was given: squeue lists only the nodes still completing for a COMPLETING
+  // job, so the nodes seen while it ran, or those it was pinned to, name it instead.
+  std::string allocated_nodes(const Submitted& job, const std::string& listed) const;
   // Every kJobPoll while stages run: one squeue of their jobs; the srun of a job that
   // Slurm has ended itself (NODE_FAIL...) is killed, for an srun that lost its step with its
   // node may wait minutes more on it.
   void stop_sruns_of_ended_jobs();
   // Asks Slurm which nodes are down or drained, so that no stage is placed there.
   void refresh_node_states();
-  struct Submitted;
   // A job waiting for a node that went down would wait forever: cancelled, with the reason.
   void cancel_if_pinned_to_unavailable_node(Submitted& job);
 
@@ -116,6 +119,7 @@ class SlurmExecutor : public Executor {
     std::string log_path;
     Placement placement;            // empty: Slurm placed it
     std::string cancelled_because;  // why tipc-run cancelled it ("" when it did not)
+    std::string nodes_while_running;  // squeue's %N at a poll that found it RUNNING
   };
   std::map<std::string, Submitted> submitted_jobs_;  // launch id -> its job, while it runs
   static constexpr Clock::duration kJobPoll = std::chrono::seconds(5);

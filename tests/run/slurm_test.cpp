@@ -241,7 +241,7 @@ TEST_F(SlurmExecutorTest, TheSrunOfAJobSlurmEndedIsKilledAtTheNextPoll) {
   EXPECT_NE(done->cluster_failure.find("NODE_FAIL"), std::string::npos) << done->cluster_failure;
   ASSERT_FALSE(commands_.empty());
   EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all", "--name=" + name,
-                                                    "--format=%j|%T"}));
+                                                    "--format=%j|%T|%N"}));
   EXPECT_EQ(local_.records[0].signals, (std::vector<int>{SIGKILL}));
 }
 
@@ -315,6 +315,39 @@ TEST_F(SlurmExecutorTest, AnSrunThatGotNoAllocationFailsWithSrunsError) {
   EXPECT_EQ(done->job_id, "");
   EXPECT_EQ(done->cluster_failure,
             "srun: error: Unable to allocate resources: Unable to contact slurm controller (connect failure)");
+}
+
+// For a COMPLETING job squeue lists only the nodes not yet returned to service (one of
+// two, when the other finished first): the job is named by the nodes seen while it ran, or
+// by the nodes it was pinned to, in Slurm's hostlist form.
+TEST_F(SlurmExecutorTest, AJobStillCompletingIsNamedByEveryNodeItWasGiven) {
+  local_.default_script.seconds = 8;
+  const auto slurm_says = [this](const std::vector<std::string>& argv) {
+    commands_.push_back(argv);
+    if (argv[0] == "scontrol") return finished(0, "n[1-2]\n");
+    if (argv[0] != "squeue") return finished(0, sinfo_output_);
+    const std::string name = local_.records.back().launch.argv[2].substr(11);
+    return argv.back() == "--format=%j|%T|%N" ? finished(0, name + "|RUNNING|n[1-2]\n")
+                                                : finished(0, "4714|COMPLETING|n2\n");
+  };
+  Launch two_nodes = launch();
+  two_nodes.nodes = 2;
+  {
+    SlurmExecutor slurm(local_, {}, slurm_says);
+    ASSERT_TRUE(slurm.start(two_nodes));
+    std::optional<Finished> done;
+    for (int i = 0; i < 3 && !done; ++i) done = slurm.wait(local_.now() + std::chrono::seconds(6));
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->nodes, "n[1-2]") << "seen while it ran";
+  }
+  local_.default_script.seconds = 1;  // ends before the first poll
+  sinfo_output_ = "n1|idle|none\nn2|idle|none\n";
+  SlurmExecutor pinned(local_, {}, slurm_says, {{"n1", 2, 2}, {"n2", 2, 2}});
+  ASSERT_TRUE(pinned.start(two_nodes));
+  const auto done = pinned.wait(local_.now() + std::chrono::seconds(4));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->nodes, "n[1-2]") << "the nodes it was pinned to";
+  EXPECT_EQ(commands_.back(), (std::vector<std::string>{"scontrol", "show", "hostlist", "n1,n2"}));
 }
 
 TEST(SlurmJobState, SqueueLinesStatesAndFailures) {
