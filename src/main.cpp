@@ -101,7 +101,8 @@ int run_chain(const tipc::cli::Options& given) {
 
   // 5. Data, resources, stages, reports.
   const int exit_code =
-      cli::run_plans(plans, whole_plans->get(), *project, options, {suite->problems, suite->excluded}, suite->config_count());
+      cli::run_plans(plans, whole_plans->get(), *project, options, {suite->problems, suite->excluded, suite->in_other_modes},
+                     suite->config_count());
   std::cout << cli::invalid_configs_summary(*suite);
   return exit_code;
 }

@@ -347,8 +347,7 @@ void print_invalid_configs(const Suite& suite, std::ostream& out) {
 }
 
 std::string invalid_configs_summary(const Suite& suite) {
-  std::size_t other_modes = 0;
-  for (const auto& [chain, group] : suite.taking_no_mode) other_modes += group.files.size();
+  const std::size_t other_modes = suite.in_other_modes.size();
   const std::string excluded =
       (suite.excluded.empty() ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"))) +
       (other_modes == 0 ? "" : fmt::format("tipc-run: {} in none of the MODEs\n", plural(other_modes, "config")));

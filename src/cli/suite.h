@@ -11,6 +11,7 @@
 #include "config/config_text.h"
 #include "dialect/chains.h"
 #include "plan/plan.h"
+#include "plan/plan_file_record.h"
 #include "run/run_verdict.h"
 
 namespace tipc::cli {
@@ -56,12 +57,6 @@ Result<SelectedConfigs> select_config_files(const std::string& argument, const s
 // `warnings` naming each glob that excluded nothing.
 void print_exclusions(const SelectedConfigs& selected, std::ostream& out, std::ostream& warnings);
 
-// Configs of a directory whose chain takes none of the MODEs given (cli/suite_modes.h).
-struct ConfigsOfOtherModes {
-  std::vector<std::string> files;  // as found
-  std::vector<std::string> modes;  // the MODEs their chain takes
-};
-
 // The configs of one run: the plans of the valid ones, and why the others are left out.
 struct Suite {
   std::size_t configs = 0;           // every config given, valid or not
@@ -74,7 +69,7 @@ struct Suite {
   // directory (plan/output_separation.h).
   std::size_t separated = 0;
   std::vector<std::string> excluded;  // configs --exclude (or the settings' exclude:) left out, not given
-  std::map<std::string, ConfigsOfOtherModes> taking_no_mode;  // by chain: a directory's configs in none of the MODEs
+  std::vector<plan::ConfigInOtherModes> in_other_modes;  // a directory's configs in none of the MODEs (cli/suite_modes.h)
 
   run::ConfigCount config_count() const;         // given, and left out as invalid (the verdict's)
 };

@@ -10,6 +10,7 @@
 #include "cli/modes_command.h"
 #include "cli/traced_plans.h"
 #include "core/plural.h"
+#include "report/report_text.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -60,13 +61,11 @@ Error no_config_takes(const std::string& mode, const std::vector<ConfigFile>& fi
                                   which, fmt::join(modes_taken(files, chains), ", ")));
 }
 
-// The configs that take no MODE, by the chain they are of in the first MODE.
+// A config that takes no MODE, with the chain it is of in the first MODE.
 void note_taking_none(const ConfigFile& file, const dialect::Chains& chains, const std::string& first_mode,
                       ModeSplit& split) {
   const dialect::Chain* chain = chain_in(*file.text, chains, first_mode);
-  ConfigsOfOtherModes& group = split.taking_none[chain ? chain->name : ""];
-  group.files.push_back(file.path);
-  if (chain) group.modes = chain->modes;
+  split.taking_none.push_back({file.path, chain ? chain->name : "", chain ? chain->modes : std::vector<std::string>{}});
 }
 
 void add_plans(Suite& suite, Suite part) {
@@ -128,22 +127,16 @@ Result<Suite> plan_suite(const SelectedConfigs& selected, const Project& project
     for (std::size_t i : indices) files.push_back(selected.files[i]);
     add_plans(suite, TRY(plan_mode_configs(files, project, one)));
   }
-  suite.taking_no_mode = std::move(split.taking_none);
+  suite.in_other_modes = std::move(split.taking_none);
   TRY(finish_suite(suite, project, options));
   return suite;
 }
 
 std::string configs_taking_no_mode_line(const Suite& suite, const std::vector<std::string>& modes) {
-  if (suite.taking_no_mode.empty()) return "";
-  std::size_t count = 0;
-  std::vector<std::string> parts;
-  for (const auto& [chain, group] : suite.taking_no_mode) {
-    count += group.files.size();
-    parts.push_back(chain.empty() ? fmt::format("{} of no chain", group.files.size())
-                                  : fmt::format("{} {} ({})", group.files.size(), chain, fmt::join(group.modes, ", ")));
-  }
+  const std::size_t count = suite.in_other_modes.size();
+  if (count == 0) return "";
   return fmt::format("tipc-run: {} {} none of the MODEs {}, not run: {}\n", plural(count, "config"),
-                     count == 1 ? "takes" : "take", fmt::join(modes, ","), fmt::join(parts, "; "));
+                     count == 1 ? "takes" : "take", fmt::join(modes, ","), report::configs_in_other_modes_by_chain(suite.in_other_modes));
 }
 
 }  // namespace tipc::cli

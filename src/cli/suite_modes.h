@@ -22,7 +22,7 @@ namespace tipc::cli {
 struct ModeSplit {
   // Per MODE, in the order given: the indices into the files of the configs that take it.
   std::vector<std::pair<std::string, std::vector<std::size_t>>> by_mode;
-  std::map<std::string, ConfigsOfOtherModes> taking_none;  // by chain name
+  std::vector<plan::ConfigInOtherModes> taking_none;  // in file order
 };
 
 // A config takes a MODE when the chain its header and file name pick in that MODE lists the
@@ -34,7 +34,7 @@ Result<ModeSplit> split_by_mode(const std::vector<ConfigFile>& files, const std:
 
 // The suite of `selected` in options.modes: as plan_configs for one config, or a directory
 // without chains.yaml and one MODE; else each MODE's configs planned with that MODE, then the
-// steps over the whole suite (finish_suite). Suite::taking_no_mode holds the counts.
+// steps over the whole suite (finish_suite). Suite::in_other_modes holds the others.
 Result<Suite> plan_suite(const SelectedConfigs& selected, const Project& project, const Options& options);
 
 // "tipc-run: 3 configs take none of the MODEs lite_train_lite_infer: paddle2onnx 1

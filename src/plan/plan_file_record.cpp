@@ -15,6 +15,12 @@ namespace {
 using Json = nlohmann::ordered_json;
 using JsonValue = nlohmann::json;  // read only
 
+Json configs_in_other_modes_json(const std::vector<ConfigInOtherModes>& configs) {
+  Json list = Json::array();
+  for (const auto& c : configs) list.push_back({{"file", c.file}, {"chain", c.chain}, {"modes", c.modes}});
+  return list;
+}
+
 Json invalid_configs_json(const std::vector<Diagnostic>& problems) {
   Json list = Json::array();
   for (const auto& p : problems) list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
@@ -36,6 +42,18 @@ Result<T> record_field(const JsonValue& json, const std::string& path, const cha
   } catch (const JsonValue::exception&) {
     return fail(Error::at(path, 0, key, fmt::format("field '{}' has the wrong type", key)));
   }
+}
+
+Result<std::vector<ConfigInOtherModes>> configs_in_other_modes_of(const JsonValue& json, const std::string& path) {
+  std::vector<ConfigInOtherModes> configs;
+  for (const JsonValue& item : TRY(record_field<JsonValue>(json, path, "configs_in_other_modes", JsonValue::array()))) {
+    if (!item.is_object()) return fail(Error::at(path, 0, "configs_in_other_modes", "an entry that is not an object"));
+    ConfigInOtherModes& config = configs.emplace_back();
+    config.file = TRY(record_field<std::string>(item, path, "file", ""));
+    config.chain = TRY(record_field<std::string>(item, path, "chain", ""));
+    config.modes = TRY(record_field<std::vector<std::string>>(item, path, "modes", {}));
+  }
+  return configs;
 }
 
 Result<std::vector<Diagnostic>> invalid_configs_of(const JsonValue& json, const std::string& path) {
@@ -82,6 +100,7 @@ Result<void> read_head(const JsonValue& json, const std::string& path, PlanFileR
   record.dialect_source = TRY(record_field<std::string>(json, path, "dialect_source", ""));
   record.invalid_configs = TRY(invalid_configs_of(json, path));
   record.excluded_configs = TRY(record_field<std::vector<std::string>>(json, path, "excluded_configs", {}));
+  record.configs_in_other_modes = TRY(configs_in_other_modes_of(json, path));
   record.compat = TRY(record_field<bool>(json, path, "compat", false));
   record.repo_root = TRY(record_field<std::string>(json, path, "repo_root", ""));
   record.output_dir = TRY(record_field<std::string>(json, path, "output_dir", ""));
@@ -111,6 +130,7 @@ std::string plan_file_text(const PlanFileRecord& record) {
                      {"dialect_source", record.dialect_source},
                      {"invalid_configs", invalid_configs_json(record.invalid_configs)},
                      {"excluded_configs", record.excluded_configs},
+                     {"configs_in_other_modes", configs_in_other_modes_json(record.configs_in_other_modes)},
                      {"compat", record.compat},
                      {"repo_root", record.repo_root},
                      {"output_dir", record.output_dir},

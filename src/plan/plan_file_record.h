@@ -20,6 +20,13 @@ struct PlanFileStage {
   std::string fingerprint;  // of its command (run::stage_fingerprint): what --resume and the reports compare
 };
 
+// A config of a directory suite whose chain takes none of the run's MODEs (cli/suite_modes.h).
+struct ConfigInOtherModes {
+  std::string file;                // as found
+  std::string chain;               // "" when no chain matched
+  std::vector<std::string> modes;  // the MODEs its chain takes
+};
+
 struct PlanFileRecord {
   int version = kPlanFileVersion;
   std::string tool_version;
@@ -32,6 +39,7 @@ struct PlanFileRecord {
   std::string dialect_source;  // how the dialect was chosen
   std::vector<Diagnostic> invalid_configs;  // the run's configs left out, with their problems
   std::vector<std::string> excluded_configs;  // the run's configs --exclude left out
+  std::vector<ConfigInOtherModes> configs_in_other_modes;  // the run's configs in none of its MODEs
   bool compat = false;
   std::string repo_root;   // absolute
   std::string output_dir;  // LOG, absolute, where the file was written

@@ -736,6 +736,20 @@ Html invalid_configs_section(const RunReport& report) {
          table("<th>Config</th><th>Line</th><th>Key</th><th>Problem</th>", rows) + "</section>\n";
 }
 
+// A directory's configs whose chain takes none of the run's MODEs, each with its chain.
+Html other_modes_section(const RunReport& report) {
+  if (report.configs_in_other_modes.empty()) return "";
+  Html rows;
+  for (const auto& config : report.configs_in_other_modes) {
+    rows += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n", breakable(config.file),
+                        config.chain.empty() ? Html(kNone) : html_escape(config.chain),
+                        html_escape(fmt::format("{}", fmt::join(config.modes, ", "))));
+  }
+  return fmt::format("<section class=\"plan\" id=\"other-modes\">\n<h2>{} in none of the MODEs</h2>\n",
+                     plural(report.configs_in_other_modes.size(), "config")) +
+         table("<th>Config</th><th>Chain</th><th>Its MODEs</th>", rows) + "</section>\n";
+}
+
 // The configs --exclude left out: given, and not run on purpose.
 Html excluded_configs_section(const RunReport& report) {
   if (report.excluded_configs.empty()) return "";
@@ -762,7 +776,8 @@ std::string render_html_report(const RunReport& report) {
   const std::vector<std::string> labels = plan_labels(report, false);  // plan_title adds the mode
   Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
               attention(report, labels) + regressions_section(report) + overview(report) + environment_section(report) +
-              contents(report, labels) + invalid_configs_section(report) + excluded_configs_section(report);
+              contents(report, labels) + invalid_configs_section(report) + excluded_configs_section(report) +
+              other_modes_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) {
     html += plan_section(report.plans[p], labels[p], p + 1, report.report_dir);
   }

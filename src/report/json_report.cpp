@@ -161,6 +161,12 @@ Json plan_head_json(const PlanReport& plan) {
           {"counts", counts_json(stages_of(plan))}, {"stages", Json::array()}};
 }
 
+Json configs_in_other_modes_json(const std::vector<plan::ConfigInOtherModes>& configs) {
+  Json list = Json::array();
+  for (const auto& c : configs) list.push_back({{"file", c.file}, {"chain", c.chain}, {"modes", c.modes}});
+  return list;
+}
+
 Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
   Json list = Json::array();
   for (const auto& p : problems) list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
@@ -193,6 +199,7 @@ void write_json_report(const RunReport& report, std::ostream& sink) {
                      {"counts", counts_json(stages_of(report.plans))},
                      {"invalid_configs", invalid_configs_json(report.invalid_configs)},
                      {"excluded_configs", report.excluded_configs},
+                     {"configs_in_other_modes", configs_in_other_modes_json(report.configs_in_other_modes)},
                      {"environment", report.environment ? environment_json(*report.environment) : Json(nullptr)},
                      {"baseline", report.baseline ? Json(baseline_json(*report.baseline)) : Json(nullptr)},
                      {"plans", Json::array()}};

@@ -248,6 +248,13 @@ std::string excluded_configs_line(const RunReport& report) {
                      fmt::join(files, ", "));
 }
 
+// "3 configs in none of the MODEs: 1 inference_cpp (cpp_infer); 2 ...": collected, not run.
+std::string other_modes_line(const RunReport& report) {
+  if (report.configs_in_other_modes.empty()) return "";
+  return fmt::format("\n{} in none of the MODEs: {}\n", plural(report.configs_in_other_modes.size(), "config"),
+                     markdown_cell(configs_in_other_modes_by_chain(report.configs_in_other_modes)));
+}
+
 // The failing regressions against the baseline (--baseline), which fail the run.
 std::string regressions_table(const RunReport& report) {
   if (!report.baseline || report.baseline->regressions.empty()) return "";
@@ -276,7 +283,7 @@ std::string environment_list(const RunReport& report) {
 std::string render_markdown_report(const RunReport& report) {
   const StageLabels stage_label(report);
   return headline(report) + dialect_lines(report) + counts_table(report) + invalid_configs_table(report) +
-         excluded_configs_line(report) + regressions_table(report) + not_passed_table(report, stage_label) + checks_table(report, stage_label) +
+         excluded_configs_line(report) + other_modes_line(report) + regressions_table(report) + not_passed_table(report, stage_label) + checks_table(report, stage_label) +
          environment_list(report);
 }
 

@@ -194,6 +194,12 @@ Result<RunReport> read_run(const JsonFieldReader& fields) {
     problem.message = TRY(p.optional<std::string>("message"));
   }
   run.excluded_configs = TRY(fields.optional<std::vector<std::string>>("excluded_configs"));
+  for (const JsonFieldReader& c : TRY(fields.objects("configs_in_other_modes"))) {
+    plan::ConfigInOtherModes& config = run.configs_in_other_modes.emplace_back();
+    config.file = TRY(c.optional<std::string>("file"));
+    config.chain = TRY(c.optional<std::string>("chain"));
+    config.modes = TRY(c.optional<std::vector<std::string>>("modes"));
+  }
   if (const auto environment = TRY(fields.object("environment"))) run.environment = environment_from_json(environment->json());
   if (const auto baseline = TRY(fields.object("baseline"))) run.baseline = TRY(read_baseline(*baseline));
   for (const JsonFieldReader& plan : TRY(fields.objects("plans"))) run.plans.push_back(TRY(read_plan(plan)));

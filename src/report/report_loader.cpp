@@ -164,6 +164,18 @@ std::vector<std::string> excluded_configs(const std::vector<PlanFile>& plans) {
   return {excluded.begin(), excluded.end()};
 }
 
+// The configs of no MODE of the runs, each once (every plan file of a run lists its run's).
+std::vector<plan::ConfigInOtherModes> configs_in_other_modes(const std::vector<PlanFile>& plans) {
+  std::vector<plan::ConfigInOtherModes> configs;
+  std::set<std::string> files;
+  for (const PlanFile& plan : plans) {
+    for (const auto& config : plan.record.configs_in_other_modes) {
+      if (files.insert(config.file).second) configs.push_back(config);
+    }
+  }
+  return configs;
+}
+
 // The configs the runs left out: every plan file of a run lists its run's, so each run's are
 // taken once (a tree holds the plans of several runs when configs were run one by one into it).
 std::vector<ConfigProblem> invalid_configs(const std::vector<PlanFile>& plans) {
@@ -233,6 +245,7 @@ Result<RunReport> report_from_plans(std::vector<PlanFile> plans) {
   }
   run.invalid_configs = invalid_configs(plans);
   run.excluded_configs = excluded_configs(plans);
+  run.configs_in_other_modes = configs_in_other_modes(plans);
   return run;
 }
 

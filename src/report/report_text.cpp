@@ -52,4 +52,19 @@ std::string gpus_text(const std::vector<std::string>& gpus, const std::string& s
   return source.empty() || source == "none" ? listed : listed + " (" + source + ")";
 }
 
+std::string configs_in_other_modes_by_chain(const std::vector<plan::ConfigInOtherModes>& configs) {
+  std::map<std::string, std::pair<std::size_t, std::vector<std::string>>> by_chain;  // chain -> count, its MODEs
+  for (const auto& config : configs) {
+    auto& [count, modes] = by_chain[config.chain];
+    ++count;
+    modes = config.modes;
+  }
+  std::vector<std::string> parts;
+  for (const auto& [chain, group] : by_chain) {
+    parts.push_back(chain.empty() ? fmt::format("{} of no chain", group.first)
+                                  : fmt::format("{} {} ({})", group.first, chain, fmt::join(group.second, ", ")));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 }  // namespace tipc::report

@@ -9,6 +9,10 @@
 
 namespace tipc::report {
 
+// "1 inference_cpp (cpp_infer); 2 serving_infer_python (serving_infer)": a directory's configs
+// of no MODE of the run, counted by chain, with the MODEs each chain takes.
+std::string configs_in_other_modes_by_chain(const std::vector<plan::ConfigInOtherModes>& configs);
+
 // Six significant digits, "nan" and "inf" spelled so.
 std::string format_number(double value);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plan/plan.h"
+#include "plan/plan_file_record.h"
 #include "report/baseline_result.h"
 #include "report/environment.h"
 #include "report/history_trends.h"
@@ -185,6 +186,7 @@ struct RunReport {
   std::vector<PlanReport> plans;
   std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
   std::vector<std::string> excluded_configs;   // the configs --exclude left out (each once)
+  std::vector<plan::ConfigInOtherModes> configs_in_other_modes;  // a directory's configs in none of the MODEs
   std::optional<Environment> environment;      // absent for a run of an older tipc-run
   // Where the reports are written (write_reports sets it): report.html links the logs
   // relative to it, so that a copy of the tree (the bundle) keeps its links.

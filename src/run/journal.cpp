@@ -127,6 +127,7 @@ plan::PlanFileRecord plan_file_record(const RunContext& context, const plan::Pla
           .dialect_source = context.dialect_source,
           .invalid_configs = context.left_out.invalid,
           .excluded_configs = context.left_out.excluded,
+          .configs_in_other_modes = context.left_out.in_other_modes,
           .compat = plan.compat,
           .repo_root = context.repo_root,
           .output_dir = plan_output_path(context.repo_root, plan),

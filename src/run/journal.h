@@ -58,6 +58,7 @@ Result<std::map<std::string, double>> recorded_durations(const std::string& repo
 struct ConfigsLeftOut {
   std::vector<Diagnostic> invalid;
   std::vector<std::string> excluded;
+  std::vector<plan::ConfigInOtherModes> in_other_modes;  // whose chain takes none of the run's MODEs
 };
 
 // What the state files record beyond the plans and the RunInfo.

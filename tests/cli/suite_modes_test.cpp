@@ -48,6 +48,41 @@ TEST(SuiteModes, ADirectoryInOneModeRunsTheConfigsOfTheChainThatTakesItAndCounts
   EXPECT_EQ(r.err.find("invalid"), std::string::npos) << r.err;
 }
 
+// The reports name them too (issue 39: "in the console and in the reports"), also when
+// `tipc-run report DIR` rebuilds them.
+TEST(SuiteModes, TheReportsNameTheConfigsInNoneOfTheModesWithTheirChain) {
+  test::TempDir repo;
+  test::copy_demo_parts(repo, {"test_tipc/configs", "test_tipc/test_inference_cpp.sh"});
+  const auto r = test::run_tipc(repo.path(), {"test_tipc/configs", "paddle2onnx_infer", "--gpus", "none"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const fs::path reports = repo.path() / "test_tipc/output/alexnet/paddle2onnx_infer";
+  const auto check = [&](const std::string& when) {
+    const auto json = nlohmann::json::parse(test::slurp((reports / "report.json").string()));
+    std::set<std::string> others;
+    for (const auto& config : json["configs_in_other_modes"]) {
+      others.insert(config["file"].get<std::string>() + " " + config["chain"].get<std::string>());
+    }
+    EXPECT_EQ(others, (std::set<std::string>{"test_tipc/configs/alexnet.txt train_infer_python",
+                                             "test_tipc/configs/alexnet_2nodes.txt train_infer_python",
+                                             "test_tipc/configs/alexnet_cpp.txt inference_cpp",
+                                             "test_tipc/configs/alexnet_serving.txt serving_infer_python"}))
+        << when;
+    EXPECT_NE(test::slurp((reports / "summary.md").string())
+                  .find("4 configs in none of the MODEs: 1 inference_cpp (cpp_infer); 1 serving_infer_python "
+                        "(serving_infer); 2 train_infer_python ("),
+              std::string::npos)
+        << when;
+    EXPECT_NE(test::slurp((reports / "report.html").string()).find("<h2>4 configs in none of the MODEs</h2>"),
+              std::string::npos)
+        << when;
+  };
+  check("after the run");
+  for (const char* file : {"report.json", "summary.md", "report.html"}) fs::remove(reports / file);
+  const auto rebuilt = test::run_tipc(repo.path().string(), {"report", reports.string()});
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.out << rebuilt.err;
+  check("after tipc-run report");
+}
+
 TEST(SuiteModes, ADirectoryInFourModesPlansEachConfigInTheModesItsChainTakes) {
   const auto r = test::run_tipc(test::source_dir(), {"test_tipc/configs",
                                                      "lite_train_lite_infer,paddle2onnx_infer,serving_infer,cpp_infer",

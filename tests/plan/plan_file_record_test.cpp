@@ -36,6 +36,7 @@ PlanFileRecord full_record() {
           .dialect_source = "given by --dialect",
           .invalid_configs = {{"test_tipc/configs/bad.txt", 3, "gpu_list", "not a GPU list"}},
           .excluded_configs = {"placeholder.txt"},
+          .configs_in_other_modes = {{"test_tipc/configs/m_cpp.txt", "inference_cpp", {"cpp_infer"}}},
           .compat = true,
           .repo_root = "/repo",
           .output_dir = "/repo/test_tipc/output/m/lite_train_lite_infer",
@@ -63,6 +64,10 @@ void expect_same(const PlanFileRecord& read, const PlanFileRecord& written) {
   EXPECT_EQ(read.dialect_source, written.dialect_source);
   EXPECT_EQ(texts(read.invalid_configs), texts(written.invalid_configs));
   EXPECT_EQ(read.excluded_configs, written.excluded_configs);
+  ASSERT_EQ(read.configs_in_other_modes.size(), 1u);
+  EXPECT_EQ(read.configs_in_other_modes[0].file, "test_tipc/configs/m_cpp.txt");
+  EXPECT_EQ(read.configs_in_other_modes[0].chain, "inference_cpp");
+  EXPECT_EQ(read.configs_in_other_modes[0].modes, std::vector<std::string>{"cpp_infer"});
   EXPECT_EQ(read.compat, written.compat);
   EXPECT_EQ(read.repo_root, written.repo_root);
   EXPECT_EQ(read.output_dir, written.output_dir);
