@@ -341,20 +341,27 @@ void print_planners(const Suite& suite, const Project& project, std::ostream& ou
                      fmt::join(suite.runners, ", "));
 }
 
+namespace {
+
+// "tipc-run: 2 of 9 configs invalid, left out: a.txt, b.txt"; "" when none is (or one config).
+std::string invalid_configs_line(const Suite& suite) {
+  if (suite.configs < 2 || suite.invalid_files.empty()) return "";
+  return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
+                     suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", "));
+}
+
+}  // namespace
+
 void print_invalid_configs(const Suite& suite, std::ostream& out) {
   for (const auto& problem : suite.problems) out << "tipc-run: error: " << problem.str() << '\n';
-  out << invalid_configs_summary(suite);
+  out << invalid_configs_line(suite);
 }
 
 std::string invalid_configs_summary(const Suite& suite) {
   const std::size_t other_modes = suite.in_other_modes.size();
-  const std::string excluded =
-      (suite.excluded.empty() ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"))) +
-      (other_modes == 0 ? "" : fmt::format("tipc-run: {} in none of the MODEs\n", plural(other_modes, "config")));
-  if (suite.configs < 2 || suite.invalid_files.empty()) return excluded;
-  return fmt::format("tipc-run: {} of {} configs invalid, left out{}: {}\n", suite.invalid_files.size(), suite.configs,
-                     suite.plans.empty() ? " (nothing to run)" : "", fmt::join(suite.invalid_files, ", ")) +
-         excluded;
+  return invalid_configs_line(suite) +
+         (suite.excluded.empty() ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"))) +
+         (other_modes == 0 ? "" : fmt::format("tipc-run: {} in none of the MODEs\n", plural(other_modes, "config")));
 }
 
 }  // namespace tipc::cli

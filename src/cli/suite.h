@@ -91,11 +91,14 @@ Result<void> finish_suite(Suite& suite, const Project& project, const Options& o
 // tracing the repository's runner: test_tipc/...sh" when runners planned any.
 void print_planners(const Suite& suite, const Project& project, std::ostream& out, std::ostream& warnings);
 
-// One "tipc-run: error: FILE:LINE: ..." line per problem, then invalid_configs_summary.
+// One "tipc-run: error: FILE:LINE: ..." line per problem, then the line that counts the
+// invalid configs of a folder (before the run: the excluded ones and those in none of the
+// MODEs have had their own lines).
 void print_invalid_configs(const Suite& suite, std::ostream& out);
 
 // "tipc-run: 1 of 3 configs invalid, left out: FILE" when a folder had invalid configs, and
-// "tipc-run: 4 configs excluded" when it had excluded ones; "" otherwise.
+// "tipc-run: 4 configs excluded", "tipc-run: 3 configs in none of the MODEs" when it had
+// such; "" otherwise. The recap after the run.
 std::string invalid_configs_summary(const Suite& suite);
 
 }  // namespace tipc::cli

@@ -64,11 +64,12 @@ void ConsoleReporter::shown_line(const std::string& shown) {
 void ConsoleReporter::run_started(const run::RunInfo& info) {
   total_ = info.total_stages;
   config_labels_.clear();
+  plan_labels_.clear();
   if (info.plans.size() > 1) {
     std::vector<ConfigRun> runs;
     for (const auto* plan : info.plans) runs.push_back({plan->config_path, plan->mode});
-    const std::vector<std::string> labels = config_labels(runs);
-    for (std::size_t i = 0; i < labels.size(); ++i) config_labels_[info.plans[i]] = labels[i];
+    plan_labels_ = config_labels(runs);
+    for (std::size_t i = 0; i < plan_labels_.size(); ++i) config_labels_[info.plans[i]] = plan_labels_[i];
   }
   if (style_.quiet) return;
   std::vector<std::string> gpus;
@@ -192,7 +193,11 @@ void ConsoleReporter::unsupported_summary(const run::RunVerdict& verdict) {
   for (const auto* group : groups) {
     const std::size_t shown = std::min(group->ids.size(), kIdsShown);
     std::string ids;
-    for (std::size_t i = 0; i < shown; ++i) ids += (i == 0 ? "" : ", ") + group->ids[i];
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto plan = static_cast<std::size_t>(group->plans[i]);
+      const std::string label = plan < plan_labels_.size() ? plan_labels_[plan] + ": " : "";
+      ids += (i == 0 ? "" : ", ") + label + group->ids[i];
+    }
     if (group->ids.size() > shown) ids += fmt::format(" and {} more", group->ids.size() - shown);
     text += fmt::format("\n  {} ({}): {}", plural(group->ids.size(), "stage"), group->reason, ids);
   }

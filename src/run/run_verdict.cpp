@@ -74,8 +74,9 @@ std::vector<CouldNotRunGroup> group_could_not_run(const std::vector<StageResult>
     auto group = std::find_if(groups.begin(), groups.end(), [&](const CouldNotRunGroup& g) {
       return g.reason == reason && g.status == cause.result;
     });
-    if (group == groups.end()) group = groups.insert(groups.end(), {reason, cause.result, {}});
+    if (group == groups.end()) group = groups.insert(groups.end(), {reason, cause.result, {}, {}});
     group->ids.push_back(stages[i].id);
+    group->plans.push_back(stages[i].plan);
   }
   return groups;
 }

@@ -41,6 +41,7 @@ struct CouldNotRunGroup {
   std::string reason;  // "" when none was given
   Status status = Status::kUnsupported;  // of the stages in it
   std::vector<std::string> ids;          // in the order of the stages given
+  std::vector<int> plans;                // the plan of each id (StageResult::plan)
 };
 
 // The one grouping of the stages that could not run, behind the console's summary and every

@@ -115,7 +115,11 @@ TEST(SuiteModes, AModeNoConfigTakesIsAnErrorNamingTheChainsThatHaveIt) {
 TEST(SuiteModes, WithoutAModeTheSettingsModesAreTheRunsAndWithoutThemItIsAnError) {
   test::TempDir repo;
   test::copy_demo_parts(repo, {"test_tipc/configs", "test_tipc/test_inference_cpp.sh"});
-  const std::string settings = test::slurp((repo.path() / "test_tipc/tipc-run.yaml").string());
+  std::string settings = test::slurp((repo.path() / "test_tipc/tipc-run.yaml").string());
+  const auto modes_line = settings.find("\nmodes: ");
+  ASSERT_NE(modes_line, std::string::npos) << "the demo's settings name its usual CI set";
+  settings.erase(modes_line + 1, settings.find('\n', modes_line + 1) - modes_line);
+  repo.write("test_tipc/tipc-run.yaml", settings);
   const auto none = test::run_tipc(repo.path(), {"test_tipc/configs", "--dry-run"});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_NE(none.err.find("no MODE given: name one (tipc-run test_tipc/configs lite_train_lite_infer), a comma list, or "
@@ -142,8 +146,22 @@ TEST(SuiteModes, AModeListWithAnEmptyOrARepeatedModeIsAUsageError) {
   }
 }
 
-// Issue 39's acceptance: one command runs every chain of the demo and passes; report.json has
-// a verdict for each (config, MODE). The 2-node config's stages cannot run without a cluster.
+// The demo's settings name its usual CI set (`modes:`): the directory alone plans every config
+// in those MODEs, as README command 1 spells them out.
+TEST(SuiteModes, TheDirectoryAloneRunsTheSettingsModesAsIfTheyWereGiven) {
+  const auto alone = test::run_tipc(test::source_dir(), {"test_tipc/configs", "--dry-run"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  const auto given = test::run_tipc(
+      test::source_dir(),
+      {"test_tipc/configs", "lite_train_lite_infer,whole_infer,paddle2onnx_infer,serving_infer,cpp_infer", "--dry-run"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_EQ(planned(alone.out), planned(given.out));
+  EXPECT_EQ(planned(alone.out).size(), 7u) << alone.out;  // 2 train/infer configs x 2 MODEs, 3 other chains
+}
+
+// Issue 39's acceptance, README command 1: one command runs every chain of the demo and
+// passes; report.json has a verdict for each (config, MODE). The 2-node config's train cannot
+// run without a cluster, and says so.
 TEST(SuiteModesDemo, EveryChainOfTheDemoRunsInOneCommandWithAVerdictPerConfig) {
   test::require_demo_python("the demo's chains");
   if (::testing::Test::IsSkipped() || ::testing::Test::HasFatalFailure()) return;
@@ -156,10 +174,14 @@ TEST(SuiteModesDemo, EveryChainOfTheDemoRunsInOneCommandWithAVerdictPerConfig) {
     text.replace(at, 5, std::to_string(port));  // a port of its own: tests run in parallel
   }
   repo.write("test_tipc/configs/alexnet_serving.txt", text);
-  const auto r = test::run_tipc(repo.path(), {"test_tipc/configs",
-                                              "lite_train_lite_infer,paddle2onnx_infer,serving_infer,cpp_infer",
-                                              "--gpus", "none"});
+  const auto r = test::run_tipc(
+      repo.path(),
+      {"test_tipc/configs", "lite_train_lite_infer,whole_infer,paddle2onnx_infer,serving_infer,cpp_infer", "--gpus", "none"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("(needs 2 nodes; the local executor runs on one machine): alexnet_2nodes.txt "
+                       "lite_train_lite_infer: norm_train/gpus_0,1/autocast_null/train"),
+            std::string::npos)
+      << r.out;
   const auto report = nlohmann::json::parse(test::slurp((repo.path() / "test_tipc/output/report.json").string()));
   std::set<std::string> verdicts;
   for (const auto& plan : report["plans"]) {
@@ -168,6 +190,8 @@ TEST(SuiteModesDemo, EveryChainOfTheDemoRunsInOneCommandWithAVerdictPerConfig) {
   }
   EXPECT_EQ(verdicts, (std::set<std::string>{"test_tipc/configs/alexnet.txt lite_train_lite_infer PARTIAL",
                                              "test_tipc/configs/alexnet_2nodes.txt lite_train_lite_infer NOTHING RAN",
+                                             "test_tipc/configs/alexnet.txt whole_infer PARTIAL",
+                                             "test_tipc/configs/alexnet_2nodes.txt whole_infer PASS",
                                              "test_tipc/configs/alexnet_paddle2onnx.txt paddle2onnx_infer PASS",
                                              "test_tipc/configs/alexnet_serving.txt serving_infer PASS",
                                              "test_tipc/configs/alexnet_cpp.txt cpp_infer PASS"}));

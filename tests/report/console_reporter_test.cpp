@@ -159,6 +159,27 @@ TEST(ConsoleReporter, StagesThatCouldNotRunAreSummarisedOnceAtTheEndByTheReasonA
   EXPECT_GT(at, text.find("PASS        cpu/train"));  // at the end, after the stages that ran
 }
 
+// In a suite two configs have stages of one id: the summary names each stage's config.
+TEST(ConsoleReporter, InASuiteTheStagesThatCouldNotRunAreNamedWithTheirConfig) {
+  plan::Plan one, two;
+  one.config_path = "configs/alexnet.txt";
+  two.config_path = "configs/alexnet_2nodes.txt";
+  one.mode = two.mode = "lite_train_lite_infer";
+  one.stages = {stage_of("gpu/train", plan::StageKind::kTrain, 1)};
+  two.stages = {stage_of("gpu/train", plan::StageKind::kTrain, 1)};
+  run::FakeExecutor fake;
+  Captured out;
+  ConsoleReporter reporter(out.file(), {false, false});
+  run::SchedulerOptions options;
+  options.resources.source = "--gpus";
+  options.repo_root = "/repo";
+  run::run_stages({&one, &two}, fake, reporter, options, [] { return false; });
+  EXPECT_NE(out.text().find("  2 stages (needs 1 GPU; none available (--gpus)): alexnet.txt: gpu/train, "
+                            "alexnet_2nodes.txt: gpu/train\n"),
+            std::string::npos)
+      << out.text();
+}
+
 TEST(ConsoleReporter, StagesAfterLeftOutOnesThatCouldNotRunShareTheReasonOfThose) {
   plan::Plan plan;
   plan.config_path = "c.txt";
