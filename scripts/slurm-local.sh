@@ -362,12 +362,17 @@ abs_dir() {
   if [[ -d $d ]]; then (cd "$d" && pwd -P); else echo "${d%/}"; fi
 }
 
+# The last lines of every daemon log of the cluster (one that is empty is named as such).
 log_tails() {
   local dir=$1 f
   for f in "$dir"/log/*.log; do
-    [[ -s $f ]] || continue
-    echo "---- tail of $f" >&2
-    tail -n 25 "$f" >&2
+    [[ -e $f ]] || continue
+    if [[ -s $f ]]; then
+      echo "---- tail of $f" >&2
+      tail -n 25 "$f" >&2
+    else
+      echo "---- tail of $f: (empty)" >&2
+    fi
   done
 }
 
@@ -455,8 +460,9 @@ start_cleanup() {
   START_DIR=""
   lock_release
   ((status)) || status=1
-  log_tails "$dir"
+  # After the stop: a daemon that had not written its log yet has written its shutdown by then.
   cmd_stop "$dir" || true
+  log_tails "$dir"
   exit "$status"
 }
 

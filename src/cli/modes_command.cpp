@@ -42,7 +42,7 @@ void add_new(std::vector<std::string>& to, const std::string& mode) {
 // problem when none has.
 Result<std::vector<std::string>> modes_of_configs(const std::string& argument, const dialect::Chains& chains,
                                                   const std::string& chains_path) {
-  const auto files = TRY(config_files(argument));
+  const auto files = TRY(config_files(argument, chains));
   std::vector<std::string> modes;
   std::optional<Error> first_problem;
   for (const ConfigFile& file : files) {

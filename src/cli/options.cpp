@@ -12,7 +12,6 @@
 #include <fmt/ranges.h>
 
 #include "cli/subcommand.h"
-#include "cli/traced_plans.h"
 #include "compat/reference_planning_rules.h"
 #include "core/vocabulary.h"
 
@@ -123,8 +122,8 @@ void add_planning_options(CLI::App& app, Options& o) {
          [&o](const std::string& v) {
            o.plan_from = v == "runner" ? PlanFrom::kRunner : v == "dialect" ? PlanFrom::kDialect : PlanFrom::kAuto;
          },
-         "runner: trace the repository's own runner; dialect: plan natively; auto (default): the runner when "
-         "test_tipc/" + std::string(kRunnerFileName) + " is next to the config, else the dialect")
+         "runner: trace the repository's own runner; dialect: plan natively; auto (default): the runner of the "
+         "config's chain (chains.yaml) when it is in the test_tipc/ above the config, else the chain's planner")
       ->check(CLI::IsMember({"auto", "runner", "dialect"}));
   app.add_option("--runner", o.runner,
                  "the runner script to trace (default: the config's chain's runner in its test_tipc/, chains.yaml)");

@@ -24,18 +24,11 @@ namespace tipc::cli {
 namespace fs = std::filesystem;
 namespace {
 
-// A train_infer_python config starts with a ===...train_params...=== header.
-bool is_train_config(const config::ConfigText& text) {
-  const std::string& header = text.header_line();
-  return header.find("train_params") != std::string::npos && header.find("===") != std::string::npos;
-}
-
 // Whether a config's header or file name picks a chain (in any MODE: a chain that matches
-// only some MODEs matches train_params configs, which are taken anyway).
+// only some MODEs, benchmark_train, matches configs that another chain takes anyway).
 bool of_a_chain(const config::ConfigText& text, const dialect::Chains* chains) {
-  if (!chains) return false;
-  const std::string header = dialect::config_header(text.header_line());
-  return !header.empty() && dialect::choose_chain(*chains, header, fs::path(text.path).filename().string(), "") != nullptr;
+  return chains && !dialect::config_header(text.header_line()).empty() &&
+         dialect::chain_of_config(*chains, text, "") != nullptr;
 }
 
 }  // namespace
@@ -61,8 +54,8 @@ bool exclude(const std::vector<ConfigExclusion>& exclusions, const fs::path& rel
 
 }  // namespace
 
-Result<std::vector<ConfigFile>> config_files(const std::string& argument) {
-  return TRY(select_config_files(argument, {})).files;
+Result<std::vector<ConfigFile>> config_files(const std::string& argument, const dialect::Chains& chains) {
+  return TRY(select_config_files(argument, {}, &chains)).files;
 }
 
 Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions,
@@ -85,12 +78,12 @@ Result<SelectedConfigs> select_config_files(const std::string& argument, const s
       selected.excluded.push_back(relative.string());
       continue;
     }
-    // A train config, or a file that cannot be one (binary, unreadable): an invalid config
-    // of the suite with the reader's reason, not one left out without a word. An empty
-    // file is nothing.
+    // A config of a chain, or a file that cannot be one (binary, unreadable): an invalid
+    // config of the suite with the reader's reason, not one left out without a word. An
+    // empty file is nothing.
     auto text = config::read_config_text(it->path().string());
     std::error_code size_error;
-    if (text ? is_train_config(*text) || of_a_chain(*text, chains) : it->file_size(size_error) > 0) {
+    if (text ? of_a_chain(*text, chains) : it->file_size(size_error) > 0) {
       selected.files.push_back({it->path().string(), std::move(text)});
     }
   }
@@ -106,7 +99,7 @@ Result<SelectedConfigs> select_config_files(const std::string& argument, const s
   }
   if (selected.files.empty()) {
     return fail(Error::at(argument, 0, "", chains ? "no TIPC config (*.txt) of a known chain in this directory"
-                                                  : "no train_params config (*.txt) in this directory"));
+                                                  : "no chains.yaml: tipc-run cannot tell a TIPC config from another file"));
   }
   std::sort(selected.files.begin(), selected.files.end(),
             [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });
@@ -215,11 +208,11 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, 
       auto& runners = suite.runners;
       if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end()) runners.push_back((*runner)->runner);
     } else if (options.plan_from == PlanFrom::kRunner) {
-      slots[i] = fail(Error::at(text.path, 0, "", fmt::format("--plan-from runner: no test_tipc/{} next to it (give "
-                                                              "--runner PATH, or --plan-from dialect)",
-                                                              kRunnerFileName)));
-    } else if (const std::string chain = native_chain(text, choice); !chain.empty()) {
-      slots[i] = plan::plan_chain_config(text, chain, plan_options);
+      slots[i] = fail(Error::at(text.path, 0, "",
+                                "--plan-from runner: its chain's runner is not in the test_tipc/ directory above it "
+                                "(give --runner PATH, or --plan-from dialect)"));
+    } else if (const dialect::Chain* chain = native_chain(text, choice)) {
+      slots[i] = plan::plan_chain_config(text, *chain, plan_options);
     } else if (project.dialect_error) {
       slots[i] = fail(*project.dialect_error);
     } else {
@@ -249,8 +242,7 @@ std::string other_chains_modes(const std::vector<ConfigFile>& files, const diale
   std::map<std::string, std::vector<std::string>> modes;  // chain -> its modes the dialect lacks
   for (const auto& file : files) {
     if (!file.text) continue;
-    const std::string header = dialect::config_header(file.text->header_line());
-    const dialect::Chain* chain = dialect::choose_chain(chains, header, fs::path(file.path).filename().string(), "");
+    const dialect::Chain* chain = dialect::chain_of_config(chains, *file.text, "");
     if (!chain) continue;
     auto& listed = modes[chain->name];
     for (const auto& mode : chain->modes) {

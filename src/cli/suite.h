@@ -24,9 +24,9 @@ struct ConfigFile {
   Result<config::ConfigText> text;
 };
 
-// The config itself, or every train_params config under a directory (sorted), each read
-// once; in a directory also each non-empty *.txt that cannot be read as a config at all.
-Result<std::vector<ConfigFile>> config_files(const std::string& argument);
+// The config itself, or every config of a chain under a directory (sorted), each read once;
+// in a directory also each non-empty *.txt that cannot be read as a config at all.
+Result<std::vector<ConfigFile>> config_files(const std::string& argument, const dialect::Chains& chains);
 
 // A glob that leaves configs out of a directory suite: --exclude, or the settings' exclude:.
 // It matches a config's path relative to the directory given (`*` also matches `/`), or,
@@ -51,7 +51,7 @@ struct SelectedConfigs {
 // train_params ones: each file whose header or name picks a chain (dialect/chains.h). An
 // error when every config is excluded.
 Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions,
-                                            const dialect::Chains* chains = nullptr);
+                                            const dialect::Chains* chains);
 
 // "tipc-run: 4 configs excluded: a.txt, b/c.txt" on `out`, and a warning on
 // `warnings` naming each glob that excluded nothing.

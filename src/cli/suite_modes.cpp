@@ -20,12 +20,6 @@ bool lists(const std::vector<std::string>& modes, const std::string& mode) {
   return std::find(modes.begin(), modes.end(), mode) != modes.end();
 }
 
-// The chain `text` is of in `mode`; nullptr when none matches.
-const dialect::Chain* chain_in(const config::ConfigText& text, const dialect::Chains& chains, const std::string& mode) {
-  return dialect::choose_chain(chains, dialect::config_header(text.header_line()),
-                               fs::path(text.path).filename().string(), mode);
-}
-
 // The MODEs `file` takes (modes_command's chain_modes: the MODEs whose chosen chain lists
 // them); none for a config that cannot be read.
 std::vector<std::string> modes_of(const ConfigFile& file, const dialect::Chains& chains) {
@@ -64,7 +58,7 @@ Error no_config_takes(const std::string& mode, const std::vector<ConfigFile>& fi
 // A config that takes no MODE, with the chain it is of in the first MODE.
 void note_taking_none(const ConfigFile& file, const dialect::Chains& chains, const std::string& first_mode,
                       ModeSplit& split) {
-  const dialect::Chain* chain = chain_in(*file.text, chains, first_mode);
+  const dialect::Chain* chain = dialect::chain_of_config(chains, *file.text, first_mode);
   split.taking_none.push_back({file.path, chain ? chain->name : "", chain ? chain->modes : std::vector<std::string>{}});
 }
 

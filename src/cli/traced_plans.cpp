@@ -79,28 +79,30 @@ Result<fs::path> runner_of_chain(const fs::path& config, const fs::path& dir, co
 // A traced config takes the modes of its chains (what `tipc-run modes CONFIG` lists); an
 // error names them and the runner.
 Result<void> check_runner_mode(const fs::path& config, const std::string& header, const fs::path& runner,
-                               const std::string& chain, const RunnerChoice& choice) {
+                               const dialect::Chain& chain, const RunnerChoice& choice) {
   const auto modes = chain_modes(*choice.chains, header, config.filename().string());
   if (modes.empty() || std::find(modes.begin(), modes.end(), choice.mode) != modes.end()) return {};
   return fail(Error::at(config.string(), 0, "",
                         fmt::format("unknown mode '{}' for its runner {} (chain {}): it takes {} (tipc-run modes "
                                     "CONFIG lists them)",
-                                    choice.mode, runner.string(), chain, fmt::join(modes, ", "))));
+                                    choice.mode, runner.string(), chain.name, fmt::join(modes, ", "))));
 }
 
-// The runner of the config's chain next to it; "" when a train_params config has none (the
-// dialects plan those); an error saying why for any other config without one.
+// The runner of the config's chain next to it; "" when its chain has none there but a
+// planner (the dialects, or its native planner); an error saying why for any other config
+// without one. `chosen` is the chain whose runner it is.
 Result<fs::path> chain_runner(const fs::path& config, const std::string& header, const fs::path& root,
-                              const RunnerChoice& choice, std::string& chain_name) {
+                              const RunnerChoice& choice, const dialect::Chain*& chosen) {
   const fs::path dir = test_tipc_above(config, root);
-  // Without chains, and for a config without a header, the train/inference runner.
-  if (!choice.chains || header.empty()) return first_runner_in(dir, {kRunnerFileName});
-  const dialect::Chain* chain = dialect::choose_chain(*choice.chains, header, config.filename().string(), choice.mode);
+  if (!choice.chains) return fs::path{};
+  const dialect::Chain* chain = header.empty()
+                                    ? dialect::dialect_chain(*choice.chains)
+                                    : dialect::choose_chain(*choice.chains, header, config.filename().string(), choice.mode);
   if (!chain) {
     return fail(Error::at(config.string(), 1, "", fmt::format("no chain of chains.yaml matches this config (header "
                                                               "'{}'); give --runner PATH", header)));
   }
-  chain_name = chain->name;
+  chosen = chain;
   if (!chain->unsupported.empty()) {
     return fail(Error::at(config.string(), 1, "",
                           fmt::format("UNSUPPORTED: chain {} ({}:{}): {}", chain->name, chain->file, chain->line,
@@ -112,11 +114,14 @@ Result<fs::path> chain_runner(const fs::path& config, const std::string& header,
   const dialect::Chain* general = dialect::choose_chain(*choice.chains, header, config.filename().string(), "");
   if (runner.empty() && !chain->when_modes.empty() && general && general->unsupported.empty()) {
     runner = TRY(runner_of_chain(config, dir, *general, choice));
-    if (!runner.empty()) chain_name = general->name;
+    if (!runner.empty()) chosen = general;
   }
-  // Without its runner, a train_params config goes to the dialects, and a config of a chain
-  // with a native planner (plan/chain_planner.h) to that planner.
-  if (!runner.empty() || header == "train_params" || plan::has_chain_planner(chain->name)) return runner;
+  // Without its runner, a config the dialects describe goes to them, and one of a chain with
+  // a native planner to that planner (chains.yaml's planner:).
+  if (!runner.empty() || dialect::dialect_describes(*choice.chains, header) ||
+      chain->planner == dialect::ChainPlanner::kNative) {
+    return runner;
+  }
   return fail(Error::at(config.string(), 1, "",
                         fmt::format("chain {}: no runner ({}) in {}", chain->name, fmt::join(chain->runners, ", "),
                                     dir.empty() ? "a test_tipc/ directory above the config" : dir.string())));
@@ -153,12 +158,13 @@ trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInf
 
 // The traced plan with what the trace and the cross-check found among its warnings;
 // under --strict a cross-check finding is the config's error instead.
-Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInferConfig& config,
+Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInferConfig& config, const RunnerCall& call,
                                const Project& project, const Options& options,
                                std::vector<std::optional<std::size_t>> status_sources) {
   const plan::SetupStageOptions setup{running_binary(), options.offline, {}};
   auto plan = plan::plan_from_trace(trace, config,
-                                    {options.rules, project.root, options.python, std::move(status_sources), setup});
+                                    {options.rules, project.root, options.python, std::move(status_sources), setup,
+                                     call.chain ? call.chain->script_keys : std::vector<dialect::ScriptKey>{}});
   if (!plan) return plan;
   if (options.offline) {
     refuse_uncached_downloads(*plan, project.root, data::DownloadCache(data::default_download_cache_directory()));
@@ -170,11 +176,12 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
   }
   if (!options.rules->checks_config()) return plan;  // the reference's plan, quirks included
   // A dialect chosen on a weak marker (any copied test_tipc/ has a runner) would only
-  // report the layout of another repository; and a dialect describes train_params configs,
-  // not the other chains' (cpp_infer_params, serving_params, ...).
-  const bool train_params = config.at(1).text.find("train_params") != std::string::npos;
-  const bool sure = !project.dialect_error && project.dialect_choice.doubt.empty() && train_params;
-  auto findings = plan::cross_check(config, sure ? &project.dialect : nullptr, *plan);
+  // report the layout of another repository; and a dialect describes the configs of its
+  // chain (chains.yaml's planner: dialect), not the other chains' (cpp_infer_params, ...).
+  const bool sure = !project.dialect_error && project.dialect_choice.doubt.empty() && call.dialect_describes;
+  static const std::vector<dialect::ScriptKey> kNoKeys;
+  auto findings = plan::cross_check(config, sure ? &project.dialect : nullptr, call.chain ? call.chain->script_keys : kNoKeys,
+                                    *plan);
   if (options.strict) TRY(plan::strict_cross_check(findings));
   plan->warnings.insert(plan->warnings.end(), findings.begin(), findings.end());
   return plan;
@@ -183,21 +190,22 @@ Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInf
 // The reference's rules write each status line with the word the runner would: whose exit
 // status that is takes a probe per call (trace::trace_each_call_failing, cached like the trace).
 Result<plan::Plan> plan_of_trace(const Result<trace::Trace>& traced, const trace::TraceRequest& request,
-                                 const config::TrainInferConfig& config, const Project& project, const Options& options,
-                                 int jobs) {
+                                 const config::TrainInferConfig& config, const RunnerCall& call, const Project& project,
+                                 const Options& options, int jobs) {
   if (!traced) return fail(traced.error());
   std::vector<std::optional<std::size_t>> sources;
   if (options.rules->probes_status_sources()) {
     sources = plan::status_sources(*traced, trace::trace_each_call_failing(request, traced->calls.size(), jobs));
   }
-  return plan_traced(*traced, config, project, options, std::move(sources));
+  return plan_traced(*traced, config, call, project, options, std::move(sources));
 }
 
 }  // namespace
 
 Result<std::optional<dialect::Chains>> load_chains_for(const Options& options) {
-  const std::string file = dialect::chains_file(options.dialect_dir.value_or(dialect::default_dialect_directory()));
   std::error_code ec;
+  std::string file = dialect::chains_file(options.dialect_dir.value_or(dialect::default_dialect_directory()));
+  if (!fs::exists(file, ec)) file = dialect::chains_file(dialect::default_dialect_directory());
   if (!fs::exists(file, ec)) return std::optional<dialect::Chains>{};
   return std::optional<dialect::Chains>{TRY(dialect::load_chains(file))};
 }
@@ -209,32 +217,33 @@ Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, co
   const fs::path root = fs::path(repo_root).lexically_normal();
   const fs::path config = fs::absolute(config_file, ec).lexically_normal();
   fs::path runner;
-  std::string chain;
+  const dialect::Chain* chain = nullptr;
   if (choice.runner_option) {
     runner = fs::absolute(*choice.runner_option, ec).lexically_normal();
     if (!fs::is_regular_file(runner, ec)) {
       return fail(Error::at(*choice.runner_option, 0, "", "--runner: no such file: " + errno_text(ENOENT)));
     }
+    if (choice.chains) chain = dialect::chain_of_config(*choice.chains, text, choice.mode);
   } else {
     const std::string header = dialect::config_header(text.header_line());
     runner = TRY(chain_runner(config, header, root, choice, chain));
     if (runner.empty()) return std::optional<RunnerCall>{};
-    if (!chain.empty()) TRY(check_runner_mode(config, header, runner.lexically_relative(root), chain, choice));
+    if (chain) TRY(check_runner_mode(config, header, runner.lexically_relative(root), *chain, choice));
   }
   const auto runner_in_repo = inside(runner, root);
   if (!runner_in_repo) return fail(Error::at(runner.string(), 0, "", "the runner lies outside the repository " + repo_root));
   if (!inside(config, root)) return fail(Error::at(config_file, 0, "", "the config lies outside the repository " + repo_root));
   const fs::path run_dir = runner.parent_path().parent_path();
   const auto run_dir_in_repo = inside(run_dir, root);
-  return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string(),
-                    chain};
+  const std::string header = dialect::config_header(text.header_line());
+  return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string(), chain,
+                    choice.chains && dialect::dialect_describes(*choice.chains, header)};
 }
 
-std::string native_chain(const config::ConfigText& text, const RunnerChoice& choice) {
-  if (!choice.chains) return "";
-  const auto* chain = dialect::choose_chain(*choice.chains, dialect::config_header(text.header_line()),
-                                            fs::path(text.path).filename().string(), choice.mode);
-  return chain && plan::has_chain_planner(chain->name) ? chain->name : "";
+const dialect::Chain* native_chain(const config::ConfigText& text, const RunnerChoice& choice) {
+  if (!choice.chains) return nullptr;
+  const auto* chain = dialect::chain_of_config(*choice.chains, text, choice.mode);
+  return chain && chain->planner == dialect::ChainPlanner::kNative ? chain : nullptr;
 }
 
 std::vector<Result<plan::Plan>> plan_from_runners(
@@ -249,10 +258,8 @@ std::vector<Result<plan::Plan>> plan_from_runners(
   const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   const auto traces = trace::trace_runners(requests, jobs);
   std::vector<Result<plan::Plan>> plans;
-  auto trace = traces.begin();
-  auto request = requests.begin();
-  for (const auto& config : parsed) {
-    plans.push_back(plan_of_trace(*trace++, *request++, config, project, options, jobs));
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    plans.push_back(plan_of_trace(traces[i], requests[i], parsed[i], configs[i].second, project, options, jobs));
   }
   return plans;
 }

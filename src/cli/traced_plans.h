@@ -22,39 +22,42 @@ struct RunnerCall {
   std::string runner;      // relative to the repository root
   std::string run_dir;     // relative to the repository root: the directory holding the runner's directory
   std::string config_arg;  // the config, relative to run_dir
-  std::string chain;       // the chain chosen (configs/chains.yaml); "" under --runner or without chains
+  // The config's chain (configs/chains.yaml): the one whose runner this is; under --runner
+  // the one its header picks; nullptr without chains. Its script_keys give the stages' kinds.
+  const dialect::Chain* chain = nullptr;
+  // The dialects describe the config's lines (its chain in any MODE has planner: dialect): the
+  // cross-check reads it natively too.
+  bool dialect_describes = false;
 };
-
-// The runner file name the reference uses for the train/inference chain.
-inline constexpr const char* kRunnerFileName = "test_train_inference_python.sh";
 
 // What decides a config's runner.
 struct RunnerChoice {
   std::optional<std::string> runner_option;  // --runner: this runner, whatever the chain
   std::string mode;
-  const dialect::Chains* chains = nullptr;   // nullptr: the train/inference runner for every config
+  const dialect::Chains* chains = nullptr;   // nullptr: no runner is traced (the dialects plan every config)
   dialect::RunnerScripts* scripts = nullptr;  // the scripts read so far, shared by a run's configs; nullptr: read afresh
 };
 
-// chains.yaml beside the dialect directory (--dialect-dir, else the default one); nullopt
-// when that directory has none (a dialect directory of one's own): then every config's
-// runner is the train/inference one, as before chains were data.
+// chains.yaml beside the dialect directory (--dialect-dir, else the default one); for a
+// dialect directory of one's own without one, the chains.yaml tipc-run ships; nullopt when
+// there is none at all.
 Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
 
 // --runner when given (an error when it is missing or outside the repository), else the
 // runner of the config's chain (by its decoded header line) in its nearest test_tipc/
 // directory: the first of the chain's runner files there, else the one script there that
-// fits the chain's signature (an error naming them when several do). Nullopt when a
-// train_params config has none there (the dialects plan those), nor a config of a chain with
-// a native planner (native_chain); an error naming the
-// reason when the chain cannot run here (its `unsupported`), no chain matches the config,
-// or another chain's runner is missing.
+// fits the chain's signature (an error naming them when several do). A config without a
+// header gets the runner of the chain the dialects plan. Nullopt when the config's chain has
+// none there but a planner (chains.yaml's `planner: dialect` or `native`); an error naming
+// the reason when the chain cannot run here (its `unsupported`), no chain matches the
+// config, or another chain's runner is missing.
 Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& config, const std::string& repo_root,
                                                const RunnerChoice& choice);
 
-// The chain with a native planner (plan/chain_planner.h) that plans a config without a
-// runner; "" when it has none (a train_params config: the dialects plan it).
-std::string native_chain(const config::ConfigText& config, const RunnerChoice& choice);
+// The config's chain when its `planner:` is `native` (plan/chain_planner.h plans it without
+// a runner); nullptr otherwise (the dialects plan a config of the chain whose planner is
+// `dialect`).
+const dialect::Chain* native_chain(const config::ConfigText& config, const RunnerChoice& choice);
 
 // Traces every config's runner, several at once and through the trace cache, and plans
 // from the traces. Each result is the config's plan (the cross-check's findings among its

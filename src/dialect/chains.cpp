@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
@@ -12,6 +16,7 @@ namespace tipc::dialect {
 namespace {
 
 using config::YamlReader;
+using ScriptKeyTables = std::map<std::string, std::vector<ScriptKey>>;  // script_keys: NAME -> its keys
 
 std::string trim(const std::string& text, const char* chars) {
   const auto begin = text.find_first_not_of(chars);
@@ -36,7 +41,60 @@ RunnerSignature read_signature(YamlReader& r, const YAML::Node& chain_node, cons
   return signature;
 }
 
-Chain read_chain(YamlReader& r, const YAML::Node& node, const std::string& file) {
+// One table of script_keys: kinds in their order, each a list of keys.
+std::vector<ScriptKey> read_script_key_table(YamlReader& r, const YAML::Node& table, const std::string& name) {
+  std::vector<ScriptKey> keys;
+  if (!table.IsMap()) {
+    r.problem(table, name, "expected a map of stage kinds to lists of keys");
+    return keys;
+  }
+  for (const auto& entry : table) {
+    const std::string word = r.scalar(entry.first, name);
+    const auto kind = stage_kind_from_string(word);
+    if (!kind) r.problem(entry.first, word, "not a stage kind (train, eval, export, infer, convert, service, other)");
+    for (const std::string& pattern : r.strings(table, word)) {
+      if (pattern.empty() || pattern == "@") r.problem(entry.second, word, "an empty key");
+      keys.push_back({kind.value_or(StageKind::kOther), pattern});
+    }
+  }
+  if (keys.empty()) r.problem(table, name, "a table without keys");
+  return keys;
+}
+
+ScriptKeyTables read_script_key_tables(YamlReader& r, const YAML::Node& root) {
+  ScriptKeyTables tables;
+  const YAML::Node node = r.child(root, "script_keys");
+  if (!node) return tables;
+  if (!node.IsMap()) {
+    r.problem(node, "script_keys", "expected a map of table names to tables");
+    return tables;
+  }
+  for (const auto& entry : node) {
+    const std::string name = r.scalar(entry.first, "script_keys");
+    tables[name] = read_script_key_table(r, entry.second, name);
+  }
+  return tables;
+}
+
+ChainPlanner read_planner(YamlReader& r, const YAML::Node& node) {
+  const std::string word = r.one_of(node, "planner", {"runner", "dialect", "native"}, "runner");
+  if (word == "dialect") return ChainPlanner::kDialect;
+  return word == "native" ? ChainPlanner::kNative : ChainPlanner::kRunner;
+}
+
+std::vector<ScriptKey> chain_script_keys(YamlReader& r, const YAML::Node& node, const ScriptKeyTables& tables) {
+  const std::string name = r.str(node, "script_keys", std::string());
+  if (name.empty()) return {};
+  const auto table = tables.find(name);
+  if (table != tables.end()) return table->second;
+  std::vector<std::string> known;
+  for (const auto& [known_name, keys] : tables) known.push_back(known_name);
+  r.problem(r.child(node, "script_keys"), "script_keys",
+            fmt::format("no table '{}' in the file's script_keys (it has: {})", name, fmt::join(known, ", ")));
+  return {};
+}
+
+Chain read_chain(YamlReader& r, const YAML::Node& node, const std::string& file, const ScriptKeyTables& tables) {
   Chain chain;
   chain.file = file;
   chain.line = config::yaml_line(node);
@@ -53,6 +111,8 @@ Chain read_chain(YamlReader& r, const YAML::Node& node, const std::string& file)
   chain.status_logs = r.strings(node, "status_logs");
   chain.unsupported = r.str(node, "unsupported", std::string());
   chain.signature = read_signature(r, node, chain);
+  chain.script_keys = chain_script_keys(r, node, tables);
+  chain.planner = read_planner(r, node);
   return chain;
 }
 
@@ -77,10 +137,13 @@ Result<Chains> load_chains(const std::string& file) {
   const YAML::Node root = TRY(config::load_yaml_file(file, "chains file"));
   YamlReader r(file);
   r.check_keys(root, "the chains file");
+  const ScriptKeyTables tables = read_script_key_tables(r, root);
   const YAML::Node list = r.child(root, "chains");
   Chains chains;
   if (!list || !list.IsSequence()) r.problem(list ? list : root, "chains", "expected a list of chains");
-  for (const auto& node : list.IsSequence() ? list : YAML::Node()) chains.chains.push_back(read_chain(r, node, file));
+  for (const auto& node : list.IsSequence() ? list : YAML::Node()) {
+    chains.chains.push_back(read_chain(r, node, file, tables));
+  }
   if (auto problems = r.finish(); !problems.empty()) return fail(Error{std::move(problems)});
   return chains;
 }
@@ -105,6 +168,30 @@ const Chain* choose_chain(const Chains& chains, const std::string& header, const
     }
   }
   return nullptr;
+}
+
+const Chain* chain_of_config(const Chains& chains, const config::ConfigText& config, const std::string& mode) {
+  return choose_chain(chains, config_header(config.header_line()), std::filesystem::path(config.path).filename().string(),
+                      mode);
+}
+
+const Chain* dialect_chain(const Chains& chains) {
+  const auto it = std::find_if(chains.chains.begin(), chains.chains.end(),
+                               [](const Chain& chain) { return chain.planner == ChainPlanner::kDialect; });
+  return it == chains.chains.end() ? nullptr : &*it;
+}
+
+bool dialect_describes(const Chains& chains, const std::string& header) {
+  const Chain* chain = dialect_chain(chains);
+  return chain && !header.empty() && holds(chain->headers, header);
+}
+
+std::vector<std::string> script_keys_of(const Chain& chain, StageKind kind) {
+  std::vector<std::string> keys;
+  for (const auto& key : chain.script_keys) {
+    if (key.kind == kind && !key.pattern.starts_with("@")) keys.push_back(key.pattern);
+  }
+  return keys;
 }
 
 }  // namespace tipc::dialect

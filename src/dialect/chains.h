@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "config/config_text.h"
 #include "core/error.h"
+#include "core/stage_kind.h"
 
 namespace tipc::dialect {
 
@@ -20,6 +22,22 @@ struct RunnerSignature {
   bool empty() const { return all.empty() && any.empty(); }  // no signature: recognised by name only
 };
 
+// A config key that holds a script of the chain, and the kind of stage that script starts
+// (chains.yaml's script_keys).
+struct ScriptKey {
+  StageKind kind = StageKind::kOther;
+  // A key, a glob on keys ("*_export"), or "@KEY": each name the config's KEY line lists
+  // (`trainer:norm_train|pact_train` makes norm_train and pact_train train keys).
+  std::string pattern;
+};
+
+// Who plans a config of the chain when its runner is not beside it.
+enum class ChainPlanner {
+  kRunner,   // nobody: the chain's runner is traced, and a config without it is refused
+  kDialect,  // the native dialects (dialect/dialect.h), which describe its positional lines
+  kNative,   // the chain's own planner (plan/chain_planner.h)
+};
+
 struct Chain {
   std::string name;
   // The match: each list left empty holds for every config, else one value must match.
@@ -30,6 +48,8 @@ struct Chain {
   std::vector<std::string> modes;       // the runner's modes, its usual one first
   std::vector<std::string> status_logs;  // the file names its status lines go to
   RunnerSignature signature;            // how its runner is recognised under another name
+  std::vector<ScriptKey> script_keys;   // its scripts' keys, in the order they are tried
+  ChainPlanner planner = ChainPlanner::kRunner;
   std::string unsupported;              // why it cannot run here; "" = it can
   std::string file;                     // where it was read (chains.yaml and its line)
   int line = 0;
@@ -59,5 +79,18 @@ bool chain_knows_mode(const Chains& chains, const std::string& mode);
 // The first chain whose match holds; nullptr when none does.
 const Chain* choose_chain(const Chains& chains, const std::string& header, const std::string& file_name,
                           const std::string& mode);
+
+// The chain of a config (its decoded header line and its file name) in `mode` ("": any).
+const Chain* chain_of_config(const Chains& chains, const config::ConfigText& config, const std::string& mode);
+
+// The chain the native dialects plan (planner: dialect), whose runner is the one traced for
+// a config without a header; nullptr when no chain has that planner.
+const Chain* dialect_chain(const Chains& chains);
+
+// Whether the dialects describe a config with this header: the chain they plan matches it.
+bool dialect_describes(const Chains& chains, const std::string& header);
+
+// The keys and globs of the chain's scripts of one kind ("@KEY" entries left out).
+std::vector<std::string> script_keys_of(const Chain& chain, StageKind kind);
 
 }  // namespace tipc::dialect

@@ -60,22 +60,41 @@ Result<std::string> ChainLines::required_value(int line, const std::vector<std::
   return text;
 }
 
-Result<ChainStart> start_chain_plan(const ChainLines& lines, const std::string& chain, const std::string& mode,
-                                    const std::string& status_log, const PlanOptions& options) {
+Result<std::string> ChainLines::script(int line, StageKind kind) const {
+  const std::vector<std::string> keys = dialect::script_keys_of(chain_, kind);
+  if (keys.empty()) {
+    return fail(error_at(line, fmt::format("the chain {} ({}:{}) names no {} key in its script_keys", chain_.name,
+                                           chain_.file, chain_.line, to_string(kind))));
+  }
+  return value(line, keys);
+}
+
+Result<std::string> ChainLines::required_script(int line, StageKind kind) const {
+  std::string text = TRY(script(line, kind));
+  if (is_null(text)) return fail(error_at(line, "a program to run is required here (it is empty or null)"));
+  return text;
+}
+
+Result<ChainStart> start_chain_plan(const ChainLines& lines, const PlanOptions& options) {
+  const dialect::Chain& chain = lines.chain();
+  if (chain.modes.empty() || chain.status_logs.empty()) {
+    return fail(Error::at(chain.file, chain.line, chain.name, "a natively planned chain needs its modes and status_logs"));
+  }
+  const std::string& mode = chain.modes.front();
   ChainStart start;
   Plan& plan = start.plan;
   plan.model_name = TRY(lines.value(2, {"model_name"}));
   const std::string python = TRY(lines.required_value(3, {"python"}));
   start.python = options.python.value_or(python);
   if (options.mode != mode) {
-    return fail(Error::plain(fmt::format("MODE '{}': the {} chain's runner runs '{}' only", options.mode, chain, mode)));
+    return fail(Error::plain(fmt::format("MODE '{}': the {} chain's runner runs '{}' only", options.mode, chain.name, mode)));
   }
-  plan.dialect = chain;
+  plan.dialect = chain.name;
   plan.mode = options.mode;
   plan.compat = options.rules->reproduces_reference();
   plan.run_dir = options.run_dir;
   plan.output_dir = fmt::format("test_tipc/output/{}/{}", plan.model_name, mode);
-  plan.results_log = plan.output_dir + "/" + status_log;
+  plan.results_log = plan.output_dir + "/" + chain.status_logs.front();
   // common_func.sh's status_check of these runners: the model name, then the command.
   plan.status_line = "\x1b[33m {status_word} with command - {model_name} - {command}!  \x1b[0m";
   return start;

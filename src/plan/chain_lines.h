@@ -9,6 +9,7 @@
 
 #include "config/train_infer_config.h"
 #include "core/error.h"
+#include "dialect/chains.h"
 #include "plan/plan.h"
 #include "plan/planner.h"
 
@@ -16,7 +17,10 @@ namespace tipc::plan {
 
 class ChainLines {
  public:
-  explicit ChainLines(const config::TrainInferConfig& config) : config_(config) {}
+  // `chain`: the config's chain (configs/chains.yaml), whose script_keys name its script lines.
+  ChainLines(const config::TrainInferConfig& config, const dialect::Chain& chain) : config_(config), chain_(chain) {}
+
+  const dialect::Chain& chain() const { return chain_; }
 
   // The value of logical line `line` once its key matches one of `keys` (globs, as
   // fnmatch reads them: "--model_dir", "*use_gpu*"), trimmed of blanks as the runner's
@@ -26,12 +30,18 @@ class ChainLines {
   Result<std::string> key(int line, const std::vector<std::string>& keys) const;
   // A value that must not be empty or "null" (a script to run).
   Result<std::string> required_value(int line, const std::vector<std::string>& keys) const;
+  // The value of logical line `line`, a script of that kind: its key must be one the chain's
+  // script_keys give that kind (2onnx, web_service, pipline or pipeline, ...).
+  Result<std::string> script(int line, StageKind kind) const;
+  // The same, not empty or "null".
+  Result<std::string> required_script(int line, StageKind kind) const;
   // An error at logical line `line` (its physical line and key).
   Error error_at(int line, const std::string& message) const;
 
  private:
   Result<void> check_key(int line, const std::vector<std::string>& keys) const;
   const config::TrainInferConfig& config_;
+  const dialect::Chain& chain_;
 };
 
 // The runners' func_set_params: " " when the key or the value is "null" or the value is
@@ -48,15 +58,14 @@ bool is_null(std::string_view value);
 inline constexpr const char* kInferLogSuffix = "_fp32.log";
 
 // What every positional chain config starts with (model_name, python), and the plan around
-// its stages: LOG is test_tipc/output/<model>/<MODE>, the status lines the runners' format.
+// its stages: LOG is test_tipc/output/<model>/<MODE>, the status lines the runners' format,
+// written to the chain's first status log; MODE is the chain's one mode.
 struct ChainStart {
   Plan plan;
   std::string python;  // --python, else the config's interpreter word
 };
-// `chain` names the chain in the plan; `mode` is the one MODE its runner runs (another is an
-// error); `status_log` the file name the runner writes its status lines to.
-Result<ChainStart> start_chain_plan(const ChainLines& lines, const std::string& chain, const std::string& mode,
-                                    const std::string& status_log, const PlanOptions& options);
+// The chain's name is the plan's; another MODE than the chain's first is an error.
+Result<ChainStart> start_chain_plan(const ChainLines& lines, const PlanOptions& options);
 
 // A stage that runs the command string the runner evaluates (`prog args > LOG 2>&1 `): argv
 // is the string split as eval splits it, redirections removed; the string is its status-line

@@ -117,8 +117,9 @@ void check_empty_trainers(const config::TrainInferConfig& config, std::vector<Di
 }
 
 // D4 in docs/reference-runner.md seen in the trace: a stage that runs a word no script line of the config names.
-void check_unmatched_scripts(const config::TrainInferConfig& config, const Plan& plan, std::vector<Diagnostic>& out) {
-  const auto scripts = script_lines(config);
+void check_unmatched_scripts(const config::TrainInferConfig& config, const std::vector<dialect::ScriptKey>& keys,
+                             const Plan& plan, std::vector<Diagnostic>& out) {
+  const auto scripts = script_lines(config, keys);
   for (const auto& stage : plan.stages) {
     if (stage.argv.size() < 2 || match_stage_kind(scripts, {stage.argv.begin() + 1, stage.argv.end()}, "").line) {
       continue;
@@ -138,7 +139,7 @@ void check_unmatched_scripts(const config::TrainInferConfig& config, const Plan&
 }  // namespace
 
 std::vector<Diagnostic> cross_check(const config::TrainInferConfig& config, const dialect::Dialect* native,
-                                    const Plan& traced) {
+                                    const std::vector<dialect::ScriptKey>& script_keys, const Plan& traced) {
   std::vector<Diagnostic> found;
   // The layout's breaks only: a renamed key in a sound layout is one the runner never reads.
   if (native) {
@@ -147,7 +148,7 @@ std::vector<Diagnostic> cross_check(const config::TrainInferConfig& config, cons
     found.insert(found.end(), lint.errors.begin(), lint.errors.end());
     found.insert(found.end(), lint.warnings.begin(), lint.warnings.end());
   }
-  check_unmatched_scripts(config, traced, found);
+  check_unmatched_scripts(config, script_keys, traced, found);
   check_truncation(config, traced, found);
   check_mode_overrides(config, traced, found);
   check_empty_trainers(config, found);

@@ -8,16 +8,18 @@
 
 #include "config/train_infer_config.h"
 #include "core/error.h"
+#include "dialect/chains.h"
 #include "dialect/dialect.h"
 #include "plan/plan.h"
 
 namespace tipc::plan {
 
 // `native`: the repository's detected dialect, whose anchors check the layout (D4 in docs/reference-runner.md);
-// nullptr when none applies. The config is read from its lines' text, whatever split
+// nullptr when none applies. `script_keys`: the config's chain's (dialect/chains.h), which
+// say what its script lines are. The config is read from its lines' text, whatever split
 // rules produced it.
 std::vector<Diagnostic> cross_check(const config::TrainInferConfig& config, const dialect::Dialect* native,
-                                    const Plan& traced);
+                                    const std::vector<dialect::ScriptKey>& script_keys, const Plan& traced);
 
 // --strict: every cross-check finding is an error (exit 2), reported all at once.
 Result<void> strict_cross_check(std::vector<Diagnostic> findings);

@@ -36,7 +36,7 @@ struct InferLines {
 
 // The converter's command as the runner builds it: each flag through func_set_params.
 Result<Stage> onnx_convert_stage(const ChainLines& lines, const ChainStart& start) {
-  std::string converter = TRY(lines.required_value(kOnnxConverter, {"2onnx"}));
+  std::string converter = TRY(lines.required_script(kOnnxConverter, StageKind::kConvert));
   const std::string log = start.plan.output_dir + "/trans_model.log";
   std::string command = converter;
   const std::pair<OnnxLine, const char*> flags[] = {
@@ -61,7 +61,7 @@ Result<Stage> onnx_infer_stage(const ChainLines& lines, const ChainStart& start,
   const std::string log = fmt::format("{}/{}{}", start.plan.output_dir, name, kInferLogSuffix);
   const std::string set_gpu = at.has_device ? set_param(TRY(lines.key(kOnnxDeviceOrModel, kOnnxDeviceKeys)), use_gpu) : " ";
   const std::string command = fmt::format(
-      "{} {} {} {} {} > {} 2>&1 ", start.python, TRY(lines.required_value(kOnnxInference, {"inference"})), set_gpu,
+      "{} {} {} {} {} > {} 2>&1 ", start.python, TRY(lines.required_script(kOnnxInference, StageKind::kInfer)), set_gpu,
       set_param(TRY(lines.key(at.image, kOnnxAnyKey)), TRY(lines.value(at.image, kOnnxAnyKey))),
       set_param(TRY(lines.key(at.model, kOnnxAnyKey)), save_file), log);
   Stage stage = TRY(stage_from_command("infer/" + name, StageKind::kInfer, command, ".", log));
@@ -82,12 +82,13 @@ void warn_unused_model_value(const ChainLines& lines, int model_line, const std:
 
 }  // namespace
 
-Result<Plan> plan_paddle2onnx(const config::TrainInferConfig& config, const PlanOptions& options) {
-  const ChainLines lines(config);
-  ChainStart start = TRY(start_chain_plan(lines, "paddle2onnx", "paddle2onnx_infer", "results_paddle2onnx.log", options));
+Result<Plan> plan_paddle2onnx(const config::TrainInferConfig& config, const dialect::Chain& chain,
+                              const PlanOptions& options) {
+  const ChainLines lines(config, chain);
+  ChainStart start = TRY(start_chain_plan(lines, options));
   Plan& plan = start.plan;
   plan.stages.push_back(TRY(onnx_convert_stage(lines, start)));
-  if (is_null(TRY(lines.value(kOnnxInference, {"inference"})))) return std::move(plan);  // the runner converts only
+  if (is_null(TRY(lines.script(kOnnxInference, StageKind::kInfer)))) return std::move(plan);  // the runner converts only
   InferLines at;
   at.has_device = lines.key(kOnnxDeviceOrModel, kOnnxDeviceKeys).has_value();
   if (at.has_device) {

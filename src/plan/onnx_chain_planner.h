@@ -5,11 +5,14 @@
 // Positional, as the runner reads it (docs/chains.md, "Native planning").
 #include "config/train_infer_config.h"
 #include "core/error.h"
+#include "dialect/chains.h"
 #include "plan/plan.h"
 #include "plan/planner.h"
 
 namespace tipc::plan {
 
-Result<Plan> plan_paddle2onnx(const config::TrainInferConfig& config, const PlanOptions& options);
+// `chain`: the paddle2onnx chain of configs/chains.yaml (its script keys, mode and status log).
+Result<Plan> plan_paddle2onnx(const config::TrainInferConfig& config, const dialect::Chain& chain,
+                              const PlanOptions& options);
 
 }  // namespace tipc::plan

@@ -27,7 +27,7 @@ enum ServingLine {
 
 // The conversion as the runner builds it; nullopt when trans_model is null.
 Result<std::optional<Stage>> serving_convert_stage(const ChainLines& lines, const ChainStart& start) {
-  const std::string script = TRY(lines.value(kServingTransModel, {"trans_model"}));
+  const std::string script = TRY(lines.script(kServingTransModel, StageKind::kConvert));
   if (is_null(script)) return std::optional<Stage>{};
   const std::string log = fmt::format("{}/python_trans_model_{}.log", start.plan.output_dir, start.plan.model_name);
   std::string command = start.python + " " + script;
@@ -68,14 +68,14 @@ Result<std::pair<Stage, Stage>> server_and_client(const ChainLines& lines, const
   const std::string client_log = fmt::format("{}/python_client_{}{}", start.plan.output_dir, where, kInferLogSuffix);
   const std::string device_key = TRY(lines.key(kServingDevices, {"?*"}));
   const std::string server_command =
-      fmt::format("{} {} {}={} > {} 2>&1 ", start.python, TRY(lines.required_value(kServingWebService, {"web_service"})),
+      fmt::format("{} {} {}={} > {} 2>&1 ", start.python, TRY(lines.required_script(kServingWebService, StageKind::kService)),
                   device_key, gpu ? device : "''", server_log);
   Stage server = TRY(stage_from_command("service/python_server_" + where, StageKind::kService, server_command, dir,
                                         server_log));
   server.needs.gpus = gpu ? static_cast<int>(split_list(device, ',').size()) : 0;
   server.service = Service{TRY(port_in(lines, server.argv)), "", Service{}.ready_timeout};
   const std::string client_command = fmt::format(
-      "{} {} {} > {} 2>&1 ", start.python, TRY(lines.required_value(kServingPipeline, {"pipline", "pipeline"})),
+      "{} {} {} > {} 2>&1 ", start.python, TRY(lines.required_script(kServingPipeline, StageKind::kInfer)),
       set_param(TRY(lines.key(kServingImageDir, {"?*"})), TRY(lines.value(kServingImageDir, {"?*"}))), client_log);
   Stage client = TRY(stage_from_command("infer/python_client_" + where, StageKind::kInfer, client_command, dir,
                                         client_log));
@@ -85,9 +85,9 @@ Result<std::pair<Stage, Stage>> server_and_client(const ChainLines& lines, const
 
 }  // namespace
 
-Result<Plan> plan_serving(const config::TrainInferConfig& config, const PlanOptions& options) {
-  const ChainLines lines(config);
-  ChainStart start = TRY(start_chain_plan(lines, "serving_infer_python", "serving_infer", "results_serving.log", options));
+Result<Plan> plan_serving(const config::TrainInferConfig& config, const dialect::Chain& chain, const PlanOptions& options) {
+  const ChainLines lines(config, chain);
+  ChainStart start = TRY(start_chain_plan(lines, options));
   Plan& plan = start.plan;
   std::optional<std::string> convert_id;
   if (auto convert = TRY(serving_convert_stage(lines, start))) {

@@ -1,5 +1,7 @@
 #include "plan/stage_kind_match.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -8,23 +10,6 @@
 
 namespace tipc::plan {
 namespace {
-
-bool ends_with(const std::string& text, const std::string& tail) { return text.ends_with(tail); }
-
-std::optional<StageKind> family_of(const std::string& key, const std::vector<std::string>& trainers) {
-  // The other chains' script lines: conversions, the server, its clients, the C++ demo's command.
-  if (key == "2onnx" || key == "trans_model") return StageKind::kConvert;
-  if (key == "web_service") return StageKind::kService;
-  if (key == "pipline" || key == "http_client" || key == "cpp_client" || key == "inference_cmd") return StageKind::kInfer;
-  if (key == "inference") return StageKind::kInfer;
-  if (key == "eval") return StageKind::kEval;
-  if (ends_with(key, "_export") || key.starts_with("export") || key == "kl_quant") return StageKind::kExport;
-  if (key == "trainer") return std::nullopt;  // the list of names, not a script
-  if (ends_with(key, "_train") || std::find(trainers.begin(), trainers.end(), key) != trainers.end()) {
-    return StageKind::kTrain;
-  }
-  return std::nullopt;
-}
 
 std::vector<std::string> words_of(const std::string& element) {
   auto split = split_shell_words(element, {.pipe_is_space = false});
@@ -56,14 +41,33 @@ StageKind kind_from_log_name(const std::string& log) {
 
 }  // namespace
 
-std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config) {
-  std::vector<std::string> trainers;
+std::optional<StageKind> kind_of_key(const std::vector<dialect::ScriptKey>& keys, const std::string& key,
+                                     const std::map<std::string, std::vector<std::string>>& listed) {
+  for (const auto& entry : keys) {
+    if (entry.pattern.starts_with("@")) {
+      const auto names = listed.find(entry.pattern.substr(1));
+      if (names != listed.end() && std::find(names->second.begin(), names->second.end(), key) != names->second.end()) {
+        return entry.kind;
+      }
+    } else if (fnmatch(entry.pattern.c_str(), key.c_str(), 0) == 0) {
+      return entry.kind;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config, const std::vector<dialect::ScriptKey>& keys) {
+  std::map<std::string, std::vector<std::string>> listed;  // "@KEY" -> the names the config's KEY line lists
+  for (const auto& key : keys) {
+    if (key.pattern.starts_with("@")) listed[key.pattern.substr(1)];
+  }
   for (const auto& field : config.fields) {
-    if (field.key == "trainer") trainers = split_list(field.value);
+    if (const auto it = listed.find(field.key); it != listed.end()) it->second = split_list(field.value);
   }
   std::vector<ScriptLine> lines;
   for (const auto& field : config.fields) {
-    const auto kind = family_of(field.key, trainers);
+    if (listed.contains(field.key)) continue;  // a list of names, not a script
+    const auto kind = kind_of_key(keys, field.key, listed);
     if (!kind) continue;
     for (const auto& element : split_list(field.value)) {
       auto words = words_of(element);

@@ -89,7 +89,7 @@ std::string printable_command(const std::string& after_word) {
 class TracedPlanner {
  public:
   TracedPlanner(const trace::Trace& t, const config::TrainInferConfig& c, const TracedPlanOptions& o)
-      : trace_(t), cfg_(c), opt_(o), scripts_(script_lines(c)), status_(traced_status_log(t)) {}
+      : trace_(t), cfg_(c), opt_(o), scripts_(script_lines(c, o.script_keys)), status_(traced_status_log(t)) {}
 
   Result<Plan> run();
 

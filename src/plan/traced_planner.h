@@ -9,6 +9,7 @@
 
 #include "config/train_infer_config.h"
 #include "core/error.h"
+#include "dialect/chains.h"
 #include "plan/native_rules.h"
 #include "plan/plan.h"
 #include "plan/setup_stages.h"
@@ -24,6 +25,7 @@ struct TracedPlanOptions {
   // (status_sources of the status probes); empty when no probes ran.
   std::vector<std::optional<std::size_t>> status_sources;
   SetupStageOptions setup;             // how the runner's housekeeping is replayed
+  std::vector<dialect::ScriptKey> script_keys;  // the config's chain's: which script a call runs, so its kind
 };
 
 // An error when the config names a trainer, the mode trains and the runner started

@@ -13,6 +13,7 @@
 #include "support/fake_repo_run.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
+#include "support/shipped_chains.h"
 
 namespace tipc::cli {
 namespace {
@@ -32,14 +33,14 @@ TEST(SuiteExclude, GlobsMatchThePathRelativeToTheDirectoryOrTheFileName) {
   dir.write("b/placeholder_3.txt", "\x01\x02 not a config");  // excluded: never read
   const std::string root = dir.path().string();
 
-  const auto by_name = select_config_files(root, {{"placeholder_*.txt", "--exclude"}});
+  const auto by_name = select_config_files(root, {{"placeholder_*.txt", "--exclude"}}, &test::shipped_chains());
   ASSERT_TRUE(by_name) << by_name.error().str();
   EXPECT_EQ(names(*by_name, root), (std::vector<std::string>{"a/model.txt", "b/model.txt"}));
   EXPECT_EQ(by_name->excluded,
             (std::vector<std::string>{"a/placeholder_1.txt", "b/placeholder_2.txt", "b/placeholder_3.txt"}));
   EXPECT_TRUE(by_name->unused.empty());
 
-  const auto by_path = select_config_files(root, {{"a/*", "--exclude"}, {"c/*", "--exclude"}});
+  const auto by_path = select_config_files(root, {{"a/*", "--exclude"}, {"c/*", "--exclude"}}, &test::shipped_chains());
   ASSERT_TRUE(by_path) << by_path.error().str();
   // b/placeholder_3.txt is read now: text, but no train_params config, so no config at all.
   EXPECT_EQ(names(*by_path, root), (std::vector<std::string>{"b/model.txt", "b/placeholder_2.txt"}));
@@ -47,7 +48,7 @@ TEST(SuiteExclude, GlobsMatchThePathRelativeToTheDirectoryOrTheFileName) {
   ASSERT_EQ(by_path->unused.size(), 1u);
   EXPECT_EQ(by_path->unused[0].glob, "c/*");
 
-  const auto everything = select_config_files(root, {{"*", "--exclude"}});
+  const auto everything = select_config_files(root, {{"*", "--exclude"}}, &test::shipped_chains());
   ASSERT_FALSE(everything);
   EXPECT_NE(everything.error().str().find("every config of this directory is excluded (5 files)"), std::string::npos)
       << everything.error().str();

@@ -14,6 +14,7 @@
 #include "support/paths.h"
 #include "support/junit_xml.h"
 #include "support/temp_dir.h"
+#include "support/shipped_chains.h"
 
 namespace tipc::cli {
 namespace {
@@ -348,7 +349,7 @@ TEST_F(ConfigFolder, ABomConfigIsOneOfTheFolders) {
 // configs were listed, whatever the file holds later.
 TEST_F(ConfigFolder, EveryPlannerTakesTheTextReadOnceNotTheFile) {
   const std::string folder = (repo_.path() / "test_tipc/configs").string();
-  const auto files = config_files(folder);
+  const auto files = config_files(folder, test::shipped_chains());
   ASSERT_TRUE(files) << files.error().str();
   ASSERT_EQ(files->size(), 3u);
   for (const auto& file : *files) repo_.write(fs::relative(file.path, repo_.path()).string(), "rewritten:1\n");

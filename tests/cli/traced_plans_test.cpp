@@ -27,17 +27,19 @@ dialect::Chains shipped_chains() { return dialect::load_chains(test::source_dir(
 
 TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) {
   test::TempDir repo;
+  const dialect::Chains chains = shipped_chains();
+  const RunnerChoice choice{std::nullopt, "lite_train_lite_infer", &chains, nullptr};
   repo.write("test_tipc/test_train_inference_python.sh", "");
-  const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "model_name:m\n");
-  const auto found = find_runner(decoded(config), repo.path().string(), {});
+  const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "===train_params===\nmodel_name:m\n");
+  const auto found = find_runner(decoded(config), repo.path().string(), choice);
   ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
   EXPECT_EQ((*found)->runner, "test_tipc/test_train_inference_python.sh");
   EXPECT_EQ((*found)->run_dir, ".");
   EXPECT_EQ((*found)->config_arg, "test_tipc/configs/m/train_infer_python.txt");
 
   repo.write("contrib/Sub/test_tipc/test_train_inference_python.sh", "");
-  const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "model_name:m\n");
-  const auto sub = find_runner(decoded(sub_config), repo.path().string(), {});
+  const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "===train_params===\nmodel_name:m\n");
+  const auto sub = find_runner(decoded(sub_config), repo.path().string(), choice);
   ASSERT_TRUE(sub && *sub);
   EXPECT_EQ((*sub)->runner, "contrib/Sub/test_tipc/test_train_inference_python.sh");
   EXPECT_EQ((*sub)->run_dir, "contrib/Sub");
@@ -94,7 +96,8 @@ TEST_F(RunnerByContent, TheTemplatesTestServingPlansItsConfigWithoutRunnerAsWith
   const auto found = find();
   ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
   EXPECT_EQ((*found)->runner, "test_tipc/test_serving.sh");
-  EXPECT_EQ((*found)->chain, "serving_infer_python");
+  ASSERT_NE((*found)->chain, nullptr);
+  EXPECT_EQ((*found)->chain->name, "serving_infer_python");
   const auto recognised = dry_run();
   ASSERT_EQ(recognised.exit_code, 0) << recognised.err;
   EXPECT_NE(recognised.err.find("tracing the repository's runner: test_tipc/test_serving.sh"), std::string::npos)
@@ -171,7 +174,7 @@ TEST(FindRunner, EveryCorpusConfigKeepsTheRunnerItsChainNames) {
       if (!found || !*found) continue;
       ++with_runner;
       const std::string name = fs::path((*found)->runner).filename().string();
-      const auto& named = chain ? chain->runners : std::vector<std::string>{kRunnerFileName};
+      const auto& named = (chain ? chain : dialect::dialect_chain(chains))->runners;
       EXPECT_TRUE(std::find(named.begin(), named.end(), name) != named.end()) << text->path << ": " << name;
     }
   }

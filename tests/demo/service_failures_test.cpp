@@ -11,6 +11,7 @@
 #include "run/scheduler.h"
 #include "run/signals.h"
 #include "support/service_processes.h"
+#include "support/shipped_chains.h"
 #include "support/temp_dir.h"
 
 namespace tipc::run {
@@ -46,7 +47,8 @@ class ServiceFailures : public ::testing::Test {
                  "\n--image_dir:null\n");
     plan::PlanOptions plan_options;
     plan_options.mode = "serving_infer";
-    auto plan = plan::plan_chain_config(config::read_config_text(config).value(), "serving_infer_python", plan_options);
+    auto plan = plan::plan_chain_config(config::read_config_text(config).value(),
+                                        test::shipped_chain("serving_infer_python"), plan_options);
     EXPECT_TRUE(plan) << plan.error().str();
     plan->stages.at(0).service->ready_timeout = ready_timeout;
     SchedulerOptions options;

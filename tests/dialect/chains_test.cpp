@@ -119,6 +119,53 @@ TEST(Chains, ASignatureIsReadAndEachProblemOfOneHasItsLineAndKey) {
   EXPECT_NE(text.find(file + ":15: key 'signature': expected words in all or any"), std::string::npos) << text;
 }
 
+// script_keys tables: read in their order into each chain that names one, "@KEY" kept for
+// the kind matcher; the planner word; every problem with its line and key.
+TEST(Chains, ScriptKeyTablesAndThePlannerAreReadAndEachProblemHasItsLineAndKey) {
+  test::TempDir dir;
+  const std::string head = "script_keys:\n  t:\n    convert: [to_x]\n    train: [\"*_train\", \"@trainer\"]\nchains:\n";
+  const auto good = load_chains(dir.write("good.yaml", head + "  - name: a\n    match: {header: [x]}\n"
+                                                               "    runners: [a.sh]\n    script_keys: t\n"
+                                                               "    planner: native\n"));
+  ASSERT_TRUE(good) << good.error().str();
+  const Chain& a = good->chains.at(0);
+  ASSERT_EQ(a.script_keys.size(), 3u);
+  EXPECT_EQ(a.script_keys[0].kind, StageKind::kConvert);
+  EXPECT_EQ(a.script_keys[2].pattern, "@trainer");
+  EXPECT_EQ(a.planner, ChainPlanner::kNative);
+  EXPECT_EQ(script_keys_of(a, StageKind::kTrain), std::vector<std::string>{"*_train"}) << "@KEY names no key";
+
+  const std::string file = dir.write("bad.yaml", "script_keys:\n  t:\n    flying: [x]\n    infer: [\"@\"]\n"
+                                                 "  u: [a, b]\nchains:\n"
+                                                 "  - name: a\n    match: {header: [x]}\n    runners: [a.sh]\n"
+                                                 "    script_keys: missing\n    planner: magic\n");
+  const auto bad = load_chains(file);
+  ASSERT_FALSE(bad);
+  const std::string text = bad.error().str();
+  EXPECT_NE(text.find(file + ":3: key 'flying': not a stage kind"), std::string::npos) << text;
+  EXPECT_NE(text.find(file + ":4: key 'infer': an empty key"), std::string::npos) << text;
+  EXPECT_NE(text.find(file + ":5: key 'u': expected a map of stage kinds"), std::string::npos) << text;
+  EXPECT_NE(text.find(file + ":10: key 'script_keys': no table 'missing' in the file's script_keys (it has: t, u)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(file + ":11: key 'planner': 'magic' is not one of: runner, dialect, native"), std::string::npos)
+      << text;
+}
+
+// What the shipped table says of the chains tipc-run plans without their runner.
+TEST(Chains, TheShippedTableNamesTheDialectChainAndTheServingClientsBothSpellings) {
+  const Chains chains = shipped();
+  ASSERT_NE(dialect_chain(chains), nullptr);
+  EXPECT_EQ(dialect_chain(chains)->name, "train_infer_python");
+  EXPECT_TRUE(dialect_describes(chains, "train_params"));
+  EXPECT_FALSE(dialect_describes(chains, "serving_params"));
+  for (const auto& chain : chains.chains) {
+    if (chain.name != "serving_infer_python") continue;
+    EXPECT_EQ(script_keys_of(chain, StageKind::kInfer), (std::vector<std::string>{"pipline", "pipeline", "http_client"}));
+    EXPECT_EQ(chain.status_logs.front(), "results_serving.log") << "where its native plan writes its status lines";
+  }
+}
+
 TEST(Chains, TheFileLiesBesideTheDialectDirectory) {
   EXPECT_EQ(chains_file("/usr/share/tipc-run/dialects"), "/usr/share/tipc-run/chains.yaml");
 }

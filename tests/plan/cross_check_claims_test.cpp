@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "config/config_text.h"
+#include "support/shipped_chains.h"
 
 namespace tipc::plan {
 namespace {
@@ -39,6 +40,11 @@ Plan traced_plan(const std::vector<std::pair<StageKind, std::string>>& commands)
   return plan;
 }
 
+// The cross-check of a train/inference config, with that chain's script keys.
+std::vector<Diagnostic> checked(const config::TrainInferConfig& config, const Plan& plan) {
+  return cross_check(config, nullptr, test::python_script_keys(), plan);
+}
+
 std::string listed(const std::vector<Diagnostic>& found) {
   std::string out;
   for (const auto& d : found) out += d.str() + "\n";
@@ -51,16 +57,16 @@ TEST(CrossCheckClaims, ATrainerLineWithEqualsSignsIsNoModeOverride) {
       "trainer:norm_train\nnorm_train:tools/train.py --epochs=1 --batch-size=1 --save_dir=./out\n");
   const auto plan = traced_plan(
       {{StageKind::kTrain, "python tools/train.py --epochs=1 --batch-size=1 --save_dir=./out --epochs=1"}});
-  EXPECT_TRUE(cross_check(config, nullptr, plan).empty()) << listed(cross_check(config, nullptr, plan));
+  EXPECT_TRUE(checked(config, plan).empty()) << listed(checked(config, plan));
 }
 
 TEST(CrossCheckClaims, AnOverrideTheRunnerPassedAsTwoWordsWasNotDropped) {
   const auto config = config_from("===train_params===\nmodel_name:m\n--epochs:lite_train_lite_infer=1\n");
   const auto passed = traced_plan({{StageKind::kTrain, "python train.py --epochs 1"}});
-  EXPECT_TRUE(cross_check(config, nullptr, passed).empty()) << listed(cross_check(config, nullptr, passed));
+  EXPECT_TRUE(checked(config, passed).empty()) << listed(checked(config, passed));
   const auto dropped = traced_plan({{StageKind::kTrain, "python train.py"}});
-  const auto found = cross_check(config_from("===train_params===\nmodel_name:m\n--epochs:whole_train_whole_infer=1\n"),
-                                 nullptr, dropped);
+  const auto found = checked(config_from("===train_params===\nmodel_name:m\n--epochs:whole_train_whole_infer=1\n"),
+                             dropped);
   ASSERT_EQ(found.size(), 1u) << listed(found);
   EXPECT_EQ(found[0].line, 3);
   EXPECT_NE(found[0].message.find("is not listed: the runner dropped the parameter"), std::string::npos);
@@ -69,9 +75,9 @@ TEST(CrossCheckClaims, AnOverrideTheRunnerPassedAsTwoWordsWasNotDropped) {
 TEST(CrossCheckClaims, AValueTheRunnerReadPastItsSecondColonWasNotCut) {
   const auto config = config_from("===train_params===\nmodel_name:m\nmodel_type:seg:unet\n");
   const auto read_on = traced_plan({{StageKind::kTrain, "python train.py --type seg --arch unet"}});
-  EXPECT_TRUE(cross_check(config, nullptr, read_on).empty()) << listed(cross_check(config, nullptr, read_on));
+  EXPECT_TRUE(checked(config, read_on).empty()) << listed(checked(config, read_on));
   const auto cut = traced_plan({{StageKind::kTrain, "python train.py --type seg --arch unet_v2"}});
-  const auto found = cross_check(config, nullptr, cut);
+  const auto found = checked(config, cut);
   ASSERT_EQ(found.size(), 1u) << listed(found);
   EXPECT_NE(found[0].message.find("it used 'seg', the line says 'seg:unet'"), std::string::npos) << listed(found);
 }

@@ -12,6 +12,7 @@
 #include "plan/traced_planner.h"
 #include "support/golden_trace.h"
 #include "support/paths.h"
+#include "support/shipped_chains.h"
 
 namespace tipc::plan {
 namespace {
@@ -34,7 +35,7 @@ std::vector<Diagnostic> check_corpus_run(const std::string& repo, const std::str
   options.repo_root = "/repo-root";
   const auto plan = plan_from_trace(trace, cfg, options).value();
   const auto dialect = dialect::load_dialect(test::dialect_dir(), dialect_name).value();
-  return cross_check(cfg, &dialect, plan);
+  return cross_check(cfg, &dialect, test::python_script_keys(), plan);
 }
 
 bool has(const std::vector<Diagnostic>& found, int line, const std::string& key, const std::string& text) {
@@ -98,8 +99,9 @@ TEST(CrossCheck, CutValuesDroppedOrIgnoredModeOverridesAndEmptyTrainers) {
       "===train_params===\nmodel_name:m\nGlobal.epoch_num:lite_train_lite_infer=1|whole_train_whole_infer=50\n"
       "Train.batch:whole_train_whole_infer=8\nGlobal.pretrained_model:https://host/w.pdparams\n"
       "trainer:norm_train|pact_train\nnorm_train:tools/train.py\npact_train:\n");
-  const auto found = cross_check(
-      config, nullptr, plan_with_train({"python", "tools/train.py", "Global.epoch_num=2", "Global.pretrained_model=https"}));
+  const auto found =
+      cross_check(config, nullptr, test::python_script_keys(),
+                  plan_with_train({"python", "tools/train.py", "Global.epoch_num=2", "Global.pretrained_model=https"}));
   EXPECT_TRUE(has(found, 5, "Global.pretrained_model", "second colon")) << all(found);
   EXPECT_TRUE(has(found, 3, "Global.epoch_num", "trained with Global.epoch_num=2, not the 1")) << all(found);
   EXPECT_TRUE(has(found, 4, "Train.batch", "not listed")) << all(found);

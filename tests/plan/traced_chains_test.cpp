@@ -160,6 +160,7 @@ void check_plan(Tally& tally, const Pending& pending, const Result<trace::Trace>
   TracedPlanOptions options;
   options.rules = &tipc::compat::reference_planning_rules();
   options.repo_root = pending.request.repo_root;
+  if (pending.chain) options.script_keys = pending.chain->script_keys;
   const bool probe = name == "paddle2onnx";  // a few calls each: the probes are cheap here
   if (probe) {
     options.status_sources =

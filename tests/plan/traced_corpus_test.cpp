@@ -54,7 +54,7 @@ std::string executed_log(const CorpusRun& run, run::Executor& executor) {
   test::TempDir root;
   const std::string root_text = root.path().string();
   auto plan = test::traced_corpus_plan(run, test::golden_trace(run.base, root_text),
-                                       {.repo_root = root_text, .python = test::fake_python_binary(), .status_sources = {}, .setup = {}});
+                                       {.repo_root = root_text, .python = test::fake_python_binary(), .status_sources = {}, .setup = {}, .script_keys = {}});
   if (!plan) return "plan failed: " + plan.error().str();
   for (auto& stage : plan->stages) stage.env["TIPC_FAKE_MODEL"] = plan->model_name;
   return test::run_compat_serially(*plan, root.path(), executor);

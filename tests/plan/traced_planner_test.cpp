@@ -13,6 +13,7 @@
 #include "plan/traced_status.h"
 #include "run/fake_executor.h"
 #include "run/scheduler.h"
+#include "support/shipped_chains.h"
 
 namespace tipc::plan {
 namespace {
@@ -33,8 +34,15 @@ const char* const kConfig =
     "norm_train:tools/train.py -c a.yml -o\n===eval_params===\neval:tools/eval.py -c a.yml -o\n"
     "===infer_params===\nnorm_export:tools/export_model.py -c a.yml -o\ninference:tools/infer.py\n";
 
-const TracedPlanOptions kCompat = [] {
+// The train/inference chain's script keys (configs/chains.yaml) give the stages' kinds.
+const TracedPlanOptions kNative = [] {
   TracedPlanOptions o;
+  o.script_keys = test::python_script_keys();
+  return o;
+}();
+
+const TracedPlanOptions kCompat = [] {
+  TracedPlanOptions o = kNative;
   o.rules = &tipc::compat::reference_planning_rules();
   return o;
 }();
@@ -92,11 +100,11 @@ TEST(TracedPlanner, KindsComeFromTheConfigsScriptLines) {
 // model directory, and the output check refused it as writing that file twice.
 TEST(TracedPlanner, ATrainsModelDirectoryIsWhatItsArgumentsSaveToNeverItsLog) {
   trace::Trace t = chain();
-  auto plan = plan_from_trace(t, make_config(kConfig), {});
+  auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan) << plan.error().str();
   EXPECT_EQ(plan->stages[0].model_dir, "out/t");
   t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.epoch_num=1"};
-  plan = plan_from_trace(t, make_config(kConfig), {});
+  plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan) << plan.error().str();
   EXPECT_EQ(plan->stages[0].model_dir, "") << "not its log " << plan->stages[0].log;
 }
@@ -114,7 +122,7 @@ TEST(TracedPlanner, GpuNeedsComeFromTheLaunchersArgumentsAndTheDeviceSwitch) {
   trace::Trace t = chain();
   t.calls[0].args = {"-m", "paddle.distributed.launch", "--ips=10.0.0.1,10.0.0.2", "--gpus=0,1,2,3",
                      "tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t"};
-  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->stages[0].needs.gpus, 4);
   EXPECT_EQ(plan->stages[0].needs.nodes, 2);
@@ -123,11 +131,11 @@ TEST(TracedPlanner, GpuNeedsComeFromTheLaunchersArgumentsAndTheDeviceSwitch) {
   EXPECT_EQ(plan->stages[0].kind, StageKind::kTrain);
   EXPECT_EQ(plan->stages[3].needs.gpus, 0);  // --use_gpu=False
   t.calls[1].env["CUDA_VISIBLE_DEVICES"] = "";
-  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[1].needs.gpus, 0);  // every GPU hidden
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kNative)->stages[1].needs.gpus, 0);  // every GPU hidden
   t.calls[1].env["CUDA_VISIBLE_DEVICES"] = "0";
-  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[1].needs.gpus, 1);
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kNative)->stages[1].needs.gpus, 1);
   t.calls[0].args = {"-m", "torch.distributed.run", "--nproc_per_node=2", "train.py"};
-  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 2);
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kNative)->stages[0].needs.gpus, 2);
 }
 
 // The benchmark record names a benchmark train by these (report/benchmark_record.h).
@@ -156,7 +164,7 @@ TEST(TracedPlanner, AStageWithNothingSayingItsDeviceRunsWhereItsInputsWereMade) 
   trace::Trace t = chain();
   t.calls[0].args.insert(t.calls[0].args.begin(), {"-m", "paddle.distributed.launch", "--gpus=0,1"});
   t.calls[0].env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
-  const auto gpu = plan_from_trace(t, make_config(kConfig), {});
+  const auto gpu = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(gpu) << gpu.error().str();
   EXPECT_EQ(gpu->stages[0].needs.gpus, 2);
   EXPECT_EQ(gpu->stages[1].needs.gpus, 1);  // eval and export read the train's directory
@@ -167,7 +175,7 @@ TEST(TracedPlanner, AStageWithNothingSayingItsDeviceRunsWhereItsInputsWereMade) 
             std::nullopt);  // --compat keeps the traced environment
 
   t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t", "--use_gpu=False"};
-  const auto cpu = plan_from_trace(t, make_config(kConfig), {});
+  const auto cpu = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(cpu);
   EXPECT_EQ(cpu->stages[1].needs.gpus, 0);  // a CPU train's eval and export stay on the CPU
   EXPECT_EQ(cpu->stages[2].needs.gpus, 0);
@@ -179,16 +187,16 @@ TEST(TracedPlanner, ATrainWhoseDeviceNothingStatesRunsOnTheDeviceOfTheStagesRead
   trace::Trace t = chain();
   t.calls[0].env["CUDA_VISIBLE_DEVICES"] = std::nullopt;
   t.calls[1].env["CUDA_VISIBLE_DEVICES"] = "0";
-  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 1);
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kNative)->stages[0].needs.gpus, 1);
   t.calls[1].env["CUDA_VISIBLE_DEVICES"] = std::nullopt;  // nothing states any device
-  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[0].needs.gpus, 0);
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kNative)->stages[0].needs.gpus, 0);
 }
 
 TEST(TracedPlanner, AnEvalOrInferenceThatReadsNothingEarlierStillRunsAfterWhatTheRunnerRanItAfter) {
   trace::Trace t = chain();
   t.calls[1].args = {"tools/eval.py", "-c", "a.yml"};     // weights found through the model's config
   t.calls[3].args = {"tools/infer.py", "--use_gpu=False"};  // the same
-  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->stages[1].deps, std::vector<std::string>{plan->stages[0].id});
   EXPECT_EQ(plan->stages[3].deps, std::vector<std::string>{plan->stages[2].id});
@@ -201,7 +209,7 @@ TEST(TracedPlanner, AnInferenceStartedWhileAServerRunsIsItsClientWhateverElseItR
   t.evals.insert(t.evals.begin() + 4, "python -m serve --model=./out/t --port=9997 > ./out/server.log 2>&1 &");
   t.calls.insert(t.calls.begin() + 3, call({"-m", "serve", "--model=./out/t", "--port=9997"}, 4, "out/server.log"));
   t.calls[4].eval_index = 5;
-  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan) << plan.error().str();
   ASSERT_EQ(plan->stages.size(), 5u);
   const auto& s = plan->stages;
@@ -210,7 +218,7 @@ TEST(TracedPlanner, AnInferenceStartedWhileAServerRunsIsItsClientWhateverElseItR
   EXPECT_EQ(s[4].deps, (std::vector<std::string>{s[2].id, s[3].id}));       // the client: export and server
   t.calls.erase(t.calls.begin() + 3);  // no server: the inference reads the export only
   t.calls[3].eval_index = 4;
-  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), {})->stages[3].deps, std::vector<std::string>{s[2].id});
+  EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kNative)->stages[3].deps, std::vector<std::string>{s[2].id});
 }
 
 TEST(TracedPlanner, EnvironmentIsTheTracedOneInCompatAndLogicalIdsByDefault) {
@@ -219,12 +227,12 @@ TEST(TracedPlanner, EnvironmentIsTheTracedOneInCompatAndLogicalIdsByDefault) {
   EXPECT_EQ(compat->stages[1].env.at("CUDA_VISIBLE_DEVICES"), std::nullopt);
   trace::Trace t = chain();
   t.calls[1].args.push_back("Global.use_gpu=True");
-  const auto plain = plan_from_trace(t, make_config(kConfig), {});
+  const auto plain = plan_from_trace(t, make_config(kConfig), kNative);
   EXPECT_EQ(plain->stages[1].env.at("CUDA_VISIBLE_DEVICES"), std::optional<std::string>("0"));
 }
 
 TEST(TracedPlanner, DependenciesFollowTheDataFlow) {
-  const auto plan = plan_from_trace(chain(), make_config(kConfig), {});
+  const auto plan = plan_from_trace(chain(), make_config(kConfig), kNative);
   ASSERT_TRUE(plan);
   const auto& s = plan->stages;
   EXPECT_EQ(s[1].deps, std::vector<std::string>{s[0].id});  // eval reads the train's directory
@@ -233,7 +241,7 @@ TEST(TracedPlanner, DependenciesFollowTheDataFlow) {
 }
 
 TEST(TracedPlanner, AStageNeverStartsBeforeAStageWhoseOutputItReads) {
-  const auto plan = plan_from_trace(chain(), make_config(kConfig), {});
+  const auto plan = plan_from_trace(chain(), make_config(kConfig), kNative);
   ASSERT_TRUE(plan);
   run::FakeExecutor fake;
   fake.scripts[plan->config_path + "#" + plan->stages[0].id].seconds = 50;
@@ -330,7 +338,7 @@ TEST(TracedPlanner, AProgramFedThroughAShellPipeIsUnsupportedNotRunOnNoInput) {
   trace::Trace t = chain();
   t.calls.push_back(call({"test_tipc/extract_loss.py", "-v", "Iter:", "-e", "loss: {%f},"}, trace::kNoEval));
   t.calls.back().stdin_from_pipe = true;
-  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan) << plan.error().str();
   ASSERT_EQ(plan->stages.size(), 5u);
   for (std::size_t i = 0; i < 4; ++i) EXPECT_FALSE(plan->stages[i].unsupported) << plan->stages[i].id;
@@ -354,7 +362,7 @@ TEST(TracedPlanner, AProgramFedThroughAShellPipeIsUnsupportedNotRunOnNoInput) {
 TEST(TracedPlanner, AStageWithoutVisibleDataFlowKeepsTraceOrder) {
   trace::Trace t = chain();
   t.calls.insert(t.calls.begin() + 1, call({"setup_op.py", "install"}, trace::kNoEval));
-  const auto plan = plan_from_trace(t, make_config(kConfig), {});
+  const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->stages[1].kind, StageKind::kOther);
   EXPECT_EQ(plan->stages[1].deps, std::vector<std::string>{plan->stages[0].id});

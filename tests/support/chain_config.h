@@ -4,6 +4,7 @@
 #include <string>
 
 #include "plan/chain_planner.h"
+#include "support/shipped_chains.h"
 #include "support/temp_dir.h"
 
 namespace tipc::test {
@@ -19,7 +20,7 @@ inline void plan_chain_text(PlannedChain& out, const std::string& text, const st
   out.config = out.dir.write("c.txt", text);
   plan::PlanOptions options;
   options.mode = mode;
-  out.plan = plan::plan_chain_config(config::read_config_text(out.config).value(), chain, options);
+  out.plan = plan::plan_chain_config(config::read_config_text(out.config).value(), shipped_chain(chain), options);
 }
 
 // The config text with its first `from` replaced by `to`: a config one mistake away.

@@ -13,6 +13,7 @@
 #include "support/golden_trace.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
+#include "support/shipped_chains.h"
 
 namespace tipc::test {
 namespace {
@@ -170,6 +171,7 @@ Result<plan::Plan> traced_corpus_plan(const CorpusRun& run, const trace::Trace& 
                                       const plan::TracedPlanOptions& extra) {
   plan::TracedPlanOptions options = extra;
   options.rules = &tipc::compat::reference_planning_rules();
+  options.script_keys = python_script_keys();  // the corpus's runs are of the train/inference chain
   return plan::plan_from_trace(trace, corpus_config(run), options);
 }
 
