@@ -72,10 +72,9 @@ int run_chain(const tipc::cli::Options& given) {
   //    or native. Nothing is written or started. Who planned them, and why, heads the
   //    console (stderr on a dry run: its stdout is the plan). An invalid config is
   //    reported and left out; the others are still planned.
-  const auto chains = cli::load_chains_for(options);
-  if (!chains) return report(chains.error());
+  const auto& chains = project->chains;
   const auto files = cli::select_config_files(options.config, cli::config_exclusions(options, project->settings),
-                                              *chains ? &**chains : nullptr);
+                                              chains ? &*chains : nullptr);
   if (!files) return report(files.error());
   auto suite = cli::plan_suite(*files, *project, options);
   if (!suite) return report(suite.error());

@@ -39,6 +39,14 @@ Result<Project> with_launcher(Project project, const Options& options, const std
 
 }  // namespace
 
+Result<std::optional<dialect::Chains>> load_chains_for(const Options& options) {
+  std::error_code ec;
+  std::string file = dialect::chains_file(options.dialect_dir.value_or(dialect::default_dialect_directory()));
+  if (!fs::exists(file, ec)) file = dialect::chains_file(dialect::default_dialect_directory());
+  if (!fs::exists(file, ec)) return std::optional<dialect::Chains>{};
+  return std::optional<dialect::Chains>{TRY(dialect::load_chains(file))};
+}
+
 Result<Project> load_project(const Options& options) {
   Project project;
   std::error_code ec;
@@ -50,6 +58,7 @@ Result<Project> load_project(const Options& options) {
     project.settings = TRY(config::load_project_settings(options.settings.value_or(default_settings)));
   }
   project.trace_env = TRY(trace_environment(project.settings, options));
+  project.chains = TRY(load_chains_for(options));
 
   const std::string dialect_dir = options.dialect_dir.value_or(dialect::default_dialect_directory());
   auto choice = choose_dialect(options, project, dialect_dir);

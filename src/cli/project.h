@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "config/project_settings.h"
 #include "core/error.h"
+#include "dialect/chains.h"
 #include "dialect/dialect.h"
 #include "trace/passed_env.h"
 
@@ -22,9 +23,17 @@ struct Project {
   // (--plan-from auto or runner); a config that needs the dialect gets this error.
   std::optional<Error> dialect_error;
   std::optional<dialect::Launcher> launcher;
+  // configs/chains.yaml (load_chains_for), read once for the run: each config's chain, its
+  // runner and planner; nullopt when no chains.yaml is found.
+  std::optional<dialect::Chains> chains;
   // Passed into every trace of a runner (cli/trace_environment.h: settings, then --trace-env).
   trace::PassedEnvironment trace_env;
 };
+
+// chains.yaml beside the dialect directory (--dialect-dir, else the default one); for a
+// dialect directory of one's own without one, the chains.yaml tipc-run ships; nullopt when
+// there is none at all.
+Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
 
 // --dialect, else the settings' dialect, else detected from the root's markers
 // (dialect::detect_dialect: an error when none decides, unless runners may plan: then

@@ -276,7 +276,7 @@ Result<void> check_suite_mode(const std::vector<ConfigFile>& files, const Projec
 }  // namespace
 
 Result<Suite> plan_mode_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
-  const auto chains = TRY(load_chains_for(options));
+  const auto& chains = project.chains;
   TRY(check_suite_mode(files, project, options, chains));
   // The data every config of the MODE needs: a missing archive is found before a dry run's plan.
   if (options.rules->checks_config()) {  // the reference's rules take the paths as they are

@@ -100,7 +100,7 @@ Result<ModeSplit> split_by_mode(const std::vector<ConfigFile>& files, const std:
 }
 
 Result<Suite> plan_suite(const SelectedConfigs& selected, const Project& project, const Options& options) {
-  const auto chains = TRY(load_chains_for(options));
+  const auto& chains = project.chains;
   const bool split_here = selected.directory && chains;
   if (!split_here && options.modes.size() <= 1) return plan_configs(selected.files, project, options);
   ModeSplit split;

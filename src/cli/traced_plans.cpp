@@ -202,14 +202,6 @@ Result<plan::Plan> plan_of_trace(const Result<trace::Trace>& traced, const trace
 
 }  // namespace
 
-Result<std::optional<dialect::Chains>> load_chains_for(const Options& options) {
-  std::error_code ec;
-  std::string file = dialect::chains_file(options.dialect_dir.value_or(dialect::default_dialect_directory()));
-  if (!fs::exists(file, ec)) file = dialect::chains_file(dialect::default_dialect_directory());
-  if (!fs::exists(file, ec)) return std::optional<dialect::Chains>{};
-  return std::optional<dialect::Chains>{TRY(dialect::load_chains(file))};
-}
-
 Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, const std::string& repo_root,
                                                const RunnerChoice& choice) {
   std::error_code ec;

@@ -38,11 +38,6 @@ struct RunnerChoice {
   dialect::RunnerScripts* scripts = nullptr;  // the scripts read so far, shared by a run's configs; nullptr: read afresh
 };
 
-// chains.yaml beside the dialect directory (--dialect-dir, else the default one); for a
-// dialect directory of one's own without one, the chains.yaml tipc-run ships; nullopt when
-// there is none at all.
-Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
-
 // --runner when given (an error when it is missing or outside the repository), else the
 // runner of the config's chain (by its decoded header line) in its nearest test_tipc/
 // directory: the first of the chain's runner files there, else the one script there that
