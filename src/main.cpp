@@ -14,7 +14,6 @@
 #include "cli/subcommand.h"
 #include "cli/suite.h"
 #include "cli/suite_modes.h"
-#include "cli/traced_plans.h"
 #include "cli/visible_console.h"
 
 namespace {

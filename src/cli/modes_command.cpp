@@ -51,7 +51,7 @@ Result<std::vector<std::string>> modes_of_configs(const std::string& argument, c
       continue;
     }
     const std::string header = dialect::config_header(file.text->header_line());
-    const auto found = chain_modes(chains, header, std::filesystem::path(file.path).filename().string());
+    const auto found = dialect::chain_modes(chains, header, std::filesystem::path(file.path).filename().string());
     if (found.empty() && !first_problem) {
       first_problem = Error::at(file.path, 1, "",
                                 fmt::format("no chain of {} matches this config (header '{}')", chains_path, header));
@@ -64,19 +64,6 @@ Result<std::vector<std::string>> modes_of_configs(const std::string& argument, c
 
 }  // namespace
 
-std::vector<std::string> chain_modes(const dialect::Chains& chains, const std::string& header,
-                                     const std::string& file_name) {
-  std::vector<std::string> modes;
-  for (const bool for_own_modes : {false, true}) {
-    for (const dialect::Chain& chain : chains.chains) {
-      if (chain.when_modes.empty() == for_own_modes) continue;
-      for (const auto& mode : chain.modes) {
-        if (dialect::choose_chain(chains, header, file_name, mode) == &chain) add_new(modes, mode);
-      }
-    }
-  }
-  return modes;
-}
 
 int modes_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   auto parsed = parse_modes_args(args, out, err);

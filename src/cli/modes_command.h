@@ -13,13 +13,6 @@
 
 namespace tipc::cli {
 
-// The modes of the chains a config with this header and file name is run by: those of the
-// chain chosen whatever the MODE, then those of chains chosen for a MODE of their own
-// (benchmark_train), each mode once and only where choose_chain picks the chain that
-// lists it. Empty when no chain matches the config.
-std::vector<std::string> chain_modes(const dialect::Chains& chains, const std::string& header,
-                                     const std::string& file_name);
-
 // `args` are the words after "modes".
 int modes_main(const std::vector<std::string>& args);
 int modes_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

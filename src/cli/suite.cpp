@@ -2,22 +2,26 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <ostream>
 #include <set>
+#include <thread>
 
 #include <fmt/format.h>
 
-#include "config/project_settings.h"
-#include "plan/alignment_stages.h"
-#include "plan/chain_planner.h"
 #include "cli/confinement.h"
+#include "cli/offline_downloads.h"
 #include "cli/running_binary.h"
-#include "cli/traced_plans.h"
+#include "config/project_settings.h"
 #include "core/plural.h"
+#include "data/download_cache.h"
+#include "plan/alignment_stages.h"
 #include "plan/output_separation.h"
 #include "plan/plan_file.h"
+#include "plan/suite_planner.h"
 #include "run/run_verdict.h"
 
 namespace tipc::cli {
@@ -181,57 +185,79 @@ void add_reading_warnings(const config::ConfigText& text, plan::Plan& plan) {
   plan.warnings.insert(plan.warnings.begin(), warnings.begin(), warnings.end());
 }
 
-// The plan of every config, in file order: traced from its runner where one plans it
-// (--plan-from auto or runner), native otherwise.
+// Traces are kept where a person's caches are: $TIPC_TRACE_CACHE ("" turns the cache
+// off), else $XDG_CACHE_HOME/tipc-run/traces, else ~/.cache/tipc-run/traces.
+std::string trace_cache_directory() {
+  if (const char* dir = std::getenv("TIPC_TRACE_CACHE")) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/tipc-run/traces";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/tipc-run/traces";
+  return "";
+}
+
+plan::PlanSource plan_source(PlanFrom from) {
+  if (from == PlanFrom::kRunner) return plan::PlanSource::kRunner;
+  return from == PlanFrom::kDialect ? plan::PlanSource::kDialect : plan::PlanSource::kAuto;
+}
+
+// What planning a MODE's configs takes (plan/suite_planner.h), from the command line and
+// the repository.
+plan::SuitePlanRequest suite_plan_request(const Project& project, const Options& options) {
+  plan::SuitePlanRequest request;
+  request.options = plan_options_for(project, options);
+  request.source = plan_source(options.plan_from);
+  request.runner = options.runner;
+  request.chains = project.chains ? &*project.chains : nullptr;
+  request.dialect = project.dialect_error ? nullptr : &project.dialect;
+  request.dialect_error = project.dialect_error;
+  request.dialect_sure = !project.dialect_error && project.dialect_choice.doubt.empty();
+  request.strict = options.strict;
+  const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  request.trace = {project.trace_env, trace_cache_directory(), jobs, {running_binary(), options.offline, {}}};
+  return request;
+}
+
+// What the command line adds to a plan: --offline refuses a traced runner's downloads that
+// are not cached; the default mode refuses an output directory outside the repository and
+// warns of what reading the config changed.
+Result<plan::Plan> checked_plan(Result<plan::Plan> plan, bool traced, const config::ConfigText& text,
+                                const Project& project, const Options& options) {
+  if (!plan) return plan;
+  if (traced && options.offline) {
+    refuse_uncached_downloads(*plan, project.root, data::DownloadCache(data::default_download_cache_directory()));
+  }
+  if (!options.rules->checks_config()) return plan;
+  if (const auto outside = output_outside_repository(*plan, text, project.root)) return fail(Error{{*outside}});
+  add_reading_warnings(text, *plan);
+  return plan;
+}
+
+// The plan of every config, in file order (plan::plan_configs decides who plans each). A
+// config that cannot be read, or whose model_name leaves the output tree, is never planned
+// or traced.
 std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, const Project& project,
-                                          const Options& options, const RunnerChoice& choice, Suite& suite) {
-  const plan::PlanOptions plan_options = plan_options_for(project, options);
+                                          const Options& options, Suite& suite) {
   std::vector<std::optional<Result<plan::Plan>>> slots(files.size());
-  std::vector<std::pair<const config::ConfigText*, RunnerCall>> to_trace;
-  std::vector<std::size_t> traced;
+  std::vector<const config::ConfigText*> readable;
+  std::vector<std::size_t> at;  // the file of each readable config
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!files[i].text) {
       slots[i] = fail(files[i].text.error());
-      continue;
-    }
-    const config::ConfigText& text = *files[i].text;
-    if (const auto unconfined = options.rules->checks_config() ? unconfined_model_name(text) : std::nullopt) {
+    } else if (const auto unconfined =
+                   options.rules->checks_config() ? unconfined_model_name(*files[i].text) : std::nullopt) {
       slots[i] = fail(Error{{*unconfined}});
-      continue;
-    }
-    auto runner = options.plan_from == PlanFrom::kDialect ? Result<std::optional<RunnerCall>>{}
-                                                 : find_runner(text, project.root, choice);
-    if (!runner) slots[i] = fail(runner.error());
-    else if (*runner) {
-      to_trace.emplace_back(&text, **runner);
-      traced.push_back(i);
-      auto& runners = suite.runners;
-      if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end()) runners.push_back((*runner)->runner);
-    } else if (options.plan_from == PlanFrom::kRunner) {
-      slots[i] = fail(Error::at(text.path, 0, "",
-                                "--plan-from runner: its chain's runner is not in the test_tipc/ directory above it "
-                                "(give --runner PATH, or --plan-from dialect)"));
-    } else if (const dialect::Chain* chain = native_chain(text, choice)) {
-      slots[i] = plan::plan_chain_config(text, *chain, plan_options);
-    } else if (project.dialect_error) {
-      slots[i] = fail(*project.dialect_error);
     } else {
-      slots[i] = plan::plan_config(text, project.dialect, plan_options);
+      readable.push_back(&*files[i].text);
+      at.push_back(i);
     }
   }
-  suite.traced = traced.size();
-  auto traced_plans = plan_from_runners(to_trace, project, options);
-  for (std::size_t t = 0; t < traced.size(); ++t) slots[traced[t]] = std::move(traced_plans[t]);
+  auto planned = plan::plan_configs(readable, suite_plan_request(project, options));
+  suite.traced = static_cast<std::size_t>(std::count(planned.traced.begin(), planned.traced.end(), true));
+  suite.runners = std::move(planned.runners);
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    slots[at[k]] = checked_plan(std::move(planned.plans[k]), planned.traced[k], *readable[k], project, options);
+  }
   std::vector<Result<plan::Plan>> plans;
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    plans.push_back(std::move(*slots[i]));
-    if (!plans.back() || !options.rules->checks_config()) continue;
-    if (const auto outside = output_outside_repository(*plans.back(), *files[i].text, project.root)) {
-      plans.back() = fail(Error{{*outside}});
-      continue;
-    }
-    add_reading_warnings(*files[i].text, *plans.back());
-  }
+  for (auto& slot : slots) plans.push_back(std::move(*slot));
   return plans;
 }
 
@@ -289,9 +315,7 @@ Result<Suite> plan_mode_configs(const std::vector<ConfigFile>& files, const Proj
   }
   Suite suite;
   suite.configs = files.size();
-  dialect::RunnerScripts scripts;  // each test_tipc/ directory's scripts read once for all configs
-  auto plans = plan_each(files, project, options, {options.runner, options.mode, chains ? &*chains : nullptr, &scripts},
-                         suite);
+  auto plans = plan_each(files, project, options, suite);
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
     else add_problems(suite, files[i].path, plans[i].error());

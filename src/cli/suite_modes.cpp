@@ -8,7 +8,6 @@
 #include <fmt/ranges.h>
 
 #include "cli/modes_command.h"
-#include "cli/traced_plans.h"
 #include "core/plural.h"
 #include "report/report_text.h"
 
@@ -20,11 +19,12 @@ bool lists(const std::vector<std::string>& modes, const std::string& mode) {
   return std::find(modes.begin(), modes.end(), mode) != modes.end();
 }
 
-// The MODEs `file` takes (modes_command's chain_modes: the MODEs whose chosen chain lists
+// The MODEs `file` takes (dialect::chain_modes: the MODEs whose chosen chain lists
 // them); none for a config that cannot be read.
 std::vector<std::string> modes_of(const ConfigFile& file, const dialect::Chains& chains) {
   if (!file.text) return {};
-  return chain_modes(chains, dialect::config_header(file.text->header_line()), fs::path(file.path).filename().string());
+  return dialect::chain_modes(chains, dialect::config_header(file.text->header_line()),
+                              fs::path(file.path).filename().string());
 }
 
 // The MODEs some config of `files` takes, in the order chains.yaml lists them.

@@ -170,6 +170,20 @@ const Chain* choose_chain(const Chains& chains, const std::string& header, const
   return nullptr;
 }
 
+std::vector<std::string> chain_modes(const Chains& chains, const std::string& header, const std::string& file_name) {
+  std::vector<std::string> modes;
+  for (const bool for_own_modes : {false, true}) {
+    for (const Chain& chain : chains.chains) {
+      if (chain.when_modes.empty() == for_own_modes) continue;
+      for (const auto& mode : chain.modes) {
+        const bool listed = std::find(modes.begin(), modes.end(), mode) != modes.end();
+        if (!listed && choose_chain(chains, header, file_name, mode) == &chain) modes.push_back(mode);
+      }
+    }
+  }
+  return modes;
+}
+
 const Chain* chain_of_config(const Chains& chains, const config::ConfigText& config, const std::string& mode) {
   return choose_chain(chains, config_header(config.header_line()), std::filesystem::path(config.path).filename().string(),
                       mode);

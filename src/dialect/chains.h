@@ -72,13 +72,19 @@ Result<Chains> load_chains(const std::string& file);
 std::string config_header(const std::string& first_line);
 
 // Whether a chain lists `mode` among its modes: then the runners decide whether a config
-// takes it (each traced config is checked against its runner's modes, cli/traced_plans.h's
+// takes it (each traced config is checked against its runner's modes, plan/runner_lookup.h's
 // find_runner), and the dialect only for the configs it plans (plan::plan_config).
 bool chain_knows_mode(const Chains& chains, const std::string& mode);
 
 // The first chain whose match holds; nullptr when none does.
 const Chain* choose_chain(const Chains& chains, const std::string& header, const std::string& file_name,
                           const std::string& mode);
+
+// The modes of the chains a config with this header and file name is run by: those of the
+// chain chosen whatever the MODE, then those of chains chosen for a MODE of their own
+// (benchmark_train), each mode once and only where choose_chain picks the chain that
+// lists it. Empty when no chain matches the config.
+std::vector<std::string> chain_modes(const Chains& chains, const std::string& header, const std::string& file_name);
 
 // The chain of a config (its decoded header line and its file name) in `mode` ("": any).
 const Chain* chain_of_config(const Chains& chains, const config::ConfigText& config, const std::string& mode);

@@ -31,21 +31,21 @@ std::string lines(const Modes& modes) {
 }
 
 TEST(ModesCommand, ATrainConfigHasItsChainsModesThenTheBenchmarkChainsOwn) {
-  EXPECT_EQ(chain_modes(shipped_chains(), "train_params", "alexnet.txt"), kTrainInferModes);
+  EXPECT_EQ(dialect::chain_modes(shipped_chains(), "train_params", "alexnet.txt"), kTrainInferModes);
 }
 
 TEST(ModesCommand, EachChainOfTheDemoHasItsOwnModes) {
   const auto chains = shipped_chains();
-  EXPECT_EQ(chain_modes(chains, "paddle2onnx_params", "alexnet_paddle2onnx.txt"), Modes{"paddle2onnx_infer"});
-  EXPECT_EQ(chain_modes(chains, "serving_params", "alexnet_serving.txt"), Modes{"serving_infer"});
-  EXPECT_EQ(chain_modes(chains, "cpp_infer_params", "model_linux_gpu_normal_normal_infer_cpp_linux_gpu_cpu.txt"),
+  EXPECT_EQ(dialect::chain_modes(chains, "paddle2onnx_params", "alexnet_paddle2onnx.txt"), Modes{"paddle2onnx_infer"});
+  EXPECT_EQ(dialect::chain_modes(chains, "serving_params", "alexnet_serving.txt"), Modes{"serving_infer"});
+  EXPECT_EQ(dialect::chain_modes(chains, "cpp_infer_params", "model_linux_gpu_normal_normal_infer_cpp_linux_gpu_cpu.txt"),
             Modes{"cpp_infer"});
 }
 
 TEST(ModesCommand, AModeIsListedOnlyWhereItsChainIsTheOneChosenForIt) {
   // An NPU train config: its chain's four modes; whole_infer's chain for it is still the NPU one,
   // and benchmark_train goes to the benchmark chain, which matches every train_params config.
-  EXPECT_EQ(chain_modes(shipped_chains(), "train_params", "alexnet_train_npu_normal.txt"),
+  EXPECT_EQ(dialect::chain_modes(shipped_chains(), "train_params", "alexnet_train_npu_normal.txt"),
             (Modes{"lite_train_lite_infer", "lite_train_whole_infer", "whole_train_whole_infer", "whole_infer",
                    "benchmark_train"}));
 }

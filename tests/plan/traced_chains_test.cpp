@@ -1,5 +1,5 @@
 // Every config of the shared corpus (../shared/tipc-corpus/configs, all seven repositories),
-// whatever its chain: configs/chains.yaml picks its runner (cli::find_runner), the runner is
+// whatever its chain: configs/chains.yaml picks its runner (plan::find_runner), the runner is
 // traced in a scratch repository laid out like a checkout (the corpus's runners and configs,
 // and the directories the runners cd into), and the trace is planned. Each config is
 // planned (stages), planned empty with the reason among the plan's warnings, left to the
@@ -23,11 +23,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "cli/traced_plans.h"
 #include "compat/reference_planning_rules.h"
 #include "run/process_executor.h"
 #include "support/compat_execution.h"
 #include "config/config_text.h"
+#include "plan/runner_lookup.h"
 #include "plan/traced_planner.h"
 #include "plan/traced_status.h"
 #include "support/env_flag.h"
@@ -230,8 +230,8 @@ std::vector<Pending> choose_runners(const fs::path& root, const dialect::Chains&
     const auto header = text ? dialect::config_header(text->header_line()) : "";
     const dialect::Chain* chain = dialect::choose_chain(chains, header, config.filename().string(), "");
     const std::string mode = chain && !chain->modes.empty() ? chain->modes.front() : "whole_infer";
-    const auto runner = text ? cli::find_runner(*text, root.string(), {std::nullopt, mode, &chains})
-                             : Result<std::optional<cli::RunnerCall>>(fail(text.error()));
+    const auto runner = text ? find_runner(*text, root.string(), {std::nullopt, mode, &chains})
+                             : Result<std::optional<RunnerCall>>(fail(text.error()));
     if (!runner) {
       refuse(tally, chain ? chain->name : "", config, runner.error());
     } else if (!*runner) {

@@ -1,185 +1,95 @@
-// Planning from the repository's own runner through the command line (issue 15): which
-// runner accompanies a config, --plan-from, the traced plan on a real corpus runner, the
-// cross-check's warnings and --strict.
-#include "cli/traced_plans.h"
+// Who plans each config of a MODE (plan/suite_planner.h, issue 15 and 39): without argv,
+// plan_configs on a plain request; and through the command line, a folder whose runner fails
+// for one config, --plan-from, the traced plan on a real corpus runner, the cross-check's
+// warnings and --strict.
+#include "plan/suite_planner.h"
 
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "dialect/chains.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
+#include "support/shipped_chains.h"
 #include "support/temp_dir.h"
 #include "support/text_lines.h"
 
-namespace tipc::cli {
+namespace tipc::plan {
 namespace {
 namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-config::ConfigText decoded(const std::string& path) { return config::read_config_text(path).value(); }
-
-dialect::Chains shipped_chains() { return dialect::load_chains(test::source_dir() + "/configs/chains.yaml").value(); }
-
-TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) {
-  test::TempDir repo;
-  const dialect::Chains chains = shipped_chains();
-  const RunnerChoice choice{std::nullopt, "lite_train_lite_infer", &chains, nullptr};
-  repo.write("test_tipc/test_train_inference_python.sh", "");
-  const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "===train_params===\nmodel_name:m\n");
-  const auto found = find_runner(decoded(config), repo.path().string(), choice);
-  ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
-  EXPECT_EQ((*found)->runner, "test_tipc/test_train_inference_python.sh");
-  EXPECT_EQ((*found)->run_dir, ".");
-  EXPECT_EQ((*found)->config_arg, "test_tipc/configs/m/train_infer_python.txt");
-
-  repo.write("contrib/Sub/test_tipc/test_train_inference_python.sh", "");
-  const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "===train_params===\nmodel_name:m\n");
-  const auto sub = find_runner(decoded(sub_config), repo.path().string(), choice);
-  ASSERT_TRUE(sub && *sub);
-  EXPECT_EQ((*sub)->runner, "contrib/Sub/test_tipc/test_train_inference_python.sh");
-  EXPECT_EQ((*sub)->run_dir, "contrib/Sub");
-  EXPECT_EQ((*sub)->config_arg, "test_tipc/configs/a.txt");
-}
-
-TEST(FindRunner, NoRunnerIsNoneAndABadRunnerOptionIsAnError) {
-  test::TempDir repo, elsewhere;
-  const auto config = decoded(repo.write("test_tipc/configs/a.txt", "model_name:m\n"));
-  const auto none = find_runner(config, repo.path().string(), {});
-  ASSERT_TRUE(none);
-  EXPECT_FALSE(*none);
-  const auto missing = find_runner(config, repo.path().string(), {(repo.path() / "nope.sh").string(), "", nullptr});
-  ASSERT_FALSE(missing);
-  EXPECT_NE(missing.error().str().find("nope.sh"), std::string::npos) << missing.error().str();
-  const auto outside = find_runner(config, repo.path().string(), {elsewhere.write("run.sh", ""), "", nullptr});
-  ASSERT_FALSE(outside);
-  EXPECT_NE(outside.error().str().find("outside the repository"), std::string::npos) << outside.error().str();
-}
-
-// Issue 25: a runner found by what it is. A repository made from the TIPC template of paper
-// reproduction names its serving runner test_serving.sh (tests/fixtures/template_serving: the
-// runner, its helpers, and a config of the template's layout, which the native serving
-// planner refuses: its pipline line is line 17, not 13).
-class RunnerByContent : public ::testing::Test {
+// Without argv or the binary: a plain request over the demo's configs. The ONNX and serving
+// configs have no runner beside them (their chains' native planners plan them), the train
+// config goes to the dialect, and nothing is traced.
+class PlanConfigs : public ::testing::Test {
  protected:
   void SetUp() override {
-    const fs::path fixture = fs::path(test::source_dir()) / "tests/fixtures/template_serving";
-    repo_.write("test_tipc/test_serving.sh", test::slurp(fixture / "test_serving.sh"));
-    repo_.write("test_tipc/common_func.sh", test::slurp(fixture / "common_func.sh"));
-    config_ = repo_.write("test_tipc/configs/resnet18/model_linux_gpu_normal_normal_serving_python_linux_gpu_cpu.txt",
-                          test::slurp(fixture / "model_linux_gpu_normal_normal_serving_python_linux_gpu_cpu.txt"));
-    fs::create_directories(repo_.path() / "deploy/serving_python");
-    setenv("TIPC_TRACE_CACHE", cache_.path().c_str(), 1);
+    dialect_ = dialect::load_dialect(test::dialect_dir(), "paddleocr").value();
+    request_.options.mode = "paddle2onnx_infer";
+    request_.options.repo_root = repo_.path().string();
+    request_.chains = &test::shipped_chains();
+    request_.dialect = &dialect_;
+    request_.dialect_sure = true;
+    request_.trace.cache_dir = cache_.path().string();
   }
-  void TearDown() override { unsetenv("TIPC_TRACE_CACHE"); }
-
-  Result<std::optional<RunnerCall>> find() {
-    return find_runner(decoded(config_), repo_.path().string(), {std::nullopt, "serving_infer", &chains_});
+  const config::ConfigText& config(const std::string& name, const std::string& text) {
+    texts_.push_back(config::read_config_text(repo_.write("test_tipc/configs/" + name, text)).value());
+    return texts_.back();
   }
-  test::RunResult dry_run(std::vector<std::string> more = {}) {
-    std::vector<std::string> args = {fs::relative(config_, repo_.path()).string(), "serving_infer", "--dry-run",
-                                     "--format", "jsonl"};
-    args.insert(args.end(), more.begin(), more.end());
-    return test::run_tipc(repo_.path(), args);
+  static std::string demo(const std::string& name) {
+    return test::slurp(test::source_dir() + "/test_tipc/configs/" + name);
   }
 
-  dialect::Chains chains_ = shipped_chains();
   test::TempDir repo_, cache_;
-  std::string config_;
+  dialect::Dialect dialect_;
+  SuitePlanRequest request_;
+  std::deque<config::ConfigText> texts_;
 };
 
-TEST_F(RunnerByContent, TheTemplatesTestServingPlansItsConfigWithoutRunnerAsWithIt) {
-  const auto found = find();
-  ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
-  EXPECT_EQ((*found)->runner, "test_tipc/test_serving.sh");
-  ASSERT_NE((*found)->chain, nullptr);
-  EXPECT_EQ((*found)->chain->name, "serving_infer_python");
-  const auto recognised = dry_run();
-  ASSERT_EQ(recognised.exit_code, 0) << recognised.err;
-  EXPECT_NE(recognised.err.find("tracing the repository's runner: test_tipc/test_serving.sh"), std::string::npos)
-      << recognised.err;
-  const auto given = dry_run({"--runner", "test_tipc/test_serving.sh"});
-  ASSERT_EQ(given.exit_code, 0) << given.err;
-  EXPECT_EQ(recognised.out, given.out);
-  std::vector<std::string> kinds;
-  for (const auto& line : test::lines_of(recognised.out)) {
-    if (!line.empty()) kinds.push_back(json::parse(line)["kind"]);
-  }
-  EXPECT_EQ(kinds, (std::vector<std::string>{"convert", "service", "infer", "service", "infer"})) << recognised.out;
+TEST_F(PlanConfigs, AConfigWithoutItsRunnerGoesToItsChainsPlannerAndNothingIsTraced) {
+  const auto& onnx = config("alexnet_paddle2onnx.txt", demo("alexnet_paddle2onnx.txt"));
+  const auto planned = plan_configs({&onnx}, request_);
+  ASSERT_EQ(planned.plans.size(), 1u);
+  ASSERT_TRUE(planned.plans[0]) << planned.plans[0].error().str();
+  EXPECT_EQ(planned.plans[0]->dialect, "paddle2onnx");
+  EXPECT_EQ(planned.traced, std::vector<bool>{false});
+  EXPECT_TRUE(planned.runners.empty());
+
+  request_.options.mode = "lite_train_lite_infer";
+  const auto& train = config("alexnet.txt", demo("alexnet.txt"));
+  const auto by_dialect = plan_configs({&train}, request_);
+  ASSERT_TRUE(by_dialect.plans[0]) << by_dialect.plans[0].error().str();
+  EXPECT_EQ(by_dialect.plans[0]->dialect, "paddleocr");
+  request_.dialect = nullptr;
+  request_.dialect_error = Error::plain("no marker decides the dialect");
+  const auto without = plan_configs({&train}, request_);
+  ASSERT_FALSE(without.plans[0]);
+  EXPECT_EQ(without.plans[0].error().str(), "no marker decides the dialect");
 }
 
-TEST_F(RunnerByContent, ARenamedCopyIsFoundAndTwoThatFitAreAnErrorNamingBoth) {
-  fs::rename(repo_.path() / "test_tipc/test_serving.sh", repo_.path() / "test_tipc/serving_check.sh");
-  const auto renamed = find();
-  ASSERT_TRUE(renamed && *renamed) << (renamed ? "none found" : renamed.error().str());
-  EXPECT_EQ((*renamed)->runner, "test_tipc/serving_check.sh");
-
-  fs::copy_file(repo_.path() / "test_tipc/serving_check.sh", repo_.path() / "test_tipc/serving_copy.sh");
-  const auto two = find();
-  ASSERT_FALSE(two);
-  const std::string text = two.error().str();
-  EXPECT_NE(text.find(config_ + ":1"), std::string::npos) << text;
-  EXPECT_NE(text.find("test_tipc/serving_check.sh and "), std::string::npos) << text;
-  EXPECT_NE(text.find("test_tipc/serving_copy.sh"), std::string::npos) << text;
-  EXPECT_NE(text.find("--runner"), std::string::npos) << text;
-  EXPECT_EQ(dry_run().exit_code, 2);
-}
-
-TEST_F(RunnerByContent, ARunnerFileOfTheChainsNameWinsOverOneThatFits) {
-  repo_.write("test_tipc/test_serving_infer_python.sh", "echo a runner of the chain's name\n");
-  const auto found = find();
-  ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
-  EXPECT_EQ((*found)->runner, "test_tipc/test_serving_infer_python.sh");
-}
-
-// Without a script that fits, the native serving planner takes the config, as before, and
-// refuses this layout with the line and key.
-TEST_F(RunnerByContent, WithOnlyHelpersLeftTheNativePlannerRefusesTheTemplatesLayout) {
-  fs::remove(repo_.path() / "test_tipc/test_serving.sh");
-  repo_.write("test_tipc/prepare.sh", "source test_tipc/common_func.sh\nmodel_name=$(func_parser_value \"$1\")\n"
-                                      "wget -nc https://example.invalid/${model_name}_infer.tar\n");
-  const auto none = find();
-  ASSERT_TRUE(none) << none.error().str();
-  EXPECT_FALSE(*none);
-  const auto native = dry_run();
-  EXPECT_EQ(native.exit_code, 2);
-  EXPECT_NE(native.err.find("found key 'null'"), std::string::npos) << native.err;
-}
-
-// Every config of the corpus keeps the runner its chain names: no script of the corpus is
-// taken for a runner by its content, and a config without one stays without. The runners are
-// laid out as in a checkout; each config is read where it is and looked up at its place there.
-TEST(FindRunner, EveryCorpusConfigKeepsTheRunnerItsChainNames) {
-  const fs::path corpus = fs::path(test::shared_dir()) / "tipc-corpus";
-  if (!fs::exists(corpus)) GTEST_SKIP() << "NOT CHECKED: " << corpus << " is missing";
-  const dialect::Chains chains = shipped_chains();
-  int configs = 0, with_runner = 0;
-  for (const auto& repo : fs::directory_iterator(corpus / "configs")) {
-    test::TempDir root;
-    fs::copy(corpus / "runners" / repo.path().filename(), root.path(), fs::copy_options::recursive);
-    dialect::RunnerScripts scripts;
-    for (const auto& entry : fs::recursive_directory_iterator(repo.path())) {
-      auto text = config::read_config_text(entry.path().string());
-      if (entry.path().extension() != ".txt" || !text) continue;
-      text->path = (root.path() / entry.path().lexically_relative(repo.path())).string();
-      const dialect::Chain* chain = dialect::choose_chain(chains, dialect::config_header(text->header_line()),
-                                                          entry.path().filename().string(), "");
-      const std::string mode = chain && !chain->modes.empty() ? chain->modes.front() : "whole_infer";
-      const auto found = find_runner(*text, root.path().string(), {std::nullopt, mode, &chains, &scripts});
-      ++configs;
-      if (!found || !*found) continue;
-      ++with_runner;
-      const std::string name = fs::path((*found)->runner).filename().string();
-      const auto& named = (chain ? chain : dialect::dialect_chain(chains))->runners;
-      EXPECT_TRUE(std::find(named.begin(), named.end(), name) != named.end()) << text->path << ": " << name;
-    }
-  }
-  EXPECT_GT(configs, 1000);
-  EXPECT_GT(with_runner, 1000);
+TEST_F(PlanConfigs, TheRunnerBesideAConfigIsTracedAndRunnerOnlyRefusesOneWithout) {
+  repo_.write("test_tipc/test_train_inference_python.sh", "cmd=\"python3 train.py --config $1 --mode $2\"\neval $cmd\n");
+  request_.options.mode = "lite_train_lite_infer";
+  const auto& traced = config("m/train.txt", "===========================train_params===========================\n"
+                                             "model_name:m\n");
+  const auto& onnx = config("alexnet_paddle2onnx.txt", demo("alexnet_paddle2onnx.txt"));
+  request_.source = PlanSource::kRunner;
+  const auto planned = plan_configs({&traced, &onnx}, request_);
+  ASSERT_TRUE(planned.plans[0]) << planned.plans[0].error().str();
+  EXPECT_EQ(planned.traced, (std::vector<bool>{true, false}));
+  EXPECT_EQ(planned.runners, std::vector<std::string>{"test_tipc/test_train_inference_python.sh"});
+  const auto& stage = planned.plans[0]->stages.back();
+  EXPECT_EQ(stage.argv, (std::vector<std::string>{"python3", "train.py", "--config", "test_tipc/configs/m/train.txt",
+                                                   "--mode", "lite_train_lite_infer"}));
+  ASSERT_FALSE(planned.plans[1]);
+  EXPECT_NE(planned.plans[1].error().str().find("--plan-from runner: its chain's runner is not in the test_tipc/"),
+            std::string::npos)
+      << planned.plans[1].error().str();
 }
 
 // A folder keeps going: a config whose runner fails is invalid with the runner's stderr,
@@ -406,4 +316,4 @@ TEST_F(TracedRun, AChainThatCannotRunHereIsRefusedWithItsReason) {
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::plan

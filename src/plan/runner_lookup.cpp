@@ -1,25 +1,12 @@
-#include "cli/traced_plans.h"
+#include "plan/runner_lookup.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include "cli/modes_command.h"
-#include "cli/offline_downloads.h"
-#include "cli/running_binary.h"
-#include "config/config_text.h"
-#include "config/train_infer_config.h"
-#include "dialect/dialect.h"
-#include "plan/chain_planner.h"
-#include "plan/cross_check.h"
-#include "plan/traced_planner.h"
-#include "plan/traced_status.h"
-#include "trace/tracer.h"
-
-namespace tipc::cli {
+namespace tipc::plan {
 namespace fs = std::filesystem;
 namespace {
 
@@ -80,7 +67,7 @@ Result<fs::path> runner_of_chain(const fs::path& config, const fs::path& dir, co
 // error names them and the runner.
 Result<void> check_runner_mode(const fs::path& config, const std::string& header, const fs::path& runner,
                                const dialect::Chain& chain, const RunnerChoice& choice) {
-  const auto modes = chain_modes(*choice.chains, header, config.filename().string());
+  const auto modes = dialect::chain_modes(*choice.chains, header, config.filename().string());
   if (modes.empty() || std::find(modes.begin(), modes.end(), choice.mode) != modes.end()) return {};
   return fail(Error::at(config.string(), 0, "",
                         fmt::format("unknown mode '{}' for its runner {} (chain {}): it takes {} (tipc-run modes "
@@ -127,79 +114,6 @@ Result<fs::path> chain_runner(const fs::path& config, const std::string& header,
                                     dir.empty() ? "a test_tipc/ directory above the config" : dir.string())));
 }
 
-// Traces are kept where a person's caches are: $TIPC_TRACE_CACHE ("" turns the cache
-// off), else $XDG_CACHE_HOME/tipc-run/traces, else ~/.cache/tipc-run/traces.
-std::string trace_cache_directory() {
-  if (const char* dir = std::getenv("TIPC_TRACE_CACHE")) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/tipc-run/traces";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/tipc-run/traces";
-  return "";
-}
-
-config::TrainInferConfig split_for_trace(const config::ConfigText& text, const plan::PlanningRules& rules) {
-  return config::split_config(text, config::SplitRules{config::ValueSplit::kFirstColon, false, false},
-                              rules.line_view());
-}
-
-trace::TraceRequest trace_request(const RunnerCall& call, const config::TrainInferConfig& config,
-                                  const Project& project, const Options& options) {
-  trace::TraceRequest request;
-  request.repo_root = project.root;
-  request.runner = call.runner;
-  request.run_dir = call.run_dir;
-  request.config_arg = call.config_arg;
-  request.mode = options.mode;
-  request.interpreter = config.value_named("python");
-  request.model_name = config.value_named("model_name");
-  request.passed_env = project.trace_env;
-  request.cache_dir = trace_cache_directory();
-  return request;
-}
-
-// The traced plan with what the trace and the cross-check found among its warnings;
-// under --strict a cross-check finding is the config's error instead.
-Result<plan::Plan> plan_traced(const trace::Trace& trace, const config::TrainInferConfig& config, const RunnerCall& call,
-                               const Project& project, const Options& options,
-                               std::vector<std::optional<std::size_t>> status_sources) {
-  const plan::SetupStageOptions setup{running_binary(), options.offline, {}};
-  auto plan = plan::plan_from_trace(trace, config,
-                                    {options.rules, project.root, options.python, std::move(status_sources), setup,
-                                     call.chain ? call.chain->script_keys : std::vector<dialect::ScriptKey>{}});
-  if (!plan) return plan;
-  if (options.offline) {
-    refuse_uncached_downloads(*plan, project.root, data::DownloadCache(data::default_download_cache_directory()));
-  }
-  for (const auto& warning : trace.warnings) plan->warnings.push_back({trace.runner, 0, "", warning});
-  if (!trace.stderr_text.empty()) {
-    const std::string first = trace.stderr_text.substr(0, trace.stderr_text.find('\n'));
-    plan->warnings.push_back({trace.runner, 0, "", "the runner reported errors of its own while traced: " + first});
-  }
-  if (!options.rules->checks_config()) return plan;  // the reference's plan, quirks included
-  // A dialect chosen on a weak marker (any copied test_tipc/ has a runner) would only
-  // report the layout of another repository; and a dialect describes the configs of its
-  // chain (chains.yaml's planner: dialect), not the other chains' (cpp_infer_params, ...).
-  const bool sure = !project.dialect_error && project.dialect_choice.doubt.empty() && call.dialect_describes;
-  static const std::vector<dialect::ScriptKey> kNoKeys;
-  auto findings = plan::cross_check(config, sure ? &project.dialect : nullptr, call.chain ? call.chain->script_keys : kNoKeys,
-                                    *plan);
-  if (options.strict) TRY(plan::strict_cross_check(findings));
-  plan->warnings.insert(plan->warnings.end(), findings.begin(), findings.end());
-  return plan;
-}
-
-// The reference's rules write each status line with the word the runner would: whose exit
-// status that is takes a probe per call (trace::trace_each_call_failing, cached like the trace).
-Result<plan::Plan> plan_of_trace(const Result<trace::Trace>& traced, const trace::TraceRequest& request,
-                                 const config::TrainInferConfig& config, const RunnerCall& call, const Project& project,
-                                 const Options& options, int jobs) {
-  if (!traced) return fail(traced.error());
-  std::vector<std::optional<std::size_t>> sources;
-  if (options.rules->probes_status_sources()) {
-    sources = plan::status_sources(*traced, trace::trace_each_call_failing(request, traced->calls.size(), jobs));
-  }
-  return plan_traced(*traced, config, call, project, options, std::move(sources));
-}
-
 }  // namespace
 
 Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, const std::string& repo_root,
@@ -238,22 +152,4 @@ const dialect::Chain* native_chain(const config::ConfigText& text, const RunnerC
   return chain && chain->planner == dialect::ChainPlanner::kNative ? chain : nullptr;
 }
 
-std::vector<Result<plan::Plan>> plan_from_runners(
-    const std::vector<std::pair<const config::ConfigText*, RunnerCall>>& configs, const Project& project,
-    const Options& options) {
-  std::vector<config::TrainInferConfig> parsed;
-  std::vector<trace::TraceRequest> requests;  // one per config, in order
-  for (const auto& [text, call] : configs) {
-    parsed.push_back(split_for_trace(*text, *options.rules));
-    requests.push_back(trace_request(call, parsed.back(), project, options));
-  }
-  const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  const auto traces = trace::trace_runners(requests, jobs);
-  std::vector<Result<plan::Plan>> plans;
-  for (std::size_t i = 0; i < parsed.size(); ++i) {
-    plans.push_back(plan_of_trace(traces[i], requests[i], parsed[i], configs[i].second, project, options, jobs));
-  }
-  return plans;
-}
-
-}  // namespace tipc::cli
+}  // namespace tipc::plan

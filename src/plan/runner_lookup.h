@@ -1,21 +1,17 @@
 #pragma once
-// Plans traced from the repository's own runner (issue 15): which runner accompanies a
-// config, how the reference starts it, and the plans from tracing it (trace/tracer.h,
-// plan/traced_planner.h), each with the cross-check's findings on the config.
+// Which runner of a repository plans a config (issue 15, issue 39): the runner file of the
+// config's chain (configs/chains.yaml) in the nearest test_tipc/ directory above it, found
+// by name or by what it is (dialect/runner_signature.h), and how the reference starts it;
+// or none, when the chain's planner plans the config without it.
 #include <optional>
 #include <string>
-#include <utility>
-#include <vector>
 
-#include "cli/options.h"
-#include "cli/project.h"
 #include "config/config_text.h"
 #include "core/error.h"
 #include "dialect/chains.h"
 #include "dialect/runner_signature.h"
-#include "plan/plan.h"
 
-namespace tipc::cli {
+namespace tipc::plan {
 
 // How the reference starts a config's runner: `bash RUNNER CONFIG_ARG MODE` from RUN_DIR.
 struct RunnerCall {
@@ -54,11 +50,4 @@ Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& config, 
 // `dialect`).
 const dialect::Chain* native_chain(const config::ConfigText& config, const RunnerChoice& choice);
 
-// Traces every config's runner, several at once and through the trace cache, and plans
-// from the traces. Each result is the config's plan (the cross-check's findings among its
-// warnings) or why it has none (a runner that failed, a --strict finding).
-std::vector<Result<plan::Plan>> plan_from_runners(
-    const std::vector<std::pair<const config::ConfigText*, RunnerCall>>& configs, const Project& project,
-    const Options& options);
-
-}  // namespace tipc::cli
+}  // namespace tipc::plan
