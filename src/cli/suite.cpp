@@ -146,11 +146,16 @@ plan::PlanOptions plan_options_for(const Project& project, const Options& option
   return plan_options;
 }
 
-// The config's problems, each naming the config (a problem of the whole file may not).
+// The config's problems, each naming the config first: a problem of the whole file may name
+// no file, and one found in another file (its runner) names that file ("CONFIG: RUNNER: ...").
 void add_problems(Suite& suite, const std::string& file, const Error& error) {
   suite.invalid_files.push_back(file);
   for (Diagnostic problem : error.diagnostics) {
     if (problem.file.empty()) problem.file = file;
+    std::error_code ec;
+    const bool another_file = fs::path(problem.file).filename() != fs::path(file).filename() &&
+                              fs::is_regular_file(problem.file, ec);
+    if (another_file) problem = {file, 0, "", problem.str()};
     suite.problems.push_back(std::move(problem));
   }
 }

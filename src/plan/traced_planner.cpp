@@ -17,6 +17,15 @@ namespace tipc::plan {
 namespace fs = std::filesystem;
 namespace {
 
+// The directory of a plan whose runner writes no status log (benchmark_train.sh): its own,
+// as a native plan's, so that its stages' logs, setup logs, journal and reports are never
+// another config's; test_tipc/output/MODE when the model name is no single path component.
+std::string own_output_dir(const std::string& model_name, const std::string& mode) {
+  const bool one_component = !model_name.empty() && model_name != "." && model_name != ".." &&
+                             model_name.find('/') == std::string::npos;
+  return one_component ? fmt::format("test_tipc/output/{}/{}", model_name, mode) : "test_tipc/output/" + mode;
+}
+
 // A path as the trace names it (repository-relative, or absolute) made relative to the
 // run directory, the base of Stage::log and Plan::results_log.
 std::string from_run_dir(const std::string& path, const std::string& run_dir, const std::string& repo_root) {
@@ -131,6 +140,8 @@ Result<Plan> TracedPlanner::run() {
   if (!status_.path.empty()) {
     plan_.results_log = from_run_dir(status_.path, trace_.run_dir, opt_.repo_root);
     plan_.output_dir = fs::path(plan_.results_log).parent_path().string();
+  } else {
+    plan_.output_dir = own_output_dir(plan_.model_name, plan_.mode);
   }
   std::vector<std::string> commands;
   for (const auto& call : trace_.calls) {
@@ -157,8 +168,7 @@ std::string TracedPlanner::log_for(const trace::TracedCall& call, const std::str
   if (!status_log.empty()) {  // as the runner spelled it: relative to the run directory unless absolute
     return status_log.starts_with("/") ? from_run_dir(status_log, trace_.run_dir, opt_.repo_root) : status_log;
   }
-  const std::string dir = plan_.output_dir.empty() ? "test_tipc/output" : plan_.output_dir;
-  return fmt::format("{}/tipc_stage_{}.log", dir, index + 1);  // the runner's own stdout: give it a file
+  return fmt::format("{}/tipc_stage_{}.log", plan_.output_dir, index + 1);  // the runner's own stdout: give it a file
 }
 
 namespace {

@@ -109,6 +109,8 @@ TEST(TracedSuite, AFailingTraceOrAnUnreadableConfigLeavesOnlyThatConfigOut) {
   unsetenv("TIPC_TRACE_CACHE");
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("cannot plan this one"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("tipc-run: error: test_tipc/configs/bad.txt: "), std::string::npos)
+      << "the runner's failure names the config first: " << run.err;
   EXPECT_NE(run.err.find("nul.txt"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("2 of 3 configs invalid"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("train.py --config test_tipc/configs/good.txt"), std::string::npos) << run.out;

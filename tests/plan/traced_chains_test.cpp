@@ -43,13 +43,6 @@ namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 using test::corpus_dir;
 
-// Directories of a real checkout that the chains' runners cd into or build in (C++ demos,
-// serving directories); the corpus holds only runners and configs.
-const char* const kCheckoutDirectories[] = {
-    "deploy/cpp_infer",   "deploy/cpp",           "deploy/cpp_shitu",     "deploy/paddleserving",
-    "deploy/pdserving",   "deploy/python_serving", "deploy/cpp_serving",  "deploy/serving",
-    "deploy/models",      "test_tipc/serving_python", "test_tipc/serving_cpp", "paddleserving/recognition"};
-
 struct Outcomes {
   int planned = 0, stages = 0, empty_with_reason = 0, native = 0, refused = 0, sampled_out = 0;
   int executed = 0;    // of the planned: run in --compat -j 1 with stand-ins, status log compared
@@ -64,14 +57,6 @@ struct Tally {
   std::vector<std::string> failures;
   void fail(const std::string& what) { failures.push_back(what); }
 };
-
-// The runners and configs of `repo` together, as in a checkout.
-void lay_out(const std::string& repo, const fs::path& root) {
-  for (const char* part : {"runners", "configs"}) {
-    fs::copy(corpus_dir() / part / repo, root, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-  }
-  for (const char* dir : kCheckoutDirectories) fs::create_directories(root / dir);
-}
 
 std::vector<fs::path> configs_of(const fs::path& root) {
   std::vector<fs::path> files;
@@ -278,7 +263,7 @@ void trace_every_config(const std::string& repo) {
   const auto chains = dialect::load_chains(test::source_dir() + "/configs/chains.yaml");
   ASSERT_TRUE(chains) << chains.error().str();
   test::TempDir root;
-  lay_out(repo, root.path());
+  test::lay_out_checkout(repo, root.path());
   Tally tally;
   const auto pending = choose_runners(root.path(), *chains, tally);
   std::vector<trace::TraceRequest> requests;

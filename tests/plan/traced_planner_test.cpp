@@ -96,6 +96,25 @@ TEST(TracedPlanner, KindsComeFromTheConfigsScriptLines) {
   EXPECT_EQ(plan->results_log, "out/results_python.log");
 }
 
+// A runner that writes no status log (benchmark_train.sh): the plan's directory is its own,
+// test_tipc/output/MODEL/MODE, and so are the logs tipc-run names for the runner's own
+// stdout; two configs of a suite never meet in test_tipc/output/tipc_stage_1.log.
+TEST(TracedPlanner, APlanWithoutAStatusLogHasItsOwnDirectoryForTheLogsItNames) {
+  trace::Trace t;
+  t.mode = "benchmark_train";
+  t.calls = {call({"tools/train.py", "-c", "a.yml"}, 0)};
+  t.evals = {"python tools/train.py -c a.yml"};
+  const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
+  ASSERT_TRUE(plan) << plan.error().str();
+  EXPECT_EQ(plan->output_dir, "test_tipc/output/m/benchmark_train");
+  EXPECT_EQ(plan->stages.at(0).log, "test_tipc/output/m/benchmark_train/tipc_stage_1.log");
+  const auto unnamed = plan_from_trace(t, make_config("===train_params===\nmodel_name:../x\ntrainer:norm_train\n"
+                                                      "norm_train:tools/train.py -c a.yml\n"),
+                                       kNative);
+  ASSERT_TRUE(unnamed) << unnamed.error().str();
+  EXPECT_EQ(unnamed->output_dir, "test_tipc/output/benchmark_train") << "no model name leaves the output tree";
+}
+
 // Issue 38: a train whose arguments name no save or output location had its own log for a
 // model directory, and the output check refused it as writing that file twice.
 TEST(TracedPlanner, ATrainsModelDirectoryIsWhatItsArgumentsSaveToNeverItsLog) {
