@@ -27,12 +27,14 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # ProcessExecutorTest.AHundredTimeoutsAndAHundredInterrupts* runs here. Every demo chain in one
 # command (SuiteModesDemo, 33 s plain) runs the chains that DemoChain*, DemoChains.Onnx*,
 # DemoChains.ServingChainServes* and DemoCppChain run here, through the suite planning that
-# SuiteModes.* runs here. The corpus replays
+# SuiteModes.* runs here. The corpus repositories as directories in every MODE
+# (Repositories/SuiteCorpus, 34 s plain) trace the runners that TracedChains traces here, through
+# the suite planning of SuiteModes.* and PlanConfigs.*. The corpus replays
 # that stay (TracedChains, ResultsLogConformance) take a smaller sample under ASan.
 left_out='TraceConformance.*:DefaultModeConformance.*:DemoGate.TheSameCode*:DemoGate.AnInjectedSlowdown*'
 left_out+=':ReproductionDemo.TheThresholdsHold*:SlurmMultiNodeFaults.ANodeStopped*:SlurmMultiNodeSuite.*'
 left_out+=':DemoChain.GivesTheSameGreenVerdictsUnderEveryInstructionSet*:DemoChains.ServingChainSurvivesAHundredInterrupts*'
-left_out+=':SuiteModesDemo.*'
+left_out+=':SuiteModesDemo.*:Repositories/SuiteCorpus.*'
 # One process per shard, not one per test as CTest runs them: a sanitized test binary takes
 # seconds to start and exit (CI's machine: 2.0-2.9 s for a test of microseconds, 1287 of
 # them), which alone outlasted CI's time. Each shard is one GoogleTest process over every

@@ -1,10 +1,10 @@
 // Issue 39's corpus check: each shared corpus repository (its runners and configs laid out
 // as a checkout) as CI runs it, `tipc-run . MODES --dry-run` (the whole checkout: its
 // sub-projects' test_tipc/ directories too) with every MODE its configs' chains take. Every config file is collected with a chain (the corpus README's
-// counts: files, train_params headers; its one empty file is no config), and every (config,
+// counts: files and files of each kind; its one empty file is no config), and every (config,
 // MODE) pair is either planned or named in an error line with its reason: none is left out
-// in silence. The three small repositories under CTest; all seven with
-// TIPC_CONFORMANCE_EVERY_RUN=1 (PaddleOCR alone is 700 pairs).
+// in silence. The counts of all seven under CTest, and the dry runs of the three small
+// repositories; all seven with TIPC_CONFORMANCE_EVERY_RUN=1 (PaddleOCR alone is 742 pairs).
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -24,21 +24,40 @@ namespace {
 namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
-// The corpus README's table (§3, §9): config files, those with a train_params header, empty files.
+// The corpus README's table (§3, §9): config files, empty files, and the files of each kind,
+// as the README names them by header ("(model-named)": a header that is a model's name).
 struct Counted {
-  int files = 0, train_params = 0, empty = 0;
+  int files = 0, empty = 0;
+  std::map<std::string, int> kinds;  // empty: the README gives no kinds
 };
 const std::map<std::string, Counted> kReadme = {
-    {"PaddleOCR", {213, 106, 1}}, {"PaddleClas", {657, 525, 0}}, {"PaddleDetection", {174, 89, 0}},
-    {"PaddleSeg", {118, 69, 0}},  {"PaddleVideo", {37, -1, 0}},  {"PaddleGAN", {17, -1, 0}},
-    {"models", {12, -1, 0}}};
+    {"PaddleOCR",
+     {213, 1, {{"train_params", 106}, {"serving_params", 40}, {"cpp_infer_params", 27}, {"paddle2onnx_params", 14},
+               {"lite_params", 12}, {"kl_quant_params", 8}, {"infer_params", 1}, {"(model-named)", 4}}}},
+    {"PaddleClas",
+     {657, 0, {{"train_params", 525}, {"serving_params", 62}, {"cpp_infer_params", 31}, {"paddle2onnx_params", 19},
+               {"base_train", 8}, {"amp_train", 1}, {"runtime_device", 11}}}},
+    {"PaddleDetection",
+     {174, 0, {{"train_params", 89}, {"cpp_infer_params", 22}, {"serving_infer_python_params", 22},
+               {"serving_infer_cpp_params", 17}, {"ptq_params", 11}, {"paddle2onnx_params", 11},
+               {"pipeline_infer_python_params", 2}}}},
+    {"PaddleSeg",
+     {118, 0, {{"train_params", 69}, {"serving_params", 20}, {"ptq_params", 9}, {"paddle2onnx_params", 8},
+               {"base_train", 2}, {"# model load config", 10}}}},
+    {"PaddleVideo", {37, 0, {}}},
+    {"PaddleGAN", {17, 0, {}}},
+    {"models", {12, 0, {}}}};
+
+// The README's kind of a config header: the header, or "(model-named)" for a model's name.
+std::string kind_of(const std::string& header) {
+  static const std::regex kKindWord(R"(.*_params|base_train|amp_train|runtime_device|# model load config)");
+  return std::regex_match(header, kKindWord) ? header : "(model-named)";
+}
 
 class SuiteCorpus : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     if (!fs::exists(test::corpus_dir())) GTEST_SKIP() << "NOT CHECKED: " << test::corpus_dir() << " is missing";
-    const bool small = GetParam() == "PaddleVideo" || GetParam() == "PaddleGAN" || GetParam() == "models";
-    if (!small && !test::env_flag("TIPC_CONFORMANCE_EVERY_RUN")) GTEST_SKIP() << "TIPC_CONFORMANCE_EVERY_RUN=1 runs it";
     test::lay_out_checkout(GetParam(), repo_.path());
   }
   test::TempDir repo_, cache_;
@@ -47,16 +66,25 @@ class SuiteCorpus : public ::testing::TestWithParam<std::string> {
 TEST_P(SuiteCorpus, EveryConfigIsCollectedAndEveryConfigModePairPlannedOrNamedWithItsReason) {
   const auto selected = select_config_files(repo_.path().string(), {}, &test::shipped_chains());
   ASSERT_TRUE(selected) << selected.error().str();
-  const Counted readme = kReadme.at(GetParam());
-  int train_params = 0;
+  const Counted& readme = kReadme.at(GetParam());
+  std::map<std::string, int> kinds, chains;
   for (const auto& file : selected->files) {
     ASSERT_TRUE(file.text) << file.path << ": " << file.text.error().str();
-    ASSERT_NE(dialect::chain_of_config(test::shipped_chains(), *file.text, ""), nullptr) << file.path;
-    train_params += dialect::config_header(file.text->header_line()) == "train_params";
+    const dialect::Chain* chain = dialect::chain_of_config(test::shipped_chains(), *file.text, "");
+    ASSERT_NE(chain, nullptr) << file.path;
+    ++kinds[kind_of(dialect::config_header(file.text->header_line()))];
+    ++chains[chain->name];
   }
   EXPECT_EQ(static_cast<int>(selected->files.size()), readme.files - readme.empty);
-  if (readme.train_params >= 0) {
-    EXPECT_EQ(train_params, readme.train_params);
+  if (!readme.kinds.empty()) {
+    EXPECT_EQ(kinds, readme.kinds);
+  }
+  std::cout << "[ suite    ] " << GetParam() << " configs by chain:";
+  for (const auto& [name, count] : chains) std::cout << " " << name << " " << count;
+  std::cout << "\n";
+  const bool small = GetParam() == "PaddleVideo" || GetParam() == "PaddleGAN" || GetParam() == "models";
+  if (!small && !test::env_flag("TIPC_CONFORMANCE_EVERY_RUN")) {
+    GTEST_SKIP() << "the dry run of every (config, MODE): TIPC_CONFORMANCE_EVERY_RUN=1";
   }
 
   const std::vector<std::string> env = {"TIPC_TRACE_CACHE=" + cache_.path().string()};
