@@ -122,6 +122,7 @@ Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, co
   const std::string& config_file = text.path;
   const fs::path root = fs::path(repo_root).lexically_normal();
   const fs::path config = fs::absolute(config_file, ec).lexically_normal();
+  const std::string header = dialect::config_header(text.header_line());
   fs::path runner;
   const dialect::Chain* chain = nullptr;
   if (choice.runner_option) {
@@ -131,7 +132,6 @@ Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, co
     }
     if (choice.chains) chain = dialect::chain_of_config(*choice.chains, text, choice.mode);
   } else {
-    const std::string header = dialect::config_header(text.header_line());
     runner = TRY(chain_runner(config, header, root, choice, chain));
     if (runner.empty()) return std::optional<RunnerCall>{};
     if (chain) TRY(check_runner_mode(config, header, runner.lexically_relative(root), *chain, choice));
@@ -141,7 +141,6 @@ Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, co
   if (!inside(config, root)) return fail(Error::at(config_file, 0, "", "the config lies outside the repository " + repo_root));
   const fs::path run_dir = runner.parent_path().parent_path();
   const auto run_dir_in_repo = inside(run_dir, root);
-  const std::string header = dialect::config_header(text.header_line());
   return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string(), chain,
                     choice.chains && dialect::dialect_describes(*choice.chains, header)};
 }

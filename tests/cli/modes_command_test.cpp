@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "support/run_binary.h"
+#include "support/shipped_chains.h"
 #include "support/temp_dir.h"
 
 namespace tipc::cli {
@@ -18,12 +19,6 @@ using Modes = std::vector<std::string>;
 const Modes kTrainInferModes{"lite_train_lite_infer",   "lite_train_whole_infer", "whole_train_whole_infer",
                              "whole_infer",             "klquant_whole_infer",    "benchmark_train"};
 
-dialect::Chains shipped_chains() {
-  auto chains = dialect::load_chains(test::source_dir() + "/configs/chains.yaml");
-  EXPECT_TRUE(chains) << chains.error().str();
-  return chains ? *chains : dialect::Chains{};
-}
-
 std::string lines(const Modes& modes) {
   std::string text;
   for (const auto& mode : modes) text += mode + "\n";
@@ -31,11 +26,11 @@ std::string lines(const Modes& modes) {
 }
 
 TEST(ModesCommand, ATrainConfigHasItsChainsModesThenTheBenchmarkChainsOwn) {
-  EXPECT_EQ(dialect::chain_modes(shipped_chains(), "train_params", "alexnet.txt"), kTrainInferModes);
+  EXPECT_EQ(dialect::chain_modes(test::shipped_chains(), "train_params", "alexnet.txt"), kTrainInferModes);
 }
 
 TEST(ModesCommand, EachChainOfTheDemoHasItsOwnModes) {
-  const auto chains = shipped_chains();
+  const auto chains = test::shipped_chains();
   EXPECT_EQ(dialect::chain_modes(chains, "paddle2onnx_params", "alexnet_paddle2onnx.txt"), Modes{"paddle2onnx_infer"});
   EXPECT_EQ(dialect::chain_modes(chains, "serving_params", "alexnet_serving.txt"), Modes{"serving_infer"});
   EXPECT_EQ(dialect::chain_modes(chains, "cpp_infer_params", "model_linux_gpu_normal_normal_infer_cpp_linux_gpu_cpu.txt"),
@@ -45,13 +40,13 @@ TEST(ModesCommand, EachChainOfTheDemoHasItsOwnModes) {
 TEST(ModesCommand, AModeIsListedOnlyWhereItsChainIsTheOneChosenForIt) {
   // An NPU train config: its chain's four modes; whole_infer's chain for it is still the NPU one,
   // and benchmark_train goes to the benchmark chain, which matches every train_params config.
-  EXPECT_EQ(dialect::chain_modes(shipped_chains(), "train_params", "alexnet_train_npu_normal.txt"),
+  EXPECT_EQ(dialect::chain_modes(test::shipped_chains(), "train_params", "alexnet_train_npu_normal.txt"),
             (Modes{"lite_train_lite_infer", "lite_train_whole_infer", "whole_train_whole_infer", "whole_infer",
                    "benchmark_train"}));
 }
 
 TEST(ModesCommand, NoChainMatchingMeansNoModes) {
-  EXPECT_TRUE(chain_modes(shipped_chains(), "no_such_params", "x.txt").empty());
+  EXPECT_TRUE(dialect::chain_modes(test::shipped_chains(), "no_such_params", "x.txt").empty());
   EXPECT_TRUE(chain_modes(dialect::Chains{}, "train_params", "alexnet.txt").empty());
 }
 
