@@ -142,9 +142,16 @@ void add_planning_options(CLI::App& app, Options& o) {
 void add_running_options(CLI::App& app, Options& o) {
   app.add_option("-j,--jobs", o.jobs, "stages run at once (default: settings, else the number of CPU cores)")
       ->check(whole_number_from(1, "stages run at once"));
-  app.add_option("--gpus", o.gpus, "GPU ids to use, e.g. 0,1,2,3, or none (default: CUDA_VISIBLE_DEVICES or nvidia-smi -L)");
+  app.add_option("--gpus", o.gpus,
+                 "GPUs to use: indices (0,1,2,3), UUIDs (GPU-...), MIG devices (MIG-...), or none "
+                 "(default: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES, else what the driver shows)");
+  app.add_option("--expect-gpus", o.expect_gpus, "fewer usable GPUs than N is an error before any stage (default: settings)")
+      ->check(whole_number_from(1, "GPUs"));
   app.add_option("--resource-spec", o.resource_spec, "GPU resource spec file, YAML or JSON (CTest style)");
   app.add_option("--timeout", o.timeout, "seconds every stage may run (default: per kind, from settings)")
+      ->check(seconds());
+  app.add_option("--idle-timeout", o.idle_timeout,
+                 "a stage that prints nothing for this many seconds ends TIMEOUT (default: settings' timeouts: idle)")
       ->check(seconds());
   app.add_option("--retries", o.retries,
                  "run a stage that FAILs or TIMES OUT again, up to N more times; one that passes then is FLAKY "

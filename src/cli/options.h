@@ -38,6 +38,8 @@ struct Options {
   std::optional<std::string> gpus;
   std::optional<std::string> resource_spec;
   std::optional<double> timeout;
+  std::optional<double> idle_timeout;      // --idle-timeout S: no output for S s is a TIMEOUT
+  std::optional<int> expect_gpus;          // --expect-gpus N: fewer usable GPUs is exit 2 before any stage
   bool strict = false;
   bool offline = false;                    // setup stages download nothing (only from the download cache)
   bool allow_nothing = false;              // a run in which no stage ran exits 0 (else 1)

@@ -104,6 +104,7 @@ run::Timeouts timeouts_for(const Project& project, const Options& options) {
   t.by_kind = project.settings.timeouts;
   t.all = options.timeout;
   t.grace = project.settings.grace;
+  t.idle = options.idle_timeout.value_or(project.settings.idle_timeout);
   return t;
 }
 
@@ -119,14 +120,14 @@ std::vector<run::LogPattern> checks_for(const Project& project, const plan::Stag
 
 }  // namespace
 
-Result<run::ResourceSpec> resources_for(const Options& options) {
-  if (options.resource_spec) return run::load_resource_spec(*options.resource_spec);
-  if (options.gpus) return run::parse_gpu_list(*options.gpus);
-  std::optional<std::string> cvd;
-  if (const char* value = std::getenv("CUDA_VISIBLE_DEVICES")) cvd = value;
-  if (cvd) return run::detect_gpus(cvd, "");
-  const auto listing = run_command({"nvidia-smi", "-L"});
-  return run::detect_gpus(std::nullopt, listing.ok() ? listing.output : "");
+Result<run::ResourceSpec> resources_for(const Options& options, const run::GpuInventory& inventory) {
+  if (options.resource_spec) return run::load_resource_spec(*options.resource_spec, inventory);
+  if (options.gpus) return run::parse_gpu_list(*options.gpus, inventory);
+  auto variable = [](const char* name) {
+    const char* value = std::getenv(name);
+    return value ? std::optional<std::string>(value) : std::nullopt;
+  };
+  return run::detect_gpus({variable("CUDA_VISIBLE_DEVICES"), variable("NVIDIA_VISIBLE_DEVICES")}, inventory);
 }
 
 namespace {
@@ -137,12 +138,29 @@ run::SlurmOptions slurm_options(const Project& project, const Options& options) 
           setting.cpus_per_task, setting.srun_args};
 }
 
-// Where the stages go: GPUs of this machine for the local executor; for Slurm, what the
-// cluster offers (its nodes, on which the Slurm executor places the stages unless the
-// settings leave that to Slurm).
-Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm, run::SchedulerOptions& scheduler) {
+// The machine's GPUs as the driver shows them (NVML, else nvidia-smi; none without a driver)
+// and the watch over them that the scheduler asks (run/gpu_watch.h).
+struct LocalGpus {
+  std::unique_ptr<run::GpuDriver> driver;
+  std::optional<run::GpuWatch> watch;
+};
+
+// Where the stages go: GPUs of this machine for the local executor, as many as
+// --expect-gpus asks; for Slurm, what the cluster offers (its nodes, on which the Slurm
+// executor places the stages unless the settings leave that to Slurm).
+Result<void> place_stages(const Options& options, const Project& project, const run::SlurmOptions& slurm,
+                          run::SchedulerOptions& scheduler, LocalGpus& local) {
+  const std::optional<int> expected = options.expect_gpus ? options.expect_gpus : project.settings.gpus.expect;
   if (options.executor != ExecutorKind::kSlurm) {
-    scheduler.resources = TRY(resources_for(options));
+    local.driver = run::open_gpu_driver([](const auto& argv) { return run_command(argv); });
+    const run::GpuInventory inventory = local.driver ? local.driver->inventory() : run::GpuInventory{};
+    scheduler.resources = TRY(resources_for(options, inventory));
+    if (expected) TRY(run::expect_gpus(scheduler.resources, *expected));
+    if (local.driver && !scheduler.resources.gpus.empty()) {
+      const config::GpuSetting& gpus = project.settings.gpus;
+      local.watch.emplace(*local.driver, scheduler.resources, run::GpuWatchOptions{gpus.release_wait, gpus.exclusive, 1});
+      scheduler.gpu_watch = &*local.watch;
+    }
     return {};
   }
   auto cluster = TRY(run::query_slurm_cluster(slurm, [](const auto& argv) { return run_command(argv); }));
@@ -150,6 +168,7 @@ Result<void> place_stages(const Options& options, const run::SlurmOptions& slurm
   scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster.source,
                                            plural(cluster.nodes, "node"),
                                            plural(cluster.max_gpus_per_node, "GPU"));
+  if (expected) TRY(expect_cluster_gpus(cluster, *expected));
   return {};
 }
 
@@ -243,7 +262,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   if (auto ok = prepare_data(project, options.modes); !ok) return report_error(ok.error());
   run::SchedulerOptions scheduler;
   const run::SlurmOptions slurm = slurm_options(project, options);
-  if (auto ok = place_stages(options, slurm, scheduler); !ok) return report_error(ok.error());
+  LocalGpus gpus;
+  if (auto ok = place_stages(options, project, slurm, scheduler, gpus); !ok) return report_error(ok.error());
 
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor local(signals);

@@ -7,13 +7,15 @@
 #include "cli/project.h"
 #include "plan/plan.h"
 #include "run/journal.h"
+#include "run/gpu_devices.h"
 #include "run/resources.h"
 #include "run/run_verdict.h"
 
 namespace tipc::cli {
 
-// --resource-spec, else --gpus, else CUDA_VISIBLE_DEVICES / nvidia-smi -L.
-Result<run::ResourceSpec> resources_for(const Options& options);
+// --resource-spec, else --gpus, else CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES, else what
+// the driver shows (`inventory`): run/resources.h.
+Result<run::ResourceSpec> resources_for(const Options& options, const run::GpuInventory& inventory);
 
 // `plans` are the stages --only and -k selected; `whole_plans` the same plans before that
 // (the reports describe them whole). The exit code is the verdict every report prints

@@ -60,11 +60,14 @@ std::optional<StageKind> stage_kind(YamlReader& r, const Node& node, const std::
 void read_timeouts(YamlReader& r, const Node& node, ProjectSettings& s) {
   std::set<StageKind> given;
   for (const auto& item : node) {
-    if (item.first.IsScalar() && item.first.Scalar() == "grace") {
-      if (const auto seconds = r.non_negative(item.second, "grace", "expected a number of seconds")) s.grace = *seconds;
+    if (item.first.IsScalar() && (item.first.Scalar() == "grace" || item.first.Scalar() == "idle")) {
+      const std::string& key = item.first.Scalar();
+      if (const auto seconds = r.non_negative(item.second, key, "expected a number of seconds")) {
+        (key == "grace" ? s.grace : s.idle_timeout) = *seconds;
+      }
       continue;
     }
-    const auto kind = stage_kind(r, item.first, "timeouts", "; or grace");
+    const auto kind = stage_kind(r, item.first, "timeouts", "; or grace, idle");
     if (!kind) continue;
     const auto seconds = r.non_negative(item.second, to_string(*kind), "expected a number of seconds");
     if (seconds) s.timeouts[*kind] = *seconds;
@@ -255,6 +258,15 @@ void read_slurm(YamlReader& r, const Node& node, SlurmSetting& slurm) {
   }
 }
 
+void read_gpus(YamlReader& r, const Node& node, GpuSetting& gpus) {
+  r.check_keys(node, "gpus");
+  gpus.expect = positive(r, node, "expect");
+  if (const Node wait = r.child(node, "release_wait")) {
+    gpus.release_wait = r.non_negative(wait, "release_wait", "expected a number of seconds").value_or(gpus.release_wait);
+  }
+  gpus.exclusive = r.boolean(node, "exclusive", false);
+}
+
 // `history: FILE` or `history: false`.
 void read_history(YamlReader& r, const Node& root, ProjectSettings& s) {
   const Node node = r.child(root, "history");
@@ -333,6 +345,7 @@ void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
   r.check_keys(root, "the settings");
   if (const Node slurm = shaped(r, root, "slurm", YAML::NodeType::Map)) read_slurm(r, slurm, s.slurm);
   read_timeouts(r, shaped(r, root, "timeouts", YAML::NodeType::Map), s);
+  if (const Node gpus = shaped(r, root, "gpus", YAML::NodeType::Map)) read_gpus(r, gpus, s.gpus);
   read_log_checks(r, shaped(r, root, "log_checks", YAML::NodeType::Sequence), s);
   read_data(r, shaped(r, root, "data", YAML::NodeType::Map), s);
   read_alignment(r, shaped(r, root, "alignment", YAML::NodeType::Sequence), s);

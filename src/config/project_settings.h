@@ -58,6 +58,13 @@ struct SlurmSetting {
   bool tipc_run_places = true;
 };
 
+// `gpus:` (docs/settings.md, "GPU resources"): what a run expects of the machine's GPUs.
+struct GpuSetting {
+  std::optional<int> expect;  // `expect: N`: fewer usable GPUs is an error (--expect-gpus)
+  double release_wait = 30;   // seconds a GPU waits for the memory of its last stage's processes
+  bool exclusive = false;     // a process this run did not start on a stage's GPU fails the stage
+};
+
 // One variable of `trace_env:`, passed into the trace of the repository's runner
 // (trace/passed_env.h).
 struct TraceEnvSetting {
@@ -81,6 +88,8 @@ struct ProjectSettings {
                                        {StageKind::kCheck, 600},   {StageKind::kConvert, 1800},
                                        {StageKind::kOther, 1800},  {StageKind::kSetup, 1800}};
   double grace = 10;                             // seconds between SIGTERM and SIGKILL
+  double idle_timeout = 0;                       // `timeouts: idle`: no output this long is a TIMEOUT; 0: none
+  GpuSetting gpus;
   std::vector<LogCheckSetting> log_checks;
   std::map<std::string, std::vector<DataStepSetting>> data;  // by MODE; "all" applies to every mode
   std::optional<std::string> launcher;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "plan/plan.h"
+#include "run/gpu_figures.h"
 #include "run/outcome.h"
 #include "run/resources.h"
 #include "run/run_verdict.h"
@@ -37,6 +38,10 @@ struct StageRecord {
   bool resumed = false;           // PASSed in an earlier run with the same command (--resume)
   bool done = false;
   std::vector<Attempt> attempts;  // the tries before the last one, oldest first (--retries)
+  GpuFigures gpu_figures;         // sampled from the driver while it ran (run/gpu_watch.h)
+  // What tipc-run saw on its GPUs that is not the stage's own doing: processes it did not start
+  // holding memory there, memory of the previous holder not released in time.
+  std::vector<std::string> gpu_warnings;
 };
 
 struct RunInfo {

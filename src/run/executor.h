@@ -42,6 +42,9 @@ struct Launch {
   bool exclusive = false;    // a benchmark: alone on its machine
   double time_limit = 0;     // seconds; 0: none
   std::string hosts;         // plan::Stage::hosts
+  // Lines the executor writes at the top of the log, each after "tipc-run: " (what the
+  // scheduler saw on the stage's GPUs before it started).
+  std::vector<std::string> notes;
 
   Demand demand() const { return {nodes, gpus, processes > 1 ? processes : 1, exclusive}; }
 };
@@ -76,6 +79,15 @@ class Executor {
   // Whether a stage of this demand could start now: an executor that places stages on a
   // cluster itself says no while its nodes are busy; the others always yes.
   virtual bool has_room_for(const Demand& /*demand*/) const { return true; }
+  // The process group of a running stage, which tells its processes on a GPU from others';
+  // nullopt when the executor does not know one.
+  virtual std::optional<int> process_group(const std::string& /*id*/) const { return std::nullopt; }
+  // When a running stage last wrote output (an idle timeout counts from it); nullopt: never
+  // since it started, or not known.
+  virtual std::optional<Clock::time_point> last_output(const std::string& /*id*/) const { return std::nullopt; }
+  // Before a timed-out stage is stopped: the stacks of its processes into its log
+  // (run/stack_dump.h). Returns at once where the executor cannot.
+  virtual void dump_stacks(const std::string& /*id*/) {}
 };
 
 }  // namespace tipc::run

@@ -12,7 +12,7 @@ Result<void> FakeExecutor::start(const Launch& launch) {
   const Script& script = it == scripts.end() ? default_script : it->second;
   if (!script.launch_error.empty()) return fail(Error::plain(script.launch_error));
   if (script.cwd_error != 0) return fail(working_directory_error(launch.cwd, script.cwd_error));
-  records.push_back({launch.id, now_, -1, launch.env, {}, launch});
+  records.push_back({launch.id, now_, -1, launch.env, {}, launch, false});
   const std::size_t start = starts_[launch.id]++;
   const int exit_code = start < script.first_exit_codes.size() ? script.first_exit_codes[start] : script.exit_code;
   const double appending = launch.trainer_log.empty() ? 0 : script.appending_seconds;
@@ -62,6 +62,25 @@ void FakeExecutor::signal(const std::string& id, int signal) {
   if (ignores) return;
   it->second.end = now_;
   it->second.signal = signal;
+}
+
+std::optional<int> FakeExecutor::process_group(const std::string& id) const {
+  const auto it = running_.find(id);
+  if (it == running_.end()) return std::nullopt;
+  return 1000 + static_cast<int>(it->second.record);
+}
+
+std::optional<Clock::time_point> FakeExecutor::last_output(const std::string& id) const {
+  const auto it = running_.find(id);
+  if (it == running_.end()) return std::nullopt;
+  const auto script = scripts.find(id);
+  const double silent_after = script == scripts.end() ? default_script.silent_after : script->second.silent_after;
+  const double start = records[it->second.record].start;
+  return epoch_ + to_duration(silent_after < 0 ? now_ : std::min(now_, start + silent_after));
+}
+
+void FakeExecutor::dump_stacks(const std::string& id) {
+  if (const auto it = running_.find(id); it != running_.end()) records[it->second.record].stacks_dumped = true;
 }
 
 }  // namespace tipc::run

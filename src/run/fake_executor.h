@@ -23,6 +23,8 @@ class FakeExecutor : public Executor {
     // With a trainer log: how long appending it takes after the processes ended (within
     // `seconds`); signals in that time reach no process.
     double appending_seconds = 0;
+    // Prints nothing after this many seconds (an idle timeout's hang); < 0: prints throughout.
+    double silent_after = -1;
   };
   struct Record {
     std::string id;
@@ -31,6 +33,7 @@ class FakeExecutor : public Executor {
     std::map<std::string, std::optional<std::string>> env;
     std::vector<int> signals;
     Launch launch;  // as given
+    bool stacks_dumped = false;  // dump_stacks was called while it ran
   };
 
   std::map<std::string, Script> scripts;  // by stage id; missing ids use default_script
@@ -46,6 +49,10 @@ class FakeExecutor : public Executor {
   Clock::time_point now() const override { return epoch_ + to_duration(now_); }
   std::size_t running() const override { return running_.size(); }
   bool has_room_for(const Demand& demand) const override { return !room || room(demand); }
+  // Each start's group is 1000 + its place in `records`.
+  std::optional<int> process_group(const std::string& id) const override;
+  std::optional<Clock::time_point> last_output(const std::string& id) const override;
+  void dump_stacks(const std::string& id) override;
 
   double seconds_now() const { return now_; }
   // Sets an interrupt flag at this virtual time (simulated Ctrl-C).

@@ -137,8 +137,11 @@ plan::PlanFileRecord plan_file_record(const RunContext& context, const plan::Pla
 
 RunStartedLine run_started_line(const RunInfo& info, const RunContext& context, const std::string& run_id,
                                 double started) {
-  RunStartedLine line{run_id, started, info.jobs, {}, info.resources.source, context.resumed, TIPC_VERSION};
-  for (const auto& gpu : info.resources.gpus) line.gpus.push_back(gpu.id);
+  RunStartedLine line{run_id, started, info.jobs, {}, info.resources.source, context.resumed, TIPC_VERSION, {}};
+  for (const auto& gpu : info.resources.gpus) {
+    line.gpus.push_back(gpu.id);
+    if (!gpu.uuid.empty()) line.devices.push_back(gpu);
+  }
   return line;
 }
 
@@ -206,7 +209,9 @@ void JournalWriter::stage_finished(const StageRecord& record) {
                      o.log_findings,
                      record.job_id,
                      record.nodes,
-                     attempt_entries(record.attempts, started_unix_)};
+                     attempt_entries(record.attempts, started_unix_),
+                     record.gpu_figures,
+                     record.gpu_warnings};
   // An interrupt also skips the dependents of the stages it stopped: whether a skip is
   // this run's result is known only at its end.
   if (!started && record.verdict.result == Status::kSkipped) {

@@ -59,6 +59,42 @@ AttemptEntry attempt_from_json(const JsonValue& item) {
   return attempt;
 }
 
+// docs/report-schema.md, "gpu": a figure the driver did not give is absent.
+GpuFigures gpu_figures_from_json(const JsonValue& item) {
+  GpuFigures figures;
+  figures.samples = field_or<int>(item, "samples", 0);
+  figures.memory_peak_mib = optional_field<double>(item, "memory_peak_mib");
+  figures.utilization_mean_percent = optional_field<double>(item, "utilization_mean_percent");
+  figures.utilization_peak_percent = optional_field<double>(item, "utilization_peak_percent");
+  figures.power_mean_watts = optional_field<double>(item, "power_mean_watts");
+  figures.power_peak_watts = optional_field<double>(item, "power_peak_watts");
+  figures.throttle_reasons = field_or<std::vector<std::string>>(item, "throttle_reasons", {});
+  return figures;
+}
+
+Json gpu_figures_json(const GpuFigures& figures) {
+  Json json = {{"samples", figures.samples}};
+  auto put = [&](const char* key, const std::optional<double>& value) {
+    if (value) json[key] = *value;
+  };
+  put("memory_peak_mib", figures.memory_peak_mib);
+  put("utilization_mean_percent", figures.utilization_mean_percent);
+  put("utilization_peak_percent", figures.utilization_peak_percent);
+  put("power_mean_watts", figures.power_mean_watts);
+  put("power_peak_watts", figures.power_peak_watts);
+  if (!figures.throttle_reasons.empty()) json["throttle_reasons"] = figures.throttle_reasons;
+  return json;
+}
+
+Gpu gpu_device_from_json(const JsonValue& item) {
+  return {field_or<std::string>(item, "id", ""), 1, optional_field<int>(item, "index"),
+          field_or<std::string>(item, "name", ""), field_or<std::string>(item, "uuid", "")};
+}
+
+Json gpu_device_json(const Gpu& gpu) {
+  return {{"id", gpu.id}, {"index", optional_json(gpu.index)}, {"name", gpu.name}, {"uuid", gpu.uuid}};
+}
+
 JournalEntry entry_from_json(const JsonValue& line) {
   JournalEntry entry;
   entry.stage = line["stage"].get<std::string>();
@@ -78,14 +114,22 @@ JournalEntry entry_from_json(const JsonValue& line) {
   for (const JsonValue& item : field_or<JsonValue>(line, "attempts", JsonValue::array())) {
     if (item.is_object()) entry.attempts.push_back(attempt_from_json(item));
   }
+  if (const JsonValue gpu = field_or<JsonValue>(line, "gpu", JsonValue::object()); gpu.is_object()) {
+    entry.gpu = gpu_figures_from_json(gpu);
+  }
+  entry.gpu_warnings = field_or<std::vector<std::string>>(line, "gpu_warnings", {});
   return entry;
 }
 
 RunStartedLine run_started_from_json(const JsonValue& line) {
-  return {field_or<std::string>(line, "run_id", ""),        field_or<double>(line, "started", 0),
-          field_or<int>(line, "jobs", 1),                   field_or<std::vector<std::string>>(line, "gpus", {}),
-          field_or<std::string>(line, "resources", ""),     field_or<bool>(line, "resumed", false),
-          field_or<std::string>(line, "tool_version", "")};
+  RunStartedLine started{field_or<std::string>(line, "run_id", ""),    field_or<double>(line, "started", 0),
+                         field_or<int>(line, "jobs", 1),               field_or<std::vector<std::string>>(line, "gpus", {}),
+                         field_or<std::string>(line, "resources", ""), field_or<bool>(line, "resumed", false),
+                         field_or<std::string>(line, "tool_version", ""), {}};
+  for (const JsonValue& item : field_or<JsonValue>(line, "gpu_devices", JsonValue::array())) {
+    if (item.is_object()) started.devices.push_back(gpu_device_from_json(item));
+  }
+  return started;
 }
 
 RunFinishedLine run_finished_from_json(const JsonValue& line) {
@@ -145,6 +189,8 @@ Json entry_json(const JournalEntry& entry) {
   if (!entry.job_id.empty()) json["job_id"] = entry.job_id;
   if (!entry.nodes.empty()) json["nodes"] = entry.nodes;
   if (!entry.attempts.empty()) json["attempts"] = attempts_json(entry.attempts);
+  if (!entry.gpu.empty()) json["gpu"] = gpu_figures_json(entry.gpu);
+  if (!entry.gpu_warnings.empty()) json["gpu_warnings"] = entry.gpu_warnings;
   return json;
 }
 
@@ -215,14 +261,14 @@ Result<void> Journal::append(const std::string& path, const JournalEntry& entry)
 }
 
 Result<void> Journal::append(const std::string& path, const RunStartedLine& line) {
-  return append_line(path, {{"run", "started"},
-                            {"run_id", line.run_id},
-                            {"started", line.started},
-                            {"jobs", line.jobs},
-                            {"gpus", line.gpus},
-                            {"resources", line.resources},
-                            {"resumed", line.resumed},
-                            {"tool_version", line.tool_version}});
+  Json json = {{"run", "started"},      {"run_id", line.run_id},       {"started", line.started},
+               {"jobs", line.jobs},     {"gpus", line.gpus},           {"resources", line.resources},
+               {"resumed", line.resumed}, {"tool_version", line.tool_version}};
+  if (!line.devices.empty()) {
+    json["gpu_devices"] = Json::array();
+    for (const Gpu& gpu : line.devices) json["gpu_devices"].push_back(gpu_device_json(gpu));
+  }
+  return append_line(path, json);
 }
 
 Result<void> Journal::append(const std::string& path, const RunFinishedLine& line) {

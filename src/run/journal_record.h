@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "core/error.h"
+#include "run/gpu_figures.h"
 #include "run/outcome.h"
+#include "run/resources.h"
 
 namespace tipc::run {
 
@@ -55,6 +57,8 @@ struct JournalEntry {
   std::string job_id;                  // its Slurm job; "" (not written) when none
   std::string nodes;                   // the nodes of that job (Slurm's list); "" (not written) when none
   std::vector<AttemptEntry> attempts;  // oldest first; not written when empty
+  GpuFigures gpu;                      // the driver's figures while it ran; not written when empty
+  std::vector<std::string> gpu_warnings;  // StageRecord::gpu_warnings; not written when empty
   bool operator==(const JournalEntry&) const = default;
 
   // Its command is the one with this fingerprint (the plan file's, or stage_fingerprint's).
@@ -73,6 +77,7 @@ struct RunStartedLine {
   std::string resources;          // where they came from
   bool resumed = false;
   std::string tool_version;
+  std::vector<Gpu> devices;  // those of the gpus the driver described (index, name, UUID); not written when none
   bool operator==(const RunStartedLine&) const = default;
 };
 

@@ -18,6 +18,7 @@ bool is_retryable(Status status) { return status == Status::kFail || status == S
 Verdict classify(const Observation& o) {
   if (!o.launch_error.empty()) return {Status::kUnresolved, "could not start: " + o.launch_error};
   if (!o.started) return {Status::kSkipped, o.interrupted ? "interrupted before it started" : "not started"};
+  if (o.timed_out && o.idle_seconds > 0) return {Status::kTimeout, fmt::format("no output for {:g} s", o.idle_seconds)};
   if (o.timed_out) return {Status::kTimeout, fmt::format("timed out after {:g} s", o.timeout_seconds)};
   if (o.interrupted) return {Status::kSkipped, "interrupted while running"};
   if (!o.cluster_failure.empty()) return {Status::kFail, o.cluster_failure};

@@ -28,6 +28,7 @@ struct Observation {
   std::optional<int> signal;           // set when it was killed by a signal
   bool timed_out = false;
   double timeout_seconds = 0;
+  double idle_seconds = 0;             // timed out because it printed nothing for this long (timeouts: idle)
   bool interrupted = false;            // tipc-run was asked to stop while it ran
   std::string launch_error;            // tipc-run could not start it (UNRESOLVED)
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)

@@ -27,6 +27,7 @@
 
 #include "core/unique_fd.h"
 #include "run/run_marker.h"
+#include "run/stack_dump.h"
 #include "run/trainer_log.h"
 #include "run/working_directory.h"
 
@@ -214,6 +215,13 @@ class ProcessExecutor::Job {
   void signal(int signal) const {
     if (group_ > 0) killpg(group_, signal);
   }
+  pid_t group() const { return group_; }
+  std::optional<Clock::time_point> last_output() const { return last_output_; }
+  // Its output so far first, so that the dump follows it in the log.
+  void dump_stacks() {
+    if (output_.valid()) pump();
+    if (group_ > 0) dump_group_stacks(group_, [this](std::string_view text) { write_log(text.data(), text.size()); });
+  }
   // Takes a reaped child's status; false when the child is none of this job's ranks.
   bool reaped(pid_t pid, int status);
   // Copies the output that arrived to the log and stops what the ranks left behind.
@@ -252,6 +260,7 @@ class ProcessExecutor::Job {
   std::optional<int> exit_code_;
   std::optional<int> signal_;
   std::optional<Clock::time_point> leaders_done_;  // when the last rank exited
+  std::optional<Clock::time_point> last_output_;  // when output last arrived
   bool leftovers_termed_ = false;
   bool leftovers_killed_ = false;
   std::string log_error_;  // the first failed write to the log (a full disk, a file size limit)
@@ -274,6 +283,10 @@ Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const 
   const UniqueFd write_end(pipe_fds[1]);  // ours closes when this returns: EOF comes when the ranks end
   fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
   std::unique_ptr<Job> job(new Job(launch, std::move(log), std::move(read_end)));
+  for (const auto& note : launch.notes) {
+    const std::string line = "tipc-run: " + note + "\n";
+    job->write_log(line.data(), line.size());
+  }
   if (auto ok = job->start_ranks(launch, write_end.get(), cgroup_procs); !ok) {
     // The stage itself is reported once, by the caller, from this error.
     job->signal(SIGKILL);
@@ -402,6 +415,7 @@ void ProcessExecutor::Job::pump() {
       if (n == 0) close_output();
       return;  // EAGAIN: nothing more for now
     }
+    last_output_ = Clock::now();
     write_log(buffer, static_cast<std::size_t>(n));
     scanner_->feed(std::string_view(buffer, static_cast<std::size_t>(n)));
   }
@@ -463,6 +477,29 @@ Result<void> ProcessExecutor::start(const Launch& launch) {
 void ProcessExecutor::signal(const std::string& id, int signal) {
   for (const auto& job : jobs_) {
     if (job->id() == id) job->signal(signal);
+  }
+}
+
+const ProcessExecutor::Job* ProcessExecutor::job(const std::string& id) const {
+  for (const auto& job : jobs_) {
+    if (job->id() == id) return job.get();
+  }
+  return nullptr;
+}
+
+std::optional<int> ProcessExecutor::process_group(const std::string& id) const {
+  const Job* found = job(id);
+  return found && found->group() > 0 ? std::optional<int>(found->group()) : std::nullopt;
+}
+
+std::optional<Clock::time_point> ProcessExecutor::last_output(const std::string& id) const {
+  const Job* found = job(id);
+  return found ? found->last_output() : std::nullopt;
+}
+
+void ProcessExecutor::dump_stacks(const std::string& id) {
+  for (const auto& job : jobs_) {
+    if (job->id() == id) job->dump_stacks();
   }
 }
 

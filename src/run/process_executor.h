@@ -29,9 +29,13 @@ class ProcessExecutor : public Executor {
   void signal(const std::string& id, int signal) override;
   Clock::time_point now() const override { return Clock::now(); }
   std::size_t running() const override;
+  std::optional<int> process_group(const std::string& id) const override;
+  std::optional<Clock::time_point> last_output(const std::string& id) const override;
+  void dump_stacks(const std::string& id) override;
 
  private:
   class Job;
+  const Job* job(const std::string& id) const;
   void reap_children();
   std::optional<Finished> take_finished(Clock::time_point now);
   void sleep_until_ready(Clock::time_point now, Clock::time_point until) const;

@@ -8,33 +8,58 @@
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
+#include "core/plural.h"
 #include "core/split_list.h"
+#include "run/gpu_devices.h"
 
 namespace tipc::run {
 namespace {
 
-Result<std::vector<Gpu>> gpus_from_ids(const std::string& list, const std::string& what) {
-  static const std::regex kId(R"([^,;\s]+)");  // indexes, GPU-/MIG- UUIDs, MIG-GPU-<uuid>/<gi>/<ci>
-  std::vector<Gpu> gpus;
-  for (const auto& id : split_list(list, ',')) {
-    if (!std::regex_match(id, kId)) return fail(Error::plain(fmt::format("{}: '{}' is not a GPU id", what, id)));
-    if (std::any_of(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.id == id; })) {
-      return fail(Error::plain(fmt::format("{}: GPU '{}' is listed twice", what, id)));
-    }
-    gpus.push_back({id, 1});
+// A list as CUDA_VISIBLE_DEVICES and --gpus hold it: comma-separated, blanks around ids ignored.
+std::vector<std::string> device_ids(const std::string& list) {
+  std::vector<std::string> ids;
+  for (auto id : split_list(list, ',')) {
+    id.erase(0, id.find_first_not_of(" \t"));
+    id.erase(id.find_last_not_of(" \t") + 1);
+    ids.push_back(id);
   }
-  return gpus;
+  return ids;
+}
+
+Result<ResourceSpec> resolved(const std::string& list, const std::string& what, const GpuInventory& inventory) {
+  if (list.empty() || list == "-1" || list == "none") return ResourceSpec{{}, what};
+  return ResourceSpec{TRY(resolve_gpu_list(device_ids(list), what, inventory)), what};
+}
+
+// NVIDIA_VISIBLE_DEVICES: read by the container runtime, which shows the container the GPUs
+// it names and the driver numbers them from 0: indices are the host's, not the container's.
+Result<ResourceSpec> container_devices(const std::string& value, const GpuInventory& inventory) {
+  const std::string what = "NVIDIA_VISIBLE_DEVICES";
+  if (value.empty() || value == "none" || value == "void") return ResourceSpec{{}, what};
+  if (value == "all") return ResourceSpec{every_gpu(inventory), fmt::format("{}=all ({})", what, inventory.source)};
+  const auto ids = device_ids(value);
+  const bool uuids = std::all_of(ids.begin(), ids.end(), [](const std::string& id) { return !id.empty() && !std::isdigit(static_cast<unsigned char>(id[0])); });
+  if (uuids) return resolved(value, what, inventory);
+  if (!inventory.has_driver()) {
+    return fail(Error::plain(fmt::format("{}: '{}' names GPUs, but no NVIDIA driver answered", what, value)));
+  }
+  auto gpus = every_gpu(inventory);
+  if (gpus.size() != ids.size()) {
+    return fail(Error::plain(fmt::format("{}: '{}' names {}; the driver shows {} ({})", what, value,
+                                         plural(static_cast<int>(ids.size()), "GPU"), gpus.size(), inventory.source)));
+  }
+  return ResourceSpec{std::move(gpus), fmt::format("{} ({})", what, inventory.source)};
 }
 
 // One `gpus` entry: an id, or a map {id, slots}; nullopt (and a problem) when it is neither.
 std::optional<Gpu> gpu_from_node(config::YamlReader& r, const YAML::Node& node) {
-  if (node.IsScalar()) return Gpu{node.Scalar(), 1};
+  if (node.IsScalar()) return Gpu{node.Scalar(), 1, std::nullopt, "", ""};
   if (!node.IsMap()) {
     r.problem(node, "gpus", "expected a GPU id or a map with id and slots");
     return std::nullopt;
   }
   r.check_keys(node, "a GPU");
-  Gpu gpu{r.str(node, "id"), r.integer(node, "slots", 1)};
+  Gpu gpu{r.str(node, "id"), r.integer(node, "slots", 1), std::nullopt, "", ""};
   if (gpu.slots >= 1) return gpu;
   r.problem(r.child(node, "slots"), "slots", "slots must be at least 1");
   return std::nullopt;
@@ -49,13 +74,11 @@ YAML::Node gpu_list(config::YamlReader& r, const YAML::Node& root) {
 
 }  // namespace
 
-Result<ResourceSpec> parse_gpu_list(const std::string& list) {
-  if (list == "none" || list == "-1") return ResourceSpec{{}, "--gpus"};
-  auto gpus = TRY(gpus_from_ids(list, "--gpus"));
-  return ResourceSpec{gpus, "--gpus"};
+Result<ResourceSpec> parse_gpu_list(const std::string& list, const GpuInventory& inventory) {
+  return resolved(list, "--gpus", inventory);
 }
 
-Result<ResourceSpec> load_resource_spec(const std::string& path) {
+Result<ResourceSpec> load_resource_spec(const std::string& path, const GpuInventory& inventory) {
   const YAML::Node root = TRY(config::load_yaml_file(path, "the resource spec"));
   config::YamlReader r(path);
   const YAML::Node list = gpu_list(r, root);
@@ -67,28 +90,34 @@ Result<ResourceSpec> load_resource_spec(const std::string& path) {
     if (std::any_of(spec.gpus.begin(), spec.gpus.end(), [&](const Gpu& g) { return g.id == gpu->id; })) {
       r.problem(node, "id", fmt::format("GPU '{}' is listed twice", gpu->id));
     }
-    spec.gpus.push_back(*gpu);
+    auto device = resolve_gpu_list({gpu->id}, "gpus", inventory);
+    if (!device) r.problem(node, "id", device.error().str());
+    else spec.gpus.push_back({gpu->id, gpu->slots, device->front().index, device->front().name, device->front().uuid});
   }
   if (auto problems = r.finish(); !problems.empty()) return fail(Error{std::move(problems)});
   return spec;
 }
 
-ResourceSpec detect_gpus(const std::optional<std::string>& cuda_visible_devices, const std::string& listing) {
-  if (cuda_visible_devices) {
-    if (cuda_visible_devices->empty() || *cuda_visible_devices == "-1") return {{}, "CUDA_VISIBLE_DEVICES"};
-    if (auto gpus = gpus_from_ids(*cuda_visible_devices, "CUDA_VISIBLE_DEVICES")) {
-      return {*gpus, "CUDA_VISIBLE_DEVICES"};
-    }
-  }
-  // "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-...)"
-  static const std::regex kLine(R"(^GPU (\d+):)");
-  ResourceSpec spec{{}, "nvidia-smi -L"};
-  for (const auto& line : split_list(listing, '\n')) {
-    std::smatch m;
-    if (std::regex_search(line, m, kLine)) spec.gpus.push_back({m[1], 1});
-  }
+Result<ResourceSpec> detect_gpus(const DeviceVariables& variables, const GpuInventory& inventory) {
+  if (variables.cuda_visible_devices) return resolved(*variables.cuda_visible_devices, "CUDA_VISIBLE_DEVICES", inventory);
+  if (variables.nvidia_visible_devices) return container_devices(*variables.nvidia_visible_devices, inventory);
+  ResourceSpec spec{every_gpu(inventory), inventory.source};
   if (spec.gpus.empty()) spec.source = "none";
   return spec;
+}
+
+Result<void> expect_gpus(const ResourceSpec& spec, int count) {
+  if (static_cast<int>(spec.gpus.size()) >= count) return {};
+  const std::string source = spec.source.empty() || spec.source == "none" ? "no driver, no --gpus" : spec.source;
+  return fail(Error::plain(fmt::format("--expect-gpus {}: found {} ({})", count,
+                                       plural(static_cast<int>(spec.gpus.size()), "usable GPU"), source)));
+}
+
+Result<void> expect_cluster_gpus(const ClusterCapacity& cluster, int count) {
+  int total = 0;
+  for (const ClusterNode& node : cluster.each_node) total += node.gpus;
+  if (total >= count) return {};
+  return fail(Error::plain(fmt::format("--expect-gpus {}: found {} ({})", count, plural(total, "GPU"), cluster.source)));
 }
 
 std::optional<std::vector<std::string>> allocate(const ResourceSpec& spec, const Usage& usage, int count) {

@@ -47,6 +47,8 @@ enum class State { kWaiting, kRunning, kDone };
 
 // How often a service that is not ready yet is probed.
 constexpr double kReadyPollSeconds = 0.05;
+// How often a GPU whose stage ended is asked whether its memory is free.
+constexpr double kReleasePollSeconds = 0.2;
 
 struct Slot {
   StageRecord record;
@@ -62,6 +64,8 @@ struct Slot {
   bool ready = false;           // its clients may start
   bool stopping = false;        // tipc-run asked it to stop
   std::string service_failure;  // why it was stopped as a failure ("" after its last client)
+  std::optional<int> group;     // its processes' group, while it runs (Executor::process_group)
+  double next_sample = 0;       // when its GPUs are read next
 
   bool serves() const { return record.stage->service.has_value(); }
   std::optional<int> port() const { return serves() ? record.stage->service->port : std::nullopt; }
@@ -113,7 +117,15 @@ class Run {
   void stop_services_nobody_can_use();
   Verdict service_verdict(const Slot& slot) const;
   std::optional<double> next_deadline() const;
-  bool anything_running() const { return running_ > 0; }
+  bool anything_running() const;
+  std::string key_of(const Slot& slot) const { return stage_key(*slot.record.plan, *slot.record.stage); }
+  void release_gpus(std::size_t index);
+  void poll_releases();
+  bool gpus_ready_for(std::size_t index);
+  std::set<int> running_groups() const;
+  void sample_gpus();
+  void time_out(Slot& slot, double idle_seconds);
+  bool idle_too_long(const Slot& slot) const;
 
   Executor& executor_;
   Listener& listener_;
@@ -134,6 +146,15 @@ class Run {
   double stopped_at_ = 0;  // when stopping_ began
   double stop_kill_deadline_ = 0;
   std::string first_failure_;  // --fail-fast: the id of the stage whose failure stops new starts
+  // GPUs of ended stages held until the driver says their memory is free (SchedulerOptions::gpu_watch).
+  struct Releasing {
+    std::size_t slot;
+    std::string gpu;
+    double deadline;  // then handed on anyway
+  };
+  std::vector<Releasing> releasing_;
+  double next_release_poll_ = 0;
+  std::map<std::string, std::string> late_release_;  // GPU -> what its next stage's log says of it
 };
 
 void Run::add_plan(const plan::Plan& plan) {
@@ -162,7 +183,7 @@ void Run::finish(std::size_t index, Verdict verdict) {
   Slot& slot = slots_[index];
   if (slot.state == State::kRunning) {
     --running_;
-    for (const auto& gpu : slot.record.gpus) --usage_[gpu];
+    release_gpus(index);
     if (slot.record.stage->benchmark) benchmark_running_ = false;
     if (slot.serves()) --services_running_;
     if (const auto port = slot.port()) ports_in_use_.erase(*port);
@@ -174,6 +195,92 @@ void Run::finish(std::size_t index, Verdict verdict) {
   slot.record.verdict = std::move(verdict);
   slot.record.done = true;
   listener_.stage_finished(slot.record);
+}
+
+// With a GPU watch, an ended stage's GPUs stay taken until the memory its processes held is
+// free (poll_releases); without one they are free at once.
+void Run::release_gpus(std::size_t index) {
+  const Slot& slot = slots_[index];
+  if (!options_.gpu_watch) {
+    for (const auto& gpu : slot.record.gpus) --usage_[gpu];
+    return;
+  }
+  const double deadline = now() + options_.gpu_watch->options().release_wait;
+  for (const auto& gpu : slot.record.gpus) releasing_.push_back({index, gpu, deadline});
+}
+
+// Hands on each GPU whose ended stage left nothing on it, or whose wait is over: the next
+// stage there is told in its log.
+void Run::poll_releases() {
+  if (releasing_.empty() || now() < next_release_poll_) return;
+  next_release_poll_ = now() + kReleasePollSeconds;
+  GpuWatch& watch = *options_.gpu_watch;
+  for (auto it = releasing_.begin(); it != releasing_.end();) {
+    const Slot& slot = slots_[it->slot];
+    const auto left = watch.leftovers(key_of(slot), it->gpu, slot.group);
+    if (!left.empty() && now() < it->deadline) {
+      ++it;
+      continue;
+    }
+    if (!left.empty()) {
+      watch.hand_on_with(it->gpu, left);
+      late_release_[it->gpu] = fmt::format("GPU {}: memory of {} still held after {:g} s ({}); started anyway", it->gpu,
+                                           slot.record.stage->id, watch.options().release_wait, describe_processes(left));
+    }
+    --usage_[it->gpu];
+    const std::size_t released = it->slot;
+    it = releasing_.erase(it);
+    if (std::none_of(releasing_.begin(), releasing_.end(), [&](const Releasing& r) { return r.slot == released; })) {
+      watch.forget(key_of(slots_[released]));
+    }
+  }
+}
+
+std::set<int> Run::running_groups() const {
+  std::set<int> groups;
+  for (const auto& slot : slots_) {
+    if (slot.state == State::kRunning && slot.group) groups.insert(*slot.group);
+  }
+  return groups;
+}
+
+// Before a stage starts on its GPUs: what the driver shows there that this run did not start
+// (and a GPU handed on before its memory was free) becomes the stage's warnings; on machines
+// that must be exclusive a foreign process fails the stage. False when it may not start.
+bool Run::gpus_ready_for(std::size_t index) {
+  Slot& slot = slots_[index];
+  if (!options_.gpu_watch || slot.record.gpus.empty()) return true;
+  auto& warnings = slot.record.gpu_warnings;
+  warnings.clear();
+  for (const auto& gpu : slot.record.gpus) {
+    if (const auto note = late_release_.find(gpu); note != late_release_.end()) {
+      warnings.push_back(note->second);
+      late_release_.erase(note);
+    }
+  }
+  const auto foreign = options_.gpu_watch->before_start(key_of(slot), slot.record.gpus, running_groups());
+  warnings.insert(warnings.end(), foreign.begin(), foreign.end());
+  if (foreign.empty() || !options_.gpu_watch->options().exclusive) return true;
+  finish(index, {Status::kFail, fmt::format("its GPUs are not exclusive (gpus: exclusive): {}{}", foreign.front(),
+                                            foreign.size() > 1 ? fmt::format(" (and {} more)", foreign.size() - 1) : "")});
+  return false;
+}
+
+void Run::sample_gpus() {
+  if (!options_.gpu_watch) return;
+  const double t = now();
+  for (auto& slot : slots_) {
+    if (slot.state != State::kRunning || slot.record.gpus.empty() || t < slot.next_sample) continue;
+    options_.gpu_watch->sample(slot.record.gpus, slot.record.gpu_figures);
+    slot.next_sample = t + options_.gpu_watch->options().sample_every;
+  }
+}
+
+// Stages run, or GPUs wait for their memory while a stage waits for them.
+bool Run::anything_running() const {
+  if (running_ > 0) return true;
+  return !releasing_.empty() &&
+         std::any_of(slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.state == State::kWaiting; });
 }
 
 // With -j 1 plan order, the reference's serial order; otherwise critical path first.
@@ -303,6 +410,9 @@ Launch Run::launch_for(const Slot& slot, const std::vector<std::string>& gpus) c
   launch.argv = stage.argv;
   launch.cwd = stage_cwd_path(options_.repo_root, stage);
   launch.env = stage.env;
+  // Python's faulthandler, so that a hang's SIGABRT (run/stack_dump.h) prints every thread's stack.
+  launch.env.try_emplace("PYTHONFAULTHANDLER", "1");
+  launch.notes = slot.record.gpu_warnings;
   if (const auto it = launch.env.find("CUDA_VISIBLE_DEVICES"); it != launch.env.end() && it->second && !gpus.empty()) {
     it->second = map_devices(*it->second, gpus);
   }
@@ -335,6 +445,7 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   const plan::Stage& stage = *slot.record.stage;
   slot.record.gpus = gpus;
   slot.record.start_seconds = now();
+  if (!gpus_ready_for(index)) return false;
   if (spdlog::should_log(spdlog::level::debug)) {
     spdlog::debug("start {}{}", stage_key(*slot.record.plan, stage),
                   gpus.empty() ? "" : fmt::format(" on GPU {}", fmt::join(gpus, ",")));
@@ -372,6 +483,7 @@ bool Run::launch(std::size_t index) {
     return false;
   }
   slot.record.observation.started = true;
+  slot.group = executor_.process_group(key_of(slot));
   slot.attempt_start = now();
   const double timeout = options_.timeouts.for_kind(slot.record.stage->kind);
   slot.record.observation.timeout_seconds = timeout;
@@ -555,24 +667,42 @@ void Run::stop_services_nobody_can_use() {
   }
 }
 
+// A timed-out stage's stacks go into its log before it is stopped (Executor::dump_stacks).
+void Run::time_out(Slot& slot, double idle_seconds) {
+  const std::string id = key_of(slot);
+  slot.record.observation.timed_out = true;
+  slot.record.observation.idle_seconds = idle_seconds;
+  executor_.dump_stacks(id);
+  slot.kill_deadline = now() + options_.timeouts.grace;
+  executor_.signal(id, SIGTERM);
+}
+
+// Timeouts' idle: it printed nothing for that long (a service is quiet while it serves).
+bool Run::idle_too_long(const Slot& slot) const {
+  if (options_.timeouts.idle <= 0 || slot.serves()) return false;
+  const auto last = executor_.last_output(key_of(slot));
+  const double since = std::max(slot.attempt_start, last ? seconds_since_start(*last) : 0.0);
+  return now() - since >= options_.timeouts.idle;
+}
+
 void Run::enforce_deadlines() {
   const double t = now();
   for (auto& slot : slots_) {
     if (slot.state != State::kRunning) continue;
-    const std::string id = stage_key(*slot.record.plan, *slot.record.stage);
-    if (slot.deadline > 0 && t >= slot.deadline && !slot.record.observation.timed_out) {
-      slot.record.observation.timed_out = true;
-      slot.kill_deadline = t + options_.timeouts.grace;
-      executor_.signal(id, SIGTERM);
+    const bool timed_out = slot.record.observation.timed_out;
+    if (!timed_out && slot.deadline > 0 && t >= slot.deadline) {
+      time_out(slot, 0);
+    } else if (!timed_out && idle_too_long(slot)) {
+      time_out(slot, options_.timeouts.idle);
     } else if (slot.kill_deadline > 0 && t >= slot.kill_deadline) {
       slot.kill_deadline = 0;
-      executor_.signal(id, SIGKILL);
+      executor_.signal(key_of(slot), SIGKILL);
     }
   }
   if (stopping_ && stop_kill_deadline_ > 0 && t >= stop_kill_deadline_) {
     stop_kill_deadline_ = 0;
     for (auto& slot : slots_) {
-      if (slot.state == State::kRunning) executor_.signal(stage_key(*slot.record.plan, *slot.record.stage), SIGKILL);
+      if (slot.state == State::kRunning) executor_.signal(key_of(slot), SIGKILL);
     }
   }
 }
@@ -598,6 +728,7 @@ std::optional<double> Run::next_deadline() const {
     if (slot.serves() && !slot.ready && !slot.stopping) consider(std::min(slot.ready_deadline, now() + kReadyPollSeconds));
   }
   if (stopping_) consider(stop_kill_deadline_);
+  if (!releasing_.empty()) consider(std::max(next_release_poll_, now() + 0.001));
   return next;
 }
 
@@ -609,6 +740,8 @@ RunSummary Run::run() {
     skip_after_failed_dependencies();
     skip_after_fail_fast();
     if (!stopping_ && interrupted_()) stop_everything();
+    poll_releases();
+    sample_gpus();
     if (!stopping_) {
       poll_services();
       const std::size_t running_before = running_;

@@ -13,6 +13,7 @@
 #include "plan/plan.h"
 #include "run/events.h"
 #include "run/executor.h"
+#include "run/gpu_watch.h"
 #include "run/resources.h"
 
 namespace tipc::run {
@@ -21,6 +22,7 @@ struct Timeouts {
   std::map<plan::StageKind, double> by_kind;  // seconds; missing or 0: none
   std::optional<double> all;                  // --timeout: every stage
   double grace = 5;                           // SIGTERM -> SIGKILL
+  double idle = 0;                            // no output for this long is a TIMEOUT too; 0: none
   double for_kind(plan::StageKind kind) const;
 };
 
@@ -54,6 +56,9 @@ struct SchedulerOptions {
   // Whether a running service stage is ready for its clients (run/service_probe.h when
   // unset); polled every 50 ms until it is.
   std::function<bool(const plan::Service&, const std::string& log_path)> ready_probe;
+  // The driver's view of the local GPUs (run/gpu_watch.h); nullptr: no driver, GPUs are
+  // handed on as soon as a stage ends and no figures are taken.
+  GpuWatch* gpu_watch = nullptr;
 };
 
 // A stage's identity across a suite: "<config path>#<stage id>".

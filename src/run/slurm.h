@@ -92,6 +92,8 @@ class SlurmExecutor : public Executor {
   Clock::time_point now() const override { return local_.now(); }
   std::size_t running() const override { return local_.running(); }
   bool has_room_for(const Demand& demand) const override;
+  // srun passes the job's output on as it comes: the stage's silence is srun's.
+  std::optional<Clock::time_point> last_output(const std::string& id) const override { return local_.last_output(id); }
 
  private:
   struct Submitted;

@@ -244,9 +244,32 @@ TEST(ProjectSettingsTimeouts, AConversionAndOtherProgramsTakeTheExportsUnlessGiv
 TEST(ProjectSettingsTimeouts, AnUnknownKindNamesFileLineKeyAndTheKnownKinds) {
   const std::string text = error_of("jobs: 2\ntimeouts:\n  trian: 60\n");
   EXPECT_NE(text.find("tipc-run.yaml:3: key 'timeouts': unknown stage kind 'trian' (known: train, eval, export, "
-                      "infer, check, convert, service, other, setup; or grace)"),
+                      "infer, check, convert, service, other, setup; or grace, idle)"),
             std::string::npos)
       << text;
+}
+
+TEST(ProjectSettingsTimeouts, IdleIsASilenceLimitOfEveryStage) {
+  test::TempDir dir;
+  const auto settings = settings_from(dir, "timeouts: {idle: 900, train: 60}\n");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  EXPECT_EQ(settings->idle_timeout, 900);
+  EXPECT_EQ(ProjectSettings{}.idle_timeout, 0) << "none unless given";
+  EXPECT_NE(error_of("timeouts: {idle: -1}\n").find("key 'idle': must not be negative"), std::string::npos);
+}
+
+TEST(ProjectSettingsGpus, ExpectReleaseWaitAndExclusiveAreReadAndCheckedAtTheirLines) {
+  test::TempDir dir;
+  const auto settings = settings_from(dir, "gpus:\n  expect: 8\n  release_wait: 5\n  exclusive: true\n");
+  ASSERT_TRUE(settings.has_value()) << settings.error().str();
+  EXPECT_EQ(settings->gpus.expect, 8);
+  EXPECT_EQ(settings->gpus.release_wait, 5);
+  EXPECT_TRUE(settings->gpus.exclusive);
+  EXPECT_EQ(ProjectSettings{}.gpus.release_wait, 30);
+  EXPECT_FALSE(ProjectSettings{}.gpus.exclusive);
+  const std::string text = error_of("gpus:\n  expect: 0\n  realease_wait: 5\n");
+  EXPECT_NE(text.find("tipc-run.yaml:2: key 'expect': must be at least 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("tipc-run.yaml:3: key 'realease_wait'"), std::string::npos) << text;
 }
 
 TEST(ProjectSettingsAlignment, AfterAKindIsThatKindAndACheckNeverFollowsACheck) {

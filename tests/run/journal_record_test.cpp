@@ -32,7 +32,15 @@ JournalEntry full_entry() {
           .job_id = "4711",
           .nodes = "node[1-2]",
           .attempts = {{Status::kFail, "exit code 1", 1714564801.0, 3.5, 1, std::nullopt, "/out/train.attempt1.log"},
-                       {Status::kTimeout, "timed out", 1714564805.0, 4.0, std::nullopt, 9, "/out/train.attempt2.log"}}};
+                       {Status::kTimeout, "timed out", 1714564805.0, 4.0, std::nullopt, 9, "/out/train.attempt2.log"}},
+          .gpu = {.samples = 12,
+                  .memory_peak_mib = 10240.5,
+                  .utilization_mean_percent = 87.25,
+                  .utilization_peak_percent = 100,
+                  .power_mean_watts = 250.5,
+                  .power_peak_watts = 301,
+                  .throttle_reasons = {"hw_slowdown", "sw_power_cap"}},
+          .gpu_warnings = {"GPU 0: pid 4242 (python3 other.py) holds 2048 MiB; this run did not start it"}};
 }
 
 Journal loaded(const std::string& path) {
@@ -44,7 +52,8 @@ Journal loaded(const std::string& path) {
 TEST(JournalRecord, EveryFieldOfEveryLineReadsBackAsAppended) {
   test::TempDir dir;
   const std::string path = (dir.path() / kJournalFileName).string();
-  const RunStartedLine start{"r1", 1714564800.5, 4, {"0", "3"}, "--gpus", true, "1.2.3"};
+  const RunStartedLine start{"r1", 1714564800.5, 4, {"0", "3"}, "--gpus", true, "1.2.3",
+                             {{"0", 1, 0, "NVIDIA H100 80GB HBM3", "GPU-9f8e"}, {"3", 1, 3, "NVIDIA H100 80GB HBM3", "GPU-1a2b"}}};
   JournalEntry minimal;
   minimal.stage = "gpu/eval";
   minimal.run_id = "r1";
