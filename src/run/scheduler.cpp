@@ -266,6 +266,7 @@ bool Run::gpus_ready_for(std::size_t index) {
   return false;
 }
 
+// Once when a stage starts (a short one gets a reading too), then every sample_every seconds.
 void Run::sample_gpus() {
   if (!options_.gpu_watch) return;
   const double t = now();
@@ -455,6 +456,7 @@ bool Run::start(std::size_t index, const std::vector<std::string>& gpus) {
   slot.state = State::kRunning;
   ++running_;
   for (const auto& gpu : gpus) ++usage_[gpu];
+  sample_gpus();
   if (stage.benchmark) benchmark_running_ = true;
   if (stage.service) {  // it runs as long as its clients do: no timeout of its own, a readiness deadline
     ++services_running_;

@@ -31,10 +31,10 @@ bool on_path(const std::string& program) {
   return false;
 }
 
-// eu-stack where installed (fast), else gdb; empty when neither is.
 std::vector<std::string> native_stack_command(int pid) {
-  if (on_path("eu-stack")) return {"eu-stack", "-p", std::to_string(pid)};
-  if (on_path("gdb")) return {"gdb", "-p", std::to_string(pid), "-batch", "-nx", "-q", "-ex", "thread apply all bt 30"};
+  const std::string tool = native_stack_tool();
+  if (tool == "eu-stack") return {"eu-stack", "-p", std::to_string(pid)};
+  if (tool == "gdb") return {"gdb", "-p", std::to_string(pid), "-batch", "-nx", "-q", "-ex", "thread apply all bt 30"};
   return {};
 }
 
@@ -55,6 +55,12 @@ bool ended(int pid) {
 }
 
 }  // namespace
+
+// eu-stack where installed (fast), else gdb.
+std::string native_stack_tool() {
+  if (on_path("eu-stack")) return "eu-stack";
+  return on_path("gdb") ? "gdb" : "";
+}
 
 std::vector<int> group_members(int group) {
   std::vector<int> pids;

@@ -24,6 +24,9 @@ struct StackDumpOptions {
 // The pids of a process group, from /proc, lowest first.
 std::vector<int> group_members(int group);
 
+// The native stack tool found on PATH: "eu-stack", else "gdb", else "".
+std::string native_stack_tool();
+
 // Whether the process runs a Python interpreter (its executable is python…).
 bool is_python(int pid);
 
