@@ -9,7 +9,10 @@
 #                                      there, in the repository root, with .gpu-check/ carried:
 #                                      runs each chain (or those named: lite whole whole_default
 #                                      onnx serving) with that machine's python3, prints each
-#                                      verdict and the stages that failed; logs under $OUT if set
+#                                      verdict and the stages that failed; logs under $OUT if set;
+#                                      then (issue 40) the lite chain with GPU 0's UUID in
+#                                      CUDA_VISIBLE_DEVICES, the GPU figures each report holds,
+#                                      and a GPU train that hangs (--idle-timeout) with its stack
 #
 # The GPU machine has its own PyTorch and no Debian packages, and cannot build tipc-run.
 # Exits non-zero when a chain does not pass.
@@ -42,6 +45,35 @@ chain() {
   return $status
 }
 
+# The lite chain again with GPU 0 named by its UUID: the same verdict as by index.
+by_uuid() {
+  local uuid
+  uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader | head -1)
+  CUDA_VISIBLE_DEVICES=$uuid chain uuid lite_train_lite_infer test_tipc/configs/alexnet.txt
+}
+
+# The GPU figures of the last lite run, in report.json, junit.xml and summary.md.
+gpu_figures() {
+  local dir=test_tipc/output/alexnet/lite_train_lite_infer
+  echo "== GPU figures"
+  grep -o '"memory_peak_mib": [0-9.]*' "$dir/report.json" | sort | uniq -c | head -5
+  grep -c 'gpu_memory_peak_mib' "$dir/junit.xml"
+  grep -o '"gpu_devices": \[[^]]*\]' "$dir/report.json" | cut -c1-300
+}
+
+# A train that holds the GPU and hangs: TIMEOUT after 20 s of silence, its stack in its log.
+hang() {
+  local wrapper=$PWD/$pack/hang-python log=${OUT:-/tmp}/gpu-check-hang.log
+  printf '#!/bin/sh\nexec python3 -c "import torch, time; x = torch.ones(1, device=\\"cuda\\"); print(x, flush=True); time.sleep(100000)"\n' >"$wrapper"
+  chmod +x "$wrapper"
+  rm -rf test_tipc/output/alexnet/lite_train_lite_infer
+  timeout 300 "$pack/tipc-run" test_tipc/configs/alexnet.txt lite_train_lite_infer --python "$wrapper" \
+    --idle-timeout 20 --only train >"$log" 2>&1
+  echo "== hang: exit $? (1 expected)"
+  grep -m3 -E 'TIMEOUT|no output for' "$log"
+  grep -h -A4 'most recent call first' test_tipc/output/alexnet/lite_train_lite_infer/*.log | head -12
+}
+
 run() {
   asked=("$@")
   export TIPC_DIALECT_DIR=$PWD/configs/dialects
@@ -53,6 +85,11 @@ run() {
   ATEN_CPU_CAPABILITY=default chain whole_default whole_infer test_tipc/configs/alexnet.txt || failed=1
   chain onnx paddle2onnx_infer test_tipc/configs/alexnet_paddle2onnx.txt || failed=1
   chain serving serving_infer test_tipc/configs/alexnet_serving.txt || failed=1
+  if [ ${#asked[@]} -eq 0 ]; then
+    gpu_figures
+    by_uuid || failed=1
+    hang
+  fi
   return $failed
 }
 
