@@ -66,6 +66,7 @@ struct Slot {
   std::string service_failure;  // why it was stopped as a failure ("" after its last client)
   std::optional<int> group;     // its processes' group, while it runs (Executor::process_group)
   double next_sample = 0;       // when its GPUs are read next
+  double relaunch_deadline = 0;  // > 0: its retry waits for the memory of its last try until then
 
   bool serves() const { return record.stage->service.has_value(); }
   std::optional<int> port() const { return serves() ? record.stage->service->port : std::nullopt; }
@@ -121,6 +122,9 @@ class Run {
   std::string key_of(const Slot& slot) const { return stage_key(*slot.record.plan, *slot.record.stage); }
   void release_gpus(std::size_t index);
   void poll_releases();
+  void hand_on_released_gpus();
+  void relaunch_retries();
+  bool relaunch_pending() const;
   bool gpus_ready_for(std::size_t index);
   std::set<int> running_groups() const;
   void sample_gpus();
@@ -209,11 +213,41 @@ void Run::release_gpus(std::size_t index) {
   for (const auto& gpu : slot.record.gpus) releasing_.push_back({index, gpu, deadline});
 }
 
+// What waits for a GPU's memory is looked at every kReleasePollSeconds.
+void Run::poll_releases() {
+  if ((releasing_.empty() && !relaunch_pending()) || now() < next_release_poll_) return;
+  next_release_poll_ = now() + kReleasePollSeconds;
+  hand_on_released_gpus();
+  relaunch_retries();
+}
+
+bool Run::relaunch_pending() const {
+  return std::any_of(slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.relaunch_deadline > 0; });
+}
+
+// A retry starts on its GPUs once its last try's memory is free, or its wait is over (said in its log).
+void Run::relaunch_retries() {
+  GpuWatch& watch = *options_.gpu_watch;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (slot.relaunch_deadline <= 0) continue;
+    std::vector<GpuProcess> left;
+    for (const auto& gpu : slot.record.gpus) {
+      for (const auto& p : watch.leftovers(key_of(slot), gpu, slot.group)) left.push_back(p);
+    }
+    if (!left.empty() && now() < slot.relaunch_deadline) continue;
+    if (!left.empty()) {
+      slot.record.gpu_warnings.push_back(fmt::format("memory of its last try still held after {:g} s ({}); started anyway",
+                                                     watch.options().release_wait, describe_processes(left)));
+    }
+    slot.relaunch_deadline = 0;
+    launch(i);
+  }
+}
+
 // Hands on each GPU whose ended stage left nothing on it, or whose wait is over: the next
 // stage there is told in its log.
-void Run::poll_releases() {
-  if (releasing_.empty() || now() < next_release_poll_) return;
-  next_release_poll_ = now() + kReleasePollSeconds;
+void Run::hand_on_released_gpus() {
   GpuWatch& watch = *options_.gpu_watch;
   for (auto it = releasing_.begin(); it != releasing_.end();) {
     const Slot& slot = slots_[it->slot];
@@ -510,6 +544,11 @@ bool Run::retry(std::size_t index, const Verdict& verdict) {
   spdlog::debug("retry {} (attempt {} of {}): {}", stage_key(*record.plan, *record.stage), record.attempts.size() + 1,
                 options_.retries + 1, verdict.reason);
   record.observation = Observation{};
+  if (options_.gpu_watch && !record.gpus.empty()) {  // on its GPUs once its last try's memory is free
+    slot.relaunch_deadline = now() + options_.gpu_watch->options().release_wait;
+    slot.deadline = slot.kill_deadline = 0;
+    return true;
+  }
   launch(index);
   return true;
 }
@@ -681,7 +720,7 @@ void Run::time_out(Slot& slot, double idle_seconds) {
 
 // Timeouts' idle: it printed nothing for that long (a service is quiet while it serves).
 bool Run::idle_too_long(const Slot& slot) const {
-  if (options_.timeouts.idle <= 0 || slot.serves()) return false;
+  if (options_.timeouts.idle <= 0 || slot.serves() || slot.relaunch_deadline > 0) return false;
   const auto last = executor_.last_output(key_of(slot));
   const double since = std::max(slot.attempt_start, last ? seconds_since_start(*last) : 0.0);
   return now() - since >= options_.timeouts.idle;
@@ -713,8 +752,16 @@ void Run::stop_everything() {
   stopping_ = true;
   stopped_at_ = now();
   stop_kill_deadline_ = now() + options_.timeouts.grace;
-  for (auto& slot : slots_) {
-    if (slot.state == State::kRunning) executor_.signal(stage_key(*slot.record.plan, *slot.record.stage), SIGTERM);
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (slot.state != State::kRunning) continue;
+    if (slot.relaunch_deadline > 0) {  // a retry that has not started: nothing to stop
+      slot.relaunch_deadline = 0;
+      slot.record.observation.interrupted = true;
+      finish(i, classify(slot.record.observation));
+    } else {
+      executor_.signal(key_of(slot), SIGTERM);
+    }
   }
 }
 
@@ -730,7 +777,7 @@ std::optional<double> Run::next_deadline() const {
     if (slot.serves() && !slot.ready && !slot.stopping) consider(std::min(slot.ready_deadline, now() + kReadyPollSeconds));
   }
   if (stopping_) consider(stop_kill_deadline_);
-  if (!releasing_.empty()) consider(std::max(next_release_poll_, now() + 0.001));
+  if (!releasing_.empty() || relaunch_pending()) consider(std::max(next_release_poll_, now() + 0.001));
   return next;
 }
 

@@ -113,6 +113,19 @@ TEST_F(GpuWatchTest, TheNextStageStartsOnlyOnceTheDriverFreedTheMemoryOfTheLastO
   EXPECT_TRUE(record(summary, "eval").gpu_warnings.empty());
 }
 
+TEST_F(GpuWatchTest, ARetryWaitsForTheMemoryOfItsLastTry) {
+  plan_.stages = {gpu_stage("train")};
+  fake_.scripts["c.txt#train"].seconds = 2;
+  fake_.scripts["c.txt#train"].first_exit_codes = {1};
+  driver_.held = {{{5000, 4096}, 0.5, 5.0}};  // the first try's process: its memory until 5 s
+  options_.retries = 1;
+  const RunSummary summary = run({30, false, 1});
+  ASSERT_EQ(fake_.records.size(), 2u);
+  EXPECT_GE(fake_.records[1].start, 5.0);
+  EXPECT_LT(fake_.records[1].start, 5.3);
+  EXPECT_EQ(record(summary, "train").verdict.result, Status::kFlaky);
+}
+
 TEST_F(GpuWatchTest, AfterTheBoundTheNextStageStartsAndItsLogSaysWhatWasStillHeld) {
   plan_.stages = {gpu_stage("train"), gpu_stage("eval", {"train"})};
   fake_.scripts["c.txt#train"].seconds = 2;
