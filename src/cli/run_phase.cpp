@@ -237,6 +237,19 @@ Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, cons
   return run::lock_output_dirs(dirs, {!options.no_wait, waiting});
 }
 
+// How the scheduler runs the stages: -j, timeouts, retries, the semantics' logs and launches, log checks.
+void set_scheduling(const Project& project, const Options& options, const compat::RunSemantics& semantics,
+                    const run::SlurmOptions& slurm, run::SchedulerOptions& scheduler) {
+  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options, scheduler, slurm)));
+  scheduler.timeouts = timeouts_for(project, options);
+  scheduler.retries = options.retries;
+  scheduler.fail_fast = options.fail_fast;
+  scheduler.repo_root = project.root;
+  scheduler.appended_logs = semantics.appended_logs;
+  scheduler.multi_node_here = semantics.multi_node_here;
+  scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
+}
+
 // What the journals and times files say of the earlier runs: the stages --resume keeps, the
 // estimates of the start order.
 Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const std::vector<const plan::Plan*>& plans,
@@ -274,15 +287,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   if (options.executor == ExecutorKind::kSlurm) on_slurm_cluster(on_slurm, local, slurm, project, scheduler);
   run::Executor& executor = on_slurm ? static_cast<run::Executor&>(*on_slurm) : local;
 
-  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options, scheduler, slurm)));
-  scheduler.timeouts = timeouts_for(project, options);
-  scheduler.retries = options.retries;
-  scheduler.fail_fast = options.fail_fast;
-  scheduler.repo_root = project.root;
   const compat::RunSemantics semantics = compat::run_semantics(options.compat, project.root, options.resume);
-  scheduler.appended_logs = semantics.appended_logs;
-  scheduler.multi_node_here = semantics.multi_node_here;
-  scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
+  set_scheduling(project, options, semantics, slurm, scheduler);
   std::vector<const plan::Plan*> pointers, whole_pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
   for (const auto& plan : whole_plans) whole_pointers.push_back(&plan);
