@@ -194,22 +194,16 @@ int nvmlDeviceGetMigDeviceHandleByIndex(Handle h, unsigned index, Handle* out) {
   }
   return kNotFound;
 }
-int nvmlDeviceGetGpuInstanceId(Handle h, unsigned* id) {
+int instance_id(Handle h, unsigned* id, unsigned Device::*which) {
   State state;
   read_state(state);
   const Device* d = device_of(state, h);
   if (!d || d->parent.empty()) return kNotSupported;
-  *id = d->gi;
+  *id = d->*which;
   return kSuccess;
 }
-int nvmlDeviceGetComputeInstanceId(Handle h, unsigned* id) {
-  State state;
-  read_state(state);
-  const Device* d = device_of(state, h);
-  if (!d || d->parent.empty()) return kNotSupported;
-  *id = d->ci;
-  return kSuccess;
-}
+int nvmlDeviceGetGpuInstanceId(Handle h, unsigned* id) { return instance_id(h, id, &Device::gi); }
+int nvmlDeviceGetComputeInstanceId(Handle h, unsigned* id) { return instance_id(h, id, &Device::ci); }
 struct Memory {
   unsigned long long total, free, used;
 };

@@ -90,6 +90,10 @@ class GpuWatchTest : public ::testing::Test {
     }
     throw std::runtime_error("never started: " + id);
   }
+  void expect_started_between(const std::string& id, double from, double before) const {
+    EXPECT_GE(started(id).start, from) << id;
+    EXPECT_LT(started(id).start, before) << id;
+  }
   static const StageRecord& record(const RunSummary& s, const std::string& id) {
     for (const auto& r : s.stages) {
       if (r.stage->id == id) return r;
@@ -108,8 +112,7 @@ TEST_F(GpuWatchTest, TheNextStageStartsOnlyOnceTheDriverFreedTheMemoryOfTheLastO
   fake_.scripts["c.txt#train"].seconds = 2;
   driver_.held = {{{5000, 4096}, 0.5, 5.0}};  // the train's process: gone at 2 s, its memory until 5 s
   const RunSummary summary = run({30, false, 1});
-  EXPECT_GE(started("eval").start, 5.0);
-  EXPECT_LT(started("eval").start, 5.3);
+  expect_started_between("eval", 5.0, 5.3);
   EXPECT_TRUE(record(summary, "eval").gpu_warnings.empty());
 }
 
@@ -166,8 +169,7 @@ TEST_F(GpuWatchTest, ProcessesOfTheRunsOtherStagesAreNotForeign) {
   driver_.held = {{{900, 100}, 0.5, 3}};
   group_of_ = {{900, "c.txt#train"}};  // the train's process
   const RunSummary summary = run({30, false, 1});
-  EXPECT_GE(started("eval").start, 1);
-  EXPECT_LT(started("eval").start, 3);
+  expect_started_between("eval", 1, 3);
   EXPECT_TRUE(record(summary, "eval").gpu_warnings.empty());
 }
 
