@@ -4,7 +4,7 @@
 # options and their values. tests/install/install_test.cpp checks it against every --help.
 
 _tipc_run_options='--dry-run --format --compat --plan-from --runner --dialect --python --trace-env --dialect-dir --repo-root --launcher
-  --settings -j --jobs --gpus --resource-spec --timeout --retries -x --fail-fast --strict --allow-nothing --offline --no-wait
+  --settings -j --jobs --gpus --expect-gpus --resource-spec --timeout --idle-timeout --retries -x --fail-fast --strict --allow-nothing --offline --no-wait
   --executor --partition --account --prepare-script -q --quiet -v --verbose --only -k --exclude --shard --resume --bundle
   --history --no-history --baseline --bisect
   -h --help --version'
@@ -53,7 +53,7 @@ _tipc_run_option_values() {
     padiff:--phase) COMPREPLY=($(compgen -W 'both forward backward' -- "$cur")) ;;
     compare-results:--compare) COMPREPLY=($(compgen -W 'allclose labels' -- "$cur")) ;;
     compare-results:--format) COMPREPLY=($(compgen -W 'tipc video metric' -- "$cur")) ;;
-    :-j | :--jobs | :--timeout | :--retries | :--shard | :--partition | :--account | :-k | :--exclude | *:--threshold | *:--atol | *:--rtol | \
+    :-j | :--jobs | :--timeout | :--idle-timeout | :--expect-gpus | :--retries | :--shard | :--partition | :--account | :-k | :--exclude | *:--threshold | *:--atol | *:--rtol | \
       *:--top | *:--bins | *:--key) ;;
     *) return 1 ;;
   esac
