@@ -56,6 +56,23 @@ void add_timings(std::vector<Figure>& out, const report::InferenceTimings& t) {
   }
 }
 
+// The driver's figures of the stage's GPUs (issue 40), one value each. Peak memory and mean
+// utilisation are gated; power is recorded, not gated: it follows utilisation, clocks and the
+// board's power cap, and a drop in it is no regression of the code. A stage that shared its
+// GPUs with what this run did not start, or with the previous stage's memory (gpu_warnings),
+// has no GPU figures: the driver's readings are not the stage's alone.
+void add_gpu(std::vector<Figure>& out, const StageReport& stage) {
+  const run::GpuFigures& gpu = stage.gpu;
+  if (gpu.empty() || !stage.gpu_warnings.empty()) return;
+  if (gpu.memory_peak_mib) add(out, "gpu:memory_peak_mib", "MiB", stats::Better::kLower, {*gpu.memory_peak_mib});
+  if (gpu.utilization_mean_percent) {
+    add(out, "gpu:utilization_mean_percent", "%", stats::Better::kHigher, {*gpu.utilization_mean_percent});
+  }
+  if (gpu.power_mean_watts) {
+    add(out, "gpu:power_mean_watts", "W", stats::Better::kLower, {*gpu.power_mean_watts}, false);
+  }
+}
+
 }  // namespace
 
 stats::Better default_direction(const std::string& name) {
@@ -73,6 +90,7 @@ std::vector<Figure> figures_of(const StageReport& stage) {
   const report::StageMetrics& metrics = stage.metrics;
   if (metrics.benchmark) add_benchmark(out, *metrics.benchmark);
   if (metrics.timings) add_timings(out, *metrics.timings);
+  add_gpu(out, stage);
   const bool train = stage.kind == plan::StageKind::kTrain;
   for (const auto& [name, value] : metrics.final_values) {
     const std::string figure = std::string(to_string(stage.kind)) + ":" + name;

@@ -1,7 +1,8 @@
 #pragma once
 // The figures of a finished stage that a later run can be compared on: its benchmark figures
 // (throughput with its per-step samples, costs, memory), its evaluation metrics, its
-// inference timings and its check values, each named, with its unit and which way is better.
+// inference timings, the driver's figures of its GPUs and its check values, each named, with
+// its unit and which way is better.
 #include <string>
 #include <vector>
 
@@ -11,8 +12,10 @@
 namespace tipc::gate {
 
 struct Figure {
-  std::string name;             // "ips", "batch_cost_s", "eval:top1" (its stage kind, then the log's name), "infer:inference_ms", "check:logits: max"
-  std::string unit;             // "samples/s", "s", "MiB", "ms", "" (a plain number)
+  // "ips", "batch_cost_s", "eval:top1" (its stage kind, then the log's name), "infer:inference_ms",
+  // "gpu:memory_peak_mib" (the driver's), "check:logits: max"
+  std::string name;
+  std::string unit;             // "samples/s", "s", "MiB", "ms", "%", "W", "" (a plain number)
   stats::Better better = stats::Better::kHigher;
   std::vector<double> samples;  // per-step values after warm-up (ips), or the one value
   // Compared without a `gates:` rule naming it. Check values and train-log figures are

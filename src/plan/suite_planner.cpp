@@ -8,6 +8,7 @@
 #include "config/train_infer_config.h"
 #include "plan/chain_planner.h"
 #include "plan/cross_check.h"
+#include "plan/plan_file.h"
 #include "plan/runner_lookup.h"
 #include "plan/traced_planner.h"
 #include "plan/traced_status.h"

@@ -14,6 +14,7 @@
 #include "plan/shell_words.h"
 #include "report/config_labels.h"
 #include "report/error_line.h"
+#include "report/gpu_report.h"
 #include "report/report_text.h"
 
 namespace tipc::report {
@@ -65,6 +66,7 @@ void ConsoleReporter::run_started(const run::RunInfo& info) {
   total_ = info.total_stages;
   config_labels_.clear();
   plan_labels_.clear();
+  gpu_warnings_shown_.clear();
   if (info.plans.size() > 1) {
     std::vector<ConfigRun> runs;
     for (const auto* plan : info.plans) runs.push_back({plan->config_path, plan->mode});
@@ -72,10 +74,9 @@ void ConsoleReporter::run_started(const run::RunInfo& info) {
     for (std::size_t i = 0; i < plan_labels_.size(); ++i) config_labels_[info.plans[i]] = plan_labels_[i];
   }
   if (style_.quiet) return;
-  std::vector<std::string> gpus;
-  for (const auto& gpu : info.resources.gpus) gpus.push_back(gpu.id);
   line(fmt::format("tipc-run: {}, {}, GPUs: {}", plural(info.total_stages, "stage"),
-                   plural(static_cast<std::size_t>(info.jobs), "job"), gpus_text(gpus, info.resources.source)));
+                   plural(static_cast<std::size_t>(info.jobs), "job"),
+                   gpus_text(gpu_names(info.resources.gpus, true), info.resources.source)));
 }
 
 std::string ConsoleReporter::stage_name(const run::StageRecord& record) const {
@@ -126,15 +127,27 @@ void ConsoleReporter::stage_finished(const run::StageRecord& record) {
   const bool shown_quiet = needs_attention(result);
   if ((result == run::Status::kPass && style_.rewrite) || result == run::Status::kUnsupported ||
       (style_.quiet && !shown_quiet)) {
+    gpu_warnings(record);
     status(shown);
     return;
   }
   shown_line(shown);
+  gpu_warnings(record);
   if (!run::is_failure(result) || record.start_seconds < 0) return;
   if (record.stage->kind == plan::StageKind::kCheck) {
     pending_details_ = record;  // its values may show it failed like an earlier check
   } else {
     failure_details(record);
+  }
+}
+
+// What the driver showed on the stage's GPUs that was not its doing; a warning another stage
+// had already (a process holding a GPU all run long) is not printed again.
+void ConsoleReporter::gpu_warnings(const run::StageRecord& record) {
+  if (style_.quiet) return;
+  for (const std::string& warning : record.gpu_warnings) {
+    if (!gpu_warnings_shown_.insert(warning).second) continue;
+    line(fmt::format("    GPU warning ({}): {}", stage_name(record), warning));
   }
 }
 

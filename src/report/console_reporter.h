@@ -9,10 +9,14 @@
 // Every run ends with a recap of the stages to look at (needs_attention), each with its log
 // and the log's first error line. In a suite every stage is named after its config's label
 // (config_labels.h): `[3/248] PASS ResNet50/train_infer_python.txt: tipc_stage_5/train`.
+// The first line names the GPUs as the driver described them where it did (`GPU 0 NVIDIA
+// H100 80GB HBM3 (GPU-9f8e…)`); a stage's GPU warnings (another process's memory on its GPU)
+// follow its line, each text once per run: a process that holds a GPU all run long is said once.
 // Quiet (-q): only the failures, the recap and the verdict.
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +61,7 @@ class ConsoleReporter : public run::Listener, public CheckListener {
   void shown_line(const std::string& shown);
   std::string paint(const std::string& text, run::Status status) const;
   void failure_details(const run::StageRecord& record);
+  void gpu_warnings(const run::StageRecord& record);
   void flush_pending_details();
   void unsupported_summary(const run::RunVerdict& verdict);
   void recap(const std::vector<run::StageRecord>& stages);
@@ -74,6 +79,7 @@ class ConsoleReporter : public run::Listener, public CheckListener {
   // A failed check's command and log tail wait for its values (check_finished follows).
   std::optional<run::StageRecord> pending_details_;
   std::map<std::string, std::string> failed_checks_;  // check_failures_text -> the first check's id
+  std::set<std::string> gpu_warnings_shown_;
 };
 
 // "4m", "1h 05m": how long a stage has been running, in whole minutes.

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "core/file_tail.h"
+#include "report/report_text.h"
+#include "run/stack_dump.h"
 
 namespace tipc::report {
 namespace {
@@ -67,25 +69,19 @@ bool is_error_line(const std::string& line) {
   return is_exception_line(line) || std::regex_search(line, error_word()) || std::regex_search(line, crash_line());
 }
 
-// Cut at a UTF-8 character's start, so the text stays valid.
-std::string shortened(std::string line) {
-  if (line.size() <= kErrorLineMaxChars) return line;
-  std::size_t cut = kErrorLineMaxChars;
-  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
-  return line.substr(0, cut) + "...";
-}
-
 }  // namespace
 
 std::string first_error_line(std::string_view log) {
-  const std::vector<std::string> lines = clean_lines(log);
+  // What follows the stack dump's marker is tipc-run's doing: faulthandler's "Fatal Python
+  // error: Aborted" answers the SIGABRT that asked for the stacks.
+  const std::vector<std::string> lines = clean_lines(log.substr(0, log.find(run::kStackDumpMarker)));
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].find("Traceback (most recent call last):") != std::string::npos) {
       const auto raised = std::find_if(lines.begin() + static_cast<long>(i) + 1, lines.end(), is_exception_line);
-      if (raised != lines.end()) return shortened(*raised);
+      if (raised != lines.end()) return cut_text(*raised, kErrorLineMaxChars);
       continue;  // a traceback cut short: look on
     }
-    if (is_error_line(lines[i])) return shortened(lines[i]);
+    if (is_error_line(lines[i])) return cut_text(lines[i], kErrorLineMaxChars);
   }
   return "";
 }

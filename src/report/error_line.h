@@ -10,7 +10,9 @@
 //   * a line that says error or fatal with a colon (`Error: ...`, `error: ...`, `ERROR: ...`,
 //     `[ERROR] ...`, `FATAL: ...`), CUDA's or the allocator's "out of memory", the shell's
 //     `Killed`, `Segmentation fault`, `Aborted (core dumped)`.
-// Terminal colour codes are dropped and a long line is cut; "" when the log has none.
+// Terminal colour codes are dropped and a long line is cut; "" when the log has none. The
+// stacks tipc-run wrote into a timed-out stage's log (from run::kStackDumpMarker on) are not
+// read: faulthandler's "Fatal Python error: Aborted" there is tipc-run's doing, not the stage's.
 #include <cstddef>
 #include <string>
 #include <string_view>

@@ -13,6 +13,7 @@
 
 #include "core/plural.h"
 #include "plan/shell_words.h"
+#include "report/gpu_report.h"
 #include "report/html_text.h"
 #include "report/log_curve.h"
 #include "report/report_text.h"
@@ -102,6 +103,10 @@ overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.45}
 section.attention{margin:20px 0 8px;border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;
 padding:2px 14px 10px}section.attention h2{font-size:18px;margin:10px 0 8px}
 td.error code{white-space:pre-wrap}td.stage{min-width:14em}
+section.gpu-warnings{border-left-color:var(--timeout)}.gpu-warning{color:var(--timeout);overflow-wrap:anywhere}
+.gpu-figures{color:var(--muted);font-size:12px;white-space:nowrap}
+.tag.throttled{border-color:var(--timeout);color:var(--timeout)}
+ol.stack{margin:4px 0 0;padding-left:22px}ol.stack code{white-space:pre-wrap}
 .trend-regressed{--c:var(--fail)}.trend-baseline{--c:var(--ink)}
 circle.point{fill:var(--c);stroke:#fff;stroke-width:1}circle.point.trend-current{stroke:var(--ink);stroke-width:1.6}
 circle.ring{fill:none;stroke:var(--c);stroke-width:1.6}.baseline-mark{stroke:var(--c);stroke-dasharray:4 3}
@@ -238,7 +243,7 @@ Html overview(const RunReport& report) {
   html += stat("Duration", run_duration(report));
   html += stat("Configs", fmt::format("{} ({})", report.plans.size(), plural(stage_count(report), "stage")));
   html += stat("Jobs", std::to_string(report.jobs));
-  html += stat("GPUs", html_escape(gpus_text(report.gpus, report.resources_source)));
+  html += stat("GPUs", html_escape(gpus_text(gpu_names(given_gpu_devices(report), false), report.resources_source)));
   html += stat("tipc-run", html_escape(report.tool_version));
   if (!report.repo_root.empty()) html += stat("Repository", "<code>" + html_escape(report.repo_root) + "</code>");
   return html + "</section>\n";
@@ -273,10 +278,19 @@ Html table(std::string_view header_cells, const Html& rows) {
 
 // ---- what needs attention: right under the verdict ----
 
+// A TIMEOUT's first frames where it hung (stack_dump.h); "" when its log held none.
+Html stack_list(const StageReport& stage) {
+  if (stage.stack.empty()) return "";
+  Html items;
+  for (const std::string& frame : stage.stack) items += "<li><code>" + html_escape(frame) + "</code></li>";
+  return "<div class=\"muted\">where it hung, most recent call first:</div><ol class=\"stack\">" + items + "</ol>";
+}
+
 Html attention_row(const PlanReport& plan, const std::string& label, const StageReport& stage, std::size_t plan_index,
                    std::size_t stage_index, const std::string& report_dir) {
-  const Html error = stage.error_line.empty() ? html_escape(stage.reason)
-                                              : "<code>" + html_escape(stage.error_line) + "</code>";
+  const Html error = (stage.error_line.empty() ? html_escape(stage.reason)
+                                               : "<code>" + html_escape(stage.error_line) + "</code>") +
+                     stack_list(stage);
   return fmt::format(
       "<tr><td>{}</td><td class=\"stage\"><a href=\"#{}\"><code>{}</code></a><div class=\"muted\">{}</div></td>"
       "<td class=\"error\">{}</td><td>{}</td></tr>\n",
@@ -300,6 +314,33 @@ Html attention(const RunReport& report, const std::vector<std::string>& labels) 
   return fmt::format("<section class=\"attention\" id=\"attention\">\n<h2>{} to look at</h2>\n", plural(n, "stage")) +
          table("<th>Result</th><th>Stage</th><th>First error line (the log's tail is below)</th><th>Log</th>", rows) +
          "</section>\n";
+}
+
+// What the driver showed on the stages' GPUs that was not their doing (another process's memory,
+// the previous stage's not released), each once with the stages that had it: near the top, since
+// such a stage's figures are not its own.
+Html gpu_warnings_section(const RunReport& report, const std::vector<std::string>& labels) {
+  constexpr std::size_t kNamedStages = 10;
+  const std::vector<GpuWarningGroup> groups = gpu_warning_groups(report);
+  Html rows;
+  for (const GpuWarningGroup& group : groups) {
+    std::vector<Html> stages;
+    for (std::size_t i = 0; i < std::min(group.stages.size(), kNamedStages); ++i) {
+      const auto& [plan, stage] = group.stages[i];
+      const std::size_t p = static_cast<std::size_t>(plan - report.plans.data());
+      stages.push_back(fmt::format("<code>{}</code> <span class=\"muted\">{}</span>", breakable(stage->id),
+                                   plan_title(*plan, labels[p])));
+    }
+    if (group.stages.size() > kNamedStages) {
+      stages.push_back(fmt::format("and {} more", group.stages.size() - kNamedStages));
+    }
+    rows += fmt::format("<tr><td class=\"gpu-warning\">{}</td><td class=\"stage\">{}</td></tr>\n",
+                        html_escape(group.warning), joined(stages, "<br>"));
+  }
+  if (rows.empty()) return "";
+  return fmt::format("<section class=\"attention gpu-warnings\" id=\"gpu-warnings\">\n<h2>{}</h2>\n",
+                     plural(groups.size(), "GPU warning")) +
+         table("<th>What the driver showed</th><th>Stages</th>", rows) + "</section>\n";
 }
 
 // The failing regressions against the baseline (--baseline), which fail the run: beside the
@@ -339,6 +380,21 @@ Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t s
   if (run::is_failure(stage.result)) {
     html += fmt::format(" <a href=\"#{}\">log tail</a>", tail_anchor(plan_index, stage_index));
   }
+  for (const std::string& warning : stage.gpu_warnings) {
+    html += "<div class=\"gpu-warning\">&#9888; " + html_escape(warning) + "</div>";
+  }
+  return html;
+}
+
+// The GPUs a stage ran on, and under them what the driver measured there while it ran.
+Html gpus_cell(const StageReport& stage) {
+  Html html = stage.gpus.empty() ? Html(kNone) : html_escape(joined(stage.gpus, ", "));
+  if (const std::string figures = gpu_figures_text(stage.gpu); !figures.empty()) {
+    html += "<div class=\"gpu-figures\">" + html_escape(figures) + "</div>";
+  }
+  if (const std::string throttled = throttle_text(stage.gpu); !throttled.empty()) {
+    html += "<span class=\"tag throttled\">" + html_escape(throttled) + "</span>";
+  }
   return html;
 }
 
@@ -364,8 +420,7 @@ Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t sta
       "<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td class=\"num\">{}</td><td>{}</td>"
       "<td class=\"reason\">{}</td><td>{}</td></tr>\n",
       breakable(stage.id), plan::to_string(stage.kind), result_pill(stage.result),
-      tags, stage.seconds ? duration(*stage.seconds) : Html(kNone),
-      stage.gpus.empty() ? Html(kNone) : html_escape(joined(stage.gpus, ", ")),
+      tags, stage.seconds ? duration(*stage.seconds) : Html(kNone), gpus_cell(stage),
       reason_cell(stage, plan_index, stage_index),
       stage.started ? log_link(stage.log, report_dir) : Html(kNone));  // no log: no dead link
 }
@@ -661,9 +716,14 @@ Html command_line(const std::vector<std::string>& argv) {
   return html_escape(joined(words, " "));
 }
 
-Html log_checks(const StageReport& stage) {
-  if (stage.log_findings.empty()) return "";
-  return "<dt>Log checks</dt><dd>" + html_escape(joined(stage.log_findings, ", ")) + "</dd>";
+// What its log told: the log checks that matched, a TIMEOUT's stack.
+Html log_facts(const StageReport& stage) {
+  Html html;
+  if (!stage.log_findings.empty()) {
+    html += "<dt>Log checks</dt><dd>" + html_escape(joined(stage.log_findings, ", ")) + "</dd>";
+  }
+  if (!stage.stack.empty()) html += "<dt>Stack</dt><dd>" + stack_list(stage) + "</dd>";
+  return html;
 }
 
 // `tail`: the log's last lines, or what stands for them.
@@ -673,7 +733,7 @@ Html failure_block(const StageReport& stage, const std::string& anchor, const Ht
       "</summary>\n<dl class=\"facts\"><dt>Command</dt><dd><code>{}</code></dd><dt>Directory</dt><dd><code>{}</code>"
       "</dd><dt>Status</dt><dd>{}</dd>{}<dt>Log</dt><dd>{}</dd></dl>\n{}</details>\n",
       anchor, result_pill(stage.result), breakable(stage.id), html_escape(stage.reason), command_line(stage.argv),
-      html_escape(stage.cwd), exit_status(stage), log_checks(stage), log_link(stage.log, report_dir), tail);
+      html_escape(stage.cwd), exit_status(stage), log_facts(stage), log_link(stage.log, report_dir), tail);
 }
 
 // ---- the page ----
@@ -775,7 +835,8 @@ std::string render_html_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
   const std::vector<std::string> labels = plan_labels(report, false);  // plan_title adds the mode
   Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
-              attention(report, labels) + regressions_section(report) + overview(report) + environment_section(report) +
+              attention(report, labels) + gpu_warnings_section(report, labels) + regressions_section(report) +
+              overview(report) + environment_section(report) +
               contents(report, labels) + invalid_configs_section(report) + excluded_configs_section(report) +
               other_modes_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) {

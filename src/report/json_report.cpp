@@ -1,6 +1,7 @@
 #include "report/json_report.h"
 
 #include "core/json_file.h"
+#include "report/gpu_report.h"
 #include "run/outcome.h"
 
 #include <sstream>
@@ -107,7 +108,33 @@ Json attempts_json(const std::vector<AttemptReport>& attempts) {
   return list;
 }
 
-Json stage_json(const StageReport& s) {
+// docs/report-schema.md, "gpu": the journal's keys; a figure the driver did not give is absent.
+Json gpu_json(const run::GpuFigures& figures) {
+  Json json = {{"samples", figures.samples}};
+  for (const GpuFigureField& field : kGpuFigureFields) {
+    if (const std::optional<double>& value = figures.*field.value) json[field.key] = *value;
+  }
+  if (!figures.throttle_reasons.empty()) json["throttle_reasons"] = figures.throttle_reasons;
+  return json;
+}
+
+Json gpu_devices_json(const std::vector<run::Gpu>& gpus) {
+  Json list = Json::array();
+  for (const run::Gpu& gpu : gpus) {
+    list.push_back({{"id", gpu.id}, {"index", optional_json(gpu.index)}, {"name", gpu.name}, {"uuid", gpu.uuid}});
+  }
+  return list;
+}
+
+// What only some stages have is absent from the others: the GPU figures, GPU warnings, a TIMEOUT's stack.
+void add_optional_stage_fields(Json& json, const StageReport& s) {
+  if (!s.gpu.empty()) json["gpu"] = gpu_json(s.gpu);
+  if (!s.gpu_warnings.empty()) json["gpu_warnings"] = s.gpu_warnings;
+  if (!s.stack.empty()) json["stack"] = s.stack;
+}
+
+// The fields every stage has.
+Json stage_fields(const StageReport& s) {
   return {{"id", s.id},
           {"kind", plan::to_string(s.kind)},
           {"result", run::to_string(s.result)},
@@ -133,6 +160,12 @@ Json stage_json(const StageReport& s) {
           {"check", s.check ? check_json(*s.check) : Json(nullptr)},
           {"log_tail", s.log_tail},
           {"error_line", s.error_line}};
+}
+
+Json stage_json(const StageReport& s) {
+  Json json = stage_fields(s);
+  add_optional_stage_fields(json, s);
+  return json;
 }
 
 std::vector<const StageReport*> stages_of(const PlanReport& plan) {
@@ -194,6 +227,7 @@ void write_json_report(const RunReport& report, std::ostream& sink) {
                      {"jobs", report.jobs},
                      {"gpus", report.gpus},
                      {"resources", report.resources_source},
+                     {"gpu_devices", gpu_devices_json(report.gpu_devices)},
                      {"repo_root", report.repo_root},
                      {"settings_file", report.settings_file},
                      {"counts", counts_json(stages_of(report.plans))},

@@ -8,8 +8,10 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "plan/shell_words.h"
+#include "report/gpu_report.h"
 #include "report/report_text.h"
 #include "report/xml_escape.h"
 #include "run/outcome.h"
@@ -82,10 +84,12 @@ std::string failure_message(const StageReport& stage) {
   return note.empty() ? stage.error_line : stage.error_line + " (" + note + ")";
 }
 
-// What a failure's text holds: the reason (when the message is the error line), the check
-// values that failed, the check's notes.
+// What a failure's text holds: the reason (when the message is the error line), a TIMEOUT's
+// first frames where it hung, the check values that failed, the check's notes.
 std::string failure_text(const StageReport& stage) {
   std::string out = stage.error_line.empty() || stage.reason.empty() ? "" : stage.reason + "\n";
+  if (!stage.stack.empty()) out += "where it hung, most recent call first:\n";
+  for (const std::string& frame : stage.stack) out += "  " + frame + "\n";
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) {
       if (!value.passed) out += check_value_line(value) + "\n";
@@ -129,11 +133,13 @@ std::string failure_output(const StageReport& stage) {
   return out;
 }
 
-// The cluster job that ran the stage, a check's values, and a failure's command and log tail.
+// The cluster job that ran the stage, its GPU warnings, a check's values, and a failure's
+// command and log tail.
 std::string system_out(const StageReport& stage) {
   std::string lines;
   if (run::is_passed(stage.result) && stage.earlier_run) lines += earlier_run_note(stage) + "\n";
   if (!stage.job_id.empty()) lines += cluster_job_label(stage.job_id, stage.nodes) + "\n";
+  for (const std::string& warning : stage.gpu_warnings) lines += "GPU warning: " + warning + "\n";
   if (stage.check) {
     for (const CheckValue& value : stage.check->values) lines += check_value_line(value) + "\n";
   }
@@ -176,10 +182,21 @@ std::vector<Property> figure_properties(const StageMetrics& metrics) {
   return properties;
 }
 
+// The driver's figures of the stage's GPUs (report.json's "gpu"): "gpu_" and the key.
+void add_gpu_properties(std::vector<Property>& properties, const run::GpuFigures& gpu) {
+  for (const GpuFigureField& field : kGpuFigureFields) {
+    add_number(properties, std::string("gpu_") + field.key, gpu.*field.value);
+  }
+  if (!gpu.throttle_reasons.empty()) {
+    properties.emplace_back("gpu_throttle_reasons", fmt::format("{}", fmt::join(gpu.throttle_reasons, ",")));
+  }
+}
+
 // pytest's JUnit XML (junit_family xunit1) writes a test case's properties first; Jenkins'
 // JUnit plugin and GitLab read them there.
 std::string testcase_properties(const StageReport& stage) {
-  const std::vector<Property> properties = figure_properties(stage.metrics);
+  std::vector<Property> properties = figure_properties(stage.metrics);
+  add_gpu_properties(properties, stage.gpu);
   if (properties.empty()) return "";
   std::string out = "      <properties>\n";
   for (const auto& [name, value] : properties) {

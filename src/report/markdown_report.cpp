@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/plural.h"
+#include "report/gpu_report.h"
 #include "report/markdown_text.h"
 #include "report/report_text.h"
 #include "run/outcome.h"
@@ -47,7 +48,8 @@ std::string headline(const RunReport& report) {
                                     report.plans.size() == 1 ? "" : "s");
   if (report.started && report.finished) details += fmt::format(" in {:.1f} s", *report.finished - *report.started);
   details += fmt::format(" · {} job{}", report.jobs, report.jobs == 1 ? "" : "s");
-  details += report.gpus.empty() ? " · no GPU" : fmt::format(" · GPUs {}", fmt::join(report.gpus, ","));
+  const std::vector<std::string> gpus = gpu_names(given_gpu_devices(report), true);
+  details += gpus.empty() ? " · no GPU" : " · GPUs " + markdown_cell(fmt::format("{}", fmt::join(gpus, ", ")));
   if (!report.resources_source.empty()) details += fmt::format(" ({})", markdown_cell(report.resources_source));
   if (!report.tool_version.empty()) details += " · tipc-run " + markdown_cell(report.tool_version);
   std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict.kind), verdict.headline(), details);
@@ -117,6 +119,14 @@ std::string cut_notice(std::size_t shown, std::size_t total, const char* what) {
   return shown < total ? fmt::format("\n… and {} more {} (see report.json).\n", total - shown, what) : "";
 }
 
+// The first kMaxStageRows of `lines` (each ending in its line feed), and how many more there are.
+std::string capped_lines(const std::vector<std::string>& lines, const char* what) {
+  const std::size_t shown = std::min(lines.size(), kMaxStageRows);
+  std::string out;
+  for (std::size_t i = 0; i < shown; ++i) out += lines[i];
+  return out + cut_notice(shown, lines.size(), what);
+}
+
 // One table row: a failure on its own, or every SKIPPED or UNSUPPORTED stage that shares
 // a result and a reason (a CPU run of a GPU matrix would otherwise list dozens of rows).
 struct NotPassedRow {
@@ -162,11 +172,16 @@ std::string stage_list(const StageLabels& stage_label, const std::vector<StageRe
   return out;
 }
 
-// A failure's reason and its log's first error line.
+// A failure's reason, its log's first error line, and a TIMEOUT's first frames where it hung.
 std::string reason_with_error(const NotPassedRow& row) {
-  const std::string& error = row.stages.front().stage->error_line;
-  if (row.stages.size() != 1 || error.empty()) return markdown_cell(row.reason);
-  return fmt::format("{} · first error: {}", markdown_cell(row.reason), markdown_code(error));
+  std::string text = markdown_cell(row.reason);
+  if (row.stages.size() != 1) return text;
+  const StageReport& stage = *row.stages.front().stage;
+  if (!stage.error_line.empty()) text += " · first error: " + markdown_code(stage.error_line);
+  std::vector<std::string> frames;
+  for (const std::string& frame : stage.stack) frames.push_back(markdown_code(frame));
+  if (!frames.empty()) text += fmt::format(" · hung in {}", fmt::join(frames, " ← "));
+  return text;
 }
 
 // Failures first, then FLAKY, SKIPPED, UNSUPPORTED; plan order within each.
@@ -269,6 +284,34 @@ std::string regressions_table(const RunReport& report) {
   return out;
 }
 
+// The GPU warnings, each once with the stages that had it: what the driver showed on their GPUs
+// that was not their doing.
+std::string gpu_warnings_list(const RunReport& report, const StageLabels& stage_label) {
+  std::vector<std::string> items;
+  for (const GpuWarningGroup& group : gpu_warning_groups(report)) {
+    std::vector<StageRef> stages;
+    for (const auto& [plan, stage] : group.stages) stages.push_back({plan, stage});
+    items.push_back(fmt::format("- {} ({})\n", markdown_cell(group.warning), stage_list(stage_label, stages)));
+  }
+  return items.empty() ? "" : "\n### ⚠️ GPU warnings\n\n" + capped_lines(items, "warnings");
+}
+
+// The driver's figures of each stage that has them: peak memory, utilisation, power, throttling.
+std::string gpu_figures_table(const RunReport& report, const StageLabels& stage_label) {
+  std::vector<std::string> rows;
+  for (const PlanReport& plan : report.plans) {
+    for (const StageReport& stage : plan.stages) {
+      if (stage.gpu.empty()) continue;
+      std::string figures = gpu_figures_text(stage.gpu);
+      if (const std::string throttled = throttle_text(stage.gpu); !throttled.empty()) figures += " · " + throttled;
+      const std::string gpus = fmt::format("{}", fmt::join(stage.gpus, ", "));
+      rows.push_back(fmt::format("| {} | {} | {} |\n", stage_label({&plan, &stage}), markdown_cell(gpus), markdown_cell(figures)));
+    }
+  }
+  if (rows.empty()) return "";
+  return "\n### GPU figures\n\n| Stage | GPUs | While it ran |\n|---|---|---|\n" + capped_lines(rows, "rows");
+}
+
 std::string environment_list(const RunReport& report) {
   if (!report.environment) return "";
   std::string out = "\n### Environment\n\n";
@@ -283,8 +326,9 @@ std::string environment_list(const RunReport& report) {
 std::string render_markdown_report(const RunReport& report) {
   const StageLabels stage_label(report);
   return headline(report) + dialect_lines(report) + counts_table(report) + invalid_configs_table(report) +
-         excluded_configs_line(report) + other_modes_line(report) + regressions_table(report) + not_passed_table(report, stage_label) + checks_table(report, stage_label) +
-         environment_list(report);
+         excluded_configs_line(report) + other_modes_line(report) + regressions_table(report) +
+         gpu_warnings_list(report, stage_label) + not_passed_table(report, stage_label) +
+         checks_table(report, stage_label) + gpu_figures_table(report, stage_label) + environment_list(report);
 }
 
 }  // namespace tipc::report

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_field_reader.h"
+#include "report/gpu_report.h"
 #include "report/report_loader.h"
 
 namespace tipc::report {
@@ -116,6 +117,16 @@ Result<std::vector<AttemptReport>> read_attempts(const JsonFieldReader& fields) 
   return attempts;
 }
 
+Result<run::GpuFigures> read_gpu(const JsonFieldReader& fields) {
+  run::GpuFigures gpu;
+  gpu.samples = TRY(fields.optional<int>("samples"));
+  for (const GpuFigureField& field : kGpuFigureFields) {
+    gpu.*field.value = TRY(fields.optional<std::optional<double>>(field.key));
+  }
+  gpu.throttle_reasons = TRY(fields.optional<std::vector<std::string>>("throttle_reasons"));
+  return gpu;
+}
+
 Result<StageReport> read_stage(const JsonFieldReader& fields) {
   StageReport stage;
   stage.id = TRY(fields.required<std::string>("id"));
@@ -145,6 +156,8 @@ Result<StageReport> read_stage(const JsonFieldReader& fields) {
   if (const auto metrics = TRY(fields.object("metrics"))) stage.metrics = TRY(read_metrics(*metrics));
   if (const auto check = TRY(fields.object("check"))) stage.check = TRY(read_check(*check));
   stage.error_line = TRY(fields.optional<std::string>("error_line"));
+  if (const auto gpu = TRY(fields.object("gpu"))) stage.gpu = TRY(read_gpu(*gpu));
+  stage.gpu_warnings = TRY(fields.optional<std::vector<std::string>>("gpu_warnings"));
   return stage;
 }
 

@@ -3,7 +3,8 @@
 // bundle: `tipc-run history import`, `tipc-run compare BUNDLE`). It reads what the run
 // history and a comparison take of a run: its times, tool version, repository root,
 // environment and invalid configs, and per stage its identity, result and reason, deps,
-// timing, earlier run, attempts, metrics and check values, so that verdict() and the
+// timing, earlier run, attempts, metrics, check values, GPU figures and GPU warnings (which
+// decide whether its GPU figures are figures of the stage's own), so that verdict() and the
 // figures (gate/figures.h) are those of the run that wrote it. Command lines, environment
 // variables, log tails and histograms are not read: such a RunReport is for recording and
 // comparing, not for rendering the reports again.

@@ -12,6 +12,7 @@
 #include "report/console_reporter.h"
 #include "report/error_line.h"
 #include "report/log_metrics.h"
+#include "report/stack_dump.h"
 #include "run/journal_record.h"
 
 namespace tipc::report {
@@ -106,6 +107,8 @@ void apply_entry(StageReport& stage, const run::JournalEntry& entry, bool resume
   stage.job_id = entry.job_id;
   stage.nodes = entry.nodes;
   stage.resumed = resumed;
+  stage.gpu = entry.gpu;
+  stage.gpu_warnings = entry.gpu_warnings;
 }
 
 // The check a check stage's plan entry describes, read from its result file (moved like
@@ -144,6 +147,7 @@ StageReport stage_report(const PlanFile& plan, const plan::PlanFileStage& stage,
     report.log_tail = log_tail(report.log, kLogTailLines);
     report.error_line = first_error_line_of_file(report.log);
   }
+  if (report.started && report.result == run::Status::kTimeout) report.stack = first_stack_frames_of_file(report.log);
   return report;
 }
 
@@ -205,6 +209,7 @@ void set_run_metadata(RunReport& run, const PlanFile& plan, const PlanJournal& j
   run.gpus = journal.started->gpus;
   run.resources_source = journal.started->resources;
   run.resumed = journal.started->resumed;
+  run.gpu_devices = journal.started->devices;
 }
 
 // Over every plan: the earliest start, the latest finish. One plan without a "run

@@ -7,6 +7,14 @@
 
 namespace tipc::report {
 
+std::string cut_text(std::string text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+  return text + "...";
+}
+
 std::string format_number(double value) { return fmt::format("{:.6g}", value); }
 
 std::string check_value_line(const CheckValue& value) {

@@ -13,6 +13,10 @@ namespace tipc::report {
 // of no MODE of the run, counted by chain, with the MODEs each chain takes.
 std::string configs_in_other_modes_by_chain(const std::vector<plan::ConfigInOtherModes>& configs);
 
+// `text` cut to at most `max_bytes` at a UTF-8 character's start, with "..." after a cut: a line
+// from a log can be megabytes long (an error line, a stack frame).
+std::string cut_text(std::string text, std::size_t max_bytes);
+
 // Six significant digits, "nan" and "inf" spelled so.
 std::string format_number(double value);
 

@@ -16,7 +16,9 @@
 #include "report/baseline_result.h"
 #include "report/environment.h"
 #include "report/history_trends.h"
+#include "run/gpu_figures.h"
 #include "run/outcome.h"
+#include "run/resources.h"
 #include "run/run_verdict.h"
 
 namespace tipc::report {
@@ -150,6 +152,11 @@ struct StageReport {
   std::optional<CheckDetails> check;  // check stages whose JSON file exists
   std::string log_tail;               // last lines of the log, for stages that did not pass
   std::string error_line;             // its log's first error line (error_line.h); "" when none is found
+  // A TIMEOUT's first frames where it hung, most recent call first (stack_dump.h); empty when
+  // its log holds no stacks.
+  std::vector<std::string> stack;
+  run::GpuFigures gpu;                    // the driver's figures while it ran; empty() without samples
+  std::vector<std::string> gpu_warnings;  // what on its GPUs was not its doing (run::StageRecord's)
 };
 
 // A problem of a config the run left out as invalid (the others ran).
@@ -180,6 +187,9 @@ struct RunReport {
   int jobs = 1;
   std::vector<std::string> gpus;  // the GPUs the run was given
   std::string resources_source;   // "--gpus", "nvidia-smi -L", a spec file, "none"
+  // Those of the GPUs the driver described (index, name, UUID; the journal's "gpu_devices");
+  // empty where no driver was asked. Their `slots` mean nothing here.
+  std::vector<run::Gpu> gpu_devices;
   bool resumed = false;           // --resume
   std::string repo_root;          // absolute
   std::string settings_file;      // absolute; "" when the project has none

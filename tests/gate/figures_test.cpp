@@ -1,6 +1,7 @@
 #include "gate/figures.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -78,6 +79,43 @@ TEST(GateFigures, DefaultDirections) {
   for (const char* higher : {"top1", "acc", "mAP", "hmean", "miou", "ips", "precision"}) {
     EXPECT_EQ(default_direction(higher), stats::Better::kHigher) << higher;
   }
+}
+
+TEST(GateFigures, TheDriversGpuFiguresPeakMemoryAndUtilisationGatedPowerRecorded) {
+  report::StageReport stage;
+  stage.kind = plan::StageKind::kTrain;
+  stage.gpu.add({9000, 70, 200, 0});  // MiB, percent, watts, throttle bits
+  stage.gpu.add({10240, 100, 300, 0});
+  const auto figures = figures_of(stage);
+  const Figure* memory = find(figures, "gpu:memory_peak_mib");
+  ASSERT_TRUE(memory);
+  EXPECT_EQ(std::tie(memory->unit, memory->better, memory->samples, memory->gated_by_default),
+            std::tuple("MiB", stats::Better::kLower, std::vector<double>{10240}, true));
+  const Figure* utilization = find(figures, "gpu:utilization_mean_percent");
+  ASSERT_TRUE(utilization);
+  EXPECT_EQ(std::tie(utilization->unit, utilization->better, utilization->samples, utilization->gated_by_default),
+            std::tuple("%", stats::Better::kHigher, std::vector<double>{85}, true));
+  const Figure* power = find(figures, "gpu:power_mean_watts");
+  ASSERT_TRUE(power);
+  EXPECT_EQ(std::tie(power->unit, power->better, power->gated_by_default), std::tuple("W", stats::Better::kLower, false));
+  EXPECT_EQ(figures.size(), 3u);  // the peaks of utilisation and power are shown, not compared
+
+  // A MIG device reports no utilisation nor power: only what the driver gave is a figure.
+  stage.gpu.utilization_mean_percent.reset();
+  stage.gpu.power_mean_watts.reset();
+  EXPECT_EQ(figures_of(stage).size(), 1u);
+}
+
+// Another process's memory on the stage's GPU is in the driver's readings: they are not the stage's figures.
+TEST(GateFigures, AStageThatSharedItsGpuHasNoGpuFigures) {
+  report::StageReport stage;
+  stage.kind = plan::StageKind::kInfer;
+  stage.gpu.samples = 3;
+  stage.gpu.memory_peak_mib = 4096;
+  stage.gpu_warnings = {"GPU 0: pid 4242 (python3 other.py) holds 2048 MiB, not started by this run"};
+  EXPECT_TRUE(figures_of(stage).empty());
+  stage.gpu_warnings.clear();
+  EXPECT_EQ(figures_of(stage).size(), 1u);
 }
 
 }  // namespace TIPC_TEST_FILE

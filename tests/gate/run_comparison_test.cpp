@@ -103,6 +103,30 @@ TEST(RunComparison, AFailedStagesFiguresAreNotCompared) {
   EXPECT_EQ(find(c, "eval").result, Class::kRegressed);
 }
 
+// Two single runs: one value a side, the thresholds alone decide (as for a benchmark log's memory).
+TEST(RunComparison, AGpuMemoryPeakThatGrewIsARegressionAndOneWithinTheNoiseIsNot) {
+  using run::Status;
+  const auto train = [](double memory_mib, double utilization) {
+    report::StageReport s = stage("train", Status::kPass);
+    s.gpu.samples = 40;
+    s.gpu.memory_peak_mib = memory_mib;
+    s.gpu.utilization_mean_percent = utilization;
+    return s;
+  };
+  const auto base = run_of({train(10240, 85)});
+  const RunComparison grown = compare_runs(base, run_of({train(12288, 84)}), {});
+  const auto& figures = find(grown, "train").figures;
+  ASSERT_EQ(figures.size(), 2u);
+  EXPECT_EQ(figures[0].name, "gpu:memory_peak_mib");
+  EXPECT_EQ(figures[0].result, Class::kRegressed);  // +20 %
+  EXPECT_EQ(figures[1].name, "gpu:utilization_mean_percent");
+  EXPECT_EQ(figures[1].result, Class::kUnchanged);  // -1.2 %
+  EXPECT_TRUE(grown.failed());
+  const RunComparison steady = compare_runs(base, run_of({train(10300, 86)}), {});
+  EXPECT_EQ(find(steady, "train").figures[0].result, Class::kUnchanged);  // +0.6 %
+  EXPECT_FALSE(steady.failed());
+}
+
 }  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::gate

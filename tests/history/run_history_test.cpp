@@ -1,11 +1,15 @@
 #include "history/run_history.h"
 
 #include <filesystem>
+#include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "gate/run_comparison.h"
+#include "gate/run_pool.h"
 #include "support/sample_report.h"
 #include "support/temp_dir.h"
 
@@ -240,6 +244,59 @@ TEST(RunHistory, SamplesArePackedAsDoubles) {
   EXPECT_EQ(pack_samples(samples).size(), 24u);
   EXPECT_EQ(unpack_samples(pack_samples(samples)), samples);
   EXPECT_TRUE(unpack_samples({}).empty());
+}
+
+// Five runs on `branch` whose train's GPU memory peaked around `memory_mib`, a few MiB apart
+// as a caching allocator's reservations are.
+void record_gpu_runs(RunHistory& history, const std::string& branch, double memory_mib) {
+  for (int i = 0; i < 5; ++i) {
+    report::RunReport run = test::sample_run_report();
+    run.environment->repository->branch = branch;
+    report::StageReport& train = run.plans[0].stages[0];
+    train.gpu.samples = 30;
+    train.gpu.memory_peak_mib = memory_mib + 8 * (i % 3);
+    train.gpu.utilization_mean_percent = 80 + i;
+    ASSERT_TRUE(history.record(run, branch));
+  }
+}
+
+// A branch's last five runs as one side of `tipc-run compare`.
+gate::RunSnapshot branch_pool(RunHistory& history, const std::string& branch) {
+  const auto runs = history.latest_runs(branch, 5);
+  EXPECT_TRUE(runs && runs->size() == 5u);
+  std::vector<gate::RunSnapshot> snapshots;
+  for (auto run = runs->rbegin(); run != runs->rend(); ++run) snapshots.push_back(history.snapshot(run->id).value());
+  return gate::pool_runs(snapshots, branch);
+}
+
+const gate::FigureComparison& train_figure(const gate::RunComparison& comparison, const std::string& name) {
+  for (const auto& figure : comparison.stages.at(0).figures) {
+    if (figure.name == name) return figure;
+  }
+  throw std::runtime_error("no figure " + name);
+}
+
+TEST(RunHistory, AGpuMemoryPeakThatGrewOverRecordedRunsIsRegressedAndASteadyOneIsNot) {
+  test::TempDir dir;
+  RunHistory history = opened((dir.path() / "h.sqlite").string());
+  record_gpu_runs(history, "main", 10240);
+  record_gpu_runs(history, "steady", 10244);
+  record_gpu_runs(history, "grown", 12288);
+  const gate::RunSnapshot main = branch_pool(history, "main");
+  ASSERT_EQ(main.stages.at(0).stage, "norm_train/gpus_-1/train");
+
+  const gate::RunComparison grown = gate::compare_runs(main, branch_pool(history, "grown"), {});
+  const gate::FigureComparison& memory = train_figure(grown, "gpu:memory_peak_mib");
+  EXPECT_EQ(memory.result, gate::Class::kRegressed) << memory.comparison.why;
+  EXPECT_EQ(memory.unit, "MiB");
+  EXPECT_EQ(std::tie(memory.base_samples, memory.current_samples), std::tuple(5u, 5u));  // a run each
+  ASSERT_TRUE(memory.comparison.p_value);  // enough runs for the test, beside the thresholds
+  EXPECT_LT(*memory.comparison.p_value, 0.05);
+  EXPECT_EQ(train_figure(grown, "gpu:utilization_mean_percent").result, gate::Class::kUnchanged);
+
+  const gate::RunComparison steady = gate::compare_runs(main, branch_pool(history, "steady"), {});
+  EXPECT_EQ(train_figure(steady, "gpu:memory_peak_mib").result, gate::Class::kUnchanged);
+  EXPECT_FALSE(steady.failed());
 }
 
 }  // namespace TIPC_TEST_FILE

@@ -155,6 +155,26 @@ TEST_F(RunTrends, OnlyTheStagesAskedFor) {
   EXPECT_TRUE(trends(request).charts.empty());  // it has no figures
 }
 
+// The driver's figures reach the history as the train's: a chart of its peak memory, the jump marked.
+TEST_F(RunTrends, TheGpuMemoryPeakIsChartedAndItsJumpMarkedPowerIsNot) {
+  for (const double memory : {8192.0, 8200.0, 12288.0}) {
+    report::RunReport run = run_with_ips(97, "gpu0001");
+    run.plans[0].stages[0].gpu.samples = 10;
+    run.plans[0].stages[0].gpu.memory_peak_mib = memory;
+    run.plans[0].stages[0].gpu.power_mean_watts = 250;
+    ASSERT_TRUE(history_->record(run, "/out"));
+  }
+  const auto all = trends({});
+  const auto* memory = chart(all, "gpu:memory_peak_mib");
+  ASSERT_TRUE(memory);
+  EXPECT_EQ(values(*memory), (std::vector<double>{8192, 8200, 12288}));
+  EXPECT_EQ(memory->unit, "MiB");
+  EXPECT_FALSE(memory->higher_is_better);
+  EXPECT_FALSE(memory->points[1].regressed);
+  EXPECT_TRUE(memory->points[2].regressed) << memory->points[2].comparison;
+  EXPECT_FALSE(chart(all, "gpu:power_mean_watts"));  // recorded, not gated
+}
+
 }  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::history

@@ -134,6 +134,55 @@ TEST(ConsoleReporter, TheFirstLineCountsStagesJobsAndGpusInWords) {
             "tipc-run: 2 stages, 4 jobs, GPUs: 0, 1 (nvidia-smi -L)\n");
 }
 
+TEST(ConsoleReporter, TheFirstLineNamesTheGpusAsTheDriverDescribedThem) {
+  Captured out;
+  plan::Plan plan;
+  ConsoleReporter reporter(out.file(), {false, false});
+  const run::ResourceSpec gpus{{{"0", 1, 0, "NVIDIA H100 80GB HBM3", "GPU-9f8e7d6c-1111-2222"},
+                                {"MIG-5a4b3c2d-0000", 1, 1, "MIG 1g.10gb", "MIG-5a4b3c2d-0000"}},
+                               "nvidia-smi -L"};
+  reporter.run_started({{&plan}, 2, 2, gpus});
+  EXPECT_EQ(out.text(), "tipc-run: 2 stages, 2 jobs, GPUs: GPU 0 NVIDIA H100 80GB HBM3 (GPU-9f8e…), "
+                        "GPU 1 MIG 1g.10gb (MIG-5a4b…) (nvidia-smi -L)\n");
+}
+
+// A process the run did not start holds memory on the GPU all run long: every stage there sees
+// it, the console says it once.
+TEST(ConsoleReporter, AStagesGpuWarningsFollowItsLineEachTextOncePerRun) {
+  plan::Plan plan;
+  const plan::Stage train = stage_of("train", plan::StageKind::kTrain, 1);
+  const plan::Stage eval = stage_of("eval", plan::StageKind::kEval, 1);
+  const std::string held = "GPU 0: pid 4242 (python3 other.py) holds 2048 MiB, not started by this run";
+  const auto record = [&](const plan::Stage& stage, std::vector<std::string> warnings) {
+    run::StageRecord r;
+    r.plan = &plan;
+    r.stage = &stage;
+    r.start_seconds = 0;
+    r.end_seconds = 1;
+    r.verdict = {run::Status::kPass, ""};
+    r.gpu_warnings = std::move(warnings);
+    return r;
+  };
+  const auto printed = [&](ConsoleStyle style) {
+    Captured out;
+    ConsoleReporter reporter(out.file(), style);
+    reporter.run_started({{&plan}, 2, 1, {{}, "none"}});
+    reporter.stage_finished(record(train, {held, "GPU 0: memory of the previous stage still held\x1b[2J"}));
+    reporter.stage_finished(record(eval, {held}));
+    return out.text();
+  };
+  const std::string text = printed({false, false});
+  EXPECT_NE(text.find("[1/2] PASS        train (1.0 s)\n    GPU warning (train): " + held +
+                      "\n    GPU warning (train): GPU 0: memory of the previous stage still held\\x1b[2J\n"
+                      "[2/2] PASS        eval (1.0 s)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("GPU warning (eval)"), std::string::npos) << text;
+  // On a terminal a pass is the status line's; its warnings are lines of their own.
+  EXPECT_NE(printed({true, false}).find("\n    GPU warning (train): " + held + "\n"), std::string::npos);
+  EXPECT_EQ(printed({false, false, true}).find("GPU warning"), std::string::npos);  // quiet
+}
+
 TEST(ConsoleReporter, StagesThatCouldNotRunAreSummarisedOnceAtTheEndByTheReasonAtTheirRoot) {
   plan::Plan plan;
   plan.config_path = "c.txt";

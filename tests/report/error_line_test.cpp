@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "run/stack_dump.h"
+
 #include "support/temp_dir.h"
 
 namespace tipc::report {
@@ -111,6 +113,15 @@ TEST(ErrorLine, AFilesWindowStartsAtALineStart) {
   EXPECT_EQ(first_error_line_of_file(path, 40), "ValueError: the real one");
   EXPECT_EQ(first_error_line_of_file(path), "xxxxxxxx Error: cut in half");
   EXPECT_EQ(first_error_line_of_file((dir.path() / "missing.log").string()), "");
+}
+
+// faulthandler's "Fatal Python error: Aborted" answers the SIGABRT tipc-run sent for the stacks.
+TEST(ErrorLine, TheStacksTipcRunWroteIntoATimedOutStagesLogAreNotRead) {
+  const std::string dump = std::string(run::kStackDumpMarker) +
+                           "\nFatal Python error: Aborted\n\nCurrent thread 0x1 (most recent call first):\n"
+                           "  File \"hang.py\", line 5 in spin\n";
+  EXPECT_EQ(first_error_line("epoch 1\nstep 3\n" + dump), "");
+  EXPECT_EQ(first_error_line("RuntimeError: NCCL timeout\n" + dump), "RuntimeError: NCCL timeout");
 }
 
 }  // namespace TIPC_TEST_FILE

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/utf8.h"
+#include "report/gpu_sample_run.h"
 #include "support/realistic_run_report.h"
 #include "support/sample_report.h"
 #include "support/text_search.h"
@@ -355,6 +356,57 @@ TEST(HtmlReport, RendersAnEmptyRunAndIsDeterministic) {
   const std::string html = rendered(empty);
   EXPECT_NE(html.find("<span class=\"count\">0 stages</span>"), std::string::npos);
   EXPECT_EQ(render_html_report(test::realistic::run_report()), render_html_report(test::realistic::run_report()));
+}
+
+TEST(HtmlReport, AStagesGpuFiguresAndThrottlingStandBesideItsTimeAndTheRunNamesItsGpus) {
+  const std::string html = rendered(test::sample_gpu_run());
+  const std::string row = between(html, "<table>", "<tr><td><code>norm_train/gpus_-1/train</code>", "</tr>");
+  EXPECT_NE(row.find("12.2 s</td><td>0<div class=\"gpu-figures\">"
+                     "peak 10.2 GiB · util 87 % (peak 100 %) · 250 W (peak 301 W)</div><span class=\"tag throttled\">throttled: sw_power_cap</span></td>"),
+            std::string::npos)
+      << row;
+  EXPECT_NE(html.find("<span class=\"label\">GPUs</span><span class=\"value\">GPU 0 NVIDIA H100 80GB HBM3 "
+                      "(GPU-9f8e7d6c-1111-2222-3333-444455556666) (--gpus)</span>"),
+            std::string::npos);
+  EXPECT_EQ(occurrences(html, "class=\"gpu-figures\""), 1u);  // the other stages have none
+}
+
+TEST(HtmlReport, GpuWarningsAreShownAsWarningsNearTheTopAndOnTheStagesRow) {
+  const std::string html = rendered(test::sample_gpu_run());
+  const std::string section = between(html, "<main>", "<section class=\"attention gpu-warnings\"", "</section>");
+  ASSERT_FALSE(section.empty());
+  EXPECT_LT(html.find("id=\"gpu-warnings\""), html.find("<section class=\"overview\""));
+  EXPECT_NE(section.find("<h2>1 GPU warning</h2>"), std::string::npos);
+  EXPECT_NE(section.find("<tr><td class=\"gpu-warning\">" + test::kForeignProcessWarning + "</td><td class=\"stage\">"
+                         "<code>norm_train/gpus_-1/train</code> <span class=\"muted\">alexnet.txt"),
+            std::string::npos)
+      << section;
+  const std::string row = between(html, "<table>", "<tr><td><code>norm_train/gpus_-1/train</code>", "</tr>");
+  EXPECT_NE(row.find("<div class=\"gpu-warning\">&#9888; " + test::kForeignProcessWarning + "</div>"), std::string::npos);
+  EXPECT_EQ(rendered(test::sample_run_report()).find("class=\"gpu-warning"), std::string::npos);
+}
+
+TEST(HtmlReport, ATimeoutShowsWhereItHungAmongTheStagesToLookAtAndInItsFailure) {
+  const std::string html = rendered(test::sample_gpu_run());
+  const std::string frames =
+      "<div class=\"muted\">where it hung, most recent call first:</div><ol class=\"stack\">"
+      "<li><code>hang.py:5 in spin</code></li><li><code>hang.py:9 in &lt;module&gt;</code></li></ol>";
+  const std::string lead = between(html, "<main>", "<section class=\"attention\"", "</section>");
+  EXPECT_NE(lead.find("timed out after 5 s" + frames + "</td>"), std::string::npos) << lead;
+  EXPECT_NE(html.find("<dt>Stack</dt><dd>" + frames + "</dd>"), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<ol class=\"stack\">"), 2u);  // the timeout alone
+}
+
+TEST(HtmlReport, EscapesHostileStacksGpuWarningsAndDeviceNames) {
+  RunReport run = test::sample_gpu_run();
+  run.plans[0].stages[0].gpu_warnings = {test::kHostileText};
+  run.plans[0].stages[0].gpu.throttle_reasons = {test::kHostileText};
+  run.plans[0].stages[2].stack = {test::kHostileText};
+  run.gpu_devices[0].name = test::kHostileText;
+  const std::string html = rendered(run);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_GE(occurrences(html, "&lt;script&gt;alert(1)&lt;/script&gt;|`x`\xe2\x90\x9b[2J\xe2\x90\x87"), 5u);
+  EXPECT_TRUE(is_clean_utf8(html));
 }
 
 }  // namespace TIPC_TEST_FILE

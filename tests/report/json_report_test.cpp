@@ -126,6 +126,33 @@ TEST(JsonReport, AnInterruptedRunSaysSo) {
   EXPECT_EQ(json["seconds"], nullptr);
 }
 
+// docs/report-schema.md: "gpu" as the journal writes it, "gpu_warnings" and a TIMEOUT's "stack"
+// only where a stage has them; "gpu_devices" always.
+TEST(JsonReport, GpuFiguresWarningsAndAStackAreWrittenWhereAStageHasThem) {
+  RunReport run = test::sample_run_report();
+  run.gpus = {"0"};
+  run.gpu_devices = {{"0", 1, 0, "NVIDIA H100 80GB HBM3", "GPU-9f8e7d6c"}};
+  StageReport& train = run.plans[0].stages[0];
+  train.gpu.samples = 4;
+  train.gpu.memory_peak_mib = 10240;
+  train.gpu.utilization_mean_percent = 87.5;
+  train.gpu.utilization_peak_percent = 100;
+  train.gpu.throttle_reasons = {"sw_power_cap"};
+  train.gpu_warnings = {"GPU 0: pid 4242 (python3 other.py) holds 2048 MiB, not started by this run"};
+  run.plans[0].stages[2].stack = {"hang.py:5 in spin", "hang.py:9 in <module>"};
+  const auto json = nlohmann::json::parse(render_json_report(run));
+  EXPECT_EQ(json["gpu_devices"], nlohmann::json::parse(R"([{"id": "0", "index": 0, "name": "NVIDIA H100 80GB HBM3",
+                                                           "uuid": "GPU-9f8e7d6c"}])"));
+  const auto& stages = json["plans"][0]["stages"];
+  EXPECT_EQ(stages[0]["gpu"], nlohmann::json::parse(R"({"samples": 4, "memory_peak_mib": 10240,
+      "utilization_mean_percent": 87.5, "utilization_peak_percent": 100, "throttle_reasons": ["sw_power_cap"]})"));
+  EXPECT_EQ(stages[0]["gpu_warnings"].size(), 1u);
+  EXPECT_EQ(stages[2]["stack"], (nlohmann::json{"hang.py:5 in spin", "hang.py:9 in <module>"}));
+  for (const char* key : {"gpu", "gpu_warnings", "stack"}) EXPECT_FALSE(stages[1].contains(key)) << key;
+  EXPECT_FALSE(stages[0].contains("stack"));
+  EXPECT_EQ(nlohmann::json::parse(render_json_report(test::sample_run_report()))["gpu_devices"], nlohmann::json::array());
+}
+
 }  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/gpu_sample_run.h"
 #include "support/golden.h"
 #include "support/junit_xml.h"
 #include "support/sample_report.h"
@@ -170,6 +171,38 @@ TEST(JunitReport, AnEmptyRunIsStillValid) {
   const auto file = test::read_junit(render_junit_report(RunReport{}));
   EXPECT_EQ(file.errors, "");
   EXPECT_EQ(file.root_attributes.at("tests"), "0");
+}
+
+// A test case's properties named gpu_: the driver's figures.
+std::map<std::string, std::string> gpu_properties(const test::JunitCase& junit_case) {
+  std::map<std::string, std::string> gpu;
+  for (const auto& [name, value] : junit_case.properties) {
+    if (name.starts_with("gpu_")) gpu.emplace(name, value);
+  }
+  return gpu;
+}
+
+TEST(JunitReport, GpuFiguresArePropertiesAndWarningsAndAStackAreInTheText) {
+  const auto file = test::read_junit(render_junit_report(test::sample_gpu_run()));
+  ASSERT_EQ(file.errors, "");
+  EXPECT_EQ(gpu_properties(file.cases[0]), (std::map<std::string, std::string>{
+                                               {"gpu_memory_peak_mib", "10444.8"},
+                                               {"gpu_utilization_mean_percent", "87.4"},
+                                               {"gpu_utilization_peak_percent", "100"},
+                                               {"gpu_power_mean_watts", "250.2"},
+                                               {"gpu_power_peak_watts", "301"},
+                                               {"gpu_throttle_reasons", "sw_power_cap"}}));
+  EXPECT_EQ(file.cases[0].properties.at("ips.median"), "120.5");  // beside the log's figures
+  EXPECT_NE(file.cases[0].system_out.find("GPU warning: " + test::kForeignProcessWarning + "\n"), std::string::npos);
+  EXPECT_EQ(file.cases[2].text, "where it hung, most recent call first:\n  hang.py:5 in spin\n  hang.py:9 in <module>\n");
+  EXPECT_TRUE(gpu_properties(file.cases[1]).empty());
+  // Only the figures the driver gave.
+  RunReport mig = test::sample_gpu_run();
+  mig.plans[0].stages[0].gpu = {};
+  mig.plans[0].stages[0].gpu.samples = 2;
+  mig.plans[0].stages[0].gpu.memory_peak_mib = 900;
+  EXPECT_EQ(gpu_properties(test::read_junit(render_junit_report(mig)).cases[0]),
+            (std::map<std::string, std::string>{{"gpu_memory_peak_mib", "900"}}));
 }
 
 }  // namespace TIPC_TEST_FILE

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "report/gpu_sample_run.h"
 #include "support/golden.h"
 #include "support/sample_report.h"
 
@@ -111,6 +112,55 @@ TEST(MarkdownReport, LongTablesAreCut) {
   EXPECT_NE(md.find("… and 15 more rows (see report.json)."), std::string::npos) << md;
   EXPECT_NE(md.find("| … 21 more | | | |"), std::string::npos) << md;
   EXPECT_NE(md.find("logits: max | 2.5e-05 | 1e-06 | ❌"), std::string::npos);  // the failing value
+}
+
+TEST(MarkdownReport, NamesTheGpusTheirWarningsAndEachStagesFigures) {
+  const std::string md = render_markdown_report(test::sample_gpu_run());
+  EXPECT_NE(md.find(" · GPUs GPU 0 NVIDIA H100 80GB HBM3 (GPU-9f8e…) (--gpus) · "), std::string::npos) << md;
+  EXPECT_NE(md.find("\n### ⚠️ GPU warnings\n\n- " + test::kForeignProcessWarning +
+                    " (`alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train`)\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("\n### GPU figures\n\n| Stage | GPUs | While it ran |\n|---|---|---|\n"
+                    "| `alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train` | 0 | peak 10.2 GiB · util 87 % "
+                    "(peak 100 %) · 250 W (peak 301 W) · throttled: sw_power_cap |\n"),
+            std::string::npos)
+      << md;
+  const std::string plain = render_markdown_report(test::sample_run_report());
+  EXPECT_EQ(plain.find("### GPU"), std::string::npos);
+  EXPECT_EQ(plain.find("### ⚠️ GPU"), std::string::npos);
+}
+
+TEST(MarkdownReport, ATimeoutsRowSaysWhereItHung) {
+  const std::string md = render_markdown_report(test::sample_gpu_run());
+  EXPECT_NE(md.find("| timed out after 5 s · hung in `hang.py:5 in spin` ← `hang.py:9 in &lt;module&gt;` |"),
+            std::string::npos)
+      << md;
+}
+
+TEST(MarkdownReport, HostileStacksAndGpuWarningsStayInTheirCellOrItem) {
+  RunReport run = test::sample_gpu_run();
+  run.plans[0].stages[0].gpu_warnings = {test::kHostileText + "\nsecond line"};
+  run.plans[0].stages[2].stack = {test::kHostileText};
+  const std::string md = render_markdown_report(run);
+  EXPECT_EQ(md.find("<script"), std::string::npos);
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  EXPECT_EQ(md.find('\x07'), std::string::npos);
+  EXPECT_NE(md.find("- &lt;script&gt;alert(1)&lt;/script&gt;\\|`x` [2J  second line (`"), std::string::npos) << md;
+  // Not a code span: the frame holds a backtick.
+  EXPECT_NE(md.find("· hung in &lt;script&gt;alert(1)&lt;/script&gt;\\|`x`"), std::string::npos) << md;
+}
+
+// A process that held the GPU all run long is one warning naming the stages it was seen by.
+TEST(MarkdownReport, AGpuWarningSeveralStagesHadIsOneItem) {
+  RunReport run = test::sample_gpu_run();
+  run.plans[0].stages[1].gpu_warnings = {test::kForeignProcessWarning};
+  const std::string md = render_markdown_report(run);
+  EXPECT_NE(md.find("- " + test::kForeignProcessWarning + " (`alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train`, "
+                    "`alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/eval`)\n"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find(test::kForeignProcessWarning), md.rfind(test::kForeignProcessWarning));
 }
 
 }  // namespace TIPC_TEST_FILE

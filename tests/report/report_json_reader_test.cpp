@@ -95,6 +95,25 @@ TEST(ReportJsonReader, WhatIsNoReportOfThisTipcRunIsAnErrorNamingTheField) {
   EXPECT_EQ(mistyped.error().str(), "r.json: field 'plans[0].stages[0].metrics.benchmark.ips.median': not a number");
 }
 
+// A bundle's stages keep their GPU figures and the warnings that decide whether they are figures.
+TEST(ReportJsonReader, ReadsBackEachStagesGpuFiguresAndWarnings) {
+  RunReport run = test::sample_run_report();
+  run::GpuFigures& train = run.plans[0].stages[0].gpu;
+  train.samples = 9;
+  train.memory_peak_mib = 6144;
+  train.utilization_mean_percent = 71.25;
+  train.power_mean_watts = 180;
+  train.throttle_reasons = {"hw_slowdown"};
+  run.plans[0].stages[5].gpu = train;
+  run.plans[0].stages[5].gpu_warnings = {"GPU 0: memory of the previous stage still held after 30 s; started anyway"};
+  const auto read = round_trip(run);
+  ASSERT_TRUE(read) << read.error().str();
+  EXPECT_EQ(read->plans[0].stages[0].gpu, train);
+  EXPECT_EQ(read->plans[0].stages[5].gpu_warnings, run.plans[0].stages[5].gpu_warnings);
+  EXPECT_TRUE(read->plans[0].stages[1].gpu.empty());
+  expect_same_snapshot(run, *read);
+}
+
 }  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::report

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "run/stack_dump.h"
 #include "support/fake_run.h"
 #include "support/run_binary.h"
 #include "support/text_lines.h"
@@ -403,6 +404,51 @@ TEST(ReportLoader, BadInputIsAnErrorThatSaysWhere) {
   ASSERT_FALSE(report);
   EXPECT_NE(report.error().str().find(journal + ":1"), std::string::npos) << report.error().str();
   EXPECT_NE(report.error().str().find("newer tipc-run (schema 2)"), std::string::npos) << report.error().str();
+}
+
+TEST(ReportLoader, AStageHasTheGpuFiguresAndWarningsOfItsJournalLineAndTheRunTheGpusTheDriverDescribed) {
+  test::FakeRun run;
+  run.options.resources.gpus = {{"0", 1, 0, "NVIDIA H100 80GB HBM3", "GPU-9f8e7d6c"}, {"1", 1, std::nullopt, "", ""}};
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain, {}, 1), fake_stage("eval", StageKind::kEval)});
+  run.run({&p});
+  append(journal(run), R"({"stage": "train", "result": "PASS", "started": 5, "seconds": 2, "gpus": ["0"], )"
+                       R"("gpu": {"samples": 3, "memory_peak_mib": 10240, "utilization_mean_percent": 80, )"
+                       R"("throttle_reasons": ["hw_slowdown"]}, "gpu_warnings": ["GPU 0: pid 4242 holds 2048 MiB"]})" "\n");
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  ASSERT_EQ(report->gpu_devices.size(), 1u);  // the one the driver described
+  EXPECT_EQ(report->gpu_devices[0].index, 0);
+  EXPECT_EQ(report->gpu_devices[0].name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(report->gpu_devices[0].uuid, "GPU-9f8e7d6c");
+  EXPECT_EQ(report->gpus, (std::vector<std::string>{"0", "1"}));
+  const StageReport& train = stage(*report, "train");
+  EXPECT_EQ(train.gpu.samples, 3);
+  EXPECT_EQ(train.gpu.memory_peak_mib, 10240);
+  EXPECT_EQ(train.gpu.utilization_mean_percent, 80);
+  EXPECT_FALSE(train.gpu.power_mean_watts);  // not given: unset, not 0
+  EXPECT_EQ(train.gpu.throttle_reasons, std::vector<std::string>{"hw_slowdown"});
+  EXPECT_EQ(train.gpu_warnings, std::vector<std::string>{"GPU 0: pid 4242 holds 2048 MiB"});
+  EXPECT_TRUE(stage(*report, "eval").gpu.empty());
+  EXPECT_TRUE(stage(*report, "eval").gpu_warnings.empty());
+}
+
+TEST(ReportLoader, ATimedOutStageCarriesTheFirstFramesWhereItHung) {
+  test::FakeRun run;
+  run.script("eval").exit_code = 1;
+  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
+  run.run({&p});
+  append(journal(run), R"({"stage": "train", "result": "TIMEOUT", "reason": "no output for 600 s", )"
+                       R"("started": 5, "seconds": 600})" "\n");
+  const std::string dump = "step 3\n" + std::string(run::kStackDumpMarker) +
+                           "\nFatal Python error: Aborted\n\nCurrent thread 0x1 (most recent call first):\n"
+                           "  File \"/repo/hang.py\", line 5 in spin\n";
+  run.repo.write("test_tipc/output/m/lite/train.log", dump);
+  run.repo.write("test_tipc/output/m/lite/eval.log", dump);  // a failure, not a timeout
+  const auto report = load_run_report(run.output());
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(stage(*report, "train").stack, std::vector<std::string>{"hang.py:5 in spin"});
+  EXPECT_EQ(stage(*report, "train").error_line, "");  // the dump's "Fatal Python error" is tipc-run's doing
+  EXPECT_TRUE(stage(*report, "eval").stack.empty());
 }
 
 }  // namespace TIPC_TEST_FILE
