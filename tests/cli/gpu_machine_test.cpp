@@ -111,6 +111,37 @@ TEST_F(GpuMachine, AProcessTheRunDidNotStartIsNamedInTheStagesLog) {
   EXPECT_NE(exclusive.out.find("its GPUs are not exclusive"), std::string::npos) << exclusive.out;
 }
 
+// Run 1 on a GPU holding 3000 MiB, run 2 on one holding 6000 MiB: the figures of the fake
+// library are in report.json, junit.xml and the run history, and compare calls the grown peak
+// a regression.
+TEST_F(GpuMachine, TheDriversFiguresReachTheReportsTheHistoryAndTheGate) {
+  auto held = [&](int mib) {
+    std::ofstream(state_, std::ios::app) << fmt::format("memory {} {}\nsample {} 87 250 4\n", kGpu0, mib, kGpu0);
+  };
+  held(3000);
+  const RunResult first = run_on_driver(true, {"CUDA_VISIBLE_DEVICES=0"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  const std::string json = slurp((output() / "report.json").string());
+  EXPECT_NE(json.find("\"memory_peak_mib\": 3000"), std::string::npos) << json.substr(0, 3000);
+  EXPECT_NE(json.find("\"utilization_mean_percent\": 87"), std::string::npos);
+  EXPECT_NE(json.find("\"uuid\": \"" + std::string(kGpu0) + "\""), std::string::npos) << "gpu_devices";
+  const std::string junit = slurp((output() / "junit.xml").string());
+  EXPECT_NE(junit.find("name=\"gpu_memory_peak_mib\" value=\"3000\""), std::string::npos) << junit.substr(0, 3000);
+  EXPECT_NE(junit.find("name=\"gpu_throttle_reasons\" value=\"sw_power_cap\""), std::string::npos);
+  held(6000);
+  const RunResult second = run_on_driver(true, {"CUDA_VISIBLE_DEVICES=0"});
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  const RunResult history = run_tipc(repo_.path(), {"history", "gpu:memory_peak_mib", "--stage", "*train*"});
+  ASSERT_EQ(history.exit_code, 0) << history.out << history.err;
+  EXPECT_NE(history.out.find("3000"), std::string::npos) << history.out;
+  EXPECT_NE(history.out.find("6000"), std::string::npos) << history.out;
+  const RunResult compare = run_tipc(repo_.path(), {"compare", "1", "2"});
+  EXPECT_EQ(compare.exit_code, 6) << compare.out << compare.err;
+  const auto line = compare.out.find("gpu:memory_peak_mib");
+  ASSERT_NE(line, std::string::npos) << compare.out;
+  EXPECT_NE(compare.out.substr(line, 400).find("3000"), std::string::npos) << compare.out;
+}
+
 }  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc::test

@@ -8,8 +8,9 @@
 //                                                pid lives, or until that Unix time (memory the
 //                                                driver releases late)
 //   sample <uuid> <util %> <watts> <throttle bits in hex>
+//   memory <uuid> <MiB>                           memory in use besides the processes' (the last line counts)
 //
-// A device's used memory is what its live processes hold. No state file: nvmlInit fails.
+// A device's used memory is what its live processes hold, plus its memory line. No state file: nvmlInit fails.
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,6 +44,7 @@ struct Sample {
   unsigned long long throttle = 0;
 };
 struct State {
+  std::map<std::string, unsigned long long> memory_mib;  // by uuid: the memory lines
   std::vector<Device> devices;  // GPUs and MIG devices, in file order
   std::vector<Process> processes;
   std::vector<Sample> samples;
@@ -75,6 +78,9 @@ bool read_state(State& state) {
       Process p;
       in >> p.uuid >> p.pid >> p.mib >> p.until;
       state.processes.push_back(p);
+    } else if (kind == "memory") {
+      std::string uuid;
+      in >> uuid >> state.memory_mib[uuid];
     } else if (kind == "sample") {
       Sample s;
       in >> s.uuid >> s.util >> s.watts >> std::hex >> s.throttle;
@@ -212,7 +218,7 @@ int nvmlDeviceGetMemoryInfo(Handle h, Memory* memory) {
   read_state(state);
   const Device* d = device_of(state, h);
   if (!d) return kInvalidArgument;
-  memory->used = 0;
+  memory->used = state.memory_mib.count(d->uuid) ? state.memory_mib.at(d->uuid) << 20 : 0;
   for (const auto& p : state.processes) {
     if (p.uuid == d->uuid && alive(p)) memory->used += p.mib << 20;
   }
