@@ -638,7 +638,7 @@ void Run::handle(const Finished& finished) {
   // The trainer log was appended after the stage's processes ended: a deadline or an
   // interrupt that came during that copy is not the stage's.
   const double ended = finished.processes_ended ? seconds_since_start(*finished.processes_ended) : now();
-  if (o.timed_out && slot.deadline > ended) o.timed_out = false;
+  if (o.timed_out && o.idle_seconds == 0 && slot.deadline > ended) o.timed_out = false;
   if (stopping_ && stopped_at_ <= ended && !o.timed_out) o.interrupted = true;
   const Verdict verdict = slot.serves() ? service_verdict(slot) : classify(o);
   if (retry(it->second, verdict)) return;

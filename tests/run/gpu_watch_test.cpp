@@ -209,6 +209,7 @@ TEST_F(GpuWatchTest, AStageThatPrintsNothingForTheIdleTimeoutEndsTimeoutWithItsS
   fake_.scripts["c.txt#train"].silent_after = 2;
   fake_.scripts["c.txt#eval"].seconds = 20;  // prints throughout
   options_.timeouts.idle = 5;
+  options_.timeouts.by_kind[StageKind::kTrain] = 7200;  // far off: the silence ends it
   const RunSummary summary = run({30, false, 1});
   EXPECT_EQ(record(summary, "train").verdict.result, Status::kTimeout);
   EXPECT_EQ(record(summary, "train").verdict.reason, "no output for 5 s");
