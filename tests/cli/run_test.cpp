@@ -100,9 +100,13 @@ TEST_F(RunTest, InterruptStopsTheRunWithExitCode130AndLeavesNoProcess) {
               fake_config("train.py --children kids.txt --fork-ignoring-term 1 --sleep 60"));
   const pid_t pid =
       test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"});
-  for (int i = 0; i < 100 && !fs::exists(repo_.path() / "kids.txt"); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  // The grandchild's pid once it is written whole (the file exists a moment before its line).
+  auto kid_line_written = [&] {
+    const std::string text = test::slurp((repo_.path() / "kids.txt").string());
+    return !text.empty() && text.back() == '\n';
+  };
+  for (int i = 0; i < 200 && !kid_line_written(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(kid_line_written());
   kill(pid, SIGINT);
   int status = 0;
   waitpid(pid, &status, 0);
