@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
+#include "core/version.h"
 
 namespace tipc::cli {
 namespace {
@@ -155,7 +156,7 @@ report::Environment probe_environment(const EnvironmentInputs& inputs) {
   environment.gpus = gpu_models();
   if (!inputs.interpreter.empty()) environment.interpreter = probe_interpreter(inputs.interpreter, inputs.interpreter_cwd);
   environment.repository = repository_state(inputs.repo_root);
-  environment.tool_version = TIPC_VERSION;
+  environment.tool_version = kToolVersion;
   environment.command_line = inputs.command_line;
   return environment;
 }

@@ -14,6 +14,7 @@
 #include "cli/subcommand.h"
 #include "compat/reference_planning_rules.h"
 #include "core/vocabulary.h"
+#include "core/version.h"
 
 namespace tipc::cli {
 namespace {
@@ -261,7 +262,7 @@ Result<Options> with_settings_modes(Options options, const config::ProjectSettin
 Result<Options> parse_options(int argc, const char* const* argv) {
   Options o;
   CLI::App app{"tipc-run: runs TIPC train/inference chains and checks their results"};
-  app.set_version_flag("--version", std::string("tipc-run ") + TIPC_VERSION);
+  app.set_version_flag("--version", std::string("tipc-run ") + kToolVersion);
   app.footer(subcommands_help() + "\n" + kExitCodesHelp);
   add_planning_options(app, o);
   add_running_options(app, o);

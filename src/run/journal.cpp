@@ -11,6 +11,7 @@
 
 #include "core/atomic_file.h"
 #include "run/scheduler.h"
+#include "core/version.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;
@@ -115,7 +116,7 @@ std::vector<plan::PlanFileStage> plan_file_stages(const std::string& repo_root, 
 plan::PlanFileRecord plan_file_record(const RunContext& context, const plan::Plan& plan, const plan::Plan& whole,
                                       const std::string& run_id, double started) {
   std::error_code ec;
-  return {.tool_version = TIPC_VERSION,
+  return {.tool_version = kToolVersion,
           .run_id = run_id,
           .started = started,
           .config = plan.config_path,
@@ -137,7 +138,7 @@ plan::PlanFileRecord plan_file_record(const RunContext& context, const plan::Pla
 
 RunStartedLine run_started_line(const RunInfo& info, const RunContext& context, const std::string& run_id,
                                 double started) {
-  RunStartedLine line{run_id, started, info.jobs, {}, info.resources.source, context.resumed, TIPC_VERSION, {}};
+  RunStartedLine line{run_id, started, info.jobs, {}, info.resources.source, context.resumed, kToolVersion, {}};
   for (const auto& gpu : info.resources.gpus) {
     line.gpus.push_back(gpu.id);
     if (!gpu.uuid.empty()) line.devices.push_back(gpu);

@@ -10,6 +10,7 @@
 
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
+#include "core/version.h"
 
 namespace tipc::cli {
 namespace {
@@ -54,7 +55,7 @@ TEST(EnvironmentProbe, ReadsTheGpusFromNvidiaSmi) {
   EXPECT_EQ(environment.gpus[0].name, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(environment.gpus[0].driver, "550.54.15");
   EXPECT_EQ(environment.command_line, (std::vector<std::string>{"tipc-run", "a.txt"}));
-  EXPECT_EQ(environment.tool_version, TIPC_VERSION);
+  EXPECT_EQ(environment.tool_version, kToolVersion);
   EXPECT_FALSE(environment.interpreter);  // none named
 }
 

@@ -13,6 +13,7 @@
 #include "support/fake_run.h"
 #include "support/run_binary.h"
 #include "support/text_lines.h"
+#include "core/version.h"
 
 namespace tipc::report {
 namespace {
@@ -42,7 +43,7 @@ TEST(ReportLoader, AFinishedRunHasEveryStageWithItsResult) {
   run.run({&p});
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
-  EXPECT_EQ(report->tool_version, TIPC_VERSION);
+  EXPECT_EQ(report->tool_version, kToolVersion);
   EXPECT_FALSE(report->interrupted);
   ASSERT_TRUE(report->started && report->finished);
   EXPECT_DOUBLE_EQ(*report->finished - *report->started, 2.0);

@@ -11,6 +11,7 @@
 
 #include "support/fake_run.h"
 #include "support/run_binary.h"
+#include "core/version.h"
 
 namespace tipc::run {
 namespace {
@@ -33,7 +34,7 @@ TEST(Journal, ThePlanFileHoldsEveryStageWithAbsolutePaths) {
   run.run({&p});
   const auto plan = nlohmann::json::parse(test::slurp(run.output() + "/" + plan::kPlanFileName));
   EXPECT_EQ(plan["schema"], plan::kPlanFileVersion);
-  EXPECT_EQ(plan["tool_version"], TIPC_VERSION);
+  EXPECT_EQ(plan["tool_version"], kToolVersion);
   EXPECT_EQ(plan["config"], "test_tipc/configs/m.txt");
   EXPECT_EQ(plan["mode"], "lite");
   EXPECT_EQ(plan["model"], "m");
