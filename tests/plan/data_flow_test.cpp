@@ -11,7 +11,7 @@
 
 #include "config/config_text.h"
 #include "plan/traced_planner.h"
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 #include "run/scheduler.h"
 
 namespace tipc::plan {

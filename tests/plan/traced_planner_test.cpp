@@ -11,7 +11,7 @@
 #include "config/config_text.h"
 #include "plan/plan_json.h"
 #include "plan/traced_status.h"
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 #include "run/scheduler.h"
 #include "support/shipped_chains.h"
 

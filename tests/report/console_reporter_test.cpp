@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 #include "run/scheduler.h"
 #include "support/temp_dir.h"
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 #include "run/scheduler.h"
 
 namespace tipc::run {

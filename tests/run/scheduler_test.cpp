@@ -9,7 +9,7 @@
 
 #include "config/train_infer_config.h"
 #include "core/split_list.h"
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 #include "run/working_directory.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "plan/plan.h"
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 #include "run/journal.h"
 #include "run/scheduler.h"
 #include "support/temp_dir.h"

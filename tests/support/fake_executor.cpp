@@ -1,4 +1,4 @@
-#include "run/fake_executor.h"
+#include "support/fake_executor.h"
 
 #include <algorithm>
 

@@ -1,5 +1,6 @@
 #pragma once
-// A simulated executor with a virtual clock, for scheduler tests: each stage id has
+// A simulated executor with a virtual clock, for scheduler tests (only the tests use it, so
+// it lives here and not in src/run): each stage id has
 // a script (duration, exit, behaviour on SIGTERM), and every start is recorded.
 #include <csignal>
 #include <functional>
