@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
+#include "core/text.h"
 #include "core/version.h"
 
 namespace tipc::cli {
@@ -54,22 +55,16 @@ CommandOutcome run_probe(const std::vector<std::string>& argv, const std::string
   return run_command(spec);
 }
 
-std::string trimmed(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-std::string first_line(const std::string& text) { return trimmed(text.substr(0, text.find('\n'))); }
+std::string first_line(std::string_view text) { return std::string(trim(text.substr(0, text.find('\n')))); }
 
 // The value of the first line "KEY<separator>VALUE" of a file (/proc/cpuinfo, /etc/os-release).
 std::string file_value(const std::string& path, const std::string& key, char separator) {
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
     if (!line.starts_with(key)) continue;
-    const std::string rest = trimmed(line.substr(key.size()));
+    const std::string_view rest = trim(std::string_view(line).substr(key.size()));
     if (rest.empty() || rest.front() != separator) continue;
-    std::string value = trimmed(rest.substr(1));
+    std::string value(trim(rest.substr(1)));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
     return value;
   }
@@ -109,7 +104,8 @@ std::vector<report::GpuModel> gpu_models() {
     if (comma == std::string::npos) {
       gpus.push_back({line, ""});
     } else {
-      gpus.push_back({trimmed(line.substr(0, comma)), trimmed(line.substr(comma + 1))});
+      const std::string_view fields(line);
+      gpus.push_back({std::string(trim(fields.substr(0, comma))), std::string(trim(fields.substr(comma + 1)))});
     }
   }
   return gpus;

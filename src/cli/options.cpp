@@ -14,6 +14,7 @@
 #include "cli/subcommand.h"
 #include "compat/reference_planning_rules.h"
 #include "core/vocabulary.h"
+#include "core/text.h"
 #include "core/version.h"
 
 namespace tipc::cli {
@@ -35,16 +36,12 @@ bool looks_swapped(const Options& o) {
 // "a,b,c" -> {a, b, c}: each MODE once, none empty.
 std::vector<std::string> mode_list(const std::string& text) {
   std::vector<std::string> modes;
-  std::size_t start = 0;
-  for (std::size_t comma = text.find(','); start <= text.size(); comma = text.find(',', start)) {
-    const std::string mode = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& mode : split(text, ',')) {
     if (mode.empty()) throw CLI::ValidationError("mode", "an empty MODE in the list '" + text + "'");
     if (std::find(modes.begin(), modes.end(), mode) != modes.end()) {
       throw CLI::ValidationError("mode", "MODE '" + mode + "' twice in the list '" + text + "'");
     }
     modes.push_back(mode);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return modes;
 }

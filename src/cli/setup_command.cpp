@@ -15,6 +15,7 @@
 
 #include "cli/subcommand.h"
 #include "core/command.h"
+#include "core/text.h"
 #include "data/download_cache.h"
 #include "data/extract.h"
 #include "plan/setup_action.h"
@@ -79,12 +80,6 @@ struct Setup {
     return path.lexically_normal().lexically_relative(root).generic_string();
   }
 };
-
-std::string joined(const std::vector<std::string>& words, const char* separator = " ") {
-  std::string text;
-  for (const auto& word : words) text += (text.empty() ? "" : separator) + word;
-  return text;
-}
 
 // `path` (repository-relative or absolute) with the symlinks of what exists resolved:
 // repository-relative while it stays inside, absolute otherwise.
@@ -172,9 +167,9 @@ Result<std::string> make_directories(const SetupAction& action, const Setup& set
   }
   if (!made.empty()) TRY(run_in_directory(action, argv_without(action, existing), setup));
   std::vector<std::string> parts;
-  if (!made.empty()) parts.push_back("made " + joined(made));
-  if (!there.empty()) parts.push_back("already there: " + joined(there));
-  return joined(parts, "; ");
+  if (!made.empty()) parts.push_back("made " + join(made, " "));
+  if (!there.empty()) parts.push_back("already there: " + join(there, " "));
+  return join(parts, "; ");
 }
 
 struct NewestFile {
@@ -230,9 +225,9 @@ Result<std::string> remove_paths(const SetupAction& action, const Setup& setup) 
     }
   }
   if (removed.size() + absent.size() > 0) TRY(run_in_directory(action, argv_without(action, kept), setup));
-  if (!absent.empty()) lines.insert(lines.begin(), "nothing to remove: " + joined(absent));
-  if (!removed.empty()) lines.insert(lines.begin(), "removed " + joined(removed));
-  return joined(lines, "\n");
+  if (!absent.empty()) lines.insert(lines.begin(), "nothing to remove: " + join(absent, " "));
+  if (!removed.empty()) lines.insert(lines.begin(), "removed " + join(removed, " "));
+  return join(lines, "\n");
 }
 
 // `ln -s TARGET LINK` again, with LINK already pointing at TARGET, is done (ln would fail).

@@ -3,7 +3,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <numeric>
 #include <set>
@@ -14,14 +13,10 @@
 
 #include "core/plural.h"
 #include "core/split_list.h"
+#include "core/text.h"
 
 namespace tipc::cli {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 // Whether `needle` occurs in `haystack` as a run of adjacent elements.
 bool contains_run(const std::vector<std::string>& haystack, const std::vector<std::string>& needle) {

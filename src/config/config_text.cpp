@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/regular_file.h"
+#include "core/text.h"
 #include "core/utf8.h"
 
 namespace tipc::config {
@@ -36,9 +37,8 @@ Result<void> check_line_bytes(std::string_view line, const std::string& path, in
 // Cuts the CR of a CRLF line end and the spaces, tabs and stray CRs before it into `trailing`.
 ConfigLine normalised_line(std::string_view line, int number, Normalised& normalised) {
   if (line.ends_with('\r')) ++normalised.crlf_lines;
-  const std::size_t end = line.find_last_not_of(" \t\r");
-  const std::size_t kept = end == std::string_view::npos ? 0 : end + 1;
-  return {std::string(line.substr(0, kept)), std::string(line.substr(kept)), number};
+  const std::string_view kept = trim_end(line, " \t\r");
+  return {std::string(kept), std::string(line.substr(kept.size())), number};
 }
 
 }  // namespace

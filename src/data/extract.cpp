@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "core/confined_path.h"
+#include "core/text.h"
 #include "core/unique_fd.h"
 #include "core/utf8_names.h"
 #include "data/hashing_source.h"
@@ -47,24 +48,9 @@ bool present(const fs::path& path) {
 // Components of a slash-separated path, without empty and "." ones; ".." is kept so
 // that callers can refuse it.
 Parts split_path(const std::string& path) {
-  Parts parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    const std::size_t slash = std::min(path.find('/', start), path.size());
-    std::string part = path.substr(start, slash - start);
-    if (!part.empty() && part != ".") parts.push_back(std::move(part));
-    start = slash + 1;
-  }
+  Parts parts = split(path, '/');
+  std::erase_if(parts, [](const std::string& part) { return part.empty() || part == "."; });
   return parts;
-}
-
-std::string join(std::span<const std::string> parts) {
-  std::string joined;
-  for (const auto& part : parts) {
-    if (!joined.empty()) joined += '/';
-    joined += part;
-  }
-  return joined;
 }
 
 bool has_dot_dot(const Parts& parts) { return std::ranges::find(parts, "..") != parts.end(); }
@@ -97,7 +83,7 @@ bool resolves_within(const fs::path& root, Parts dir, const std::string& target,
     // Below `within` only on the way into it (from a link named like the declared path).
     if (dir.size() < within.size() && part != within[dir.size()]) return false;
     dir.push_back(std::move(part));
-    const fs::path here = root / join(dir);
+    const fs::path here = root / join(dir, "/");
     std::error_code ec;  // a missing component is not a link; the path may still be created
     if (!fs::is_symlink(fs::symlink_status(here, ec))) continue;
     const std::string next = fs::read_symlink(here, ec).string();
@@ -182,7 +168,7 @@ class Extraction {
   Result<void> clear_slot(int dir_fd, const std::string& name) const;
   Result<void> check_symlinks_in_finished_tree();
   Error refuse(const std::string& why) const;
-  std::string confinement() const { return creates_.empty() ? "the destination" : "'" + join(creates_) + "'"; }
+  std::string confinement() const { return creates_.empty() ? "the destination" : "'" + join(creates_, "/") + "'"; }
   Error system_error(const std::string& doing) const;
 
   const std::string& archive_path_;
@@ -212,7 +198,7 @@ Result<ExtractReport> Extraction::run(archive* reader) {
     }
     TRY(extract_entry(reader, entry));
   }
-  const std::string declared = join(creates_);
+  const std::string declared = join(creates_, "/");
   if (!present(root_ / declared)) {
     return fail(Error::at(archive_path_, 0, "", "the archive does not create '" + declared + "'"));
   }
@@ -233,7 +219,7 @@ Result<void> Extraction::extract_entry(archive* reader, archive_entry* entry) {
   // "./" and the parents of the declared path are directories that exist anyway.
   if (type == AE_IFDIR && parts.size() < creates_.size() && starts_with(creates_, parts)) return {};
   if (!starts_with(parts, creates_)) {
-    return fail(refuse("outside '" + join(creates_) + "', the only path this archive may create"));
+    return fail(refuse("outside '" + join(creates_, "/") + "', the only path this archive may create"));
   }
   if (archive_entry_hardlink(entry) != nullptr) return make_hardlink(entry, parts);
   switch (type) {
@@ -385,15 +371,15 @@ Result<UniqueFd> Extraction::open_child_directory(int parent, std::span<const st
   const char* name = path.back().c_str();
   UniqueFd dir(::openat(parent, name, kDirectoryFlags));
   if (!dir.valid() && errno == ENOENT && create) {
-    if (::mkdirat(parent, name, 0755) != 0) return fail(system_error("cannot create '" + join(path) + "'"));
+    if (::mkdirat(parent, name, 0755) != 0) return fail(system_error("cannot create '" + join(path, "/") + "'"));
     dir = UniqueFd(::openat(parent, name, kDirectoryFlags));
     // mkdirat's mode is narrowed by the umask; unpacked directories are 0755 whatever it is.
     if (dir.valid() && ::fchmod(dir.get(), 0755) != 0) return fail(system_error("cannot set the mode"));
   }
   if (!dir.valid() && (errno == ELOOP || errno == ENOTDIR)) {
-    return fail(refuse("'" + join(path) + "' is a symlink or a file, not a directory"));
+    return fail(refuse("'" + join(path, "/") + "' is a symlink or a file, not a directory"));
   }
-  if (!dir.valid()) return fail(system_error("cannot open '" + join(path) + "'"));
+  if (!dir.valid()) return fail(system_error("cannot open '" + join(path, "/") + "'"));
   return dir;
 }
 
@@ -472,7 +458,7 @@ Result<Parts> declared_path(const DataStep& step) {
 }
 
 fs::path stamp_path(const fs::path& destination, const Parts& creates) {
-  std::string name = join(creates);
+  std::string name = join(creates, "/");
   std::ranges::replace(name, '/', '_');
   return destination / ("." + name + ".tipc-stamp");
 }
@@ -667,12 +653,12 @@ Result<void> merge_into(const fs::path& from, const fs::path& to) {
 Result<ExtractReport> prepare_data(const DataStep& step, const ExtractLimits& limits) {
   const auto creates = TRY(declared_path(step));
   const fs::path destination = step.destination;
-  const fs::path target = destination / join(creates);
+  const fs::path target = destination / join(creates, "/");
   const fs::path stamp = stamp_path(destination, creates);
   return unpack_once(step.archive,
                      {destination, creates, stamp, [&](const Stamp&) { return present(target); },
                       [&](const fs::path& root, const fs::path& aside, Stamp&) {
-                        return install_tree(root / join(creates), target, stamp, aside);
+                        return install_tree(root / join(creates, "/"), target, stamp, aside);
                       }},
                      limits);
 }

@@ -11,18 +11,13 @@
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
+#include "core/text.h"
 
 namespace tipc::dialect {
 namespace {
 
 using config::YamlReader;
 using ScriptKeyTables = std::map<std::string, std::vector<ScriptKey>>;  // script_keys: NAME -> its keys
-
-std::string trim(const std::string& text, const char* chars) {
-  const auto begin = text.find_first_not_of(chars);
-  if (begin == std::string::npos) return "";
-  return text.substr(begin, text.find_last_not_of(chars) - begin + 1);
-}
 
 // A signature needs words to look for, and status logs for the runner to name.
 RunnerSignature read_signature(YamlReader& r, const YAML::Node& chain_node, const Chain& chain) {
@@ -149,9 +144,9 @@ Result<Chains> load_chains(const std::string& file) {
 }
 
 std::string config_header(const std::string& first_line) {
-  const std::string line = trim(first_line, " \t\r");
-  if (line.starts_with("===")) return trim(line, "= \t");
-  return trim(line.substr(0, line.find(':')), " \t");
+  const std::string_view line = trim(first_line, " \t\r");
+  if (line.starts_with("===")) return std::string(trim(line, "= \t"));
+  return std::string(trim(line.substr(0, line.find(':')), " \t"));
 }
 
 bool chain_knows_mode(const Chains& chains, const std::string& mode) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "report/markdown_text.h"
 
 namespace tipc::gate {
@@ -41,8 +42,7 @@ std::string aligned(const std::vector<std::pair<std::string, Cells>>& lines) {
     if (group != group_shown) out += "  " + (group_shown = group) + "\n";
     std::string line = "    ";
     for (std::size_t i = 0; i < cells.size(); ++i) line += fmt::format("{:<{}}  ", cells[i], width[i]);
-    line.erase(line.find_last_not_of(' ') + 1);
-    out += line + "\n";
+    out += std::string(trim_end(line, " ")) + "\n";
   }
   return out;
 }

@@ -4,8 +4,8 @@
 #include <array>
 #include <string_view>
 
+#include "core/text.h"
 #include "report/benchmark_log.h"
-#include "report/log_fields.h"
 
 namespace tipc::gate {
 namespace {
@@ -76,7 +76,7 @@ void add_gpu(std::vector<Figure>& out, const StageReport& stage) {
 }  // namespace
 
 stats::Better default_direction(const std::string& name) {
-  const std::string low = report::log_fields::lower(name);
+  const std::string low = lower(name);
   static constexpr std::array<std::string_view, 9> kLowerIsBetter = {"loss", "err", "cost", "latency", "_ms",
                                                                      "time", "mem", "_mb", "wer"};
   const bool lower = std::any_of(kLowerIsBetter.begin(), kLowerIsBetter.end(),

@@ -6,19 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "plan/shell_words.h"
 
 namespace tipc::plan {
-namespace {
-
-std::string trimmed(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return "";
-  const auto last = text.find_last_not_of(" \t\r");
-  return std::string(text.substr(first, last - first + 1));
-}
-
-}  // namespace
 
 bool is_null(std::string_view value) { return value.empty() || value == "null"; }
 
@@ -34,7 +25,7 @@ Error ChainLines::error_at(int line, const std::string& message) const {
 
 Result<void> ChainLines::check_key(int line, const std::vector<std::string>& keys) const {
   const config::Field& field = config_.at(line);
-  const std::string key = trimmed(field.key);
+  const std::string key(trim(field.key));
   const bool matches = std::any_of(keys.begin(), keys.end(), [&](const std::string& glob) {
     return fnmatch(glob.c_str(), key.c_str(), 0) == 0;
   });
@@ -46,12 +37,12 @@ Result<void> ChainLines::check_key(int line, const std::vector<std::string>& key
 
 Result<std::string> ChainLines::value(int line, const std::vector<std::string>& keys) const {
   TRY(check_key(line, keys));
-  return trimmed(config_.at(line).value);
+  return std::string(trim(config_.at(line).value));
 }
 
 Result<std::string> ChainLines::key(int line, const std::vector<std::string>& keys) const {
   TRY(check_key(line, keys));
-  return trimmed(config_.at(line).key);
+  return std::string(trim(config_.at(line).key));
 }
 
 Result<std::string> ChainLines::required_value(int line, const std::vector<std::string>& keys) const {

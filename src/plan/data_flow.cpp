@@ -1,10 +1,10 @@
 #include "plan/data_flow.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <set>
 
+#include "core/text.h"
 #include "plan/path_relation.h"
 
 namespace tipc::plan {
@@ -15,8 +15,8 @@ bool path_like(const std::string& value) {
   return value.find('/') != std::string::npos && value.find("://") == std::string::npos && !value.starts_with("-");
 }
 
-bool names_output(std::string key) {
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+bool names_output(std::string_view written_key) {
+  const std::string key = lower(written_key);
   return key.find("save") != std::string::npos || key.find("output") != std::string::npos || key == "-o";
 }
 

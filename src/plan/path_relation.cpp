@@ -1,16 +1,14 @@
 #include "plan/path_relation.h"
 
+#include "core/text.h"
+
 namespace tipc::plan {
 
 std::string normalised_path(const std::string& cwd, const std::string& path) {
   const bool absolute = path.starts_with('/') || (cwd.starts_with('/') && !path.starts_with('/'));
   const std::string joined = path.starts_with('/') ? path : cwd + "/" + path;
   std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= joined.size()) {
-    const std::size_t slash = std::min(joined.find('/', start), joined.size());
-    const std::string part = joined.substr(start, slash - start);
-    start = slash + 1;
+  for (const std::string& part : split(joined, '/')) {
     if (part.empty() || part == ".") continue;
     if (part != "..") {
       parts.push_back(part);
@@ -20,8 +18,7 @@ std::string normalised_path(const std::string& cwd, const std::string& path) {
       parts.push_back(part);  // climbs out of the repository; "/.." is "/"
     }
   }
-  std::string out = absolute ? "/" : "";
-  for (const auto& part : parts) out += (out.empty() || out == "/" ? "" : "/") + part;
+  const std::string out = (absolute ? "/" : "") + join(parts, "/");
   return out.empty() ? "." : out;
 }
 

@@ -4,14 +4,10 @@
 #include <cctype>
 
 #include "core/split_list.h"
+#include "core/text.h"
 
 namespace tipc::plan {
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 int count_ids(const std::string& list) {
   int count = 0;

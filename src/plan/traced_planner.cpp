@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "config/positions.h"
+#include "core/text.h"
 #include "plan/data_flow.h"
 #include "plan/shell_words.h"
 #include "plan/stage_kind_match.h"
@@ -62,8 +63,8 @@ std::vector<std::string> program_and_args(const trace::TracedCall& call) {
 
 // `... &`: the runner went on while the program ran (a server; `&&` is not that).
 bool started_in_background(const std::string& shell_text) {
-  const auto end = shell_text.find_last_not_of(" \t\n");
-  return end != std::string::npos && shell_text[end] == '&' && (end == 0 || shell_text[end - 1] != '&');
+  const std::string_view text = trim_end(shell_text, " \t\n");
+  return text.ends_with('&') && !text.ends_with("&&");
 }
 
 // A server's readiness: the port its arguments name (`--port 9393`, `--port=9393`), else

@@ -1,5 +1,6 @@
 #include "plan/traced_status.h"
 
+#include "core/text.h"
 #include "trace/stand_ins.h"
 
 #include <algorithm>
@@ -17,11 +18,7 @@ std::vector<std::string> whitespace_words(const std::string& text) {
   return words;
 }
 
-std::string collapsed(const std::string& text) {
-  std::string out;
-  for (const auto& word : whitespace_words(text)) out += (out.empty() ? "" : " ") + word;
-  return out;
-}
+std::string collapsed(const std::string& text) { return join(whitespace_words(text), " "); }
 
 // The first words of a command as its status line shows it: without a leading
 // `timeout 5m` (Det) and without redirections.
@@ -180,8 +177,7 @@ std::string status_line_log(const std::string& line) {
   constexpr const char* kPunctuation = "!?.,;:";
   if (words.empty() || words.size() > 2) return "";
   if (words.size() == 2 && words[1].find_first_not_of(kPunctuation) != std::string::npos) return "";
-  const std::size_t end = words[0].find_last_not_of(kPunctuation);
-  return end == std::string::npos ? "" : words[0].substr(0, end + 1);
+  return std::string(trim_end(words[0], kPunctuation));
 }
 
 std::vector<std::optional<std::size_t>> assign_status_lines(const std::vector<std::string>& lines,

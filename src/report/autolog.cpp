@@ -1,5 +1,7 @@
 #include "report/autolog.h"
 
+#include "core/text.h"
+
 namespace tipc::report {
 namespace {
 
@@ -15,7 +17,7 @@ std::optional<int> int_value(std::string_view value) {
 
 // `use_gpu: True` / `use_gpu: 1` names the device as `runtime_device` does.
 std::string device_of_use_gpu(std::string_view value) {
-  const std::string lowered = log_fields::lower(value);
+  const std::string lowered = lower(value);
   return lowered == "true" || lowered == "1" ? "gpu" : "cpu";
 }
 
@@ -23,7 +25,7 @@ std::string device_of_use_gpu(std::string_view value) {
 // spaces, which the field scanner does not take.
 std::optional<double> total_time_spent_ms(std::string_view line) {
   static constexpr std::string_view kKey = "time spent(";
-  const std::string lowered = log_fields::lower(line);
+  const std::string lowered = lower(line);
   const std::size_t at = lowered.find(kKey);
   if (at == std::string::npos) return std::nullopt;
   const std::size_t unit = at + kKey.size();
@@ -42,7 +44,7 @@ void AutoLogTimings::add_line(std::string_view line) {
     timings_.total_ms = total;
     found_ = true;
   }
-  for (const log_fields::Field& field : log_fields::scan_fields(line)) take(log_fields::lower(field.key), field.value);
+  for (const log_fields::Field& field : log_fields::scan_fields(line)) take(lower(field.key), field.value);
 }
 
 void AutoLogTimings::take(const std::string& key, std::string_view value) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/text.h"
 #include "stats/change.h"
 
 namespace tipc::report {
@@ -50,7 +51,7 @@ std::string_view unit_after(std::string_view line, std::string_view value) {
 
 // Costs are seconds unless written in ms; memory MB unless written in GB or KB.
 FigureValue figure_value(Figure figure, double value, std::string_view unit) {
-  const std::string lowered = log_fields::lower(unit);
+  const std::string lowered = lower(unit);
   if (figure == Figure::kIps) return {figure, value, unit.find('/') != std::string_view::npos ? std::string(unit) : ""};
   if (figure == Figure::kBatchCost || figure == Figure::kReaderCost) return {figure, lowered == "ms" ? value / 1000 : value, ""};
   if (lowered == "gb" || lowered == "gib") return {figure, value * 1024, ""};

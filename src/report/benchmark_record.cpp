@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
+#include "core/text.h"
 #include "report/log_curve.h"
 #include "report/log_fields.h"
 
@@ -73,7 +74,7 @@ RecordFacts record_facts(const RunReport& report) {
 
 std::string fp_item_of(const std::string& autocast) {
   static const std::set<std::string, std::less<>> kHalf = {"amp", "fp16", "o1", "o2", "true", "pure_fp16"};
-  const std::string word = log_fields::lower(autocast);
+  const std::string word = lower(autocast);
   if (kHalf.contains(word)) return "fp16";
   if (word.find("bf16") != std::string::npos) return "bf16";
   return "fp32";

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/file_tail.h"
+#include "core/text.h"
 #include "report/report_text.h"
 #include "run/stack_dump.h"
 
@@ -36,11 +37,10 @@ const std::regex& crash_line() {
 
 // Cheap words one of the patterns needs: most lines of a long log are skipped without a regex.
 bool may_say_error(const std::string& line) {
-  std::string lower(line);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string lowered = lower(line);
   static constexpr std::array kWords{"error", "fatal", "exception", "exit", "interrupt", "enforcenotmet",
                                      "memory", "killed", "fault", "abort"};
-  return std::any_of(kWords.begin(), kWords.end(), [&](const char* word) { return lower.find(word) != std::string::npos; });
+  return std::any_of(kWords.begin(), kWords.end(), [&](const char* word) { return lowered.find(word) != std::string::npos; });
 }
 
 // The log's lines without terminal colour codes and trailing white space.
@@ -52,7 +52,7 @@ std::vector<std::string> clean_lines(std::string_view log) {
     std::size_t end = log.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = log.size();
     std::string line = std::regex_replace(std::string(log.substr(start, end - start)), colour, "");
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    line.resize(trim_end(line, kWhiteSpace).size());
     lines.push_back(std::move(line));
     start = end + 1;
   }

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <optional>
 
 #include "core/plural.h"
+#include "core/text.h"
 #include "plan/shell_words.h"
 #include "report/gpu_report.h"
 #include "report/html_text.h"
@@ -155,20 +155,9 @@ Html breakable(std::string_view text) {
   return html;
 }
 
-std::string joined(const std::vector<std::string>& items, std::string_view separator) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : std::string(separator)) + item;
-  return text;
-}
-
-std::string lower_case(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 // A result this version does not know counts as a failure, as in RunReport::exit_code.
 Html result_pill(run::Status result) {
-  return fmt::format("<span class=\"result {}\">{}</span>", lower_case(run::to_string(result)), run::to_string(result));
+  return fmt::format("<span class=\"result {}\">{}</span>", lower(run::to_string(result)), run::to_string(result));
 }
 
 std::string tail_anchor(std::size_t plan, std::size_t stage) { return fmt::format("tail-{}-{}", plan, stage); }
@@ -254,7 +243,7 @@ Html plan_counts(const PlanReport& plan) {
   for (const auto& stage : plan.stages) ++counts[stage.result];
   std::vector<std::string> parts;
   for (const auto& [result, n] : counts) parts.push_back(fmt::format("{} {}", n, run::to_string(result)));
-  return joined(parts, ", ");
+  return join(parts, ", ");
 }
 
 Html contents(const RunReport& report, const std::vector<std::string>& labels) {
@@ -335,7 +324,7 @@ Html gpu_warnings_section(const RunReport& report, const std::vector<std::string
       stages.push_back(fmt::format("and {} more", group.stages.size() - kNamedStages));
     }
     rows += fmt::format("<tr><td class=\"gpu-warning\">{}</td><td class=\"stage\">{}</td></tr>\n",
-                        html_escape(group.warning), joined(stages, "<br>"));
+                        html_escape(group.warning), join(stages, "<br>"));
   }
   if (rows.empty()) return "";
   return fmt::format("<section class=\"attention gpu-warnings\" id=\"gpu-warnings\">\n<h2>{}</h2>\n",
@@ -388,7 +377,7 @@ Html reason_cell(const StageReport& stage, std::size_t plan_index, std::size_t s
 
 // The GPUs a stage ran on, and under them what the driver measured there while it ran.
 Html gpus_cell(const StageReport& stage) {
-  Html html = stage.gpus.empty() ? Html(kNone) : html_escape(joined(stage.gpus, ", "));
+  Html html = stage.gpus.empty() ? Html(kNone) : html_escape(join(stage.gpus, ", "));
   if (const std::string figures = gpu_figures_text(stage.gpu); !figures.empty()) {
     html += "<div class=\"gpu-figures\">" + html_escape(figures) + "</div>";
   }
@@ -456,7 +445,7 @@ Html stage_table(const PlanReport& plan, std::size_t plan_index, const std::stri
   }
   return html + fmt::format("<details class=\"more not-run\"><summary>{} did not run ({})</summary>\n{}"
                             "</details>\n",
-                            plural(not_run, "stage"), joined(parts, ", "),
+                            plural(not_run, "stage"), join(parts, ", "),
                             stages_table(stage_rows(plan, plan_index, false, report_dir)));
 }
 
@@ -713,14 +702,14 @@ Html exit_status(const StageReport& stage) {
 Html command_line(const std::vector<std::string>& argv) {
   std::vector<std::string> words;
   for (const auto& word : argv) words.push_back(plan::quote_shell_word(word));
-  return html_escape(joined(words, " "));
+  return html_escape(join(words, " "));
 }
 
 // What its log told: the log checks that matched, a TIMEOUT's stack.
 Html log_facts(const StageReport& stage) {
   Html html;
   if (!stage.log_findings.empty()) {
-    html += "<dt>Log checks</dt><dd>" + html_escape(joined(stage.log_findings, ", ")) + "</dd>";
+    html += "<dt>Log checks</dt><dd>" + html_escape(join(stage.log_findings, ", ")) + "</dd>";
   }
   if (!stage.stack.empty()) html += "<dt>Stack</dt><dd>" + stack_list(stage) + "</dd>";
   return html;

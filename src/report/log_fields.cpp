@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/text.h"
+
 namespace tipc::report::log_fields {
 namespace {
 
@@ -65,14 +67,6 @@ std::optional<Field> step_after_epoch(std::string_view line, const Field& epoch)
 }
 
 }  // namespace
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 std::string_view value_after(std::string_view line, std::size_t start) {
   while (start < line.size() && line[start] == ' ') ++start;

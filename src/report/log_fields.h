@@ -32,7 +32,6 @@ struct Number {
   std::optional<double> total;  // the b of `a/b`
 };
 
-std::string lower(std::string_view text);
 // The value that starts at `start` (blanks skipped): its first token, or a whole `[...]` group.
 std::string_view value_after(std::string_view line, std::size_t start);
 std::vector<Field> scan_fields(std::string_view line);

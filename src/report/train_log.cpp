@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.h"
+
 namespace tipc::report {
 namespace {
 
@@ -15,7 +17,7 @@ bool is_evaluation_line(const std::string& lowered) {
 }  // namespace
 
 void TrainCurves::add_line(std::string_view line) {
-  if (is_evaluation_line(log_fields::lower(line))) return;
+  if (is_evaluation_line(lower(line))) return;
   Record record;
   for (const log_fields::Field& field : log_fields::scan_fields(line)) {
     const auto number = log_fields::number_of(field.value);
@@ -25,7 +27,7 @@ void TrainCurves::add_line(std::string_view line) {
       record = Record();
     }
     record.keys.push_back(field.key);
-    const std::string key = log_fields::lower(field.key);
+    const std::string key = lower(field.key);
     if (const auto figure = figure_of(key)) {
       record.figures.push_back(figure_value(*figure, number->value, unit_after(line, field.value)));
     } else if (!log_fields::take_position(key, *number, record.position) && log_fields::is_metric_key(key)) {

@@ -30,7 +30,7 @@ std::string command_line(int pid) {
   file.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(file.gcount()));
   while (!text.empty() && text.back() == '\0') text.pop_back();
-  for (char& c : text) c = c == '\0' ? ' ' : c;
+  for (char& c : text) c = static_cast<unsigned char>(c) < 0x20 ? ' ' : c;  // one line: NULs between arguments, a -c script's line breaks
   return text.size() > kCommandShown ? text.substr(0, kCommandShown) + "…" : text;
 }
 

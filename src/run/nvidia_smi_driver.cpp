@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/split_list.h"
+#include "core/text.h"
 #include "run/gpu_driver.h"
 
 namespace tipc::run {
@@ -25,10 +26,7 @@ std::optional<double> number(const std::string& field) {
 
 std::vector<std::string> fields(const std::string& line) {
   std::vector<std::string> out;
-  for (auto field : split_list(line, ',')) {
-    field.erase(0, field.find_first_not_of(' '));
-    out.push_back(field);
-  }
+  for (const auto& field : split_list(line, ',')) out.emplace_back(trim(field, " "));
   return out;
 }
 

@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <thread>
 
 // Boost 1.74 compiles its vfork launcher (bp::posix::use_vfork, see ChildSetup) only where
@@ -25,6 +24,7 @@
 #include <boost/process/extend.hpp>
 #include <fmt/format.h>
 
+#include "core/split_list.h"
 #include "core/unique_fd.h"
 #include "run/run_marker.h"
 #include "run/stack_dump.h"
@@ -133,8 +133,7 @@ Result<fs::path> find_program(const std::string& name, const std::string& cwd, c
   }
   std::vector<boost::filesystem::path> dirs;
   if (const auto it = env.find("PATH"); it != env.end()) {
-    std::istringstream path(it->second);
-    for (std::string dir; std::getline(path, dir, ':');) dirs.emplace_back(dir.empty() ? "." : dir);
+    for (const std::string& dir : split_list(it->second, ':')) dirs.emplace_back(dir.empty() ? "." : dir);
   }
   const auto found = bp::search_path(name, dirs);
   if (found.empty()) return fail(Error::plain(fmt::format("cannot find '{}' on PATH", name)));

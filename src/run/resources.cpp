@@ -10,6 +10,7 @@
 #include "config/yaml_reader.h"
 #include "core/plural.h"
 #include "core/split_list.h"
+#include "core/text.h"
 #include "run/gpu_devices.h"
 
 namespace tipc::run {
@@ -18,11 +19,7 @@ namespace {
 // A list as CUDA_VISIBLE_DEVICES and --gpus hold it: comma-separated, blanks around ids ignored.
 std::vector<std::string> device_ids(const std::string& list) {
   std::vector<std::string> ids;
-  for (auto id : split_list(list, ',')) {
-    id.erase(0, id.find_first_not_of(" \t"));
-    id.erase(id.find_last_not_of(" \t") + 1);
-    ids.push_back(id);
-  }
+  for (const auto& id : split_list(list, ',')) ids.emplace_back(trim(id, " \t"));
   return ids;
 }
 

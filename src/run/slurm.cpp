@@ -12,6 +12,8 @@
 #include <fmt/ranges.h>
 
 #include "core/file_tail.h"
+#include "core/split_list.h"
+#include "core/text.h"
 #include "run/working_directory.h"
 
 extern char** environ;
@@ -54,17 +56,14 @@ std::string time_limit_minutes(double seconds) {
   return std::to_string(static_cast<long>(std::ceil(seconds / 60)));
 }
 
-std::string first_line(const std::string& text) {
-  std::string line = text.substr(0, text.find('\n'));
-  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
-  return line;
+std::string first_line(std::string_view text) {
+  return std::string(trim_end(text.substr(0, text.find('\n')), kWhiteSpace));
 }
 
 // GPUs in one node's Gres: "gpu:2", "gpu:a100:4(S:0-1),mps:100", "(null)".
 int gpus_in_gres(const std::string& gres) {
   int total = 0;
-  std::istringstream items(gres);
-  for (std::string item; std::getline(items, item, ',');) {
+  for (std::string item : split_list(gres, ',')) {
     item = item.substr(0, item.find('('));
     if (item.rfind("gpu", 0) != 0) continue;
     const std::string count = item.substr(item.rfind(':') + 1);
@@ -88,13 +87,6 @@ bool ended_by_cluster(const std::string& state) {
   return states.count(state) > 0;
 }
 
-std::vector<std::string> fields_of(const std::string& line) {
-  std::vector<std::string> fields;
-  std::istringstream in(line);
-  for (std::string field; std::getline(in, field, '|');) fields.push_back(field);
-  return fields;
-}
-
 struct DownNode {
   std::string name;
   std::string why;  // Slurm's reason, else its state
@@ -106,7 +98,7 @@ std::vector<DownNode> nodes_down(const std::string& listing) {
   std::vector<DownNode> down;
   std::istringstream lines(listing);
   for (std::string line; std::getline(lines, line);) {
-    const auto fields = fields_of(first_line(line));
+    const auto fields = split_list(first_line(line), '|');
     if (fields.size() < 2) continue;
     const std::string& state = fields[1];
     const bool bad = state.starts_with("down") || state.starts_with("fail") || state.starts_with("drain") ||
@@ -121,7 +113,7 @@ std::vector<DownNode> nodes_down(const std::string& listing) {
 }  // namespace
 
 std::optional<SlurmJob> parse_squeue_job(const std::string& listing) {
-  const auto fields = fields_of(first_line(listing));
+  const auto fields = split_list(first_line(listing), '|');
   if (fields.empty() || fields[0].empty()) return std::nullopt;
   SlurmJob job{fields[0], fields.size() > 1 ? fields[1] : "", fields.size() > 2 ? fields[2] : ""};
   return job;
@@ -197,7 +189,7 @@ Result<ClusterCapacity> parse_sinfo_nodes(const std::string& listing, const std:
   std::istringstream lines(listing);
   for (std::string line; std::getline(lines, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const auto fields = fields_of(first_line(line));
+    const auto fields = split_list(first_line(line), '|');
     if (fields.size() != 3 || fields[1].empty() || fields[1].find_first_not_of("0123456789") != std::string::npos) {
       return fail(Error::plain(fmt::format("{}: unexpected line '{}' (expected NODE|CPUS|GRES)", source, line)));
     }
@@ -317,7 +309,7 @@ void SlurmExecutor::stop_sruns_of_ended_jobs() {
   std::map<std::string, SlurmJob> jobs;  // job name -> its state and nodes
   std::istringstream lines(listing.output);
   for (std::string line; std::getline(lines, line);) {
-    const auto fields = fields_of(first_line(line));
+    const auto fields = split_list(first_line(line), '|');
     if (fields.size() >= 2) jobs[fields[0]] = {"", fields[1], fields.size() > 2 ? fields[2] : ""};
   }
   for (auto& [id, job] : submitted_jobs_) {

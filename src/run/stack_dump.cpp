@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
+#include "core/text.h"
 #include "run/gpu_watch.h"
 
 namespace tipc::run {
@@ -21,12 +22,8 @@ constexpr std::size_t kNativeOutputLimit = 64 << 10;
 
 bool on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    const auto end = std::min(dirs.find(':', start), dirs.size());
-    const fs::path candidate = fs::path(dirs.substr(start, end - start)) / program;
-    if (access(candidate.c_str(), X_OK) == 0) return true;
-    start = end + 1;
+  for (const std::string& dir : split(path ? path : "", ':')) {
+    if (access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
   }
   return false;
 }

@@ -10,6 +10,7 @@
 #include "align/io/array.h"
 #include "align/io/load.h"
 #include "align/io/py_repr.h"
+#include "core/text.h"
 
 namespace tipc::align {
 namespace {
@@ -212,10 +213,7 @@ std::string_view to_string(Statistic statistic) {
 
 Result<std::vector<Statistic>> parse_methods(std::string_view method) {
   std::vector<Statistic> out;
-  std::size_t start = 0;
-  while (start <= method.size()) {
-    const std::size_t comma = std::min(method.find(',', start), method.size());
-    const std::string_view name = method.substr(start, comma - start);
+  for (const std::string& name : split(method, ',')) {
     if (name == "all") {
       out.insert(out.end(), {Statistic::kMin, Statistic::kMax, Statistic::kMean});
     } else if (name == "min" || name == "max" || name == "mean") {
@@ -224,7 +222,6 @@ Result<std::vector<Statistic>> parse_methods(std::string_view method) {
       return fail(Error::plain(fmt::format("unknown diff method '{}' (expected mean, min, max, all or a "
                                            "comma-separated list of them)", name)));
     }
-    start = comma + 1;
   }
   return out;
 }

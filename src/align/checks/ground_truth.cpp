@@ -10,19 +10,13 @@
 #include <limits>
 
 #include "align/io/array.h"
+#include "core/text.h"
 
 namespace tipc::align {
 namespace {
 
-constexpr std::string_view kWhitespace = " \t\r\n\f\v";
 // The keys of a PaddleVideo ground truth: the only lines its compare_results.py reads.
 constexpr std::string_view kVideoKeys[] = {"top-1 class", "top-1 score"};
-
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(kWhitespace);
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(kWhitespace) - first + 1);
-}
 
 // Physical lines without their line break (a CR before it is dropped); line N is [N - 1].
 std::vector<std::string_view> split_lines(std::string_view text) {
@@ -124,7 +118,7 @@ class NumberListParser {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
   }
   void skip_whitespace() {
-    while (pos_ < text_.size() && kWhitespace.find(text_[pos_]) != std::string_view::npos) ++pos_;
+    while (pos_ < text_.size() && kWhiteSpace.find(text_[pos_]) != std::string_view::npos) ++pos_;
   }
   bool ragged() { return failed("ragged nested lists (rows of different lengths)"); }
   bool failed(std::string message) {
@@ -143,8 +137,8 @@ class NumberListParser {
 
 std::optional<NumberArray> whitespace_separated_numbers(std::string_view text) {
   NumberArray array{{0}, {}, {}};
-  while (!(text = trim(text)).empty()) {
-    const auto end = std::min(text.find_first_of(kWhitespace), text.size());
+  while (!(text = trim(text, kWhiteSpace)).empty()) {
+    const auto end = std::min(text.find_first_of(kWhiteSpace), text.size());
     const auto number = to_number(text.substr(0, end));
     if (!number) return std::nullopt;
     array.values.push_back(*number);
@@ -156,8 +150,8 @@ std::optional<NumberArray> whitespace_separated_numbers(std::string_view text) {
 }
 
 std::string_view last_token(std::string_view line) {
-  line = trim(line);
-  const auto space = line.find_last_of(kWhitespace);
+  line = trim(line, kWhiteSpace);
+  const auto space = line.find_last_of(kWhiteSpace);
   return space == std::string_view::npos ? line : line.substr(space + 1);
 }
 
@@ -193,7 +187,7 @@ Result<std::optional<KeyedText>> metric_line(std::string_view line, const std::s
                           fmt::format("expected `metric_name:value` with exactly one ':', found {}", colons)));
   }
   const auto colon = line.find(':');
-  return KeyedText{std::string(trim(line.substr(0, colon))), line.substr(colon + 1)};
+  return KeyedText{std::string(trim(line.substr(0, colon), kWhiteSpace)), line.substr(colon + 1)};
 }
 
 Result<std::optional<KeyedText>> ground_truth_line(std::string_view line, const std::string& file, int number,
@@ -211,7 +205,7 @@ Error unparseable(const std::string& file, int line, const std::string& key, std
   return Error::at(file, line, key,
                    fmt::format("the result of '{}' is neither a JSON list of numbers ({}) nor whitespace-separated "
                                "numbers: '{}'",
-                               key, why.str(), excerpt(trim(text))));
+                               key, why.str(), excerpt(trim(text, kWhiteSpace))));
 }
 
 Result<NumberArray> parse_result(std::string_view text, const std::string& file, int line, const std::string& key) {
@@ -242,7 +236,8 @@ std::optional<Found> find_prediction(const std::vector<std::string_view>& lines,
         if (line.find(key) != std::string_view::npos) found = Found{number, last_token(line)};
         break;
       case ResultFormat::kMetric:  // the last `key:value` line
-        if (const auto colon = line.find(':'); colon != std::string_view::npos && trim(line.substr(0, colon)) == key) {
+        if (const auto colon = line.find(':');
+            colon != std::string_view::npos && trim(line.substr(0, colon), kWhiteSpace) == key) {
           found = Found{number, line.substr(colon + 1)};
         }
         break;
@@ -307,7 +302,7 @@ Result<KeyComparison> compare_key(const GroundTruthEntry& entry, const std::opti
   KeyComparison key{entry.key, Verdict::kMissing, "not in the log", entry.line, 0, entry.text, "", std::nullopt};
   if (!found) return key;
   key.log_line = found->line;
-  key.pred_text = std::string(trim(found->text));
+  key.pred_text = std::string(trim(found->text, kWhiteSpace));
   const auto predicted = TRY(parse_result(found->text, log_file, found->line, entry.key));
   key.allclose = rule.comparison == Comparison::kLabels ? compare_labels(entry.expected, predicted)
                                                       : allclose(entry.expected, predicted, rule.tolerance);
@@ -346,7 +341,7 @@ std::optional<Precision> precision_in_name(const std::string& path) {
 }
 
 Result<NumberArray> parse_numbers(std::string_view text) {
-  text = trim(text);
+  text = trim(text, kWhiteSpace);
   if (text.empty()) return fail(Error::plain("empty result"));
   auto json = NumberListParser(text).parse();
   if (json) return json;
@@ -360,7 +355,7 @@ Result<GroundTruth> parse_ground_truth(std::string_view text, const std::string&
   const auto lines = split_lines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const int number = static_cast<int>(i + 1);
-    if (trim(lines[i]).empty()) continue;
+    if (trim(lines[i], kWhiteSpace).empty()) continue;
     const auto keyed = TRY(ground_truth_line(lines[i], file, number, format));
     if (!keyed) continue;
     const auto& [key, result] = *keyed;
@@ -368,7 +363,7 @@ Result<GroundTruth> parse_ground_truth(std::string_view text, const std::string&
       return fail(Error::at(file, number, key, fmt::format("key '{}' was already given on line {}", key, it->second)));
     }
     auto expected = TRY(parse_result(result, file, number, key));
-    truth.entries.push_back({key, number, std::string(trim(result)), std::move(expected)});
+    truth.entries.push_back({key, number, std::string(trim(result, kWhiteSpace)), std::move(expected)});
   }
   if (truth.entries.empty()) return fail(Error::at(file, 0, "", "holds no results"));
   return truth;
