@@ -16,10 +16,6 @@ inline constexpr const char* kHistoryFile = "test_tipc/output/.tipc-history.sqli
 // `repo_root`/test_tipc/output/.tipc-history.sqlite; "" = the repository around the current directory.
 std::string default_history_path(const std::string& repo_root = "");
 
-// The nearest directory at or above `directory` that holds test_tipc/ (or is inside it);
-// `directory` itself when there is none.
-std::string repository_around(const std::string& directory);
-
 // `history_option` (--history), else the settings' history: (relative to `repo_root`), else
 // the default; nullopt when the settings turn it off (`history: false`).
 std::optional<std::string> history_path_of(const std::optional<std::string>& history_option,

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/repo_root.h"
 #include "cli/trace_environment.h"
+#include "core/locations.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -50,10 +50,10 @@ Result<std::optional<dialect::Chains>> load_chains_for(const Options& options) {
 Result<Project> load_project(const Options& options) {
   Project project;
   std::error_code ec;
-  project.root = fs::absolute(options.repo_root.value_or(find_repo_root(options.config)), ec).lexically_normal();
+  project.root = fs::absolute(options.repo_root.value_or(repository_root(options.config)), ec).lexically_normal();
   if (project.root.size() > 1 && project.root.back() == '/') project.root.pop_back();
 
-  const std::string default_settings = project.root + "/test_tipc/tipc-run.yaml";
+  const std::string default_settings = default_settings_path(project.root);
   if (options.settings || fs::exists(default_settings)) {
     project.settings = TRY(config::load_project_settings(options.settings.value_or(default_settings)));
   }

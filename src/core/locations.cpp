@@ -1,0 +1,24 @@
+#include "core/locations.h"
+
+#include <filesystem>
+
+namespace tipc {
+namespace fs = std::filesystem;
+
+std::string repository_root(const std::string& start) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start, ec);
+  if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
+  for (; !dir.empty(); dir = dir.parent_path()) {
+    if (dir.filename() == "test_tipc") return dir.parent_path().string();
+    if (fs::is_directory(dir / "test_tipc", ec)) return dir.string();
+    if (dir == dir.root_path()) break;
+  }
+  return fs::current_path(ec).string();
+}
+
+std::string default_settings_path(const std::string& repo_root) {
+  return (fs::path(repo_root) / "test_tipc/tipc-run.yaml").string();
+}
+
+}  // namespace tipc
