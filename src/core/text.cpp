@@ -1,5 +1,8 @@
 #include "core/text.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace tipc {
 
 std::string lower(std::string_view text) {
@@ -42,6 +45,10 @@ std::string join(std::span<const std::string> items, std::string_view separator)
     out += items[i];
   }
   return out;
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 }  // namespace tipc

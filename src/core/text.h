@@ -24,6 +24,9 @@ std::string_view trim(std::string_view text, std::string_view blanks = kBlanks);
 // `text` without the trailing bytes found in `blanks`: what indents it stays.
 std::string_view trim_end(std::string_view text, std::string_view blanks = kBlanks);
 
+// Whether `text` is one or more ASCII digits (a pid, an index, a line number).
+bool all_digits(std::string_view text);
+
 // Every piece between separators, empty ones included: n separators give n + 1 pieces,
 // so "" is {""} and "a," is {"a", ""}. Callers that drop empty pieces say so themselves.
 std::vector<std::string> split(std::string_view text, char separator);

@@ -1,4 +1,5 @@
 #include "dialect/template_variables.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -102,8 +103,7 @@ constexpr std::string_view kOldArgPrefix = "set_";
 // The N of `prefix`N, when the rest of `name` is a line number.
 bool numbered(std::string_view name, std::string_view prefix) {
   if (!name.starts_with(prefix) || name.size() == prefix.size()) return false;
-  const std::string_view digits = name.substr(prefix.size());
-  return std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); });
+  return all_digits(name.substr(prefix.size()));
 }
 
 bool is_line_variable(std::string_view name) {

@@ -9,6 +9,7 @@
 #include "core/file_tail.h"
 #include "report/report_text.h"
 #include "run/stack_dump.h"
+#include "core/text.h"
 
 namespace tipc::report {
 namespace {
@@ -30,10 +31,6 @@ Lines lines_after_marker(std::string_view log) {
     lines.push_back(line);
   }
   return lines;
-}
-
-bool all_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 void add_frame(Frames& frames, std::string frame) {

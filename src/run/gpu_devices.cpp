@@ -6,16 +6,13 @@
 #include <fmt/format.h>
 
 #include "core/split_list.h"
+#include "core/text.h"
 
 namespace tipc::run {
 namespace {
 
 Gpu gpu_of(const std::string& id, const GpuDevice& device) {
   return {id, 1, device.index, device.name, device.uuid};
-}
-
-bool all_digits(const std::string& text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // What the driver shows, for messages: "GPUs 0-1 and 2 MIG devices (nvidia-smi -L)".

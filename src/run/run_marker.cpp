@@ -1,4 +1,5 @@
 #include "run/run_marker.h"
+#include "core/text.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -33,11 +34,6 @@ std::string command_of(const std::string& pid) {
   std::replace(text.begin(), text.end(), '\0', ' ');
   if (text.size() > kCommandWidth) text = text.substr(0, kCommandWidth - 3) + "...";
   return text;
-}
-
-bool all_digits(const char* name) {
-  return *name != '\0' && std::all_of(name, name + std::char_traits<char>::length(name),
-                                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 }  // namespace

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
-#include "core/text.h"
 #include "run/gpu_watch.h"
+#include "core/text.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;
@@ -65,7 +65,7 @@ std::vector<int> group_members(int group) {
   if (!proc) return pids;
   while (const dirent* entry = readdir(proc)) {
     const std::string name = entry->d_name;
-    if (name.empty() || !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c); })) continue;
+    if (!all_digits(name)) continue;
     const int pid = std::stoi(name);
     const auto facts = read_process_facts(pid);
     if (facts && facts->group == group && !facts->zombie) pids.push_back(pid);

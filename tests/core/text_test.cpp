@@ -60,6 +60,15 @@ TEST(Text, JoinUndoesSplit) {
   for (const std::string text : {"", ",", "a", ",a,,b,"}) EXPECT_EQ(join(split(text, ','), ","), text);
 }
 
+TEST(Text, AllDigitsIsOneOrMoreAsciiDigits) {
+  EXPECT_TRUE(all_digits("0"));
+  EXPECT_TRUE(all_digits("4242"));
+  EXPECT_FALSE(all_digits(""));
+  EXPECT_FALSE(all_digits("12a"));
+  EXPECT_FALSE(all_digits("-1"));
+  EXPECT_FALSE(all_digits("\xd9\xa3"));  // an Arabic-Indic digit is not an index
+}
+
 }  // namespace TIPC_TEST_FILE
 }  // namespace
 }  // namespace tipc
