@@ -48,6 +48,11 @@ std::string describe_processes(const std::vector<GpuProcess>& processes) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::string held_after_wait(const std::string& whose, double seconds, const std::vector<GpuProcess>& leftovers) {
+  return fmt::format("memory of {} still held after {:g} s ({}); started anyway", whose, seconds,
+                     describe_processes(leftovers));
+}
+
 GpuWatch::GpuWatch(GpuDriver& driver, const ResourceSpec& gpus, GpuWatchOptions options, ProcessLookup lookup)
     : driver_(driver), options_(options), lookup_(std::move(lookup)) {
   for (const Gpu& gpu : gpus.gpus) {

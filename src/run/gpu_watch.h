@@ -69,4 +69,8 @@ class GpuWatch {
 // "pid 4242 (2048 MiB), pid 4243 (512 MiB)".
 std::string describe_processes(const std::vector<GpuProcess>& processes);
 
+// What a stage's log says when it starts on memory not yet freed: "memory of WHOSE still held
+// after S s (pid 4242 (2048 MiB)); started anyway".
+std::string held_after_wait(const std::string& whose, double seconds, const std::vector<GpuProcess>& leftovers);
+
 }  // namespace tipc::run

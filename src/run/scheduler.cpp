@@ -237,8 +237,7 @@ void Run::relaunch_retries() {
     }
     if (!left.empty() && now() < slot.relaunch_deadline) continue;
     if (!left.empty()) {
-      slot.record.gpu_warnings.push_back(fmt::format("memory of its last try still held after {:g} s ({}); started anyway",
-                                                     watch.options().release_wait, describe_processes(left)));
+      slot.record.gpu_warnings.push_back(held_after_wait("its last try", watch.options().release_wait, left));
     }
     slot.relaunch_deadline = 0;
     launch(i);
@@ -258,8 +257,8 @@ void Run::hand_on_released_gpus() {
     }
     if (!left.empty()) {
       watch.hand_on_with(it->gpu, left);
-      late_release_[it->gpu] = fmt::format("GPU {}: memory of {} still held after {:g} s ({}); started anyway", it->gpu,
-                                           slot.record.stage->id, watch.options().release_wait, describe_processes(left));
+      late_release_[it->gpu] =
+          fmt::format("GPU {}: {}", it->gpu, held_after_wait(slot.record.stage->id, watch.options().release_wait, left));
     }
     --usage_[it->gpu];
     const std::size_t released = it->slot;
