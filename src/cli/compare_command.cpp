@@ -8,8 +8,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/history_location.h"
-#include "cli/run_reference.h"
+#include "history/history_location.h"
+#include "history/run_reference.h"
 #include "cli/subcommand.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -69,14 +69,14 @@ int compare_main(const std::vector<std::string>& args, std::ostream& out, std::o
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const CompareArgs& compare = std::get<CompareArgs>(parsed);
   // The settings (their gates: and history:) of --settings, or of the repository's settings file.
-  const auto repository = repository_here(compare.settings);
+  const auto repository = history::repository_here(compare.settings);
   if (!repository) return subcommand_error("compare", repository.error(), err);
-  const std::string history_path = history_to_read(compare.history, *repository);
+  const std::string history_path = history::history_to_read(compare.history, *repository);
   // Both runs are read at once: a 1,000-stage directory's report.json is MBs of JSON. (With
   // both policies, libstdc++ reads the base here when no thread can be started.)
-  auto base_read = std::async(std::launch::async | std::launch::deferred, load_run_reference, compare.base, history_path,
+  auto base_read = std::async(std::launch::async | std::launch::deferred, history::load_run_reference, compare.base, history_path,
                               compare.runs);
-  const auto current = load_run_reference(compare.current, history_path, compare.runs);
+  const auto current = history::load_run_reference(compare.current, history_path, compare.runs);
   const auto base = base_read.get();
   if (!base) return subcommand_error("compare", base.error(), err);
   if (!current) return subcommand_error("compare", current.error(), err);

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/history_import.h"
-#include "cli/history_location.h"
+#include "history/history_location.h"
 #include "cli/history_page.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
@@ -93,9 +93,9 @@ int history_main(const std::vector<std::string>& args, std::ostream& out, std::o
   auto parsed = parse_history_args(args, out, err);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const HistoryArgs& history_args = std::get<HistoryArgs>(parsed);
-  const auto repository = repository_here(history_args.settings);  // --settings: with --html only
+  const auto repository = history::repository_here(history_args.settings);  // --settings: with --html only
   if (!repository) return subcommand_error("history", repository.error(), err);
-  const std::string path = history_to_read(history_args.history, *repository);
+  const std::string path = history::history_to_read(history_args.history, *repository);
   auto history = history::RunHistory::open(path, false);
   if (!history) return subcommand_error("history", history.error(), err);
   if (history_args.html) {

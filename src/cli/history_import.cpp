@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/history_location.h"
+#include "history/history_location.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
 #include "history/run_history.h"
@@ -63,8 +63,8 @@ Result<ImportedRun> load_input(const std::string& input) {
 }
 
 Result<history::RunHistory> open_history(const std::optional<std::string>& history_option) {
-  const RepositoryHere repository = TRY(repository_here());
-  const auto path = history_path_of(history_option, repository.settings, repository.root);
+  const history::RepositoryHere repository = TRY(history::repository_here());
+  const auto path = history::history_path_of(history_option, repository.settings, repository.root);
   if (!path) {
     return fail(Error::plain("the settings turn the run history off (history: false): name one with --history"));
   }

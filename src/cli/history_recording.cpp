@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "cli/history_location.h"
+#include "history/history_location.h"
 #include "cli/report_trends.h"
-#include "cli/run_reference.h"
+#include "history/run_reference.h"
 #include "core/error.h"
 #include "gate/comparison_text.h"
 #include "gate/run_comparison.h"
@@ -45,7 +45,7 @@ report::BaselineResult failing_rows(const gate::RunComparison& comparison, const
 
 // Compares the run with its baseline on `out` and gives `report` the failing regressions:
 // its state (for `tipc-run report DIR`), its reports and its bundle say what the exit code says.
-void compare_with_baseline(report::RunReport& report, const RunReference& baseline, const gate::GateRules& rules,
+void compare_with_baseline(report::RunReport& report, const history::RunReference& baseline, const gate::GateRules& rules,
                            const std::optional<std::string>& bundle, std::ostream& out, std::ostream& err) {
   const gate::RunSnapshot current = gate::snapshot_of(report, "this run");
   const gate::RunComparison comparison = gate::compare_runs(baseline.snapshot, current, rules);
@@ -66,7 +66,7 @@ void compare_with_baseline(report::RunReport& report, const RunReference& baseli
 std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
                                             const std::string& repo_root) {
   if (options.no_history) return std::nullopt;
-  return history_path_of(options.history, settings, repo_root);
+  return history::history_path_of(options.history, settings, repo_root);
 }
 
 int record_and_compare(std::optional<report::RunReport>& report, const Options& options,
@@ -76,9 +76,9 @@ int record_and_compare(std::optional<report::RunReport>& report, const Options& 
   if (!report || report->interrupted || !report->finished) return kExitPassed;
   // The baseline is found before this run is recorded: `--baseline main` on main means the
   // run before this one.
-  std::optional<RunReference> baseline;
+  std::optional<history::RunReference> baseline;
   if (options.baseline) {
-    auto loaded = resolve_run_reference(*options.baseline, path.value_or(default_history_path(repo_root)));
+    auto loaded = history::resolve_run_reference(*options.baseline, path.value_or(history::default_history_path(repo_root)));
     if (loaded) baseline = std::move(*loaded);
     else err << fmt::format("tipc-run: warning: no baseline to compare with: {}\n", loaded.error().str());
   }

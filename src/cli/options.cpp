@@ -197,15 +197,15 @@ void add_selection_options(CLI::App& app, Options& o) {
                  "a word matches the stage kind, a whole id segment or whole _-words of a later segment "
                  "(-k train, -k bs1, -k 'infer and not bs1'); a glob matches the whole id (-k '*/gpus_0/*')")
       ->allow_extra_args(false)
-      ->check(parsed_by(StageExpression::parse, "EXPRESSION"));
+      ->check(parsed_by(plan::StageExpression::parse, "EXPRESSION"));
   app.add_option("--exclude", o.excludes,
                  "leave the configs this glob matches out of a directory suite; repeatable (settings' exclude:): "
                  "matched against the path relative to the directory, or the file name when it has no /")
       ->allow_extra_args(false);
   app.add_option_function<std::string>(
-         "--shard", [&o](const std::string& v) { o.shard = parse_shard(v).value(); },
+         "--shard", [&o](const std::string& v) { o.shard = plan::parse_shard(v).value(); },
          "run the Kth of N shards: whole configs, the N shards together run every config once")
-      ->check(parsed_by(parse_shard, "K/N"));
+      ->check(parsed_by(plan::parse_shard, "K/N"));
   app.add_flag("--resume", o.resume, "skip stages that passed in the last run with an unchanged command");
   app.add_option("--bundle", o.bundle,
                  "also write the acceptance bundle (reports, logs, check files, configs, settings) to this .tar.gz");

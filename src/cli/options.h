@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/stage_selection.h"
+#include "plan/stage_selection.h"
 #include "config/project_settings.h"
 #include "core/error.h"
 #include "plan/native_rules.h"
@@ -45,9 +45,9 @@ struct Options {
   bool allow_nothing = false;              // a run in which no stage ran exits 0 (else 1)
   bool no_wait = false;                    // an output directory in use by another run: exit 2 at once
   std::vector<StageKind> only;             // --only: stage kinds
-  std::vector<std::string> patterns;       // -k, each an expression (cli/stage_selection.h); any selects
+  std::vector<std::string> patterns;       // -k, each an expression (plan/stage_selection.h); any selects
   std::vector<std::string> excludes;       // --exclude GLOB: configs left out of a directory suite (cli/suite.h)
-  std::optional<Shard> shard;              // --shard K/N: this shard's configs only
+  std::optional<plan::Shard> shard;              // --shard K/N: this shard's configs only
   int retries = 0;                         // --retries N: a FAIL or TIMEOUT runs again up to N times (FLAKY)
   bool fail_fast = false;                  // -x: no stage starts after the first failure
   bool resume = false;

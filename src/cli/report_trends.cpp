@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/history_location.h"
+#include "history/history_location.h"
 #include "config/project_settings.h"
 #include "core/atomic_file.h"
 #include "history/run_trends.h"
@@ -79,7 +79,7 @@ std::optional<report::HistoryTrends> recorded_report_trends(const report::RunRep
     }
     settings = std::move(*loaded);
   }
-  const auto path = history_path_of(history, settings, report.repo_root);
+  const auto path = history::history_path_of(history, settings, report.repo_root);
   if (!path) return std::nullopt;
   return report_trends(report, *path, gate::rules_from_settings(settings.gates), {}, err);
 }

@@ -12,7 +12,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "cli/environment_probe.h"
+#include "report/environment_probe.h"
 #include "cli/history_recording.h"
 #include "compat/run_semantics.h"
 #include "core/plural.h"
@@ -300,7 +300,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   report::ReportWriter reports(
       {project.root, options.resume, settings_file, project.dialect_choice.source, left_out, whole_pointers},
       options.bundle, std::cout);
-  reports.set_environment(probe_environment(environment_inputs(project.root, plans, options.python)));
+  reports.set_environment(report::probe_environment(report::environment_inputs(project.root, plans, options.python)));
   run::MultiListener listeners;
   listeners.add(console);
   listeners.add(*semantics.results_log);

@@ -1,6 +1,6 @@
 #pragma once
 // Where a run ran: the machine, its GPUs, the chain's interpreter, the repository's commit
-// and tipc-run itself. Gathered once when a run starts (cli/environment_probe.h), kept with
+// and tipc-run itself. Gathered once when a run starts (report/environment_probe.h), kept with
 // the run's state (.tipc-environment.json beside each plan file) so that `tipc-run report
 // DIR` shows it as the end of the run does, and shown in every report (report.json's
 // "environment", docs/report-schema.md).

@@ -1,10 +1,10 @@
-#include "cli/history_location.h"
+#include "history/history_location.h"
 
 #include <filesystem>
 
 #include "core/locations.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 namespace fs = std::filesystem;
 
 std::string default_history_path(const std::string& repo_root) {
@@ -36,4 +36,4 @@ std::string history_to_read(const std::optional<std::string>& history_option, co
       .value_or(default_history_path(repository.root));
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

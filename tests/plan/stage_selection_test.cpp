@@ -1,6 +1,6 @@
-// Which stages a run keeps (cli/stage_selection): --only, -k expressions over hierarchical
+// Which stages a run keeps (plan/stage_selection): --only, -k expressions over hierarchical
 // stage ids (no word selects every stage through the prefix they share), and --shard K/N.
-#include "cli/stage_selection.h"
+#include "plan/stage_selection.h"
 
 #include <algorithm>
 #include <set>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-namespace tipc::cli {
+namespace tipc::plan {
 namespace {
 namespace TIPC_TEST_FILE {
 using K = plan::StageKind;
@@ -205,4 +205,4 @@ TEST(Shard, BiggestConfigsFirstOntoTheLightestShardAndMoreShardsThanConfigsLeave
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::plan

@@ -1,11 +1,11 @@
 // Where the run history is: a run and the subcommands that read or import runs agree.
-#include "cli/history_location.h"
+#include "history/history_location.h"
 
 #include <gtest/gtest.h>
 
 #include "support/fake_repo_run.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 namespace {
 namespace TIPC_TEST_FILE {
 
@@ -48,4 +48,4 @@ TEST_F(SettingsHistory, CompareHistoryAndImportUseTheHistoryARunRecordsIn) {
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::history

@@ -1,4 +1,4 @@
-#include "cli/environment_probe.h"
+#include "report/environment_probe.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "core/text.h"
 #include "core/version.h"
 
-namespace tipc::cli {
+namespace tipc::report {
 namespace {
 namespace fs = std::filesystem;
 
@@ -73,14 +73,14 @@ std::string file_value(const std::string& path, const std::string& key, char sep
 
 std::string host_name() {
   std::array<char, 256> name{};
-  return gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : report::kUnknown;
+  return gethostname(name.data(), name.size() - 1) == 0 ? std::string(name.data()) : kUnknown;
 }
 
 std::string os_text() {
   utsname uts{};
   const std::string kernel = uname(&uts) == 0 ? fmt::format("{} {} {}", uts.sysname, uts.release, uts.machine) : "";
   const std::string distribution = file_value("/etc/os-release", "PRETTY_NAME", '=');
-  if (distribution.empty()) return kernel.empty() ? report::kUnknown : kernel;
+  if (distribution.empty()) return kernel.empty() ? kUnknown : kernel;
   return kernel.empty() ? distribution : distribution + ", " + kernel;
 }
 
@@ -92,9 +92,9 @@ std::uint64_t memory_bytes() {
 }
 
 // nvidia-smi's CSV: one "name, driver" line per GPU.
-std::vector<report::GpuModel> gpu_models() {
+std::vector<GpuModel> gpu_models() {
   const CommandOutcome listing = run_probe({"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"}, "");
-  std::vector<report::GpuModel> gpus;
+  std::vector<GpuModel> gpus;
   if (!listing.ok()) return gpus;
   std::istringstream lines(listing.output);
   for (std::string line; std::getline(lines, line);) {
@@ -111,23 +111,23 @@ std::vector<report::GpuModel> gpu_models() {
   return gpus;
 }
 
-std::optional<report::RepositoryState> repository_state(const std::string& repo_root) {
+std::optional<RepositoryState> repository_state(const std::string& repo_root) {
   const CommandOutcome commit = run_probe({"git", "rev-parse", "--verify", "HEAD"}, repo_root);
   if (!commit.ok()) return std::nullopt;
   const CommandOutcome branch = run_probe({"git", "rev-parse", "--abbrev-ref", "HEAD"}, repo_root);
   const CommandOutcome status = run_probe({"git", "status", "--porcelain", "--untracked-files=no"}, repo_root);
-  report::RepositoryState state;
+  RepositoryState state;
   state.commit = first_line(commit.output);
-  state.branch = branch.ok() ? first_line(branch.output) : report::kUnknown;
+  state.branch = branch.ok() ? first_line(branch.output) : kUnknown;
   state.dirty = !status.ok() || !status.output.empty();
   return state;
 }
 
 }  // namespace
 
-report::InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
+InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
                                           double timeout_seconds) {
-  report::InterpreterInfo info;
+  InterpreterInfo info;
   info.command = interpreter;
   const CommandOutcome answer = run_probe({interpreter, "-c", kVersionScript}, cwd, timeout_seconds);
   if (!answer.ok()) return info;
@@ -142,8 +142,8 @@ report::InterpreterInfo probe_interpreter(const std::string& interpreter, const 
   return info;
 }
 
-report::Environment probe_environment(const EnvironmentInputs& inputs) {
-  report::Environment environment;
+Environment probe_environment(const EnvironmentInputs& inputs) {
+  Environment environment;
   environment.host = host_name();
   environment.os = os_text();
   environment.cpu_model = file_value("/proc/cpuinfo", "model name", ':');
@@ -181,4 +181,4 @@ std::vector<std::string> own_command_line() {
   return argv;
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::report

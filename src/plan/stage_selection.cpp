@@ -1,4 +1,4 @@
-#include "cli/stage_selection.h"
+#include "plan/stage_selection.h"
 
 #include <fnmatch.h>
 
@@ -15,7 +15,7 @@
 #include "core/split_list.h"
 #include "core/text.h"
 
-namespace tipc::cli {
+namespace tipc::plan {
 namespace {
 
 // Whether `needle` occurs in `haystack` as a run of adjacent elements.
@@ -34,7 +34,7 @@ bool word_matches(const std::string& word, const std::vector<std::string>& segme
 
 }  // namespace
 
-bool pattern_matches(const std::string& pattern, const plan::Stage& stage) {
+bool pattern_matches(const std::string& pattern, const Stage& stage) {
   const std::string id = lower(stage.id);
   const std::string wanted = lower(pattern);
   if (wanted.find_first_of("*?[") != std::string::npos) return fnmatch(wanted.c_str(), id.c_str(), 0) == 0;
@@ -122,7 +122,7 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
-bool evaluate(const Node& node, const plan::Stage& stage) {
+bool evaluate(const Node& node, const Stage& stage) {
   switch (node.op) {
     case Node::Op::kPattern: return pattern_matches(node.pattern, stage);
     case Node::Op::kNot: return !evaluate(node.operands.front(), stage);
@@ -140,13 +140,13 @@ Result<StageExpression> StageExpression::parse(const std::string& text) {
   return expression;
 }
 
-bool StageExpression::matches(const plan::Stage& stage) const { return evaluate(root_, stage); }
+bool StageExpression::matches(const Stage& stage) const { return evaluate(root_, stage); }
 
 namespace {
 
 // Each kept stage's left-out dependencies, and theirs in turn while they are left out too.
-void record_unselected_deps(plan::Plan& plan, const std::set<std::string>& kept) {
-  std::map<std::string, const plan::Stage*> by_id;
+void record_unselected_deps(Plan& plan, const std::set<std::string>& kept) {
+  std::map<std::string, const Stage*> by_id;
   for (const auto& stage : plan.stages) by_id[stage.id] = &stage;
   for (auto& stage : plan.stages) {
     if (!kept.count(stage.id)) continue;
@@ -174,11 +174,11 @@ std::string asked_for(const std::vector<StageKind>& kinds, const std::vector<std
 
 }  // namespace
 
-Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<StageKind>& kinds,
+Result<void> select_stages(std::vector<Plan>& plans, const std::vector<StageKind>& kinds,
                            const std::vector<std::string>& expressions) {
   std::vector<StageExpression> parsed;
   for (const std::string& text : expressions) parsed.push_back(TRY(StageExpression::parse(text)));
-  auto selected = [&](const plan::Stage& stage) {
+  auto selected = [&](const Stage& stage) {
     const bool kind_ok =
         kinds.empty() || std::find(kinds.begin(), kinds.end(), stage.kind) != kinds.end();
     return kind_ok && (parsed.empty() || std::any_of(parsed.begin(), parsed.end(),
@@ -194,7 +194,7 @@ Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<Sta
       if (selected(stage)) kept.insert(stage.id);
     }
     record_unselected_deps(plan, kept);
-    std::erase_if(plan.stages, [&](const plan::Stage& s) { return !kept.count(s.id); });
+    std::erase_if(plan.stages, [&](const Stage& s) { return !kept.count(s.id); });
     for (auto& stage : plan.stages) {
       for (auto* ids : {&stage.deps, &stage.after}) std::erase_if(*ids, [&](const std::string& d) { return !kept.count(d); });
     }
@@ -223,7 +223,7 @@ Result<Shard> parse_shard(const std::string& text) {
   return Shard{index, count};
 }
 
-std::vector<std::size_t> configs_of_shard(const std::vector<plan::Plan>& plans, const Shard& shard) {
+std::vector<std::size_t> configs_of_shard(const std::vector<Plan>& plans, const Shard& shard) {
   std::vector<std::size_t> order(plans.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
@@ -239,10 +239,10 @@ std::vector<std::size_t> configs_of_shard(const std::vector<plan::Plan>& plans, 
   return mine;
 }
 
-bool keep_shard(std::vector<plan::Plan>& plans, const std::optional<Shard>& shard, std::ostream& out) {
+bool keep_shard(std::vector<Plan>& plans, const std::optional<Shard>& shard, std::ostream& out) {
   if (!shard) return true;
   const std::size_t configs = plans.size();
-  std::vector<plan::Plan> kept;
+  std::vector<Plan> kept;
   std::size_t stages = 0;
   for (const std::size_t config : configs_of_shard(plans, *shard)) {
     stages += plans[config].stages.size();
@@ -259,4 +259,4 @@ bool keep_shard(std::vector<plan::Plan>& plans, const std::optional<Shard>& shar
   return true;
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::plan

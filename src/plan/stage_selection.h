@@ -21,17 +21,17 @@
 #include "core/error.h"
 #include "plan/plan.h"
 
-namespace tipc::cli {
+namespace tipc::plan {
 
 // Whether one pattern (no `and`, `or`, `not`) selects the stage.
-bool pattern_matches(const std::string& pattern, const plan::Stage& stage);
+bool pattern_matches(const std::string& pattern, const Stage& stage);
 
 // A -k expression, parsed once.
 class StageExpression {
  public:
   // An error names what is wrong with the expression ("-k 'a and': a pattern is missing after 'and'").
   static Result<StageExpression> parse(const std::string& text);
-  bool matches(const plan::Stage& stage) const;
+  bool matches(const Stage& stage) const;
 
   struct Node {
     enum class Op { kPattern, kNot, kAnd, kOr } op = Op::kPattern;
@@ -45,7 +45,7 @@ class StageExpression {
 
 // Keeps the stages --only and -k select (dependencies on dropped stages are dropped too).
 // A selection that keeps no stage at all is an error: a CI job would pass on nothing.
-Result<void> select_stages(std::vector<plan::Plan>& plans, const std::vector<StageKind>& kinds,
+Result<void> select_stages(std::vector<Plan>& plans, const std::vector<StageKind>& kinds,
                            const std::vector<std::string>& expressions);
 
 // --shard K/N: the Kth (from 1) of N shards.
@@ -61,12 +61,12 @@ Result<Shard> parse_shard(const std::string& text);
 // runs with its dependencies; the biggest first (by stage count) onto the shard with the fewest
 // stages so far, ties in config order. Deterministic; the N shards are disjoint and together
 // hold every config. A shard with no config is empty when there are fewer configs than shards.
-std::vector<std::size_t> configs_of_shard(const std::vector<plan::Plan>& plans, const Shard& shard);
+std::vector<std::size_t> configs_of_shard(const std::vector<Plan>& plans, const Shard& shard);
 
 // --shard: keeps the configs of the shard, and says what it holds on `out`: "tipc-run: shard
 // 2/4: 3 of 10 configs, 41 stages", or, for an empty shard (fewer configs than shards),
 // "tipc-run: shard 4/4 holds no config (3 configs for 4 shards): nothing ran". False for an
 // empty shard; true, and nothing said, without --shard.
-bool keep_shard(std::vector<plan::Plan>& plans, const std::optional<Shard>& shard, std::ostream& out);
+bool keep_shard(std::vector<Plan>& plans, const std::optional<Shard>& shard, std::ostream& out);
 
-}  // namespace tipc::cli
+}  // namespace tipc::plan

@@ -1,4 +1,4 @@
-#include "cli/run_reference.h"
+#include "history/run_reference.h"
 
 #include <charconv>
 #include <filesystem>
@@ -14,7 +14,7 @@
 #include "report/report_loader.h"
 #include "run/journal_record.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 namespace {
 
 std::optional<std::int64_t> run_id_of(std::string_view word) {
@@ -58,7 +58,7 @@ Result<report::RunReport> load_directory_run(const std::string& dir) {
 
 // The last `runs` runs of a commit or branch: the latest alone, or those runs pooled
 // (gate/run_pool.h) when there are several.
-Result<RunReference> runs_of_ref(history::RunHistory& history, const std::string& word, const std::string& history_path,
+Result<RunReference> runs_of_ref(RunHistory& history, const std::string& word, const std::string& history_path,
                                  std::size_t runs) {
   const auto found = TRY(history.latest_runs(word, runs));
   if (found.empty()) {
@@ -90,7 +90,7 @@ Result<RunReference> resolve_run_reference(const std::string& word, const std::s
   }
   if (directory) return RunReference{gate::snapshot_of(TRY(load_directory_run(word)), word), std::nullopt};
   if (file) return RunReference{gate::snapshot_of(TRY(report::load_bundle_report(word)), word), std::nullopt};
-  auto history = history::RunHistory::open(history_path, false);
+  auto history = RunHistory::open(history_path, false);
   if (!history) {
     return fail(Error::plain(fmt::format("`{}` is no directory or bundle, and the run history cannot be read: {}", word,
                                          history.error().str())));
@@ -99,4 +99,4 @@ Result<RunReference> resolve_run_reference(const std::string& word, const std::s
   return runs_of_ref(*history, word, history_path, runs);
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

@@ -10,7 +10,7 @@
 #include "plan/plan.h"
 #include "report/environment.h"
 
-namespace tipc::cli {
+namespace tipc::report {
 
 struct EnvironmentInputs {
   std::string repo_root;                  // absolute; git is asked here
@@ -22,11 +22,11 @@ struct EnvironmentInputs {
 // Seconds the interpreter and each git or nvidia-smi call may take before they count as unknown.
 inline constexpr double kProbeTimeoutSeconds = 10;
 
-report::Environment probe_environment(const EnvironmentInputs& inputs);
+Environment probe_environment(const EnvironmentInputs& inputs);
 
 // The interpreter's Python and framework versions; python_version "unknown" when it does not
 // start, fails, outlasts `timeout_seconds` or prints something else.
-report::InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
+InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
                                           double timeout_seconds = kProbeTimeoutSeconds);
 
 // The interpreter the plans run (--python, else the first train, eval, export or infer
@@ -37,4 +37,4 @@ EnvironmentInputs environment_inputs(const std::string& repo_root, const std::ve
 // This process's argv, from /proc/self/cmdline.
 std::vector<std::string> own_command_line();
 
-}  // namespace tipc::cli
+}  // namespace tipc::report

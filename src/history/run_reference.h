@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "gate/run_snapshot.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 
 // `runs` > 1: a commit's or branch's last `runs` recorded runs, pooled (gate/run_pool.h);
 // an error for a directory, bundle or run id.
@@ -25,4 +25,4 @@ struct RunReference {
 Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path,
                                            std::size_t runs = 1);
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

@@ -9,7 +9,7 @@
 #include "config/project_settings.h"
 #include "core/error.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 
 inline constexpr const char* kHistoryFile = "test_tipc/output/.tipc-history.sqlite";
 
@@ -32,4 +32,4 @@ Result<RepositoryHere> repository_here(const std::optional<std::string>& setting
 // The run history to read: history_path_of, else (`history: false`) the default.
 std::string history_to_read(const std::optional<std::string>& history_option, const RepositoryHere& repository);
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

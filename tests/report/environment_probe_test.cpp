@@ -1,6 +1,6 @@
 // Gathering the environment: a fake nvidia-smi on PATH, fake interpreters that answer, fail
 // or hang, and scratch git repositories, clean and dirty.
-#include "cli/environment_probe.h"
+#include "report/environment_probe.h"
 
 #include <sys/stat.h>
 
@@ -12,7 +12,7 @@
 #include "support/temp_dir.h"
 #include "core/version.h"
 
-namespace tipc::cli {
+namespace tipc::report {
 namespace {
 namespace TIPC_TEST_FILE {
 
@@ -50,7 +50,7 @@ TEST(EnvironmentProbe, ReadsTheGpusFromNvidiaSmi) {
          "[ \"$1\" = --query-gpu=name,driver_version ] && [ \"$2\" = --format=csv,noheader ] || exit 9\n"
          "echo 'NVIDIA H100 80GB HBM3, 550.54.15'\necho 'NVIDIA H100 80GB HBM3, 550.54.15'\n");
   PathPrefix path(bin.path().string());
-  const report::Environment environment = probe_environment({bin.path().string(), "", "", {"tipc-run", "a.txt"}});
+  const Environment environment = probe_environment({bin.path().string(), "", "", {"tipc-run", "a.txt"}});
   ASSERT_EQ(environment.gpus.size(), 2u);
   EXPECT_EQ(environment.gpus[0].name, "NVIDIA H100 80GB HBM3");
   EXPECT_EQ(environment.gpus[0].driver, "550.54.15");
@@ -68,7 +68,7 @@ TEST(EnvironmentProbe, AFailingNvidiaSmiMeansNoGpus) {
 
 TEST(EnvironmentProbe, DescribesTheMachine) {
   test::TempDir dir;
-  const report::Environment environment = probe_environment({dir.path().string(), "", "", {}});
+  const Environment environment = probe_environment({dir.path().string(), "", "", {}});
   EXPECT_FALSE(environment.host.empty());
   EXPECT_NE(environment.os.find("Linux"), std::string::npos) << environment.os;
   EXPECT_GT(environment.cpu_cores, 0);
@@ -81,7 +81,7 @@ TEST(EnvironmentProbe, AsksTheInterpreterForItsVersions) {
   const std::string python = script(bin, "python3.99",
                                     "[ \"$1\" = -c ] || exit 9\necho 'python 3.99.1'\necho 'paddle 2.6.1'\n"
                                     "echo 'torch 2.1.2'\necho 'ignored line'\n");
-  const report::InterpreterInfo info = probe_interpreter(python, bin.path().string());
+  const InterpreterInfo info = probe_interpreter(python, bin.path().string());
   EXPECT_EQ(info.command, python);
   EXPECT_EQ(info.python_version, "3.99.1");
   EXPECT_EQ(info.frameworks, (std::map<std::string, std::string>{{"paddle", "2.6.1"}, {"torch", "2.1.2"}}));
@@ -104,7 +104,7 @@ TEST(EnvironmentProbe, AnInterpreterThatHangsIsUnknownAfterItsTime) {
 
 TEST(EnvironmentProbe, ARealPythonAnswers) {
   if (std::system("python3 -c '' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
-  const report::InterpreterInfo info = probe_interpreter("python3", ".");
+  const InterpreterInfo info = probe_interpreter("python3", ".");
   EXPECT_TRUE(info.python_version.starts_with("3.")) << info.python_version;
 }
 
@@ -148,4 +148,4 @@ TEST(EnvironmentProbe, TheInterpreterIsPythonElseTheFirstTrainStagesProgram) {
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::report
