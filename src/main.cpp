@@ -4,7 +4,7 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/history_recording.h"
+#include "cli/run_exit_code.h"
 #include "cli/options.h"
 #include "cli/run_pipeline.h"
 #include "cli/subcommand.h"

@@ -11,7 +11,7 @@
 
 #include "cli/history_import.h"
 #include "history/history_location.h"
-#include "cli/history_page.h"
+#include "history/history_page.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
 #include "core/plural.h"
@@ -80,7 +80,7 @@ void print_series(const std::vector<history::SeriesPoint>& points, std::ostream&
 
 int write_page(history::RunHistory& history, const gate::GateRules& rules, const HistoryArgs& args, std::ostream& out,
                std::ostream& err) {
-  const auto page = write_history_page(history, rules, args.runs, *args.html);
+  const auto page = history::write_history_page(history, rules, args.runs, *args.html);
   if (!page) return subcommand_error("history", page.error(), err);
   out << fmt::format("tipc-run history: {} ({})\n", page->path, plural(page->charts, "chart"));
   return kExitPassed;

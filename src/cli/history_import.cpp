@@ -1,22 +1,17 @@
 #include "cli/history_import.h"
 
-#include <filesystem>
 #include <ostream>
 #include <variant>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "history/history_location.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
-#include "history/run_history.h"
-#include "report/bundle_reader.h"
-#include "report/report_loader.h"
+#include "history/run_import.h"
 
 namespace tipc::cli {
 namespace {
-namespace fs = std::filesystem;
 
 constexpr std::string_view kCommand = "history import";
 
@@ -38,44 +33,9 @@ std::variant<ImportArgs, int> parse_import_args(const std::vector<std::string>& 
   return parsed;
 }
 
-// The run an input holds, and where its reports are: the directory, or the bundle itself.
-struct ImportedRun {
-  report::RunReport report;
-  std::string location;
-};
-
-Result<ImportedRun> load_input(const std::string& input) {
-  std::error_code ec;
-  const std::string location = fs::absolute(input, ec).lexically_normal().string();
-  ImportedRun run{{}, location};
-  if (fs::is_directory(input, ec)) {
-    run.report = TRY(report::load_run_report(input));
-  } else if (fs::is_regular_file(input, ec)) {
-    run.report = TRY(report::load_bundle_report(input));
-  } else {
-    return fail(Error::at(input, 0, "", "no such directory or bundle"));
-  }
-  if (!run.report.finished) {
-    return fail(Error::at(input, 0, "",
-                          "the run did not finish (interrupted, or still running): only finished runs are recorded"));
-  }
-  return run;
-}
-
-Result<history::RunHistory> open_history(const std::optional<std::string>& history_option) {
-  const history::RepositoryHere repository = TRY(history::repository_here());
-  const auto path = history::history_path_of(history_option, repository.settings, repository.root);
-  if (!path) {
-    return fail(Error::plain("the settings turn the run history off (history: false): name one with --history"));
-  }
-  std::error_code ec;
-  fs::create_directories(fs::path(*path).parent_path(), ec);
-  return history::RunHistory::open(*path);
-}
-
 // Says what became of `input`; false when it failed.
 bool import_one(history::RunHistory& history, const std::string& input, std::ostream& out, std::ostream& err) {
-  auto run = load_input(input);
+  auto run = history::load_imported_run(input);
   auto recorded = run ? history.record_new(run->report, run->location) : tl::unexpected(run.error());
   if (!recorded) {
     subcommand_error(kCommand, recorded.error(), err);
@@ -91,7 +51,7 @@ int history_import_main(const std::vector<std::string>& args, std::ostream& out,
   auto parsed = parse_import_args(args, out, err);
   if (const int* code = std::get_if<int>(&parsed)) return *code;
   const ImportArgs& import_args = std::get<ImportArgs>(parsed);
-  auto history = open_history(import_args.history);
+  auto history = history::open_history_here(import_args.history);
   if (!history) return subcommand_error(kCommand, history.error(), err);
   std::size_t failed = 0;
   for (const std::string& input : import_args.inputs) failed += import_one(*history, input, out, err) ? 0 : 1;

@@ -42,10 +42,10 @@ void add_new(std::vector<std::string>& to, const std::string& mode) {
 // problem when none has.
 Result<std::vector<std::string>> modes_of_configs(const std::string& argument, const dialect::Chains& chains,
                                                   const std::string& chains_path) {
-  const auto files = TRY(config_files(argument, chains));
+  const auto files = TRY(plan::config_files(argument, chains));
   std::vector<std::string> modes;
   std::optional<Error> first_problem;
-  for (const ConfigFile& file : files) {
+  for (const plan::ConfigFile& file : files) {
     if (!file.text) {
       first_problem = first_problem.value_or(file.text.error());
       continue;

@@ -8,11 +8,10 @@
 #include "config/project_settings.h"
 #include "core/error.h"
 #include "plan/native_rules.h"
+#include "cli/plan_from.h"
 
 namespace tipc::cli {
 
-// Who plans a config's commands (--plan-from).
-enum class PlanFrom { kAuto, kRunner, kDialect };
 // Where the stages run (--executor).
 enum class ExecutorKind { kLocal, kSlurm };
 
@@ -56,7 +55,7 @@ struct Options {
   std::optional<std::string> history;      // --history FILE: the run history (default: settings, else test_tipc/output/)
   bool no_history = false;                 // --no-history: the run is not recorded
   std::optional<std::string> baseline;     // --baseline REF: compared with this run at its end (tipc-run compare)
-  bool bisect = false;                     // --bisect: exit codes for `git bisect run` (cli/history_recording.h)
+  bool bisect = false;                     // --bisect: exit codes for `git bisect run` (cli/run_exit_code.h)
   ExecutorKind executor = ExecutorKind::kLocal;
   std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
   std::optional<std::string> account;      // slurm

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "cli/options.h"
+#include <vector>
 #include "config/project_settings.h"
 #include "core/error.h"
 #include "dialect/chains.h"
@@ -13,6 +13,18 @@
 #include "trace/passed_env.h"
 
 namespace tipc::cli {
+
+// What finding the project takes from the command line.
+struct ProjectRequest {
+  std::string config;                       // the config or directory given
+  std::optional<std::string> repo_root;     // --repo-root, else the root around `config`
+  std::optional<std::string> settings;      // --settings, else <root>/test_tipc/tipc-run.yaml when present
+  std::optional<std::string> dialect;       // --dialect
+  std::optional<std::string> dialect_dir;   // --dialect-dir
+  std::optional<std::string> launcher;      // --launcher
+  std::vector<std::string> trace_env;       // --trace-env NAME[=VALUE] (cli/trace_environment.h)
+  bool dialect_required = false;            // --plan-from dialect: no dialect is an error
+};
 
 struct Project {
   std::string root;  // absolute
@@ -33,12 +45,12 @@ struct Project {
 // chains.yaml beside the dialect directory (--dialect-dir, else the default one); for a
 // dialect directory of one's own without one, the chains.yaml tipc-run ships; nullopt when
 // there is none at all.
-Result<std::optional<dialect::Chains>> load_chains_for(const Options& options);
+Result<std::optional<dialect::Chains>> load_chains_for(const std::optional<std::string>& dialect_dir);
 
 // --dialect, else the settings' dialect, else detected from the root's markers
 // (dialect::detect_dialect: an error when none decides, unless runners may plan: then
 // Project::dialect_error).
-Result<Project> load_project(const Options& options);
+Result<Project> load_project(const ProjectRequest& request);
 
 // "tipc-run: dialect NAME (SOURCE)" on `out`; a doubt about a detection as a warning on `warnings`.
 void print_dialect_choice(const dialect::DialectChoice& choice, std::ostream& out, std::ostream& warnings);

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "cli/report_trends.h"
+#include "history/report_trends.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
 #include "report/bundle.h"
@@ -65,7 +65,7 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
   auto report = report_args.dirs.size() == 1 ? report::load_run_report(report_args.dirs.front())
                                              : report::load_merged_report(report_args.dirs);
   if (!report) return subcommand_error("report", report.error(), err);
-  if (!report_args.no_history) report->trends = recorded_report_trends(*report, report_args.history, err);
+  if (!report_args.no_history) report->trends = history::recorded_report_trends(*report, report_args.history, err);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);  // a failure shows as the report's write error
   if (auto ok = report::write_reports(*report, dir); !ok) return subcommand_error("report", ok.error(), err);

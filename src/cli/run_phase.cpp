@@ -13,7 +13,8 @@
 #include <spdlog/spdlog.h>
 
 #include "report/environment_probe.h"
-#include "cli/history_recording.h"
+#include "cli/run_exit_code.h"
+#include "history/run_recording.h"
 #include "compat/run_semantics.h"
 #include "core/plural.h"
 #include "data/extract.h"
@@ -23,6 +24,7 @@
 #include "core/command.h"
 #include "run/journal.h"
 #include "run/output_lock.h"
+#include "run/prepare_scripts.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
 #include "run/slurm.h"
@@ -50,50 +52,6 @@ Result<void> prepare_data(const Project& project, const std::vector<std::string>
   for (const auto& mode : modes) {
     for (const auto& step : project.settings.data_for(mode)) {
       if (done.insert(step.archive + '\n' + step.destination + '\n' + step.creates).second) TRY(prepare_step(project, step));
-    }
-  }
-  return {};
-}
-
-// The repository's own prepare.sh for one config, as the reference workflow runs it before
-// the runner: a one-stage plan, whose output is appended to test_tipc/output/prepare.log.
-plan::Plan prepare_plan(const std::string& config, const std::string& mode) {
-  plan::Stage stage;
-  stage.id = "prepare";
-  stage.kind = plan::StageKind::kOther;
-  stage.argv = {"bash", "test_tipc/prepare.sh", fs::absolute(config).string(), mode};
-  stage.cwd = ".";
-  stage.log = "test_tipc/output/prepare.log";
-  plan::Plan plan;
-  plan.config_path = config;
-  plan.mode = mode;
-  plan.stages.push_back(std::move(stage));
-  return plan;
-}
-
-// Each config's prepare.sh, one after the other, through the scheduler: --timeout and an
-// interrupt stop it as they stop any stage, SIGTERM and SIGKILL after the grace, so a
-// script that ignores SIGTERM cannot hang the run.
-Result<void> run_prepare_scripts(const Project& project, const std::vector<plan::Plan>& plans,
-                                 const Options& options, run::Executor& executor, const run::SignalWatch& signals) {
-  run::SchedulerOptions scheduler;
-  scheduler.repo_root = project.root;
-  scheduler.timeouts.all = options.timeout;
-  scheduler.timeouts.grace = project.settings.grace;
-  scheduler.appended_logs = {plan::StageKind::kOther};
-  run::Listener quiet;
-  for (const auto& planned : plans) {
-    const std::string& config = planned.config_path;
-    const plan::Plan plan = prepare_plan(config, planned.mode);
-    const auto summary = run::run_stages({&plan}, executor, quiet, scheduler, [&] { return signals.interrupted(); });
-    if (summary.interrupted) {
-      return fail(Error{{Diagnostic{config, 0, "", "interrupted during test_tipc/prepare.sh"}}, kExitInterrupted});
-    }
-    const run::StageRecord& prepare = summary.stages.front();
-    if (prepare.verdict.result != run::Status::kPass) {
-      return fail(Error{{Diagnostic{config, 0, "", fmt::format("test_tipc/prepare.sh failed ({}); see {}",
-                                                               prepare.verdict.reason, prepare.log_path)}},
-                        kExitFailed});
     }
   }
   return {};
@@ -281,7 +239,12 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor local(signals);
   if (options.prepare_script) {
-    if (auto ok = run_prepare_scripts(project, plans, options, local, signals); !ok) return report_error(ok.error());
+    run::SchedulerOptions prepare;
+    prepare.repo_root = project.root;
+    prepare.timeouts.all = options.timeout;
+    prepare.timeouts.grace = project.settings.grace;
+    const auto interrupted = [&] { return signals.interrupted(); };
+    if (auto ok = run::run_prepare_scripts(plans, local, prepare, interrupted); !ok) return report_error(ok.error());
   }
   std::optional<run::SlurmExecutor> on_slurm;
   if (options.executor == ExecutorKind::kSlurm) on_slurm_cluster(on_slurm, local, slurm, project, scheduler);
@@ -309,7 +272,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   const auto summary = run::run_stages(pointers, executor, events, scheduler, [&] { return signals.interrupted(); });
   // Before the verdict, which stays the last line, and which the comparison with the baseline is part of.
   std::optional<report::RunReport> judged = reports.report();
-  const int gated = record_and_compare(judged, options, project.settings, project.root, std::cout, std::cerr);
+  const history::RecordingRequest recording{options.history, options.no_history, options.baseline, options.bundle};
+  const int gated = history::record_and_compare(judged, recording, project.settings, project.root, std::cout, std::cerr);
   const std::vector<const std::string*> write_errors = {&reports.state_error(), &semantics.results_log->write_error(),
                                                         &reports.bundle_error()};
   const int code = exit_code(summary, judged, write_errors, options, semantics.says_verdict, configs);

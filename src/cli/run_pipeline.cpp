@@ -3,7 +3,7 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/history_recording.h"
+#include "cli/run_exit_code.h"
 #include "cli/plan_output.h"
 #include "cli/plan_warnings.h"
 #include "cli/project.h"
@@ -52,12 +52,24 @@ std::optional<int> keep_selected(Suite& suite, const Options& options,
   return std::nullopt;
 }
 
+// What finding the project takes from the options.
+ProjectRequest project_request(const Options& options) {
+  return {options.config,  options.repo_root,   options.settings, options.dialect,
+          options.dialect_dir, options.launcher, options.trace_env, options.plan_from == PlanFrom::kDialect};
+}
+
+// What planning the suite takes from the options.
+SuiteRequest suite_request(const Options& options) {
+  return {options.modes, options.mode,   options.rules,  options.python, options.plan_from,
+          options.runner, options.strict, options.jobs, options.offline};
+}
+
 }  // namespace
 
 int run_chain(const Options& given) {
   // 2. The project: repository root, settings, dialect, launcher; the settings' MODEs when
   //    the command line named none.
-  const auto project = load_project(given);
+  const auto project = load_project(project_request(given));
   if (!project) return report_error(project.error());
   const auto with_modes = with_settings_modes(given, project->settings);
   if (!with_modes) return report_error(with_modes.error());
@@ -68,10 +80,10 @@ int run_chain(const Options& given) {
   //    console (stderr on a dry run: its stdout is the plan). An invalid config is
   //    reported and left out; the others are still planned.
   const auto& chains = project->chains;
-  const auto files = select_config_files(options.config, config_exclusions(options, project->settings),
+  const auto files = plan::select_config_files(options.config, plan::config_exclusions(options.excludes, project->settings),
                                               chains ? &*chains : nullptr);
   if (!files) return report_error(files.error());
-  auto suite = plan_suite(*files, *project, options);
+  auto suite = plan_suite(*files, *project, suite_request(options));
   if (!suite) return report_error(suite.error());
   suite->excluded = files->excluded;
   std::ostream& console = options.dry_run ? std::cerr : std::cout;

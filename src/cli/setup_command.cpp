@@ -1,6 +1,7 @@
 #include "cli/setup_command.h"
 
 #include <signal.h>
+#include <stdlib.h>
 
 #include <atomic>
 #include <filesystem>
@@ -11,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/subcommand.h"
-#include "data/download_cache.h"
+#include "core/locations.h"
 #include "setup/replay.h"
 
 namespace tipc::cli {
@@ -36,6 +37,28 @@ void pass_terminations_on() {
   sigemptyset(&action.sa_mask);
   for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
 }
+
+// Without a download cache (no HOME, or TIPC_DOWNLOAD_CACHE set empty: core/locations.h),
+// downloads and clones still go through one, made for this setup and removed after it.
+class SetupCache {
+ public:
+  SetupCache() : directory_(download_cache_directory()) {
+    if (!directory_.empty()) return;
+    std::error_code ec;
+    std::string pattern = (fs::temp_directory_path(ec) / "tipc-run-downloads-XXXXXX").string();
+    if (::mkdtemp(pattern.data())) directory_ = throw_away_ = pattern;
+  }
+  ~SetupCache() {
+    std::error_code ec;
+    if (!throw_away_.empty()) fs::remove_all(throw_away_, ec);
+  }
+  SetupCache(const SetupCache&) = delete;
+  SetupCache& operator=(const SetupCache&) = delete;
+  const std::string& directory() const { return directory_; }
+
+ private:
+  std::string directory_, throw_away_;
+};
 
 struct SetupArgs {
   bool offline = false;
@@ -66,8 +89,9 @@ int setup_main(const std::vector<std::string>& args, std::ostream& out, std::ost
   const auto actions = setup::parse_setup_actions(setup_args.actions);
   if (!actions) return subcommand_error("setup", actions.error(), err);
   std::error_code ec;
-  const setup::ReplayScope scope{fs::canonical(fs::current_path(), ec), setup_args.allowed,
-                                 data::default_download_cache_directory(), setup_args.offline, &running_setup_group};
+  const SetupCache cache;
+  const setup::ReplayScope scope{fs::canonical(fs::current_path(), ec), setup_args.allowed, cache.directory(),
+                                 setup_args.offline, &running_setup_group};
   const setup::ReplayContext context = setup::make_replay_context(scope, out);
   for (std::size_t i = 0; i < actions->size(); ++i) {
     out << "+ " << setup_args.actions[i] << '\n' << std::flush;

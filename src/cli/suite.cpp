@@ -1,6 +1,5 @@
 #include "cli/suite.h"
 
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,13 +11,15 @@
 
 #include <fmt/format.h>
 
-#include "cli/confinement.h"
-#include "cli/offline_downloads.h"
+#include "run/confinement.h"
+#include "setup/offline_downloads.h"
 #include "cli/running_binary.h"
 #include "config/project_settings.h"
+#include "core/locations.h"
 #include "core/plural.h"
 #include "data/download_cache.h"
 #include "plan/alignment_stages.h"
+#include "plan/mode_split.h"
 #include "plan/output_separation.h"
 #include "plan/plan_file.h"
 #include "plan/suite_planner.h"
@@ -26,101 +27,8 @@
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
-namespace {
-
-// Whether a config's header or file name picks a chain (in any MODE: a chain that matches
-// only some MODEs, benchmark_train, matches configs that another chain takes anyway).
-bool of_a_chain(const config::ConfigText& text, const dialect::Chains* chains) {
-  return chains && !dialect::config_header(text.header_line()).empty() &&
-         dialect::chain_of_config(*chains, text, "") != nullptr;
-}
-
-}  // namespace
-
-namespace {
-
-bool excluded_by(const ConfigExclusion& exclusion, const fs::path& relative) {
-  const auto matches = [&](const std::string& text) { return fnmatch(exclusion.glob.c_str(), text.c_str(), 0) == 0; };
-  return matches(relative.string()) ||
-         (exclusion.glob.find('/') == std::string::npos && matches(relative.filename().string()));
-}
-
-// The globs `relative` is excluded by, marked in `used`; false when none excludes it.
-bool exclude(const std::vector<ConfigExclusion>& exclusions, const fs::path& relative, std::vector<bool>& used) {
-  bool excluded = false;
-  for (std::size_t i = 0; i < exclusions.size(); ++i) {
-    if (!excluded_by(exclusions[i], relative)) continue;
-    used[i] = true;
-    excluded = true;
-  }
-  return excluded;
-}
-
-}  // namespace
-
-Result<std::vector<ConfigFile>> config_files(const std::string& argument, const dialect::Chains& chains) {
-  return TRY(select_config_files(argument, {}, &chains)).files;
-}
-
-Result<SelectedConfigs> select_config_files(const std::string& argument, const std::vector<ConfigExclusion>& exclusions,
-                                            const dialect::Chains* chains) {
-  std::error_code ec;
-  SelectedConfigs selected;
-  selected.unused = exclusions;  // a single config: no glob has a config to exclude
-  if (!fs::is_directory(argument, ec)) {
-    selected.files.push_back({argument, config::read_config_text(argument)});
-    return selected;
-  }
-  selected.directory = true;
-  std::vector<bool> used(exclusions.size(), false);
-  for (auto it = fs::recursive_directory_iterator(argument, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (!it->is_regular_file() || it->path().extension() != ".txt") continue;
-    const fs::path relative = it->path().lexically_relative(argument);
-    // Before it is read: an excluded file may be anything, it is never read as a config.
-    if (exclude(exclusions, relative, used)) {
-      selected.excluded.push_back(relative.string());
-      continue;
-    }
-    // A config of a chain, or a file that cannot be one (binary, unreadable): an invalid
-    // config of the suite with the reader's reason, not one left out without a word. An
-    // empty file is nothing.
-    auto text = config::read_config_text(it->path().string());
-    std::error_code size_error;
-    if (text ? of_a_chain(*text, chains) : it->file_size(size_error) > 0) {
-      selected.files.push_back({it->path().string(), std::move(text)});
-    }
-  }
-  if (ec) return fail(Error::at(argument, 0, "", "cannot list the directory: " + ec.message()));
-  selected.unused.clear();
-  for (std::size_t i = 0; i < exclusions.size(); ++i) {
-    if (!used[i]) selected.unused.push_back(exclusions[i]);
-  }
-  std::sort(selected.excluded.begin(), selected.excluded.end());
-  if (selected.files.empty() && !selected.excluded.empty()) {
-    return fail(Error::at(argument, 0, "", fmt::format("every config of this directory is excluded ({})",
-                                                       plural(selected.excluded.size(), "file"))));
-  }
-  if (selected.files.empty()) {
-    return fail(Error::at(argument, 0, "", chains ? "no TIPC config (*.txt) of a known chain in this directory"
-                                                  : "no chains.yaml: tipc-run cannot tell a TIPC config from another file"));
-  }
-  std::sort(selected.files.begin(), selected.files.end(),
-            [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });
-  return selected;
-}
-
-std::vector<ConfigExclusion> config_exclusions(const Options& options, const config::ProjectSettings& settings) {
-  std::vector<ConfigExclusion> exclusions;
-  for (const std::string& glob : options.excludes) exclusions.push_back({glob, "--exclude"});
-  for (const config::ExcludeSetting& setting : settings.exclude) {
-    exclusions.push_back({setting.glob, fmt::format("{}:{}", settings.path, setting.line)});
-  }
-  return exclusions;
-}
-
-void print_exclusions(const SelectedConfigs& selected, std::ostream& out, std::ostream& warnings) {
-  for (const ConfigExclusion& unused : selected.unused) {
+void print_exclusions(const plan::SelectedConfigs& selected, std::ostream& out, std::ostream& warnings) {
+  for (const plan::ConfigExclusion& unused : selected.unused) {
     warnings << fmt::format("tipc-run: warning: {} {}: excludes no config\n", unused.source, unused.glob);
   }
   if (selected.excluded.empty()) return;
@@ -134,14 +42,14 @@ run::ConfigCount Suite::config_count() const {
 
 namespace {
 
-plan::PlanOptions plan_options_for(const Project& project, const Options& options) {
+plan::PlanOptions plan_options_for(const Project& project, const SuiteRequest& given) {
   plan::PlanOptions plan_options;
-  plan_options.mode = options.mode;
-  plan_options.rules = options.rules;
+  plan_options.mode = given.mode;
+  plan_options.rules = given.rules;
   plan_options.repo_root = project.root;
-  plan_options.python = options.python;
+  plan_options.python = given.python;
   plan_options.launcher = project.launcher;
-  plan_options.cpu_train_processes = project.settings.cpu_train_processes_for(options.mode);
+  plan_options.cpu_train_processes = project.settings.cpu_train_processes_for(given.mode);
   if (const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES")) plan_options.initial_cuda_visible_devices = cvd;
   return plan_options;
 }
@@ -190,15 +98,6 @@ void add_reading_warnings(const config::ConfigText& text, plan::Plan& plan) {
   plan.warnings.insert(plan.warnings.begin(), warnings.begin(), warnings.end());
 }
 
-// Traces are kept where a person's caches are: $TIPC_TRACE_CACHE ("" turns the cache
-// off), else $XDG_CACHE_HOME/tipc-run/traces, else ~/.cache/tipc-run/traces.
-std::string trace_cache_directory() {
-  if (const char* dir = std::getenv("TIPC_TRACE_CACHE")) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/tipc-run/traces";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/tipc-run/traces";
-  return "";
-}
-
 plan::PlanSource plan_source(PlanFrom from) {
   if (from == PlanFrom::kRunner) return plan::PlanSource::kRunner;
   return from == PlanFrom::kDialect ? plan::PlanSource::kDialect : plan::PlanSource::kAuto;
@@ -206,18 +105,18 @@ plan::PlanSource plan_source(PlanFrom from) {
 
 // What planning a MODE's configs takes (plan/suite_planner.h), from the command line and
 // the repository.
-plan::SuitePlanRequest suite_plan_request(const Project& project, const Options& options) {
+plan::SuitePlanRequest suite_plan_request(const Project& project, const SuiteRequest& given) {
   plan::SuitePlanRequest request;
-  request.options = plan_options_for(project, options);
-  request.source = plan_source(options.plan_from);
-  request.runner = options.runner;
+  request.options = plan_options_for(project, given);
+  request.source = plan_source(given.plan_from);
+  request.runner = given.runner;
   request.chains = project.chains ? &*project.chains : nullptr;
   request.dialect = project.dialect_error ? nullptr : &project.dialect;
   request.dialect_error = project.dialect_error;
   request.dialect_sure = !project.dialect_error && project.dialect_choice.doubt.empty();
-  request.strict = options.strict;
-  const int jobs = options.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  request.trace = {project.trace_env, trace_cache_directory(), jobs, {running_binary(), options.offline, {}}};
+  request.strict = given.strict;
+  const int jobs = given.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  request.trace = {project.trace_env, trace_cache_directory(), jobs, {running_binary(), given.offline, {}}};
   return request;
 }
 
@@ -225,13 +124,13 @@ plan::SuitePlanRequest suite_plan_request(const Project& project, const Options&
 // are not cached; the default mode refuses an output directory outside the repository and
 // warns of what reading the config changed.
 Result<plan::Plan> checked_plan(Result<plan::Plan> plan, bool traced, const config::ConfigText& text,
-                                const Project& project, const Options& options) {
+                                const Project& project, const SuiteRequest& given) {
   if (!plan) return plan;
-  if (traced && options.offline) {
-    refuse_uncached_downloads(*plan, project.root, data::DownloadCache(data::default_download_cache_directory()));
+  if (traced && given.offline) {
+    setup::refuse_uncached_downloads(*plan, project.root, data::DownloadCache(download_cache_directory()));
   }
-  if (!options.rules->checks_config()) return plan;
-  if (const auto outside = output_outside_repository(*plan, text, project.root)) return fail(Error{{*outside}});
+  if (!given.rules->checks_config()) return plan;
+  if (const auto outside = run::output_outside_repository(*plan, text, project.root)) return fail(Error{{*outside}});
   add_reading_warnings(text, *plan);
   return plan;
 }
@@ -239,8 +138,8 @@ Result<plan::Plan> checked_plan(Result<plan::Plan> plan, bool traced, const conf
 // The plan of every config, in file order (plan::plan_configs decides who plans each). A
 // config that cannot be read, or whose model_name leaves the output tree, is never planned
 // or traced.
-std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, const Project& project,
-                                          const Options& options, Suite& suite) {
+std::vector<Result<plan::Plan>> plan_each(const std::vector<plan::ConfigFile>& files, const Project& project,
+                                          const SuiteRequest& given, Suite& suite) {
   std::vector<std::optional<Result<plan::Plan>>> slots(files.size());
   std::vector<const config::ConfigText*> readable;
   std::vector<std::size_t> at;  // the file of each readable config
@@ -248,79 +147,44 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<ConfigFile>& files, 
     if (!files[i].text) {
       slots[i] = fail(files[i].text.error());
     } else if (const auto unconfined =
-                   options.rules->checks_config() ? unconfined_model_name(*files[i].text) : std::nullopt) {
+                   given.rules->checks_config() ? run::unconfined_model_name(*files[i].text) : std::nullopt) {
       slots[i] = fail(Error{{*unconfined}});
     } else {
       readable.push_back(&*files[i].text);
       at.push_back(i);
     }
   }
-  auto planned = plan::plan_configs(readable, suite_plan_request(project, options));
+  auto planned = plan::plan_configs(readable, suite_plan_request(project, given));
   suite.traced = static_cast<std::size_t>(std::count(planned.traced.begin(), planned.traced.end(), true));
   suite.runners = std::move(planned.runners);
   for (std::size_t k = 0; k < at.size(); ++k) {
-    slots[at[k]] = checked_plan(std::move(planned.plans[k]), planned.traced[k], *readable[k], project, options);
+    slots[at[k]] = checked_plan(std::move(planned.plans[k]), planned.traced[k], *readable[k], project, given);
   }
   std::vector<Result<plan::Plan>> plans;
   for (auto& slot : slots) plans.push_back(std::move(*slot));
   return plans;
 }
 
-// The modes that the chains of the configs take beyond the dialect's, for an unknown MODE's
-// error: "train_infer_python: klquant_whole_infer; benchmark_train: benchmark_train".
-std::string other_chains_modes(const std::vector<ConfigFile>& files, const dialect::Chains& chains,
-                               const dialect::Dialect& dialect) {
-  std::map<std::string, std::vector<std::string>> modes;  // chain -> its modes the dialect lacks
-  for (const auto& file : files) {
-    if (!file.text) continue;
-    const dialect::Chain* chain = dialect::chain_of_config(chains, *file.text, "");
-    if (!chain) continue;
-    auto& listed = modes[chain->name];
-    for (const auto& mode : chain->modes) {
-      const auto& known = dialect.known_modes;
-      const bool new_mode = std::find(listed.begin(), listed.end(), mode) == listed.end();
-      if (new_mode && std::find(known.begin(), known.end(), mode) == known.end()) listed.push_back(mode);
-    }
-  }
-  std::vector<std::string> parts;
-  for (const auto& [chain, its_modes] : modes) {
-    if (!its_modes.empty()) parts.push_back(fmt::format("{}: {}", chain, fmt::join(its_modes, ", ")));
-  }
-  return fmt::format("{}", fmt::join(parts, "; "));
-}
-
-// The MODE is the same for every config: one error, not one per file. Without a dialect the
-// runners decide which modes they know; a mode of another chain is its runner's. The error
-// names the dialect's modes and the other modes of the configs' chains.
-Result<void> check_suite_mode(const std::vector<ConfigFile>& files, const Project& project, const Options& options,
-                              const std::optional<dialect::Chains>& chains) {
-  if (!options.rules->checks_config() || project.dialect_error) return {};
-  if (chains && dialect::chain_knows_mode(*chains, options.mode)) return {};
-  auto known = plan::check_mode(project.dialect, options.mode);
-  if (known || !chains) return known;
-  const std::string others = other_chains_modes(files, *chains, project.dialect);
-  if (others.empty()) return known;
-  return fail(Error::plain(fmt::format("{}, nor one that the chains of these configs take ({})",
-                                       known.error().diagnostics.front().message, others)));
-}
-
 }  // namespace
 
-Result<Suite> plan_mode_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
+Result<Suite> plan_mode_configs(const std::vector<plan::ConfigFile>& files, const Project& project, const SuiteRequest& given) {
   const auto& chains = project.chains;
-  TRY(check_suite_mode(files, project, options, chains));
+  // The reference's rules take any MODE; without a dialect the runners decide which they know.
+  if (given.rules->checks_config() && !project.dialect_error) {
+    TRY(plan::check_suite_mode(files, project.dialect, chains ? &*chains : nullptr, given.mode));
+  }
   // The data every config of the MODE needs: a missing archive is found before a dry run's plan.
-  if (options.rules->checks_config()) {  // the reference's rules take the paths as they are
-    if (auto unconfined = config::unconfined_data_paths(project.settings, options.mode); !unconfined.empty()) {
+  if (given.rules->checks_config()) {  // the reference's rules take the paths as they are
+    if (auto unconfined = config::unconfined_data_paths(project.settings, given.mode); !unconfined.empty()) {
       return fail(Error{std::move(unconfined)});
     }
   }
-  if (auto missing = config::missing_data_archives(project.settings, options.mode, project.root); !missing.empty()) {
+  if (auto missing = config::missing_data_archives(project.settings, given.mode, project.root); !missing.empty()) {
     return fail(Error{std::move(missing)});
   }
   Suite suite;
   suite.configs = files.size();
-  auto plans = plan_each(files, project, options, suite);
+  auto plans = plan_each(files, project, given, suite);
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
     else add_problems(suite, files[i].path, plans[i].error());
@@ -328,11 +192,11 @@ Result<Suite> plan_mode_configs(const std::vector<ConfigFile>& files, const Proj
   return suite;
 }
 
-Result<void> finish_suite(Suite& suite, const Project& project, const Options& options) {
+Result<void> finish_suite(Suite& suite, const Project& project, const SuiteRequest& given) {
   suite.separated = plan::separate_shared_outputs(suite.plans);
   for (auto& plan : suite.plans) plan::separate_shared_logs(plan);
   // The reference runner has no alignment checks; its rules' plans stay exactly its plans.
-  if (options.rules->checks_config()) {
+  if (given.rules->checks_config()) {
     TRY(plan::add_alignment_stages(suite.plans, project.settings.alignment, running_binary()));
   }
   for (auto& plan : suite.plans) plan::order_shared_outputs(plan);
@@ -340,9 +204,9 @@ Result<void> finish_suite(Suite& suite, const Project& project, const Options& o
   return {};
 }
 
-Result<Suite> plan_configs(const std::vector<ConfigFile>& files, const Project& project, const Options& options) {
-  Suite suite = TRY(plan_mode_configs(files, project, options));
-  TRY(finish_suite(suite, project, options));
+Result<Suite> plan_configs(const std::vector<plan::ConfigFile>& files, const Project& project, const SuiteRequest& given) {
+  Suite suite = TRY(plan_mode_configs(files, project, given));
+  TRY(finish_suite(suite, project, given));
   return suite;
 }
 

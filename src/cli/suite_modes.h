@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
 #include "cli/project.h"
 #include "cli/suite.h"
 #include "core/error.h"
@@ -18,24 +17,10 @@
 
 namespace tipc::cli {
 
-// Which configs take which MODE.
-struct ModeSplit {
-  // Per MODE, in the order given: the indices into the files of the configs that take it.
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> by_mode;
-  std::vector<plan::ConfigInOtherModes> taking_none;  // in file order
-};
-
-// A config takes a MODE when the chain its header and file name pick in that MODE lists the
-// MODE; a config that cannot be read takes every MODE (it is planned, and reported invalid
-// with the reader's reason). An error for a MODE no config takes, naming the chains whose
-// `modes` list it (or none).
-Result<ModeSplit> split_by_mode(const std::vector<ConfigFile>& files, const std::vector<std::string>& modes,
-                                const dialect::Chains& chains);
-
-// The suite of `selected` in options.modes: as plan_configs for one config, or a directory
+// The suite of `selected` in given.modes: as plan_configs for one config, or a directory
 // without chains.yaml and one MODE; else each MODE's configs planned with that MODE, then the
 // steps over the whole suite (finish_suite). Suite::in_other_modes holds the others.
-Result<Suite> plan_suite(const SelectedConfigs& selected, const Project& project, const Options& options);
+Result<Suite> plan_suite(const plan::SelectedConfigs& selected, const Project& project, const SuiteRequest& given);
 
 // "tipc-run: 3 configs take none of the MODEs lite_train_lite_infer: paddle2onnx 1
 // (paddle2onnx_infer), serving_infer_python 1 (serving_infer), ..." when there are any.

@@ -6,7 +6,7 @@
 
 namespace tipc::cli {
 
-Result<trace::PassedEnvironment> trace_environment(const config::ProjectSettings& settings, const Options& options) {
+Result<trace::PassedEnvironment> trace_environment(const config::ProjectSettings& settings, const std::vector<std::string>& trace_env_words) {
   trace::PassedEnvironment passed;
   std::vector<Diagnostic> problems;
   for (const auto& variable : settings.trace_env) {
@@ -16,7 +16,7 @@ Result<trace::PassedEnvironment> trace_environment(const config::ProjectSettings
     }
     passed[variable.name] = variable.value;
   }
-  for (const auto& word : options.trace_env) {
+  for (const auto& word : trace_env_words) {
     const auto equals = word.find('=');
     const std::string name = word.substr(0, equals);
     if (const auto why = trace::passed_variable_refusal(name)) {

@@ -1,5 +1,6 @@
 #include "core/locations.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace tipc {
@@ -20,5 +21,16 @@ std::string repository_root(const std::string& start) {
 std::string default_settings_path(const std::string& repo_root) {
   return (fs::path(repo_root) / "test_tipc/tipc-run.yaml").string();
 }
+
+std::string cache_directory(const char* variable, const std::string& name) {
+  if (const char* chosen = std::getenv(variable)) return chosen;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/tipc-run/" + name;
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/tipc-run/" + name;
+  return "";
+}
+
+std::string trace_cache_directory() { return cache_directory("TIPC_TRACE_CACHE", "traces"); }
+
+std::string download_cache_directory() { return cache_directory("TIPC_DOWNLOAD_CACHE", "downloads"); }
 
 }  // namespace tipc

@@ -1,7 +1,8 @@
 #pragma once
-// Where a repository's tipc-run files are, each rule once (issue 41 item 2): its root, and its
-// settings file. A run finds the root from its config, a subcommand that runs nothing (compare,
-// history, report) from the current directory, by the same walk.
+// Where tipc-run's files are, each rule once (issue 41 item 2): a repository's root and its
+// settings file (a run finds the root from its config, a subcommand that runs nothing, such as
+// compare, history or report, from the current directory, by the same walk), and the caches
+// kept between runs.
 #include <string>
 
 namespace tipc {
@@ -13,5 +14,16 @@ std::string repository_root(const std::string& start);
 
 // <repo_root>/test_tipc/tipc-run.yaml: the settings a run reads unless --settings names others.
 std::string default_settings_path(const std::string& repo_root);
+
+// A cache kept between runs, the one rule for every cache: $`variable` when it is set (set and
+// empty turns the cache off), else $XDG_CACHE_HOME/tipc-run/`name`, else
+// $HOME/.cache/tipc-run/`name`; "" (nothing kept between runs) when neither is set.
+std::string cache_directory(const char* variable, const std::string& name);
+
+// The traces of runners (trace/trace_cache.h): $TIPC_TRACE_CACHE, else .../tipc-run/traces.
+std::string trace_cache_directory();
+
+// What runners download (data/download_cache.h): $TIPC_DOWNLOAD_CACHE, else .../tipc-run/downloads.
+std::string download_cache_directory();
 
 }  // namespace tipc

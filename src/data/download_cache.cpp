@@ -131,22 +131,13 @@ Result<void> move_into_place(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-std::string default_download_cache_directory() {
-  if (const char* chosen = std::getenv("TIPC_DOWNLOAD_CACHE"); chosen && *chosen) return chosen;
-  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache) {
-    return std::string(cache) + "/tipc-run/downloads";
-  }
-  const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : ".") + "/.cache/tipc-run/downloads";
-}
-
 std::string DownloadCache::entry_path(const std::string& url) const { return directory_ + "/" + url_key(url); }
 
 std::string DownloadCache::mirror_path(const std::string& url) const { return entry_path(url) + ".git"; }
 
-bool DownloadCache::is_cached(const std::string& url) const { return exists(entry_path(url)); }
+bool DownloadCache::is_cached(const std::string& url) const { return !directory_.empty() && exists(entry_path(url)); }
 
-bool DownloadCache::has_mirror(const std::string& url) const { return exists(mirror_path(url)); }
+bool DownloadCache::has_mirror(const std::string& url) const { return !directory_.empty() && exists(mirror_path(url)); }
 
 Result<std::string> DownloadCache::fetch(const std::string& url, const std::string& tool,
                                          const std::vector<std::string>& options, double timeout_seconds) const {

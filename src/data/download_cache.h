@@ -14,13 +14,11 @@
 
 namespace tipc::data {
 
-// $TIPC_DOWNLOAD_CACHE, else $XDG_CACHE_HOME/tipc-run/downloads, else
-// ~/.cache/tipc-run/downloads.
-std::string default_download_cache_directory();
-
 class DownloadCache {
  public:
-  // `running_group`: see CommandSpec::running_group; the fetching tool's group is kept there.
+  // `directory`: core/locations.h's download_cache_directory(); "" is a cache that holds
+  // nothing and keeps nothing. `running_group`: see CommandSpec::running_group; the fetching
+  // tool's group is kept there.
   explicit DownloadCache(std::string directory, std::atomic<int>* running_group = nullptr)
       : directory_(std::move(directory)), running_group_(running_group) {}
 

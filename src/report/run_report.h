@@ -202,7 +202,7 @@ struct RunReport {
   // relative to it, so that a copy of the tree (the bundle) keeps its links.
   std::string report_dir;
   // report.html's history section: set by cli from the run history once the run is recorded
-  // (cli/report_trends.h); absent when there is no history to read. No other report shows it.
+  // (history/report_trends.h); absent when there is no history to read. No other report shows it.
   std::optional<HistoryTrends> trends;
   // The comparison with the run --baseline named (baseline_result.h); absent without one.
   // Its failing regressions are part of the verdict.

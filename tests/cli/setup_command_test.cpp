@@ -118,6 +118,22 @@ TEST_F(SetupCommand, ACacheHitNeedsNoNetworkAndOfflineRefusesAMiss) {
   EXPECT_FALSE(fs::exists(in_repo("after")));
 }
 
+// No HOME, no XDG_CACHE_HOME (core/locations.h: no cache kept between runs): the download
+// goes through a cache made for this setup in $TMPDIR and removed after it, never ./.cache.
+TEST_F(SetupCommand, WithoutAHomeADownloadGoesThroughAThrowAwayCache) {
+  const std::string url = served_library();
+  TempDir tmp;
+  const char* path = std::getenv("PATH");
+  const auto result = run_tipc(repo_.path().string(), {"setup", "--", "cd . && wget " + url},
+                               {"-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TIPC_DOWNLOAD_CACHE", "TMPDIR=" + tmp.path().string(),
+                                "PATH=" + (tools_.path() / "bin").string() + ":" + (path ? path : "/usr/bin:/bin")});
+  ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_TRUE(contains(result.out, "downloaded " + url + " -> paddle_inference.tgz")) << result.out;
+  EXPECT_TRUE(fs::is_regular_file(in_repo("paddle_inference.tgz")));
+  EXPECT_FALSE(fs::exists(in_repo(".cache")));
+  EXPECT_TRUE(fs::is_empty(tmp.path())) << "the throw-away cache is removed";
+}
+
 TEST_F(SetupCommand, AFailedDownloadStopsTheSetupAndCachesNothing) {
   const std::string url = "file://" + (served_.path() / "missing.tgz").string();
   const auto result = setup({"cd . && wget -nc " + url, "cd . && tar xf missing.tgz"});

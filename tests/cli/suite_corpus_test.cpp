@@ -64,7 +64,7 @@ class SuiteCorpus : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(SuiteCorpus, EveryConfigIsCollectedAndEveryConfigModePairPlannedOrNamedWithItsReason) {
-  const auto selected = select_config_files(repo_.path().string(), {}, &test::shipped_chains());
+  const auto selected = plan::select_config_files(repo_.path().string(), {}, &test::shipped_chains());
   ASSERT_TRUE(selected) << selected.error().str();
   const Counted& readme = kReadme.at(GetParam());
   std::map<std::string, int> kinds, chains;

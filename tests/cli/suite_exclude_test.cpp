@@ -1,8 +1,6 @@
 // --exclude GLOB and the settings' exclude: leave configs out of a directory suite (issue 38,
 // item 10): matched against the path relative to the directory given, counted, and a glob
 // that excludes nothing is a warning naming it.
-#include "cli/suite.h"
-
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -18,41 +16,6 @@
 namespace tipc::cli {
 namespace {
 namespace TIPC_TEST_FILE {
-
-std::vector<std::string> names(const SelectedConfigs& selected, const std::string& dir) {
-  std::vector<std::string> out;
-  for (const ConfigFile& file : selected.files) out.push_back(file.path.substr(dir.size() + 1));
-  return out;
-}
-
-TEST(SuiteExclude, GlobsMatchThePathRelativeToTheDirectoryOrTheFileName) {
-  test::TempDir dir;
-  for (const char* name : {"a/model.txt", "a/placeholder_1.txt", "b/placeholder_2.txt", "b/model.txt"}) {
-    dir.write(name, test::fake_config());
-  }
-  dir.write("b/placeholder_3.txt", "\x01\x02 not a config");  // excluded: never read
-  const std::string root = dir.path().string();
-
-  const auto by_name = select_config_files(root, {{"placeholder_*.txt", "--exclude"}}, &test::shipped_chains());
-  ASSERT_TRUE(by_name) << by_name.error().str();
-  EXPECT_EQ(names(*by_name, root), (std::vector<std::string>{"a/model.txt", "b/model.txt"}));
-  EXPECT_EQ(by_name->excluded,
-            (std::vector<std::string>{"a/placeholder_1.txt", "b/placeholder_2.txt", "b/placeholder_3.txt"}));
-  EXPECT_TRUE(by_name->unused.empty());
-
-  const auto by_path = select_config_files(root, {{"a/*", "--exclude"}, {"c/*", "--exclude"}}, &test::shipped_chains());
-  ASSERT_TRUE(by_path) << by_path.error().str();
-  // b/placeholder_3.txt is read now: text, but no train_params config, so no config at all.
-  EXPECT_EQ(names(*by_path, root), (std::vector<std::string>{"b/model.txt", "b/placeholder_2.txt"}));
-  EXPECT_EQ(by_path->excluded, (std::vector<std::string>{"a/model.txt", "a/placeholder_1.txt"}));
-  ASSERT_EQ(by_path->unused.size(), 1u);
-  EXPECT_EQ(by_path->unused[0].glob, "c/*");
-
-  const auto everything = select_config_files(root, {{"*", "--exclude"}}, &test::shipped_chains());
-  ASSERT_FALSE(everything);
-  EXPECT_NE(everything.error().str().find("every config of this directory is excluded (5 files)"), std::string::npos)
-      << everything.error().str();
-}
 
 // The fake repository with three configs: fake.txt, fake2.txt and placeholder.txt, whose
 // train is null (a placeholder config that cannot run).

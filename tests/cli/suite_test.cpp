@@ -349,16 +349,18 @@ TEST_F(ConfigFolder, ABomConfigIsOneOfTheFolders) {
 // configs were listed, whatever the file holds later.
 TEST_F(ConfigFolder, EveryPlannerTakesTheTextReadOnceNotTheFile) {
   const std::string folder = (repo_.path() / "test_tipc/configs").string();
-  const auto files = config_files(folder, test::shipped_chains());
+  const auto files = plan::config_files(folder, test::shipped_chains());
   ASSERT_TRUE(files) << files.error().str();
   ASSERT_EQ(files->size(), 3u);
   for (const auto& file : *files) repo_.write(fs::relative(file.path, repo_.path()).string(), "rewritten:1\n");
-  const std::vector<const char*> argv = {"tipc-run", folder.c_str(), "lite_train_lite_infer", "--dry-run"};
-  const auto options = parse_options(static_cast<int>(argv.size()), argv.data());
-  ASSERT_TRUE(options) << options.error().str();
-  const auto project = load_project(*options);
+  ProjectRequest project_request;
+  project_request.config = folder;
+  const auto project = load_project(project_request);
   ASSERT_TRUE(project) << project.error().str();
-  const auto suite = plan_configs(*files, *project, *options);
+  SuiteRequest request;
+  request.modes = {"lite_train_lite_infer"};
+  request.mode = "lite_train_lite_infer";
+  const auto suite = plan_configs(*files, *project, request);
   ASSERT_TRUE(suite) << suite.error().str();
   ASSERT_EQ(suite->plans.size(), 2u);
   EXPECT_EQ(suite->plans[0].model_name, "fake");

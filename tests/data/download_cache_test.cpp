@@ -122,22 +122,10 @@ TEST(DownloadCache, WgetGetsTheCallsFetchOptions) {
   EXPECT_EQ(slurp(*entry), "ok\n");
 }
 
-TEST(DownloadCache, TheDirectoryComesFromTheEnvironment) {
-  const char* saved[] = {std::getenv("TIPC_DOWNLOAD_CACHE"), std::getenv("XDG_CACHE_HOME"), std::getenv("HOME")};
-  const std::string kept[] = {saved[0] ? saved[0] : "", saved[1] ? saved[1] : "", saved[2] ? saved[2] : ""};
-  ::setenv("TIPC_DOWNLOAD_CACHE", "/d", 1);
-  ::setenv("XDG_CACHE_HOME", "/x", 1);
-  ::setenv("HOME", "/h", 1);
-  EXPECT_EQ(default_download_cache_directory(), "/d");
-  ::unsetenv("TIPC_DOWNLOAD_CACHE");
-  EXPECT_EQ(default_download_cache_directory(), "/x/tipc-run/downloads");
-  ::unsetenv("XDG_CACHE_HOME");
-  EXPECT_EQ(default_download_cache_directory(), "/h/.cache/tipc-run/downloads");
-  const char* names[] = {"TIPC_DOWNLOAD_CACHE", "XDG_CACHE_HOME", "HOME"};
-  for (int i = 0; i < 3; ++i) {
-    if (saved[i]) ::setenv(names[i], kept[i].c_str(), 1);
-    else ::unsetenv(names[i]);
-  }
+TEST(DownloadCache, ACacheWithoutADirectoryHoldsNothing) {
+  const DownloadCache none("");
+  EXPECT_FALSE(none.is_cached("https://h/x.tgz"));
+  EXPECT_FALSE(none.has_mirror("https://h/r.git"));
 }
 
 TEST(DownloadCache, AGitMirrorIsKeptPerUrl) {

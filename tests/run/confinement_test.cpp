@@ -1,6 +1,6 @@
 // Default mode keeps data steps and the output tree inside the repository; --compat takes
 // the paths as the reference does.
-#include "cli/confinement.h"
+#include "run/confinement.h"
 
 #include <filesystem>
 
@@ -10,7 +10,7 @@
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
-namespace tipc::cli {
+namespace tipc::run {
 namespace {
 namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
@@ -108,4 +108,4 @@ TEST_F(ConfinementRun, DataStepPathsOutsideTheRepositoryStopTheDryRunAtTheirSett
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::run

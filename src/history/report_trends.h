@@ -16,7 +16,7 @@
 #include "report/history_trends.h"
 #include "report/run_report.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 
 // report.html charts at most this many figures; `tipc-run history --html` draws them all.
 inline constexpr std::size_t kReportTrendCharts = 60;
@@ -46,4 +46,4 @@ std::optional<report::HistoryTrends> recorded_report_trends(const report::RunRep
                                                             const std::optional<std::string>& history,
                                                             std::ostream& err);
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

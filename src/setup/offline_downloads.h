@@ -7,9 +7,9 @@
 #include "data/download_cache.h"
 #include "plan/plan.h"
 
-namespace tipc::cli {
+namespace tipc::setup {
 
 // `repo_root`: where the setup stages' action paths start.
 void refuse_uncached_downloads(plan::Plan& plan, const std::string& repo_root, const data::DownloadCache& cache);
 
-}  // namespace tipc::cli
+}  // namespace tipc::setup

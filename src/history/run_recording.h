@@ -7,15 +7,22 @@
 #include <ostream>
 #include <string>
 
-#include "cli/options.h"
 #include "config/project_settings.h"
 #include "report/run_report.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 
-// The run history this run uses: --history, else the settings' history: (relative to the
+// What the command line says of the history at the end of a run.
+struct RecordingRequest {
+  std::optional<std::string> history;   // --history FILE
+  bool no_history = false;              // --no-history
+  std::optional<std::string> baseline;  // --baseline REF
+  std::optional<std::string> bundle;    // --bundle FILE.tar.gz, written again with the comparison
+};
+
+// The run history this run uses: --history (`request.history`), else the settings' history: (relative to the
 // repository root), else the default; nullopt when there is none (--no-history, `history: false`).
-std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
+std::optional<std::string> history_path_for(const RecordingRequest& request, const config::ProjectSettings& settings,
                                             const std::string& repo_root);
 
 // With --baseline, compares `report` (a finished run; an interrupted one is neither compared
@@ -23,18 +30,8 @@ std::optional<std::string> history_path_for(const Options& options, const config
 // its verdict), writing its reports again; then records it and renders its report.html again
 // with the history section (report_trends.h). Says what it did on `out`, warnings on `err`.
 // Returns kExitRegressed when the comparison found a failing regression, else kExitPassed.
-int record_and_compare(std::optional<report::RunReport>& report, const Options& options,
+int record_and_compare(std::optional<report::RunReport>& report, const RecordingRequest& request,
                        const config::ProjectSettings& settings, const std::string& repo_root, std::ostream& out,
                        std::ostream& err);
 
-// The run's exit code, or kExitRegressed when the run passed and its comparison with the
-// baseline found a failing regression (the verdict says so where the semantics say a verdict;
-// a last line says it either way).
-int gated_exit_code(int run_code, int gate_code, std::ostream& out);
-
-// A run's exit code as `git bisect run` reads it (--bisect): 0 good; 1 bad (a stage failed,
-// or a failing regression); 125 skip, the commit could not be tested (nothing ran, a usage,
-// config, settings or data step error); 130 (interrupted) stays, and stops the bisection.
-int bisect_exit_code(int exit_code);
-
-}  // namespace tipc::cli
+}  // namespace tipc::history

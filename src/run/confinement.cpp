@@ -1,4 +1,4 @@
-#include "cli/confinement.h"
+#include "run/confinement.h"
 
 #include <filesystem>
 
@@ -8,7 +8,7 @@
 #include "core/confined_path.h"
 #include "run/journal.h"
 
-namespace tipc::cli {
+namespace tipc::run {
 namespace {
 
 // The first line keyed model_name, as the traced planner finds it (the native planners read
@@ -35,7 +35,7 @@ std::optional<Diagnostic> output_outside_repository(const plan::Plan& plan, cons
                                                     const std::string& repo_root) {
   namespace fs = std::filesystem;
   const fs::path root = fs::path(repo_root).lexically_normal();
-  const fs::path output = run::plan_output_path(repo_root, plan);
+  const fs::path output = plan_output_path(repo_root, plan);
   const fs::path relative = output.lexically_relative(root);
   if (!relative.empty() && *relative.begin() != "..") return std::nullopt;
   const auto field = model_name_field(text);
@@ -44,4 +44,4 @@ std::optional<Diagnostic> output_outside_repository(const plan::Plan& plan, cons
                                 output.string(), root.string())};
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::run

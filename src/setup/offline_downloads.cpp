@@ -1,4 +1,4 @@
-#include "cli/offline_downloads.h"
+#include "setup/offline_downloads.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -8,7 +8,7 @@
 
 #include "plan/setup_action.h"
 
-namespace tipc::cli {
+namespace tipc::setup {
 namespace fs = std::filesystem;
 namespace {
 
@@ -47,4 +47,4 @@ void refuse_uncached_downloads(plan::Plan& plan, const std::string& repo_root, c
   }
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::setup

@@ -1,4 +1,4 @@
-#include "cli/report_trends.h"
+#include "history/report_trends.h"
 
 #include <filesystem>
 
@@ -11,7 +11,7 @@
 #include "report/bundle.h"
 #include "report/html_report.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 namespace {
 
 void warn(const Error& error, std::ostream& err) {
@@ -20,8 +20,8 @@ void warn(const Error& error, std::ostream& err) {
 
 Result<report::HistoryTrends> trends_of(const report::RunReport& report, const std::string& history_path,
                                         const gate::GateRules& rules, const RecordedRun& run) {
-  auto history = TRY(history::RunHistory::open(history_path, false));
-  history::TrendRequest request;
+  auto history = TRY(RunHistory::open(history_path, false));
+  TrendRequest request;
   request.current_run = run.id ? run.id : TRY(history.find(report));
   request.baseline_run = run.baseline_run;
   request.baseline = run.baseline;
@@ -34,7 +34,7 @@ Result<report::HistoryTrends> trends_of(const report::RunReport& report, const s
       if (run::is_passed(stage.result)) request.stages->insert({plan.config, plan.mode, stage.id});
     }
   }
-  return history::load_trends(history, rules, request);
+  return load_trends(history, rules, request);
 }
 
 }  // namespace
@@ -79,9 +79,9 @@ std::optional<report::HistoryTrends> recorded_report_trends(const report::RunRep
     }
     settings = std::move(*loaded);
   }
-  const auto path = history::history_path_of(history, settings, report.repo_root);
+  const auto path = history_path_of(history, settings, report.repo_root);
   if (!path) return std::nullopt;
   return report_trends(report, *path, gate::rules_from_settings(settings.gates), {}, err);
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

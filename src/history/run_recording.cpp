@@ -1,20 +1,20 @@
-#include "cli/history_recording.h"
+#include "history/run_recording.h"
 
 #include <filesystem>
 
 #include <fmt/format.h>
 
-#include "history/history_location.h"
-#include "cli/report_trends.h"
-#include "history/run_reference.h"
 #include "core/error.h"
 #include "gate/comparison_text.h"
 #include "gate/run_comparison.h"
+#include "history/history_location.h"
+#include "history/report_trends.h"
 #include "history/run_history.h"
+#include "history/run_reference.h"
 #include "report/bundle.h"
 #include "report/report_writer.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 namespace {
 
 // The run's id in the history; nullopt (with a warning) when it could not be recorded.
@@ -22,7 +22,7 @@ std::optional<std::int64_t> record(const report::RunReport& report, const std::s
                                    std::ostream& err) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-  auto history = history::RunHistory::open(path);
+  auto history = RunHistory::open(path);
   auto id = history ? history->record(report, report.report_dir) : tl::unexpected(history.error());
   if (!id) {
     err << fmt::format("tipc-run: warning: the run is not recorded in the run history: {}\n", id.error().str());
@@ -45,7 +45,7 @@ report::BaselineResult failing_rows(const gate::RunComparison& comparison, const
 
 // Compares the run with its baseline on `out` and gives `report` the failing regressions:
 // its state (for `tipc-run report DIR`), its reports and its bundle say what the exit code says.
-void compare_with_baseline(report::RunReport& report, const history::RunReference& baseline, const gate::GateRules& rules,
+void compare_with_baseline(report::RunReport& report, const RunReference& baseline, const gate::GateRules& rules,
                            const std::optional<std::string>& bundle, std::ostream& out, std::ostream& err) {
   const gate::RunSnapshot current = gate::snapshot_of(report, "this run");
   const gate::RunComparison comparison = gate::compare_runs(baseline.snapshot, current, rules);
@@ -63,51 +63,34 @@ void compare_with_baseline(report::RunReport& report, const history::RunReferenc
 
 }  // namespace
 
-std::optional<std::string> history_path_for(const Options& options, const config::ProjectSettings& settings,
+std::optional<std::string> history_path_for(const RecordingRequest& request, const config::ProjectSettings& settings,
                                             const std::string& repo_root) {
-  if (options.no_history) return std::nullopt;
-  return history::history_path_of(options.history, settings, repo_root);
+  if (request.no_history) return std::nullopt;
+  return history_path_of(request.history, settings, repo_root);
 }
 
-int record_and_compare(std::optional<report::RunReport>& report, const Options& options,
+int record_and_compare(std::optional<report::RunReport>& report, const RecordingRequest& request,
                        const config::ProjectSettings& settings, const std::string& repo_root, std::ostream& out,
                        std::ostream& err) {
-  const auto path = history_path_for(options, settings, repo_root);
+  const auto path = history_path_for(request, settings, repo_root);
   if (!report || report->interrupted || !report->finished) return kExitPassed;
   // The baseline is found before this run is recorded: `--baseline main` on main means the
   // run before this one.
-  std::optional<history::RunReference> baseline;
-  if (options.baseline) {
-    auto loaded = history::resolve_run_reference(*options.baseline, path.value_or(history::default_history_path(repo_root)));
+  std::optional<RunReference> baseline;
+  if (request.baseline) {
+    auto loaded = resolve_run_reference(*request.baseline, path.value_or(default_history_path(repo_root)));
     if (loaded) baseline = std::move(*loaded);
     else err << fmt::format("tipc-run: warning: no baseline to compare with: {}\n", loaded.error().str());
   }
   const gate::GateRules rules = gate::rules_from_settings(settings.gates);
   // Compared before it is recorded: the history keeps the verdict the run exits with.
-  if (baseline) compare_with_baseline(*report, *baseline, rules, options.bundle, out, err);
+  if (baseline) compare_with_baseline(*report, *baseline, rules, request.bundle, out, err);
   if (const auto id = path ? record(*report, *path, out, err) : std::nullopt) {
     add_history_section(*report, *path, rules,
                         {id, baseline ? baseline->history_run : std::nullopt, baseline ? &baseline->snapshot : nullptr},
-                        options.bundle, err);
+                        request.bundle, err);
   }
   return report->baseline && !report->baseline->regressions.empty() ? kExitRegressed : kExitPassed;
 }
 
-int gated_exit_code(int run_code, int gate_code, std::ostream& out) {
-  if (gate_code == kExitPassed || (run_code != kExitPassed && run_code != kExitRegressed)) return run_code;
-  out << fmt::format("tipc-run: exit {}: the run passed, and regressed against its baseline (--baseline)\n", gate_code);
-  return gate_code;
-}
-
-int bisect_exit_code(int exit_code) {
-  constexpr int kBisectSkip = 125;
-  switch (exit_code) {
-    case kExitPassed: return kExitPassed;
-    case kExitFailed:
-    case kExitRegressed: return kExitFailed;
-    case kExitInterrupted: return kExitInterrupted;
-    default: return kBisectSkip;
-  }
-}
-
-}  // namespace tipc::cli
+}  // namespace tipc::history

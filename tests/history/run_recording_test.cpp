@@ -1,5 +1,6 @@
-// A run and the run history: recorded at its end, compared with --baseline, never failed by it.
-#include "cli/history_recording.h"
+// A run and the run history (history/run_recording), through tipc-run: recorded at its end,
+// compared with --baseline, never failed by it.
+#include "history/run_recording.h"
 
 #include <filesystem>
 
@@ -8,7 +9,7 @@
 #include "history/run_history.h"
 #include "support/fake_repo_run.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 namespace {
 namespace TIPC_TEST_FILE {
 
@@ -90,15 +91,6 @@ TEST_F(HistoryRecording, ABaselineGatesTheRunAtItsEnd) {
       << missing.err;
 }
 
-TEST(BisectExitCode, GoodBadAndSkipAsGitBisectRunReadsThem) {
-  EXPECT_EQ(bisect_exit_code(kExitPassed), 0);
-  EXPECT_EQ(bisect_exit_code(kExitFailed), 1);
-  EXPECT_EQ(bisect_exit_code(kExitRegressed), 1);
-  EXPECT_EQ(bisect_exit_code(kExitNothingRan), 125);
-  EXPECT_EQ(bisect_exit_code(kExitUsage), 125);
-  EXPECT_EQ(bisect_exit_code(kExitInterrupted), 130);  // stops the bisection
-}
-
 TEST_F(HistoryRecording, BisectTellsGoodFromBadFromUntestable) {
   eval_prints_top1("0.90");
   EXPECT_EQ(run({"--bisect"}).exit_code, 0);
@@ -114,4 +106,4 @@ TEST_F(HistoryRecording, BisectTellsGoodFromBadFromUntestable) {
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::history

@@ -9,7 +9,7 @@
 #include "gate/gate_rules.h"
 #include "history/run_history.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 
 struct WrittenPage {
   std::string path;  // DIR/index.html
@@ -17,7 +17,7 @@ struct WrittenPage {
 };
 
 // Writes the page atomically (DIR is made when missing); `points`: runs per chart.
-Result<WrittenPage> write_history_page(history::RunHistory& history, const gate::GateRules& rules, std::size_t points,
+Result<WrittenPage> write_history_page(RunHistory& history, const gate::GateRules& rules, std::size_t points,
                                        const std::string& dir);
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

@@ -1,4 +1,4 @@
-#include "cli/history_page.h"
+#include "history/history_page.h"
 
 #include <filesystem>
 
@@ -6,16 +6,16 @@
 #include "history/run_trends.h"
 #include "report/trend_html.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 
-Result<WrittenPage> write_history_page(history::RunHistory& history, const gate::GateRules& rules, std::size_t points,
+Result<WrittenPage> write_history_page(RunHistory& history, const gate::GateRules& rules, std::size_t points,
                                        const std::string& dir) {
-  history::TrendRequest request;
+  TrendRequest request;
   request.points = points;
-  const report::HistoryTrends trends = TRY(history::load_trends(history, rules, request));
+  const report::HistoryTrends trends = TRY(load_trends(history, rules, request));
   const std::string path = (std::filesystem::path(dir) / "index.html").string();
   TRY(write_file_atomically(path, report::render_trend_page(trends)));
   return WrittenPage{path, trends.charts.size()};
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::history

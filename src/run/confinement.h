@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "plan/plan.h"
 
-namespace tipc::cli {
+namespace tipc::run {
 
 // A config whose model_name is absolute or holds a ".." component (core/confined_path.h):
 // it names the plan's directory in the output tree, test_tipc/output/{model_name}/{mode}.
@@ -21,4 +21,4 @@ std::optional<Diagnostic> unconfined_model_name(const config::ConfigText& text);
 std::optional<Diagnostic> output_outside_repository(const plan::Plan& plan, const config::ConfigText& text,
                                                     const std::string& repo_root);
 
-}  // namespace tipc::cli
+}  // namespace tipc::run

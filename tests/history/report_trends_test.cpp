@@ -1,5 +1,5 @@
 // report.html's history section and `tipc-run history --html`, from runs recorded for real.
-#include "cli/report_trends.h"
+#include "history/report_trends.h"
 
 #include <filesystem>
 
@@ -9,7 +9,7 @@
 #include "support/tar_file.h"
 #include "support/text_search.h"
 
-namespace tipc::cli {
+namespace tipc::history {
 namespace {
 namespace TIPC_TEST_FILE {
 
@@ -107,4 +107,4 @@ TEST_F(ReportTrends, ADamagedHistoryLeavesReportHtmlWithoutTheSectionAndIsOnlyAW
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::history
