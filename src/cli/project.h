@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "dialect/chains.h"
 #include "dialect/dialect.h"
+#include "dialect/dialect_detection.h"
 #include "trace/passed_env.h"
 
 namespace tipc::cli {

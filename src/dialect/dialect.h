@@ -157,24 +157,6 @@ Result<Dialect> load_dialect_file(const std::string& path);
 // Loads <directory>/<name>.yaml (and its launcher); the file's name: must match.
 Result<Dialect> load_dialect(const std::string& directory, const std::string& name);
 
-// How the run's dialect was chosen: the console and every report say it, so no run plans
-// with a dialect nobody can see the reason for.
-struct DialectChoice {
-  std::string name;
-  // "given by --dialect", "declared in test_tipc/tipc-run.yaml:2",
-  // "marker ppcls found in /repo" (and what else matched, and why it lost).
-  std::string source;
-  // A warning when only a weak marker decided (one every copied test_tipc/ has).
-  std::string doubt;
-};
-
-// The dialect whose marker exists under repo_root. A marker outside test_tipc/ (a package
-// directory such as ppcls) outranks one inside it: every repository's copied test_tipc/
-// holds a test_train_inference_python.sh. An error (exit 2) when no marker exists, or when
-// markers of two dialects outside test_tipc/ both exist; it names every dialect with its
-// markers, --dialect and the settings' `dialect:` key.
-Result<DialectChoice> detect_dialect(const std::string& directory, const std::string& repo_root);
-
 // The directory of the shipped dialect files: $TIPC_DIALECT_DIR, next to the binary, or the source tree.
 std::string default_dialect_directory();
 

@@ -12,6 +12,7 @@
 #include "plan/gpu_element.h"
 #include "plan/shell_words.h"
 #include "plan/template.h"
+#include "plan/whole_infer.h"
 
 namespace tipc::plan {
 namespace pos = config::pos;
@@ -20,26 +21,19 @@ using dialect::TrainerRule;
 
 namespace {
 
+using detail::emit;
+using detail::test_differs;
+
 bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// `[ ${x} != "y" ]` with an unquoted empty x is a syntax error and evaluates false.
-bool test_differs(const std::string& value, const std::string& other) { return !value.empty() && value != other; }
-
 // The reference's `[ ${script} != "null" ]` while IFS is '|' (docs/config-format.md#null-empty-and-the-emission-rule-ekey-value): an empty
 // value or one containing '|' breaks the test, which then counts as false.
 bool script_runs(const std::string& script) {
   return !script.empty() && !contains(script, "|") && script != "null";
-}
-
-// Parameter emission rule E(key, value), docs/config-format.md#null-empty-and-the-emission-rule-ekey-value.
-std::string emit(const std::string& key, const std::string& value) {
-  if (key == "null") return " ";
-  if (value == "null" || value == " " || value.empty()) return " ";
-  return key + "=" + value;
 }
 
 struct TrainerChoice {
@@ -50,12 +44,23 @@ struct TrainerChoice {
   const TrainerRule* rule = nullptr;  // nullptr: the norm fallback
 };
 
-class Planner {
+// The train branch, and the stages both branches emit (detail::StageEmitter): the
+// whole-inference branch is whole_infer.cpp's.
+class Planner final : public detail::StageEmitter {
  public:
   Planner(const config::TrainInferConfig& c, const Dialect& d, const PlanOptions& o)
       : cfg_(c), d_(d), opt_(o), rules_(*o.rules), device_(o.initial_cuda_visible_devices) {}
 
   Result<Plan> run();
+
+  // --- detail::StageEmitter ---
+  Result<Stage*> add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
+                           const std::string& cwd) override;
+  Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep, const std::string& quant,
+                                const std::optional<std::string>& device, const std::string& cwd) override;
+  std::optional<std::string> devices(const std::optional<std::string>& own) const override {
+    return rules_.visible_devices(device_, own);
+  }
 
  private:
   // --- helpers over the config ---
@@ -83,25 +88,10 @@ class Planner {
   void follow_train(Stage& stage, const GpuElement& gpu, const std::string& train_id) const;
   Result<void> export_and_infer(const GpuElement& gpu, const std::string& iteration, Vars& vars,
                                 const std::string& train_id, const TrainerChoice& choice);
-  Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep, const std::string& quant,
-                                const std::optional<std::string>& device, const std::string& cwd);
   Result<void> inference_loops(const dialect::InferBranch& branch, bool on_gpu, Vars& vars, std::size_t level,
                                const std::string& prefix, const std::string& dep, const std::string& quant,
                                const std::optional<std::string>& device, const std::string& cwd);
   std::string run_dir_path(const std::string& relative) const;
-  Result<void> whole_infer_branch();
-  Result<void> whole_infer_export_list();
-  Result<void> whole_infer_kl_quant();
-  Result<void> whole_infer_mode_list();
-  Result<Stage*> whole_infer_export(Vars& vars, const std::string& id);
-  Result<void> whole_infer_matrix(Vars& vars, const std::string& prefix, const std::string& export_id,
-                                  const std::string& quant, const std::string& cwd);
-  Result<Stage*> add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
-                           const std::string& cwd);
-  // The stage's CUDA_VISIBLE_DEVICES: the runner's variable or the stage's own GPUs, by the rules.
-  std::optional<std::string> devices(const std::optional<std::string>& own) const {
-    return rules_.visible_devices(device_, own);
-  }
   void apply_device(const GpuElement& gpu) {
     if (gpu.device) device_ = gpu.device;
   }
@@ -298,8 +288,11 @@ Result<Plan> Planner::run() {
   to_static_ = to_static_trainer();
   const auto& whole = d_.whole_infer.modes;
   const bool whole_infer = std::find(whole.begin(), whole.end(), opt_.mode) != whole.end();
-  TRY(whole_infer ? whole_infer_branch() : train_branch());
-  if (!whole_infer) {
+  if (whole_infer) {
+    if (opt_.gpu_id && !opt_.gpu_id->empty()) device_ = *opt_.gpu_id;  // the runner's third argument sets it
+    TRY(detail::plan_whole_infer({cfg_, d_, opt_, base_}, *this));
+  } else {
+    TRY(train_branch());
     TRY(explain_empty_train_plan());
   }
   return std::move(plan_);
@@ -614,127 +607,6 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
   stage->benchmark = val(pos::kBenchmark) == "True";
   // Default mode: logical ids; a GPU inference after a CPU training still needs one GPU.
   stage->env["CUDA_VISIBLE_DEVICES"] = devices(on_gpu ? device.value_or("0") : std::optional<std::string>());
-  return {};
-}
-
-Result<void> Planner::whole_infer_branch() {
-  if (opt_.gpu_id && !opt_.gpu_id->empty()) device_ = *opt_.gpu_id;
-  switch (d_.whole_infer.style) {
-    case dialect::WholeInferStyle::kExportList: return whole_infer_export_list();
-    case dialect::WholeInferStyle::kKlQuant: return whole_infer_kl_quant();
-    case dialect::WholeInferStyle::kModeList: return whole_infer_mode_list();
-    case dialect::WholeInferStyle::kNone: break;
-  }
-  return {};
-}
-
-Result<Stage*> Planner::whole_infer_export(Vars& vars, const std::string& id) {
-  auto exported = TRY(add_stage(StageKind::kExport, id, d_.whole_infer.export_stage, vars, opt_.run_dir));
-  exported->env["CUDA_VISIBLE_DEVICES"] = devices(std::nullopt);
-  return exported;
-}
-
-Result<void> Planner::whole_infer_matrix(Vars& vars, const std::string& prefix, const std::string& export_id,
-                                         const std::string& quant, const std::string& cwd) {
-  const auto& w = d_.whole_infer;
-  auto model_dir = TRY(render(w.model_dir, vars));
-  vars["infer_model_dir"] = rules_.planned_path(model_dir);
-  vars["infer_data"] = val(w.data_line);
-  vars["infer_tag"] = "";
-  if (!vars.count("infer_gpu")) vars["infer_gpu"] = "0";
-  const std::optional<std::string> device = opt_.gpu_id ? opt_.gpu_id : std::optional<std::string>("0");
-  return inference_matrix(vars, prefix + "/infer", export_id, quant, device, cwd);
-}
-
-// OCR and Seg (docs/config-format.md#whole-inference): one export (unless null) and one inference matrix per infer_model.
-Result<void> Planner::whole_infer_export_list() {
-  const auto models = split_list(val(pos::kInferModel));
-  const auto exports = split_list(val(pos::kInferExport));
-  const auto quants = split_list(val(pos::kInferQuant));
-  if (rules_.requires_one_entry_per_model() && (exports.size() != models.size() || quants.size() != models.size())) {
-    return fail(Error::at(cfg_.path, cfg_.at(pos::kInferQuant).physical_line, key(pos::kInferQuant),
-                          fmt::format("{} infer models, {} export scripts and {} quant flags: the lists must have "
-                                      "one entry per model (reference defect D15)",
-                                      models.size(), exports.size(), quants.size())));
-  }
-  for (std::size_t i = 0; i < models.size(); ++i) {
-    Vars vars = base_;
-    vars["infer_model_index"] = std::to_string(i);
-    vars["infer_model"] = models[i];
-    const std::size_t slash = models[i].find_last_of('/', models[i].empty() ? 0 : models[i].size() - 2);
-    vars["infer_model_parent"] = slash == std::string::npos ? "." : models[i].substr(0, slash);
-    const std::string export_script = i < exports.size() ? exports[i] : "";
-    const std::string prefix = fmt::format("whole_infer/model_{}", i);
-    std::string export_id;
-    vars["exported_model"] = models[i];
-    if (test_differs(export_script, "null")) {
-      vars["export_script"] = export_script;
-      auto output = TRY(render(d_.whole_infer.export_output, vars));
-      vars["export_weights_arg"] = emit(key(pos::kCheckpoints), models[i]);
-      vars["infer_model_weights_arg"] = emit(val(pos::kCheckpoints), models[i]);  // GAN: the value of L29 is the weights key
-      vars["save_inference_dir_arg"] = emit(key(pos::kSaveInferenceDir), output);
-      vars["exported_model"] = output;
-      auto exported = TRY(whole_infer_export(vars, prefix + "/export"));
-      exported->model_dir = normalise_path(output);  // the checks of an export read what it wrote
-      export_id = exported->id;
-    }
-    // An empty quant element vanishes from the reference's unquoted argument list,
-    // so the gpu argument slides into the quant slot (D15 in docs/reference-runner.md).
-    const bool shifted = i >= quants.size() || quants[i].empty();
-    vars["infer_gpu"] = shifted ? "" : "0";
-    if (auto ok = whole_infer_matrix(vars, prefix, export_id, shifted ? "0" : quants[i], d_.whole_infer.infer_cwd);
-        !ok) {
-      return ok;
-    }
-  }
-  return {};
-}
-
-// Clas (docs/config-format.md#whole-inference): only the KL post-training-quant path, when kl_quant is set.
-Result<void> Planner::whole_infer_kl_quant() {
-  const std::string& kl = val(pos::kKlQuant);
-  if (kl == "null" || kl == "False") return {};
-  Vars vars = base_;
-  vars["kl_quant_script"] = kl;
-  vars["infer_model"] = val(pos::kInferModel);
-  auto exported = TRY(whole_infer_export(vars, "whole_infer/kl_quant/export"));
-  const std::string export_id = exported->id;
-  return whole_infer_matrix(vars, "whole_infer/kl_quant", export_id, "True", d_.whole_infer.infer_cwd);
-}
-
-// Det (docs/config-format.md#whole-inference): the infer_mode list picks export scripts by name.
-Result<void> Planner::whole_infer_mode_list() {
-  static const std::map<std::string, int> kExportLine = {
-      {"norm", 30}, {"pact", 31}, {"fpgm", 32}, {"distill", 33}, {"kl_quant", 36}};
-  const auto quants = split_list(val(pos::kInferQuant));
-  std::size_t processed = 0;
-  const auto modes = split_list(val(pos::kInferExport));
-  for (std::size_t i = 0; i < modes.size(); ++i) {
-    const std::string& infer_mode = modes[i];
-    if (infer_mode == "null") continue;
-    if ((opt_.mode == "klquant_whole_infer") != (infer_mode == "kl_quant")) continue;
-    const auto line = kExportLine.find(infer_mode);
-    if (line == kExportLine.end()) {
-      Error error = Error::at(cfg_.path, cfg_.at(pos::kInferExport).physical_line, key(pos::kInferExport),
-                              fmt::format("undefined infer_mode '{}' (norm, pact, fpgm, distill or kl_quant)",
-                                          infer_mode));
-      error.exit_code = rules_.stopping_error_exit_code(error.exit_code);
-      return fail(error);
-    }
-    const std::size_t quant_index = rules_.quant_index(processed, i);
-    ++processed;
-    Vars vars = base_;
-    vars["export_script"] = val(line->second);
-    vars["export_weights_arg"] = emit(key(pos::kCheckpoints), val(pos::kCheckpoints));
-    vars["save_inference_dir_arg"] = emit(key(pos::kSaveInferenceDir), val(pos::kSaveInferenceDir));
-    vars["filename_arg"] = emit("filename", plan_.model_name);
-    vars["save_inference_dir"] = val(pos::kSaveInferenceDir);
-    const std::string prefix = fmt::format("whole_infer/{}", infer_mode);
-    auto exported = TRY(whole_infer_export(vars, prefix + "/export"));
-    const std::string export_id = exported->id;
-    const std::string quant = quant_index < quants.size() ? quants[quant_index] : "";
-    if (auto ok = whole_infer_matrix(vars, prefix, export_id, quant, d_.whole_infer.infer_cwd); !ok) return ok;
-  }
   return {};
 }
 
