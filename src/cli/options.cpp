@@ -16,6 +16,7 @@
 #include "core/vocabulary.h"
 #include "core/text.h"
 #include "core/version.h"
+#include "run/executor_registry.h"
 
 namespace tipc::cli {
 namespace {
@@ -167,11 +168,13 @@ void add_running_options(CLI::App& app, Options& o) {
                "is UNSUPPORTED with the URL, and the stages after it with it");
   app.add_flag("--no-wait", o.no_wait,
                "when another tipc-run holds an output directory, exit 2 at once instead of waiting for it");
-  app.add_option_function<std::string>(
-         "--executor",
-         [&o](const std::string& v) { o.executor = v == "slurm" ? ExecutorKind::kSlurm : ExecutorKind::kLocal; },
-         "where stages run: local (this machine) or slurm (a job step each)")
-      ->check(CLI::IsMember({"local", "slurm"}));
+  std::vector<std::string> executors, described;
+  for (const run::ExecutorType& type : run::executor_types()) {
+    executors.push_back(type.name);
+    described.push_back(type.name + " (" + type.description + ")");
+  }
+  app.add_option("--executor", o.executor, "where stages run: " + join(described, "; "))
+      ->check(CLI::IsMember(executors));
   app.add_option("--partition", o.partition, "slurm: the partition (default: settings' slurm.partition)");
   app.add_option("--account", o.account, "slurm: the account (default: settings' slurm.account)");
   app.add_flag("--prepare-script", o.prepare_script, "run the repository's test_tipc/prepare.sh CONFIG MODE first");
@@ -224,11 +227,13 @@ void add_selection_options(CLI::App& app, Options& o) {
 
 // Options that parse one by one but do not go together (CLI11 reports them as it reports its own).
 void check_combinations(const Options& o) {
-  if (o.executor != ExecutorKind::kSlurm && (o.partition || o.account)) {
+  const bool local_gpus = run::find_executor_type(o.executor)->uses_local_gpus;  // a name --executor checked
+  if (local_gpus && (o.partition || o.account)) {
     throw CLI::ValidationError("--partition and --account", "apply to --executor slurm only");
   }
-  if (o.executor == ExecutorKind::kSlurm && (o.gpus || o.resource_spec)) {
-    throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; Slurm allocates the GPUs");
+  if (!local_gpus && (o.gpus || o.resource_spec)) {
+    throw CLI::ValidationError("--gpus and --resource-spec",
+                               "apply to the local executor; the cluster (--executor " + o.executor + ") allocates the GPUs");
   }
   if (o.runner && o.plan_from == PlanFrom::kDialect) {
     throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");

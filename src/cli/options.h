@@ -12,8 +12,6 @@
 
 namespace tipc::cli {
 
-// Where the stages run (--executor).
-enum class ExecutorKind { kLocal, kSlurm };
 
 struct Options {
   std::string config;
@@ -56,7 +54,7 @@ struct Options {
   bool no_history = false;                 // --no-history: the run is not recorded
   std::optional<std::string> baseline;     // --baseline REF: compared with this run at its end (tipc-run compare)
   bool bisect = false;                     // --bisect: exit codes for `git bisect run` (cli/run_exit_code.h)
-  ExecutorKind executor = ExecutorKind::kLocal;
+  std::string executor = "local";          // --executor NAME: a registered executor (run/executor_registry.h)
   std::optional<std::string> partition;    // slurm; default: settings, else the cluster's default
   std::optional<std::string> account;      // slurm
   bool quiet = false;                      // -q: the console prints the failures, their recap and the verdict

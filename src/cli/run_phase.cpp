@@ -27,7 +27,7 @@
 #include "run/prepare_scripts.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
-#include "run/slurm.h"
+#include "run/executor_registry.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -90,10 +90,13 @@ Result<run::ResourceSpec> resources_for(const Options& options, const run::GpuIn
 
 namespace {
 
-run::SlurmOptions slurm_options(const Project& project, const Options& options) {
+// What the executor is built from: the command line over the settings.
+run::ExecutorSettings executor_settings(const Project& project, const Options& options) {
   const config::SlurmSetting& setting = project.settings.slurm;
-  return {options.partition ? options.partition : setting.partition, options.account ? options.account : setting.account,
-          setting.cpus_per_task, setting.srun_args};
+  return {{options.partition ? options.partition : setting.partition, options.account ? options.account : setting.account,
+           setting.cpus_per_task, setting.srun_args},
+          setting.tipc_run_places,
+          [](const auto& argv) { return run_command(argv); }};
 }
 
 // The machine's GPUs as the driver shows them (NVML, else nvidia-smi; none without a driver)
@@ -103,13 +106,12 @@ struct LocalGpus {
   std::optional<run::GpuWatch> watch;
 };
 
-// Where the stages go: GPUs of this machine for the local executor, as many as
-// --expect-gpus asks; for Slurm, what the cluster offers (its nodes, on which the Slurm
-// executor places the stages unless the settings leave that to Slurm).
-Result<void> place_stages(const Options& options, const Project& project, const run::SlurmOptions& slurm,
-                          run::SchedulerOptions& scheduler, LocalGpus& local) {
+// Where the stages go: GPUs of this machine, as many as --expect-gpus asks; or what the
+// executor's cluster offers (its nodes, on which the executor may place the stages).
+Result<void> place_stages(const Options& options, const Project& project, const run::ExecutorType& executor,
+                          const run::ExecutorSettings& settings, run::SchedulerOptions& scheduler, LocalGpus& local) {
   const std::optional<int> expected = options.expect_gpus ? options.expect_gpus : project.settings.gpus.expect;
-  if (options.executor != ExecutorKind::kSlurm) {
+  if (executor.uses_local_gpus) {
     local.driver = run::open_gpu_driver([](const auto& argv) { return run_command(argv); });
     const run::GpuInventory inventory = local.driver ? local.driver->inventory() : run::GpuInventory{};
     scheduler.resources = TRY(resources_for(options, inventory));
@@ -121,36 +123,13 @@ Result<void> place_stages(const Options& options, const Project& project, const 
     }
     return {};
   }
-  auto cluster = TRY(run::query_slurm_cluster(slurm, [](const auto& argv) { return run_command(argv); }));
+  auto cluster = TRY(executor.capacity(settings));
   scheduler.cluster = cluster;
   scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster.source,
                                            plural(cluster.nodes, "node"),
                                            plural(cluster.max_gpus_per_node, "GPU"));
   if (expected) TRY(expect_cluster_gpus(cluster, *expected));
   return {};
-}
-
-// The Slurm executor: it places the stages on the cluster's nodes itself unless the
-// settings leave that to Slurm (`placement: slurm`).
-void on_slurm_cluster(std::optional<run::SlurmExecutor>& executor, run::Executor& local, const run::SlurmOptions& slurm,
-                      const Project& project, const run::SchedulerOptions& scheduler) {
-  std::vector<run::ClusterNode> place_on;
-  if (project.settings.slurm.tipc_run_places && scheduler.cluster) place_on = scheduler.cluster->each_node;
-  executor.emplace(local, slurm, [](const auto& argv) { return run_command(argv); }, std::move(place_on));
-}
-
-// Stages in flight at once: each is a process here. With Slurm each is an srun that runs a
-// job or waits for one: as many as the cluster's CPUs hold (one task per stage, --cpus-per-task
-// each), at most 256. A job that waits in Slurm's queue starts at Slurm's next scheduling
-// pass, about a second after its slot freed, where tipc-run submits the next stage at once
-// (bench/RESULTS.md: 100 configs, 135 s with two more in flight, 55 s without).
-int default_jobs(const Options& options, const run::SchedulerOptions& scheduler, const run::SlurmOptions& slurm) {
-  constexpr int kMostSrunsInFlight = 256;
-  if (const auto& cluster = scheduler.cluster; cluster && options.executor == ExecutorKind::kSlurm) {
-    const int per_stage = std::max(1, slurm.cpus_per_task.value_or(1));
-    return std::clamp(cluster->cpus / per_stage, 1, kMostSrunsInFlight);
-  }
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 // The run's debug log (spdlog's default logger, off unless --verbose): stderr, one
@@ -197,8 +176,10 @@ Result<run::OutputLocks> lock_outputs(const std::vector<plan::Plan>& plans, cons
 
 // How the scheduler runs the stages: -j, timeouts, retries, the semantics' logs and launches, log checks.
 void set_scheduling(const Project& project, const Options& options, const compat::RunSemantics& semantics,
-                    const run::SlurmOptions& slurm, run::SchedulerOptions& scheduler) {
-  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs(options, scheduler, slurm)));
+                    const run::ExecutorType& executor, const run::ExecutorSettings& settings,
+                    run::SchedulerOptions& scheduler) {
+  const int default_jobs = executor.default_jobs(settings, scheduler.cluster);
+  scheduler.jobs = options.jobs.value_or(project.settings.jobs.value_or(default_jobs));
   scheduler.timeouts = timeouts_for(project, options);
   scheduler.retries = options.retries;
   scheduler.fail_fast = options.fail_fast;
@@ -232,9 +213,12 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   if (!locks) return report_error(locks.error());
   if (auto ok = prepare_data(project, options.modes); !ok) return report_error(ok.error());
   run::SchedulerOptions scheduler;
-  const run::SlurmOptions slurm = slurm_options(project, options);
+  const run::ExecutorType& executor_type = *run::find_executor_type(options.executor);  // a name --executor checked
+  const run::ExecutorSettings executor_inputs = executor_settings(project, options);
   LocalGpus gpus;
-  if (auto ok = place_stages(options, project, slurm, scheduler, gpus); !ok) return report_error(ok.error());
+  if (auto ok = place_stages(options, project, executor_type, executor_inputs, scheduler, gpus); !ok) {
+    return report_error(ok.error());
+  }
 
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor local(signals);
@@ -246,12 +230,11 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
     const auto interrupted = [&] { return signals.interrupted(); };
     if (auto ok = run::run_prepare_scripts(plans, local, prepare, interrupted); !ok) return report_error(ok.error());
   }
-  std::optional<run::SlurmExecutor> on_slurm;
-  if (options.executor == ExecutorKind::kSlurm) on_slurm_cluster(on_slurm, local, slurm, project, scheduler);
-  run::Executor& executor = on_slurm ? static_cast<run::Executor&>(*on_slurm) : local;
+  const std::unique_ptr<run::Executor> made = executor_type.make(local, executor_inputs, scheduler.cluster);
+  run::Executor& executor = made ? *made : local;
 
   const compat::RunSemantics semantics = compat::run_semantics(options.compat, project.root, options.resume);
-  set_scheduling(project, options, semantics, slurm, scheduler);
+  set_scheduling(project, options, semantics, executor_type, executor_inputs, scheduler);
   std::vector<const plan::Plan*> pointers, whole_pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
   for (const auto& plan : whole_plans) whole_pointers.push_back(&plan);

@@ -165,7 +165,7 @@ TEST_F(CliTest, UsageErrorsExitTwoAndHelpExitsZero) {
   EXPECT_NE(partition.err.find("apply to --executor slurm only"), std::string::npos) << partition.err;
   const auto gpus = run_tipc(repo_.path(), {"a.txt", "m", "--executor", "slurm", "--gpus", "0"});
   EXPECT_EQ(gpus.exit_code, 2);
-  EXPECT_NE(gpus.err.find("Slurm allocates the GPUs"), std::string::npos) << gpus.err;
+  EXPECT_NE(gpus.err.find("the cluster (--executor slurm) allocates the GPUs"), std::string::npos) << gpus.err;
   EXPECT_EQ(run_tipc(repo_.path(), {"a.txt", "m", "--executor", "kubernetes"}).exit_code, 2);
   const auto help = run_tipc(repo_.path(), {"--help"});
   EXPECT_EQ(help.exit_code, 0);
