@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/install_layout.h"
+
 namespace tipc {
 namespace fs = std::filesystem;
 
@@ -21,6 +23,22 @@ std::string repository_root(const std::string& start) {
 std::string default_settings_path(const std::string& repo_root) {
   return (fs::path(repo_root) / "test_tipc/tipc-run.yaml").string();
 }
+
+std::string binary_directory() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "" : self.parent_path().string();
+}
+
+std::string installed_data_directory() {
+  return (fs::path(binary_directory()) / install_layout::kDataFromBinary).lexically_normal().string();
+}
+
+std::string installed_helper(const std::string& name) {
+  return (fs::path(binary_directory()) / install_layout::kHelpersFromBinary / name).lexically_normal().string();
+}
+
+std::string source_configs_directory() { return install_layout::kSourceConfigs; }
 
 std::string cache_directory(const char* variable, const std::string& name) {
   if (const char* chosen = std::getenv(variable)) return chosen;

@@ -15,6 +15,19 @@ std::string repository_root(const std::string& start);
 // <repo_root>/test_tipc/tipc-run.yaml: the settings a run reads unless --settings names others.
 std::string default_settings_path(const std::string& repo_root);
 
+// This binary's own directory (/proc/self/exe's); "" when it cannot be read.
+std::string binary_directory();
+
+// Where install() puts tipc-run's data (dialects/, launchers.yaml, chains.yaml: by default
+// <prefix>/share/tipc-run), relative to this binary as CMake configured it.
+std::string installed_data_directory();
+
+// A helper program installed for this binary (by default <prefix>/libexec/tipc-run/NAME).
+std::string installed_helper(const std::string& name);
+
+// The source tree's configs/, which a binary run from its build directory reads.
+std::string source_configs_directory();
+
 // A cache kept between runs, the one rule for every cache: $`variable` when it is set (set and
 // empty turns the cache off), else $XDG_CACHE_HOME/tipc-run/`name`, else
 // $HOME/.cache/tipc-run/`name`; "" (nothing kept between runs) when neither is set.

@@ -11,6 +11,8 @@
 
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
+#include "core/locations.h"
+#include "core/locations.h"
 #include "core/vocabulary.h"
 #include "dialect/template_variables.h"
 #include "dialect/layout.h"
@@ -385,18 +387,18 @@ Result<Dialect> load_dialect(const std::string& directory, const std::string& na
   return dialect;
 }
 
-// Installed beside the binary (bin/tipc-run -> share/tipc-run/dialects) first; the source
+// Installed for this binary (core/locations.h: <prefix>/share/tipc-run/dialects) first; the source
 // tree's configs/dialects serves a binary run from its build directory. When neither
 // exists, the installed path, so that the error names where an installed binary looks.
 // launchers.yaml is found from the same directory launchers_file.
 std::string default_dialect_directory() {
   if (const char* env = std::getenv("TIPC_DIALECT_DIR")) return env;
   std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path installed = (self.parent_path() / "../share/tipc-run/dialects").lexically_normal();
-  if (!ec && fs::is_directory(installed, ec)) return installed.string();
-  if (fs::is_directory(TIPC_SOURCE_DIALECT_DIR, ec)) return TIPC_SOURCE_DIALECT_DIR;
-  return installed.string();
+  const std::string installed = installed_data_directory() + "/dialects";
+  if (fs::is_directory(installed, ec)) return installed;
+  const std::string source = source_configs_directory() + "/dialects";
+  if (fs::is_directory(source, ec)) return source;
+  return installed;
 }
 
 }  // namespace tipc::dialect

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/locations.h"
+
 namespace tipc::trace {
 namespace fs = std::filesystem;
 
@@ -87,10 +89,9 @@ exit 0
 std::string stand_in_binary() {
   if (const char* env = std::getenv("TIPC_STAND_IN")) return env;
   std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path installed = (self.parent_path() / "../libexec/tipc-run/tipc-trace-stand-in").lexically_normal();
-  if (!ec && fs::is_regular_file(installed, ec)) return installed.string();
-  return (self.parent_path() / "tipc-trace-stand-in").string();
+  const std::string installed = installed_helper("tipc-trace-stand-in");
+  if (fs::is_regular_file(installed, ec)) return installed;
+  return (fs::path(binary_directory()) / "tipc-trace-stand-in").string();
 }
 
 }  // namespace tipc::trace

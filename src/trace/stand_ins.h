@@ -38,7 +38,8 @@ std::string housekeeping_table();
 // https://github.com/facebookresearch/faiss.git` -> faiss/), which the runner enters.
 std::string unpacking_stand_in_script();
 
-// The stand-in binary: $TIPC_STAND_IN, else <dir of this binary>/../libexec/tipc-run/, else
+// The stand-in binary: $TIPC_STAND_IN, else installed for this binary (core/locations.h:
+// <prefix>/libexec/tipc-run/ by default), else
 // (a binary run from its build directory) the same directory.
 std::string stand_in_binary();
 

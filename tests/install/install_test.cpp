@@ -85,6 +85,24 @@ TEST_F(InstallTest, TheInstalledBinaryReadsTheDialectsInstalledBesideItOutsideTh
   EXPECT_NE(r.out.find("/usr/bin/python3 "), std::string::npos) << r.out;  // the planned commands
 }
 
+// The trace's stand-in is found where install() put it (CMAKE_INSTALL_LIBEXECDIR, through
+// core/locations.h), not beside the binary: the installed bin/ holds tipc-run alone.
+TEST_F(InstallTest, TheInstalledBinaryTracesWithTheStandInInstalledForIt) {
+  ASSERT_FALSE(fs::exists(installed("bin/tipc-trace-stand-in")));
+  ASSERT_TRUE(fs::is_regular_file(installed("libexec/tipc-run/tipc-trace-stand-in")));
+  test::TempDir repo;
+  repo.write("test_tipc/configs/m/train_infer_python.txt",
+             "===========================train_params===========================\nmodel_name:MyModel\n"
+             "python:python3.7\ngpu_list:0\ntrainer:norm_train\nnorm_train:tools/train.py\n");
+  repo.write("test_tipc/test_train_inference_python.sh", "python3.7 tools/train.py --epochs=1 > train.log 2>&1\n");
+  const auto r = run_shell("cd " + shell_quote(repo.path().string()) +
+                           " && env -u TIPC_DIALECT_DIR -u TIPC_STAND_IN TIPC_TRACE_CACHE= " +
+                           shell_quote(installed("bin/tipc-run").string()) +
+                           " test_tipc/configs/m/train_infer_python.txt lite_train_lite_infer --dry-run --plan-from runner");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("planned by tracing the repository's runner"), std::string::npos) << r.err;
+}
+
 // The installed completion, run by bash in `repo` with the installed tipc-run first on the
 // PATH (it asks `tipc-run modes CONFIG`): its candidates for the last of `words`, one line.
 class InstalledCompletion : public InstallTest {
