@@ -3,7 +3,7 @@
 // literal (npy.cpp) and the unpickler (pickle.cpp), can fail at almost any byte, dozens of
 // calls deep. Inside them a failure is thrown as a ParseFailure, and catch_parse_failure is
 // the one place it is caught and becomes a Result, at the parser's edge: it never leaves the
-// file that throws it (docs/architecture.md, src/align/, says why they keep this throw).
+// file that throws it (docs/internals.md, the src/align/ paragraph, says why they keep this throw).
 #include <functional>
 #include <type_traits>
 #include <utility>
