@@ -189,6 +189,17 @@ void set_scheduling(const Project& project, const Options& options, const compat
   scheduler.checks = [&project](const plan::Stage& stage) { return checks_for(project, stage); };
 }
 
+// --prepare-script: each config's test_tipc/prepare.sh before any stage, with --timeout.
+Result<void> run_prepare_scripts(const std::vector<plan::Plan>& plans, const Project& project, const Options& options,
+                                 run::Executor& local, const run::SignalWatch& signals) {
+  if (!options.prepare_script) return {};
+  run::SchedulerOptions prepare;
+  prepare.repo_root = project.root;
+  prepare.timeouts.all = options.timeout;
+  prepare.timeouts.grace = project.settings.grace;
+  return run::run_prepare_scripts(plans, local, prepare, [&] { return signals.interrupted(); });
+}
+
 // What the journals and times files say of the earlier runs: the stages --resume keeps, the
 // estimates of the start order.
 Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const std::vector<const plan::Plan*>& plans,
@@ -222,14 +233,7 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
 
   run::SignalWatch& signals = run::SignalWatch::install();
   run::ProcessExecutor local(signals);
-  if (options.prepare_script) {
-    run::SchedulerOptions prepare;
-    prepare.repo_root = project.root;
-    prepare.timeouts.all = options.timeout;
-    prepare.timeouts.grace = project.settings.grace;
-    const auto interrupted = [&] { return signals.interrupted(); };
-    if (auto ok = run::run_prepare_scripts(plans, local, prepare, interrupted); !ok) return report_error(ok.error());
-  }
+  if (auto ok = run_prepare_scripts(plans, project, options, local, signals); !ok) return report_error(ok.error());
   const std::unique_ptr<run::Executor> made = executor_type.make(local, executor_inputs, scheduler.cluster);
   run::Executor& executor = made ? *made : local;
 
