@@ -8,7 +8,7 @@
 #   demo     the demo chains' stages: Python, and the C++ chain's build (scripts/run-demo.sh
 #            needs build + demo)
 #   test     what only the tests use: GoogleTest, a browser, a local Slurm, clang for fuzzing,
-#            clang-tidy, eu-stack
+#            clang-tidy, clang-format, eu-stack
 #   package  the man page and the .deb (scripts/run-package-test.sh)
 #
 # Prints one line: "installing N packages" (N counts the dependencies apt pulls in), or that
@@ -38,6 +38,7 @@ test=(
   chromium fonts-dejavu-core # report.html in headless chromium (the fonts: its screenshot has text)
   clang libclang-rt-14-dev   # scripts/run-fuzz.sh: libFuzzer, ASan, UBSan (clang 14 on bookworm)
   clang-tidy                 # scripts/run-clang-tidy.sh: no function over 60 lines (.clang-tidy)
+  clang-format               # scripts/check-format.sh: the layout of .clang-format
   elfutils                   # eu-stack: a timed-out stage's native stacks (tests/run/stack_dump_test.cpp)
   slurmctld slurmd slurm-client munge  # --executor slurm on a local cluster (scripts/slurm-local.sh)
   bubblewrap                 # tests/trace: the traced runner's isolation (no writes outside, no network)
