@@ -4,8 +4,8 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/run_exit_code.h"
 #include "cli/options.h"
+#include "cli/run_exit_code.h"
 #include "cli/run_pipeline.h"
 #include "cli/subcommand.h"
 #include "cli/visible_console.h"

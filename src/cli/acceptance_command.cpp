@@ -94,8 +94,8 @@ Result<void> write_acceptance_bundle(const std::vector<std::string>& logs, const
     for (const std::string& file : *files) {
       const std::string name = fs::path(file).filename().string();
       if (const auto [it, added] = paths_by_name.emplace(name, file); !added)
-        return fail(Error::plain(fmt::format("--attach: {} and {} would both be '{}' in the bundle", it->second, file,
-                                             name)));
+        return fail(
+            Error::plain(fmt::format("--attach: {} and {} would both be '{}' in the bundle", it->second, file, name)));
       members.push_back({name, file});
     }
   }
@@ -123,7 +123,8 @@ int acceptance_main(const std::vector<std::string>& args, std::ostream& out, std
   if (!checks) return subcommand_error("acceptance", checks.error(), err);
   const auto report = align::run_acceptance(acceptance_args.dir, *checks, compat::diff_rules(acceptance_args.compat));
   out << align::render_acceptance_table(acceptance_args.dir, report) << std::flush;
-  for (const std::string& finding : align::acceptance_findings(report)) err << "tipc-run acceptance: " << finding << '\n';
+  for (const std::string& finding : align::acceptance_findings(report))
+    err << "tipc-run acceptance: " << finding << '\n';
   const auto logs = write_logs(acceptance_args.dir, report, err);
   if (!logs) return subcommand_error("acceptance", logs.error(), err);
   if (acceptance_args.bundle) {

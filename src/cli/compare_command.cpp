@@ -5,17 +5,17 @@
 #include <optional>
 #include <variant>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
-#include "history/history_location.h"
-#include "history/run_reference.h"
 #include "cli/subcommand.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "gate/comparison_files.h"
 #include "gate/comparison_text.h"
 #include "gate/run_comparison.h"
+#include "history/history_location.h"
+#include "history/run_reference.h"
 
 namespace tipc::cli {
 namespace {
@@ -30,11 +30,13 @@ struct CompareArgs {
 std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>& args, std::ostream& out,
                                                   std::ostream& err) {
   CompareArgs parsed;
-  CLI::App app{"Compare a run with a baseline: stage results and figures (throughput, costs, memory, metrics, "
-               "latency), noise told from change",
-               "tipc-run compare"};
-  const char* what = "an output directory with a run's state, a bundle (--bundle FILE.tar.gz), a run id of the run "
-                     "history (12, run:12), or a commit prefix or branch (its latest recorded run)";
+  CLI::App app{
+      "Compare a run with a baseline: stage results and figures (throughput, costs, memory, metrics, "
+      "latency), noise told from change",
+      "tipc-run compare"};
+  const char* what =
+      "an output directory with a run's state, a bundle (--bundle FILE.tar.gz), a run id of the run "
+      "history (12, run:12), or a commit prefix or branch (its latest recorded run)";
   app.add_option("BASE", parsed.base, fmt::format("the baseline: {}", what))->required();
   app.add_option("NEW", parsed.current, fmt::format("the run to judge: {}", what))->required();
   app.add_option("--history", parsed.history,
@@ -54,8 +56,8 @@ std::variant<CompareArgs, int> parse_compare_args(const std::vector<std::string>
   return parsed;
 }
 
-Result<void> write_outputs(const CompareArgs& args, const gate::ComparedRuns& runs, const gate::RunComparison& comparison,
-                           const std::vector<gate::ComparisonRow>& rows) {
+Result<void> write_outputs(const CompareArgs& args, const gate::ComparedRuns& runs,
+                           const gate::RunComparison& comparison, const std::vector<gate::ComparisonRow>& rows) {
   if (args.markdown) TRY(write_file_atomically(*args.markdown, gate::markdown_comparison(runs, rows)));
   if (args.json) TRY(write_file_atomically(*args.json, gate::comparison_json(runs, comparison).dump(2) + "\n"));
   if (args.junit) TRY(write_file_atomically(*args.junit, gate::comparison_junit(runs, rows)));
@@ -74,8 +76,8 @@ int compare_main(const std::vector<std::string>& args, std::ostream& out, std::o
   const std::string history_path = history::history_to_read(compare.history, *repository);
   // Both runs are read at once: a 1,000-stage directory's report.json is MBs of JSON. (With
   // both policies, libstdc++ reads the base here when no thread can be started.)
-  auto base_read = std::async(std::launch::async | std::launch::deferred, history::load_run_reference, compare.base, history_path,
-                              compare.runs);
+  auto base_read = std::async(std::launch::async | std::launch::deferred, history::load_run_reference, compare.base,
+                              history_path, compare.runs);
   const auto current = history::load_run_reference(compare.current, history_path, compare.runs);
   const auto base = base_read.get();
   if (!base) return subcommand_error("compare", base.error(), err);

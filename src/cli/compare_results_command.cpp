@@ -11,16 +11,15 @@
 #include "align/checks/compare_results_report.h"
 #include "align/checks/ground_truth_files.h"
 #include "cli/subcommand.h"
-#include "core/json_file.h"
 #include "core/error.h"
+#include "core/json_file.h"
 
 namespace tipc::cli {
 namespace {
 
-
 const std::map<std::string, align::ResultFormat> kFormats = {{"tipc", align::ResultFormat::kTipc},
-                                                              {"video", align::ResultFormat::kVideo},
-                                                              {"metric", align::ResultFormat::kMetric}};
+                                                             {"video", align::ResultFormat::kVideo},
+                                                             {"metric", align::ResultFormat::kMetric}};
 
 const std::map<std::string, align::Comparison> kComparisons = {{"allclose", align::Comparison::kAllclose},
                                                                {"labels", align::Comparison::kLabels}};

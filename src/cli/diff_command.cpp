@@ -1,6 +1,5 @@
 #include "cli/diff_command.h"
 
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
@@ -12,8 +11,8 @@
 #include "cli/subcommand.h"
 #include "compat/reprod_log_rules.h"
 #include "core/atomic_file.h"
-#include "core/json_file.h"
 #include "core/error.h"
+#include "core/json_file.h"
 
 namespace tipc::cli {
 namespace {
@@ -31,9 +30,10 @@ struct DiffArgs {
 std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args, std::ostream& out,
                                             std::ostream& err) {
   DiffArgs parsed;
-  CLI::App app{"Compare two reprod_log result files like reprod_log's ReprodDiffHelper. Two plain .npy arrays "
-               "(dumped tensors) compare as one entry named after the file stems (\"out\", or \"a vs b\").",
-               "tipc-run diff"};
+  CLI::App app{
+      "Compare two reprod_log result files like reprod_log's ReprodDiffHelper. Two plain .npy arrays "
+      "(dumped tensors) compare as one entry named after the file stems (\"out\", or \"a vs b\").",
+      "tipc-run diff"};
   app.add_option("A", parsed.file1, "reference result file (its key order is the report order)")->required();
   app.add_option("B", parsed.file2, "result file to check")->required();
   app.add_option("--method", parsed.options.method, "mean, min, max, all, or a comma-separated list");
@@ -53,7 +53,8 @@ std::variant<DiffArgs, int> parse_diff_args(const std::vector<std::string>& args
 void print_explanations(const align::DiffResult& result, std::ostream& err) {
   for (const std::string& warning : result.warnings) err << "tipc-run diff: warning: " << warning << '\n';
   for (const align::DiffEntry& entry : result.entries) {
-    if (!entry.is_group && !entry.passed) err << "tipc-run diff: key '" << entry.path << "' failed: " << entry.reason << '\n';
+    if (!entry.is_group && !entry.passed)
+      err << "tipc-run diff: key '" << entry.path << "' failed: " << entry.reason << '\n';
   }
 }
 
@@ -74,12 +75,16 @@ int diff_main(const std::vector<std::string>& args, std::ostream& out, std::ostr
   out << align::render_diff_stdout(*result, timestamp) << std::flush;
   if (diff_args.options.rules.explains) print_explanations(*result, err);
   if (diff_args.log_path) {
-    if (auto written = write_file_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp)); !written) {
+    if (auto written = write_file_atomically(*diff_args.log_path, align::render_diff_log(*result, timestamp));
+        !written) {
       return subcommand_error("diff", written.error(), err);
     }
   }
   if (diff_args.json_path) {
-    if (auto written = write_json_atomically(*diff_args.json_path, align::to_json(align::summarize_diff(*result, diff_args.file1, diff_args.file2, diff_args.options))); !written) {
+    if (auto written = write_json_atomically(
+            *diff_args.json_path,
+            align::to_json(align::summarize_diff(*result, diff_args.file1, diff_args.file2, diff_args.options)));
+        !written) {
       return subcommand_error("diff", written.error(), err);
     }
   }

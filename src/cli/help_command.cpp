@@ -2,9 +2,9 @@
 
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/options.h"
 #include "cli/subcommand.h"

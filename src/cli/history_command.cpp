@@ -5,17 +5,17 @@
 #include <optional>
 #include <variant>
 
-#include <CLI/CLI.hpp>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/history_import.h"
-#include "history/history_location.h"
-#include "history/history_page.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
 #include "core/plural.h"
 #include "gate/gate_rules.h"
+#include "history/history_location.h"
+#include "history/history_page.h"
 #include "history/run_history.h"
 #include "report/report_text.h"
 
@@ -60,8 +60,8 @@ std::string started_text(const std::optional<double>& started) {
 std::string short_commit(const std::string& commit) { return commit.empty() ? "-" : commit.substr(0, 8); }
 
 void print_runs(const std::vector<history::RunEntry>& runs, std::ostream& out) {
-  out << fmt::format("{:>5}  {:<19}  {:<8}  {:<12}  {:<11}  {}\n", "run", "started (UTC)", "commit", "branch", "verdict",
-                     "output");
+  out << fmt::format("{:>5}  {:<19}  {:<8}  {:<12}  {:<11}  {}\n", "run", "started (UTC)", "commit", "branch",
+                     "verdict", "output");
   for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
     out << fmt::format("{:>5}  {:<19}  {:<8}  {:<12}  {:<11}  {}\n", it->id, started_text(it->started),
                        short_commit(it->commit), it->branch.empty() ? "-" : it->branch, it->verdict, it->output_dir);
@@ -110,8 +110,9 @@ int history_main(const std::vector<std::string>& args, std::ostream& out, std::o
   const auto points = history->series(*history_args.metric, history_args.stage, history_args.runs);
   if (!points) return subcommand_error("history", points.error(), err);
   if (points->empty()) {
-    return subcommand_error("history", Error::plain(fmt::format("no run in {} has {} for stages matching `{}`", path,
-                                                                *history_args.metric, history_args.stage)),
+    return subcommand_error("history",
+                            Error::plain(fmt::format("no run in {} has {} for stages matching `{}`", path,
+                                                     *history_args.metric, history_args.stage)),
                             err);
   }
   print_series(*points, out);

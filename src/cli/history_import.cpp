@@ -3,8 +3,8 @@
 #include <ostream>
 #include <variant>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/subcommand.h"
 #include "core/error.h"

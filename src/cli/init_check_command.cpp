@@ -8,8 +8,8 @@
 #include "align/checks/init_check_files.h"
 #include "align/checks/init_check_report.h"
 #include "cli/subcommand.h"
-#include "core/json_file.h"
 #include "core/error.h"
+#include "core/json_file.h"
 
 namespace tipc::cli {
 namespace {

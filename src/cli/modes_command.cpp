@@ -6,8 +6,8 @@
 #include <optional>
 #include <variant>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/subcommand.h"
 #include "cli/suite.h"
@@ -63,7 +63,6 @@ Result<std::vector<std::string>> modes_of_configs(const std::string& argument, c
 }
 
 }  // namespace
-
 
 int modes_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   auto parsed = parse_modes_args(args, out, err);

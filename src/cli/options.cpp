@@ -3,19 +3,19 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/subcommand.h"
 #include "compat/reference_planning_rules.h"
-#include "core/vocabulary.h"
 #include "core/text.h"
 #include "core/version.h"
+#include "core/vocabulary.h"
 #include "run/executor_registry.h"
 
 namespace tipc::cli {
@@ -144,7 +144,8 @@ void add_running_options(CLI::App& app, Options& o) {
   app.add_option("--gpus", o.gpus,
                  "GPUs to use: indices (0,1,2,3), UUIDs (GPU-...), MIG devices (MIG-...), or none "
                  "(default: CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES, else what the driver shows)");
-  app.add_option("--expect-gpus", o.expect_gpus, "fewer usable GPUs than N is an error before any stage (default: settings)")
+  app.add_option("--expect-gpus", o.expect_gpus,
+                 "fewer usable GPUs than N is an error before any stage (default: settings)")
       ->check(whole_number_from(1, "GPUs"));
   app.add_option("--resource-spec", o.resource_spec, "GPU resource spec file, YAML or JSON (CTest style)");
   app.add_option("--timeout", o.timeout, "seconds every stage may run (default: per kind, from settings)")
@@ -161,8 +162,9 @@ void add_running_options(CLI::App& app, Options& o) {
                "are SKIPPED");
   app.add_flag("--strict", o.strict,
                "UNSUPPORTED stages fail the run, and what the cross-check finds in a traced config is an error");
-  app.add_flag("--allow-nothing", o.allow_nothing,
-               "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 5");
+  app.add_flag(
+      "--allow-nothing", o.allow_nothing,
+      "accept a run in which no stage could run (all UNSUPPORTED or SKIPPED, or none selected): exit 0, not 5");
   app.add_flag("--offline", o.offline,
                "replay no download of a traced runner's setup that is not in the download cache: its setup stage "
                "is UNSUPPORTED with the URL, and the stages after it with it");
@@ -232,8 +234,8 @@ void check_combinations(const Options& o) {
     throw CLI::ValidationError("--partition and --account", "apply to --executor slurm only");
   }
   if (!local_gpus && (o.gpus || o.resource_spec)) {
-    throw CLI::ValidationError("--gpus and --resource-spec",
-                               "apply to the local executor; the cluster (--executor " + o.executor + ") allocates the GPUs");
+    throw CLI::ValidationError("--gpus and --resource-spec", "apply to the local executor; the cluster (--executor " +
+                                                                 o.executor + ") allocates the GPUs");
   }
   if (o.runner && o.plan_from == PlanFrom::kDialect) {
     throw CLI::ValidationError("--runner", "traces a runner; --plan-from dialect plans without one");
@@ -252,9 +254,10 @@ void check_combinations(const Options& o) {
 Result<Options> with_settings_modes(Options options, const config::ProjectSettings& settings) {
   if (!options.modes.empty()) return options;
   if (settings.modes.empty()) {
-    return fail(Error::plain(fmt::format("no MODE given: name one (tipc-run {} lite_train_lite_infer), a comma list, "
-                                         "or list them in the settings' modes:{}",
-                                         options.config, settings.path.empty() ? "" : " (" + settings.path + ")")));
+    return fail(
+        Error::plain(fmt::format("no MODE given: name one (tipc-run {} lite_train_lite_infer), a comma list, "
+                                 "or list them in the settings' modes:{}",
+                                 options.config, settings.path.empty() ? "" : " (" + settings.path + ")")));
   }
   options.modes = settings.modes;
   options.mode = options.modes.front();

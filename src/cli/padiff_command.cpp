@@ -79,8 +79,8 @@ int padiff_main(const std::vector<std::string>& args, std::ostream& out, std::os
   const auto result = align::compare_dump_directories(padiff_args.dump_a, padiff_args.dump_b, *options);
   if (!result) return subcommand_error("padiff", result.error(), err);
   for (const std::string& warning : result->warnings) err << "tipc-run padiff: warning: " << warning << '\n';
-  out << align::render_padiff_text(*result, {padiff_args.dump_a, padiff_args.dump_b, padiff_args.tolerance,
-                                             padiff_args.top});
+  out << align::render_padiff_text(*result,
+                                   {padiff_args.dump_a, padiff_args.dump_b, padiff_args.tolerance, padiff_args.top});
   return result->passed() ? kExitPassed : kExitFailed;
 }
 

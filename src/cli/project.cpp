@@ -22,10 +22,10 @@ Result<dialect::DialectChoice> choose_dialect(const ProjectRequest& request, con
                                               const std::string& dialect_dir) {
   if (request.dialect) return dialect::DialectChoice{*request.dialect, "given by --dialect", ""};
   if (const auto& declared = project.settings.dialect) {
-    return dialect::DialectChoice{
-        *declared,
-        fmt::format("declared in {}:{}", shown_path(project.settings.path, project.root), project.settings.dialect_line),
-        ""};
+    return dialect::DialectChoice{*declared,
+                                  fmt::format("declared in {}:{}", shown_path(project.settings.path, project.root),
+                                              project.settings.dialect_line),
+                                  ""};
   }
   return dialect::detect_dialect(dialect_dir, project.root);
 }
@@ -71,7 +71,8 @@ Result<Project> load_project(const ProjectRequest& request) {
   auto dialect = dialect::load_dialect(dialect_dir, project.dialect_choice.name);
   if (!dialect) {
     Error error = dialect.error();
-    error.diagnostics.back().message += " (" + project.dialect_choice.source + ")";  // which --dialect or settings line to fix
+    error.diagnostics.back().message +=
+        " (" + project.dialect_choice.source + ")";  // which --dialect or settings line to fix
     return fail(error);
   }
   project.dialect = *dialect;

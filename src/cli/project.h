@@ -17,14 +17,14 @@ namespace tipc::cli {
 
 // What finding the project takes from the command line.
 struct ProjectRequest {
-  std::string config;                       // the config or directory given
-  std::optional<std::string> repo_root;     // --repo-root, else the root around `config`
-  std::optional<std::string> settings;      // --settings, else <root>/test_tipc/tipc-run.yaml when present
-  std::optional<std::string> dialect;       // --dialect
-  std::optional<std::string> dialect_dir;   // --dialect-dir
-  std::optional<std::string> launcher;      // --launcher
-  std::vector<std::string> trace_env;       // --trace-env NAME[=VALUE] (cli/trace_environment.h)
-  bool dialect_required = false;            // --plan-from dialect: no dialect is an error
+  std::string config;                      // the config or directory given
+  std::optional<std::string> repo_root;    // --repo-root, else the root around `config`
+  std::optional<std::string> settings;     // --settings, else <root>/test_tipc/tipc-run.yaml when present
+  std::optional<std::string> dialect;      // --dialect
+  std::optional<std::string> dialect_dir;  // --dialect-dir
+  std::optional<std::string> launcher;     // --launcher
+  std::vector<std::string> trace_env;      // --trace-env NAME[=VALUE] (cli/trace_environment.h)
+  bool dialect_required = false;           // --plan-from dialect: no dialect is an error
 };
 
 struct Project {

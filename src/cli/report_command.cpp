@@ -5,12 +5,12 @@
 #include <optional>
 #include <variant>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
-#include "history/report_trends.h"
 #include "cli/subcommand.h"
 #include "core/error.h"
+#include "history/report_trends.h"
 #include "report/bundle.h"
 #include "report/report_loader.h"
 #include "report/report_writer.h"
@@ -32,14 +32,14 @@ struct ReportArgs {
 std::variant<ReportArgs, int> parse_report_args(const std::vector<std::string>& args, std::ostream& out,
                                                 std::ostream& err) {
   ReportArgs parsed;
-  CLI::App app{"Rebuild a run's reports (report.json, junit.xml, summary.md, report.html) from the state it left on disk",
-               "tipc-run report"};
+  CLI::App app{
+      "Rebuild a run's reports (report.json, junit.xml, summary.md, report.html) from the state it left on disk",
+      "tipc-run report"};
   app.add_option("DIR", parsed.dirs,
                  "a run's output directory (test_tipc/output/<model>/<mode>, or test_tipc/output); several (the "
                  "shards of a --shard run): one report of them all, written to --output")
       ->required();
-  app.add_option("-o,--output", parsed.output,
-                 "where the reports go (default: the one DIR; required with several)");
+  app.add_option("-o,--output", parsed.output, "where the reports go (default: the one DIR; required with several)");
   app.add_option("--bundle", parsed.bundle, "also write the acceptance bundle to this .tar.gz");
   app.add_flag("--strict", parsed.strict, "UNSUPPORTED stages fail the run");
   app.add_flag("--allow-nothing", parsed.allow_nothing, "exit 0, not 5, when no stage of the last run ran");
@@ -77,15 +77,17 @@ int report_main(const std::vector<std::string>& args, std::ostream& out, std::os
   // The verdict of the whole plan: the stages a filtered or resumed run did not run count with their last result.
   const run::RunVerdict verdict = report->verdict();
   const int flaky = report->count(run::Status::kFlaky);
-  out << fmt::format("tipc-run report: {}: {}: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, "
-                     "{} unresolved{}\n",
-                     dir, verdict.headline(), report->count(run::Status::kPass),
-                     report->count(run::Status::kFail), report->count(run::Status::kTimeout),
-                     report->count(run::Status::kUnsupported), report->count(run::Status::kSkipped),
-                     report->count(run::Status::kUnresolved), flaky > 0 ? fmt::format(", {} flaky", flaky) : "");
+  out << fmt::format(
+      "tipc-run report: {}: {}: {} passed, {} failed, {} timed out, {} unsupported, {} skipped, "
+      "{} unresolved{}\n",
+      dir, verdict.headline(), report->count(run::Status::kPass), report->count(run::Status::kFail),
+      report->count(run::Status::kTimeout), report->count(run::Status::kUnsupported),
+      report->count(run::Status::kSkipped), report->count(run::Status::kUnresolved),
+      flaky > 0 ? fmt::format(", {} flaky", flaky) : "");
   if (const std::string why = verdict.explanation(); !why.empty()) out << "tipc-run report: " << why << '\n';
   for (const auto& problem : report->invalid_configs) {
-    out << fmt::format("tipc-run report: invalid config, left out: {}:{}: {}\n", problem.file, problem.line, problem.message);
+    out << fmt::format("tipc-run report: invalid config, left out: {}:{}: {}\n", problem.file, problem.line,
+                       problem.message);
   }
   // The report itself was not interrupted: a run that was is no pass, and exits 1 here.
   const int code = report->exit_code({report_args.strict, report_args.allow_nothing});

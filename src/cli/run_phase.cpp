@@ -12,22 +12,22 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "report/environment_probe.h"
 #include "cli/run_exit_code.h"
-#include "history/run_recording.h"
 #include "compat/run_semantics.h"
+#include "core/command.h"
 #include "core/plural.h"
 #include "data/extract.h"
+#include "history/run_recording.h"
 #include "report/check_events.h"
 #include "report/console_reporter.h"
+#include "report/environment_probe.h"
 #include "report/report_writer.h"
-#include "core/command.h"
+#include "run/executor_registry.h"
 #include "run/journal.h"
 #include "run/output_lock.h"
 #include "run/prepare_scripts.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
-#include "run/executor_registry.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -38,11 +38,11 @@ Result<void> prepare_step(const Project& project, const config::DataStepSetting&
   const data::DataStep data_step{(fs::path(project.root) / step.archive).string(),
                                  (fs::path(project.root) / step.destination).string(), step.creates};
   auto report = TRY(data::prepare_data(data_step));
-  std::cout << fmt::format("tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
-                           report.skipped ? (report.hashed ? "up to date (same SHA-256)"
-                                                             : "up to date (archive unchanged since its stamp)")
-                                           : fmt::format("extracted {}, {}", plural(report.entries, "entry", "entries"),
-                                                         plural(report.bytes, "byte")));
+  std::cout << fmt::format(
+      "tipc-run: data {} -> {}/{}: {}\n", step.archive, step.destination, step.creates,
+      report.skipped
+          ? (report.hashed ? "up to date (same SHA-256)" : "up to date (archive unchanged since its stamp)")
+          : fmt::format("extracted {}, {}", plural(report.entries, "entry", "entries"), plural(report.bytes, "byte")));
   return {};
 }
 
@@ -51,7 +51,8 @@ Result<void> prepare_data(const Project& project, const std::vector<std::string>
   std::set<std::string> done;
   for (const auto& mode : modes) {
     for (const auto& step : project.settings.data_for(mode)) {
-      if (done.insert(step.archive + '\n' + step.destination + '\n' + step.creates).second) TRY(prepare_step(project, step));
+      if (done.insert(step.archive + '\n' + step.destination + '\n' + step.creates).second)
+        TRY(prepare_step(project, step));
     }
   }
   return {};
@@ -93,8 +94,8 @@ namespace {
 // What the executor is built from: the command line over the settings.
 run::ExecutorSettings executor_settings(const Project& project, const Options& options) {
   const config::SlurmSetting& setting = project.settings.slurm;
-  return {{options.partition ? options.partition : setting.partition, options.account ? options.account : setting.account,
-           setting.cpus_per_task, setting.srun_args},
+  return {{options.partition ? options.partition : setting.partition,
+           options.account ? options.account : setting.account, setting.cpus_per_task, setting.srun_args},
           setting.tipc_run_places,
           [](const auto& argv) { return run_command(argv); }};
 }
@@ -118,15 +119,15 @@ Result<void> place_stages(const Options& options, const Project& project, const 
     if (expected) TRY(run::expect_gpus(scheduler.resources, *expected));
     if (local.driver && !scheduler.resources.gpus.empty()) {
       const config::GpuSetting& gpus = project.settings.gpus;
-      local.watch.emplace(*local.driver, scheduler.resources, run::GpuWatchOptions{gpus.release_wait, gpus.exclusive, 1});
+      local.watch.emplace(*local.driver, scheduler.resources,
+                          run::GpuWatchOptions{gpus.release_wait, gpus.exclusive, 1});
       scheduler.gpu_watch = &*local.watch;
     }
     return {};
   }
   auto cluster = TRY(executor.capacity(settings));
   scheduler.cluster = cluster;
-  scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster.source,
-                                           plural(cluster.nodes, "node"),
+  scheduler.resources.source = fmt::format("{}: {}, up to {} per node", cluster.source, plural(cluster.nodes, "node"),
                                            plural(cluster.max_gpus_per_node, "GPU"));
   if (expected) TRY(expect_cluster_gpus(cluster, *expected));
   return {};
@@ -136,7 +137,8 @@ Result<void> place_stages(const Options& options, const Project& project, const 
 // "tipc-run: " line per message, next to the console's stdout; through std::cerr, so that
 // its stage ids and commands are shown as visible text (cli/visible_console.h).
 void set_up_debug_log(bool verbose) {
-  auto logger = std::make_shared<spdlog::logger>("tipc-run", std::make_shared<spdlog::sinks::ostream_sink_st>(std::cerr));
+  auto logger =
+      std::make_shared<spdlog::logger>("tipc-run", std::make_shared<spdlog::sinks::ostream_sink_st>(std::cerr));
   logger->set_pattern("tipc-run: %v");
   logger->set_level(verbose ? spdlog::level::debug : spdlog::level::off);
   spdlog::set_default_logger(logger);
@@ -162,7 +164,8 @@ int exit_code(const run::RunSummary& summary, const std::optional<report::RunRep
     if (!error->empty()) unwritten.push_back(*error);
   }
   if (unwritten.empty()) return code;
-  std::cerr << fmt::format("tipc-run: error: this run's results were not all recorded: {}\n", fmt::join(unwritten, "; "));
+  std::cerr << fmt::format("tipc-run: error: this run's results were not all recorded: {}\n",
+                           fmt::join(unwritten, "; "));
   return code == kExitPassed ? kExitFailed : code;
 }
 
@@ -212,8 +215,7 @@ Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const 
 }  // namespace
 
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
-              const Options& options, const run::ConfigsLeftOut& left_out,
-              run::ConfigCount configs) {
+              const Options& options, const run::ConfigsLeftOut& left_out, run::ConfigCount configs) {
   set_up_debug_log(options.verbose);
   auto report_error = [](const Error& e) {
     std::cerr << "tipc-run: error: " << e.str() << '\n';
@@ -242,7 +244,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   std::vector<const plan::Plan*> pointers, whole_pointers;
   for (const auto& plan : plans) pointers.push_back(&plan);
   for (const auto& plan : whole_plans) whole_pointers.push_back(&plan);
-  if (auto ok = read_earlier_runs(project.root, options.resume, pointers, scheduler); !ok) return report_error(ok.error());
+  if (auto ok = read_earlier_runs(project.root, options.resume, pointers, scheduler); !ok)
+    return report_error(ok.error());
 
   report::ConsoleReporter console(stdout, report::ConsoleStyle::detect(STDOUT_FILENO, options.quiet));
   const std::string settings_file =
@@ -260,7 +263,8 @@ int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan
   // Before the verdict, which stays the last line, and which the comparison with the baseline is part of.
   std::optional<report::RunReport> judged = reports.report();
   const history::RecordingRequest recording{options.history, options.no_history, options.baseline, options.bundle};
-  const int gated = history::record_and_compare(judged, recording, project.settings, project.root, std::cout, std::cerr);
+  const int gated =
+      history::record_and_compare(judged, recording, project.settings, project.root, std::cout, std::cerr);
   const std::vector<const std::string*> write_errors = {&reports.state_error(), &semantics.results_log->write_error(),
                                                         &reports.bundle_error()};
   const int code = exit_code(summary, judged, write_errors, options, semantics.says_verdict, configs);

@@ -6,8 +6,8 @@
 #include "cli/options.h"
 #include "cli/project.h"
 #include "plan/plan.h"
-#include "run/journal.h"
 #include "run/gpu_devices.h"
+#include "run/journal.h"
 #include "run/resources.h"
 #include "run/run_verdict.h"
 
@@ -23,7 +23,6 @@ Result<run::ResourceSpec> resources_for(const Options& options, const run::GpuIn
 // could not be written. `left_out`: the configs left out of the run (invalid, with their
 // problems, and excluded), for its reports; `configs`: how many were given and left out.
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
-              const Options& options, const run::ConfigsLeftOut& left_out,
-              run::ConfigCount configs);
+              const Options& options, const run::ConfigsLeftOut& left_out, run::ConfigCount configs);
 
 }  // namespace tipc::cli

@@ -3,10 +3,10 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/run_exit_code.h"
 #include "cli/plan_output.h"
 #include "cli/plan_warnings.h"
 #include "cli/project.h"
+#include "cli/run_exit_code.h"
 #include "cli/run_phase.h"
 #include "cli/suite.h"
 #include "cli/suite_modes.h"
@@ -37,8 +37,7 @@ class WholePlans {
 // Keeps this run's part of the plans: its shard's configs (kept whole in `whole_plans`,
 // which the reports describe), then the stages --only and -k select; prints the plans'
 // warnings, each once per suite. An exit code when there is nothing to go on with.
-std::optional<int> keep_selected(Suite& suite, const Options& options,
-                                 std::optional<WholePlans>& whole_plans) {
+std::optional<int> keep_selected(Suite& suite, const Options& options, std::optional<WholePlans>& whole_plans) {
   if (!plan::keep_shard(suite.plans, options.shard, options.dry_run ? std::cerr : std::cout)) {  // an empty shard
     return run::judge({}, false, suite.config_count()).exit_code({options.strict, options.allow_nothing});
   }
@@ -54,14 +53,14 @@ std::optional<int> keep_selected(Suite& suite, const Options& options,
 
 // What finding the project takes from the options.
 ProjectRequest project_request(const Options& options) {
-  return {options.config,  options.repo_root,   options.settings, options.dialect,
-          options.dialect_dir, options.launcher, options.trace_env, options.plan_from == PlanFrom::kDialect};
+  return {options.config,      options.repo_root, options.settings,  options.dialect,
+          options.dialect_dir, options.launcher,  options.trace_env, options.plan_from == PlanFrom::kDialect};
 }
 
 // What planning the suite takes from the options.
 SuiteRequest suite_request(const Options& options) {
-  return {options.modes, options.mode,   options.rules,  options.python, options.plan_from,
-          options.runner, options.strict, options.jobs, options.offline};
+  return {options.modes,  options.mode,   options.rules, options.python, options.plan_from,
+          options.runner, options.strict, options.jobs,  options.offline};
 }
 
 }  // namespace
@@ -80,8 +79,8 @@ int run_chain(const Options& given) {
   //    console (stderr on a dry run: its stdout is the plan). An invalid config is
   //    reported and left out; the others are still planned.
   const auto& chains = project->chains;
-  const auto files = plan::select_config_files(options.config, plan::config_exclusions(options.excludes, project->settings),
-                                              chains ? &*chains : nullptr);
+  const auto files = plan::select_config_files(
+      options.config, plan::config_exclusions(options.excludes, project->settings), chains ? &*chains : nullptr);
   if (!files) return report_error(files.error());
   auto suite = plan_suite(*files, *project, suite_request(options));
   if (!suite) return report_error(suite.error());
@@ -99,19 +98,19 @@ int run_chain(const Options& given) {
   // 4. A dry run prints the plans and stops.
   if (options.dry_run) {
     for (const auto& plan : plans) {
-      if (options.format == "jsonl") print_plan_jsonl(plan, std::cout);
-      else print_plan_text(plan, std::cout);
+      if (options.format == "jsonl")
+        print_plan_jsonl(plan, std::cout);
+      else
+        print_plan_text(plan, std::cout);
     }
     return suite->invalid_files.empty() ? kExitPassed : kExitUsage;
   }
 
   // 5. Data, resources, stages, reports.
-  const int exit_code =
-      run_plans(plans, whole_plans->get(), *project, options, {suite->problems, suite->excluded, suite->in_other_modes},
-                     suite->config_count());
+  const int exit_code = run_plans(plans, whole_plans->get(), *project, options,
+                                  {suite->problems, suite->excluded, suite->in_other_modes}, suite->config_count());
   std::cout << invalid_configs_summary(*suite);
   return exit_code;
 }
-
 
 }  // namespace tipc::cli

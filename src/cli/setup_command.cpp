@@ -8,8 +8,8 @@
 #include <iostream>
 #include <variant>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/subcommand.h"
 #include "core/locations.h"

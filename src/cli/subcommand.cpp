@@ -2,8 +2,8 @@
 
 #include <array>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/acceptance_command.h"
 #include "cli/compare_command.h"

@@ -1,6 +1,5 @@
 #include "cli/suite.h"
 
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -11,8 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "run/confinement.h"
-#include "setup/offline_downloads.h"
 #include "cli/running_binary.h"
 #include "config/project_settings.h"
 #include "core/locations.h"
@@ -23,7 +20,9 @@
 #include "plan/output_separation.h"
 #include "plan/plan_file.h"
 #include "plan/suite_planner.h"
+#include "run/confinement.h"
 #include "run/run_verdict.h"
+#include "setup/offline_downloads.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -61,8 +60,8 @@ void add_problems(Suite& suite, const std::string& file, const Error& error) {
   for (Diagnostic problem : error.diagnostics) {
     if (problem.file.empty()) problem.file = file;
     std::error_code ec;
-    const bool another_file = fs::path(problem.file).filename() != fs::path(file).filename() &&
-                              fs::is_regular_file(problem.file, ec);
+    const bool another_file =
+        fs::path(problem.file).filename() != fs::path(file).filename() && fs::is_regular_file(problem.file, ec);
     if (another_file) problem = {file, 0, "", problem.str()};
     suite.problems.push_back(std::move(problem));
   }
@@ -75,12 +74,14 @@ void leave_out_clashing_plans(Suite& suite) {
   std::map<std::size_t, Error> clashing;
   for (const auto& clash : plan::find_output_clashes(suite.plans)) {
     const plan::Plan& second = suite.plans[clash.second_plan];
-    const std::string first = clash.first_plan == clash.second_plan
-                                  ? "stage " + clash.first_stage
-                                  : fmt::format("stage {} of {}", clash.first_stage, suite.plans[clash.first_plan].config_path);
+    const std::string first =
+        clash.first_plan == clash.second_plan
+            ? "stage " + clash.first_stage
+            : fmt::format("stage {} of {}", clash.first_stage, suite.plans[clash.first_plan].config_path);
     clashing[clash.second_plan].diagnostics.push_back(
-        {second.config_path, 0, "", fmt::format("stage {} would write {}, which {} writes too: {}", clash.second_stage,
-                                                clash.path, first, clash.reason)});
+        {second.config_path, 0, "",
+         fmt::format("stage {} would write {}, which {} writes too: {}", clash.second_stage, clash.path, first,
+                     clash.reason)});
   }
   for (auto it = clashing.rbegin(); it != clashing.rend(); ++it) {
     add_problems(suite, suite.plans[it->first].config_path, it->second);
@@ -167,7 +168,8 @@ std::vector<Result<plan::Plan>> plan_each(const std::vector<plan::ConfigFile>& f
 
 }  // namespace
 
-Result<Suite> plan_mode_configs(const std::vector<plan::ConfigFile>& files, const Project& project, const SuiteRequest& given) {
+Result<Suite> plan_mode_configs(const std::vector<plan::ConfigFile>& files, const Project& project,
+                                const SuiteRequest& given) {
   const auto& chains = project.chains;
   // The reference's rules take any MODE; without a dialect the runners decide which they know.
   if (given.rules->checks_config() && !project.dialect_error) {
@@ -186,8 +188,10 @@ Result<Suite> plan_mode_configs(const std::vector<plan::ConfigFile>& files, cons
   suite.configs = files.size();
   auto plans = plan_each(files, project, given, suite);
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (plans[i]) suite.plans.push_back(std::move(*plans[i]));
-    else add_problems(suite, files[i].path, plans[i].error());
+    if (plans[i])
+      suite.plans.push_back(std::move(*plans[i]));
+    else
+      add_problems(suite, files[i].path, plans[i].error());
   }
   return suite;
 }
@@ -204,7 +208,8 @@ Result<void> finish_suite(Suite& suite, const Project& project, const SuiteReque
   return {};
 }
 
-Result<Suite> plan_configs(const std::vector<plan::ConfigFile>& files, const Project& project, const SuiteRequest& given) {
+Result<Suite> plan_configs(const std::vector<plan::ConfigFile>& files, const Project& project,
+                           const SuiteRequest& given) {
   Suite suite = TRY(plan_mode_configs(files, project, given));
   TRY(finish_suite(suite, project, given));
   return suite;
@@ -217,9 +222,10 @@ void print_planners(const Suite& suite, const Project& project, std::ostream& ou
     for (const auto& warning : project.dialect.warnings) warnings << "tipc-run: warning: " << warning.str() << '\n';
   }
   if (suite.separated > 0) {
-    out << fmt::format("tipc-run: {} share an output directory with another config: each writes below it, in a "
-                       "directory named after its config file\n",
-                       plural(suite.separated, "config"));
+    out << fmt::format(
+        "tipc-run: {} share an output directory with another config: each writes below it, in a "
+        "directory named after its config file\n",
+        plural(suite.separated, "config"));
   }
   if (suite.traced == 0) return;
   out << fmt::format("tipc-run: {} planned by tracing the repository's runner: {}\n", plural(suite.traced, "config"),
@@ -245,7 +251,8 @@ void print_invalid_configs(const Suite& suite, std::ostream& out) {
 std::string invalid_configs_summary(const Suite& suite) {
   const std::size_t other_modes = suite.in_other_modes.size();
   return invalid_configs_line(suite) +
-         (suite.excluded.empty() ? "" : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"))) +
+         (suite.excluded.empty() ? ""
+                                 : fmt::format("tipc-run: {} excluded\n", plural(suite.excluded.size(), "config"))) +
          (other_modes == 0 ? "" : fmt::format("tipc-run: {} in none of the MODEs\n", plural(other_modes, "config")));
 }
 

@@ -8,8 +8,8 @@
 
 #include "cli/plan_from.h"
 #include "cli/project.h"
-#include "config/project_settings.h"
 #include "config/config_text.h"
+#include "config/project_settings.h"
 #include "dialect/chains.h"
 #include "plan/config_selection.h"
 #include "plan/native_rules.h"
@@ -29,7 +29,7 @@ struct SuiteRequest {
   std::vector<std::string> modes;  // the MODEs as given; a directory suite plans each in turn
   std::string mode;                // the MODE planned now (the first of `modes` until then)
   const plan::PlanningRules* rules = &plan::native_planning_rules();  // the reference's under --compat
-  std::optional<std::string> python;  // --python: the interpreter of every stage
+  std::optional<std::string> python;                                  // --python: the interpreter of every stage
   PlanFrom plan_from = PlanFrom::kAuto;
   std::optional<std::string> runner;  // --runner: the runner script to trace
   bool strict = false;                // the traced plans' cross-check warnings are errors
@@ -49,21 +49,24 @@ struct Suite {
   // directory (plan/output_separation.h).
   std::size_t separated = 0;
   std::vector<std::string> excluded;  // configs --exclude (or the settings' exclude:) left out, not given
-  std::vector<plan::ConfigInOtherModes> in_other_modes;  // a directory's configs in none of the MODEs (cli/suite_modes.h)
+  std::vector<plan::ConfigInOtherModes>
+      in_other_modes;  // a directory's configs in none of the MODEs (cli/suite_modes.h)
 
-  run::ConfigCount config_count() const;         // given, and left out as invalid (the verdict's)
+  run::ConfigCount config_count() const;  // given, and left out as invalid (the verdict's)
 };
 
 // Plans every config. An invalid config is left out with all its problems and the others
 // are still planned: one upstream file that does not conform must not stop a folder. An
 // error only for what spoils every config: an unknown MODE, a settings problem.
-Result<Suite> plan_configs(const std::vector<plan::ConfigFile>& files, const Project& project, const SuiteRequest& given);
+Result<Suite> plan_configs(const std::vector<plan::ConfigFile>& files, const Project& project,
+                           const SuiteRequest& given);
 
 // plan_configs in two steps, for a suite of several MODEs (cli/suite_modes.h): the plans of
 // `files` in given.mode, then the steps over the whole suite (outputs shared between
 // configs separated, alignment stages, the order of stages writing one file, plans that
 // clash left out as invalid).
-Result<Suite> plan_mode_configs(const std::vector<plan::ConfigFile>& files, const Project& project, const SuiteRequest& given);
+Result<Suite> plan_mode_configs(const std::vector<plan::ConfigFile>& files, const Project& project,
+                                const SuiteRequest& given);
 Result<void> finish_suite(Suite& suite, const Project& project, const SuiteRequest& given);
 
 // Who planned the suite: "tipc-run: dialect NAME (SOURCE)" when the dialect planned a config

@@ -8,8 +8,8 @@
 #include <fmt/ranges.h>
 
 #include "cli/modes_command.h"
-#include "plan/mode_split.h"
 #include "core/plural.h"
+#include "plan/mode_split.h"
 #include "report/report_text.h"
 
 namespace tipc::cli {
@@ -60,7 +60,8 @@ std::string configs_taking_no_mode_line(const Suite& suite, const std::vector<st
   const std::size_t count = suite.in_other_modes.size();
   if (count == 0) return "";
   return fmt::format("tipc-run: {} {} none of the MODEs {}, not run: {}\n", plural(count, "config"),
-                     count == 1 ? "takes" : "take", fmt::join(modes, ","), report::configs_in_other_modes_by_chain(suite.in_other_modes));
+                     count == 1 ? "takes" : "take", fmt::join(modes, ","),
+                     report::configs_in_other_modes_by_chain(suite.in_other_modes));
 }
 
 }  // namespace tipc::cli

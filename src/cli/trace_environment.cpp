@@ -6,7 +6,8 @@
 
 namespace tipc::cli {
 
-Result<trace::PassedEnvironment> trace_environment(const config::ProjectSettings& settings, const std::vector<std::string>& trace_env_words) {
+Result<trace::PassedEnvironment> trace_environment(const config::ProjectSettings& settings,
+                                                   const std::vector<std::string>& trace_env_words) {
   trace::PassedEnvironment passed;
   std::vector<Diagnostic> problems;
   for (const auto& variable : settings.trace_env) {
@@ -20,7 +21,8 @@ Result<trace::PassedEnvironment> trace_environment(const config::ProjectSettings
     const auto equals = word.find('=');
     const std::string name = word.substr(0, equals);
     if (const auto why = trace::passed_variable_refusal(name)) {
-      problems.push_back({"", 0, "", fmt::format("--trace-env {}: {} cannot be passed into the trace: {}", word, name, *why)});
+      problems.push_back(
+          {"", 0, "", fmt::format("--trace-env {}: {} cannot be passed into the trace: {}", word, name, *why)});
       continue;
     }
     if (equals != std::string::npos) {
@@ -28,8 +30,8 @@ Result<trace::PassedEnvironment> trace_environment(const config::ProjectSettings
     } else if (const char* value = std::getenv(name.c_str())) {
       passed[name] = value;
     } else {
-      problems.push_back({"", 0, "", fmt::format("--trace-env {}: {} is not set here; give --trace-env {}=VALUE", word,
-                                                 name, name)});
+      problems.push_back(
+          {"", 0, "", fmt::format("--trace-env {}: {} is not set here; give --trace-env {}=VALUE", word, name, name)});
     }
   }
   if (!problems.empty()) return fail(Error{std::move(problems)});

@@ -35,9 +35,12 @@ plan::GpuElement reference_gpu_element(const std::string& text, std::string& ips
     e.ips = ips;
     e.nodes = count_listed(ips);
   }
-  if (e.gpus.size() <= 2) e.launch = plan::GpuElement::Launch::kSingle;
-  else if (ips.size() <= threshold) e.launch = plan::GpuElement::Launch::kMulti;
-  else e.launch = plan::GpuElement::Launch::kMultiNode;
+  if (e.gpus.size() <= 2)
+    e.launch = plan::GpuElement::Launch::kSingle;
+  else if (ips.size() <= threshold)
+    e.launch = plan::GpuElement::Launch::kMulti;
+  else
+    e.launch = plan::GpuElement::Launch::kMultiNode;
   if (!ips.empty()) e.ips = ips;
   e.gpu_count = e.cpu ? 0 : std::max(1, count_listed(e.gpus));
   return e;

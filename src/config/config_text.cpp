@@ -13,12 +13,11 @@ namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-Result<void> check_line_bytes(std::string_view line, const std::string& path, int number,
-                              const TextLimits& limits) {
+Result<void> check_line_bytes(std::string_view line, const std::string& path, int number, const TextLimits& limits) {
   if (line.size() > limits.max_line_bytes) {
-    return fail(Error::at(path, number, "",
-                          fmt::format("line is {} bytes long (limit {}); not a TIPC config",
-                                      line.size(), limits.max_line_bytes)));
+    return fail(Error::at(
+        path, number, "",
+        fmt::format("line is {} bytes long (limit {}); not a TIPC config", line.size(), limits.max_line_bytes)));
   }
   for (std::size_t i = 0; i < line.size();) {
     if (line[i] == '\0') {
@@ -26,8 +25,8 @@ Result<void> check_line_bytes(std::string_view line, const std::string& path, in
     }
     const auto character = decode_utf8(line, i);
     if (!character) {
-      return fail(Error::at(path, number, "",
-                            fmt::format("invalid UTF-8 at byte {} of the line; not a text file", i + 1)));
+      return fail(
+          Error::at(path, number, "", fmt::format("invalid UTF-8 at byte {} of the line; not a text file", i + 1)));
     }
     i += character->length;
   }
@@ -59,8 +58,8 @@ const std::string& ConfigText::header_line() const {
 
 Result<ConfigText> parse_config_text(std::string_view bytes, const std::string& path, const TextLimits& limits) {
   if (bytes.size() > limits.max_file_bytes) {
-    return fail(Error::at(path, 0, "",
-                          fmt::format("file is larger than {} bytes; not a TIPC config", limits.max_file_bytes)));
+    return fail(
+        Error::at(path, 0, "", fmt::format("file is larger than {} bytes; not a TIPC config", limits.max_file_bytes)));
   }
   ConfigText text{path, {}, 0, {}};
   if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());

@@ -18,8 +18,8 @@ namespace tipc::config {
 enum class LineView { kNormalised, kVerbatim };
 
 struct ConfigLine {
-  std::string text;      // without trailing spaces, tabs and CR: what default mode reads
-  std::string trailing;  // what was cut from its end, verbatim: the reference keeps it (compat)
+  std::string text;       // without trailing spaces, tabs and CR: what default mode reads
+  std::string trailing;   // what was cut from its end, verbatim: the reference keeps it (compat)
   int physical_line = 0;  // 1-based line number in the file, for diagnostics
 
   // A line of blanks counts in both views (docs/config-format.md#logical-lines); a line holding only a CR counts in
@@ -46,7 +46,7 @@ struct ConfigText {
 };
 
 struct TextLimits {
-  std::size_t max_file_bytes = 8u << 20;    // far above any real config (largest upstream: ~4 KiB)
+  std::size_t max_file_bytes = 8u << 20;  // far above any real config (largest upstream: ~4 KiB)
   std::size_t max_line_bytes = 64u << 10;
 };
 

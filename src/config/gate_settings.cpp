@@ -28,11 +28,13 @@ GateSetting read_gate(YamlReader& r, const YAML::Node& item, const std::string& 
   gate.metric = r.str(item, "metric");
   if (gate.metric.empty()) r.problem(item, "metric", "a gate names the figures it applies to (metric: ips)");
   gate.stage = r.str(item, "stage", "*");
-  if (r.child(item, "better")) gate.higher_is_better = r.one_of(item, "better", {"higher", "lower"}, "higher") == "higher";
+  if (r.child(item, "better"))
+    gate.higher_is_better = r.one_of(item, "better", {"higher", "lower"}, "higher") == "higher";
   gate.threshold = fraction(r, item, "threshold");
   gate.minimum = fraction(r, item, "minimum");
   gate.absolute = amount(r, item, "absolute");
-  gate.severity = r.one_of(item, "severity", {"fail", "warn"}, "fail") == "warn" ? GateSeverity::kWarn : GateSeverity::kFail;
+  gate.severity =
+      r.one_of(item, "severity", {"fail", "warn"}, "fail") == "warn" ? GateSeverity::kWarn : GateSeverity::kFail;
   gate.ignore = r.boolean(item, "ignore", false);
   gate.source = fmt::format("{}:{}", path, yaml_line(item));
   return gate;
@@ -52,8 +54,10 @@ std::optional<double> fraction_of(const std::string& text) {
 std::vector<GateSetting> read_gates(YamlReader& reader, const YAML::Node& list, const std::string& path) {
   std::vector<GateSetting> gates;
   for (const auto& item : list) {
-    if (item.IsMap()) gates.push_back(read_gate(reader, item, path));
-    else reader.problem(item, "gates", "a gate is a map (metric:, threshold:, ...)");
+    if (item.IsMap())
+      gates.push_back(read_gate(reader, item, path));
+    else
+      reader.problem(item, "gates", "a gate is a map (metric:, threshold:, ...)");
   }
   return gates;
 }

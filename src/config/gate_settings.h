@@ -23,7 +23,7 @@ struct GateSetting {
   std::optional<double> minimum;         // relative floor, as a fraction
   GateSeverity severity = GateSeverity::kFail;
   bool ignore = false;
-  std::string source;                    // "test_tipc/tipc-run.yaml:12"
+  std::string source;  // "test_tipc/tipc-run.yaml:12"
 };
 
 // Reads the `gates:` list; problems go to `reader` with their line and key.

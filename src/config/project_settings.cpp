@@ -181,8 +181,10 @@ std::vector<std::string> read_modes(YamlReader& r, const Node& item) {
   }
   for (const auto& mode : node) {
     const std::string name = mode.IsScalar() ? mode.Scalar() : "";
-    if (std::regex_match(name, mode_pattern)) modes.push_back(name);
-    else r.problem(mode, "modes", "expected a MODE name (letters, digits, '_')");
+    if (std::regex_match(name, mode_pattern))
+      modes.push_back(name);
+    else
+      r.problem(mode, "modes", "expected a MODE name (letters, digits, '_')");
   }
   return modes;
 }
@@ -192,7 +194,8 @@ void read_check_kind(YamlReader& r, const Node& item, AlignmentCheckSetting& che
   using Read = void (*)(YamlReader&, const Node&, AlignmentCheckSetting&);
   const std::pair<const char*, Read> kinds[] = {
       {"diff", read_diff_check}, {"ground_truth", read_ground_truth_check}, {"init", read_init_check}};
-  const auto given = std::count_if(std::begin(kinds), std::end(kinds), [&](const auto& k) { return r.child(item, k.first); });
+  const auto given =
+      std::count_if(std::begin(kinds), std::end(kinds), [&](const auto& k) { return r.child(item, k.first); });
   if (given != 1) r.problem(item, check.name, "give exactly one of diff, ground_truth or init");
   for (const auto& [key, read] : kinds) {
     const Node map = shaped(r, item, key, YAML::NodeType::Map);
@@ -234,8 +237,10 @@ void read_alignment_check(YamlReader& r, const Node& item, ProjectSettings& s) {
 
 void read_alignment(YamlReader& r, const Node& node, ProjectSettings& s) {
   for (const auto& item : node) {
-    if (item.IsMap()) read_alignment_check(r, item, s);
-    else r.problem(item, "alignment", "a check is a map");
+    if (item.IsMap())
+      read_alignment_check(r, item, s);
+    else
+      r.problem(item, "alignment", "a check is a map");
   }
 }
 
@@ -245,7 +250,8 @@ void read_slurm(YamlReader& r, const Node& node, SlurmSetting& slurm) {
   slurm.account = text(r, node, "account", false);
   slurm.cpus_per_task = positive(r, node, "cpus_per_task");
   if (const auto placement = text(r, node, "placement", false)) {
-    if (*placement == "slurm") slurm.tipc_run_places = false;
+    if (*placement == "slurm")
+      slurm.tipc_run_places = false;
     else if (*placement != "tipc-run") {
       r.problem(r.child(node, "placement"), "placement",
                 fmt::format("'{}' is neither tipc-run (pin each job to nodes it fits now) nor slurm", *placement));
@@ -253,8 +259,10 @@ void read_slurm(YamlReader& r, const Node& node, SlurmSetting& slurm) {
   }
   for (const auto& arg : shaped(r, node, "srun_args", YAML::NodeType::Sequence)) {
     const std::string flag = r.scalar(arg, "srun_args");
-    if (flag.starts_with("-")) slurm.srun_args.push_back(flag);
-    else r.problem(arg, "srun_args", fmt::format("'{}' is not an srun flag (-x or --name=value)", flag));
+    if (flag.starts_with("-"))
+      slurm.srun_args.push_back(flag);
+    else
+      r.problem(arg, "srun_args", fmt::format("'{}' is not an srun flag (-x or --name=value)", flag));
   }
 }
 
@@ -262,7 +270,8 @@ void read_gpus(YamlReader& r, const Node& node, GpuSetting& gpus) {
   r.check_keys(node, "gpus");
   gpus.expect = positive(r, node, "expect");
   if (const Node wait = r.child(node, "release_wait")) {
-    gpus.release_wait = r.non_negative(wait, "release_wait", "expected a number of seconds").value_or(gpus.release_wait);
+    gpus.release_wait =
+        r.non_negative(wait, "release_wait", "expected a number of seconds").value_or(gpus.release_wait);
   }
   gpus.exclusive = r.boolean(node, "exclusive", false);
 }
@@ -272,9 +281,12 @@ void read_history(YamlReader& r, const Node& root, ProjectSettings& s) {
   const Node node = r.child(root, "history");
   if (!node) return;
   const std::string value = r.scalar(node, "history");
-  if (value == "false") s.history = "";
-  else if (value.empty() || value == "true") r.problem(node, "history", "expected a file, or false for no history");
-  else s.history = value;
+  if (value == "false")
+    s.history = "";
+  else if (value.empty() || value == "true")
+    r.problem(node, "history", "expected a file, or false for no history");
+  else
+    s.history = value;
 }
 
 // `cpu_train_processes`: one number for every mode, or a map from modes (and `default`) to
@@ -289,8 +301,10 @@ void read_cpu_train_processes(YamlReader& r, const Node& root, ProjectSettings& 
     const std::string mode = r.scalar(entry.first, "cpu_train_processes");
     const std::optional<int> ranks = mode.empty() ? std::nullopt : positive(r, node, mode);
     if (!ranks) continue;
-    if (mode == "default") s.cpu_train_processes = *ranks;
-    else s.cpu_train_processes_by_mode[mode] = *ranks;
+    if (mode == "default")
+      s.cpu_train_processes = *ranks;
+    else
+      s.cpu_train_processes_by_mode[mode] = *ranks;
   }
 }
 
@@ -318,11 +332,14 @@ void read_trace_env(YamlReader& r, const Node& node, ProjectSettings& s) {
 void read_exclude(YamlReader& r, const Node& root, ProjectSettings& s) {
   const Node node = r.child(root, "exclude");
   if (!node) return;
-  const std::vector<Node> items = node.IsSequence() ? std::vector<Node>(node.begin(), node.end()) : std::vector<Node>{node};
+  const std::vector<Node> items =
+      node.IsSequence() ? std::vector<Node>(node.begin(), node.end()) : std::vector<Node>{node};
   for (const Node& item : items) {
     const std::string glob = r.scalar(item, "exclude");  // a problem when it is no string
-    if (!glob.empty()) s.exclude.push_back({glob, yaml_line(item)});
-    else if (item.IsScalar()) r.problem(item, "exclude", "an empty glob: expected a glob of configs to leave out");
+    if (!glob.empty())
+      s.exclude.push_back({glob, yaml_line(item)});
+    else if (item.IsScalar())
+      r.problem(item, "exclude", "an empty glob: expected a glob of configs to leave out");
   }
 }
 
@@ -331,14 +348,19 @@ void read_modes(YamlReader& r, const Node& root, ProjectSettings& s) {
   const Node node = r.child(root, "modes");
   if (!node) return;
   s.modes_line = yaml_line(node);
-  const std::vector<Node> items = node.IsSequence() ? std::vector<Node>(node.begin(), node.end()) : std::vector<Node>{node};
+  const std::vector<Node> items =
+      node.IsSequence() ? std::vector<Node>(node.begin(), node.end()) : std::vector<Node>{node};
   for (const Node& item : items) {
     const std::string mode = r.scalar(item, "modes");  // a problem when it is no string
-    if (item.IsScalar() && mode.empty()) r.problem(item, "modes", "an empty MODE");
-    else if (std::find(s.modes.begin(), s.modes.end(), mode) != s.modes.end()) r.problem(item, "modes", "MODE '" + mode + "' twice");
-    else if (!mode.empty()) s.modes.push_back(mode);
+    if (item.IsScalar() && mode.empty())
+      r.problem(item, "modes", "an empty MODE");
+    else if (std::find(s.modes.begin(), s.modes.end(), mode) != s.modes.end())
+      r.problem(item, "modes", "MODE '" + mode + "' twice");
+    else if (!mode.empty())
+      s.modes.push_back(mode);
   }
-  if (node.IsSequence() && items.empty()) r.problem(node, "modes", "an empty list: expected the MODEs of a run that names none");
+  if (node.IsSequence() && items.empty())
+    r.problem(node, "modes", "an empty list: expected the MODEs of a run that names none");
 }
 
 void read_settings(YamlReader& r, const Node& root, ProjectSettings& s) {
@@ -371,7 +393,8 @@ int ProjectSettings::cpu_train_processes_for(const std::string& mode) const {
 std::vector<DataStepSetting> ProjectSettings::data_for(const std::string& mode) const {
   std::vector<DataStepSetting> steps;
   for (const char* key : {"all", mode.c_str()}) {
-    if (const auto it = data.find(key); it != data.end()) steps.insert(steps.end(), it->second.begin(), it->second.end());
+    if (const auto it = data.find(key); it != data.end())
+      steps.insert(steps.end(), it->second.begin(), it->second.end());
   }
   return steps;
 }

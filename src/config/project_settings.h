@@ -6,25 +6,25 @@
 #include <string>
 #include <vector>
 
-#include "core/check_kind.h"
 #include "config/gate_settings.h"
+#include "core/check_kind.h"
 #include "core/error.h"
 #include "core/stage_kind.h"
 
 namespace tipc::config {
 
 struct DataStepSetting {
-  std::string archive;      // relative to the repository root
-  std::string destination;  // relative to the repository root
-  std::string creates;      // relative to the destination
-  int line = 0;             // of its `archive:` in the settings file, for messages
+  std::string archive;       // relative to the repository root
+  std::string destination;   // relative to the repository root
+  std::string creates;       // relative to the destination
+  int line = 0;              // of its `archive:` in the settings file, for messages
   int destination_line = 0;  // of its `destination:`
 };
 
 struct LogCheckSetting {
   std::string name;
-  std::string pattern;              // ECMAScript regex, matched per output line
-  std::vector<StageKind> kinds;     // the kinds of stage whose logs it reads; empty: all
+  std::string pattern;           // ECMAScript regex, matched per output line
+  std::vector<StageKind> kinds;  // the kinds of stage whose logs it reads; empty: all
 };
 
 // The stages an alignment check follows (`after:`): those of a kind, or those whose id
@@ -42,9 +42,9 @@ struct AlignmentCheckSetting {
   std::string name;
   StagesAfter after;
   CheckKind subcommand = CheckKind::kDiff;  // the tipc-run subcommand that runs it
-  std::vector<std::string> arguments;  // its arguments; {model_dir}, {log}, {output_dir}, {model}, {mode}
-  std::string source;                  // "test_tipc/tipc-run.yaml:12", for messages
-  std::vector<std::string> modes;      // the MODEs it applies to; empty: every MODE
+  std::vector<std::string> arguments;       // its arguments; {model_dir}, {log}, {output_dir}, {model}, {mode}
+  std::string source;                       // "test_tipc/tipc-run.yaml:12", for messages
+  std::vector<std::string> modes;           // the MODEs it applies to; empty: every MODE
 };
 
 // `slurm:` (docs/slurm.md): where --executor slurm sends the stages.
@@ -80,15 +80,14 @@ struct ExcludeSetting {
 };
 
 struct ProjectSettings {
-  std::string path;                              // "" when the project has none
+  std::string path;  // "" when the project has none
   // Seconds per stage kind; a kind without one (a service) has none. A conversion and a
   // traced chain's other programs take the export's unless given their own.
-  std::map<StageKind, double> timeouts{{StageKind::kTrain, 7200},  {StageKind::kEval, 1800},
-                                       {StageKind::kExport, 1800}, {StageKind::kInfer, 1800},
-                                       {StageKind::kCheck, 600},   {StageKind::kConvert, 1800},
-                                       {StageKind::kOther, 1800},  {StageKind::kSetup, 1800}};
-  double grace = 10;                             // seconds between SIGTERM and SIGKILL
-  double idle_timeout = 0;                       // `timeouts: idle`: no output this long is a TIMEOUT; 0: none
+  std::map<StageKind, double> timeouts{{StageKind::kTrain, 7200}, {StageKind::kEval, 1800}, {StageKind::kExport, 1800},
+                                       {StageKind::kInfer, 1800}, {StageKind::kCheck, 600}, {StageKind::kConvert, 1800},
+                                       {StageKind::kOther, 1800}, {StageKind::kSetup, 1800}};
+  double grace = 10;        // seconds between SIGTERM and SIGKILL
+  double idle_timeout = 0;  // `timeouts: idle`: no output this long is a TIMEOUT; 0: none
   GpuSetting gpus;
   std::vector<LogCheckSetting> log_checks;
   std::map<std::string, std::vector<DataStepSetting>> data;  // by MODE; "all" applies to every mode
@@ -100,12 +99,12 @@ struct ProjectSettings {
   std::map<std::string, int> cpu_train_processes_by_mode;  // where a mode has its own number
   std::vector<AlignmentCheckSetting> alignment;
   SlurmSetting slurm;
-  std::vector<GateSetting> gates;              // `gates:` (config/gate_settings.h)
+  std::vector<GateSetting> gates;  // `gates:` (config/gate_settings.h)
   // `history:`: the run history's file, relative to the repository root; nullopt: the
   // default; "" (`history: false`): no history.
   std::optional<std::string> history;
-  std::vector<ExcludeSetting> exclude;        // `exclude:` a glob or a list of them, in the file's order
-  std::vector<TraceEnvSetting> trace_env;     // `trace_env:` NAME: VALUE, in the file's order
+  std::vector<ExcludeSetting> exclude;     // `exclude:` a glob or a list of them, in the file's order
+  std::vector<TraceEnvSetting> trace_env;  // `trace_env:` NAME: VALUE, in the file's order
   // `modes:` a MODE or a list: the MODEs of a run that names none (`tipc-run test_tipc/configs`
   // runs the repository's usual CI set); `modes_line` its line, 0 when absent.
   std::vector<std::string> modes;

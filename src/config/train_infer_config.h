@@ -12,8 +12,8 @@ namespace tipc::config {
 struct Field {
   std::string key;
   std::string value;
-  std::string text;      // the whole line
-  int physical_line = 0; // 0: past the end of the file (reads as empty, docs/config-format.md#logical-lines)
+  std::string text;       // the whole line
+  int physical_line = 0;  // 0: past the end of the file (reads as empty, docs/config-format.md#logical-lines)
 };
 
 struct TrainInferConfig {
@@ -33,7 +33,6 @@ struct TrainInferConfig {
 };
 
 // The logical lines `view` reads (default mode: normalised; compat: the reference's bytes).
-TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules,
-                              LineView view = LineView::kNormalised);
+TrainInferConfig split_config(const ConfigText& text, const SplitRules& rules, LineView view = LineView::kNormalised);
 
 }  // namespace tipc::config

@@ -74,7 +74,8 @@ std::optional<double> YamlReader::non_negative(const YAML::Node& node, const std
 bool YamlReader::boolean(const YAML::Node& parent, const std::string& key, bool fallback) {
   const YAML::Node node = child(parent, key);
   bool value = fallback;
-  if (node && (!node.IsScalar() || !YAML::convert<bool>::decode(node, value))) problem(node, key, "expected true or false");
+  if (node && (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)))
+    problem(node, key, "expected true or false");
   return value;
 }
 
@@ -88,8 +89,10 @@ std::vector<std::string> YamlReader::strings(const YAML::Node& parent, const std
   }
   std::vector<std::string> out;
   for (const auto& item : node) {
-    if (item.IsScalar()) out.push_back(item.Scalar());
-    else problem(item, key, "expected a list of strings");
+    if (item.IsScalar())
+      out.push_back(item.Scalar());
+    else
+      problem(item, key, "expected a list of strings");
   }
   return out;
 }
@@ -108,7 +111,8 @@ std::vector<Diagnostic> YamlReader::finish() {
     if (!done.insert(position(node)).second) continue;
     for (const auto& item : node) {
       const std::string key = item.first.IsScalar() ? item.first.Scalar() : "?";
-      if (!read_keys_.contains({position(node), key})) problem(item.first, key, fmt::format("unknown key in {}", where));
+      if (!read_keys_.contains({position(node), key}))
+        problem(item.first, key, fmt::format("unknown key in {}", where));
     }
   }
   checked_.clear();

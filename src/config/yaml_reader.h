@@ -49,7 +49,7 @@ class YamlReader {
   std::string path_;
   std::vector<Diagnostic> problems_;
   std::set<std::pair<std::size_t, std::string>> read_keys_;  // (the map's position in the file, key)
-  std::vector<std::pair<YAML::Node, std::string>> checked_;   // maps whose keys are checked, and their names
+  std::vector<std::pair<YAML::Node, std::string>> checked_;  // maps whose keys are checked, and their names
 };
 
 }  // namespace tipc::config

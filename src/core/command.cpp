@@ -88,8 +88,8 @@ int spawn(const CommandSpec& spec, int out_fd, int err_fd, pid_t& pid, const sig
   auto args = c_strings(spec.argv);
   std::vector<char*> env;
   if (spec.environment) env = c_strings(*spec.environment);
-  const int error = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(),
-                                 spec.environment ? env.data() : environ);
+  const int error =
+      posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), spec.environment ? env.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   return error;
@@ -103,7 +103,8 @@ CommandOutcome run_command(const CommandSpec& spec) {
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (pipe2(out, O_CLOEXEC) != 0 || (spec.separate_stderr && pipe2(err, O_CLOEXEC) != 0)) {
     outcome.launch_error = std::strerror(errno);
-    for (int fd : {out[0], out[1]}) if (fd >= 0) close(fd);
+    for (int fd : {out[0], out[1]})
+      if (fd >= 0) close(fd);
     return outcome;
   }
   pid_t pid = 0;
@@ -114,8 +115,8 @@ CommandOutcome run_command(const CommandSpec& spec) {
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &previous);
   }
-  const int error = spawn(spec, out[1], spec.separate_stderr ? err[1] : out[1], pid,
-                          spec.running_group ? &previous : nullptr);
+  const int error =
+      spawn(spec, out[1], spec.separate_stderr ? err[1] : out[1], pid, spec.running_group ? &previous : nullptr);
   if (spec.running_group) {
     if (error == 0) spec.running_group->store(pid);
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
@@ -124,14 +125,16 @@ CommandOutcome run_command(const CommandSpec& spec) {
   if (spec.separate_stderr) close(err[1]);
   Stream streams[2] = {{out[0], &outcome.output}, {err[0], &outcome.error_output}};
   if (error != 0) {
-    for (auto& stream : streams) if (stream.fd >= 0) close(stream.fd);
+    for (auto& stream : streams)
+      if (stream.fd >= 0) close(stream.fd);
     outcome.launch_error = spec.argv[0] + ": " + std::strerror(error);
     return outcome;
   }
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(spec.timeout_seconds));
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.timeout_seconds));
   const bool closed = read_until_closed(streams, spec.output_limit, deadline);
-  for (auto& stream : streams) if (stream.fd >= 0) close(stream.fd);
+  for (auto& stream : streams)
+    if (stream.fd >= 0) close(stream.fd);
   // Output closed early does not mean the child finished: it is waited for up to the deadline.
   outcome.timed_out = !closed || !wait_until(pid, deadline);
   // What it left running in its group (a server it started in the background) ends with it.

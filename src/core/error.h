@@ -56,11 +56,11 @@ inline void take_value(Result<void>&&) {}
 // `if (!x) return fail(x.error());` would follow every call; a Result<void> gives no value.
 // A GNU statement expression (GCC and Clang), as ccache's and systemd's equivalents use, because
 // only a statement can return from the caller.
-#define TRY(...)                                                                      \
-  ({                                                                                  \
-    auto tipc_try_result_ = (__VA_ARGS__);                                            \
+#define TRY(...)                                                                     \
+  ({                                                                                 \
+    auto tipc_try_result_ = (__VA_ARGS__);                                           \
     if (!tipc_try_result_) return ::tipc::fail(std::move(tipc_try_result_).error()); \
-    ::tipc::detail::take_value(std::move(tipc_try_result_));                          \
+    ::tipc::detail::take_value(std::move(tipc_try_result_));                         \
   })
 
 // The text of an errno value ("No such file or directory"), for messages.

@@ -26,7 +26,8 @@ class JsonFieldReader {
  public:
   // `context` begins every message ("stage train: "); `where` is the object's place, put
   // before its keys ("needs.", "plans[0].stages[2].").
-  JsonFieldReader(const nlohmann::json& object, const std::string& file, std::string context = "", std::string where = "")
+  JsonFieldReader(const nlohmann::json& object, const std::string& file, std::string context = "",
+                  std::string where = "")
       : object_(object), file_(file), context_(std::move(context)), where_(std::move(where)) {}
 
   // A field that must be there (not absent, not null).

@@ -18,7 +18,7 @@ namespace tipc {
 // How messages name a file: "PATH: cannot <open_verb> <what>: REASON" when open() fails,
 // "PATH: cannot read <what>: it is a FIFO (named pipe), not a regular file" when it is no file.
 struct FileRole {
-  std::string_view what;               // "the config file", "the settings file"
+  std::string_view what;                // "the config file", "the settings file"
   std::string_view open_verb = "read";  // the configs' documented message says "cannot open"
   // false for files a hostile program may have put there (a traced runner's leftovers): a
   // symbolic link is refused, never followed.

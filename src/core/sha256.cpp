@@ -22,9 +22,7 @@ Sha256::Sha256() : context_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) {
   require(EVP_DigestInit_ex(context_.get(), EVP_sha256(), nullptr));
 }
 
-void Sha256::update(const void* data, std::size_t size) {
-  require(EVP_DigestUpdate(context_.get(), data, size));
-}
+void Sha256::update(const void* data, std::size_t size) { require(EVP_DigestUpdate(context_.get(), data, size)); }
 
 std::string Sha256::hex_digest() const {
   const std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> done(EVP_MD_CTX_new(), &EVP_MD_CTX_free);

@@ -17,8 +17,6 @@ const char* to_string(StageResult result) {
   return "?";
 }
 
-std::optional<StageResult> stage_result_from_string(std::string_view text) {
-  return from_word(text, kAllStageResults);
-}
+std::optional<StageResult> stage_result_from_string(std::string_view text) { return from_word(text, kAllStageResults); }
 
 }  // namespace tipc

@@ -26,8 +26,10 @@ std::string visible_text(std::string_view text) {
       ++i;
       continue;
     }
-    if (is_control_character(c->code_point)) out += written_out(c->code_point);
-    else out.append(text, i, c->length);
+    if (is_control_character(c->code_point))
+      out += written_out(c->code_point);
+    else
+      out.append(text, i, c->length);
     i += c->length;
   }
   return out;

@@ -33,8 +33,8 @@ class DownloadCache {
   // a process group of its own, killed after `timeout_seconds`) plus `options` (such as
   // --no-check-certificate) and keeps it. Returns the entry's path. A failure (exit code 1)
   // names the URL and the tool's last line.
-  Result<std::string> fetch(const std::string& url, const std::string& tool, const std::vector<std::string>& options = {},
-                            double timeout_seconds = 3600) const;
+  Result<std::string> fetch(const std::string& url, const std::string& tool,
+                            const std::vector<std::string>& options = {}, double timeout_seconds = 3600) const;
 
   // `git clone --mirror` of `url` into the cache; returns the mirror's path.
   Result<std::string> fetch_mirror(const std::string& url, double timeout_seconds = 3600) const;

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -59,9 +59,9 @@ class ScratchDir {
 Result<PathParts> declared_path(const DataStep& step) {
   const PathParts parts = split_path(step.creates);
   if (!is_confined_relative_path(step.creates) || parts.empty()) {
-    return fail(Error::at(step.archive, 0, "creates",
-                          "'creates' must be a relative path inside the destination without '..', got '" +
-                              step.creates + "'"));
+    return fail(
+        Error::at(step.archive, 0, "creates",
+                  "'creates' must be a relative path inside the destination without '..', got '" + step.creates + "'"));
   }
   return parts;
 }
@@ -82,15 +82,13 @@ struct FileState {
 Result<FileState> file_state(int fd, const std::string& path) {
   struct stat info {};
   if (::fstat(fd, &info) != 0) return fail(Error::at(path, 0, "", "cannot stat: " + errno_text(errno)));
-  return FileState{fmt::format("size={} mtime={}.{:09} ctime={}.{:09} inode={} device={}", info.st_size,
-                               info.st_mtim.tv_sec, info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec,
-                               info.st_ino, info.st_dev),
-                   static_cast<double>(info.st_ctim.tv_sec) + static_cast<double>(info.st_ctim.tv_nsec) * 1e-9};
+  return FileState{
+      fmt::format("size={} mtime={}.{:09} ctime={}.{:09} inode={} device={}", info.st_size, info.st_mtim.tv_sec,
+                  info.st_mtim.tv_nsec, info.st_ctim.tv_sec, info.st_ctim.tv_nsec, info.st_ino, info.st_dev),
+      static_cast<double>(info.st_ctim.tv_sec) + static_cast<double>(info.st_ctim.tv_nsec) * 1e-9};
 }
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 // A changed file keeps its ctime when the change falls within the timestamp tick of the
 // change before it, so a state is trusted only when the archive had been left alone for
@@ -104,7 +102,7 @@ std::string settled_state(const FileState& before, double read_from, const FileS
 
 struct Stamp {
   std::string digest;
-  std::string state;  // "" when not recorded
+  std::string state;                 // "" when not recorded
   std::vector<std::string> entries;  // an unpacked archive's top-level names (unpack_archive)
 };
 
@@ -251,7 +249,8 @@ Result<void> merge_into(const fs::path& from, const fs::path& to) {
     }
     if (fs::exists(existing) && it->is_directory()) fs::remove(target, ec);
     if (!ec) fs::rename(it->path(), target, ec);
-    if (ec) return fail(Error::at(target.string(), 0, "", "cannot move the unpacked entry into place: " + ec.message()));
+    if (ec)
+      return fail(Error::at(target.string(), 0, "", "cannot move the unpacked entry into place: " + ec.message()));
   }
   if (ec) return fail(Error::at(from.string(), 0, "", "cannot list the unpacked tree: " + ec.message()));
   return {};

@@ -70,7 +70,8 @@ void HashingSource::queue_in_order(std::size_t block, std::uint64_t size) {
   if (position_ > in_order_ || in_order_ >= end) return;
   {
     const std::lock_guard lock(mutex_);
-    queue_.push_back({block, static_cast<std::size_t>(in_order_ - position_), static_cast<std::size_t>(end - in_order_)});
+    queue_.push_back(
+        {block, static_cast<std::size_t>(in_order_ - position_), static_cast<std::size_t>(end - in_order_)});
     queued_[block] = true;
   }
   changed_.notify_all();

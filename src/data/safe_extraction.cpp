@@ -407,7 +407,8 @@ PathParts split_path(const std::string& path) {
 
 Result<ExtractReport> extract_into(HashingSource& source, const std::string& archive_path, const PathParts& creates,
                                    const ExtractLimits& limits, const fs::path& root) {
-  if (::mkdir(root.c_str(), 0755) != 0) return fail(Error::at(root.string(), 0, "", "cannot create: " + errno_text(errno)));
+  if (::mkdir(root.c_str(), 0755) != 0)
+    return fail(Error::at(root.string(), 0, "", "cannot create: " + errno_text(errno)));
   const UniqueFd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!root_fd.valid()) return fail(Error::at(root.string(), 0, "", "cannot open: " + errno_text(errno)));
   const Utf8Names utf8_names;  // for as long as the reader lives: a zip's UTF-8 names are read as such

@@ -86,9 +86,10 @@ Diagnostic gap_at(const config::TrainInferConfig& config, const std::vector<Anch
   const char* direction = shift < 0 ? "up" : "down";
   const bool own_line = shift < 0 ? !matches(anchor, config.at(anchor.line - 1)) : previous + 1 == anchor.line;
   if (own_line) {
-    const std::string what = shift < 0 ? fmt::format("line {} seems to be missing: expected {} here, found {}, which "
-                                                     "belongs on the next line",
-                                                     here.physical_line, expected_text(anchor), found_text(here))
+    const std::string what = shift < 0 ? fmt::format(
+                                             "line {} seems to be missing: expected {} here, found {}, which "
+                                             "belongs on the next line",
+                                             here.physical_line, expected_text(anchor), found_text(here))
                                        : fmt::format("line {} seems to be extra: found {} where {} belongs",
                                                      here.physical_line, found_text(here), expected_text(anchor));
     return {config.path, here.physical_line, key,
@@ -97,8 +98,8 @@ Diagnostic gap_at(const config::TrainInferConfig& config, const std::vector<Anch
   }
   const config::Field& after = config.at(previous + 1);
   const config::Field& moved = config.at(anchor.line + shift);
-  const std::string where = fmt::format("between line {} and line {}", config.at(previous).physical_line,
-                                        moved.physical_line);
+  const std::string where =
+      fmt::format("between line {} and line {}", config.at(previous).physical_line, moved.physical_line);
   return {config.path, after.physical_line, key,
           fmt::format("{}: {} is on line {}, one line {} its place, and every later line is shifted {} by one ({})",
                       shift < 0 ? "a line seems to be missing " + where : "an extra line seems to be " + where,
@@ -145,9 +146,10 @@ AnchorFindings check_anchors(const config::TrainInferConfig& config, const std::
   }
   if (structure_broken) return {std::move(found), {}};
   for (auto& note : found) {
-    note.message = fmt::format("{}; the runner reads this line by position and never compares its key, so it is "
-                               "accepted",
-                               note.message.substr(0, note.message.find(" (is ")));
+    note.message = fmt::format(
+        "{}; the runner reads this line by position and never compares its key, so it is "
+        "accepted",
+        note.message.substr(0, note.message.find(" (is ")));
   }
   return {{}, std::move(found)};
 }

@@ -180,8 +180,8 @@ std::vector<std::string> chain_modes(const Chains& chains, const std::string& he
 }
 
 const Chain* chain_of_config(const Chains& chains, const config::ConfigText& config, const std::string& mode) {
-  return choose_chain(chains, config_header(config.header_line()), std::filesystem::path(config.path).filename().string(),
-                      mode);
+  return choose_chain(chains, config_header(config.header_line()),
+                      std::filesystem::path(config.path).filename().string(), mode);
 }
 
 const Chain* dialect_chain(const Chains& chains) {

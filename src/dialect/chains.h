@@ -41,17 +41,17 @@ enum class ChainPlanner {
 struct Chain {
   std::string name;
   // The match: each list left empty holds for every config, else one value must match.
-  std::vector<std::string> headers;     // config_header() of the config
-  std::vector<std::string> file_names;  // globs on the config's file name
-  std::vector<std::string> when_modes;  // the MODE given
-  std::vector<std::string> runners;     // file names in test_tipc/, the first that exists is traced
-  std::vector<std::string> modes;       // the runner's modes, its usual one first
+  std::vector<std::string> headers;      // config_header() of the config
+  std::vector<std::string> file_names;   // globs on the config's file name
+  std::vector<std::string> when_modes;   // the MODE given
+  std::vector<std::string> runners;      // file names in test_tipc/, the first that exists is traced
+  std::vector<std::string> modes;        // the runner's modes, its usual one first
   std::vector<std::string> status_logs;  // the file names its status lines go to
-  RunnerSignature signature;            // how its runner is recognised under another name
-  std::vector<ScriptKey> script_keys;   // its scripts' keys, in the order they are tried
+  RunnerSignature signature;             // how its runner is recognised under another name
+  std::vector<ScriptKey> script_keys;    // its scripts' keys, in the order they are tried
   ChainPlanner planner = ChainPlanner::kRunner;
-  std::string unsupported;              // why it cannot run here; "" = it can
-  std::string file;                     // where it was read (chains.yaml and its line)
+  std::string unsupported;  // why it cannot run here; "" = it can
+  std::string file;         // where it was read (chains.yaml and its line)
   int line = 0;
 };
 

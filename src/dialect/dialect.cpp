@@ -12,10 +12,9 @@
 #include "config/yaml_file.h"
 #include "config/yaml_reader.h"
 #include "core/locations.h"
-#include "core/locations.h"
 #include "core/vocabulary.h"
-#include "dialect/template_variables.h"
 #include "dialect/layout.h"
+#include "dialect/template_variables.h"
 
 namespace tipc::dialect {
 namespace fs = std::filesystem;
@@ -34,11 +33,13 @@ Enum one_word(config::YamlReader& r, const Node& parent, const std::string& key,
 // A word or a list of words of a closed vocabulary; each unknown one is a problem naming `what`.
 template <typename Enum, std::size_t N>
 std::vector<Enum> word_list(config::YamlReader& r, const Node& parent, const std::string& key, const Enum (&all)[N],
-                             const char* what) {
+                            const char* what) {
   std::vector<Enum> out;
   for (const auto& word : r.strings(parent, key)) {
-    if (const auto member = from_word(word, all)) out.push_back(*member);
-    else r.problem(r.child(parent, key), key, fmt::format("unknown {} '{}' (known: {})", what, word, known_words(all)));
+    if (const auto member = from_word(word, all))
+      out.push_back(*member);
+    else
+      r.problem(r.child(parent, key), key, fmt::format("unknown {} '{}' (known: {})", what, word, known_words(all)));
   }
   return out;
 }
@@ -93,7 +94,8 @@ class DialectReader : public config::YamlReader {
     std::vector<std::string> parts;
     for (const auto& use : uses) {
       if (!told.insert(use.rename.old_name).second) continue;
-      parts.push_back(fmt::format("{{{}}} is now {{{}}} (line {})", use.rename.old_name, use.rename.new_name, use.line));
+      parts.push_back(
+          fmt::format("{{{}}} is now {{{}}} (line {})", use.rename.old_name, use.rename.new_name, use.line));
     }
     return {{path, uses.front().line, uses.front().key,
              fmt::format("key '{}': old template variable names, still read: {}; rename them (docs/config-format.md, "
@@ -143,7 +145,8 @@ class DialectReader : public config::YamlReader {
 StageTemplate stage(DialectReader& r, const Node& parent, const std::string& key) {
   const Node node = r.section(parent, key);
   if (!node || !node.IsMap()) {
-    if (parent.IsDefined()) r.problem(node ? node : parent, key, node ? "expected a map with command and log" : "missing");
+    if (parent.IsDefined())
+      r.problem(node ? node : parent, key, node ? "expected a map with command and log" : "missing");
     return {};
   }
   StageTemplate t;
@@ -195,11 +198,14 @@ LookupSlot lookup_slot(DialectReader& r, const Node& node) {
   r.check_keys(node, "a slot");
   LookupSlot slot;
   slot.by = r.variable_name(node, "by", std::string("autocast"));
-  for (const auto& c : r.child(node, "cases")) slot.cases.emplace_back(r.scalar(c.first, "cases"), r.template_scalar(c.second, "cases"));
+  for (const auto& c : r.child(node, "cases"))
+    slot.cases.emplace_back(r.scalar(c.first, "cases"), r.template_scalar(c.second, "cases"));
   slot.fallback = r.template_text(node, "default", std::string(" "));
   if (const Node replace = r.child(node, "replace")) {
-    if (!replace.IsSequence() || replace.size() != 2) r.problem(replace, "replace", "expected [from, to]");
-    else slot.replace.emplace(r.scalar(replace[0], "replace"), r.scalar(replace[1], "replace"));
+    if (!replace.IsSequence() || replace.size() != 2)
+      r.problem(replace, "replace", "expected [from, to]");
+    else
+      slot.replace.emplace(r.scalar(replace[0], "replace"), r.scalar(replace[1], "replace"));
   }
   return slot;
 }
@@ -210,13 +216,16 @@ std::map<int, int> layout(DialectReader& r, const Node& root) {
   for (const auto& item : node) {
     const std::string name = r.scalar(item.first, "layout");
     const auto position = reference_position(name);
-    if (!position) r.problem(item.first, name, fmt::format("unknown position in layout (known: {})", layout_names()));
-    else out[*position] = r.integer(node, name);
+    if (!position)
+      r.problem(item.first, name, fmt::format("unknown position in layout (known: {})", layout_names()));
+    else
+      out[*position] = r.integer(node, name);
   }
   return out;
 }
 
-std::vector<std::pair<std::string, LookupSlot>> lookup_slots(DialectReader& r, const Node& root, const std::string& key) {
+std::vector<std::pair<std::string, LookupSlot>> lookup_slots(DialectReader& r, const Node& root,
+                                                             const std::string& key) {
   std::vector<std::pair<std::string, LookupSlot>> slots;
   // A slot may take a planner variable's name: it then replaces that variable (PaddleVideo's epoch).
   for (const auto& item : r.child(root, key)) {
@@ -316,7 +325,8 @@ void read_slots_and_anchors(DialectReader& r, const Node& root, Dialect& d) {
     a.line = r.integer(node, "line");
     a.keys = r.strings(node, "key");
     a.header = r.str(node, "header", std::string());
-    if (a.keys.empty() == a.header.empty()) r.problem(node, "anchors", "each anchor needs exactly one of key or header");
+    if (a.keys.empty() == a.header.empty())
+      r.problem(node, "anchors", "each anchor needs exactly one of key or header");
     d.anchors.push_back(a);
   }
 }

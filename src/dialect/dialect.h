@@ -48,7 +48,7 @@ struct ModelSuffixRule {
 struct TrainerRule {
   enum class Match { kKeyEquals, kKeyGlob, kToStatic };
   Match match = Match::kKeyEquals;
-  int train_line = 0;   // ignored for kToStatic (uses the norm line)
+  int train_line = 0;  // ignored for kToStatic (uses the norm line)
   int export_line = 0;
   bool quant = false;
 };
@@ -56,83 +56,84 @@ struct TrainerRule {
 struct ToStatic {
   enum class Source { kNone, kHeaderLookup, kLine };
   Source source = Source::kNone;
-  int line = 0;               // for kLine
-  std::string join = "  ";    // text between the norm script and the to-static text
-  bool own_slot = false;      // Det: the text goes into the {to_static_text} slot instead
+  int line = 0;             // for kLine
+  std::string join = "  ";  // text between the norm script and the to-static text
+  bool own_slot = false;    // Det: the text goes into the {to_static_text} slot instead
 };
 
 // Which events touch CUDA_VISIBLE_DEVICES in compat mode (docs/reference-runner.md#cuda_visible_devices).
 struct DeviceEvents {
-  bool set_on_gpu_select = false;    // single-character gpu element: set when selected
+  bool set_on_gpu_select = false;  // single-character gpu element: set when selected
   bool apply_before_eval = false;
   bool apply_before_infer = true;
   bool unset_after_infer = false;
   bool unset_after_trainer = false;
   bool unset_before_train = false;
-  bool whole_list = false;           // GAN: the whole comma list instead of its first id
-  bool ips_first_gpu = false;        // models tutorial: an `ips;gpus` element applies its first gpu
+  bool whole_list = false;     // GAN: the whole comma list instead of its first id
+  bool ips_first_gpu = false;  // models tutorial: an `ips;gpus` element applies its first gpu
 };
 
 struct StageTemplate {
-  std::string command;          // the reference's command text (status line, compat shell text)
+  std::string command;                  // the reference's command text (status line, compat shell text)
   std::string evaluated = "{command}";  // what the reference hands to the shell
-  std::string log;              // where the stage's output goes
-  std::string status_log;       // the log named in the status line
-  std::string trainer_log;      // a log the trainer writes itself, appended to `log` afterwards (OCR, Clas)
+  std::string log;                      // where the stage's output goes
+  std::string status_log;               // the log named in the status line
+  std::string trainer_log;              // a log the trainer writes itself, appended to `log` afterwards (OCR, Clas)
 };
 
 struct InferBranch {
   std::vector<InferenceLoop> loops;  // iteration order, outermost first
   std::vector<SkipRule> skip;
   StageTemplate stage;
-  std::string results_dir;         // Seg's per-run results directory ({results_dir_arg})
+  std::string results_dir;  // Seg's per-run results directory ({results_dir_arg})
 };
 
 struct WholeInfer {
   WholeInferStyle style = WholeInferStyle::kNone;  // export_list (OCR/Seg), kl_quant (Clas), mode_list (Det)
-  std::vector<std::string> modes;  // MODE values that take this branch
+  std::vector<std::string> modes;                  // MODE values that take this branch
   StageTemplate export_stage;
   std::string model_dir = "{infer_model}";
   std::string export_output = "{infer_model}";
   int data_line = 48;
-  std::string infer_cwd = ".";     // Clas KL: the runner changes into deploy/
+  std::string infer_cwd = ".";  // Clas KL: the runner changes into deploy/
 };
 
 struct Dialect {
   std::string name;
   std::string source_file;
-  std::vector<std::string> markers;         // repository-root paths that identify it
+  std::vector<std::string> markers;  // repository-root paths that identify it
   std::vector<std::string> known_modes;
 
   config::SplitRules compat_split;
   EpochBatch epoch_batch = EpochBatch::kModeSelect;
   UseGpuPairing use_gpu_pairing = UseGpuPairing::kPerPosition;
-  std::map<int, int> layout;                // reference position -> this dialect's line (dialect/layout.h)
-  std::optional<LookupSlot> autocast;       // the autocast value per trainer instead of the L6 list
+  std::map<int, int> layout;           // reference position -> this dialect's line (dialect/layout.h)
+  std::optional<LookupSlot> autocast;  // the autocast value per trainer instead of the L6 list
   std::vector<TrainerRule> trainer_rules;
   bool unknown_trainer_uses_norm = true;
   ToStatic to_static;
   int ips_threshold = 15;
   DeviceEvents devices;
 
-  std::string log_dir;        // LOG
-  std::string save_log;       // per (gpu, autocast, trainer) training directory
+  std::string log_dir;   // LOG
+  std::string save_log;  // per (gpu, autocast, trainer) training directory
   std::string save_log_multi_node;
-  std::string weights;        // checkpoint path used by eval and export
-  std::vector<GlobValue> weights_subdir;   // {weights_subdir}; first matching model glob, else the model name
-  std::vector<std::string> export_without_weights;  // compat: models whose export gets no weights (D14 in docs/reference-runner.md)
-  std::optional<std::string> checkpoint_fallback;   // Seg: replaces train_model_name after training
+  std::string weights;                    // checkpoint path used by eval and export
+  std::vector<GlobValue> weights_subdir;  // {weights_subdir}; first matching model glob, else the model name
+  std::vector<std::string>
+      export_without_weights;  // compat: models whose export gets no weights (D14 in docs/reference-runner.md)
+  std::optional<std::string> checkpoint_fallback;  // Seg: replaces train_model_name after training
   int eval_weights_key_line = 10;
-  bool pact_pretrain_from_norm = false;   // Seg: pact/fpgm reuse the last norm run's eval weights
+  bool pact_pretrain_from_norm = false;  // Seg: pact/fpgm reuse the last norm run's eval weights
 
   StageTemplate train_single, train_multi, train_multi_node;
-  Launcher launcher;          // the default launcher of distributed trains (configs/launchers.yaml)
+  Launcher launcher;  // the default launcher of distributed trains (configs/launchers.yaml)
   StageTemplate eval, export_, onnx_export;
-  std::string onnx_export_key;          // key(L35) that enables the ONNX export
+  std::string onnx_export_key;                                   // key(L35) that enables the ONNX export
   std::vector<std::pair<std::string, LookupSlot>> lookup_slots;  // rendered in file order, per train iteration
   std::vector<std::pair<std::string, LookupSlot>> infer_slots;   // the same, per inference stage
-  std::map<std::string, std::string> train_env;   // extra variables exported before training (GAN)
-  int max_physical_lines = 0;   // compat: the runner reads only this many physical lines (Tpl: 51)
+  std::map<std::string, std::string> train_env;                  // extra variables exported before training (GAN)
+  int max_physical_lines = 0;  // compat: the runner reads only this many physical lines (Tpl: 51)
   std::vector<ModelSuffixRule> model_suffix;
 
   std::string infer_model_dir;
@@ -141,8 +142,8 @@ struct Dialect {
   InferBranch infer_cpu, infer_gpu;
 
   WholeInfer whole_infer;
-  std::string status_line;   // format of one results_python.log line
-  std::string banner;        // written before the first status line of a run ("" = none)
+  std::string status_line;  // format of one results_python.log line
+  std::string banner;       // written before the first status line of a run ("" = none)
 
   std::vector<Anchor> anchors;
 

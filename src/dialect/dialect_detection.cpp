@@ -38,7 +38,8 @@ std::string matches_text(const std::vector<MarkerMatch>& matches) {
 Error undecided(const std::string& root, const std::string& why, const std::vector<Dialect>& dialects) {
   std::string text = why + "; the dialects and their markers:";
   for (const auto& d : dialects) {
-    text += fmt::format("\n  {:<16} {}", d.name, d.markers.empty() ? "(none)" : fmt::format("{}", fmt::join(d.markers, ", ")));
+    text += fmt::format("\n  {:<16} {}", d.name,
+                        d.markers.empty() ? "(none)" : fmt::format("{}", fmt::join(d.markers, ", ")));
   }
   text += "\nname the dialect with --dialect NAME, or with `dialect: NAME` in test_tipc/tipc-run.yaml";
   return Error::at(root, 0, "", text);
@@ -66,13 +67,15 @@ Result<DialectChoice> detect_dialect(const std::string& directory, const std::st
   auto dialects = TRY(shipped_dialects(directory));
   std::vector<MarkerMatch> outside, inside;  // markers outside test_tipc/ and inside it
   for (const auto& d : dialects) {
-    if (auto marker = found_marker(d, repo_root, false); !marker.empty()) outside.push_back({d.name, marker});
-    else if (auto weak = found_marker(d, repo_root, true); !weak.empty()) inside.push_back({d.name, weak});
+    if (auto marker = found_marker(d, repo_root, false); !marker.empty())
+      outside.push_back({d.name, marker});
+    else if (auto weak = found_marker(d, repo_root, true); !weak.empty())
+      inside.push_back({d.name, weak});
   }
   const std::vector<MarkerMatch>& deciding = outside.empty() ? inside : outside;
   if (deciding.empty()) {
-    return fail(undecided(repo_root, "no dialect marker found here (a test_tipc/ copied without the repository?)",
-                          dialects));
+    return fail(
+        undecided(repo_root, "no dialect marker found here (a test_tipc/ copied without the repository?)", dialects));
   }
   if (deciding.size() > 1) {
     return fail(undecided(repo_root, "markers of several dialects found: " + matches_text(deciding), dialects));
@@ -84,9 +87,10 @@ Result<DialectChoice> detect_dialect(const std::string& directory, const std::st
                                  matches_text(inside));
   }
   if (outside.empty()) {
-    choice.doubt = fmt::format("the dialect {} rests on {} alone, a file every copied test_tipc/ has; if this is "
-                               "not a {} repository, name the dialect with --dialect",
-                               choice.name, deciding.front().marker, choice.name);
+    choice.doubt = fmt::format(
+        "the dialect {} rests on {} alone, a file every copied test_tipc/ has; if this is "
+        "not a {} repository, name the dialect with --dialect",
+        choice.name, deciding.front().marker, choice.name);
   }
   return choice;
 }

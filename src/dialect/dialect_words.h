@@ -38,8 +38,8 @@ enum class SkipRule {
   kRunModes,
 };
 inline constexpr SkipRule kAllSkipRules[] = {
-    SkipRule::kCpuNoMkldnnFp16,    SkipRule::kCpuQuantNeedsInt8,       SkipRule::kCpuNoMkldnnQuant,
-    SkipRule::kCpuNonquantNeedsFp32, SkipRule::kGpuInt8NeedsQuant,     SkipRule::kGpuFp16Int8NeedTrt,
+    SkipRule::kCpuNoMkldnnFp16,         SkipRule::kCpuQuantNeedsInt8,        SkipRule::kCpuNoMkldnnQuant,
+    SkipRule::kCpuNonquantNeedsFp32,    SkipRule::kGpuInt8NeedsQuant,        SkipRule::kGpuFp16Int8NeedTrt,
     SkipRule::kGpuQuantNeedsTrtNonInt8, SkipRule::kGpuPrecisionTrueNeedsTrt, SkipRule::kRunModes};
 
 const char* to_string(EpochBatch value);

@@ -21,9 +21,11 @@ Result<Launcher> load_launcher(const std::string& file, const std::string& name)
   if (!node || !node.IsMap()) {
     std::vector<std::string> known;
     for (const auto& item : root) known.push_back(r.scalar(item.first, "launchers"));
-    return fail(Error::at(file, 0, name, fmt::format("unknown launcher '{}' (known: {})", name, fmt::join(known, ", "))));
+    return fail(
+        Error::at(file, 0, name, fmt::format("unknown launcher '{}' (known: {})", name, fmt::join(known, ", "))));
   }
-  Launcher launcher{name, r.str(node, "multi", ""), r.str(node, "multi_node", ""), r.boolean(node, "spawns_ranks", false)};
+  Launcher launcher{name, r.str(node, "multi", ""), r.str(node, "multi_node", ""),
+                    r.boolean(node, "spawns_ranks", false)};
   if (auto problems = r.finish(); !problems.empty()) return fail(Error{std::move(problems)});
   return launcher;
 }

@@ -8,8 +8,8 @@ namespace tipc::dialect {
 
 struct Launcher {
   std::string name;
-  std::string multi;        // {launcher_args} text for a multi-GPU train on one node
-  std::string multi_node;   // ... on several nodes
+  std::string multi;          // {launcher_args} text for a multi-GPU train on one node
+  std::string multi_node;     // ... on several nodes
   bool spawns_ranks = false;  // tipc-run starts one process per GPU with the rank variables
 };
 

@@ -122,8 +122,9 @@ bool is_planner_variable(std::string_view name) {
 
 std::optional<std::string> current_variable_name(std::string_view old_name) {
   if (numbered(old_name, kOldArgPrefix)) return "arg_" + std::string(old_name.substr(kOldArgPrefix.size()));
-  const auto* found = std::find_if(std::begin(kPlannerVariables), std::end(kPlannerVariables),
-                                   [&](const PlannerVariable& v) { return !old_name.empty() && v.old_name == old_name; });
+  const auto* found =
+      std::find_if(std::begin(kPlannerVariables), std::end(kPlannerVariables),
+                   [&](const PlannerVariable& v) { return !old_name.empty() && v.old_name == old_name; });
   if (found == std::end(kPlannerVariables)) return std::nullopt;
   return std::string(found->name);
 }

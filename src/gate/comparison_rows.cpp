@@ -16,8 +16,8 @@ std::string value_text(double value, const std::string& unit) {
 }
 
 ComparisonRow result_row(const StageComparison& stage) {
-  ComparisonRow row{stage.result, Severity::kFail, stage.config, stage.mode, stage.stage, "result", "-", "-", "", "",
-                    stage.why};
+  ComparisonRow row{stage.result, Severity::kFail, stage.config, stage.mode, stage.stage, "result", "-", "-", "",
+                    "",           stage.why};
   if (stage.base_result) row.base = to_string(*stage.base_result);
   if (stage.current_result) row.current = to_string(*stage.current_result);
   return row;
@@ -26,11 +26,17 @@ ComparisonRow result_row(const StageComparison& stage) {
 ComparisonRow figure_row(const StageComparison& stage, const FigureComparison& figure) {
   const stats::Comparison& c = figure.comparison;
   const bool both = figure.result != Class::kNew && figure.result != Class::kGone;
-  ComparisonRow row{figure.result, figure.severity, stage.config, stage.mode, stage.stage, figure.name,
+  ComparisonRow row{figure.result,
+                    figure.severity,
+                    stage.config,
+                    stage.mode,
+                    stage.stage,
+                    figure.name,
                     figure.result == Class::kNew ? "-" : value_text(c.base, figure.unit),
                     figure.result == Class::kGone ? "-" : value_text(c.current, figure.unit),
                     both ? fmt::format("{:+.2f}%", c.relative_change * 100) : "",
-                    c.p_value ? fmt::format("{:.3g}", *c.p_value) : "", both ? c.why : ""};
+                    c.p_value ? fmt::format("{:.3g}", *c.p_value) : "",
+                    both ? c.why : ""};
   if (!figure.rule.empty()) row.why += (row.why.empty() ? "rule " : "; rule ") + figure.rule;
   return row;
 }
@@ -47,10 +53,13 @@ std::vector<ComparisonRow> comparison_rows(const RunComparison& comparison) {
 }
 
 std::string comparison_summary(const std::vector<ComparisonRow>& rows) {
-  const auto count = [&](Class c) { return std::count_if(rows.begin(), rows.end(), [&](const auto& r) { return r.result == c; }); };
+  const auto count = [&](Class c) {
+    return std::count_if(rows.begin(), rows.end(), [&](const auto& r) { return r.result == c; });
+  };
   const auto failing = std::count_if(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.fails(); });
   return fmt::format("{} regressed ({} failing), {} improved, {} unchanged, {} new, {} gone", count(Class::kRegressed),
-                     failing, count(Class::kImproved), count(Class::kUnchanged), count(Class::kNew), count(Class::kGone));
+                     failing, count(Class::kImproved), count(Class::kUnchanged), count(Class::kNew),
+                     count(Class::kGone));
 }
 
 }  // namespace tipc::gate

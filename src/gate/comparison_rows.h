@@ -12,10 +12,10 @@ struct ComparisonRow {
   Class result = Class::kUnchanged;
   Severity severity = Severity::kFail;
   std::string config, mode, stage;
-  std::string figure;   // "result" for the stage's result
+  std::string figure;         // "result" for the stage's result
   std::string base, current;  // "PASS", "120.5 samples/s", "-" when absent
-  std::string change;   // "-20.00%", "" for results
-  std::string p_value;  // "1.08e-05", "" when the test was not used
+  std::string change;         // "-20.00%", "" for results
+  std::string p_value;        // "1.08e-05", "" when the test was not used
   std::string why;
   // The row counts against the comparison: a result or fail-severity figure REGRESSED.
   bool fails() const { return gate::fails(result, severity); }

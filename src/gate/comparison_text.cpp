@@ -28,8 +28,10 @@ std::string class_word(const ComparisonRow& row) {
 using Cells = std::array<std::string, 7>;  // class, stage, figure, baseline -> new, change, p, why
 
 Cells cells_of(const ComparisonRow& row) {
-  return {class_word(row), row.stage, row.figure, row.base + " -> " + row.current, row.change,
-          row.p_value.empty() ? "" : "p=" + row.p_value, row.why};
+  return {class_word(row), row.stage,
+          row.figure,      row.base + " -> " + row.current,
+          row.change,      row.p_value.empty() ? "" : "p=" + row.p_value,
+          row.why};
 }
 
 std::string aligned(const std::vector<std::pair<std::string, Cells>>& lines) {
@@ -72,16 +74,18 @@ std::string markdown_comparison(const ComparedRuns& runs, const std::vector<Comp
   std::string changed, unchanged;
   std::size_t unchanged_rows = 0;
   for (const ComparisonRow& row : rows) {
-    if (row.result == Class::kUnchanged) ++unchanged_rows, unchanged += markdown_row(row);
-    else changed += markdown_row(row);
+    if (row.result == Class::kUnchanged)
+      ++unchanged_rows, unchanged += markdown_row(row);
+    else
+      changed += markdown_row(row);
   }
   std::string out = fmt::format("### {} tipc-run compare: {}\n\n", any_fails(rows) ? "❌" : "✅",
                                 report::markdown_cell(headline(runs, rows)));
   out += fmt::format("Baseline {} · new {}\n\n", report::markdown_code(runs.base), report::markdown_code(runs.current));
   if (!changed.empty()) out += kMarkdownHeader + changed + "\n";
   if (unchanged_rows > 0) {
-    out += fmt::format("<details><summary>{} unchanged</summary>\n\n{}{}\n</details>\n", unchanged_rows, kMarkdownHeader,
-                       unchanged);
+    out += fmt::format("<details><summary>{} unchanged</summary>\n\n{}{}\n</details>\n", unchanged_rows,
+                       kMarkdownHeader, unchanged);
   }
   return out;
 }

@@ -24,8 +24,8 @@ std::vector<double> ips_samples(const report::BenchmarkFigures& figures) {
   return samples;
 }
 
-void add(std::vector<Figure>& out, std::string name, std::string unit, stats::Better better, std::vector<double> samples,
-         bool gated = true) {
+void add(std::vector<Figure>& out, std::string name, std::string unit, stats::Better better,
+         std::vector<double> samples, bool gated = true) {
   out.push_back({std::move(name), std::move(unit), better, std::move(samples), gated});
 }
 
@@ -52,7 +52,8 @@ void add_timings(std::vector<Figure>& out, const report::InferenceTimings& t) {
       {"infer:gpu_rss_mb", &t.gpu_rss_mb},
   }};
   for (const auto& [name, value] : timings) {
-    if (*value) add(out, name, std::string_view(name).ends_with("_mb") ? "MiB" : "ms", stats::Better::kLower, {**value});
+    if (*value)
+      add(out, name, std::string_view(name).ends_with("_mb") ? "MiB" : "ms", stats::Better::kLower, {**value});
   }
 }
 
@@ -78,7 +79,7 @@ void add_gpu(std::vector<Figure>& out, const StageReport& stage) {
 stats::Better default_direction(const std::string& name) {
   const std::string low = lower(name);
   static constexpr std::array<std::string_view, 9> kLowerIsBetter = {"loss", "err", "cost", "latency", "_ms",
-                                                                     "time", "mem", "_mb", "wer"};
+                                                                     "time", "mem", "_mb",  "wer"};
   const bool lower = std::any_of(kLowerIsBetter.begin(), kLowerIsBetter.end(),
                                  [&](std::string_view word) { return low.find(word) != std::string::npos; }) ||
                      low == "cer";

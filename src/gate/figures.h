@@ -15,7 +15,7 @@ struct Figure {
   // "ips", "batch_cost_s", "eval:top1" (its stage kind, then the log's name), "infer:inference_ms",
   // "gpu:memory_peak_mib" (the driver's), "check:logits: max"
   std::string name;
-  std::string unit;             // "samples/s", "s", "MiB", "ms", "%", "W", "" (a plain number)
+  std::string unit;  // "samples/s", "s", "MiB", "ms", "%", "W", "" (a plain number)
   stats::Better better = stats::Better::kHigher;
   std::vector<double> samples;  // per-step values after warm-up (ips), or the one value
   // Compared without a `gates:` rule naming it. Check values and train-log figures are

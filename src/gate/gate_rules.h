@@ -15,18 +15,18 @@ enum class Severity { kWarn, kFail };
 const char* to_string(Severity severity);  // "warn", "fail"
 
 struct GateRule {
-  std::string metric;                // a glob over figure names: "ips", "eval:*", "infer:*_ms"
-  std::string stage = "*";           // a glob over stage ids
+  std::string metric;                   // a glob over figure names: "ips", "eval:*", "infer:*_ms"
+  std::string stage = "*";              // a glob over stage ids
   std::optional<stats::Better> better;  // unset: the figure's default direction
-  stats::ChangeRule change;          // thresholds (its `better` is replaced by the above)
+  stats::ChangeRule change;             // thresholds (its `better` is replaced by the above)
   Severity severity = Severity::kFail;
-  bool ignore = false;               // `ignore: true`: never gated
-  std::string source;                // "test_tipc/tipc-run.yaml:12", for messages
+  bool ignore = false;  // `ignore: true`: never gated
+  std::string source;   // "test_tipc/tipc-run.yaml:12", for messages
 };
 
 struct GateRules {
   std::vector<GateRule> rules;
-  stats::ChangeRule defaults;        // for a gated-by-default figure no rule names
+  stats::ChangeRule defaults;  // for a gated-by-default figure no rule names
   Severity default_severity = Severity::kFail;
 };
 

@@ -32,9 +32,10 @@ void classify_result(StageComparison& out, const StageSnapshot* base, const Stag
   const bool base_ran = base && ran(base->result), current_ran = current && ran(current->result);
   if (!base_ran || !current_ran) {
     out.result = base_ran ? Class::kGone : current_ran ? Class::kNew : Class::kUnchanged;
-    out.why = base_ran ? fmt::format("{} -> {}", to_string(base->result), current ? to_string(current->result) : "not run")
-              : current_ran ? fmt::format("{} -> {}", base ? to_string(base->result) : "not run", to_string(current->result))
-                            : "ran in neither";
+    out.why =
+        base_ran ? fmt::format("{} -> {}", to_string(base->result), current ? to_string(current->result) : "not run")
+        : current_ran ? fmt::format("{} -> {}", base ? to_string(base->result) : "not run", to_string(current->result))
+                      : "ran in neither";
     return;
   }
   out.why = fmt::format("{} -> {}", to_string(base->result), to_string(current->result));
@@ -49,7 +50,8 @@ std::vector<double> samples_of(const Figure& figure, const Pooling& pooling, boo
   return {stats::median(figure.samples)};
 }
 
-FigureComparison compare_figure(const Figure& figure, const Figure* base, const AppliedRule& rule, const Pooling& pooling) {
+FigureComparison compare_figure(const Figure& figure, const Figure* base, const AppliedRule& rule,
+                                const Pooling& pooling) {
   const std::vector<double> current = samples_of(figure, pooling, false);
   FigureComparison out{figure.name, figure.unit, Class::kUnchanged, rule.severity, {}, 0, current.size(), rule.source};
   if (!base) {
@@ -62,14 +64,14 @@ FigureComparison compare_figure(const Figure& figure, const Figure* base, const 
   out.comparison = stats::compare_samples(before, current, rule.change);
   out.result = out.comparison.change == stats::Change::kRegressed  ? Class::kRegressed
                : out.comparison.change == stats::Change::kImproved ? Class::kImproved
-                                                                    : Class::kUnchanged;
+                                                                   : Class::kUnchanged;
   return out;
 }
 
 // Figures are compared only between runs of a stage that passed on both sides: a failed
 // stage's figures describe a broken run, and its result already says so.
-void compare_figures(StageComparison& out, const StageSnapshot& base, const StageSnapshot& current, const GateRules& rules,
-                     const Pooling& pooling) {
+void compare_figures(StageComparison& out, const StageSnapshot& base, const StageSnapshot& current,
+                     const GateRules& rules, const Pooling& pooling) {
   if (!run::is_passed(base.result) || !run::is_passed(current.result)) return;
   const std::vector<Figure>&before = base.figures, &after = current.figures;
   std::map<std::string, const Figure*> by_name;
@@ -84,7 +86,8 @@ void compare_figures(StageComparison& out, const StageSnapshot& base, const Stag
   for (const Figure& figure : before) {
     const auto rule = rule_for(rules, figure, base.stage);
     if (!rule || !by_name.contains(figure.name)) continue;
-    FigureComparison gone{figure.name, figure.unit, Class::kGone, rule->severity, {}, figure.samples.size(), 0, rule->source};
+    FigureComparison gone{figure.name,           figure.unit, Class::kGone, rule->severity, {},
+                          figure.samples.size(), 0,           rule->source};
     gone.comparison.base = stats::median(figure.samples);
     out.figures.push_back(std::move(gone));
   }

@@ -26,15 +26,15 @@ struct FigureComparison {
   Severity severity = Severity::kFail;
   stats::Comparison comparison;  // medians, change, p-value, why (both sides present)
   std::size_t base_samples = 0, current_samples = 0;
-  std::string rule;              // the gates: rule that applied ("" = the defaults)
+  std::string rule;  // the gates: rule that applied ("" = the defaults)
 };
 
 struct StageComparison {
-  std::string config, mode, stage;  // the stage's identity in both runs
+  std::string config, mode, stage;   // the stage's identity in both runs
   Class result = Class::kUnchanged;  // of its result: PASS -> FAIL regressed, FAIL -> PASS improved (fixed)
   std::optional<run::Status> base_result, current_result;  // nullopt: not in that run
-  std::string why;                   // "PASS -> FAIL", "not in the baseline", ...
-  std::vector<FigureComparison> figures;  // gated figures of the stage, in figure order
+  std::string why;                                         // "PASS -> FAIL", "not in the baseline", ...
+  std::vector<FigureComparison> figures;                   // gated figures of the stage, in figure order
 };
 
 struct RunComparison {

@@ -24,7 +24,7 @@ void add_run_median(StageSnapshot& pooled, const Figure& figure) {
 
 RunSnapshot pool_runs(const std::vector<RunSnapshot>& runs, std::string label) {
   RunSnapshot pool{std::move(label), {}, runs.size()};
-  std::map<PoolKey, std::size_t> where;  // a stage's place in pool.stages
+  std::map<PoolKey, std::size_t> where;                        // a stage's place in pool.stages
   for (auto run = runs.rbegin(); run != runs.rend(); ++run) {  // newest first: its order and results
     for (const StageSnapshot& stage : run->stages) {
       const PoolKey key{stage.config, stage.mode, stage.stage};

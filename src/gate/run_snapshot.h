@@ -21,7 +21,7 @@ struct StageSnapshot {
 };
 
 struct RunSnapshot {
-  std::string label;  // how the user named it: a directory, a bundle, "run 12", "main"
+  std::string label;                  // how the user named it: a directory, a bundle, "run 12", "main"
   std::vector<StageSnapshot> stages;  // plan order, config by config
   // How many runs it is: 1, or a pool (run_pool.h) whose figures' samples are per-run
   // medians. A comparison with a pool compares a single run by its medians too.

@@ -27,7 +27,8 @@ Result<RepositoryHere> repository_here(const std::optional<std::string>& setting
   std::error_code ec;
   RepositoryHere here{repository_root(fs::current_path(ec).string()), {}};
   const std::string found = default_settings_path(here.root);
-  if (settings_file || fs::exists(found, ec)) here.settings = TRY(config::load_project_settings(settings_file.value_or(found)));
+  if (settings_file || fs::exists(found, ec))
+    here.settings = TRY(config::load_project_settings(settings_file.value_or(found)));
   return here;
 }
 

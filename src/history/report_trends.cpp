@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "history/history_location.h"
 #include "config/project_settings.h"
 #include "core/atomic_file.h"
+#include "history/history_location.h"
 #include "history/run_trends.h"
 #include "report/bundle.h"
 #include "report/html_report.h"

@@ -16,7 +16,8 @@ static_assert(std::endian::native == std::endian::little, "samples are stored li
 
 // Schema steps, in order: the database's user_version says how many it has had. A new
 // version appends a step; a step never changes once released.
-constexpr std::array<std::string_view, kSchemaVersion> kMigrations = {R"sql(
+constexpr std::array<std::string_view, kSchemaVersion> kMigrations = {
+    R"sql(
 CREATE TABLE runs(
   id INTEGER PRIMARY KEY,
   recorded REAL NOT NULL,
@@ -43,14 +44,15 @@ CREATE TABLE figures(
 CREATE INDEX figures_by_stage ON figures(stage);
 CREATE INDEX figures_by_name ON figures(name);
 )sql",
-// 2: a run is identified by its start, finish and repository root (record_new); without this
-// index, finding one scans every run (19 ms at 10,000 runs, 0.01 ms with it).
-R"sql(
+    // 2: a run is identified by its start, finish and repository root (record_new); without this
+    // index, finding one scans every run (19 ms at 10,000 runs, 0.01 ms with it).
+    R"sql(
 CREATE INDEX runs_by_start ON runs(started);
 )sql"};
 
 // A RunEntry's columns (entry_of), of the runs table named `r`.
-constexpr std::string_view kRunColumns = "r.id, r.started, r.verdict, r.commit_hash, r.branch, r.output_dir, r.tool_version";
+constexpr std::string_view kRunColumns =
+    "r.id, r.started, r.verdict, r.commit_hash, r.branch, r.output_dir, r.tool_version";
 
 RunEntry entry_of(const Statement& row) {
   return {row.integer(0), row.optional_real(1), row.text(2), row.text(3), row.text(4), row.text(5), row.text(6)};
@@ -107,7 +109,8 @@ Result<void> RunHistory::migrate() {
 
 Result<void> RunHistory::migrate_locked() {
   for (std::int64_t step = TRY(schema_version()); step < kSchemaVersion; ++step) {
-    TRY(db_.execute(fmt::format("{} PRAGMA user_version = {};", kMigrations[static_cast<std::size_t>(step)], step + 1)));
+    TRY(db_.execute(
+        fmt::format("{} PRAGMA user_version = {};", kMigrations[static_cast<std::size_t>(step)], step + 1)));
   }
   return {};
 }
@@ -120,7 +123,8 @@ Result<Recorded> RunHistory::record_new(const report::RunReport& report, const s
   return write(report, output_dir, true);
 }
 
-Result<Recorded> RunHistory::write(const report::RunReport& report, const std::string& output_dir, bool unless_recorded) {
+Result<Recorded> RunHistory::write(const report::RunReport& report, const std::string& output_dir,
+                                   bool unless_recorded) {
   TRY(db_.execute("BEGIN IMMEDIATE"));
   Result<std::optional<std::int64_t>> found = std::nullopt;
   if (unless_recorded) found = find(report);
@@ -137,8 +141,9 @@ Result<Recorded> RunHistory::write(const report::RunReport& report, const std::s
 }
 
 Result<std::optional<std::int64_t>> RunHistory::find(const report::RunReport& report) {
-  auto query = TRY(db_.prepare("SELECT id FROM runs WHERE started IS ?1 AND finished IS ?2 AND repo_root = ?3 "
-                               "ORDER BY id LIMIT 1"));
+  auto query =
+      TRY(db_.prepare("SELECT id FROM runs WHERE started IS ?1 AND finished IS ?2 AND repo_root = ?3 "
+                      "ORDER BY id LIMIT 1"));
   TRY(query.bind({optional_value(report.started), optional_value(report.finished), report.repo_root}));
   if (!TRY(query.step())) return std::nullopt;
   return query.integer(0);
@@ -149,10 +154,10 @@ Result<std::int64_t> RunHistory::insert_run(const report::RunReport& report, con
   auto insert = TRY(db_.prepare(
       "INSERT INTO runs(recorded, started, finished, verdict, tool_version, commit_hash, branch, dirty, repo_root, "
       "output_dir, environment) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"));
-  TRY(insert.bind({static_cast<double>(std::time(nullptr)), optional_value(report.started), optional_value(report.finished),
-                   std::string(report.verdict().word()), report.tool_version, repository ? repository->commit : "",
-                   repository ? repository->branch : "", std::int64_t{repository && repository->dirty},
-                   report.repo_root, output_dir,
+  TRY(insert.bind({static_cast<double>(std::time(nullptr)), optional_value(report.started),
+                   optional_value(report.finished), std::string(report.verdict().word()), report.tool_version,
+                   repository ? repository->commit : "", repository ? repository->branch : "",
+                   std::int64_t{repository && repository->dirty}, report.repo_root, output_dir,
                    report.environment ? Value(report::environment_json(*report.environment).dump()) : Value()}));
   TRY(insert.step());
   const std::int64_t run_id = db_.last_insert_id();
@@ -161,12 +166,12 @@ Result<std::int64_t> RunHistory::insert_run(const report::RunReport& report, con
 }
 
 Result<void> RunHistory::insert_stages(std::int64_t run_id, const report::RunReport& report) {
-  auto stage_row = TRY(db_.prepare(
-      "INSERT INTO stages(run, position, config, mode, stage, kind, result, seconds, attempts) "
-      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"));
-  auto figure_row = TRY(db_.prepare(
-      "INSERT INTO figures(stage, position, name, unit, higher_is_better, gated, median, samples) "
-      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"));
+  auto stage_row =
+      TRY(db_.prepare("INSERT INTO stages(run, position, config, mode, stage, kind, result, seconds, attempts) "
+                      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"));
+  auto figure_row =
+      TRY(db_.prepare("INSERT INTO figures(stage, position, name, unit, higher_is_better, gated, median, samples) "
+                      "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"));
   std::int64_t position = 0;
   for (const auto& plan : report.plans) {
     for (const auto& stage : plan.stages) {
@@ -179,8 +184,9 @@ Result<void> RunHistory::insert_stages(std::int64_t run_id, const report::RunRep
       std::int64_t figure_position = 0;
       for (const gate::Figure& figure : gate::figures_of(stage)) {
         TRY(figure_row.bind({stage_id, figure_position++, figure.name, figure.unit,
-                             std::int64_t{figure.better == stats::Better::kHigher}, std::int64_t{figure.gated_by_default},
-                             stats::median(figure.samples), pack_samples(figure.samples)}));
+                             std::int64_t{figure.better == stats::Better::kHigher},
+                             std::int64_t{figure.gated_by_default}, stats::median(figure.samples),
+                             pack_samples(figure.samples)}));
         TRY(figure_row.step());
         TRY(figure_row.reset());
       }
@@ -209,9 +215,10 @@ Result<std::optional<RunEntry>> RunHistory::latest(const std::string& ref) {
 
 Result<std::vector<RunEntry>> RunHistory::latest_runs(const std::string& ref, std::size_t limit) {
   // A commit prefix is matched as a range, so the index on commit_hash serves it.
-  return entries("WHERE branch = ?1 OR (length(?1) >= 4 AND commit_hash >= ?1 AND commit_hash < ?1 || 'g') "
-                 "ORDER BY id DESC LIMIT ?2",
-                 {ref, static_cast<std::int64_t>(limit)});
+  return entries(
+      "WHERE branch = ?1 OR (length(?1) >= 4 AND commit_hash >= ?1 AND commit_hash < ?1 || 'g') "
+      "ORDER BY id DESC LIMIT ?2",
+      {ref, static_cast<std::int64_t>(limit)});
 }
 
 Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {
@@ -219,20 +226,21 @@ Result<std::vector<RunEntry>> RunHistory::runs(std::size_t limit) {
 }
 
 Result<std::vector<SeriesPoint>> RunHistory::series(const std::string& name, const std::string& stage_glob,
-                                                     std::size_t runs) {
+                                                    std::size_t runs) {
   // The runs are walked newest first, each probed through its stages (stages_by_run,
   // figures_by_stage) until `runs` have the figure; then only their rows are read. Starting
   // from every figure of that name (figures_by_name) read the whole history: 0.26 s against
   // 1 ms for `ips` over 10,000 runs (bench/history_bench.py). A name no run has is caught
   // by the name index first. CROSS JOIN keeps SQLite to this loop order.
-  auto query = TRY(db_.prepare(fmt::format(
-      "WITH recent(id) AS (SELECT r2.id FROM runs r2 WHERE EXISTS (SELECT 1 FROM figures WHERE name = ?1) "
-      "AND EXISTS (SELECT 1 FROM stages s2 CROSS JOIN figures f2 ON f2.stage = s2.id "
-      "WHERE s2.run = r2.id AND f2.name = ?1 AND s2.stage GLOB ?2) ORDER BY r2.id DESC LIMIT ?3) "
-      "SELECT {}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM recent "
-      "CROSS JOIN runs r ON r.id = recent.id CROSS JOIN stages s ON s.run = r.id CROSS JOIN figures f ON f.stage = s.id "
-      "WHERE f.name = ?1 AND s.stage GLOB ?2 ORDER BY r.id, s.position",
-      kRunColumns)));
+  auto query = TRY(db_.prepare(
+      fmt::format("WITH recent(id) AS (SELECT r2.id FROM runs r2 WHERE EXISTS (SELECT 1 FROM figures WHERE name = ?1) "
+                  "AND EXISTS (SELECT 1 FROM stages s2 CROSS JOIN figures f2 ON f2.stage = s2.id "
+                  "WHERE s2.run = r2.id AND f2.name = ?1 AND s2.stage GLOB ?2) ORDER BY r2.id DESC LIMIT ?3) "
+                  "SELECT {}, s.config, s.mode, s.stage, f.median, length(f.samples) / 8 FROM recent "
+                  "CROSS JOIN runs r ON r.id = recent.id CROSS JOIN stages s ON s.run = r.id CROSS JOIN figures f ON "
+                  "f.stage = s.id "
+                  "WHERE f.name = ?1 AND s.stage GLOB ?2 ORDER BY r.id, s.position",
+                  kRunColumns)));
   TRY(query.bind({name, stage_glob, static_cast<std::int64_t>(runs)}));
   std::vector<SeriesPoint> points;
   while (TRY(query.step())) {
@@ -246,8 +254,9 @@ Result<gate::RunSnapshot> RunHistory::snapshot(std::int64_t run_id) {
   if (!TRY(run(run_id))) return fail(Error::plain(fmt::format("{}: no run {} in the run history", db_.path(), run_id)));
   gate::RunSnapshot snapshot{fmt::format("run {}", run_id), {}};
   std::map<std::int64_t, std::size_t> index;  // stage row -> position in snapshot.stages
-  auto stages = TRY(db_.prepare("SELECT id, config, mode, stage, kind, result, seconds FROM stages WHERE run = ?1 "
-                                "ORDER BY position"));
+  auto stages =
+      TRY(db_.prepare("SELECT id, config, mode, stage, kind, result, seconds FROM stages WHERE run = ?1 "
+                      "ORDER BY position"));
   TRY(stages.bind({run_id}));
   while (TRY(stages.step())) {
     const auto kind = plan::stage_kind_from_string(stages.text(4));
@@ -257,11 +266,12 @@ Result<gate::RunSnapshot> RunHistory::snapshot(std::int64_t run_id) {
                                            stages.text(3), stages.text(4), stages.text(5))));
     }
     index[stages.integer(0)] = snapshot.stages.size();
-    snapshot.stages.push_back({stages.text(1), stages.text(2), stages.text(3), *kind, *result, stages.optional_real(6), {}});
+    snapshot.stages.push_back(
+        {stages.text(1), stages.text(2), stages.text(3), *kind, *result, stages.optional_real(6), {}});
   }
-  auto figures = TRY(db_.prepare(
-      "SELECT f.stage, f.name, f.unit, f.higher_is_better, f.gated, f.samples FROM figures f JOIN stages s "
-      "ON f.stage = s.id WHERE s.run = ?1 ORDER BY f.stage, f.position"));
+  auto figures = TRY(
+      db_.prepare("SELECT f.stage, f.name, f.unit, f.higher_is_better, f.gated, f.samples FROM figures f JOIN stages s "
+                  "ON f.stage = s.id WHERE s.run = ?1 ORDER BY f.stage, f.position"));
   TRY(figures.bind({run_id}));
   while (TRY(figures.step())) {
     const auto better = figures.integer(3) != 0 ? stats::Better::kHigher : stats::Better::kLower;

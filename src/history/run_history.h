@@ -22,10 +22,10 @@ inline constexpr int kSchemaVersion = 2;
 struct RunEntry {
   std::int64_t id = 0;
   std::optional<double> started;
-  std::string verdict;      // report.json's: "PASS", "FAIL", ...
-  std::string commit;       // "" outside git
+  std::string verdict;  // report.json's: "PASS", "FAIL", ...
+  std::string commit;   // "" outside git
   std::string branch;
-  std::string output_dir;   // where its reports were written
+  std::string output_dir;  // where its reports were written
   std::string tool_version;
 };
 

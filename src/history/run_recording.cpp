@@ -38,7 +38,8 @@ report::BaselineResult failing_rows(const gate::RunComparison& comparison, const
   report::BaselineResult result{baseline, run_started, {}};
   for (const gate::ComparisonRow& row : gate::comparison_rows(comparison)) {
     if (!row.fails()) continue;
-    result.regressions.push_back({row.config, row.mode, row.stage, row.figure, row.base, row.current, row.change, row.why});
+    result.regressions.push_back(
+        {row.config, row.mode, row.stage, row.figure, row.base, row.current, row.change, row.why});
   }
   return result;
 }
@@ -52,10 +53,12 @@ void compare_with_baseline(report::RunReport& report, const RunReference& baseli
   out << gate::console_comparison({baseline.snapshot.label, current.label}, gate::comparison_rows(comparison), false);
   report.baseline = failing_rows(comparison, baseline.snapshot.label, report.started);
   const auto warn = [&err](const Error& error) {
-    err << fmt::format("tipc-run: warning: the reports do not show the comparison with the baseline: {}\n", error.str());
+    err << fmt::format("tipc-run: warning: the reports do not show the comparison with the baseline: {}\n",
+                       error.str());
   };
   if (report.plans.empty()) return;
-  if (auto kept = report::write_baseline_file(report.plans.front().output_dir, *report.baseline); !kept) warn(kept.error());
+  if (auto kept = report::write_baseline_file(report.plans.front().output_dir, *report.baseline); !kept)
+    warn(kept.error());
   if (auto written = report::write_reports(report, report.report_dir); !written) return warn(written.error());
   if (!bundle) return;
   if (auto written = report::write_bundle(report, report.report_dir, *bundle); !written) warn(written.error());
@@ -79,8 +82,10 @@ int record_and_compare(std::optional<report::RunReport>& report, const Recording
   std::optional<RunReference> baseline;
   if (request.baseline) {
     auto loaded = resolve_run_reference(*request.baseline, path.value_or(default_history_path(repo_root)));
-    if (loaded) baseline = std::move(*loaded);
-    else err << fmt::format("tipc-run: warning: no baseline to compare with: {}\n", loaded.error().str());
+    if (loaded)
+      baseline = std::move(*loaded);
+    else
+      err << fmt::format("tipc-run: warning: no baseline to compare with: {}\n", loaded.error().str());
   }
   const gate::GateRules rules = gate::rules_from_settings(settings.gates);
   // Compared before it is recorded: the history keeps the verdict the run exits with.

@@ -78,15 +78,18 @@ Result<RunReference> runs_of_ref(RunHistory& history, const std::string& word, c
 
 }  // namespace
 
-Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path, std::size_t runs) {
+Result<gate::RunSnapshot> load_run_reference(const std::string& word, const std::string& history_path,
+                                             std::size_t runs) {
   return TRY(resolve_run_reference(word, history_path, runs)).snapshot;
 }
 
 Result<RunReference> resolve_run_reference(const std::string& word, const std::string& history_path, std::size_t runs) {
   std::error_code ec;
-  const bool directory = std::filesystem::is_directory(word, ec), file = !directory && std::filesystem::is_regular_file(word, ec);
+  const bool directory = std::filesystem::is_directory(word, ec),
+             file = !directory && std::filesystem::is_regular_file(word, ec);
   if (runs > 1 && (directory || file || run_id_of(word))) {
-    return fail(Error::plain(fmt::format("`{}` is one run: --runs {} takes the last runs of a commit or branch", word, runs)));
+    return fail(
+        Error::plain(fmt::format("`{}` is one run: --runs {} takes the last runs of a commit or branch", word, runs)));
   }
   if (directory) return RunReference{gate::snapshot_of(TRY(load_directory_run(word)), word), std::nullopt};
   if (file) return RunReference{gate::snapshot_of(TRY(report::load_bundle_report(word)), word), std::nullopt};

@@ -36,8 +36,7 @@ bool has_enough(const Chains& chains, const TrendRequest& request) {
   });
 }
 
-Result<Chains> collect(RunHistory& history, const std::vector<RunEntry>& runs,
-                       const TrendRequest& request) {
+Result<Chains> collect(RunHistory& history, const std::vector<RunEntry>& runs, const TrendRequest& request) {
   Chains chains;
   const std::size_t limit = request.points * kTrendRunsScannedPerPoint;
   std::size_t scanned = 0;
@@ -67,8 +66,8 @@ Judgement judgement_of(const gate::ComparisonRow& row, const std::string& agains
   const bool regressed = row.result == gate::Class::kRegressed;
   const bool warn = regressed && row.severity == gate::Severity::kWarn;
   return {fmt::format("{}{}: {} -> {}{}{} against {}", gate::to_string(row.result), warn ? " (warn)" : "", row.base,
-                     row.current, row.change.empty() ? "" : ", " + row.change,
-                     row.p_value.empty() ? "" : ", p=" + row.p_value, against),
+                      row.current, row.change.empty() ? "" : ", " + row.change,
+                      row.p_value.empty() ? "" : ", p=" + row.p_value, against),
           regressed};
 }
 
@@ -103,16 +102,27 @@ std::vector<report::TrendChart> charts_of(const std::vector<StageRun>& chain, co
       const auto rule = gate::rule_for(rules, figure, run->stage.stage);
       const auto same = [&](const report::TrendChart& c) { return c.metric == figure.name; };
       if (!rule || std::any_of(charts.begin(), charts.end(), same)) continue;
-      charts.push_back({run->stage.config, run->stage.mode, run->stage.stage, figure.name, figure.unit,
-                        rule->change.better == stats::Better::kHigher, {}});
+      charts.push_back({run->stage.config,
+                        run->stage.mode,
+                        run->stage.stage,
+                        figure.name,
+                        figure.unit,
+                        rule->change.better == stats::Better::kHigher,
+                        {}});
     }
   }
   return charts;
 }
 
 report::TrendPoint point_of(const StageRun& run, double value, const TrendRequest& request) {
-  return {run.run->id, run.run->commit, run.run->branch, value, "", false,
-          request.baseline_run == run.run->id, request.current_run == run.run->id};
+  return {run.run->id,
+          run.run->commit,
+          run.run->branch,
+          value,
+          "",
+          false,
+          request.baseline_run == run.run->id,
+          request.current_run == run.run->id};
 }
 
 void add_charts(report::HistoryTrends& out, std::vector<StageRun> chain, const gate::GateRules& rules,
@@ -167,8 +177,8 @@ void keep_at_most(report::HistoryTrends& trends, std::size_t most) {
 Result<report::HistoryTrends> load_trends(RunHistory& history, const gate::GateRules& rules,
                                           const TrendRequest& request) {
   // Every run is listed when the report's run may be older than the scanned ones: listing is cheap.
-  const std::size_t listed = request.current_run ? std::numeric_limits<std::int32_t>::max()
-                                                 : request.points * kTrendRunsScannedPerPoint;
+  const std::size_t listed =
+      request.current_run ? std::numeric_limits<std::int32_t>::max() : request.points * kTrendRunsScannedPerPoint;
   const std::vector<RunEntry> runs = TRY(history.runs(listed));
   Chains chains = TRY(collect(history, runs, request));
   // Grouped by config and MODE, each in the plan order of its newest run.

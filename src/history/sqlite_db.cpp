@@ -21,8 +21,10 @@ Result<void> Statement::bind(const std::vector<Value>& values) {
     const int at = static_cast<int>(i + 1);
     const Value& value = values[i];
     int rc = SQLITE_OK;
-    if (const auto* n = std::get_if<std::int64_t>(&value)) rc = sqlite3_bind_int64(s, at, *n);
-    else if (const auto* d = std::get_if<double>(&value)) rc = sqlite3_bind_double(s, at, *d);
+    if (const auto* n = std::get_if<std::int64_t>(&value))
+      rc = sqlite3_bind_int64(s, at, *n);
+    else if (const auto* d = std::get_if<double>(&value))
+      rc = sqlite3_bind_double(s, at, *d);
     else if (const auto* t = std::get_if<std::string>(&value)) {
       rc = sqlite3_bind_text(s, at, t->data(), static_cast<int>(t->size()), SQLITE_TRANSIENT);
     } else if (const auto* b = std::get_if<std::vector<std::uint8_t>>(&value)) {

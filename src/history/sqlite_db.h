@@ -22,8 +22,8 @@ using Value = std::variant<std::monostate, std::int64_t, double, std::string, st
 class Statement {
  public:
   Result<void> bind(const std::vector<Value>& values);  // to ?1, ?2, ...
-  Result<bool> step();   // true while it yields a row
-  Result<void> reset();  // for the next bind
+  Result<bool> step();                                  // true while it yields a row
+  Result<void> reset();                                 // for the next bind
 
   std::int64_t integer(int column) const;
   double real(int column) const;

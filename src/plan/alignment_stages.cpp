@@ -33,8 +33,11 @@ std::string check_files_stem(const Stage& producer, const std::string& name) {
 
 Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config::AlignmentCheckSetting& check,
                           const std::string& binary) {
-  const Vars vars{{"model_dir", producer.model_dir}, {"log", producer.log}, {"output_dir", plan.output_dir},
-                  {"model", plan.model_name},       {"mode", plan.mode}};
+  const Vars vars{{"model_dir", producer.model_dir},
+                  {"log", producer.log},
+                  {"output_dir", plan.output_dir},
+                  {"model", plan.model_name},
+                  {"mode", plan.mode}};
   const std::string stem = check_files_stem(producer, check.name);
   Stage stage;
   stage.id = producer.id + "/check/" + check.name;
@@ -43,15 +46,16 @@ Result<Stage> check_stage(const Plan& plan, const Stage& producer, const config:
   stage.argv = {binary, to_string(check.subcommand)};
   for (const auto& argument : check.arguments) {
     if (argument.find("{model_dir}") != std::string::npos && producer.model_dir.empty()) {
-      return fail(Error::at(check.source, 0, check.name,
-                            fmt::format("check '{}' names {{model_dir}}, but stage {} has no model directory",
-                                        check.name, producer.id)));
+      return fail(Error::at(
+          check.source, 0, check.name,
+          fmt::format("check '{}' names {{model_dir}}, but stage {} has no model directory", check.name, producer.id)));
     }
     auto rendered = render(argument, vars);
     if (!rendered) {
-      return fail(Error::at(check.source, 0, check.name,
-                            fmt::format("check '{}': {} (known: {{model_dir}}, {{log}}, {{output_dir}}, {{model}}, {{mode}})",
-                                        check.name, rendered.error().str())));
+      return fail(
+          Error::at(check.source, 0, check.name,
+                    fmt::format("check '{}': {} (known: {{model_dir}}, {{log}}, {{output_dir}}, {{model}}, {{mode}})",
+                                check.name, rendered.error().str())));
     }
     stage.argv.push_back(*rendered);
   }

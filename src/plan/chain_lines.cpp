@@ -26,13 +26,12 @@ Error ChainLines::error_at(int line, const std::string& message) const {
 Result<void> ChainLines::check_key(int line, const std::vector<std::string>& keys) const {
   const config::Field& field = config_.at(line);
   const std::string key(trim(field.key));
-  const bool matches = std::any_of(keys.begin(), keys.end(), [&](const std::string& glob) {
-    return fnmatch(glob.c_str(), key.c_str(), 0) == 0;
-  });
+  const bool matches = std::any_of(keys.begin(), keys.end(),
+                                   [&](const std::string& glob) { return fnmatch(glob.c_str(), key.c_str(), 0) == 0; });
   if (matches) return {};
   const std::string found = field.physical_line == 0 ? "the file ends before it" : fmt::format("key '{}'", key);
-  return fail(error_at(line, fmt::format("the runner reads logical line {} as '{}', found {}", line,
-                                         fmt::join(keys, "' or '"), found)));
+  return fail(error_at(
+      line, fmt::format("the runner reads logical line {} as '{}', found {}", line, fmt::join(keys, "' or '"), found)));
 }
 
 Result<std::string> ChainLines::value(int line, const std::vector<std::string>& keys) const {
@@ -69,7 +68,8 @@ Result<std::string> ChainLines::required_script(int line, StageKind kind) const 
 Result<ChainStart> start_chain_plan(const ChainLines& lines, const PlanOptions& options) {
   const dialect::Chain& chain = lines.chain();
   if (chain.modes.empty() || chain.status_logs.empty()) {
-    return fail(Error::at(chain.file, chain.line, chain.name, "a natively planned chain needs its modes and status_logs"));
+    return fail(
+        Error::at(chain.file, chain.line, chain.name, "a natively planned chain needs its modes and status_logs"));
   }
   const std::string& mode = chain.modes.front();
   ChainStart start;
@@ -78,7 +78,8 @@ Result<ChainStart> start_chain_plan(const ChainLines& lines, const PlanOptions& 
   const std::string python = TRY(lines.required_value(3, {"python"}));
   start.python = options.python.value_or(python);
   if (options.mode != mode) {
-    return fail(Error::plain(fmt::format("MODE '{}': the {} chain's runner runs '{}' only", options.mode, chain.name, mode)));
+    return fail(
+        Error::plain(fmt::format("MODE '{}': the {} chain's runner runs '{}' only", options.mode, chain.name, mode)));
   }
   plan.dialect = chain.name;
   plan.mode = options.mode;

@@ -31,7 +31,8 @@ const NativeChain* native_chain(std::string_view chain) {
 
 bool has_chain_planner(std::string_view chain) { return native_chain(chain) != nullptr; }
 
-Result<Plan> plan_chain(const config::TrainInferConfig& config, const dialect::Chain& chain, const PlanOptions& options) {
+Result<Plan> plan_chain(const config::TrainInferConfig& config, const dialect::Chain& chain,
+                        const PlanOptions& options) {
   const NativeChain* native = native_chain(chain.name);
   if (!native || chain.planner != dialect::ChainPlanner::kNative) {
     return fail(Error::at(config.path, 0, "",
@@ -43,7 +44,8 @@ Result<Plan> plan_chain(const config::TrainInferConfig& config, const dialect::C
   return plan;
 }
 
-Result<Plan> plan_chain_config(const config::ConfigText& text, const dialect::Chain& chain, const PlanOptions& options) {
+Result<Plan> plan_chain_config(const config::ConfigText& text, const dialect::Chain& chain,
+                               const PlanOptions& options) {
   const config::SplitRules rules{config::ValueSplit::kFirstColon, false, false};
   return plan_chain(config::split_config(text, rules, options.rules->line_view()), chain, options);
 }

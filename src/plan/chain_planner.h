@@ -20,7 +20,8 @@ bool has_chain_planner(std::string_view chain);
 
 // The plan of a config of that chain; an error when the chain has no native planner or its
 // table does not say `planner: native`.
-Result<Plan> plan_chain(const config::TrainInferConfig& config, const dialect::Chain& chain, const PlanOptions& options);
+Result<Plan> plan_chain(const config::TrainInferConfig& config, const dialect::Chain& chain,
+                        const PlanOptions& options);
 
 // Splits the config's text (read once, config/config_text.h), then plans it.
 Result<Plan> plan_chain_config(const config::ConfigText& text, const dialect::Chain& chain, const PlanOptions& options);

@@ -41,14 +41,14 @@ void check_pairing(const config::TrainInferConfig& config, int line, int by_line
   const std::vector<std::string> unpaired(by.begin() + static_cast<std::ptrdiff_t>(values.size()), by.end());
   std::vector<std::string> fixed = values;
   fixed.resize(by.size(), values.back());
-  warnings.push_back({config.path, field.physical_line, field.key,
-                      fmt::format("{} value{} for {} {} elements ('{}'): the runner pairs them by position, so {}; "
-                                  "give one value per element ('{}:{}')",
-                                  values.size(), values.size() == 1 ? "" : "s", by.size(), config.key(by_line),
-                                  config.value(by_line),
-                                  fmt::format(fmt::runtime(lost), fmt::arg("key", field.key),
-                                              fmt::arg("elements", fmt::format("'{}'", fmt::join(unpaired, "', '")))),
-                                  field.key, fmt::join(fixed, "|"))});
+  warnings.push_back(
+      {config.path, field.physical_line, field.key,
+       fmt::format("{} value{} for {} {} elements ('{}'): the runner pairs them by position, so {}; "
+                   "give one value per element ('{}:{}')",
+                   values.size(), values.size() == 1 ? "" : "s", by.size(), config.key(by_line), config.value(by_line),
+                   fmt::format(fmt::runtime(lost), fmt::arg("key", field.key),
+                               fmt::arg("elements", fmt::format("'{}'", fmt::join(unpaired, "', '")))),
+                   field.key, fmt::join(fixed, "|"))});
 }
 
 // docs/config-format.md#gpu_list-and-use_gpu: element i of L5 goes with gpu element i; docs/config-format.md#whole-inference: element i of L39 is the

@@ -83,12 +83,14 @@ Result<SelectedConfigs> select_config_files(const std::string& argument, const s
   }
   std::sort(selected.excluded.begin(), selected.excluded.end());
   if (selected.files.empty() && !selected.excluded.empty()) {
-    return fail(Error::at(argument, 0, "", fmt::format("every config of this directory is excluded ({})",
-                                                       plural(selected.excluded.size(), "file"))));
+    return fail(Error::at(
+        argument, 0, "",
+        fmt::format("every config of this directory is excluded ({})", plural(selected.excluded.size(), "file"))));
   }
   if (selected.files.empty()) {
-    return fail(Error::at(argument, 0, "", chains ? "no TIPC config (*.txt) of a known chain in this directory"
-                                                  : "no chains.yaml: tipc-run cannot tell a TIPC config from another file"));
+    return fail(Error::at(argument, 0, "",
+                          chains ? "no TIPC config (*.txt) of a known chain in this directory"
+                                 : "no chains.yaml: tipc-run cannot tell a TIPC config from another file"));
   }
   std::sort(selected.files.begin(), selected.files.end(),
             [](const ConfigFile& a, const ConfigFile& b) { return a.path < b.path; });

@@ -37,10 +37,10 @@ std::vector<ConfigExclusion> config_exclusions(const std::vector<std::string>& e
                                                const config::ProjectSettings& settings);
 
 struct SelectedConfigs {
-  bool directory = false;                  // a directory was given (a suite), not one config
-  std::vector<ConfigFile> files;           // as config_files, less the excluded ones
-  std::vector<std::string> excluded;       // relative to the directory given, sorted
-  std::vector<ConfigExclusion> unused;     // the globs that excluded no config
+  bool directory = false;               // a directory was given (a suite), not one config
+  std::vector<ConfigFile> files;        // as config_files, less the excluded ones
+  std::vector<std::string> excluded;    // relative to the directory given, sorted
+  std::vector<ConfigExclusion> unused;  // the globs that excluded no config
 };
 
 // config_files with `exclusions` applied to a directory's configs (an excluded file is not

@@ -25,7 +25,8 @@ bool is_word_character(char c) { return std::isalnum(static_cast<unsigned char>(
 bool contains_word(const std::string& text, const std::string& word) {
   for (std::size_t at = text.find(word); !word.empty() && at != std::string::npos; at = text.find(word, at + 1)) {
     const std::size_t end = at + word.size();
-    if ((at == 0 || !is_word_character(text[at - 1])) && (end == text.size() || !is_word_character(text[end]))) return true;
+    if ((at == 0 || !is_word_character(text[at - 1])) && (end == text.size() || !is_word_character(text[end])))
+      return true;
   }
   return false;
 }
@@ -40,9 +41,8 @@ void check_truncation(const config::TrainInferConfig& config, const Plan& plan, 
     if (whole.value == cut.value || cut.value.empty() || cut.value == "null") continue;
     if (any_command_contains(plan, whole.value) || !any_command_contains(plan, cut.value)) continue;
     const std::string rest = whole.value.substr(std::min(whole.value.size(), cut.value.size() + 1));
-    const bool rest_used = std::any_of(plan.stages.begin(), plan.stages.end(), [&](const Stage& s) {
-      return contains_word(s.results_log.shell_text, rest);
-    });
+    const bool rest_used = std::any_of(plan.stages.begin(), plan.stages.end(),
+                                       [&](const Stage& s) { return contains_word(s.results_log.shell_text, rest); });
     if (rest_used) continue;
     out.push_back({config.path, field.physical_line, field.key,
                    fmt::format("the runner cut the value at its second colon: it used '{}', the line says '{}' "
@@ -58,7 +58,8 @@ bool is_mode_list(const std::string& value) {
   bool trains = false;
   for (const auto& entry : entries) {
     const std::string name = entry.substr(0, entry.find('='));
-    if (entry.find('=') == std::string::npos || name.empty() || !std::all_of(name.begin(), name.end(), is_word_character)) {
+    if (entry.find('=') == std::string::npos || name.empty() ||
+        !std::all_of(name.begin(), name.end(), is_word_character)) {
       return false;
     }
     trains = trains || name.find("train") != std::string::npos;
@@ -90,14 +91,16 @@ void check_mode_overrides(const config::TrainInferConfig& config, const Plan& pl
     const std::optional<std::string> passed = value_passed(plan, field.key);
     std::string problem;
     if (!listed && !passed) {
-      problem = fmt::format("mode '{}' is not listed: the runner dropped the parameter and the model's own default "
-                            "applies",
-                            plan.mode);
+      problem = fmt::format(
+          "mode '{}' is not listed: the runner dropped the parameter and the model's own default "
+          "applies",
+          plan.mode);
     } else if (listed && passed && *passed != *listed) {
       problem = fmt::format("the runner trained with {}={}, not the {} this line gives mode '{}'", field.key, *passed,
                             *listed, plan.mode);
     }
-    if (!problem.empty()) out.push_back({config.path, field.physical_line, field.key, problem + " (reference defect D5)"});
+    if (!problem.empty())
+      out.push_back({config.path, field.physical_line, field.key, problem + " (reference defect D5)"});
   }
 }
 

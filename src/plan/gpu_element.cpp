@@ -28,8 +28,8 @@ Result<GpuElement> parse_gpu_element(const std::string& text) {
   const std::size_t semi = text.find(';');
   e.gpus = semi == std::string::npos ? text : text.substr(semi + 1);
   if (!std::regex_match(e.gpus, kIds)) {
-    return fail(Error::plain(fmt::format("gpu_list element '{}': expected -1, a GPU id list such as 0,1, or ips;gpus",
-                                         text)));
+    return fail(
+        Error::plain(fmt::format("gpu_list element '{}': expected -1, a GPU id list such as 0,1, or ips;gpus", text)));
   }
   e.gpu_count = count_items(e.gpus);
   e.device = e.gpus;
@@ -41,8 +41,10 @@ Result<GpuElement> parse_gpu_element(const std::string& text) {
     e.ips = hosts;
     e.nodes = count_items(hosts);
   }
-  if (e.nodes && *e.nodes > 1) e.launch = GpuElement::Launch::kMultiNode;
-  else if (e.gpu_count > 1) e.launch = GpuElement::Launch::kMulti;
+  if (e.nodes && *e.nodes > 1)
+    e.launch = GpuElement::Launch::kMultiNode;
+  else if (e.gpu_count > 1)
+    e.launch = GpuElement::Launch::kMulti;
   e.sets_device_on_select = semi == std::string::npos && e.gpu_count == 1;
   return e;
 }

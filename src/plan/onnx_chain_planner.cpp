@@ -39,9 +39,12 @@ Result<Stage> onnx_convert_stage(const ChainLines& lines, const ChainStart& star
   std::string converter = TRY(lines.required_script(kOnnxConverter, StageKind::kConvert));
   const std::string log = start.plan.output_dir + "/trans_model.log";
   std::string command = converter;
-  const std::pair<OnnxLine, const char*> flags[] = {
-      {kOnnxModelDir, "--model_dir"},       {kOnnxModelFilename, "--model_filename"}, {kOnnxParamsFilename, "--params_filename"},
-      {kOnnxSaveFile, "--save_file"},       {kOnnxOpsetVersion, "--opset_version"},   {kOnnxChecker, "--enable_onnx_checker"}};
+  const std::pair<OnnxLine, const char*> flags[] = {{kOnnxModelDir, "--model_dir"},
+                                                    {kOnnxModelFilename, "--model_filename"},
+                                                    {kOnnxParamsFilename, "--params_filename"},
+                                                    {kOnnxSaveFile, "--save_file"},
+                                                    {kOnnxOpsetVersion, "--opset_version"},
+                                                    {kOnnxChecker, "--enable_onnx_checker"}};
   for (const auto& [line, key] : flags) command += " " + set_param(key, TRY(lines.value(line, {key})));
   Stage stage = TRY(stage_from_command("convert/trans_model", StageKind::kConvert,
                                        fmt::format("{} > {} 2>&1 ", command, log), ".", log));
@@ -52,14 +55,16 @@ Result<Stage> onnx_convert_stage(const ChainLines& lines, const ChainStart& star
 
 // One inference of the converted model for a device value: True/gpu needs a GPU.
 Result<Stage> onnx_infer_stage(const ChainLines& lines, const ChainStart& start, const InferLines& at,
-                          const std::string& use_gpu, const std::string& save_file) {
+                               const std::string& use_gpu, const std::string& save_file) {
   const bool gpu = use_gpu == "True" || use_gpu == "gpu";
   if (!gpu && use_gpu != "False" && use_gpu != "cpu") {
-    return fail(lines.error_at(kOnnxDeviceOrModel, fmt::format("'{}': the runner knows True, False, gpu and cpu", use_gpu)));
+    return fail(
+        lines.error_at(kOnnxDeviceOrModel, fmt::format("'{}': the runner knows True, False, gpu and cpu", use_gpu)));
   }
   const std::string name = gpu ? "paddle2onnx_infer_gpu" : "paddle2onnx_infer_cpu";
   const std::string log = fmt::format("{}/{}{}", start.plan.output_dir, name, kInferLogSuffix);
-  const std::string set_gpu = at.has_device ? set_param(TRY(lines.key(kOnnxDeviceOrModel, kOnnxDeviceKeys)), use_gpu) : " ";
+  const std::string set_gpu =
+      at.has_device ? set_param(TRY(lines.key(kOnnxDeviceOrModel, kOnnxDeviceKeys)), use_gpu) : " ";
   const std::string command = fmt::format(
       "{} {} {} {} {} > {} 2>&1 ", start.python, TRY(lines.required_script(kOnnxInference, StageKind::kInfer)), set_gpu,
       set_param(TRY(lines.key(at.image, kOnnxAnyKey)), TRY(lines.value(at.image, kOnnxAnyKey))),
@@ -88,7 +93,8 @@ Result<Plan> plan_paddle2onnx(const config::TrainInferConfig& config, const dial
   ChainStart start = TRY(start_chain_plan(lines, options));
   Plan& plan = start.plan;
   plan.stages.push_back(TRY(onnx_convert_stage(lines, start)));
-  if (is_null(TRY(lines.script(kOnnxInference, StageKind::kInfer)))) return std::move(plan);  // the runner converts only
+  if (is_null(TRY(lines.script(kOnnxInference, StageKind::kInfer))))
+    return std::move(plan);  // the runner converts only
   InferLines at;
   at.has_device = lines.key(kOnnxDeviceOrModel, kOnnxDeviceKeys).has_value();
   if (at.has_device) {
@@ -101,7 +107,8 @@ Result<Plan> plan_paddle2onnx(const config::TrainInferConfig& config, const dial
   for (const std::string& use_gpu : split_list(devices)) {
     Stage stage = TRY(onnx_infer_stage(lines, start, at, use_gpu, save_file));
     for (const Stage& other : plan.stages) {
-      if (other.id == stage.id) return fail(lines.error_at(kOnnxDeviceOrModel, "two values run one inference: " + stage.id));
+      if (other.id == stage.id)
+        return fail(lines.error_at(kOnnxDeviceOrModel, "two values run one inference: " + stage.id));
     }
     stage.deps = {plan.stages.front().id};
     plan.stages.push_back(std::move(stage));

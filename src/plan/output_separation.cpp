@@ -44,8 +44,8 @@ void move_stage_paths(Stage& stage, const std::string& from, const std::string& 
     if (value) move(*value);
   }
   ResultsLogFields& fields = stage.results_log;
-  for (std::string* text : {&stage.log, &fields.command, &fields.shell_text, &fields.status_log, &fields.trainer_log,
-                            &stage.model_dir}) {
+  for (std::string* text :
+       {&stage.log, &fields.command, &fields.shell_text, &fields.status_log, &fields.trainer_log, &stage.model_dir}) {
     move(*text);
   }
   if (fields.traced_status) {
@@ -198,8 +198,9 @@ std::map<std::string, std::vector<std::size_t>> writers_of(const Plan& plan) {
 }
 
 bool is_a_stage_log(const Plan& plan, const std::string& file) {
-  return std::any_of(plan.stages.begin(), plan.stages.end(),
-                     [&](const Stage& stage) { return !stage.log.empty() && repository_path(plan, stage.log) == file; });
+  return std::any_of(plan.stages.begin(), plan.stages.end(), [&](const Stage& stage) {
+    return !stage.log.empty() && repository_path(plan, stage.log) == file;
+  });
 }
 
 // Whether stage `from` starts only after stage `to` has ended: through its deps and its
@@ -272,9 +273,10 @@ constexpr const char* kSuiteClashReason =
 // Why two stages of one plan cannot write one log: each stage's output goes to a log of its own.
 std::string log_clash_reason(const Stage* reader) {
   if (!reader) return "each stage writes a log of its own";
-  return fmt::format("each stage writes a log of its own, and stage {} reads this one by its name, so neither can be "
-                     "given another",
-                     reader->id);
+  return fmt::format(
+      "each stage writes a log of its own, and stage {} reads this one by its name, so neither can be "
+      "given another",
+      reader->id);
 }
 
 }  // namespace

@@ -15,8 +15,8 @@ namespace tipc::plan {
 // The stage kinds live in core (core/stage_kind.h); these names are the ones the plan's
 // users have always written.
 using tipc::kAllStageKinds;
-using tipc::StageKind;
 using tipc::stage_kind_from_string;
+using tipc::StageKind;
 using tipc::to_string;
 
 struct Needs {
@@ -31,8 +31,8 @@ struct Service {
   // Ready when a TCP connection to 127.0.0.1:port succeeds. Also the port it holds: two
   // services with one port never run at once.
   std::optional<int> port;
-  std::string ready_pattern;   // or when a line of its log matches this (ECMAScript) regex; neither: at once
-  double ready_timeout = 60;   // seconds from its start; not ready by then: it FAILs
+  std::string ready_pattern;  // or when a line of its log matches this (ECMAScript) regex; neither: at once
+  double ready_timeout = 60;  // seconds from its start; not ready by then: it FAILs
 };
 
 // What a train stage trains with: as the config's train params give it for the plan's mode
@@ -81,7 +81,8 @@ struct Stage {
   StageKind kind = StageKind::kTrain;
   std::vector<std::string> argv;  // interpreter first; redirections removed
   std::string cwd;                // relative to the repository root ("." = root)
-  std::string cwd_made_by;  // the housekeeping step that makes cwd, e.g. "setup step X (`mkdir -p build` in deploy/cpp)"; "" = none known
+  std::string
+      cwd_made_by;  // the housekeeping step that makes cwd, e.g. "setup step X (`mkdir -p build` in deploy/cpp)"; "" = none known
   // Variables the stage sets; nullopt means the variable is removed.
   std::map<std::string, std::optional<std::string>> env;
   std::string log;                // where the stage's output is written
@@ -95,9 +96,9 @@ struct Stage {
   // a full run, instead of running on inputs nothing here could have made.
   std::vector<UnselectedDep> unselected_deps;
   Needs needs;
-  bool benchmark = false;         // timing-sensitive inference: run alone
-  std::string launcher;           // the launcher of a distributed train ("" otherwise)
-  int processes = 1;              // processes tipc-run starts itself (rank-env launcher)
+  bool benchmark = false;  // timing-sensitive inference: run alone
+  std::string launcher;    // the launcher of a distributed train ("" otherwise)
+  int processes = 1;       // processes tipc-run starts itself (rank-env launcher)
   // A multi-node train: the hosts the config names (its `ips`), as they appear in argv. An
   // executor that allocates machines (Slurm) puts the allocated ones in their place.
   std::string hosts;
@@ -106,9 +107,9 @@ struct Stage {
   // directory for infer ("" when the dialect has none). Alignment checks name their files
   // relative to it.
   std::string model_dir;
-  ResultsLogFields results_log;  // what its results_python.log line is made of
-  std::optional<Service> service;  // set on a kService stage
-  std::optional<CheckSpec> check;  // kCheck stages: what they check, where the result goes
+  ResultsLogFields results_log;               // what its results_python.log line is made of
+  std::optional<Service> service;             // set on a kService stage
+  std::optional<CheckSpec> check;             // kCheck stages: what they check, where the result goes
   std::optional<TrainSetting> train_setting;  // train stages
   // Why this stage cannot run as the plan states it, anywhere: the executor reports it
   // UNSUPPORTED with this reason instead of running it (and its dependents with it).
@@ -122,9 +123,9 @@ struct Plan {
   bool compat = false;
   std::string model_name;
   std::string run_dir = ".";  // where the reference runner starts, relative to the repository root
-  std::string output_dir;   // LOG
-  std::string results_log;  // LOG/results_python.log
-  std::string banner;       // written before the first status line ("" = none)
+  std::string output_dir;     // LOG
+  std::string results_log;    // LOG/results_python.log
+  std::string banner;         // written before the first status line ("" = none)
   // The dialect's status-line format ("" for a traced plan: see ResultsLogFields::traced_status).
   std::string status_line;
   // Compat: the lines a traced runner wrote before any stage's own line for commands it

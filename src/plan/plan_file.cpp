@@ -44,8 +44,8 @@ std::vector<Diagnostic> in_line_order(std::vector<Diagnostic> layout, const std:
 Result<void> check_mode(const dialect::Dialect& dialect, const std::string& mode) {
   const auto& known = dialect.known_modes;
   if (std::find(known.begin(), known.end(), mode) == known.end()) {
-    return fail(Error::plain(fmt::format("unknown mode '{}' for dialect {} (known: {})", mode, dialect.name,
-                                         fmt::join(known, ", "))));
+    return fail(Error::plain(
+        fmt::format("unknown mode '{}' for dialect {} (known: {})", mode, dialect.name, fmt::join(known, ", "))));
   }
   return {};
 }

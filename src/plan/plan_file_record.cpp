@@ -23,7 +23,8 @@ Json configs_in_other_modes_json(const std::vector<ConfigInOtherModes>& configs)
 
 Json invalid_configs_json(const std::vector<Diagnostic>& problems) {
   Json list = Json::array();
-  for (const auto& p : problems) list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
+  for (const auto& p : problems)
+    list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
   return list;
 }
 
@@ -156,7 +157,8 @@ Result<PlanFileRecord> read_plan_file(const std::string& path) {
     Stage read = TRY(stage_from_json(stage, path));
     const auto fingerprint = stage.find("fingerprint");
     if (fingerprint != stage.end() && !fingerprint->is_null() && !fingerprint->is_string()) {
-      return fail(Error::at(path, 0, "fingerprint", fmt::format("stage {}: field 'fingerprint': not a string", read.id)));
+      return fail(
+          Error::at(path, 0, "fingerprint", fmt::format("stage {}: field 'fingerprint': not a string", read.id)));
     }
     std::string hash = fingerprint == stage.end() || fingerprint->is_null() ? "" : fingerprint->get<std::string>();
     record.stages.push_back({std::move(read), std::move(hash)});

@@ -16,7 +16,7 @@ inline constexpr const char* kPlanFileName = ".tipc-plan.json";
 inline constexpr int kPlanFileVersion = 1;  // written as "schema"; a reader rejects a larger one
 
 struct PlanFileStage {
-  Stage stage;  // the fields plan/plan_json.h writes; cwd and log absolute
+  Stage stage;              // the fields plan/plan_json.h writes; cwd and log absolute
   std::string fingerprint;  // of its command (run::stage_fingerprint): what --resume and the reports compare
 };
 
@@ -30,15 +30,15 @@ struct ConfigInOtherModes {
 struct PlanFileRecord {
   int version = kPlanFileVersion;
   std::string tool_version;
-  std::string run_id;  // the run that wrote it; the plans of one suite share it
+  std::string run_id;             // the run that wrote it; the plans of one suite share it
   std::optional<double> started;  // Unix seconds; nullopt in a file without it
-  std::string config;       // as given
-  std::string config_file;  // absolute
-  std::string settings_file;  // the project settings used; "" (null) when none
+  std::string config;             // as given
+  std::string config_file;        // absolute
+  std::string settings_file;      // the project settings used; "" (null) when none
   std::string mode, model, dialect;
-  std::string dialect_source;  // how the dialect was chosen
-  std::vector<Diagnostic> invalid_configs;  // the run's configs left out, with their problems
-  std::vector<std::string> excluded_configs;  // the run's configs --exclude left out
+  std::string dialect_source;                              // how the dialect was chosen
+  std::vector<Diagnostic> invalid_configs;                 // the run's configs left out, with their problems
+  std::vector<std::string> excluded_configs;               // the run's configs --exclude left out
   std::vector<ConfigInOtherModes> configs_in_other_modes;  // the run's configs in none of its MODEs
   bool compat = false;
   std::string repo_root;   // absolute

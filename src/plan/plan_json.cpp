@@ -27,7 +27,8 @@ Result<StageKind> kind_field(const JsonFieldReader& fields) {
   return *kind;
 }
 
-Result<std::map<std::string, std::optional<std::string>>> env_field(const JsonValue& json, const JsonFieldReader& fields) {
+Result<std::map<std::string, std::optional<std::string>>> env_field(const JsonValue& json,
+                                                                    const JsonFieldReader& fields) {
   const auto env = json.find("env");
   if (env == json.end() || !env->is_object()) return fail(fields.error("env", "not an object"));
   std::map<std::string, std::optional<std::string>> variables;
@@ -97,7 +98,8 @@ Json stage_json(const Stage& stage) {
   if (!stage.cwd_made_by.empty()) json["cwd_made_by"] = stage.cwd_made_by;
   if (stage.check) json["check"] = {{"kind", to_string(stage.check->kind)}, {"result_file", stage.check->result_file}};
   if (stage.train_setting) {
-    json["train_setting"] = {{"batch_size", stage.train_setting->batch_size}, {"autocast", stage.train_setting->autocast}};
+    json["train_setting"] = {{"batch_size", stage.train_setting->batch_size},
+                             {"autocast", stage.train_setting->autocast}};
   }
   return json;
 }

@@ -32,9 +32,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 // The reference's `[ ${script} != "null" ]` while IFS is '|' (docs/config-format.md#null-empty-and-the-emission-rule-ekey-value): an empty
 // value or one containing '|' breaks the test, which then counts as false.
-bool script_runs(const std::string& script) {
-  return !script.empty() && !contains(script, "|") && script != "null";
-}
+bool script_runs(const std::string& script) { return !script.empty() && !contains(script, "|") && script != "null"; }
 
 struct TrainerChoice {
   std::string train_script;
@@ -105,11 +103,11 @@ class Planner final : public detail::StageEmitter {
   const PlanningRules& rules_;
   Plan plan_;
   Vars base_;
-  std::optional<std::string> device_;  // the runner's CUDA_VISIBLE_DEVICES
-  std::string ips_;                    // the runner's `ips` variable, sticky across gpu elements
+  std::optional<std::string> device_;              // the runner's CUDA_VISIBLE_DEVICES
+  std::string ips_;                                // the runner's `ips` variable, sticky across gpu elements
   std::pair<std::string, std::string> to_static_;  // the to-static trainer's key and text, found once
-  std::string train_model_name_;       // sticky: Seg's checkpoint fallback changes it for the rest of the run
-  std::string last_norm_eval_weights_; // Seg: pact/fpgm trainers reuse it as pretrain
+  std::string train_model_name_;        // sticky: Seg's checkpoint fallback changes it for the rest of the run
+  std::string last_norm_eval_weights_;  // Seg: pact/fpgm trainers reuse it as pretrain
   std::set<std::string> ids_;
 };
 
@@ -171,8 +169,10 @@ std::optional<TrainerChoice> Planner::choose_trainer(const std::string& trainer)
     TrainerChoice choice{val(rule.train_line), val(rule.export_line), "", rule.quant, &rule};
     if (rule.match == TrainerRule::Match::kToStatic) {
       choice.train_script = val(pos::kNormTrain);
-      if (d_.to_static.own_slot) choice.to_static_text = static_text;
-      else choice.train_script += d_.to_static.join + static_text;
+      if (d_.to_static.own_slot)
+        choice.to_static_text = static_text;
+      else
+        choice.train_script += d_.to_static.join + static_text;
     }
     return choice;
   }
@@ -198,7 +198,8 @@ Result<void> Planner::render_slots(const std::vector<std::pair<std::string, dial
   for (const auto& [name, slot] : slots) {
     const auto selector = vars.find(slot.by);
     if (selector == vars.end()) {
-      return fail(Error::at(d_.source_file, 0, name, fmt::format("slot '{}': no variable '{}' to select by", name, slot.by)));
+      return fail(
+          Error::at(d_.source_file, 0, name, fmt::format("slot '{}': no variable '{}' to select by", name, slot.by)));
     }
     if (slot.replace) {
       std::string text = selector->second;
@@ -245,10 +246,10 @@ Result<Stage*> Planner::add_stage(StageKind kind, const std::string& id, const d
   auto words = TRY(split_shell_words(stage.results_log.command, rules_.command_words()));
   stage.argv = std::move(words.words);
   if (!words.shell_constructs.empty()) {
-    plan_.warnings.push_back({cfg_.path, 0, "",
-                              fmt::format("stage {}: the command contains {}; tipc-run passes them literally{}",
-                                          stage.id, fmt::join(words.shell_constructs, ", "),
-                                          rules_.shell_constructs_note())});
+    plan_.warnings.push_back(
+        {cfg_.path, 0, "",
+         fmt::format("stage {}: the command contains {}; tipc-run passes them literally{}", stage.id,
+                     fmt::join(words.shell_constructs, ", "), rules_.shell_constructs_note())});
   }
   if (opt_.python && !stage.argv.empty()) stage.argv[0] = *opt_.python;
   stage.cwd = cwd;
@@ -308,8 +309,8 @@ Result<void> Planner::explain_empty_train_plan() {
     return {};
   }
   int line = pos::kTrainerList;
-  std::string why = fmt::format("every trainer of '{}' has the script null (or no trainer line matches it)",
-                                val(pos::kTrainerList));
+  std::string why =
+      fmt::format("every trainer of '{}' has the script null (or no trainer line matches it)", val(pos::kTrainerList));
   if (split_list(val(pos::kGpuList)).empty()) {
     line = pos::kGpuList;
     why = "the gpu list is empty";
@@ -397,11 +398,13 @@ Result<Vars> Planner::train_vars(const GpuElement& gpu, std::size_t gpu_index, c
   // Seg's pact and fpgm trainers start from the weights the norm trainer's eval read.
   const bool pact_or_fpgm = choice.rule && choice.rule->match == TrainerRule::Match::kKeyEquals &&
                             (choice.rule->train_line == pos::kPactTrain || choice.rule->train_line == pos::kFpgmTrain);
-  vars["pretrained_or_norm_weights_arg"] = d_.pact_pretrain_from_norm && pact_or_fpgm && !gpu.nodes ? last_norm_eval_weights_ : vars["pretrained_arg"];
+  vars["pretrained_or_norm_weights_arg"] =
+      d_.pact_pretrain_from_norm && pact_or_fpgm && !gpu.nodes ? last_norm_eval_weights_ : vars["pretrained_arg"];
   const dialect::Launcher& launcher = opt_.launcher.value_or(d_.launcher);
   vars["gpu_count"] = std::to_string(gpu.gpu_count);
   vars["master_addr"] = gpu.ips ? gpu.ips->substr(0, gpu.ips->find(',')) : "127.0.0.1";
-  vars["launcher_args"] = TRY(render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars));
+  vars["launcher_args"] =
+      TRY(render(gpu.launch == GpuElement::Launch::kMultiNode ? launcher.multi_node : launcher.multi, vars));
   vars["weights_subdir"] = weights_subdir();
   return vars;
 }
@@ -478,9 +481,9 @@ Result<void> Planner::train_iteration(const GpuElement& gpu, std::size_t gpu_ind
 // inference matrix over what the export wrote.
 Result<void> Planner::export_and_infer(const GpuElement& gpu, const std::string& iteration, Vars& vars,
                                        const std::string& train_id, const TrainerChoice& choice) {
-  const bool blank_weights =
-      rules_.exports_without_weights() && std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
-                                 [&](const std::string& g) { return glob_match(g, plan_.model_name); });
+  const bool blank_weights = rules_.exports_without_weights() &&
+                             std::any_of(d_.export_without_weights.begin(), d_.export_without_weights.end(),
+                                         [&](const std::string& g) { return glob_match(g, plan_.model_name); });
   vars["export_script"] = choice.export_script;
   vars["export_weights_arg"] = blank_weights ? "" : emit(key(pos::kCheckpoints), vars["weights"]);
   vars["save_inference_dir_arg"] = emit(key(pos::kSaveInferenceDir), vars["save_log"]);
@@ -597,10 +600,10 @@ Result<void> Planner::inference_loops(const dialect::InferBranch& branch, bool o
     vars["results_dir_arg"] = emit(key(pos::kInferExtra), results);
   }
   if (auto ok = render_slots(d_.infer_slots, vars); !ok) return ok;
-  const std::string id = on_gpu ? fmt::format("{}/gpu_trt_{}_{}_bs{}", prefix, vars["trt"], vars["precision"],
-                                              vars["batch_size"])
-                                : fmt::format("{}/cpu_mkldnn_{}_threads_{}_{}_bs{}", prefix, vars["mkldnn"],
-                                              vars["threads"], vars["precision"], vars["batch_size"]);
+  const std::string id =
+      on_gpu ? fmt::format("{}/gpu_trt_{}_{}_bs{}", prefix, vars["trt"], vars["precision"], vars["batch_size"])
+             : fmt::format("{}/cpu_mkldnn_{}_threads_{}_{}_bs{}", prefix, vars["mkldnn"], vars["threads"],
+                           vars["precision"], vars["batch_size"]);
   auto stage = TRY(add_stage(StageKind::kInfer, id, branch.stage, vars, run_dir_path(cwd)));
   if (!dep.empty()) stage->deps = {dep};
   stage->needs.gpus = on_gpu ? 1 : 0;

@@ -29,7 +29,8 @@ class PlanningRules {
   // How a line's bytes are read (CR, trailing blanks).
   virtual config::LineView line_view() const = 0;
   // The config's text split into its lines, as a dialect's planner reads them.
-  virtual config::TrainInferConfig read_config(const config::ConfigText& text, const dialect::Dialect& dialect) const = 0;
+  virtual config::TrainInferConfig read_config(const config::ConfigText& text,
+                                               const dialect::Dialect& dialect) const = 0;
   // Whether the config is checked before planning (anchors, lints, the MODE, reading
   // warnings, the cross-check of a traced plan) and alignment checks are added after.
   virtual bool checks_config() const = 0;

@@ -82,18 +82,20 @@ Result<fs::path> chain_runner(const fs::path& config, const std::string& header,
                               const RunnerChoice& choice, const dialect::Chain*& chosen) {
   const fs::path dir = test_tipc_above(config, root);
   if (!choice.chains) return fs::path{};
-  const dialect::Chain* chain = header.empty()
-                                    ? dialect::dialect_chain(*choice.chains)
-                                    : dialect::choose_chain(*choice.chains, header, config.filename().string(), choice.mode);
+  const dialect::Chain* chain =
+      header.empty() ? dialect::dialect_chain(*choice.chains)
+                     : dialect::choose_chain(*choice.chains, header, config.filename().string(), choice.mode);
   if (!chain) {
-    return fail(Error::at(config.string(), 1, "", fmt::format("no chain of chains.yaml matches this config (header "
-                                                              "'{}'); give --runner PATH", header)));
+    return fail(Error::at(config.string(), 1, "",
+                          fmt::format("no chain of chains.yaml matches this config (header "
+                                      "'{}'); give --runner PATH",
+                                      header)));
   }
   chosen = chain;
   if (!chain->unsupported.empty()) {
-    return fail(Error::at(config.string(), 1, "",
-                          fmt::format("UNSUPPORTED: chain {} ({}:{}): {}", chain->name, chain->file, chain->line,
-                                      chain->unsupported)));
+    return fail(Error::at(
+        config.string(), 1, "",
+        fmt::format("UNSUPPORTED: chain {} ({}:{}): {}", chain->name, chain->file, chain->line, chain->unsupported)));
   }
   fs::path runner = TRY(runner_of_chain(config, dir, *chain, choice));
   // A chain chosen for its MODE alone (benchmark_train) without its runner here: the
@@ -117,7 +119,7 @@ Result<fs::path> chain_runner(const fs::path& config, const std::string& header,
 }  // namespace
 
 Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, const std::string& repo_root,
-                                               const RunnerChoice& choice) {
+                                              const RunnerChoice& choice) {
   std::error_code ec;
   const std::string& config_file = text.path;
   const fs::path root = fs::path(repo_root).lexically_normal();
@@ -137,8 +139,10 @@ Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& text, co
     if (chain) TRY(check_runner_mode(config, header, runner.lexically_relative(root), *chain, choice));
   }
   const auto runner_in_repo = inside(runner, root);
-  if (!runner_in_repo) return fail(Error::at(runner.string(), 0, "", "the runner lies outside the repository " + repo_root));
-  if (!inside(config, root)) return fail(Error::at(config_file, 0, "", "the config lies outside the repository " + repo_root));
+  if (!runner_in_repo)
+    return fail(Error::at(runner.string(), 0, "", "the runner lies outside the repository " + repo_root));
+  if (!inside(config, root))
+    return fail(Error::at(config_file, 0, "", "the config lies outside the repository " + repo_root));
   const fs::path run_dir = runner.parent_path().parent_path();
   const auto run_dir_in_repo = inside(run_dir, root);
   return RunnerCall{*runner_in_repo, run_dir_in_repo.value_or("."), config.lexically_relative(run_dir).string(), chain,

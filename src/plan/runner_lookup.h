@@ -30,8 +30,9 @@ struct RunnerCall {
 struct RunnerChoice {
   std::optional<std::string> runner_option;  // --runner: this runner, whatever the chain
   std::string mode;
-  const dialect::Chains* chains = nullptr;   // nullptr: no runner is traced (the dialects plan every config)
-  dialect::RunnerScripts* scripts = nullptr;  // the scripts read so far, shared by a run's configs; nullptr: read afresh
+  const dialect::Chains* chains = nullptr;  // nullptr: no runner is traced (the dialects plan every config)
+  dialect::RunnerScripts* scripts =
+      nullptr;  // the scripts read so far, shared by a run's configs; nullptr: read afresh
 };
 
 // --runner when given (an error when it is missing or outside the repository), else the
@@ -43,7 +44,7 @@ struct RunnerChoice {
 // the reason when the chain cannot run here (its `unsupported`), no chain matches the
 // config, or another chain's runner is missing.
 Result<std::optional<RunnerCall>> find_runner(const config::ConfigText& config, const std::string& repo_root,
-                                               const RunnerChoice& choice);
+                                              const RunnerChoice& choice);
 
 // The config's chain when its `planner:` is `native` (plan/chain_planner.h plans it without
 // a runner); nullptr otherwise (the dialects plan a config of the chain whose planner is

@@ -45,13 +45,17 @@ Result<std::optional<Stage>> serving_convert_stage(const ChainLines& lines, cons
 Result<std::optional<int>> port_in(const ChainLines& lines, const std::vector<std::string>& argv) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string text;
-    if (argv[i].rfind("--port=", 0) == 0) text = argv[i].substr(7);
-    else if (argv[i] == "--port" && i + 1 < argv.size()) text = argv[i + 1];
-    else continue;
+    if (argv[i].rfind("--port=", 0) == 0)
+      text = argv[i].substr(7);
+    else if (argv[i] == "--port" && i + 1 < argv.size())
+      text = argv[i + 1];
+    else
+      continue;
     int port = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), port);
     if (error != std::errc{} || end != text.data() + text.size() || port < 1 || port > 65535) {
-      return fail(lines.error_at(kServingWebService, fmt::format("--port '{}': expected a port number (1-65535)", text)));
+      return fail(
+          lines.error_at(kServingWebService, fmt::format("--port '{}': expected a port number (1-65535)", text)));
     }
     return std::optional<int>{port};
   }
@@ -67,25 +71,26 @@ Result<std::pair<Stage, Stage>> server_and_client(const ChainLines& lines, const
   const std::string server_log = fmt::format("{}/python_server_{}.log", start.plan.output_dir, where);
   const std::string client_log = fmt::format("{}/python_client_{}{}", start.plan.output_dir, where, kInferLogSuffix);
   const std::string device_key = TRY(lines.key(kServingDevices, {"?*"}));
-  const std::string server_command =
-      fmt::format("{} {} {}={} > {} 2>&1 ", start.python, TRY(lines.required_script(kServingWebService, StageKind::kService)),
-                  device_key, gpu ? device : "''", server_log);
-  Stage server = TRY(stage_from_command("service/python_server_" + where, StageKind::kService, server_command, dir,
-                                        server_log));
+  const std::string server_command = fmt::format("{} {} {}={} > {} 2>&1 ", start.python,
+                                                 TRY(lines.required_script(kServingWebService, StageKind::kService)),
+                                                 device_key, gpu ? device : "''", server_log);
+  Stage server =
+      TRY(stage_from_command("service/python_server_" + where, StageKind::kService, server_command, dir, server_log));
   server.needs.gpus = gpu ? static_cast<int>(split_list(device, ',').size()) : 0;
   server.service = Service{TRY(port_in(lines, server.argv)), "", Service{}.ready_timeout};
   const std::string client_command = fmt::format(
       "{} {} {} > {} 2>&1 ", start.python, TRY(lines.required_script(kServingPipeline, StageKind::kInfer)),
       set_param(TRY(lines.key(kServingImageDir, {"?*"})), TRY(lines.value(kServingImageDir, {"?*"}))), client_log);
-  Stage client = TRY(stage_from_command("infer/python_client_" + where, StageKind::kInfer, client_command, dir,
-                                        client_log));
+  Stage client =
+      TRY(stage_from_command("infer/python_client_" + where, StageKind::kInfer, client_command, dir, client_log));
   client.deps = {server.id};
   return std::pair{std::move(server), std::move(client)};
 }
 
 }  // namespace
 
-Result<Plan> plan_serving(const config::TrainInferConfig& config, const dialect::Chain& chain, const PlanOptions& options) {
+Result<Plan> plan_serving(const config::TrainInferConfig& config, const dialect::Chain& chain,
+                          const PlanOptions& options) {
   const ChainLines lines(config, chain);
   ChainStart start = TRY(start_chain_plan(lines, options));
   Plan& plan = start.plan;
@@ -97,7 +102,8 @@ Result<Plan> plan_serving(const config::TrainInferConfig& config, const dialect:
   for (const std::string& device : split_list(TRY(lines.value(kServingDevices, {"?*"})))) {
     auto [server, client] = TRY(server_and_client(lines, start, device));
     for (const Stage& other : plan.stages) {
-      if (other.id == server.id) return fail(lines.error_at(kServingDevices, "two values start the same server: " + server.id));
+      if (other.id == server.id)
+        return fail(lines.error_at(kServingDevices, "two values start the same server: " + server.id));
     }
     if (convert_id) server.deps = {*convert_id};
     plan.stages.push_back(std::move(server));

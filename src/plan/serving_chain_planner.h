@@ -14,6 +14,7 @@ namespace tipc::plan {
 
 // `chain`: the serving_infer_python chain of configs/chains.yaml (its script keys, mode and
 // status log).
-Result<Plan> plan_serving(const config::TrainInferConfig& config, const dialect::Chain& chain, const PlanOptions& options);
+Result<Plan> plan_serving(const config::TrainInferConfig& config, const dialect::Chain& chain,
+                          const PlanOptions& options);
 
 }  // namespace tipc::plan

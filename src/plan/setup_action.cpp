@@ -165,9 +165,8 @@ Result<SetupAction> parse_mkdir(const Words& argv, const std::string& cwd) {
 }
 
 Result<SetupAction> parse_rm(const Words& argv, const std::string& cwd) {
-  const OptionTable table{"rRfidv", "",
-                          {"--recursive", "--force", "--dir", "--verbose", "--one-file-system", "--preserve-root"},
-                          {}};
+  const OptionTable table{
+      "rRfidv", "", {"--recursive", "--force", "--dir", "--verbose", "--one-file-system", "--preserve-root"}, {}};
   const auto scanned = TRY(scan(argv, table));
   if (scanned.operands.empty()) return fail(unreadable(argv, "no path to remove"));
   auto action = action_of(SetupKind::kRemove, argv, cwd);
@@ -198,11 +197,13 @@ Result<SourcesAndTarget> sources_and_target(const Words& argv, const Scanned& sc
 Result<SetupAction> parse_copy_or_move(const Words& argv, const std::string& cwd, SetupKind kind) {
   const OptionTable table =
       kind == SetupKind::kCopy
-          ? OptionTable{"rRafpvnLPduTH", "tS",
+          ? OptionTable{"rRafpvnLPduTH",
+                        "tS",
                         {"--recursive", "--archive", "--force", "--verbose", "--no-clobber", "--dereference",
                          "--no-dereference", "--preserve", "--update", "--parents", "--no-target-directory"},
                         {"--target-directory", "--suffix"}}
-          : OptionTable{"finvuT", "tS",
+          : OptionTable{"finvuT",
+                        "tS",
                         {"--force", "--interactive", "--no-clobber", "--verbose", "--update", "--no-target-directory"},
                         {"--target-directory", "--suffix"}};
   const auto scanned = TRY(scan(argv, table));
@@ -215,7 +216,8 @@ Result<SetupAction> parse_copy_or_move(const Words& argv, const std::string& cwd
 }
 
 Result<SetupAction> parse_ln(const Words& argv, const std::string& cwd) {
-  const OptionTable table{"sfnvrTLPb", "tS",
+  const OptionTable table{"sfnvrTLPb",
+                          "tS",
                           {"--symbolic", "--force", "--no-dereference", "--verbose", "--relative",
                            "--no-target-directory", "--logical", "--physical"},
                           {"--target-directory", "--suffix"}};
@@ -249,7 +251,9 @@ void keep_fetch_options(const Scanned& scanned, const std::vector<std::string_vi
 }
 
 Result<SetupAction> parse_wget(const Words& argv, const std::string& cwd) {
-  const OptionTable table{"qvcNS46", "OPoatTUn", {},
+  const OptionTable table{"qvcNS46",
+                          "OPoatTUn",
+                          {},
                           {"--output-document", "--directory-prefix", "--output-file", "--append-output", "--tries",
                            "--timeout", "--user-agent", "--header", "--user", "--password"},
                           true};
@@ -280,7 +284,9 @@ Result<SetupAction> parse_wget(const Words& argv, const std::string& cwd) {
 }
 
 Result<SetupAction> parse_curl(const Words& argv, const std::string& cwd) {
-  const OptionTable table{"sSLfkOR#46", "oHuAxmC", {},
+  const OptionTable table{"sSLfkOR#46",
+                          "oHuAxmC",
+                          {},
                           {"--output", "--header", "--user", "--user-agent", "--retry", "--retry-delay",
                            "--connect-timeout", "--max-time", "--proxy", "--output-dir", "--continue-at"},
                           true};
@@ -321,11 +327,28 @@ Words dashed_tar_words(const Words& argv, std::string_view valued) {
 }
 
 Result<SetupAction> parse_tar(const Words& argv, const std::string& cwd) {
-  const OptionTable table{"xctrzjJvopmk", "fCb",
-                          {"--extract", "--get", "--create", "--list", "--gzip", "--gunzip", "--ungzip", "--bzip2",
-                           "--xz", "--lzma", "--zstd", "--auto-compress", "--verbose", "--no-same-owner",
-                           "--no-same-permissions", "--same-owner", "--preserve-permissions", "--keep-old-files",
-                           "--overwrite", "--touch"},
+  const OptionTable table{"xctrzjJvopmk",
+                          "fCb",
+                          {"--extract",
+                           "--get",
+                           "--create",
+                           "--list",
+                           "--gzip",
+                           "--gunzip",
+                           "--ungzip",
+                           "--bzip2",
+                           "--xz",
+                           "--lzma",
+                           "--zstd",
+                           "--auto-compress",
+                           "--verbose",
+                           "--no-same-owner",
+                           "--no-same-permissions",
+                           "--same-owner",
+                           "--preserve-permissions",
+                           "--keep-old-files",
+                           "--overwrite",
+                           "--touch"},
                           {"--file", "--directory", "--blocking-factor"}};
   const Words words = dashed_tar_words(argv, table.valued);
   const auto scanned = TRY(scan(words, table));
@@ -335,8 +358,8 @@ Result<SetupAction> parse_tar(const Words& argv, const std::string& cwd) {
   const Option* file = scanned.last({"-f", "--file"});
   if (file == nullptr || *file->value == "-") return fail(unreadable(argv, "no archive file (f) to extract"));
   if (!scanned.operands.empty()) {
-    return fail(unreadable(argv, fmt::format("extracting chosen members ('{}') is not replayed",
-                                             words[scanned.operands[0]])));
+    return fail(
+        unreadable(argv, fmt::format("extracting chosen members ('{}') is not replayed", words[scanned.operands[0]])));
   }
   auto action = action_of(SetupKind::kExtract, argv, cwd);
   action.archive = normalised_path(action.cwd, *file->value);
@@ -380,7 +403,8 @@ Result<SetupAction> parse_git(const Words& argv, const std::string& cwd) {
     const std::string subcommand = argv.size() < 2 ? "" : argv[1];
     return fail(unreadable(argv, fmt::format("only 'git clone' is replayed, not 'git {}'", subcommand)));
   }
-  const OptionTable table{"qvn", "bocj",
+  const OptionTable table{"qvn",
+                          "bocj",
                           {"--quiet", "--verbose", "--recursive", "--recurse-submodules", "--single-branch",
                            "--no-single-branch", "--no-checkout", "--shallow-submodules", "--no-tags", "--progress"},
                           {"--depth", "--branch", "--origin", "--config", "--filter", "--jobs", "--shallow-since"}};
@@ -418,7 +442,6 @@ std::string to_string(SetupKind kind) {
   return "unknown";
 }
 
-
 Result<SetupAction> parse_setup_action(const std::vector<std::string>& argv, const std::string& cwd) {
   if (argv.empty()) return fail(Error::plain("an empty setup action"));
   const std::string program = base_name(argv[0]);
@@ -432,9 +455,10 @@ Result<SetupAction> parse_setup_action(const std::vector<std::string>& argv, con
   if (program == "tar") return parse_tar(argv, cwd);
   if (program == "unzip") return parse_unzip(argv, cwd);
   if (program == "git") return parse_git(argv, cwd);
-  return fail(Error::plain(fmt::format("'{}' is not a housekeeping program tipc-run replays (mkdir, rm, cp, mv, ln, "
-                                       "wget, curl, tar, unzip, git clone)",
-                                       argv[0])));
+  return fail(
+      Error::plain(fmt::format("'{}' is not a housekeeping program tipc-run replays (mkdir, rm, cp, mv, ln, "
+                               "wget, curl, tar, unzip, git clone)",
+                               argv[0])));
 }
 
 Result<SetupAction> parse_setup_action_word(const std::string& word) {
@@ -455,8 +479,10 @@ SetupAction relative_to_root(SetupAction action, const std::string& repo_root) {
   // As the trace spells it: an absolute path, or a stand-in such as "<REPO_ROOT>".
   const std::string root = repo_root.starts_with('/') ? normalised_path("/", repo_root) : repo_root;
   const auto relative = [&](std::string& path) {
-    if (path == root) path = ".";
-    else if (path.starts_with(root + "/")) path = path.substr(root.size() + 1);
+    if (path == root)
+      path = ".";
+    else if (path.starts_with(root + "/"))
+      path = path.substr(root.size() + 1);
   };
   for (auto* paths : {&action.reads, &action.writes, &action.removes}) std::ranges::for_each(*paths, relative);
   for (auto* path : {&action.output, &action.archive, &action.destination}) relative(*path);

@@ -35,8 +35,8 @@ std::string normalised(const std::string& path) { return normalised_path(".", pa
 // or around what the other uses (`rm -rf deploy` before `mkdir -p deploy/cpp/build`).
 bool keep_order(const PathUse& later, const PathUse& earlier) {
   if (later.barrier || earlier.barrier) return true;
-  return any_pair(later.writes, earlier.writes, paths_related) || any_pair(later.writes, earlier.reads, paths_related) ||
-         any_pair(later.reads, earlier.writes, paths_related);
+  return any_pair(later.writes, earlier.writes, paths_related) ||
+         any_pair(later.writes, earlier.reads, paths_related) || any_pair(later.reads, earlier.writes, paths_related);
 }
 
 // `mkdir -p LOG` of the runner's output tree: tipc-run makes every log's directory itself.
@@ -89,7 +89,8 @@ std::vector<SetupGroup> setup_groups(const trace::Trace& trace, const std::strin
 // Why the group cannot be replayed: its first call that cannot be read or is refused.
 std::optional<std::string> group_refusal(const SetupGroup& group, const SetupStageOptions& options) {
   for (const auto& call : group.calls) {
-    if (!call.action) return fmt::format("the runner's `{}` cannot be replayed: {}", call.word, call.action.error().str());
+    if (!call.action)
+      return fmt::format("the runner's `{}` cannot be replayed: {}", call.word, call.action.error().str());
     if (auto why = refusal(*call.action, options.allowed_roots)) {
       return fmt::format("the runner's `{}` is not replayed: {}", call.word, *why);
     }
@@ -229,7 +230,7 @@ class SetupWeaver {
   std::vector<PathUse> placed_uses_;  // per stage of the new list
   std::vector<std::set<std::size_t>> ancestors_;
   std::map<std::string, std::size_t> index_;
-  std::vector<std::size_t> setups_;  // the setup stages placed so far
+  std::vector<std::size_t> setups_;                                     // the setup stages placed so far
   std::vector<std::vector<std::pair<std::string, std::string>>> made_;  // per setup stage: path, action word
 };
 

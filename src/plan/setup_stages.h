@@ -24,8 +24,8 @@ namespace tipc::plan {
 
 struct SetupStageOptions {
   std::string tipc_run_binary = "tipc-run";
-  bool offline = false;                     // --offline: downloads only from the cache
-  std::vector<std::string> allowed_roots;   // outside the repository: where actions may write
+  bool offline = false;                    // --offline: downloads only from the cache
+  std::vector<std::string> allowed_roots;  // outside the repository: where actions may write
   // The repository root as the trace's strings spell it ("." = none): absolute paths inside
   // it (a runner's `${PWD}/test_tipc/output/...`) are the repository's.
   std::string repo_root = ".";

@@ -29,9 +29,7 @@ class Lexer {
   }
 
  private:
-  bool is_separator(char c) const {
-    return c == ' ' || c == '\t' || c == '\n' || (c == '|' && options_.pipe_is_space);
-  }
+  bool is_separator(char c) const { return c == ' ' || c == '\t' || c == '\n' || (c == '|' && options_.pipe_is_space); }
 
   void note(std::string construct) {
     for (const auto& seen : out_.shell_constructs) {
@@ -64,8 +62,10 @@ class Lexer {
       case '&': note("& background or &&"); break;
       case '|': note("| pipe"); break;
       case '<': note("< input redirection"); break;
-      case '(': case ')': note("( ) subshell"); break;
-      case '*': case '?': note("glob pattern"); break;
+      case '(':
+      case ')': note("( ) subshell"); break;
+      case '*':
+      case '?': note("glob pattern"); break;
       default: break;
     }
     word_ += c;
@@ -87,7 +87,8 @@ class Lexer {
     quoted_ = true;
     while (pos_ < text_.size() && text_[pos_] != '"') {
       const char c = text_[pos_];
-      if (c == '\\' && pos_ + 1 < text_.size() && std::string_view("$`\"\\").find(text_[pos_ + 1]) != std::string_view::npos) {
+      if (c == '\\' && pos_ + 1 < text_.size() &&
+          std::string_view("$`\"\\").find(text_[pos_ + 1]) != std::string_view::npos) {
         word_ += text_[pos_ + 1];
         pos_ += 2;
         continue;
@@ -122,8 +123,10 @@ class Lexer {
       ++pos_;
       std::string target;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) target += text_[pos_++];
-      if (fd == 2 && target == "1") out_.stderr_to_stdout = true;
-      else note(fmt::format("{}>&{} redirection", fd, target));
+      if (fd == 2 && target == "1")
+        out_.stderr_to_stdout = true;
+      else
+        note(fmt::format("{}>&{} redirection", fd, target));
       return {};
     }
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
@@ -132,11 +135,14 @@ class Lexer {
       TRY(word_char());
     }
     end_word();
-    if (out_.words.size() == words_before) return fail(Error::plain(fmt::format("redirection without a file in: {}", text_)));
+    if (out_.words.size() == words_before)
+      return fail(Error::plain(fmt::format("redirection without a file in: {}", text_)));
     std::string file = out_.words.back();
     out_.words.pop_back();
-    if (fd == 1) out_.stdout_file = file;
-    else note(fmt::format("{}> redirection", fd));
+    if (fd == 1)
+      out_.stdout_file = file;
+    else
+      note(fmt::format("{}> redirection", fd));
     return {};
   }
 

@@ -16,10 +16,10 @@
 namespace tipc::plan {
 
 struct ShellWords {
-  std::vector<std::string> words;            // argv, redirections removed
-  std::optional<std::string> stdout_file;    // `> file`
-  bool stderr_to_stdout = false;             // `2>&1`
-  std::vector<std::string> shell_constructs; // what a shell would have interpreted, for warnings
+  std::vector<std::string> words;             // argv, redirections removed
+  std::optional<std::string> stdout_file;     // `> file`
+  bool stderr_to_stdout = false;              // `2>&1`
+  std::vector<std::string> shell_constructs;  // what a shell would have interpreted, for warnings
 };
 
 struct ShellSplitOptions {

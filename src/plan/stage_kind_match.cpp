@@ -56,7 +56,8 @@ std::optional<StageKind> kind_of_key(const std::vector<dialect::ScriptKey>& keys
   return std::nullopt;
 }
 
-std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config, const std::vector<dialect::ScriptKey>& keys) {
+std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config,
+                                     const std::vector<dialect::ScriptKey>& keys) {
   std::map<std::string, std::vector<std::string>> listed;  // "@KEY" -> the names the config's KEY line lists
   for (const auto& key : keys) {
     if (key.pattern.starts_with("@")) listed[key.pattern.substr(1)];

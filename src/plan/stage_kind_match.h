@@ -24,7 +24,8 @@ struct ScriptLine {
 };
 
 // The config's script lines: each `|` element of a line whose key the table names.
-std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config, const std::vector<dialect::ScriptKey>& keys);
+std::vector<ScriptLine> script_lines(const config::TrainInferConfig& config,
+                                     const std::vector<dialect::ScriptKey>& keys);
 
 // The kind of stage a script under `key` starts, by the first entry of the table that names
 // it; `listed` holds, for each "@KEY" entry's KEY, the names the config's KEY line lists.

@@ -20,7 +20,8 @@ namespace {
 
 // Whether `needle` occurs in `haystack` as a run of adjacent elements.
 bool contains_run(const std::vector<std::string>& haystack, const std::vector<std::string>& needle) {
-  return !needle.empty() && std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end()) != haystack.end();
+  return !needle.empty() &&
+         std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end()) != haystack.end();
 }
 
 // A word: the whole of a segment, or whole _-separated words of a segment after the first.
@@ -93,7 +94,8 @@ class Parser {
 
   Result<Node> parse_atom() {
     if (pos_ == tokens_.size()) {
-      return problem(pos_ == 0 ? "a pattern is missing" : fmt::format("a pattern is missing after '{}'", tokens_.back()));
+      return problem(pos_ == 0 ? "a pattern is missing"
+                               : fmt::format("a pattern is missing after '{}'", tokens_.back()));
     }
     if (accept("(")) {
       Node inner = TRY(parse_binary(Node::Op::kOr));
@@ -113,8 +115,8 @@ class Parser {
   }
 
   tl::unexpected<Error> problem(const std::string& what) const {
-    return fail(Error::plain(fmt::format("'{}': {} (patterns joined by and, or, not; e.g. -k 'infer and not bs1')",
-                                         text_, what)));
+    return fail(Error::plain(
+        fmt::format("'{}': {} (patterns joined by and, or, not; e.g. -k 'infer and not bs1')", text_, what)));
   }
 
   const std::string& text_;
@@ -179,8 +181,7 @@ Result<void> select_stages(std::vector<Plan>& plans, const std::vector<StageKind
   std::vector<StageExpression> parsed;
   for (const std::string& text : expressions) parsed.push_back(TRY(StageExpression::parse(text)));
   auto selected = [&](const Stage& stage) {
-    const bool kind_ok =
-        kinds.empty() || std::find(kinds.begin(), kinds.end(), stage.kind) != kinds.end();
+    const bool kind_ok = kinds.empty() || std::find(kinds.begin(), kinds.end(), stage.kind) != kinds.end();
     return kind_ok && (parsed.empty() || std::any_of(parsed.begin(), parsed.end(),
                                                      [&](const StageExpression& e) { return e.matches(stage); }));
   };
@@ -196,7 +197,8 @@ Result<void> select_stages(std::vector<Plan>& plans, const std::vector<StageKind
     record_unselected_deps(plan, kept);
     std::erase_if(plan.stages, [&](const Stage& s) { return !kept.count(s.id); });
     for (auto& stage : plan.stages) {
-      for (auto* ids : {&stage.deps, &stage.after}) std::erase_if(*ids, [&](const std::string& d) { return !kept.count(d); });
+      for (auto* ids : {&stage.deps, &stage.after})
+        std::erase_if(*ids, [&](const std::string& d) { return !kept.count(d); });
     }
     kept_total += plan.stages.size();
   }
@@ -217,8 +219,8 @@ Result<Shard> parse_shard(const std::string& text) {
   }
   const bool whole = slash != std::string::npos && used_index == slash && used_count == text.size() - slash - 1;
   if (!whole || count < 1 || index < 1 || index > count) {
-    return fail(Error::plain(fmt::format(
-        "'{}' is not a shard: write K/N, the Kth of N shards, with 1 <= K <= N (e.g. --shard 2/4)", text)));
+    return fail(Error::plain(
+        fmt::format("'{}' is not a shard: write K/N, the Kth of N shards, with 1 <= K <= N (e.g. --shard 2/4)", text)));
   }
   return Shard{index, count};
 }

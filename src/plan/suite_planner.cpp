@@ -80,8 +80,8 @@ Result<Plan> plan_of_trace(const Result<trace::Trace>& traced, const trace::Trac
 
 // Traces every config's runner, several at once and through the trace cache, and plans
 // from the traces, in the configs' order.
-std::vector<Result<Plan>> plan_from_runners(const std::vector<std::pair<const config::ConfigText*, RunnerCall>>& configs,
-                                            const SuitePlanRequest& request) {
+std::vector<Result<Plan>> plan_from_runners(
+    const std::vector<std::pair<const config::ConfigText*, RunnerCall>>& configs, const SuitePlanRequest& request) {
   std::vector<config::TrainInferConfig> parsed;
   std::vector<trace::TraceRequest> requests;  // one per config, in order
   for (const auto& [text, call] : configs) {
@@ -97,7 +97,8 @@ std::vector<Result<Plan>> plan_from_runners(const std::vector<std::pair<const co
 }
 
 // The plan of a config that no runner plans: its chain's native planner, else the dialect.
-Result<Plan> plan_natively(const config::ConfigText& text, const RunnerChoice& choice, const SuitePlanRequest& request) {
+Result<Plan> plan_natively(const config::ConfigText& text, const RunnerChoice& choice,
+                           const SuitePlanRequest& request) {
   if (request.source == PlanSource::kRunner) {
     return fail(Error::at(text.path, 0, "",
                           "--plan-from runner: its chain's runner is not in the test_tipc/ directory above it "
@@ -129,7 +130,8 @@ PlannedConfigs plan_configs(const std::vector<const config::ConfigText*>& config
       to_trace.emplace_back(&text, **runner);
       traced.push_back(i);
       auto& runners = planned.runners;
-      if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end()) runners.push_back((*runner)->runner);
+      if (std::find(runners.begin(), runners.end(), (*runner)->runner) == runners.end())
+        runners.push_back((*runner)->runner);
     } else {
       slots[i] = plan_natively(text, choice, request);
     }

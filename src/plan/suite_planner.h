@@ -39,7 +39,7 @@ struct SuitePlanRequest {
   PlanOptions options;  // the MODE, the rules (--compat), the repository root, --python, the launcher...
   PlanSource source = PlanSource::kAuto;
   std::optional<std::string> runner;          // --runner: this runner for every config
-  const dialect::Chains* chains = nullptr;   // nullptr: no runner is traced
+  const dialect::Chains* chains = nullptr;    // nullptr: no runner is traced
   const dialect::Dialect* dialect = nullptr;  // the repository's; nullptr when none applies
   std::optional<Error> dialect_error;         // why none applies: a config that needs it gets this error
   bool dialect_sure = false;                  // chosen without doubt: traced configs are cross-checked against it

@@ -16,8 +16,8 @@ namespace tipc::plan {
 
 struct TracedNeeds {
   Needs needs;
-  std::string launcher;  // the launcher module (`paddle.distributed.launch`), "" for a single process
-  std::string hosts;     // the --ips value of a multi-node launch
+  std::string launcher;         // the launcher module (`paddle.distributed.launch`), "" for a single process
+  std::string hosts;            // the --ips value of a multi-node launch
   bool follows_inputs = false;  // nothing above decided: the device of the stages it reads from
 };
 

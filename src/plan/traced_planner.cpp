@@ -22,8 +22,8 @@ namespace {
 // as a native plan's, so that its stages' logs, setup logs, journal and reports are never
 // another config's; test_tipc/output/MODE when the model name is no single path component.
 std::string own_output_dir(const std::string& model_name, const std::string& mode) {
-  const bool one_component = !model_name.empty() && model_name != "." && model_name != ".." &&
-                             model_name.find('/') == std::string::npos;
+  const bool one_component =
+      !model_name.empty() && model_name != "." && model_name != ".." && model_name.find('/') == std::string::npos;
   return one_component ? fmt::format("test_tipc/output/{}/{}", model_name, mode) : "test_tipc/output/" + mode;
 }
 
@@ -31,8 +31,10 @@ std::string own_output_dir(const std::string& model_name, const std::string& mod
 // run directory, the base of Stage::log and Plan::results_log.
 std::string from_run_dir(const std::string& path, const std::string& run_dir, const std::string& repo_root) {
   std::string relative = path;
-  if (repo_root != "." && path.starts_with(repo_root + "/")) relative = path.substr(repo_root.size() + 1);
-  else if (path.starts_with("/")) return path;
+  if (repo_root != "." && path.starts_with(repo_root + "/"))
+    relative = path.substr(repo_root.size() + 1);
+  else if (path.starts_with("/"))
+    return path;
   if (run_dir == ".") return relative;
   return fs::path(relative).lexically_normal().lexically_relative(run_dir).string();
 }
@@ -47,7 +49,8 @@ std::string to_repo(const std::string& path, const std::string& run_dir) {
 std::string trainer_log_after(const trace::Trace& trace, std::size_t from, std::size_t to) {
   for (std::size_t e = from; e < to && e < trace.evals.size(); ++e) {
     auto words = split_shell_words(trace.evals[e], {.pipe_is_space = true});
-    if (words && words->words.size() == 2 && words->words[0] == "cat" && trace.evals[e].find(">>") != std::string::npos) {
+    if (words && words->words.size() == 2 && words->words[0] == "cat" &&
+        trace.evals[e].find(">>") != std::string::npos) {
       return words->words[1];
     }
   }
@@ -73,8 +76,10 @@ Service traced_service(const std::vector<std::string>& args) {
   Service service;
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string value;
-    if (args[i] == "--port" && i + 1 < args.size()) value = args[i + 1];
-    else if (args[i].starts_with("--port=")) value = args[i].substr(7);
+    if (args[i] == "--port" && i + 1 < args.size())
+      value = args[i + 1];
+    else if (args[i].starts_with("--port="))
+      value = args[i].substr(7);
     if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos && value.size() <= 5) {
       service.port = std::stoi(value);
     }
@@ -182,7 +187,8 @@ TrainSetting traced_train_setting(const config::TrainInferConfig& config, const 
     const std::string& key = config.key(line);
     const std::string word = key.substr(key.find_last_of(' ') + 1) + "=";  // "-o Global.auto_cast": the last word
     if (word == "=") return std::nullopt;
-    const auto it = std::find_if(args.rbegin(), args.rend(), [&](const std::string& arg) { return arg.starts_with(word); });
+    const auto it =
+        std::find_if(args.rbegin(), args.rend(), [&](const std::string& arg) { return arg.starts_with(word); });
     if (it == args.rend()) return std::nullopt;
     return it->substr(word.size());
   };
@@ -224,9 +230,8 @@ Stage TracedPlanner::stage_for(std::size_t index, const std::optional<std::size_
   stage.hosts = needs.hosts;
   follows_inputs_.push_back(needs.follows_inputs);
   stage.benchmark = stage.kind == StageKind::kInfer &&
-                    std::any_of(call.args.begin(), call.args.end(), [](const std::string& a) {
-                      return a.ends_with("benchmark=True");
-                    });
+                    std::any_of(call.args.begin(), call.args.end(),
+                                [](const std::string& a) { return a.ends_with("benchmark=True"); });
   if (stage.kind == StageKind::kTrain) stage.train_setting = traced_train_setting(cfg_, call.args);
   if (stage.kind == StageKind::kTrain && evaluated) {
     const std::size_t next = index + 1 < trace_.calls.size() ? trace_.calls[index + 1].eval_index : trace_.evals.size();
@@ -245,11 +250,12 @@ void TracedPlanner::place_unclaimed_lines(const std::vector<std::optional<std::s
   const std::string log = fs::path(status_.path).filename().string();
   for (const auto& unclaimed : unclaimed_status_lines(status_, claimed, trace_, cfg_.value_named("python"))) {
     const std::string& line = status_.lines[unclaimed.line];
-    const std::string what = fmt::format("{} status line {} reports '{}'{}", log, unclaimed.line + 1,
-                                         status_word(line), printable_command(split_status_line(line)->after));
+    const std::string what = fmt::format("{} status line {} reports '{}'{}", log, unclaimed.line + 1, status_word(line),
+                                         printable_command(split_status_line(line)->after));
     if (unclaimed.ran_for_real) {
-      plan_.warnings.push_back({trace_.runner, 0, "", what + ": a program the runner ran itself and tipc-run does "
-                                                        "not run as a stage; --compat leaves the line out"});
+      plan_.warnings.push_back({trace_.runner, 0, "",
+                                what + ": a program the runner ran itself and tipc-run does "
+                                       "not run as a stage; --compat leaves the line out"});
       continue;
     }
     plan_.warnings.push_back(
@@ -402,19 +408,21 @@ std::string TracedPlanner::why_empty() const {
 Result<void> TracedPlanner::reject_empty_plan() {
   if (!plan_.stages.empty()) return {};
   const config::Field* trainer = cfg_.field_named("trainer");
-  if (trace_.mode.find("train") == std::string::npos || !trainer || trainer->value.empty() || trainer->value == "null") {
+  if (trace_.mode.find("train") == std::string::npos || !trainer || trainer->value.empty() ||
+      trainer->value == "null") {
     if (opt_.rules->checks_config()) {
-      return fail(Error::at(trace_.runner, 0, "",
-                            fmt::format("the runner started no program in mode {}, so this config has nothing to run: {}",
-                                        trace_.mode, why_empty())));
+      return fail(
+          Error::at(trace_.runner, 0, "",
+                    fmt::format("the runner started no program in mode {}, so this config has nothing to run: {}",
+                                trace_.mode, why_empty())));
     }
     plan_.warnings.push_back({trace_.runner, 0, "", "the plan has 0 stages: " + why_empty()});
     return {};
   }
   const std::string why = why_empty();
-  return fail(Error::at(cfg_.path, trainer->physical_line, "trainer",
-                        fmt::format("the config names trainer '{}' but the plan has 0 stages: {}", trainer->value,
-                                    why)));
+  return fail(
+      Error::at(cfg_.path, trainer->physical_line, "trainer",
+                fmt::format("the config names trainer '{}' but the plan has 0 stages: {}", trainer->value, why)));
 }
 
 }  // namespace

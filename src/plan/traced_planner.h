@@ -19,12 +19,12 @@ namespace tipc::plan {
 
 struct TracedPlanOptions {
   const PlanningRules* rules = &native_planning_rules();  // --compat: the reference's (no logical GPU ids added)
-  std::string repo_root = ".";         // the absolute root as the trace's strings spell it ("." = none)
-  std::optional<std::string> python;   // --python: replaces the config's interpreter
+  std::string repo_root = ".";        // the absolute root as the trace's strings spell it ("." = none)
+  std::optional<std::string> python;  // --python: replaces the config's interpreter
   // Per line of the trace's status log, the call whose exit status it reports
   // (status_sources of the status probes); empty when no probes ran.
   std::vector<std::optional<std::size_t>> status_sources;
-  SetupStageOptions setup;             // how the runner's housekeeping is replayed
+  SetupStageOptions setup;                      // how the runner's housekeeping is replayed
   std::vector<dialect::ScriptKey> script_keys;  // the config's chain's: which script a call runs, so its kind
 };
 

@@ -50,7 +50,8 @@ bool names_a_recorded_program(const std::string& command, const trace::Trace& tr
 }
 
 // Whether the line reports an evaluated string that starts no program the trace records.
-bool reports_a_program_run_for_real(const std::string& line, const trace::Trace& trace, const std::string& interpreter) {
+bool reports_a_program_run_for_real(const std::string& line, const trace::Trace& trace,
+                                    const std::string& interpreter) {
   const std::string text = collapsed(line);
   for (const auto& eval : trace.evals) {
     const std::string head = command_head(eval);
@@ -129,8 +130,10 @@ TracedStatusLog traced_status_log(const trace::Trace& trace) {
   log.path = chosen->path;
   std::istringstream in(chosen->text);
   for (std::string line; std::getline(in, line);) {
-    if (split_status_line(line)) log.lines.push_back(line);
-    else if (log.lines.empty()) log.banner += (log.banner.empty() ? "" : "\n") + line;
+    if (split_status_line(line))
+      log.lines.push_back(line);
+    else if (log.lines.empty())
+      log.banner += (log.banner.empty() ? "" : "\n") + line;
   }
   return log;
 }

@@ -97,7 +97,8 @@ Result<void> WholeInferPlanner::export_list() {
       vars["export_script"] = export_script;
       auto output = TRY(render(in_.dialect.whole_infer.export_output, vars));
       vars["export_weights_arg"] = emit(key(pos::kCheckpoints), models[i]);
-      vars["infer_model_weights_arg"] = emit(val(pos::kCheckpoints), models[i]);  // GAN: the value of L29 is the weights key
+      vars["infer_model_weights_arg"] =
+          emit(val(pos::kCheckpoints), models[i]);  // GAN: the value of L29 is the weights key
       vars["save_inference_dir_arg"] = emit(key(pos::kSaveInferenceDir), output);
       vars["exported_model"] = output;
       auto exported = TRY(export_stage(vars, prefix + "/export"));
@@ -108,8 +109,7 @@ Result<void> WholeInferPlanner::export_list() {
     // so the gpu argument slides into the quant slot (D15 in docs/reference-runner.md).
     const bool shifted = i >= quants.size() || quants[i].empty();
     vars["infer_gpu"] = shifted ? "" : "0";
-    if (auto ok = matrix(vars, prefix, export_id, shifted ? "0" : quants[i], in_.dialect.whole_infer.infer_cwd);
-        !ok) {
+    if (auto ok = matrix(vars, prefix, export_id, shifted ? "0" : quants[i], in_.dialect.whole_infer.infer_cwd); !ok) {
       return ok;
     }
   }
@@ -141,9 +141,9 @@ Result<void> WholeInferPlanner::mode_list() {
     if ((in_.options.mode == "klquant_whole_infer") != (infer_mode == "kl_quant")) continue;
     const auto line = kExportLine.find(infer_mode);
     if (line == kExportLine.end()) {
-      Error error = Error::at(in_.config.path, in_.config.at(pos::kInferExport).physical_line, key(pos::kInferExport),
-                              fmt::format("undefined infer_mode '{}' (norm, pact, fpgm, distill or kl_quant)",
-                                          infer_mode));
+      Error error =
+          Error::at(in_.config.path, in_.config.at(pos::kInferExport).physical_line, key(pos::kInferExport),
+                    fmt::format("undefined infer_mode '{}' (norm, pact, fpgm, distill or kl_quant)", infer_mode));
       error.exit_code = rules_.stopping_error_exit_code(error.exit_code);
       return fail(error);
     }

@@ -23,8 +23,8 @@ namespace tipc::plan::detail {
 class StageEmitter {
  public:
   virtual ~StageEmitter() = default;
-  virtual Result<Stage*> add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl,
-                                   Vars& vars, const std::string& cwd) = 0;
+  virtual Result<Stage*> add_stage(StageKind kind, const std::string& id, const dialect::StageTemplate& tpl, Vars& vars,
+                                   const std::string& cwd) = 0;
   virtual Result<void> inference_matrix(Vars vars, const std::string& prefix, const std::string& dep,
                                         const std::string& quant, const std::optional<std::string>& device,
                                         const std::string& cwd) = 0;

@@ -20,8 +20,14 @@ std::string file_in(const std::string& dir) { return (std::filesystem::path(dir)
 nlohmann::ordered_json baseline_json(const BaselineResult& result) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const BaselineRegression& r : result.regressions) {
-    rows.push_back({{"config", r.config}, {"mode", r.mode}, {"stage", r.stage}, {"figure", r.figure},
-                    {"baseline", r.base}, {"new", r.current}, {"change", r.change}, {"why", r.why}});
+    rows.push_back({{"config", r.config},
+                    {"mode", r.mode},
+                    {"stage", r.stage},
+                    {"figure", r.figure},
+                    {"baseline", r.base},
+                    {"new", r.current},
+                    {"change", r.change},
+                    {"why", r.why}});
   }
   return {{"baseline", result.baseline},
           {"run_started", result.run_started ? nlohmann::ordered_json(*result.run_started) : nullptr},

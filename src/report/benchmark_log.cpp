@@ -53,7 +53,8 @@ std::string_view unit_after(std::string_view line, std::string_view value) {
 FigureValue figure_value(Figure figure, double value, std::string_view unit) {
   const std::string lowered = lower(unit);
   if (figure == Figure::kIps) return {figure, value, unit.find('/') != std::string_view::npos ? std::string(unit) : ""};
-  if (figure == Figure::kBatchCost || figure == Figure::kReaderCost) return {figure, lowered == "ms" ? value / 1000 : value, ""};
+  if (figure == Figure::kBatchCost || figure == Figure::kReaderCost)
+    return {figure, lowered == "ms" ? value / 1000 : value, ""};
   if (lowered == "gb" || lowered == "gib") return {figure, value * 1024, ""};
   if (lowered == "kb" || lowered == "kib") return {figure, value / 1024, ""};
   return {figure, value, ""};

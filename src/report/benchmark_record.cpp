@@ -148,7 +148,8 @@ Result<std::vector<std::string>> write_benchmark_records(const RunReport& report
       const auto record = benchmark_record(stage, facts);
       if (!record) continue;
       std::string name = benchmark_record_file_name(*record, facts.repo_name);
-      if (const int use = ++uses[name]; use > 1) name.insert(name.size() - 6, fmt::format("_{}", use));  // before "_speed"
+      if (const int use = ++uses[name]; use > 1)
+        name.insert(name.size() - 6, fmt::format("_{}", use));  // before "_speed"
       const std::string path = (std::filesystem::path(plan.output_dir) / kBenchmarkRecordDir / name).string();
       TRY(write_file_atomically(path, render_benchmark_record(*record)));
       written.push_back(path);

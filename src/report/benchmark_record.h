@@ -14,13 +14,13 @@
 namespace tipc::report {
 
 inline constexpr const char* kBenchmarkRecordDir = "index";
-inline constexpr const char* kBenchmarkRunMode = "DP";  // TIPC's train chains are data-parallel
+inline constexpr const char* kBenchmarkRunMode = "DP";   // TIPC's train chains are data-parallel
 inline constexpr const char* kConvergenceKey = "loss:";  // the loss, as Paddle's runners name it
 
 // What a record takes from the run rather than from its stage.
 struct RecordFacts {
-  std::string repo_name;  // the repository directory's name: "PaddleOCR"
-  std::string model;      // the config's model_name
+  std::string repo_name;                      // the repository directory's name: "PaddleOCR"
+  std::string model;                          // the config's model_name
   std::optional<RepositoryState> repository;  // git's branch and commit
   std::optional<std::string> frame_version;   // the framework's version: paddle's, else torch's
 };
@@ -36,9 +36,9 @@ struct BenchmarkRecord {
   std::optional<double> convergence_value;  // the last logged loss
   double ips = 0;                           // all cards together, 3 decimals; 0 without figures
   std::string speed_unit;
-  std::string device_num;                    // "N1C1", "N1C4", "N2C16": nodes and cards in all
-  std::optional<long long> model_run_time;   // the stage's seconds
-  std::optional<std::string> frame_commit;   // never known to tipc-run: null
+  std::string device_num;                   // "N1C1", "N1C4", "N2C16": nodes and cards in all
+  std::optional<long long> model_run_time;  // the stage's seconds
+  std::optional<std::string> frame_commit;  // never known to tipc-run: null
   std::optional<std::string> frame_version;
 };
 

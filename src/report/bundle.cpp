@@ -83,8 +83,7 @@ Result<void> add_text_member(archive* writer, const BundleMember& member, const 
   archive_entry_set_filetype(entry.get(), AE_IFREG);
   archive_entry_set_perm(entry.get(), 0644);
   archive_entry_set_mtime(entry.get(), std::time(nullptr), 0);
-  if (!write_header(writer, entry.get()) ||
-      archive_write_data(writer, member.text.data(), member.text.size()) < 0) {
+  if (!write_header(writer, entry.get()) || archive_write_data(writer, member.text.data(), member.text.size()) < 0) {
     return archive_error(writer, bundle_path);
   }
   return {};

@@ -31,7 +31,8 @@ Result<std::string> member_text(archive* reader, const std::string& bundle_path)
     if (n < 0) return fail(unreadable(reader, bundle_path));
     text.append(block, static_cast<std::size_t>(n));
     if (text.size() > kMaxReportBytes) {
-      return fail(Error::at(bundle_path, 0, "", fmt::format("{} is larger than 1 GiB: a damaged bundle", kBundleReportMember)));
+      return fail(
+          Error::at(bundle_path, 0, "", fmt::format("{} is larger than 1 GiB: a damaged bundle", kBundleReportMember)));
     }
   }
   return text;

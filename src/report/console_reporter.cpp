@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "core/file_tail.h"
 #include "core/error.h"
+#include "core/file_tail.h"
 #include "core/plural.h"
 #include "core/visible_text.h"
 #include "plan/shell_words.h"
@@ -39,10 +39,10 @@ std::string log_tail(const std::string& path, int lines) {
 // Visible text (core/visible_text.h), in the colour of `status` where the style has colour.
 std::string ConsoleReporter::paint(const std::string& text, run::Status status) const {
   if (!style_.color) return visible_text(text);
-  const char* code = status == run::Status::kPass          ? "32"
-                     : run::is_failure(status)             ? "31"
+  const char* code = status == run::Status::kPass                                           ? "32"
+                     : run::is_failure(status)                                              ? "31"
                      : status == run::Status::kUnsupported || status == run::Status::kFlaky ? "33"
-                                                           : "36";
+                                                                                            : "36";
   return fmt::format("\x1b[{}m{}\x1b[0m", code, visible_text(text));
 }
 
@@ -185,7 +185,8 @@ void ConsoleReporter::check_finished(const run::StageRecord& record, const Check
   for (const CheckValue* value : shown) text += "\n      " + check_value_line(*value);
   const std::size_t failing =
       std::count_if(check.values.begin(), check.values.end(), [](const CheckValue& v) { return !v.passed; });
-  if (failing > shown.size()) text += fmt::format("\n      ... and {} more failing (report.json)", failing - shown.size());
+  if (failing > shown.size())
+    text += fmt::format("\n      ... and {} more failing (report.json)", failing - shown.size());
   for (const auto& note : check.notes) text += "\n      note: " + note;
   if (!shown.empty() || !check.notes.empty()) line(text);
 }
@@ -245,11 +246,11 @@ void ConsoleReporter::run_finished(const run::RunSummary& summary) {
   unsupported_summary(summary.verdict());
   using run::Status;
   const int flaky = summary.count(Status::kFlaky);  // passed, after a retry: counted on their own, never hidden
-  line(fmt::format("tipc-run: {} passed{}, {} failed, {} timed out, {} unsupported, {} skipped, {} unresolved in {:.1f} s{}",
-                   summary.count(Status::kPass), flaky > 0 ? fmt::format(", {} flaky", flaky) : "",
-                   summary.count(Status::kFail), summary.count(Status::kTimeout),
-                   summary.count(Status::kUnsupported), summary.count(Status::kSkipped),
-                   summary.count(Status::kUnresolved), summary.seconds, summary.interrupted ? " (interrupted)" : ""));
+  line(fmt::format(
+      "tipc-run: {} passed{}, {} failed, {} timed out, {} unsupported, {} skipped, {} unresolved in {:.1f} s{}",
+      summary.count(Status::kPass), flaky > 0 ? fmt::format(", {} flaky", flaky) : "", summary.count(Status::kFail),
+      summary.count(Status::kTimeout), summary.count(Status::kUnsupported), summary.count(Status::kSkipped),
+      summary.count(Status::kUnresolved), summary.seconds, summary.interrupted ? " (interrupted)" : ""));
   recap(summary.stages);
 }
 
@@ -257,7 +258,7 @@ std::string verdict_line(const run::RunVerdict& verdict, const run::VerdictRules
   if (verdict.kind == run::VerdictKind::kNothingRan) {
     const int code = verdict.exit_code(rules);
     return fmt::format("tipc-run: {} ({})", verdict.explanation(),
-                       code == kExitPassed        ? std::string("accepted: --allow-nothing")
+                       code == kExitPassed       ? std::string("accepted: --allow-nothing")
                        : code == kExitNothingRan ? fmt::format("exit {}; --allow-nothing accepts it", code)
                                                  : fmt::format("exit {}: --strict", code));
   }

@@ -29,7 +29,7 @@ namespace tipc::report {
 struct ConsoleStyle {
   bool rewrite = false;  // a terminal: rewrite the status line in place
   bool color = false;
-  bool quiet = false;  // -q: failures and the recap only
+  bool quiet = false;                                      // -q: failures and the recap only
   static ConsoleStyle detect(int fd, bool quiet = false);  // isatty, TERM, NO_COLOR, CLICOLOR_FORCE
 };
 
@@ -75,7 +75,7 @@ class ConsoleReporter : public run::Listener, public CheckListener {
   bool status_shown_ = false;
   std::map<const plan::Stage*, Running> running_;
   std::map<const plan::Plan*, std::string> config_labels_;  // a suite's: "ResNet50/train_infer_python.txt"
-  std::vector<std::string> plan_labels_;                     // the same, by the plan's number
+  std::vector<std::string> plan_labels_;                    // the same, by the plan's number
   // A failed check's command and log tail wait for its values (check_finished follows).
   std::optional<run::StageRecord> pending_details_;
   std::map<std::string, std::string> failed_checks_;  // check_failures_text -> the first check's id

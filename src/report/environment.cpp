@@ -55,7 +55,8 @@ std::string gpu_models_text(const std::vector<GpuModel>& gpus, const std::string
     }
   }
   std::string text;
-  for (const auto& [model, n] : models) text += (text.empty() ? "" : ", ") + (n > 1 ? fmt::format("{} × ", n) : "") + model;
+  for (const auto& [model, n] : models)
+    text += (text.empty() ? "" : ", ") + (n > 1 ? fmt::format("{} × ", n) : "") + model;
   return text;
 }
 
@@ -70,7 +71,6 @@ std::string repository_text(const std::optional<RepositoryState>& repository) {
   return fmt::format("{} on {}{}", repository->commit, repository->branch,
                      repository->dirty ? ", with uncommitted changes" : ", clean");
 }
-
 
 }  // namespace
 
@@ -138,7 +138,7 @@ std::optional<Environment> read_environment_file(const std::string& dir) {
 }
 
 std::vector<std::pair<std::string, std::string>> environment_facts(const Environment& environment,
-                                                                  const std::string& given_gpus) {
+                                                                   const std::string& given_gpus) {
   std::vector<std::pair<std::string, std::string>> facts = {
       {"Host", environment.host.empty() ? kUnknown : environment.host},
       {"OS", environment.os.empty() ? kUnknown : environment.os},

@@ -27,8 +27,8 @@ struct GpuModel {
 
 // What the chain's interpreter said of itself; "unknown" when it could not be asked.
 struct InterpreterInfo {
-  std::string command;                          // as the plan names it: "python3.10", "/opt/venv/bin/python"
-  std::string python_version = kUnknown;        // "3.11.2"
+  std::string command;                            // as the plan names it: "python3.10", "/opt/venv/bin/python"
+  std::string python_version = kUnknown;          // "3.11.2"
   std::map<std::string, std::string> frameworks;  // "paddle" -> "2.6.1", "torch" -> "2.1.2"; those installed
 };
 
@@ -45,7 +45,7 @@ struct Environment {
   std::string cpu_model;  // /proc/cpuinfo's first "model name"
   int cpu_cores = 0;      // logical CPUs
   std::uint64_t memory_bytes = 0;
-  std::vector<GpuModel> gpus;  // nvidia-smi's; empty without one
+  std::vector<GpuModel> gpus;                  // nvidia-smi's; empty without one
   std::optional<InterpreterInfo> interpreter;  // absent when the plans name none
   std::optional<RepositoryState> repository;
   std::string tool_version;
@@ -66,6 +66,6 @@ std::optional<Environment> read_environment_file(const std::string& dir);
 // `given_gpus` ("0, 1 (--gpus)"; "" for none) are the GPUs the run was given: "GPUs" names
 // them where nvidia-smi named no model.
 std::vector<std::pair<std::string, std::string>> environment_facts(const Environment& environment,
-                                                                  const std::string& given_gpus = "");
+                                                                   const std::string& given_gpus = "");
 
 }  // namespace tipc::report

@@ -93,7 +93,8 @@ std::uint64_t memory_bytes() {
 
 // nvidia-smi's CSV: one "name, driver" line per GPU.
 std::vector<GpuModel> gpu_models() {
-  const CommandOutcome listing = run_probe({"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"}, "");
+  const CommandOutcome listing =
+      run_probe({"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"}, "");
   std::vector<GpuModel> gpus;
   if (!listing.ok()) return gpus;
   std::istringstream lines(listing.output);
@@ -125,8 +126,7 @@ std::optional<RepositoryState> repository_state(const std::string& repo_root) {
 
 }  // namespace
 
-InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
-                                          double timeout_seconds) {
+InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd, double timeout_seconds) {
   InterpreterInfo info;
   info.command = interpreter;
   const CommandOutcome answer = run_probe({interpreter, "-c", kVersionScript}, cwd, timeout_seconds);
@@ -136,8 +136,10 @@ InterpreterInfo probe_interpreter(const std::string& interpreter, const std::str
     std::istringstream words(line);
     std::string name, version;
     if (!(words >> name >> version)) continue;
-    if (name == "python") info.python_version = version;
-    else if (name == "paddle" || name == "torch") info.frameworks[name] = version;
+    if (name == "python")
+      info.python_version = version;
+    else if (name == "paddle" || name == "torch")
+      info.frameworks[name] = version;
   }
   return info;
 }
@@ -150,7 +152,8 @@ Environment probe_environment(const EnvironmentInputs& inputs) {
   environment.cpu_cores = static_cast<int>(std::thread::hardware_concurrency());
   environment.memory_bytes = memory_bytes();
   environment.gpus = gpu_models();
-  if (!inputs.interpreter.empty()) environment.interpreter = probe_interpreter(inputs.interpreter, inputs.interpreter_cwd);
+  if (!inputs.interpreter.empty())
+    environment.interpreter = probe_interpreter(inputs.interpreter, inputs.interpreter_cwd);
   environment.repository = repository_state(inputs.repo_root);
   environment.tool_version = kToolVersion;
   environment.command_line = inputs.command_line;

@@ -27,7 +27,7 @@ Environment probe_environment(const EnvironmentInputs& inputs);
 // The interpreter's Python and framework versions; python_version "unknown" when it does not
 // start, fails, outlasts `timeout_seconds` or prints something else.
 InterpreterInfo probe_interpreter(const std::string& interpreter, const std::string& cwd,
-                                          double timeout_seconds = kProbeTimeoutSeconds);
+                                  double timeout_seconds = kProbeTimeoutSeconds);
 
 // The interpreter the plans run (--python, else the first train, eval, export or infer
 // stage's program) and its stage's working directory under the repository; "" when none.

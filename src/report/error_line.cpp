@@ -38,9 +38,10 @@ const std::regex& crash_line() {
 // Cheap words one of the patterns needs: most lines of a long log are skipped without a regex.
 bool may_say_error(const std::string& line) {
   const std::string lowered = lower(line);
-  static constexpr std::array kWords{"error", "fatal", "exception", "exit", "interrupt", "enforcenotmet",
-                                     "memory", "killed", "fault", "abort"};
-  return std::any_of(kWords.begin(), kWords.end(), [&](const char* word) { return lowered.find(word) != std::string::npos; });
+  static constexpr std::array kWords{"error",         "fatal",  "exception", "exit",  "interrupt",
+                                     "enforcenotmet", "memory", "killed",    "fault", "abort"};
+  return std::any_of(kWords.begin(), kWords.end(),
+                     [&](const char* word) { return lowered.find(word) != std::string::npos; });
 }
 
 // The log's lines without terminal colour codes and trailing white space.

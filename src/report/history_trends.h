@@ -12,8 +12,8 @@ namespace tipc::report {
 
 // A figure's median in one recorded run.
 struct TrendPoint {
-  std::int64_t run = 0;           // its id in the run history
-  std::string commit, branch;     // "" outside git
+  std::int64_t run = 0;        // its id in the run history
+  std::string commit, branch;  // "" outside git
   double value = 0;
   // The comparison with the point before it (or with the baseline), as gate worded it:
   // "REGRESSED -20.00% p=1.08e-05 against run 11"; "" for a point with nothing to compare with.
@@ -28,12 +28,12 @@ struct TrendChart {
   std::string config, mode, stage;  // the stage's identity across runs
   std::string metric, unit;         // "ips", "samples/s"
   bool higher_is_better = true;
-  std::vector<TrendPoint> points;   // oldest first
+  std::vector<TrendPoint> points;  // oldest first
 };
 
 struct HistoryTrends {
-  std::string history;            // the file the runs were read from
-  std::vector<TrendChart> charts;  // by config, MODE and stage, then in figure order
+  std::string history;              // the file the runs were read from
+  std::vector<TrendChart> charts;   // by config, MODE and stage, then in figure order
   std::size_t charts_left_out = 0;  // beyond the most a page shows (history/run_trends.h)
 };
 

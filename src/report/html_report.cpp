@@ -141,8 +141,8 @@ std::string utc_time(double unix_seconds) {
   const auto seconds = static_cast<std::time_t>(std::floor(unix_seconds));
   std::tm parts{};
   gmtime_r(&seconds, &parts);
-  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC", parts.tm_year + 1900, parts.tm_mon + 1,
-                     parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec);
+  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                     parts.tm_hour, parts.tm_min, parts.tm_sec);
 }
 
 // Escaped text that may wrap after `/`, `_` and `.`: stage ids and log names are long words.
@@ -192,7 +192,6 @@ Html status_counts(const RunReport& report) {
   }
   return html;
 }
-
 
 // A partial pass or a run in which nothing ran has a colour of its own: it must not look like a pass.
 const char* banner_class(run::VerdictKind kind) {
@@ -277,14 +276,14 @@ Html stack_list(const StageReport& stage) {
 
 Html attention_row(const PlanReport& plan, const std::string& label, const StageReport& stage, std::size_t plan_index,
                    std::size_t stage_index, const std::string& report_dir) {
-  const Html error = (stage.error_line.empty() ? html_escape(stage.reason)
-                                               : "<code>" + html_escape(stage.error_line) + "</code>") +
-                     stack_list(stage);
+  const Html error =
+      (stage.error_line.empty() ? html_escape(stage.reason) : "<code>" + html_escape(stage.error_line) + "</code>") +
+      stack_list(stage);
   return fmt::format(
       "<tr><td>{}</td><td class=\"stage\"><a href=\"#{}\"><code>{}</code></a><div class=\"muted\">{}</div></td>"
       "<td class=\"error\">{}</td><td>{}</td></tr>\n",
-      result_pill(stage.result), tail_anchor(plan_index, stage_index), breakable(stage.id), plan_title(plan, label), error,
-      log_link(stage.log, report_dir));
+      result_pill(stage.result), tail_anchor(plan_index, stage_index), breakable(stage.id), plan_title(plan, label),
+      error, log_link(stage.log, report_dir));
 }
 
 // Every stage a reviewer must look at (needs_attention), each with its log's first error line.
@@ -345,9 +344,12 @@ Html regressions_section(const RunReport& report) {
         html_escape(r.current), html_escape(r.change), html_escape(r.why));
   }
   return fmt::format("<section class=\"attention\" id=\"regressions\">\n<h2>{} against {} (--baseline)</h2>\n",
-                     plural(report.baseline->regressions.size(), "regression"), html_escape(report.baseline->baseline)) +
-         table("<th>Result</th><th>Stage</th><th>Figure</th><th>Baseline &#8594; this run</th><th>Change</th><th>Why</th>",
-               rows) +
+                     plural(report.baseline->regressions.size(), "regression"),
+                     html_escape(report.baseline->baseline)) +
+         table(
+             "<th>Result</th><th>Stage</th><th>Figure</th><th>Baseline &#8594; this "
+             "run</th><th>Change</th><th>Why</th>",
+             rows) +
          "</section>\n";
 }
 
@@ -355,9 +357,9 @@ Html environment_section(const RunReport& report) {
   if (!report.environment) return "";
   Html facts;
   for (const auto& [label, text] : environment_facts(*report.environment, given_gpus(report))) {
-    facts += fmt::format("<dt>{}</dt><dd>{}</dd>", html_escape(label),
-                         label == "Command" || label == "Repository" ? "<code>" + html_escape(text) + "</code>"
-                                                                     : html_escape(text));
+    facts += fmt::format(
+        "<dt>{}</dt><dd>{}</dd>", html_escape(label),
+        label == "Command" || label == "Repository" ? "<code>" + html_escape(text) + "</code>" : html_escape(text));
   }
   return "<section class=\"environment\" id=\"environment\">\n<h3>Environment</h3>\n<dl class=\"facts\">" + facts +
          "</dl>\n</section>\n";
@@ -392,24 +394,27 @@ Html attempt_tags(const StageReport& stage, const std::string& report_dir) {
   Html tags;
   for (std::size_t i = 0; i < stage.attempts.size(); ++i) {
     const AttemptReport& attempt = stage.attempts[i];
-    tags += fmt::format("<span class=\"tag\"><a href=\"{}\" title=\"{}\">attempt {}</a>: {}</span>", html_escape(relative_url(attempt.log, report_dir)),
-                        html_escape(attempt.reason), i + 1, run::to_string(attempt.result));
+    tags += fmt::format("<span class=\"tag\"><a href=\"{}\" title=\"{}\">attempt {}</a>: {}</span>",
+                        html_escape(relative_url(attempt.log, report_dir)), html_escape(attempt.reason), i + 1,
+                        run::to_string(attempt.result));
   }
   return tags;
 }
 
-Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index, const std::string& report_dir) {
+Html stage_row(const StageReport& stage, std::size_t plan_index, std::size_t stage_index,
+               const std::string& report_dir) {
   Html tags = stage.resumed ? "<span class=\"tag\">resumed</span>" : "";
   tags += attempt_tags(stage, report_dir);
-  if (stage.earlier_run && !stage.resumed) tags += "<span class=\"tag\">" + html_escape(earlier_run_note(stage)) + "</span>";
+  if (stage.earlier_run && !stage.resumed)
+    tags += "<span class=\"tag\">" + html_escape(earlier_run_note(stage)) + "</span>";
   if (!stage.job_id.empty()) {
     tags += "<span class=\"tag\">" + html_escape(cluster_job_label(stage.job_id, stage.nodes)) + "</span>";
   }
   return fmt::format(
       "<tr><td><code>{}</code></td><td>{}</td><td>{}{}</td><td class=\"num\">{}</td><td>{}</td>"
       "<td class=\"reason\">{}</td><td>{}</td></tr>\n",
-      breakable(stage.id), plan::to_string(stage.kind), result_pill(stage.result),
-      tags, stage.seconds ? duration(*stage.seconds) : Html(kNone), gpus_cell(stage),
+      breakable(stage.id), plan::to_string(stage.kind), result_pill(stage.result), tags,
+      stage.seconds ? duration(*stage.seconds) : Html(kNone), gpus_cell(stage),
       reason_cell(stage, plan_index, stage_index),
       stage.started ? log_link(stage.log, report_dir) : Html(kNone));  // no log: no dead link
 }
@@ -426,9 +431,10 @@ Html stage_rows(const PlanReport& plan, std::size_t plan_index, bool ran, const 
 }
 
 Html stages_table(const Html& rows) {
-  return table("<th>Stage</th><th>Kind</th><th>Result</th><th class=\"num\">Duration</th><th>GPUs</th><th>Reason</th>"
-               "<th>Log</th>",
-               rows);
+  return table(
+      "<th>Stage</th><th>Kind</th><th>Result</th><th class=\"num\">Duration</th><th>GPUs</th><th>Reason</th>"
+      "<th>Log</th>",
+      rows);
 }
 
 // The stages that ran (or failed to) in a table; those that did not run folded below it,
@@ -443,10 +449,11 @@ Html stage_table(const PlanReport& plan, std::size_t plan_index, const std::stri
   for (const auto& [result, n] : results) {
     if (n > 0) parts.push_back(fmt::format("{} {}", n, run::to_string(result)));
   }
-  return html + fmt::format("<details class=\"more not-run\"><summary>{} did not run ({})</summary>\n{}"
-                            "</details>\n",
-                            plural(not_run, "stage"), join(parts, ", "),
-                            stages_table(stage_rows(plan, plan_index, false, report_dir)));
+  return html + fmt::format(
+                    "<details class=\"more not-run\"><summary>{} did not run ({})</summary>\n{}"
+                    "</details>\n",
+                    plural(not_run, "stage"), join(parts, ", "),
+                    stages_table(stage_rows(plan, plan_index, false, report_dir)));
 }
 
 // ---- per plan: train curves ----
@@ -541,7 +548,8 @@ Html latency_bar(const InferenceTimings& t, double full_scale) {
 Html latency_row(const StageReport& stage, double full_scale) {
   const InferenceTimings& t = *stage.metrics.timings;
   return fmt::format(
-      "<tr><td class=\"id\"><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+      "<tr><td class=\"id\"><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td "
+      "class=\"num\">{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
       "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
       breakable(stage.id), optional_text(t.device), optional_text(t.precision), optional_int(t.batch_size),
@@ -583,12 +591,13 @@ Html figure_cells(const std::optional<FigureStats>& stats, int decimals) {
 
 Html benchmark_row(const StageReport& stage) {
   const BenchmarkFigures& b = *stage.metrics.benchmark;
-  return fmt::format("<tr><td class=\"id\"><code>{}</code></td><td>{}</td>{}<td>{}</td>{}{}<td class=\"num\">{}</td>"
-                     "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-                     breakable(stage.id), result_pill(stage.result), figure_cells(b.ips, 2),
-                     b.ips_unit.empty() ? Html(kNone) : html_escape(b.ips_unit), figure_cells(b.batch_cost_s, 4),
-                     figure_cells(b.reader_cost_s, 4), megabytes(b.max_mem_reserved_mb),
-                     megabytes(b.max_mem_allocated_mb), b.ips ? std::to_string(b.ips->steps) : Html(kNone));
+  return fmt::format(
+      "<tr><td class=\"id\"><code>{}</code></td><td>{}</td>{}<td>{}</td>{}{}<td class=\"num\">{}</td>"
+      "<td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+      breakable(stage.id), result_pill(stage.result), figure_cells(b.ips, 2),
+      b.ips_unit.empty() ? Html(kNone) : html_escape(b.ips_unit), figure_cells(b.batch_cost_s, 4),
+      figure_cells(b.reader_cost_s, 4), megabytes(b.max_mem_reserved_mb), megabytes(b.max_mem_allocated_mb),
+      b.ips ? std::to_string(b.ips->steps) : Html(kNone));
 }
 
 // ips over the logged steps, one series per rank, labelled as the train curves' are.
@@ -603,7 +612,8 @@ Html throughput_chart(const StageReport& stage) {
 
 Html benchmark_figures(const PlanReport& plan) {
   const auto has_figures = [](const StageReport& s) { return s.metrics.benchmark.has_value(); };
-  const Html rows = render_selected(plan, has_figures, [](const StageReport& s, std::size_t) { return benchmark_row(s); });
+  const Html rows =
+      render_selected(plan, has_figures, [](const StageReport& s, std::size_t) { return benchmark_row(s); });
   if (rows.empty()) return "";
   const Html charts = render_selected(
       plan, [](const StageReport& s) { return s.metrics.benchmark && !s.metrics.benchmark->ips_curves.empty(); },
@@ -612,12 +622,13 @@ Html benchmark_figures(const PlanReport& plan) {
       "<p class=\"key\">Median and mean over the logged steps, each rank's first two (warm-up) left out when it "
       "logged more; costs in seconds per step, memory the largest logged, in MB</p>\n";
   return titled("Benchmark figures",
-                key + table("<th>Stage</th><th>Result</th><th class=\"num\">ips median</th>"
-                            "<th class=\"num\">ips mean</th><th>Unit</th><th class=\"num\">Batch cost median (s)</th>"
-                            "<th class=\"num\">Batch cost mean (s)</th><th class=\"num\">Reader cost median (s)</th>"
-                            "<th class=\"num\">Reader cost mean (s)</th><th class=\"num\">Max reserved (MB)</th>"
-                            "<th class=\"num\">Max allocated (MB)</th><th class=\"num\">Steps</th>",
-                            rows) +
+                key +
+                    table("<th>Stage</th><th>Result</th><th class=\"num\">ips median</th>"
+                          "<th class=\"num\">ips mean</th><th>Unit</th><th class=\"num\">Batch cost median (s)</th>"
+                          "<th class=\"num\">Batch cost mean (s)</th><th class=\"num\">Reader cost median (s)</th>"
+                          "<th class=\"num\">Reader cost mean (s)</th><th class=\"num\">Max reserved (MB)</th>"
+                          "<th class=\"num\">Max allocated (MB)</th><th class=\"num\">Steps</th>",
+                          rows) +
                     (charts.empty() ? Html() : "<div class=\"charts\">\n" + charts + "</div>\n"));
 }
 
@@ -654,9 +665,10 @@ Html histogram_grid(const std::vector<HistogramPair>& histograms) {
 Html check_values_table(const std::vector<const CheckValue*>& values) {
   Html rows;
   for (const CheckValue* value : values) rows += check_value_row(*value);
-  return table("<th>Value</th><th class=\"num\">Measured</th><th class=\"num\">Limit</th><th>Result</th>"
-               "<th>Against the limit (log scale, bar = value / limit)</th>",
-               rows);
+  return table(
+      "<th>Value</th><th class=\"num\">Measured</th><th class=\"num\">Limit</th><th>Result</th>"
+      "<th>Against the limit (log scale, bar = value / limit)</th>",
+      rows);
 }
 
 Html check_values(const CheckDetails& check) {
@@ -716,7 +728,8 @@ Html log_facts(const StageReport& stage) {
 }
 
 // `tail`: the log's last lines, or what stands for them.
-Html failure_block(const StageReport& stage, const std::string& anchor, const Html& tail, const std::string& report_dir) {
+Html failure_block(const StageReport& stage, const std::string& anchor, const Html& tail,
+                   const std::string& report_dir) {
   return fmt::format(
       "<details class=\"failure\" id=\"{}\" open><summary>{} <code>{}</code> <span class=\"muted\">{}</span>"
       "</summary>\n<dl class=\"facts\"><dt>Command</dt><dd><code>{}</code></dd><dt>Directory</dt><dd><code>{}</code>"
@@ -739,22 +752,21 @@ Html checks_and_failures(const PlanReport& plan, std::size_t plan_index, const s
     const auto it = same_failures.find(s);
     return it == same_failures.end() ? std::nullopt : std::optional(it->second);
   };
-  const Html checks = render_selected(plan, [](const StageReport& s) { return s.check.has_value(); },
-                                      [&](const StageReport&, std::size_t s) {
-                                        return check_block(plan, plan_index, s, earlier(s));
-                                      });
-  const Html failures = render_selected(plan, [](const StageReport& s) { return run::is_failure(s.result); },
-                                        [&](const StageReport& s, std::size_t s_index) {
-                                          const auto first = earlier(s_index);
-                                          return failure_block(s, tail_anchor(plan_index, s_index),
-                                                               first ? same_failures_note(plan, plan_index, *first)
-                                                                     : log_tail_block(s),
-                                                               report_dir);
-                                        });
+  const Html checks = render_selected(
+      plan, [](const StageReport& s) { return s.check.has_value(); },
+      [&](const StageReport&, std::size_t s) { return check_block(plan, plan_index, s, earlier(s)); });
+  const Html failures = render_selected(
+      plan, [](const StageReport& s) { return run::is_failure(s.result); },
+      [&](const StageReport& s, std::size_t s_index) {
+        const auto first = earlier(s_index);
+        return failure_block(s, tail_anchor(plan_index, s_index),
+                             first ? same_failures_note(plan, plan_index, *first) : log_tail_block(s), report_dir);
+      });
   return titled("Alignment checks", checks) + titled("Failures", failures);
 }
 
-Html plan_section(const PlanReport& plan, const std::string& label, std::size_t plan_index, const std::string& report_dir) {
+Html plan_section(const PlanReport& plan, const std::string& label, std::size_t plan_index,
+                  const std::string& report_dir) {
   Html html = fmt::format(
       "<section class=\"plan\" id=\"plan-{}\">\n<h2>{}</h2>\n<p class=\"meta\">model <b>{}</b> &#183; dialect {}{} "
       "&#183; output <code>{}</code></p>\n",
@@ -762,9 +774,9 @@ Html plan_section(const PlanReport& plan, const std::string& label, std::size_t 
       plan.dialect_source.empty() ? "" : " <span class=\"muted\">(" + html_escape(plan.dialect_source) + ")</span>",
       html_escape(plan.output_dir));
   html += stage_table(plan, plan_index, report_dir);
-  html += titled("Training curves",
-                 render_selected(plan, [](const StageReport& s) { return !s.metrics.curves.empty(); },
-                                 [](const StageReport& s, std::size_t) { return train_curves(s); }));
+  html += titled("Training curves", render_selected(
+                                        plan, [](const StageReport& s) { return !s.metrics.curves.empty(); },
+                                        [](const StageReport& s, std::size_t) { return train_curves(s); }));
   html += evaluation_results(plan);
   html += inference_latency(plan);
   html += benchmark_figures(plan);
@@ -776,9 +788,10 @@ Html plan_section(const PlanReport& plan, const std::string& label, std::size_t 
 Html invalid_configs_section(const RunReport& report) {
   Html rows;
   for (const ConfigProblem& p : report.invalid_configs) {
-    rows += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
-                        breakable(p.file), p.line > 0 ? std::to_string(p.line) : Html(kNone), html_escape(p.key),
-                        html_escape(p.message));
+    rows +=
+        fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
+                    breakable(p.file), p.line > 0 ? std::to_string(p.line) : Html(kNone), html_escape(p.key),
+                    html_escape(p.message));
   }
   if (rows.empty()) return "";
   return "<section class=\"plan\" id=\"invalid-configs\">\n<h2>Invalid configs (left out of the run)</h2>\n" +
@@ -804,9 +817,10 @@ Html excluded_configs_section(const RunReport& report) {
   if (report.excluded_configs.empty()) return "";
   std::vector<Html> files;
   for (const auto& file : report.excluded_configs) files.push_back("<code>" + breakable(file) + "</code>");
-  return fmt::format("<section class=\"plan\" id=\"excluded-configs\">\n<h2>{} excluded (--exclude)</h2>\n<p>{}</p>\n"
-                     "</section>\n",
-                     plural(report.excluded_configs.size(), "config"), fmt::join(files, ", "));
+  return fmt::format(
+      "<section class=\"plan\" id=\"excluded-configs\">\n<h2>{} excluded (--exclude)</h2>\n<p>{}</p>\n"
+      "</section>\n",
+      plural(report.excluded_configs.size(), "config"), fmt::join(files, ", "));
 }
 
 }  // namespace
@@ -825,9 +839,8 @@ std::string render_html_report(const RunReport& report) {
   const std::vector<std::string> labels = plan_labels(report, false);  // plan_title adds the mode
   Html html = html_page_head("tipc-run report: " + verdict.headline()) + banner(report, verdict) + "<main>\n" +
               attention(report, labels) + gpu_warnings_section(report, labels) + regressions_section(report) +
-              overview(report) + environment_section(report) +
-              contents(report, labels) + invalid_configs_section(report) + excluded_configs_section(report) +
-              other_modes_section(report);
+              overview(report) + environment_section(report) + contents(report, labels) +
+              invalid_configs_section(report) + excluded_configs_section(report) + other_modes_section(report);
   for (std::size_t p = 0; p < report.plans.size(); ++p) {
     html += plan_section(report.plans[p], labels[p], p + 1, report.report_dir);
   }

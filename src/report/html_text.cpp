@@ -96,8 +96,8 @@ std::string html_escape_log(std::string_view text) { return html_escape(without_
 std::string percent_encoded(std::string_view path) {
   std::string url;
   for (const char c : path) {
-    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                            c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                            c == '.' || c == '_' || c == '~' || c == '/';
     url += unreserved ? std::string(1, c) : fmt::format("%{:02X}", static_cast<unsigned char>(c));
   }
   return url;

@@ -34,12 +34,18 @@ Json env_json(const std::map<std::string, std::optional<std::string>>& env) {
 }
 
 Json timings_json(const InferenceTimings& t) {
-  return {{"preprocess_ms", optional_json(t.preprocess_ms)}, {"inference_ms", optional_json(t.inference_ms)},
-          {"postprocess_ms", optional_json(t.postprocess_ms)}, {"total_ms", optional_json(t.total_ms)},
-          {"batch_size", optional_json(t.batch_size)},       {"precision", optional_json(t.precision)},
-          {"device", optional_json(t.device)},               {"cpu_threads", optional_json(t.cpu_threads)},
-          {"data_num", optional_json(t.data_num)},           {"cpu_rss_mb", optional_json(t.cpu_rss_mb)},
-          {"gpu_rss_mb", optional_json(t.gpu_rss_mb)},       {"gpu_util_percent", optional_json(t.gpu_util_percent)}};
+  return {{"preprocess_ms", optional_json(t.preprocess_ms)},
+          {"inference_ms", optional_json(t.inference_ms)},
+          {"postprocess_ms", optional_json(t.postprocess_ms)},
+          {"total_ms", optional_json(t.total_ms)},
+          {"batch_size", optional_json(t.batch_size)},
+          {"precision", optional_json(t.precision)},
+          {"device", optional_json(t.device)},
+          {"cpu_threads", optional_json(t.cpu_threads)},
+          {"data_num", optional_json(t.data_num)},
+          {"cpu_rss_mb", optional_json(t.cpu_rss_mb)},
+          {"gpu_rss_mb", optional_json(t.gpu_rss_mb)},
+          {"gpu_util_percent", optional_json(t.gpu_util_percent)}};
 }
 
 Json curves_json(const std::vector<Curve>& curves) {
@@ -84,8 +90,8 @@ Json check_json(const CheckDetails& check) {
   for (const HistogramPair& h : check.histograms) {
     histograms.push_back({{"key", h.key}, {"edges", h.edges}, {"reference", h.reference}, {"candidate", h.candidate}});
   }
-  return {{"kind", check_kind_word(check)},         {"passed", check.passed}, {"values", values},
-          {"histograms", histograms},   {"notes", check.notes},   {"compared_files", check.compared_files}};
+  return {{"kind", check_kind_word(check)}, {"passed", check.passed}, {"values", values},
+          {"histograms", histograms},       {"notes", check.notes},   {"compared_files", check.compared_files}};
 }
 
 Json earlier_run_json(const std::optional<EarlierRun>& run) {
@@ -186,12 +192,17 @@ std::vector<const StageReport*> stages_of(const std::vector<PlanReport>& plans) 
 // A plan without its stages ("stages" last and empty): they are written one at a time.
 Json plan_head_json(const PlanReport& plan) {
   const run::RunVerdict verdict = plan_verdict(plan);
-  return {{"config", plan.config},         {"config_file", plan.config_file},
-          {"mode", plan.mode},             {"verdict", verdict.word()},
-          {"headline", verdict.headline()}, {"model", plan.model},
-          {"dialect", plan.dialect},       {"dialect_source", plan.dialect_source},
+  return {{"config", plan.config},
+          {"config_file", plan.config_file},
+          {"mode", plan.mode},
+          {"verdict", verdict.word()},
+          {"headline", verdict.headline()},
+          {"model", plan.model},
+          {"dialect", plan.dialect},
+          {"dialect_source", plan.dialect_source},
           {"output_dir", plan.output_dir},
-          {"counts", counts_json(stages_of(plan))}, {"stages", Json::array()}};
+          {"counts", counts_json(stages_of(plan))},
+          {"stages", Json::array()}};
 }
 
 Json configs_in_other_modes_json(const std::vector<plan::ConfigInOtherModes>& configs) {
@@ -202,7 +213,8 @@ Json configs_in_other_modes_json(const std::vector<plan::ConfigInOtherModes>& co
 
 Json invalid_configs_json(const std::vector<ConfigProblem>& problems) {
   Json list = Json::array();
-  for (const auto& p : problems) list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
+  for (const auto& p : problems)
+    list.push_back({{"file", p.file}, {"line", p.line}, {"key", p.key}, {"message", p.message}});
   return list;
 }
 

@@ -106,7 +106,8 @@ std::string attempt_elements(const StageReport& stage) {
   std::string out;
   for (const AttemptReport& attempt : stage.attempts) {
     const std::string element = prefix + (attempt.result == run::Status::kFail ? "Failure" : "Error");
-    const std::string trace = attempt.log_tail.empty() ? "" : fmt::format("last lines of {}:\n{}", attempt.log, attempt.log_tail);
+    const std::string trace =
+        attempt.log_tail.empty() ? "" : fmt::format("last lines of {}:\n{}", attempt.log, attempt.log_tail);
     out += fmt::format("      <{0} message=\"{1}\" type=\"{2}\"><stackTrace>{3}</stackTrace></{0}>\n", element,
                        attr(attempt.reason), run::to_string(attempt.result), text(trace));
   }
@@ -128,7 +129,8 @@ std::string outcome_element(const StageReport& stage) {
 // A stage that failed: its command, where it ran, its log and the log's last lines.
 std::string failure_output(const StageReport& stage) {
   if (!needs_attention(stage.result)) return "";
-  std::string out = fmt::format("command: {}\ncwd: {}\nlog: {}\n", plan::join_shell_words(stage.argv), stage.cwd, stage.log);
+  std::string out =
+      fmt::format("command: {}\ncwd: {}\nlog: {}\n", plan::join_shell_words(stage.argv), stage.cwd, stage.log);
   if (!stage.log_tail.empty()) out += fmt::format("last lines of the log:\n{}", stage.log_tail);
   return out;
 }
@@ -172,10 +174,11 @@ std::vector<Property> figure_properties(const StageMetrics& metrics) {
     add_number(properties, "max_mem_allocated_mb", b->max_mem_allocated_mb);
   }
   if (const auto& t = metrics.timings) {
-    for (const auto& [name, value] : {std::pair{"preprocess_ms", &t->preprocess_ms}, std::pair{"inference_ms", &t->inference_ms},
-                                      std::pair{"postprocess_ms", &t->postprocess_ms}, std::pair{"total_ms", &t->total_ms},
-                                      std::pair{"cpu_rss_mb", &t->cpu_rss_mb}, std::pair{"gpu_rss_mb", &t->gpu_rss_mb},
-                                      std::pair{"gpu_util_percent", &t->gpu_util_percent}}) {
+    for (const auto& [name, value] :
+         {std::pair{"preprocess_ms", &t->preprocess_ms}, std::pair{"inference_ms", &t->inference_ms},
+          std::pair{"postprocess_ms", &t->postprocess_ms}, std::pair{"total_ms", &t->total_ms},
+          std::pair{"cpu_rss_mb", &t->cpu_rss_mb}, std::pair{"gpu_rss_mb", &t->gpu_rss_mb},
+          std::pair{"gpu_util_percent", &t->gpu_util_percent}}) {
       add_number(properties, name, *value);
     }
   }
@@ -206,8 +209,9 @@ std::string testcase_properties(const StageReport& stage) {
 }
 
 std::string testcase(const PlanReport& plan, const StageReport& stage) {
-  const std::string start = fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"",
-                                        attr(class_name(plan.config, plan.mode)), attr(stage.id), junit_time(stage.seconds.value_or(0)));
+  const std::string start =
+      fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{}\"", attr(class_name(plan.config, plan.mode)),
+                  attr(stage.id), junit_time(stage.seconds.value_or(0)));
   const std::string body = testcase_properties(stage) + outcome_element(stage) + system_out(stage);
   return body.empty() ? start + "/>\n" : start + ">\n" + body + "    </testcase>\n";
 }
@@ -217,9 +221,9 @@ std::string testcase(const PlanReport& plan, const StageReport& stage) {
 std::string properties(const PlanReport& plan, const run::RunVerdict& verdict) {
   const std::string headline = verdict.headline(), why = verdict.explanation();
   std::string out = "    <properties>\n";
-  for (const auto& [name, value] : {std::pair{"model", &plan.model}, std::pair{"dialect", &plan.dialect},
-                                    std::pair{"output_dir", &plan.output_dir}, std::pair{"verdict", &headline},
-                                    std::pair{"verdict_explanation", &why}}) {
+  for (const auto& [name, value] :
+       {std::pair{"model", &plan.model}, std::pair{"dialect", &plan.dialect}, std::pair{"output_dir", &plan.output_dir},
+        std::pair{"verdict", &headline}, std::pair{"verdict_explanation", &why}}) {
     out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name, attr(*value));
   }
   return out + "    </properties>\n";
@@ -230,7 +234,8 @@ std::string timestamp_attribute(const RunReport& report) {
   return fmt::format(" timestamp=\"{:%Y-%m-%dT%H:%M:%S}\"", fmt::gmtime(static_cast<std::time_t>(*report.started)));
 }
 
-std::string testsuite(const RunReport& report, const PlanReport& plan, const run::RunVerdict& verdict, Totals& run_totals) {
+std::string testsuite(const RunReport& report, const PlanReport& plan, const run::RunVerdict& verdict,
+                      Totals& run_totals) {
   Totals totals;
   std::string cases;
   for (const StageReport& stage : plan.stages) {
@@ -240,7 +245,8 @@ std::string testsuite(const RunReport& report, const PlanReport& plan, const run
   run_totals.add(totals);
   return fmt::format("  <testsuite name=\"{}\" {} skipped=\"{}\" time=\"{}\"{}>\n{}{}  </testsuite>\n",
                      attr(plan.config + " " + plan.mode), totals.attributes(), totals.skipped,
-                     junit_time(plan_seconds(report, plan)), timestamp_attribute(report), properties(plan, verdict), cases);
+                     junit_time(plan_seconds(report, plan)), timestamp_attribute(report), properties(plan, verdict),
+                     cases);
 }
 
 // The configs left out as invalid: one <error> testcase per problem, named FILE:LINE.
@@ -257,9 +263,10 @@ std::string invalid_configs_suite(const RunReport& report, Totals& run_totals) {
   const int n = static_cast<int>(report.invalid_configs.size());
   run_totals.tests += n;
   run_totals.errors += n;
-  return fmt::format("  <testsuite name=\"invalid configs\" tests=\"{0}\" failures=\"0\" errors=\"{0}\" skipped=\"0\" "
-                     "time=\"0.000\">\n{1}  </testsuite>\n",
-                     n, cases);
+  return fmt::format(
+      "  <testsuite name=\"invalid configs\" tests=\"{0}\" failures=\"0\" errors=\"{0}\" skipped=\"0\" "
+      "time=\"0.000\">\n{1}  </testsuite>\n",
+      n, cases);
 }
 
 // The failing regressions against the baseline (--baseline), which fail the run: one failing
@@ -277,9 +284,10 @@ std::string baseline_suite(const RunReport& report, Totals& run_totals) {
   const int n = static_cast<int>(report.baseline->regressions.size());
   run_totals.tests += n;
   run_totals.failures += n;
-  return fmt::format("  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{1}\" errors=\"0\" skipped=\"0\" "
-                     "time=\"0.000\">\n{2}  </testsuite>\n",
-                     attr("regressions against " + report.baseline->baseline), n, cases);
+  return fmt::format(
+      "  <testsuite name=\"{0}\" tests=\"{1}\" failures=\"{1}\" errors=\"0\" skipped=\"0\" "
+      "time=\"0.000\">\n{2}  </testsuite>\n",
+      attr("regressions against " + report.baseline->baseline), n, cases);
 }
 
 }  // namespace
@@ -290,9 +298,10 @@ std::string render_junit_report(const RunReport& report) {
   const run::RunVerdict verdict = report.verdict();
   for (const PlanReport& plan : report.plans) suites += testsuite(report, plan, verdict, totals);
   suites += baseline_suite(report, totals);
-  return fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run: {}\" {} time=\"{}\">\n{}"
-                     "</testsuites>\n",
-                     attr(verdict.headline()), totals.attributes(), junit_time(run_seconds(report)), suites);
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tipc-run: {}\" {} time=\"{}\">\n{}"
+      "</testsuites>\n",
+      attr(verdict.headline()), totals.attributes(), junit_time(run_seconds(report)), suites);
 }
 
 }  // namespace tipc::report

@@ -17,7 +17,7 @@ struct MetricsLimits {
   std::size_t max_points_per_curve = 2000;  // evenly thinned beyond this, first and last kept
   std::size_t max_curves = 64;              // new names beyond this are ignored
   std::size_t max_final_values = 64;
-  std::size_t max_line = 16 << 10;          // longer lines are parsed up to this length
+  std::size_t max_line = 16 << 10;  // longer lines are parsed up to this length
 };
 
 namespace log_fields {

@@ -54,7 +54,8 @@ std::string headline(const RunReport& report) {
   if (!report.tool_version.empty()) details += " · tipc-run " + markdown_cell(report.tool_version);
   std::string out = fmt::format("## {} tipc-run: {}\n\n{}\n", icon(verdict.kind), verdict.headline(), details);
   if (const std::string why = verdict.explanation(); !why.empty()) out += fmt::format("\n**{}**\n", markdown_cell(why));
-  if (const std::size_t earlier = count_stages(report, [](const StageReport& s) { return s.earlier_run.has_value(); })) {
+  if (const std::size_t earlier =
+          count_stages(report, [](const StageReport& s) { return s.earlier_run.has_value(); })) {
     out += fmt::format("\n{} of the {} results are from earlier runs: the last run did not run {}.\n", earlier, stages,
                        earlier == 1 ? "that stage" : "those stages");
   }
@@ -99,7 +100,8 @@ struct StageRef {
 class StageLabels {
  public:
   explicit StageLabels(const RunReport& report)
-      : plans_(report.plans.data()), labels_(report.plans.size() < 2 ? std::vector<std::string>{} : plan_labels(report)) {}
+      : plans_(report.plans.data()),
+        labels_(report.plans.size() < 2 ? std::vector<std::string>{} : plan_labels(report)) {}
   std::string operator()(const StageRef& ref) const {
     if (labels_.empty()) return markdown_code(ref.stage->id);
     return markdown_code(labels_[static_cast<std::size_t>(ref.plan - plans_)] + ": " + ref.stage->id);
@@ -191,8 +193,8 @@ std::string not_passed_table(const RunReport& report, const StageLabels& stage_l
   std::string out = "\n### Stages that did not pass\n\n| Result | Stage | Reason |\n|---|---|---|\n";
   const std::size_t shown = std::min(rows.size(), kMaxStageRows);
   for (std::size_t i = 0; i < shown; ++i) {
-    out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), run::to_string(rows[i].result), stage_list(stage_label, rows[i].stages),
-                       reason_with_error(rows[i]));
+    out += fmt::format("| {} {} | {} | {} |\n", icon(rows[i].result), run::to_string(rows[i].result),
+                       stage_list(stage_label, rows[i].stages), reason_with_error(rows[i]));
   }
   return out + cut_notice(shown, rows.size(), "rows");
 }
@@ -202,8 +204,8 @@ std::string check_rows(const StageLabels& stage_label, const StageRef& ref) {
   const auto shown = headline_values(check, kMaxFailingValuesPerCheck, 1);
   std::string out;
   for (const CheckValue* v : shown) {
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(ref), markdown_cell(v->label), format_number(v->value),
-                       v->limit ? format_number(*v->limit) : "", v->passed ? "✅" : "❌");
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", stage_label(ref), markdown_cell(v->label),
+                       format_number(v->value), v->limit ? format_number(*v->limit) : "", v->passed ? "✅" : "❌");
   }
   if (shown.size() < check.values.size()) {
     out += fmt::format("| {} | … {} more | | | |\n", stage_label(ref), check.values.size() - shown.size());
@@ -246,7 +248,8 @@ std::string dialect_lines(const RunReport& report) {
 
 std::string invalid_configs_table(const RunReport& report) {
   if (report.invalid_configs.empty()) return "";
-  std::string out = "\n### Invalid configs (left out of the run)\n\n| Config | Line | Key | Problem |\n|---|---:|---|---|\n";
+  std::string out =
+      "\n### Invalid configs (left out of the run)\n\n| Config | Line | Key | Problem |\n|---|---:|---|---|\n";
   for (const ConfigProblem& p : report.invalid_configs) {
     out += fmt::format("| {} | {} | {} | {} |\n", markdown_code(p.file), p.line > 0 ? std::to_string(p.line) : "",
                        p.key.empty() ? "" : markdown_code(p.key), markdown_cell(p.message));
@@ -273,13 +276,14 @@ std::string other_modes_line(const RunReport& report) {
 // The failing regressions against the baseline (--baseline), which fail the run.
 std::string regressions_table(const RunReport& report) {
   if (!report.baseline || report.baseline->regressions.empty()) return "";
-  std::string out = fmt::format("\n### Regressed against {} (--baseline)\n\n| Stage | Figure | Baseline | This run | Change | Why |\n"
-                                "|---|---|---:|---:|---:|---|\n",
-                                markdown_cell(report.baseline->baseline));
+  std::string out = fmt::format(
+      "\n### Regressed against {} (--baseline)\n\n| Stage | Figure | Baseline | This run | Change | Why |\n"
+      "|---|---|---:|---:|---:|---|\n",
+      markdown_cell(report.baseline->baseline));
   for (const BaselineRegression& r : report.baseline->regressions) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", markdown_code(r.config + " " + r.mode + ": " + r.stage),
-                       markdown_cell(r.figure), markdown_cell(r.base), markdown_cell(r.current), markdown_cell(r.change),
-                       markdown_cell(r.why));
+                       markdown_cell(r.figure), markdown_cell(r.base), markdown_cell(r.current),
+                       markdown_cell(r.change), markdown_cell(r.why));
   }
   return out;
 }
@@ -305,7 +309,8 @@ std::string gpu_figures_table(const RunReport& report, const StageLabels& stage_
       std::string figures = gpu_figures_text(stage.gpu);
       if (const std::string throttled = throttle_text(stage.gpu); !throttled.empty()) figures += " · " + throttled;
       const std::string gpus = fmt::format("{}", fmt::join(stage.gpus, ", "));
-      rows.push_back(fmt::format("| {} | {} | {} |\n", stage_label({&plan, &stage}), markdown_cell(gpus), markdown_cell(figures)));
+      rows.push_back(
+          fmt::format("| {} | {} | {} |\n", stage_label({&plan, &stage}), markdown_cell(gpus), markdown_cell(figures)));
     }
   }
   if (rows.empty()) return "";
@@ -316,7 +321,8 @@ std::string environment_list(const RunReport& report) {
   if (!report.environment) return "";
   std::string out = "\n### Environment\n\n";
   for (const auto& [label, text] : environment_facts(*report.environment, given_gpus(report))) {
-    out += fmt::format("- **{}**: {}\n", label, label == "Command" || label == "Repository" ? markdown_code(text) : markdown_cell(text));
+    out += fmt::format("- **{}**: {}\n", label,
+                       label == "Command" || label == "Repository" ? markdown_code(text) : markdown_cell(text));
   }
   return out;
 }

@@ -8,11 +8,16 @@ namespace {
 std::string cell_text(std::string_view text, bool in_code) {
   std::string out;
   for (const char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '<' && !in_code) out += "&lt;";
-    else if (c == '>' && !in_code) out += "&gt;";
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '<' && !in_code)
+      out += "&lt;";
+    else if (c == '>' && !in_code)
+      out += "&gt;";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }

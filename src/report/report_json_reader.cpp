@@ -213,7 +213,8 @@ Result<RunReport> read_run(const JsonFieldReader& fields) {
     config.chain = TRY(c.optional<std::string>("chain"));
     config.modes = TRY(c.optional<std::vector<std::string>>("modes"));
   }
-  if (const auto environment = TRY(fields.object("environment"))) run.environment = environment_from_json(environment->json());
+  if (const auto environment = TRY(fields.object("environment")))
+    run.environment = environment_from_json(environment->json());
   if (const auto baseline = TRY(fields.object("baseline"))) run.baseline = TRY(read_baseline(*baseline));
   for (const JsonFieldReader& plan : TRY(fields.objects("plans"))) run.plans.push_back(TRY(read_plan(plan)));
   return run;

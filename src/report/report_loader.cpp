@@ -45,7 +45,8 @@ struct PlanJournal {
 };
 
 Result<PlanJournal> read_plan_journal(const PlanFile& plan) {
-  PlanJournal read{TRY(run::Journal::load((fs::path(plan.path).parent_path() / run::kJournalFileName).string())), {}, {}};
+  PlanJournal read{
+      TRY(run::Journal::load((fs::path(plan.path).parent_path() / run::kJournalFileName).string())), {}, {}};
   if (const auto* line = read.journal.run_started(plan.record.run_id)) read.started = *line;
   if (const auto* line = read.journal.run_finished(plan.record.run_id)) read.finished = *line;
   return read;
@@ -87,8 +88,9 @@ std::optional<EarlierRun> earlier_run(const run::JournalEntry& entry, const plan
 std::vector<AttemptReport> attempts_of(const run::JournalEntry& entry, const PlanFile& plan) {
   std::vector<AttemptReport> attempts;
   for (const run::AttemptEntry& item : entry.attempts) {
-    AttemptReport attempt{item.result, item.reason, item.started, item.seconds, item.exit_code, item.signal,
-                          relocated(item.log, plan), ""};
+    AttemptReport attempt{
+        item.result, item.reason, item.started, item.seconds, item.exit_code, item.signal, relocated(item.log, plan),
+        ""};
     attempt.log_tail = log_tail(attempt.log, kLogTailLines);
     attempts.push_back(std::move(attempt));
   }
@@ -126,7 +128,8 @@ void apply_last_entry(StageReport& report, const plan::PlanFileStage& stage, con
   if (report.earlier_run && !report.earlier_run->same_command) {
     // A result of another command says nothing about this one.
     report.result = run::Status::kSkipped;
-    report.reason = fmt::format("not run since its command changed (its last result was {})", run::to_string(entry.result));
+    report.reason =
+        fmt::format("not run since its command changed (its last result was {})", run::to_string(entry.result));
     return;
   }
   // --resume skips a stage whose last result is a PASS of the same command.
@@ -140,7 +143,8 @@ StageReport stage_report(const PlanFile& plan, const plan::PlanFileStage& stage,
   StageReport report = stage_from_plan(stage.stage, plan);
   report.selected = plan.record.selects(report.id);
   if (!report.selected) report.reason = kNotSelectedReason;
-  if (const auto it = last.find(report.id); it != last.end()) apply_last_entry(report, stage, plan, journal, *it->second);
+  if (const auto it = last.find(report.id); it != last.end())
+    apply_last_entry(report, stage, plan, journal, *it->second);
   add_check(report, stage.stage, plan);
   if (report.started) report.metrics = parse_stage_metrics_file(report.kind, report.log);
   if (report.started && !run::is_passed(report.result)) {
@@ -153,10 +157,17 @@ StageReport stage_report(const PlanFile& plan, const plan::PlanFileStage& stage,
 
 PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
   const plan::PlanFileRecord& record = plan.record;
-  PlanReport report{record.config, record.config_file, record.mode, record.model, record.dialect,
-                    record.dialect_source, fs::path(plan.path).parent_path().string(), {}};
+  PlanReport report{record.config,
+                    record.config_file,
+                    record.mode,
+                    record.model,
+                    record.dialect,
+                    record.dialect_source,
+                    fs::path(plan.path).parent_path().string(),
+                    {}};
   const auto last = journal.journal.last_entries();
-  for (const plan::PlanFileStage& stage : record.stages) report.stages.push_back(stage_report(plan, stage, journal, last));
+  for (const plan::PlanFileStage& stage : record.stages)
+    report.stages.push_back(stage_report(plan, stage, journal, last));
   return report;
 }
 
@@ -164,7 +175,8 @@ PlanReport plan_report(const PlanFile& plan, const PlanJournal& journal) {
 // each shard of a suite, lists its run's).
 std::vector<std::string> excluded_configs(const std::vector<PlanFile>& plans) {
   std::set<std::string> excluded;
-  for (const PlanFile& plan : plans) excluded.insert(plan.record.excluded_configs.begin(), plan.record.excluded_configs.end());
+  for (const PlanFile& plan : plans)
+    excluded.insert(plan.record.excluded_configs.begin(), plan.record.excluded_configs.end());
   return {excluded.begin(), excluded.end()};
 }
 
@@ -272,8 +284,9 @@ Result<std::vector<std::string>> plan_files_under(const std::string& dir) {
   // Absolute, as the paths of the model are (a relative DIR would make every log path relative).
   auto files = find_plan_files(fs::absolute(dir, ec).lexically_normal());
   if (files.empty()) {
-    return fail(Error::at(dir, 0, "", fmt::format("no {} at or under this directory: not the output of a tipc-run run",
-                                                  plan::kPlanFileName)));
+    return fail(Error::at(
+        dir, 0, "",
+        fmt::format("no {} at or under this directory: not the output of a tipc-run run", plan::kPlanFileName)));
   }
   return files;
 }

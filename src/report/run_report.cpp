@@ -51,7 +51,8 @@ run::RunVerdict plan_verdict(const PlanReport& plan) {
 
 run::RunVerdict RunReport::verdict() const {
   std::vector<run::StageResult> results;
-  for (std::size_t plan = 0; plan < plans.size(); ++plan) add_stage_results(plans[plan], static_cast<int>(plan), results);
+  for (std::size_t plan = 0; plan < plans.size(); ++plan)
+    add_stage_results(plans[plan], static_cast<int>(plan), results);
   run::BaselineRegressions regressions;
   if (baseline) regressions = {static_cast<int>(baseline->regressions.size()), baseline->baseline};
   return run::judge(results, interrupted, config_count(), regressions);
@@ -66,7 +67,8 @@ double closeness_to_limit(const CheckValue& value) {
 
 const char* check_kind_word(const CheckDetails& check) { return check.kind ? to_string(*check.kind) : "check"; }
 
-std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing, std::size_t nearest) {
+std::vector<const CheckValue*> headline_values(const CheckDetails& check, std::size_t max_failing,
+                                               std::size_t nearest) {
   std::vector<const CheckValue*> values;
   for (const auto& value : check.values) values.push_back(&value);
   std::stable_sort(values.begin(), values.end(), [](const CheckValue* a, const CheckValue* b) {

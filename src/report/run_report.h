@@ -67,10 +67,10 @@ struct BenchmarkFigures {
 
 // Metrics parsed from a stage's log; empty when the log has none.
 struct StageMetrics {
-  std::vector<Curve> curves;                    // train stages
-  std::map<std::string, double> final_values;   // e.g. eval "top1" -> 0.97
-  std::optional<InferenceTimings> timings;      // infer stages
-  std::optional<BenchmarkFigures> benchmark;    // train stages whose log has throughput figures
+  std::vector<Curve> curves;                   // train stages
+  std::map<std::string, double> final_values;  // e.g. eval "top1" -> 0.97
+  std::optional<InferenceTimings> timings;     // infer stages
+  std::optional<BenchmarkFigures> benchmark;   // train stages whose log has throughput figures
 };
 
 // One value of an alignment check against its limit (a diff statistic, a tolerance, a KS statistic).
@@ -84,7 +84,7 @@ struct CheckValue {
 // A weight-initialisation histogram pair (init-check), for the HTML report.
 struct HistogramPair {
   std::string key;
-  std::vector<double> edges;           // bins + 1 edges, shared by both sides
+  std::vector<double> edges;                 // bins + 1 edges, shared by both sides
   std::vector<double> reference, candidate;  // counts per bin
 };
 
@@ -95,7 +95,7 @@ struct CheckDetails {
   bool passed = false;
   std::vector<CheckValue> values;
   std::vector<HistogramPair> histograms;
-  std::vector<std::string> notes;  // warnings, skipped logs
+  std::vector<std::string> notes;           // warnings, skipped logs
   std::vector<std::string> compared_files;  // absolute; diff: the reference and candidate (for the bundle)
   std::string result_file;                  // the file these were read from (for the bundle)
 };
@@ -104,9 +104,9 @@ struct CheckDetails {
 // a run restricted by --only or -k, a resumed one, or an interrupted one leaves the stages
 // it did not run with their last result (report_loader.h).
 struct EarlierRun {
-  std::string id;                  // its run_id
-  std::optional<double> started;   // Unix time, seconds
-  bool same_command = true;        // false: the stage's command has changed since
+  std::string id;                 // its run_id
+  std::optional<double> started;  // Unix time, seconds
+  bool same_command = true;       // false: the stage's command has changed since
 };
 
 // A try of a stage that --retries ran again, before its last one (the stage's own result).
@@ -117,7 +117,7 @@ struct AttemptReport {
   std::optional<double> seconds;
   std::optional<int> exit_code;
   std::optional<int> signal;
-  std::string log;  // absolute: <log stem>.attemptN<ext> beside the stage's log
+  std::string log;       // absolute: <log stem>.attemptN<ext> beside the stage's log
   std::string log_tail;  // its last lines
 };
 
@@ -137,13 +137,13 @@ struct StageReport {
   std::string reason;
   std::optional<int> exit_code;
   std::optional<int> signal;
-  std::optional<double> started;  // Unix time, seconds
-  std::optional<double> seconds;  // duration
-  std::vector<std::string> gpus;  // physical ids it ran on
-  std::string job_id;             // the cluster's job id (--executor slurm); "" otherwise
-  std::string nodes;              // the nodes of that job, in Slurm's notation (n[1-2]); "" otherwise
-  bool resumed = false;           // PASSed in an earlier run (--resume)
-  bool selected = true;           // the last run selected it (--only, -k): one of that run's own stages
+  std::optional<double> started;          // Unix time, seconds
+  std::optional<double> seconds;          // duration
+  std::vector<std::string> gpus;          // physical ids it ran on
+  std::string job_id;                     // the cluster's job id (--executor slurm); "" otherwise
+  std::string nodes;                      // the nodes of that job, in Slurm's notation (n[1-2]); "" otherwise
+  bool resumed = false;                   // PASSed in an earlier run (--resume)
+  bool selected = true;                   // the last run selected it (--only, -k): one of that run's own stages
   std::optional<EarlierRun> earlier_run;  // set when the result is an earlier run's
   std::vector<std::string> log_findings;  // log checks that matched (traceback, nan loss, ...)
   std::vector<AttemptReport> attempts;    // the tries before the last one, oldest first (--retries)
@@ -174,7 +174,8 @@ struct PlanReport {
   std::string mode;
   std::string model;
   std::string dialect;
-  std::string dialect_source;  // how it was chosen: "declared in test_tipc/tipc-run.yaml:2", "marker ppcls/ found in ..."
+  std::string
+      dialect_source;      // how it was chosen: "declared in test_tipc/tipc-run.yaml:2", "marker ppcls/ found in ..."
   std::string output_dir;  // absolute
   std::vector<StageReport> stages;  // plan order
 };
@@ -190,14 +191,14 @@ struct RunReport {
   // Those of the GPUs the driver described (index, name, UUID; the journal's "gpu_devices");
   // empty where no driver was asked. Their `slots` mean nothing here.
   std::vector<run::Gpu> gpu_devices;
-  bool resumed = false;           // --resume
-  std::string repo_root;          // absolute
-  std::string settings_file;      // absolute; "" when the project has none
+  bool resumed = false;       // --resume
+  std::string repo_root;      // absolute
+  std::string settings_file;  // absolute; "" when the project has none
   std::vector<PlanReport> plans;
-  std::vector<ConfigProblem> invalid_configs;  // every problem of the configs left out
-  std::vector<std::string> excluded_configs;   // the configs --exclude left out (each once)
+  std::vector<ConfigProblem> invalid_configs;                    // every problem of the configs left out
+  std::vector<std::string> excluded_configs;                     // the configs --exclude left out (each once)
   std::vector<plan::ConfigInOtherModes> configs_in_other_modes;  // a directory's configs in none of the MODEs
-  std::optional<Environment> environment;      // absent for a run of an older tipc-run
+  std::optional<Environment> environment;                        // absent for a run of an older tipc-run
   // Where the reports are written (write_reports sets it): report.html links the logs
   // relative to it, so that a copy of the tree (the bundle) keeps its links.
   std::string report_dir;

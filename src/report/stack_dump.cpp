@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "core/file_tail.h"
+#include "core/text.h"
 #include "report/report_text.h"
 #include "run/stack_dump.h"
-#include "core/text.h"
 
 namespace tipc::report {
 namespace {
@@ -91,8 +91,8 @@ Frames python_frames(const Lines& lines) {
   const auto current = std::find_if(threads.begin(), threads.end(),
                                     [](const PythonThread& t) { return t.current && !t.frames.empty(); });
   if (current != threads.end()) return current->frames;
-  const auto any = std::find_if(threads.begin(), threads.end(),
-                                [](const PythonThread& t) { return !t.frames.empty(); });
+  const auto any =
+      std::find_if(threads.begin(), threads.end(), [](const PythonThread& t) { return !t.frames.empty(); });
   return any == threads.end() ? Frames{} : any->frames;
 }
 
@@ -167,8 +167,8 @@ std::vector<std::vector<NativeThread>> native_stacks(const Lines& lines) {
 Frames native_frames(const Lines& lines) {
   for (const auto& threads : native_stacks(lines)) {
     const auto has_frames = [](const NativeThread& t) { return !t.frames.empty(); };
-    const auto main = std::find_if(threads.begin(), threads.end(),
-                                   [&](const NativeThread& t) { return t.main && has_frames(t); });
+    const auto main =
+        std::find_if(threads.begin(), threads.end(), [&](const NativeThread& t) { return t.main && has_frames(t); });
     if (main != threads.end()) return main->frames;
     const auto any = std::find_if(threads.begin(), threads.end(), has_frames);
     if (any != threads.end()) return any->frames;

@@ -37,7 +37,8 @@ void StatusLog::append(const plan::Plan& plan, const std::string& opening, const
   if (text.empty()) return;
   const std::string path = path_of(plan);
   std::ofstream out(path, std::ios::app | std::ios::binary);
-  if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush()) note_write_error(path);
+  if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush())
+    note_write_error(path);
 }
 
 void StatusLog::note_write_error(const std::string& path) {

@@ -108,8 +108,8 @@ void append_axes(std::string& svg, const Plot& plot, const std::string& x_label,
     const std::string x = px(plot.x(value));
     fmt::format_to(out, "<line class=\"axis\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>", x, x, px(bottom),
                    px(bottom + 5));
-    fmt::format_to(out, "<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", x,
-                   px(bottom + 18), x_tick_labels ? (*x_tick_labels)[i] : tick_label(value, plot.x_ticks.step));
+    fmt::format_to(out, "<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", x, px(bottom + 18),
+                   x_tick_labels ? (*x_tick_labels)[i] : tick_label(value, plot.x_ticks.step));
   }
   fmt::format_to(out, "<line class=\"axis\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\"/>", px(left), px(top),
                  px(bottom));
@@ -184,8 +184,8 @@ std::string trend_tooltip(const TrendChart& chart, const TrendPoint& point) {
   std::string text = fmt::format("run {}", point.run);
   if (!point.commit.empty()) text += ", commit " + point.commit.substr(0, 12);
   if (!point.branch.empty()) text += " on " + point.branch;
-  text += fmt::format(": {} {}{}", chart.metric, format_number(point.value),
-                      chart.unit.empty() ? "" : " " + chart.unit);
+  text +=
+      fmt::format(": {} {}{}", chart.metric, format_number(point.value), chart.unit.empty() ? "" : " " + chart.unit);
   if (point.current) text += " (this run)";
   if (point.baseline) text += " (the baseline)";
   if (!point.comparison.empty()) text += "; " + point.comparison;
@@ -223,9 +223,10 @@ std::string baseline_marks(const std::vector<TrendPoint>& points, const Plot& pl
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!points[i].baseline) continue;
     const std::string x = px(plot.x(static_cast<double>(i)));
-    svg += fmt::format("<g class=\"trend-baseline\"><line class=\"baseline-mark\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" "
-                       "y2=\"{2}\"/><text class=\"tick\" x=\"{3}\" y=\"{4}\">baseline</text></g>",
-                       x, px(plot.y.to), px(plot.y.from), px(plot.x(static_cast<double>(i)) + 4), px(plot.y.to + 10));
+    svg += fmt::format(
+        "<g class=\"trend-baseline\"><line class=\"baseline-mark\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" "
+        "y2=\"{2}\"/><text class=\"tick\" x=\"{3}\" y=\"{4}\">baseline</text></g>",
+        x, px(plot.y.to), px(plot.y.from), px(plot.x(static_cast<double>(i)) + 4), px(plot.y.to + 10));
   }
   return svg;
 }
@@ -304,8 +305,8 @@ std::string svg_line_chart(const std::vector<ChartSeries>& series, const std::st
   std::tie(y_low, y_high) = with_width(y_low, y_high);
 
   double top = 0, bottom = 0;
-  std::string svg = open_chart(legend(items, kMarginLeft, kChartWidth - kMarginRight), &top, &bottom,
-                               y_label + " over " + x_label);
+  std::string svg =
+      open_chart(legend(items, kMarginLeft, kChartWidth - kMarginRight), &top, &bottom, y_label + " over " + x_label);
   Plot plot;
   plot.y_ticks = rounded_axis(y_low, y_high);
   plot.y = {plot.y_ticks.values.front(), plot.y_ticks.values.back(), bottom, top};
@@ -336,8 +337,8 @@ std::string svg_histogram_chart(const HistogramPair& pair) {
 
   double top = 0, bottom = 0;
   const std::vector<LegendItem> items = {{"reference", "hist-reference"}, {"candidate", "hist-candidate"}};
-  std::string svg = open_chart(legend(items, kMarginLeft, kChartWidth - kMarginRight), &top, &bottom,
-                               "histograms of " + pair.key);
+  std::string svg =
+      open_chart(legend(items, kMarginLeft, kChartWidth - kMarginRight), &top, &bottom, "histograms of " + pair.key);
   Plot plot;
   plot.y_ticks = rounded_axis(0, highest > 0 ? highest : 1);
   plot.y = {0, plot.y_ticks.values.back(), bottom, top};

@@ -18,11 +18,12 @@ std::string commit_text(const TrendPoint& point) {
 }
 
 std::string regression_row(const TrendChart& chart, const TrendPoint& point) {
-  return fmt::format("<tr><td><code>{}</code><div class=\"muted\">{} &#183; {}</div></td><td><code>{}</code></td>"
-                     "<td class=\"num\">{}</td><td>{}{}</td><td>{}</td></tr>\n",
-                     html_escape(chart.stage), html_escape(chart.config), html_escape(chart.mode),
-                     html_escape(chart.metric), point.run, commit_text(point),
-                     point.branch.empty() ? "" : " " + html_escape(point.branch), html_escape(point.comparison));
+  return fmt::format(
+      "<tr><td><code>{}</code><div class=\"muted\">{} &#183; {}</div></td><td><code>{}</code></td>"
+      "<td class=\"num\">{}</td><td>{}{}</td><td>{}</td></tr>\n",
+      html_escape(chart.stage), html_escape(chart.config), html_escape(chart.mode), html_escape(chart.metric),
+      point.run, commit_text(point), point.branch.empty() ? "" : " " + html_escape(point.branch),
+      html_escape(point.comparison));
 }
 
 // Every regressed point, in chart order.
@@ -55,8 +56,8 @@ std::string chart_figure(const TrendChart& chart) {
 std::string chart_groups(const HistoryTrends& trends) {
   std::string html, group;
   for (const TrendChart& chart : trends.charts) {
-    const std::string heading = html_escape(chart.config) + " <span class=\"muted\">&#183; " + html_escape(chart.mode) +
-                                "</span>";
+    const std::string heading =
+        html_escape(chart.config) + " <span class=\"muted\">&#183; " + html_escape(chart.mode) + "</span>";
     if (heading != group) {
       html += (group.empty() ? "" : "</div>\n") + fmt::format("<h3>{}</h3>\n<div class=\"charts\">\n", heading);
       group = heading;
@@ -81,9 +82,10 @@ std::string trend_section(const HistoryTrends& trends) {
           ? ""
           : fmt::format(" ({} more left out; <code>tipc-run history --html DIR</code> draws them all)",
                         trends.charts_left_out);
-  return fmt::format("<section class=\"plan\" id=\"history\">\n<h2>History</h2>\n<p class=\"meta\">{}{} from the "
-                     "run history <code>{}</code></p>\n",
-                     plural(trends.charts.size(), "chart"), left_out, html_escape(trends.history)) +
+  return fmt::format(
+             "<section class=\"plan\" id=\"history\">\n<h2>History</h2>\n<p class=\"meta\">{}{} from the "
+             "run history <code>{}</code></p>\n",
+             plural(trends.charts.size(), "chart"), left_out, html_escape(trends.history)) +
          key + regressions(trends) + chart_groups(trends) + "</section>\n";
 }
 

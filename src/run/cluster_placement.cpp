@@ -29,7 +29,8 @@ std::optional<Placement> ClusterPlacement::find_in(const Demand& demand, bool as
     const int gpus_free = use.node.gpus - (as_if_idle ? 0 : use.gpus_used);
     if (cpus_free < cpus || gpus_free < demand.gpus) continue;
     if (demand.exclusive && (cpus_free < use.node.cpus || gpus_free < use.node.gpus)) continue;
-    NodeShare share{use.node.name, demand.exclusive ? use.node.cpus : cpus, demand.exclusive ? use.node.gpus : demand.gpus};
+    NodeShare share{use.node.name, demand.exclusive ? use.node.cpus : cpus,
+                    demand.exclusive ? use.node.gpus : demand.gpus};
     candidates.push_back({{gpus_free - share.gpus, cpus_free - share.cpus, i}, std::move(share)});
   }
   const auto wanted = static_cast<std::size_t>(std::max(demand.nodes, 1));

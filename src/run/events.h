@@ -19,7 +19,7 @@ struct Attempt {
   Verdict verdict;
   double start_seconds = 0;  // since the run started
   double end_seconds = 0;
-  std::string log_path;      // absolute: where its log was kept (attempt_log_path)
+  std::string log_path;  // absolute: where its log was kept (attempt_log_path)
   std::optional<int> exit_code;
   std::optional<int> signal;
 };
@@ -32,10 +32,10 @@ struct StageRecord {
   std::vector<std::string> gpus;  // physical ids allocated to it
   double start_seconds = -1;      // since the run started; -1: never started
   double end_seconds = -1;
-  std::string log_path;           // absolute
-  std::string job_id;             // the cluster's job id (--executor slurm)
-  std::string nodes;              // the nodes that ran that job (Slurm's list, e.g. n[1-2])
-  bool resumed = false;           // PASSed in an earlier run with the same command (--resume)
+  std::string log_path;  // absolute
+  std::string job_id;    // the cluster's job id (--executor slurm)
+  std::string nodes;     // the nodes that ran that job (Slurm's list, e.g. n[1-2])
+  bool resumed = false;  // PASSed in an earlier run with the same command (--resume)
   bool done = false;
   std::vector<Attempt> attempts;  // the tries before the last one, oldest first (--retries)
   GpuFigures gpu_figures;         // sampled from the driver while it ran (run/gpu_watch.h)

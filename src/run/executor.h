@@ -26,22 +26,22 @@ struct Demand {
 struct Launch {
   std::string id;
   std::vector<std::string> argv;
-  std::string cwd;  // absolute
+  std::string cwd;                                        // absolute
   std::map<std::string, std::optional<std::string>> env;  // changes to the inherited environment; nullopt removes
-  std::string log_path;      // absolute; stdout and stderr go here as they arrive
-  bool append_log = false;   // appended to, not emptied first (SchedulerOptions::appended_logs)
-  int processes = 1;         // >1: tipc-run's rank-env launcher starts that many ranks
+  std::string log_path;                                   // absolute; stdout and stderr go here as they arrive
+  bool append_log = false;  // appended to, not emptied first (SchedulerOptions::appended_logs)
+  int processes = 1;        // >1: tipc-run's rank-env launcher starts that many ranks
   std::vector<LogPattern> checks;
   // The trainer's own log (absolute; a path or a glob), appended to log_path once the stage's
   // processes ended, its lines checked too (run/trainer_log.h); empty: none.
   std::string trainer_log;
   // For an executor that allocates the machines itself (Slurm); the local one has placed
   // the stage already (CUDA_VISIBLE_DEVICES in env) and ignores these.
-  int gpus = 0;              // per node
+  int gpus = 0;  // per node
   int nodes = 1;
-  bool exclusive = false;    // a benchmark: alone on its machine
-  double time_limit = 0;     // seconds; 0: none
-  std::string hosts;         // plan::Stage::hosts
+  bool exclusive = false;  // a benchmark: alone on its machine
+  double time_limit = 0;   // seconds; 0: none
+  std::string hosts;       // plan::Stage::hosts
   // Lines the executor writes at the top of the log, each after "tipc-run: " (what the
   // scheduler saw on the stage's GPUs before it started).
   std::vector<std::string> notes;
@@ -54,8 +54,8 @@ struct Finished {
   std::optional<int> exit_code;
   std::optional<int> signal;
   std::vector<std::string> log_findings;
-  std::string job_id;  // the cluster's job id, when an executor submitted the stage as a job
-  std::string nodes;   // the cluster's nodes that ran that job, in Slurm's notation (n[1-2])
+  std::string job_id;                     // the cluster's job id, when an executor submitted the stage as a job
+  std::string nodes;                      // the cluster's nodes that ran that job, in Slurm's notation (n[1-2])
   std::optional<bool> trainer_log_found;  // with Launch::trainer_log: whether one was appended
   // With a trainer log: when the stage's processes had ended (the trainer log was appended
   // after); a deadline or an interrupt after this is not the stage's.

@@ -11,8 +11,12 @@ int one_per_core(const ExecutorSettings&, const std::optional<ClusterCapacity>&)
 }
 
 ExecutorType local_executor() {
-  return {"local", "the stages run as processes of this machine, on the GPUs tipc-run is given", true, nullptr,
-          one_per_core, [](Executor&, const ExecutorSettings&, const std::optional<ClusterCapacity>&) {
+  return {"local",
+          "the stages run as processes of this machine, on the GPUs tipc-run is given",
+          true,
+          nullptr,
+          one_per_core,
+          [](Executor&, const ExecutorSettings&, const std::optional<ClusterCapacity>&) {
             return std::unique_ptr<Executor>();
           }};
 }
@@ -37,9 +41,12 @@ std::unique_ptr<Executor> make_slurm_executor(Executor& local, const ExecutorSet
 }
 
 ExecutorType slurm_executor() {
-  return {"slurm", "every stage is a Slurm job step (srun); the cluster allocates GPUs and nodes (docs/slurm.md)",
-          false, [](const ExecutorSettings& settings) { return query_slurm_cluster(settings.slurm, settings.run); },
-          sruns_in_flight, make_slurm_executor};
+  return {"slurm",
+          "every stage is a Slurm job step (srun); the cluster allocates GPUs and nodes (docs/slurm.md)",
+          false,
+          [](const ExecutorSettings& settings) { return query_slurm_cluster(settings.slurm, settings.run); },
+          sruns_in_flight,
+          make_slurm_executor};
 }
 
 }  // namespace
@@ -55,7 +62,8 @@ const std::vector<ExecutorType>& executor_types() {
 
 const ExecutorType* find_executor_type(const std::string& name) {
   const auto& types = executor_types();
-  const auto found = std::find_if(types.begin(), types.end(), [&](const ExecutorType& type) { return type.name == name; });
+  const auto found =
+      std::find_if(types.begin(), types.end(), [&](const ExecutorType& type) { return type.name == name; });
   return found == types.end() ? nullptr : &*found;
 }
 

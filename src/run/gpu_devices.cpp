@@ -11,13 +11,12 @@
 namespace tipc::run {
 namespace {
 
-Gpu gpu_of(const std::string& id, const GpuDevice& device) {
-  return {id, 1, device.index, device.name, device.uuid};
-}
+Gpu gpu_of(const std::string& id, const GpuDevice& device) { return {id, 1, device.index, device.name, device.uuid}; }
 
 // What the driver shows, for messages: "GPUs 0-1 and 2 MIG devices (nvidia-smi -L)".
 std::string shown(const GpuInventory& inventory) {
-  const auto migs = std::count_if(inventory.devices.begin(), inventory.devices.end(), [](const GpuDevice& d) { return d.mig(); });
+  const auto migs =
+      std::count_if(inventory.devices.begin(), inventory.devices.end(), [](const GpuDevice& d) { return d.mig(); });
   const auto gpus = static_cast<long>(inventory.devices.size()) - migs;
   std::string text = gpus == 0 ? "no GPU" : gpus == 1 ? "GPU 0" : fmt::format("GPUs 0-{}", gpus - 1);
   if (migs > 0) text += fmt::format(" and {} MIG device{}", migs, migs == 1 ? "" : "s");
@@ -28,8 +27,10 @@ std::string shown(const GpuInventory& inventory) {
 std::vector<const GpuDevice*> by_uuid(const std::string& id, const GpuInventory& inventory) {
   std::vector<const GpuDevice*> exact, prefixed;
   for (const GpuDevice& device : inventory.devices) {
-    if (device.uuid == id) exact.push_back(&device);
-    else if (device.uuid.rfind(id, 0) == 0) prefixed.push_back(&device);
+    if (device.uuid == id)
+      exact.push_back(&device);
+    else if (device.uuid.rfind(id, 0) == 0)
+      prefixed.push_back(&device);
   }
   return exact.empty() ? prefixed : exact;
 }
@@ -65,8 +66,10 @@ Result<Gpu> resolve_uuid(const std::string& id, const std::string& what, const G
   if (const GpuDevice* device = by_instances(id, inventory)) return gpu_of(id, *device);
   const auto found = by_uuid(id, inventory);
   if (found.size() == 1) return gpu_of(id, *found.front());
-  if (found.size() > 1) return fail(Error::plain(fmt::format("{}: '{}' is the start of {} UUIDs", what, id, found.size())));
-  return fail(Error::plain(fmt::format("{}: no device has the UUID '{}'; the driver shows {}", what, id, shown(inventory))));
+  if (found.size() > 1)
+    return fail(Error::plain(fmt::format("{}: '{}' is the start of {} UUIDs", what, id, found.size())));
+  return fail(
+      Error::plain(fmt::format("{}: no device has the UUID '{}'; the driver shows {}", what, id, shown(inventory))));
 }
 
 Result<Gpu> resolve_one(const std::string& id, const std::string& what, const GpuInventory& inventory) {
@@ -117,8 +120,10 @@ std::vector<Gpu> every_gpu(const GpuInventory& inventory) {
   for (const GpuDevice& device : inventory.devices) {
     const bool split = std::any_of(inventory.devices.begin(), inventory.devices.end(),
                                    [&](const GpuDevice& d) { return d.parent_uuid == device.uuid; });
-    if (device.mig()) gpus.push_back(gpu_of(device.uuid, device));
-    else if (!split) gpus.push_back(gpu_of(std::to_string(device.index), device));
+    if (device.mig())
+      gpus.push_back(gpu_of(device.uuid, device));
+    else if (!split)
+      gpus.push_back(gpu_of(std::to_string(device.index), device));
   }
   return gpus;
 }

@@ -29,7 +29,7 @@ struct GpuFigures {
   std::optional<double> power_mean_watts;  // per GPU
   std::optional<double> power_peak_watts;
   std::vector<std::string> throttle_reasons;  // sorted, each once
-  int utilization_samples = 0;  // behind the means while samples come in; not reported
+  int utilization_samples = 0;                // behind the means while samples come in; not reported
   int power_samples = 0;
 
   bool empty() const { return samples == 0; }

@@ -30,7 +30,8 @@ std::string command_line(int pid) {
   file.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(file.gcount()));
   while (!text.empty() && text.back() == '\0') text.pop_back();
-  for (char& c : text) c = static_cast<unsigned char>(c) < 0x20 ? ' ' : c;  // one line: NULs between arguments, a -c script's line breaks
+  for (char& c : text)
+    c = static_cast<unsigned char>(c) < 0x20 ? ' ' : c;  // one line: NULs between arguments, a -c script's line breaks
   return text.size() > kCommandShown ? text.substr(0, kCommandShown) + "…" : text;
 }
 
@@ -77,8 +78,9 @@ std::vector<std::string> GpuWatch::before_start(const std::string& stage, const 
       before.insert(process.pid);
       const auto facts = lookup_(process.pid);
       if ((facts && our_groups.count(facts->group)) || handed_on_[gpu].count(process.pid)) continue;
-      const std::string who = facts ? fmt::format("({})", facts->command)
-                                    : "(not a process here: another pid namespace's, or ended with its memory not yet freed)";
+      const std::string who =
+          facts ? fmt::format("({})", facts->command)
+                : "(not a process here: another pid namespace's, or ended with its memory not yet freed)";
       foreign.push_back(fmt::format("GPU {}: pid {} {} holds {:.0f} MiB; this run did not start it", gpu, process.pid,
                                     who, process.used_mib));
     }
@@ -97,7 +99,8 @@ void GpuWatch::sample(const std::vector<std::string>& gpus, GpuFigures& figures)
   }
 }
 
-std::vector<GpuProcess> GpuWatch::leftovers(const std::string& stage, const std::string& gpu, std::optional<int> group) {
+std::vector<GpuProcess> GpuWatch::leftovers(const std::string& stage, const std::string& gpu,
+                                            std::optional<int> group) {
   const auto uuid = uuid_of(gpu);
   const auto there = uuid ? driver_.processes(*uuid) : std::nullopt;
   if (!there) return {};  // the driver cannot say: nothing to wait for

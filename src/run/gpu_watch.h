@@ -63,7 +63,7 @@ class GpuWatch {
   GpuWatchOptions options_;
   ProcessLookup lookup_;
   std::map<std::string, std::map<std::string, std::set<int>>> before_;  // stage -> GPU -> pids there before it
-  std::map<std::string, std::set<int>> handed_on_;  // GPU -> leftovers of this run's stages
+  std::map<std::string, std::set<int>> handed_on_;                      // GPU -> leftovers of this run's stages
 };
 
 // "pid 4242 (2048 MiB), pid 4243 (512 MiB)".

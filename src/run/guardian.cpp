@@ -22,8 +22,8 @@ namespace tipc::run {
 namespace {
 
 constexpr char kEndedInOrder = 'r';
-constexpr int kSocketFd = 3;     // where the guardian keeps its end; every other descriptor above 2 is closed
-constexpr int kMaxScans = 200;   // with the pause below: gives up after about 2 s
+constexpr int kSocketFd = 3;    // where the guardian keeps its end; every other descriptor above 2 is closed
+constexpr int kMaxScans = 200;  // with the pause below: gives up after about 2 s
 constexpr long kBetweenScansNs = 10'000'000;
 
 void pause_between_scans() {
@@ -88,11 +88,13 @@ void become_guardian(int socket_fd) {
   const auto killed = kill_processes_of(run_id, survivors);
   kill_cgroup(cgroup_path);
   if (!killed.empty()) {
-    say(fmt::format("tipc-run: guardian: tipc-run (pid {}) ended without stopping its stages; killed {} of its "
+    say(
+        fmt::format("tipc-run: guardian: tipc-run (pid {}) ended without stopping its stages; killed {} of its "
                     "processes: {}\n",
                     run_pid, killed.size(), describe(killed)));
   }
-  if (!survivors.empty()) say(fmt::format("tipc-run: guardian: still running after SIGKILL: {}\n", describe(survivors)));
+  if (!survivors.empty())
+    say(fmt::format("tipc-run: guardian: still running after SIGKILL: {}\n", describe(survivors)));
   _exit(0);
 }
 

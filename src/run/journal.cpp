@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.h"
-#include "run/scheduler.h"
 #include "core/version.h"
+#include "run/scheduler.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;
@@ -89,9 +89,7 @@ Result<std::map<std::string, double>> recorded_durations(const std::string& repo
 
 namespace {
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double unix_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 // The ids of the stages of `plan` when a selection (--only, -k) left some of `whole` out.
 std::optional<std::vector<std::string>> selected_ids(const plan::Plan& plan, const plan::Plan& whole) {
@@ -177,8 +175,9 @@ void JournalWriter::run_started(const RunInfo& info) {
   // Unique also for two runs of one process within a millisecond (the tests start many).
   static int runs_of_this_process = 0;
   ++runs_of_this_process;
-  run_id_ = runs_of_this_process == 1 ? fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid())
-                                      : fmt::format("{:.0f}-{}-{}", started_unix_ * 1000, getpid(), runs_of_this_process);
+  run_id_ = runs_of_this_process == 1
+                ? fmt::format("{:.0f}-{}", started_unix_ * 1000, getpid())
+                : fmt::format("{:.0f}-{}-{}", started_unix_ * 1000, getpid(), runs_of_this_process);
   for (std::size_t i = 0; i < plans_.size(); ++i) {
     const plan::Plan& plan = *plans_[i];
     const plan::Plan& whole = i < context_.whole_plans.size() ? *context_.whole_plans[i] : plan;
@@ -186,8 +185,9 @@ void JournalWriter::run_started(const RunInfo& info) {
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     note_write_error(compact_journal(path));
-    note_write_error(write_file_atomically(plan_file_path(context_.repo_root, plan),
-                                           plan_file_text(plan_file_record(context_, plan, whole, run_id_, started_unix_))));
+    note_write_error(
+        write_file_atomically(plan_file_path(context_.repo_root, plan),
+                              plan_file_text(plan_file_record(context_, plan, whole, run_id_, started_unix_))));
     note_write_error(Journal::append(path, run_started_line(info, context_, run_id_, started_unix_)));
   }
 }
@@ -232,10 +232,12 @@ void JournalWriter::run_finished(const RunSummary& summary) {
     note_write_error(Journal::append(journal_path(context_.repo_root, *plan), line));
     // Only estimates: a times file that cannot be written costs the next run its start order, not its result.
     auto seconds = durations_by_id(context_.repo_root, *plan, false);
-    const auto written = seconds ? write_times_file(times_file_path(context_.repo_root, *plan), {kTimesVersion, *seconds})
-                                 : Result<void>(fail(seconds.error()));
+    const auto written = seconds
+                             ? write_times_file(times_file_path(context_.repo_root, *plan), {kTimesVersion, *seconds})
+                             : Result<void>(fail(seconds.error()));
     if (!written) {
-      std::cerr << "tipc-run: warning: " << written.error().str() << "; the next run orders its stages without these times\n";
+      std::cerr << "tipc-run: warning: " << written.error().str()
+                << "; the next run orders its stages without these times\n";
     }
   }
 }

@@ -63,11 +63,11 @@ struct ConfigsLeftOut {
 
 // What the state files record beyond the plans and the RunInfo.
 struct RunContext {
-  std::string repo_root;      // absolute
-  bool resumed = false;       // --resume
-  std::string settings_file;  // the project settings used; "" when none
+  std::string repo_root;       // absolute
+  bool resumed = false;        // --resume
+  std::string settings_file;   // the project settings used; "" when none
   std::string dialect_source;  // how the dialect was chosen (dialect::DialectChoice::source)
-  ConfigsLeftOut left_out;    // configs of the run left out
+  ConfigsLeftOut left_out;     // configs of the run left out
   // The plans before --only or -k selected their stages, in the order of RunInfo::plans;
   // empty when every stage runs. The plan file describes these.
   std::vector<const plan::Plan*> whole_plans;

@@ -122,10 +122,14 @@ JournalEntry entry_from_json(const JsonValue& line) {
 }
 
 RunStartedLine run_started_from_json(const JsonValue& line) {
-  RunStartedLine started{field_or<std::string>(line, "run_id", ""),    field_or<double>(line, "started", 0),
-                         field_or<int>(line, "jobs", 1),               field_or<std::vector<std::string>>(line, "gpus", {}),
-                         field_or<std::string>(line, "resources", ""), field_or<bool>(line, "resumed", false),
-                         field_or<std::string>(line, "tool_version", ""), {}};
+  RunStartedLine started{field_or<std::string>(line, "run_id", ""),
+                         field_or<double>(line, "started", 0),
+                         field_or<int>(line, "jobs", 1),
+                         field_or<std::vector<std::string>>(line, "gpus", {}),
+                         field_or<std::string>(line, "resources", ""),
+                         field_or<bool>(line, "resumed", false),
+                         field_or<std::string>(line, "tool_version", ""),
+                         {}};
   for (const JsonValue& item : field_or<JsonValue>(line, "gpu_devices", JsonValue::array())) {
     if (item.is_object()) started.devices.push_back(gpu_device_from_json(item));
   }
@@ -220,9 +224,7 @@ Result<void> append_line(const std::string& path, const Json& json) {
 
 }  // namespace
 
-bool JournalEntry::same_command(const std::string& stage_fingerprint) const {
-  return fingerprint == stage_fingerprint;
-}
+bool JournalEntry::same_command(const std::string& stage_fingerprint) const { return fingerprint == stage_fingerprint; }
 
 bool JournalEntry::passed_with(const std::string& stage_fingerprint) const {
   return is_passed(result) && same_command(stage_fingerprint);
@@ -247,7 +249,8 @@ Result<Journal> Journal::load(const std::string& path) {
     if (line.is_discarded() || !line.is_object()) continue;
     if (const auto version = optional_field<int>(line, "schema")) {
       if (*version > kJournalVersion) {
-        return fail(Error::at(path, number, "schema", fmt::format("written by a newer tipc-run (schema {})", *version)));
+        return fail(
+            Error::at(path, number, "schema", fmt::format("written by a newer tipc-run (schema {})", *version)));
       }
       journal.version = *version;
     }
@@ -261,8 +264,9 @@ Result<void> Journal::append(const std::string& path, const JournalEntry& entry)
 }
 
 Result<void> Journal::append(const std::string& path, const RunStartedLine& line) {
-  Json json = {{"run", "started"},      {"run_id", line.run_id},       {"started", line.started},
-               {"jobs", line.jobs},     {"gpus", line.gpus},           {"resources", line.resources},
+  Json json = {{"run", "started"},        {"run_id", line.run_id},
+               {"started", line.started}, {"jobs", line.jobs},
+               {"gpus", line.gpus},       {"resources", line.resources},
                {"resumed", line.resumed}, {"tool_version", line.tool_version}};
   if (!line.devices.empty()) {
     json["gpu_devices"] = Json::array();

@@ -54,10 +54,10 @@ struct JournalEntry {
   std::optional<int> signal;
   std::vector<std::string> gpus;  // the physical ids it ran on
   std::vector<std::string> log_findings;
-  std::string job_id;                  // its Slurm job; "" (not written) when none
-  std::string nodes;                   // the nodes of that job (Slurm's list); "" (not written) when none
-  std::vector<AttemptEntry> attempts;  // oldest first; not written when empty
-  GpuFigures gpu;                      // the driver's figures while it ran; not written when empty
+  std::string job_id;                     // its Slurm job; "" (not written) when none
+  std::string nodes;                      // the nodes of that job (Slurm's list); "" (not written) when none
+  std::vector<AttemptEntry> attempts;     // oldest first; not written when empty
+  GpuFigures gpu;                         // the driver's figures while it ran; not written when empty
   std::vector<std::string> gpu_warnings;  // StageRecord::gpu_warnings; not written when empty
   bool operator==(const JournalEntry&) const = default;
 
@@ -90,7 +90,7 @@ struct RunFinishedLine {
 };
 
 struct Journal {
-  int version = kJournalVersion;  // of the version line; 0 when there is none (an older tipc-run)
+  int version = kJournalVersion;      // of the version line; 0 when there is none (an older tipc-run)
   std::vector<JournalEntry> entries;  // the stage lines, in file order
   std::vector<RunStartedLine> runs_started;
   std::vector<RunFinishedLine> runs_finished;

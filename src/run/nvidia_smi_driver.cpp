@@ -56,7 +56,7 @@ class NvidiaSmiDriver : public GpuDriver {
 
   HelperRunner run_;
   std::chrono::steady_clock::time_point read_at_{};
-  std::map<std::string, GpuSample> samples_;                   // by UUID
+  std::map<std::string, GpuSample> samples_;                  // by UUID
   std::map<std::string, std::vector<GpuProcess>> processes_;  // by UUID
   bool processes_ok_ = false;
 };

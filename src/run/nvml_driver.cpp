@@ -147,7 +147,8 @@ std::optional<GpuSample> NvmlDriver::sample(const std::string& uuid) {
   Memory memory{};
   if (api_.memory && api_.memory(*handle, &memory) == kSuccess) sample.memory_used_mib = memory.used / 1048576.0;
   Utilization utilization{};
-  if (api_.utilization && api_.utilization(*handle, &utilization) == kSuccess) sample.utilization_percent = utilization.gpu;
+  if (api_.utilization && api_.utilization(*handle, &utilization) == kSuccess)
+    sample.utilization_percent = utilization.gpu;
   unsigned milliwatts = 0;
   if (api_.power && api_.power(*handle, &milliwatts) == kSuccess) sample.power_watts = milliwatts / 1000.0;
   unsigned long long reasons = 0;

@@ -41,7 +41,8 @@ void write_holder(int fd) {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   const std::string text = fmt::format("pid {}, started {:%Y-%m-%d %H:%M:%S} UTC, command: {}\n{}{}\n", getpid(),
                                        fmt::gmtime(now), own_command_line(), kRunIdPrefix, this_run_id());
-  if (ftruncate(fd, 0) == 0) [[maybe_unused]] const auto n = pwrite(fd, text.data(), text.size(), 0);
+  if (ftruncate(fd, 0) == 0) [[maybe_unused]]
+    const auto n = pwrite(fd, text.data(), text.size(), 0);
 }
 
 std::string in_use(const std::string& dir) {

@@ -39,8 +39,9 @@ Result<void> run_prepare_scripts(const std::vector<plan::Plan>& plans, Executor&
     }
     const StageRecord& prepare = summary.stages.front();
     if (prepare.verdict.result != Status::kPass) {
-      return fail(Error{{Diagnostic{config, 0, "", fmt::format("test_tipc/prepare.sh failed ({}); see {}",
-                                                               prepare.verdict.reason, prepare.log_path)}},
+      return fail(Error{{Diagnostic{config, 0, "",
+                                    fmt::format("test_tipc/prepare.sh failed ({}); see {}", prepare.verdict.reason,
+                                                prepare.log_path)}},
                         kExitFailed});
     }
   }

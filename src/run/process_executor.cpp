@@ -20,9 +20,9 @@
 // this says vfork exists; it tests for pre-2008 POSIX feature macros, which glibc's
 // _GNU_SOURCE does not set, although glibc declares vfork.
 #define BOOST_POSIX_HAS_VFORK 1
+#include <fmt/format.h>
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
-#include <fmt/format.h>
 
 #include "core/split_list.h"
 #include "core/unique_fd.h"
@@ -77,7 +77,8 @@ struct ChildSetup : bp::extend::handler {
       [[maybe_unused]] const auto n = write(chdir_report, &reason, sizeof reason);
       _exit(127);
     }
-    if (cgroup_procs >= 0) [[maybe_unused]] const auto n = write(cgroup_procs, "0", 1);
+    if (cgroup_procs >= 0) [[maybe_unused]]
+      const auto n = write(cgroup_procs, "0", 1);
     setpgid(0, group);
     dup2(output_fd, STDOUT_FILENO);
     dup2(output_fd, STDERR_FILENO);
@@ -145,8 +146,10 @@ Result<fs::path> find_program(const std::string& name, const std::string& cwd, c
 Environment environment_for(const Launch& launch) {
   Environment env = inherited_environment();
   for (const auto& [name, value] : launch.env) {
-    if (value) env[name] = *value;
-    else env.erase(name);
+    if (value)
+      env[name] = *value;
+    else
+      env.erase(name);
   }
   env[kRunIdVariable] = this_run_id();
   return env;
@@ -232,8 +235,12 @@ class ProcessExecutor::Job {
 
  private:
   Job(const Launch& launch, UniqueFd log, UniqueFd output)
-      : id_(launch.id), log_(std::move(log)), output_(std::move(output)),
-        scanner_(std::make_unique<LogScanner>(launch.checks)), checks_(launch.checks), trainer_log_(launch.trainer_log) {}
+      : id_(launch.id),
+        log_(std::move(log)),
+        output_(std::move(output)),
+        scanner_(std::make_unique<LogScanner>(launch.checks)),
+        checks_(launch.checks),
+        trainer_log_(launch.trainer_log) {}
   bool ended() const { return alive_.empty() && !output_.valid() && !group_alive(); }
   Result<void> start_ranks(const Launch& launch, int output_write_end, int cgroup_procs);
   Result<pid_t> start_rank(const Launch& launch, const std::string& program, const std::vector<std::string>& args,
@@ -259,7 +266,7 @@ class ProcessExecutor::Job {
   std::optional<int> exit_code_;
   std::optional<int> signal_;
   std::optional<Clock::time_point> leaders_done_;  // when the last rank exited
-  std::optional<Clock::time_point> last_output_;  // when output last arrived
+  std::optional<Clock::time_point> last_output_;   // when output last arrived
   bool leftovers_termed_ = false;
   bool leftovers_killed_ = false;
   std::string log_error_;  // the first failed write to the log (a full disk, a file size limit)
@@ -269,8 +276,8 @@ Result<std::unique_ptr<ProcessExecutor::Job>> ProcessExecutor::Job::start(const 
   if (launch.argv.empty()) return fail(Error::plain("empty command"));
   std::error_code ec;
   fs::create_directories(fs::path(launch.log_path).parent_path(), ec);
-  UniqueFd log(open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (launch.append_log ? O_APPEND : O_TRUNC),
-                    0644));
+  UniqueFd log(
+      open(launch.log_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (launch.append_log ? O_APPEND : O_TRUNC), 0644));
   if (!log.valid()) {
     return fail(Error::plain(fmt::format("cannot write the log {}: {}", launch.log_path, errno_text(errno))));
   }
@@ -308,8 +315,8 @@ Result<void> ProcessExecutor::Job::start_ranks(const Launch& launch, int output_
   for (int rank = 0; rank < launch.processes; ++rank) {
     if (launch.processes > 1) set_rank_environment(env, rank, launch.processes, master_port);
     EnvironmentBlock block(env);
-    const pid_t pid = TRY(start_rank(launch, program->string(), args, block.pointers.data(), output_write_end,
-                                     cgroup_procs));
+    const pid_t pid =
+        TRY(start_rank(launch, program->string(), args, block.pointers.data(), output_write_end, cgroup_procs));
     if (group_ == 0) group_ = pid;
     setpgid(pid, group_);  // also from the parent, against the fork/exec race
     alive_.push_back(pid);
@@ -330,9 +337,10 @@ Result<pid_t> ProcessExecutor::Job::start_rank(const Launch& launch, const std::
   UniqueFd report_write(report_fds[1]);
   pid_t pid = 0;
   try {
-    bp::child child(bp::exe = program, bp::args = args, bp::std_in < bp::null, bp::posix::use_vfork,
-                    ChildSetup{{}, launch.cwd.c_str(), report_write.get(), output_write_end, group_, getpid(),
-                               environment, cgroup_procs});
+    bp::child child(
+        bp::exe = program, bp::args = args, bp::std_in < bp::null, bp::posix::use_vfork,
+        ChildSetup{
+            {}, launch.cwd.c_str(), report_write.get(), output_write_end, group_, getpid(), environment, cgroup_procs});
     pid = child.id();
     child.detach();  // reaped by our own waitpid loop
   } catch (const std::exception& e) {
@@ -363,8 +371,10 @@ void ProcessExecutor::Job::record_status(int status) {
   const bool first = !exit_code_ && !signal_;
   if (!first && !(failed && exit_code_ == 0)) return;
   exit_code_.reset();
-  if (WIFSIGNALED(status)) signal_ = WTERMSIG(status);
-  else if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
+  if (WIFSIGNALED(status))
+    signal_ = WTERMSIG(status);
+  else if (WIFEXITED(status))
+    exit_code_ = WEXITSTATUS(status);
 }
 
 void ProcessExecutor::Job::service(Clock::time_point now) {
@@ -449,7 +459,9 @@ Finished ProcessExecutor::Job::finish() {
 }
 
 ProcessExecutor::ProcessExecutor(const SignalWatch& signals)
-    : signals_(signals), interrupts_seen_(signals.interrupts()), cgroup_(this_run_id()),
+    : signals_(signals),
+      interrupts_seen_(signals.interrupts()),
+      cgroup_(this_run_id()),
       guardian_(this_run_id(), cgroup_.path()) {
   prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper_);
   prctl(PR_SET_CHILD_SUBREAPER, 1);

@@ -35,7 +35,9 @@ Result<ResourceSpec> container_devices(const std::string& value, const GpuInvent
   if (value.empty() || value == "none" || value == "void") return ResourceSpec{{}, what};
   if (value == "all") return ResourceSpec{every_gpu(inventory), fmt::format("{}=all ({})", what, inventory.source)};
   const auto ids = device_ids(value);
-  const bool uuids = std::all_of(ids.begin(), ids.end(), [](const std::string& id) { return !id.empty() && !std::isdigit(static_cast<unsigned char>(id[0])); });
+  const bool uuids = std::all_of(ids.begin(), ids.end(), [](const std::string& id) {
+    return !id.empty() && !std::isdigit(static_cast<unsigned char>(id[0]));
+  });
   if (uuids) return resolved(value, what, inventory);
   if (!inventory.has_driver()) {
     return fail(Error::plain(fmt::format("{}: '{}' names GPUs, but no NVIDIA driver answered", what, value)));
@@ -79,7 +81,8 @@ Result<ResourceSpec> load_resource_spec(const std::string& path, const GpuInvent
   const YAML::Node root = TRY(config::load_yaml_file(path, "the resource spec"));
   config::YamlReader r(path);
   const YAML::Node list = gpu_list(r, root);
-  if (!list || !list.IsSequence()) return fail(Error::at(path, 1, "gpus", "expected a 'gpus' list (or CTest's local[0].gpus)"));
+  if (!list || !list.IsSequence())
+    return fail(Error::at(path, 1, "gpus", "expected a 'gpus' list (or CTest's local[0].gpus)"));
   ResourceSpec spec{{}, path};
   for (const auto& node : list) {
     const auto gpu = gpu_from_node(r, node);
@@ -88,15 +91,18 @@ Result<ResourceSpec> load_resource_spec(const std::string& path, const GpuInvent
       r.problem(node, "id", fmt::format("GPU '{}' is listed twice", gpu->id));
     }
     auto device = resolve_gpu_list({gpu->id}, "gpus", inventory);
-    if (!device) r.problem(node, "id", device.error().str());
-    else spec.gpus.push_back({gpu->id, gpu->slots, device->front().index, device->front().name, device->front().uuid});
+    if (!device)
+      r.problem(node, "id", device.error().str());
+    else
+      spec.gpus.push_back({gpu->id, gpu->slots, device->front().index, device->front().name, device->front().uuid});
   }
   if (auto problems = r.finish(); !problems.empty()) return fail(Error{std::move(problems)});
   return spec;
 }
 
 Result<ResourceSpec> detect_gpus(const DeviceVariables& variables, const GpuInventory& inventory) {
-  if (variables.cuda_visible_devices) return resolved(*variables.cuda_visible_devices, "CUDA_VISIBLE_DEVICES", inventory);
+  if (variables.cuda_visible_devices)
+    return resolved(*variables.cuda_visible_devices, "CUDA_VISIBLE_DEVICES", inventory);
   if (variables.nvidia_visible_devices) return container_devices(*variables.nvidia_visible_devices, inventory);
   ResourceSpec spec{every_gpu(inventory), inventory.source};
   if (spec.gpus.empty()) spec.source = "none";
@@ -114,7 +120,8 @@ Result<void> expect_cluster_gpus(const ClusterCapacity& cluster, int count) {
   int total = 0;
   for (const ClusterNode& node : cluster.each_node) total += node.gpus;
   if (total >= count) return {};
-  return fail(Error::plain(fmt::format("--expect-gpus {}: found {} ({})", count, plural(total, "GPU"), cluster.source)));
+  return fail(
+      Error::plain(fmt::format("--expect-gpus {}: found {} ({})", count, plural(total, "GPU"), cluster.source)));
 }
 
 std::optional<std::vector<std::string>> allocate(const ResourceSpec& spec, const Usage& usage, int count) {

@@ -37,8 +37,8 @@ struct ClusterNode {
 struct ClusterCapacity {
   int nodes = 0;
   int max_gpus_per_node = 0;
-  std::string source;  // for messages: "slurm partition debug (sinfo)"
-  int cpus = 0;        // of all its nodes together
+  std::string source;                  // for messages: "slurm partition debug (sinfo)"
+  int cpus = 0;                        // of all its nodes together
   std::vector<ClusterNode> each_node;  // in sinfo's order
 };
 

@@ -165,7 +165,8 @@ std::string RunVerdict::headline() const {
     case VerdictKind::kPartial:
       return fmt::format("PASS (partial: {} of {} could not run{})", could_not_run, stages_text(stages), flaky_note);
     case VerdictKind::kNothingRan:
-      if (could_not_run == 0 && setup_passed > 0) return fmt::format("NOTHING RAN (only setup: {})", stages_text(stages));
+      if (could_not_run == 0 && setup_passed > 0)
+        return fmt::format("NOTHING RAN (only setup: {})", stages_text(stages));
       return fmt::format("NOTHING RAN ({} of {} could not run)", could_not_run, stages_text(stages));
     case VerdictKind::kFail: return failure_headline(*this);
     default: return word();

@@ -38,7 +38,7 @@ struct StageResult {
 // Stages that could not run (UNSUPPORTED, SKIPPED) because of one reason: the reason of the
 // stage at their root, which every stage after it that could not run because of it shares.
 struct CouldNotRunGroup {
-  std::string reason;  // "" when none was given
+  std::string reason;                    // "" when none was given
   Status status = Status::kUnsupported;  // of the stages in it
   std::vector<std::string> ids;          // in the order of the stages given
   std::vector<int> plans;                // the plan of each id (StageResult::plan)
@@ -80,10 +80,10 @@ struct RunVerdict {
   int failed = 0;          // FAIL, TIMEOUT, UNRESOLVED
   int failed_earlier = 0;  // of those, results of an earlier run
   int unsupported = 0;
-  int could_not_run = 0;   // UNSUPPORTED and SKIPPED
-  int own_stages = 0;      // the stages of this run (not an earlier run's results)
-  int setup_passed = 0;    // of this run's own stages, setup stages that passed
-  bool own_ran = false;    // a stage of this run other than setup passed, or any failed (or was resumed on its PASS)
+  int could_not_run = 0;  // UNSUPPORTED and SKIPPED
+  int own_stages = 0;     // the stages of this run (not an earlier run's results)
+  int setup_passed = 0;   // of this run's own stages, setup stages that passed
+  bool own_ran = false;   // a stage of this run other than setup passed, or any failed (or was resumed on its PASS)
   ConfigCount configs;
   BaselineRegressions regressions;
   std::vector<CouldNotRunGroup> could_not_run_groups;  // group_could_not_run

@@ -22,9 +22,7 @@ double Timeouts::for_kind(plan::StageKind kind) const {
   return it == by_kind.end() ? 0 : it->second;
 }
 
-std::string stage_key(const plan::Plan& plan, const plan::Stage& stage) {
-  return plan.config_path + "#" + stage.id;
-}
+std::string stage_key(const plan::Plan& plan, const plan::Stage& stage) { return plan.config_path + "#" + stage.id; }
 
 std::string stage_cwd_path(const std::string& repo_root, const plan::Stage& stage) {
   const fs::path path = (fs::path(repo_root) / stage.cwd).lexically_normal();
@@ -61,11 +59,11 @@ struct Slot {
   double kill_deadline = 0;  // after SIGTERM
   // A service stage (plan::Service):
   double ready_deadline = 0;
-  bool ready = false;           // its clients may start
-  bool stopping = false;        // tipc-run asked it to stop
-  std::string service_failure;  // why it was stopped as a failure ("" after its last client)
-  std::optional<int> group;     // its processes' group, while it runs (Executor::process_group)
-  double next_sample = 0;       // when its GPUs are read next
+  bool ready = false;            // its clients may start
+  bool stopping = false;         // tipc-run asked it to stop
+  std::string service_failure;   // why it was stopped as a failure ("" after its last client)
+  std::optional<int> group;      // its processes' group, while it runs (Executor::process_group)
+  double next_sample = 0;        // when its GPUs are read next
   double relaunch_deadline = 0;  // > 0: its retry waits for the memory of its last try until then
 
   bool serves() const { return record.stage->service.has_value(); }
@@ -138,7 +136,7 @@ class Run {
   Clock::time_point start_;
   RunInfo info_;
   std::vector<Slot> slots_;
-  std::vector<std::size_t> order_;  // slot indices in the order start_ready offers them resources
+  std::vector<std::size_t> order_;            // slot indices in the order start_ready offers them resources
   std::map<std::string, std::size_t> by_id_;  // launch id -> slot
   Usage usage_;
   std::size_t running_ = 0;
@@ -195,7 +193,8 @@ void Run::finish(std::size_t index, Verdict verdict) {
   }
   slot.state = State::kDone;
   ++finished_;
-  if (options_.fail_fast && first_failure_.empty() && is_failure(verdict.result)) first_failure_ = slot.record.stage->id;
+  if (options_.fail_fast && first_failure_.empty() && is_failure(verdict.result))
+    first_failure_ = slot.record.stage->id;
   slot.record.verdict = std::move(verdict);
   slot.record.done = true;
   listener_.stage_finished(slot.record);
@@ -257,8 +256,8 @@ void Run::hand_on_released_gpus() {
     }
     if (!left.empty()) {
       watch.hand_on_with(it->gpu, left);
-      late_release_[it->gpu] =
-          fmt::format("GPU {}: {}", it->gpu, held_after_wait(slot.record.stage->id, watch.options().release_wait, left));
+      late_release_[it->gpu] = fmt::format("GPU {}: {}", it->gpu,
+                                           held_after_wait(slot.record.stage->id, watch.options().release_wait, left));
     }
     --usage_[it->gpu];
     const std::size_t released = it->slot;
@@ -294,8 +293,9 @@ bool Run::gpus_ready_for(std::size_t index) {
   const auto foreign = options_.gpu_watch->before_start(key_of(slot), slot.record.gpus, running_groups());
   warnings.insert(warnings.end(), foreign.begin(), foreign.end());
   if (foreign.empty() || !options_.gpu_watch->options().exclusive) return true;
-  finish(index, {Status::kFail, fmt::format("its GPUs are not exclusive (gpus: exclusive): {}{}", foreign.front(),
-                                            foreign.size() > 1 ? fmt::format(" (and {} more)", foreign.size() - 1) : "")});
+  finish(index,
+         {Status::kFail, fmt::format("its GPUs are not exclusive (gpus: exclusive): {}{}", foreign.front(),
+                                     foreign.size() > 1 ? fmt::format(" (and {} more)", foreign.size() - 1) : "")});
   return false;
 }
 
@@ -334,7 +334,9 @@ std::vector<std::size_t> Run::start_order() const {
   const auto estimates = estimate_seconds(costs, options_.history);
   auto start = critical_path_order(costs, estimates);
   if (spdlog::should_log(spdlog::level::debug)) {  // --verbose: why the stages start in this order
-    spdlog::debug("start order, critical path first (estimated seconds ahead: the stage's own and its longest chain of dependents'):");
+    spdlog::debug(
+        "start order, critical path first (estimated seconds ahead: the stage's own and its longest chain of "
+        "dependents'):");
     for (std::size_t rank = 0; rank < start.order.size(); ++rank) {
       const std::size_t i = start.order[rank];
       spdlog::debug("  {:>4}. {}  {:.1f} s ahead, {:.1f} s its own ({}), {}", rank + 1, costs[i].key, start.ahead[i],
@@ -606,7 +608,8 @@ Run::StartAttempt Run::try_start(std::size_t index) {
   const Slot& slot = slots_[index];
   if (!slot.serves() && jobs_busy()) return StartAttempt::kNotNow;
   if (!std::all_of(slot.deps.begin(), slot.deps.end(), [&](std::size_t d) { return dependency_met(d); }) ||
-      !std::all_of(slot.after.begin(), slot.after.end(), [&](std::size_t a) { return slots_[a].state == State::kDone; })) {
+      !std::all_of(slot.after.begin(), slot.after.end(),
+                   [&](std::size_t a) { return slots_[a].state == State::kDone; })) {
     return StartAttempt::kNotNow;
   }
   if (const auto port = slot.port(); port && ports_in_use_.count(*port)) return StartAttempt::kNotNow;
@@ -680,8 +683,8 @@ void Run::poll_services() {
       slot.ready = options_.ready_probe ? options_.ready_probe(service, slot.record.log_path)
                                         : service_ready(service, slot.record.log_path);
       if (!slot.ready && now() >= slot.ready_deadline) {
-        stop_service(i, fmt::format("not ready within {:g} s (waited for {})", service.ready_timeout,
-                                    readiness_sign(service)));
+        stop_service(
+            i, fmt::format("not ready within {:g} s (waited for {})", service.ready_timeout, readiness_sign(service)));
       }
       if (!slot.ready) continue;
     }
@@ -773,7 +776,8 @@ std::optional<double> Run::next_deadline() const {
     if (slot.state != State::kRunning) continue;
     consider(slot.kill_deadline);
     if (!slot.record.observation.timed_out) consider(slot.deadline);
-    if (slot.serves() && !slot.ready && !slot.stopping) consider(std::min(slot.ready_deadline, now() + kReadyPollSeconds));
+    if (slot.serves() && !slot.ready && !slot.stopping)
+      consider(std::min(slot.ready_deadline, now() + kReadyPollSeconds));
   }
   if (stopping_) consider(stop_kill_deadline_);
   if (!releasing_.empty() || relaunch_pending()) consider(std::max(next_release_poll_, now() + 0.001));

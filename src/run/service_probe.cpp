@@ -5,8 +5,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <cstdint>
+#include <fstream>
 #include <regex>
 
 #include "core/unique_fd.h"

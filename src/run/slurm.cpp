@@ -52,9 +52,7 @@ fi
 exec "$@")";
 
 // Slurm's --time in whole minutes, rounded up.
-std::string time_limit_minutes(double seconds) {
-  return std::to_string(static_cast<long>(std::ceil(seconds / 60)));
-}
+std::string time_limit_minutes(double seconds) { return std::to_string(static_cast<long>(std::ceil(seconds / 60))); }
 
 std::string first_line(std::string_view text) {
   return std::string(trim_end(text.substr(0, text.find('\n')), kWhiteSpace));
@@ -74,16 +72,15 @@ int gpus_in_gres(const std::string& gres) {
 
 // Job states in which Slurm still holds a job (squeue's %T).
 const std::set<std::string>& active_job_states() {
-  static const std::set<std::string> states{"PENDING",      "RUNNING",    "SUSPENDED", "CONFIGURING",
-                                            "REQUEUED",     "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING",
-                                            "SIGNALING",    "STOPPED"};
+  static const std::set<std::string> states{"PENDING",     "RUNNING",      "SUSPENDED", "CONFIGURING", "REQUEUED",
+                                            "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING",  "SIGNALING",   "STOPPED"};
   return states;
 }
 
 // Whether the cluster, not the step, ended a job in this state.
 bool ended_by_cluster(const std::string& state) {
-  static const std::set<std::string> states{"NODE_FAIL", "BOOT_FAIL", "PREEMPTED", "DEADLINE", "OUT_OF_MEMORY",
-                                            "TIMEOUT"};
+  static const std::set<std::string> states{"NODE_FAIL", "BOOT_FAIL",     "PREEMPTED",
+                                            "DEADLINE",  "OUT_OF_MEMORY", "TIMEOUT"};
   return states.count(state) > 0;
 }
 
@@ -158,8 +155,13 @@ Launch slurm_launch(const Launch& launch, const SlurmOptions& options, const std
   const int ranks_per_node = launch.demand().tasks_per_node;
   Launch step = launch;
   step.processes = 1;  // srun starts the ranks, one task each
-  step.argv = {"srun", "--quiet", "--job-name=" + job_name, "--comment=" + launch.id, "--chdir=" + launch.cwd,
-               fmt::format("--nodes={}", launch.nodes), fmt::format("--ntasks-per-node={}", ranks_per_node),
+  step.argv = {"srun",
+               "--quiet",
+               "--job-name=" + job_name,
+               "--comment=" + launch.id,
+               "--chdir=" + launch.cwd,
+               fmt::format("--nodes={}", launch.nodes),
+               fmt::format("--ntasks-per-node={}", ranks_per_node),
                "--kill-on-bad-exit=1"};
   if (launch.gpus > 0) step.argv.push_back(fmt::format("--gres=gpu:{}", launch.gpus));
   if (options.cpus_per_task) step.argv.push_back(fmt::format("--cpus-per-task={}", *options.cpus_per_task));
@@ -214,7 +216,8 @@ Result<ClusterCapacity> query_slurm_cluster(const SlurmOptions& options, const C
   return parse_sinfo_nodes(listing.output, source);
 }
 
-SlurmExecutor::SlurmExecutor(Executor& local, SlurmOptions options, CommandRunner run, std::vector<ClusterNode> place_on)
+SlurmExecutor::SlurmExecutor(Executor& local, SlurmOptions options, CommandRunner run,
+                             std::vector<ClusterNode> place_on)
     : local_(local), options_(std::move(options)), run_(std::move(run)), inherited_(inherited_slurm_variables()) {
   if (place_on.empty()) return;
   placement_.emplace(std::move(place_on), options_.cpus_per_task.value_or(1));
@@ -237,9 +240,8 @@ void SlurmExecutor::refresh_node_states() {
 
 void SlurmExecutor::cancel_if_pinned_to_unavailable_node(Submitted& job) {
   if (!placement_ || !job.cancelled_because.empty()) return;
-  const auto on = std::find_if(job.placement.begin(), job.placement.end(), [&](const NodeShare& share) {
-    return placement_->unavailable().count(share.node) > 0;
-  });
+  const auto on = std::find_if(job.placement.begin(), job.placement.end(),
+                               [&](const NodeShare& share) { return placement_->unavailable().count(share.node) > 0; });
   if (on == job.placement.end()) return;
   job.cancelled_because =
       fmt::format("its job waited for node {}, which Slurm reports down or drained, and was cancelled", on->node);
@@ -303,8 +305,8 @@ void SlurmExecutor::stop_sruns_of_ended_jobs() {
   refresh_node_states();
   std::vector<std::string> names;
   for (const auto& [id, job] : submitted_jobs_) names.push_back(job.job_name);
-  const CommandOutcome listing = run_({"squeue", "--noheader", "--states=all",
-                                       fmt::format("--name={}", fmt::join(names, ",")), "--format=%j|%T|%N"});
+  const CommandOutcome listing = run_(
+      {"squeue", "--noheader", "--states=all", fmt::format("--name={}", fmt::join(names, ",")), "--format=%j|%T|%N"});
   if (!listing.ok()) return;
   std::map<std::string, SlurmJob> jobs;  // job name -> its state and nodes
   std::istringstream lines(listing.output);
@@ -343,8 +345,10 @@ void SlurmExecutor::signal(const std::string& id, int signal) {
   const auto it = submitted_jobs_.find(id);
   if (it == submitted_jobs_.end()) return;
   const std::string& name = it->second.job_name;
-  if (signal == SIGKILL) run_({"scancel", "--signal=KILL", "--name=" + name});
-  else run_({"scancel", "--name=" + name});
+  if (signal == SIGKILL)
+    run_({"scancel", "--signal=KILL", "--name=" + name});
+  else
+    run_({"scancel", "--name=" + name});
 }
 
 }  // namespace tipc::run

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
 #include "core/command.h"
+#include "core/error.h"
 #include "run/cluster_placement.h"
 #include "run/executor.h"
 #include "run/resources.h"
@@ -119,8 +119,8 @@ class SlurmExecutor : public Executor {
   struct Submitted {
     std::string job_name;
     std::string log_path;
-    Placement placement;            // empty: Slurm placed it
-    std::string cancelled_because;  // why tipc-run cancelled it ("" when it did not)
+    Placement placement;              // empty: Slurm placed it
+    std::string cancelled_because;    // why tipc-run cancelled it ("" when it did not)
     std::string nodes_while_running;  // squeue's %N at a poll that found it RUNNING
   };
   std::map<std::string, Submitted> submitted_jobs_;  // launch id -> its job, while it runs

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
-#include "run/gpu_watch.h"
 #include "core/text.h"
+#include "run/gpu_watch.h"
 
 namespace tipc::run {
 namespace fs = std::filesystem;

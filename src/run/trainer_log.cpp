@@ -8,7 +8,8 @@ std::vector<std::string> trainer_log_files(const std::string& pattern) {
   if (pattern.find_first_of("*?[") == std::string::npos) return {pattern};
   glob_t matches{};
   std::vector<std::string> files;
-  if (glob(pattern.c_str(), 0, nullptr, &matches) == 0) files.assign(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
+  if (glob(pattern.c_str(), 0, nullptr, &matches) == 0)
+    files.assign(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
   globfree(&matches);
   return files;
 }

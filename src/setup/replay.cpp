@@ -72,13 +72,15 @@ Result<void> check_contained(const SetupAction& action, const ReplayContext& set
 Result<void> check_directory(const SetupAction& action, const ReplayContext& setup) {
   std::error_code ec;
   if (fs::is_directory(setup.root / action.cwd, ec)) return {};
-  return fail(Error::plain(fmt::format("the directory {} does not exist: the housekeeping before this action "
-                                       "should have made it",
-                                       action.cwd)));
+  return fail(
+      Error::plain(fmt::format("the directory {} does not exist: the housekeeping before this action "
+                               "should have made it",
+                               action.cwd)));
 }
 
 // Runs argv without a shell in the action's directory; the program's output is passed on.
-Result<void> run_in_directory(const SetupAction& action, const std::vector<std::string>& argv, const ReplayContext& setup) {
+Result<void> run_in_directory(const SetupAction& action, const std::vector<std::string>& argv,
+                              const ReplayContext& setup) {
   CommandSpec spec;
   spec.argv = argv;
   spec.cwd = (setup.root / action.cwd).string();
@@ -208,8 +210,8 @@ Result<std::string> download(const SetupAction& action, const ReplayContext& set
 }
 
 Result<std::string> extract(const SetupAction& action, const ReplayContext& setup) {
-  const auto report = TRY(data::unpack_archive(
-      {(setup.root / action.archive).string(), (setup.root / action.destination).string()}));
+  const auto report =
+      TRY(data::unpack_archive({(setup.root / action.archive).string(), (setup.root / action.destination).string()}));
   if (report.skipped) return fmt::format("already unpacked: {} (stamp {})", action.archive, shown(setup, report.stamp));
   return fmt::format("unpacked {} into {} ({} entries, {} bytes)", action.archive, action.destination, report.entries,
                      report.bytes);
@@ -245,9 +247,9 @@ Result<std::string> clone(const SetupAction& action, const ReplayContext& setup)
   argv.insert(argv.end(), action.tool_options.begin(), action.tool_options.end());
   argv.insert(argv.end(), {"file://" + mirror, target.string()});
   TRY(run_in_directory(action, argv, setup));
-  TRY(run_in_directory(action, {"git", "-C", target.string(), "remote", "set-url", remote_name(action.tool_options),
-                                action.url},
-                       setup));
+  TRY(run_in_directory(
+      action, {"git", "-C", target.string(), "remote", "set-url", remote_name(action.tool_options), action.url},
+      setup));
   return fmt::format("cloned {} into {} (through the mirror {})", action.url, action.output, mirror);
 }
 
@@ -267,7 +269,8 @@ std::vector<std::string> expand_patterns(const std::vector<std::string>& argv, c
     if (out.empty() || !is_pattern(word) || glob((prefix + word).c_str(), 0, nullptr, &found) != 0) {
       out.push_back(word);
     } else {
-      for (std::size_t k = 0; k < found.gl_pathc; ++k) out.push_back(std::string(found.gl_pathv[k]).substr(prefix.size()));
+      for (std::size_t k = 0; k < found.gl_pathc; ++k)
+        out.push_back(std::string(found.gl_pathv[k]).substr(prefix.size()));
     }
     globfree(&found);
   }
@@ -282,8 +285,9 @@ Result<SetupAction> with_patterns_expanded(const SetupAction& action, const Repl
 }  // namespace
 
 ReplayContext make_replay_context(const ReplayScope& scope, std::ostream& out) {
-  ReplayContext context{scope.root, scope.allowed, {}, data::DownloadCache(scope.cache_directory, scope.running_group),
-                        scope.offline, scope.running_group, out};
+  ReplayContext context{
+      scope.root,    scope.allowed,       {}, data::DownloadCache(scope.cache_directory, scope.running_group),
+      scope.offline, scope.running_group, out};
   for (const auto& allowed : scope.allowed) context.allowed_resolved.push_back(resolved(scope.root, allowed));
   return context;
 }
@@ -313,6 +317,5 @@ Result<std::vector<SetupAction>> parse_setup_actions(const std::vector<std::stri
   for (const auto& word : words) actions.push_back(TRY(plan::parse_setup_action_word(word)));
   return actions;
 }
-
 
 }  // namespace tipc::setup

@@ -24,10 +24,10 @@ namespace tipc::setup {
 
 // What a replay may touch and where its downloads come from.
 struct ReplayScope {
-  std::filesystem::path root;         // the repository root, its symlinks resolved
-  std::vector<std::string> allowed;   // directories outside it the actions may write (the output tree)
-  std::string cache_directory;        // the download cache
-  bool offline = false;               // refuse downloads and clones the cache lacks
+  std::filesystem::path root;        // the repository root, its symlinks resolved
+  std::vector<std::string> allowed;  // directories outside it the actions may write (the output tree)
+  std::string cache_directory;       // the download cache
+  bool offline = false;              // refuse downloads and clones the cache lacks
   // Holds the process group of the program running now (0 between programs), for a signal
   // handler that passes a termination on; may be null.
   std::atomic<int>* running_group = nullptr;

@@ -19,7 +19,8 @@ std::string percent(double fraction, bool sign = true) {
 
 double relative(double base, double current) {
   if (base == current) return 0;
-  if (base == 0) return current > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  if (base == 0)
+    return current > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
   return (current - base) / std::abs(base);
 }
 
@@ -35,7 +36,8 @@ std::string below_thresholds(const Comparison& c, const ChangeRule& rule) {
     return fmt::format("{} is under the {} floor", percent(c.relative_change), percent(rule.minimum_change, false));
   }
   if (size < rule.relative_threshold) {
-    return fmt::format("{} is within the {} threshold", percent(c.relative_change), percent(rule.relative_threshold, false));
+    return fmt::format("{} is within the {} threshold", percent(c.relative_change),
+                       percent(rule.relative_threshold, false));
   }
   if (rule.absolute_threshold && std::abs(c.current - c.base) < *rule.absolute_threshold) {
     return fmt::format("{:+g} is within the absolute threshold {:g}", c.current - c.base, *rule.absolute_threshold);
@@ -82,13 +84,15 @@ Comparison compare_samples(std::span<const double> base, std::span<const double>
     c.p_value = test.p_value;
     c.rank_biserial = test.rank_biserial;
     if (test.p_value >= rule.alpha) {
-      c.why = fmt::format("{}, but p = {:.3g} >= {:g}: within the noise", percent(c.relative_change), test.p_value, rule.alpha);
+      c.why = fmt::format("{}, but p = {:.3g} >= {:g}: within the noise", percent(c.relative_change), test.p_value,
+                          rule.alpha);
       return c;
     }
     c.why = fmt::format("{}, p = {:.3g} < {:g}", percent(c.relative_change), test.p_value, rule.alpha);
   } else {
-    c.why = fmt::format("{} crosses the {} threshold ({} and {} samples: too few for the test)",
-                        percent(c.relative_change), percent(rule.relative_threshold, false), base.size(), current.size());
+    c.why =
+        fmt::format("{} crosses the {} threshold ({} and {} samples: too few for the test)", percent(c.relative_change),
+                    percent(rule.relative_threshold, false), base.size(), current.size());
   }
   c.change = direction_of(c.relative_change, rule.better);
   return c;

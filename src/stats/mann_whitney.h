@@ -9,9 +9,9 @@
 namespace tipc::stats {
 
 struct MannWhitney {
-  double u = 0;          // U of the first sample: pairs (a, b) with a > b, ties counted half
-  double p_value = 1;    // two-sided
-  bool exact = false;    // from the exact distribution of U (small samples without ties)
+  double u = 0;        // U of the first sample: pairs (a, b) with a > b, ties counted half
+  double p_value = 1;  // two-sided
+  bool exact = false;  // from the exact distribution of U (small samples without ties)
   // The rank-biserial correlation, 2U/(n1 n2) - 1, in [-1, 1]: +1 when every value of the
   // first sample is above every value of the second, 0 when neither tends to be larger
   // (Cliff's delta of the first sample over the second).

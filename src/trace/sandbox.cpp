@@ -22,7 +22,7 @@ constexpr uid_t kSandboxId = 65534;
 std::vector<std::string> privilege_drop() {
   if (geteuid() != 0) return {};
   const std::string id = std::to_string(kSandboxId);
-  return {"setpriv", "--reuid=" + id, "--regid=" + id, "--clear-groups",
+  return {"setpriv",         "--reuid=" + id,       "--regid=" + id,  "--clear-groups",
           "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"};
 }
 
@@ -81,7 +81,8 @@ Result<Sandbox> choose_sandbox(Isolation isolation) {
   const auto& probe = bwrap_probe();
   if (probe.exit_code == 0) return Sandbox{true, ""};
   if (isolation == Isolation::bwrap) {
-    return fail(Error::plain("bubblewrap (bwrap) does not work here, and the trace asks for it: " + probe_failure(probe)));
+    return fail(
+        Error::plain("bubblewrap (bwrap) does not work here, and the trace asks for it: " + probe_failure(probe)));
   }
   return Sandbox{false, "bubblewrap (bwrap) is not usable (" + probe_failure(probe) + "), so " + kUnguarded +
                             "; install the Debian package bubblewrap (it needs unprivileged user namespaces)"};

@@ -59,8 +59,8 @@ std::string write_file(const fs::path& path, const std::string& bytes) {
 
 bool is_writable_tmpfs(const char* directory) {
   struct statfs info {};
-  return directory != nullptr && *directory != '\0' && statfs(directory, &info) == 0 &&
-         info.f_type == TMPFS_MAGIC && access(directory, W_OK | X_OK) == 0;
+  return directory != nullptr && *directory != '\0' && statfs(directory, &info) == 0 && info.f_type == TMPFS_MAGIC &&
+         access(directory, W_OK | X_OK) == 0;
 }
 
 // Where scratch trees go: $TMPDIR when it is set; else a memory file system when there is
@@ -104,7 +104,8 @@ ScratchTree::~ScratchTree() {
 
 Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& inputs, const std::string& interpreter) {
   std::string pattern = (scratch_parent() / "tipc-trace-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) return fail(Error::plain("cannot make a scratch directory: " + errno_text(errno)));
+  if (mkdtemp(pattern.data()) == nullptr)
+    return fail(Error::plain("cannot make a scratch directory: " + errno_text(errno)));
   std::unique_ptr<ScratchTree> tree(new ScratchTree(fs::canonical(pattern)));
   std::error_code ec;
   for (const auto& directory : inputs.directories) fs::create_directories(tree->repo() / directory, ec);
@@ -113,7 +114,8 @@ Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& input
   for (const auto& [path, bytes] : inputs.files) {
     if (auto problem = write_file(tree->repo() / path, bytes); !problem.empty()) return fail(Error::plain(problem));
   }
-  if (auto problem = write_file(tree->bash_env(), bash_env_script()); !problem.empty()) return fail(Error::plain(problem));
+  if (auto problem = write_file(tree->bash_env(), bash_env_script()); !problem.empty())
+    return fail(Error::plain(problem));
   const std::string stand_in = stand_in_binary();
   for (const auto& name : recorded_programs(interpreter)) fs::create_symlink(stand_in, tree->bin() / name, ec);
   for (const auto& name : no_op_programs()) fs::create_symlink("/bin/true", tree->bin() / name, ec);

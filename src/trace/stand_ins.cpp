@@ -23,15 +23,15 @@ std::vector<std::string> recorded_programs(const std::string& interpreter) {
 }
 
 const std::vector<std::string>& no_op_programs() {
-  static const std::vector<std::string> names = {"sleep",   "pip",     "pip3", "nvidia-smi", "apt", "apt-get",
-                                                 "npu-smi", "xpu-smi", "xpu_smi", "ps",       "kill"};
+  static const std::vector<std::string> names = {"sleep",   "pip",     "pip3",    "nvidia-smi", "apt", "apt-get",
+                                                 "npu-smi", "xpu-smi", "xpu_smi", "ps",         "kill"};
   return names;
 }
 
 const std::vector<Housekeeping>& housekeeping_programs() {
   static const std::vector<Housekeeping> programs = {
-      {"mkdir", "real"}, {"rm", "real"},    {"cp", "real"},     {"mv", "real"},  {"ln", "real"},
-      {"wget", "none"},  {"curl", "none"},  {"tar", "unpack"},  {"unzip", "unpack"}, {"git", "unpack"}, {"tee", "log"}};
+      {"mkdir", "real"}, {"rm", "real"},    {"cp", "real"},      {"mv", "real"},    {"ln", "real"}, {"wget", "none"},
+      {"curl", "none"},  {"tar", "unpack"}, {"unzip", "unpack"}, {"git", "unpack"}, {"tee", "log"}};
   return programs;
 }
 

@@ -50,18 +50,18 @@ struct StatusLog {
 };
 
 struct Trace {
-  std::string runner;                   // the runner script, relative to the repository root
-  std::string run_dir = ".";            // where it was started, relative to the repository root
-  std::string config_arg;               // the config argument as passed to the runner
+  std::string runner;         // the runner script, relative to the repository root
+  std::string run_dir = ".";  // where it was started, relative to the repository root
+  std::string config_arg;     // the config argument as passed to the runner
   std::string mode;
-  std::vector<std::string> extra_args;  // arguments after MODE
-  std::vector<std::string> evals;       // every string the runner evaluated, byte for byte
-  std::vector<TracedCall> calls;        // in the order they started
+  std::vector<std::string> extra_args;           // arguments after MODE
+  std::vector<std::string> evals;                // every string the runner evaluated, byte for byte
+  std::vector<TracedCall> calls;                 // in the order they started
   std::vector<TracedHousekeeping> housekeeping;  // in the order they started
   std::vector<StatusLog> status_logs;
-  int exit_code = 0;                    // the runner's own exit status
-  std::string stderr_text;              // what the runner printed on stderr (bounded)
-  std::vector<std::string> warnings;    // e.g. that the trace ran without isolation (trace/sandbox.h)
+  int exit_code = 0;                  // the runner's own exit status
+  std::string stderr_text;            // what the runner printed on stderr (bounded)
+  std::vector<std::string> warnings;  // e.g. that the trace ran without isolation (trace/sandbox.h)
 };
 
 }  // namespace tipc::trace

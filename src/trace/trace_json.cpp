@@ -43,11 +43,18 @@ ordered_json trace_to_json(const Trace& trace) {
   for (const auto& step : trace.housekeeping) {
     housekeeping.push_back({{"call", call_to_json(step.call)}, {"before_call", step.before_call}});
   }
-  return {{"runner", trace.runner},   {"run_dir", trace.run_dir},         {"config_arg", trace.config_arg},
-          {"mode", trace.mode},       {"extra_args", trace.extra_args},   {"evals", trace.evals},
-          {"calls", calls},           {"housekeeping", housekeeping},     {"status_logs", logs},
+  return {{"runner", trace.runner},
+          {"run_dir", trace.run_dir},
+          {"config_arg", trace.config_arg},
+          {"mode", trace.mode},
+          {"extra_args", trace.extra_args},
+          {"evals", trace.evals},
+          {"calls", calls},
+          {"housekeeping", housekeeping},
+          {"status_logs", logs},
           {"exit_code", trace.exit_code},
-          {"stderr_text", trace.stderr_text}, {"warnings", trace.warnings}};
+          {"stderr_text", trace.stderr_text},
+          {"warnings", trace.warnings}};
 }
 
 Result<Trace> trace_from_json(const json& j) {

@@ -23,7 +23,8 @@ class Fields {
   // far as the bytes left can hold that many fields (one NUL each).
   bool next_list(std::vector<std::string>& list) {
     std::string count;
-    if (!next(count) || count.empty() || count.size() > 9 || count.find_first_not_of("0123456789") != std::string::npos) {
+    if (!next(count) || count.empty() || count.size() > 9 ||
+        count.find_first_not_of("0123456789") != std::string::npos) {
       return false;
     }
     const std::size_t items = std::stoul(count);
@@ -68,9 +69,9 @@ Result<std::vector<RawCall>> read_calls(const std::string& path) {
     std::string tag;
     const bool tagged = fields.next(tag) && (tag == "C" || tag == "H");
     c.housekeeping = tag == "H";
-    if (!tagged || !fields.next(c.program) || !fields.next(c.cwd) ||
-        !fields.next(c.stdin_target) || !fields.next(c.stdout_target) || !fields.next(c.stderr_target) ||
-        !fields.next(c.eval_token) || !fields.next_list(c.args) || !fields.next_list(c.environment)) {
+    if (!tagged || !fields.next(c.program) || !fields.next(c.cwd) || !fields.next(c.stdin_target) ||
+        !fields.next(c.stdout_target) || !fields.next(c.stderr_target) || !fields.next(c.eval_token) ||
+        !fields.next_list(c.args) || !fields.next_list(c.environment)) {
       return fail(cut(path));
     }
     calls.push_back(std::move(c));

@@ -18,10 +18,10 @@ enum class Isolation {
 };
 
 struct TraceRequest {
-  std::string repo_root;                // absolute
-  std::string runner;                   // relative to repo_root
-  std::string run_dir = ".";            // relative to repo_root
-  std::string config_arg;               // as passed to the runner, relative to run_dir
+  std::string repo_root;      // absolute
+  std::string runner;         // relative to repo_root
+  std::string run_dir = ".";  // relative to repo_root
+  std::string config_arg;     // as passed to the runner, relative to run_dir
   std::string mode;
   std::vector<std::string> extra_args;  // after MODE
   std::string interpreter = "python";   // the word of the config's `python:` line
@@ -34,7 +34,7 @@ struct TraceRequest {
   PassedEnvironment passed_env;
   double timeout_seconds = 60;
   Isolation isolation = Isolation::automatic;
-  std::string cache_dir;                // where traces are kept by their inputs' digest; "" = no cache
+  std::string cache_dir;  // where traces are kept by their inputs' digest; "" = no cache
   // A status probe: the stand-in call with this ordinal (from 0, in the order they start)
   // exits 1, the others 0 (trace_each_call_failing).
   std::optional<std::size_t> failing_call;

@@ -36,18 +36,18 @@ bool is_bookkeeping(const std::string& name) {
 // passed in (request.passed_env), which never replace these (trace_uncached refuses them).
 Environment start_environment(const ScratchTree& tree, const TraceRequest& request) {
   Environment start = {{"PATH", tree.bin().string() + ":/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
-          {"HOME", tree.home().string()},
-          {"LC_ALL", "C"},
-          {"TMPDIR", tree.tmp().string()},
-          {"BASH_ENV", tree.bash_env().string()},
-          {"TIPC_TRACE_CALLS", tree.calls_log().string()},
-          {"TIPC_TRACE_EVALS", tree.evals_log().string()},
-          {"TIPC_TRACE_MODEL", request.model_name},
-          {"TIPC_TRACE_REPO", tree.repo().string()},
-          {"TIPC_TRACE_STAND_IN", stand_in_binary()},
-          {"TIPC_TRACE_HOUSEKEEPING", housekeeping_table()},
-          {"TIPC_TRACE_UNPACK", tree.unpack_script().string()},
-          {"TIPC_TRACE_EVAL", ""}};
+                       {"HOME", tree.home().string()},
+                       {"LC_ALL", "C"},
+                       {"TMPDIR", tree.tmp().string()},
+                       {"BASH_ENV", tree.bash_env().string()},
+                       {"TIPC_TRACE_CALLS", tree.calls_log().string()},
+                       {"TIPC_TRACE_EVALS", tree.evals_log().string()},
+                       {"TIPC_TRACE_MODEL", request.model_name},
+                       {"TIPC_TRACE_REPO", tree.repo().string()},
+                       {"TIPC_TRACE_STAND_IN", stand_in_binary()},
+                       {"TIPC_TRACE_HOUSEKEEPING", housekeeping_table()},
+                       {"TIPC_TRACE_UNPACK", tree.unpack_script().string()},
+                       {"TIPC_TRACE_EVAL", ""}};
   if (request.failing_call) {
     start["TIPC_TRACE_FAIL_CALL"] = std::to_string(*request.failing_call);
     start["TIPC_TRACE_CALL_COUNTER"] = tree.calls_log().string() + ".count";
@@ -59,8 +59,9 @@ Environment start_environment(const ScratchTree& tree, const TraceRequest& reque
 // A passed variable counts as a change (the run's stages get it as the runner had it) unless
 // the runner unset it.
 std::map<std::string, std::optional<std::string>> environment_changes(const std::vector<std::string>& seen,
-                                                                     const Environment& start,
-                                                                     const PassedEnvironment& passed, const PathMap& map) {
+                                                                      const Environment& start,
+                                                                      const PassedEnvironment& passed,
+                                                                      const PathMap& map) {
   std::map<std::string, std::optional<std::string>> changes;
   Environment now;
   for (const auto& entry : seen) {
@@ -157,8 +158,8 @@ void follow_pipes_into_tee(std::vector<RawCall>& calls) {
     if (call.housekeeping || !call.stdout_target.starts_with("pipe:")) continue;
     std::optional<std::size_t> tee;
     for (std::size_t j = 0; j < calls.size(); ++j) {
-      const bool reads_it = calls[j].housekeeping && writes_a_log(calls[j].program) &&
-                            calls[j].stdin_target == call.stdout_target;
+      const bool reads_it =
+          calls[j].housekeeping && writes_a_log(calls[j].program) && calls[j].stdin_target == call.stdout_target;
       const auto distance = [i](std::size_t k) { return k > i ? k - i : i - k; };
       if (reads_it && (!tee || distance(j) < distance(*tee))) tee = j;
     }
@@ -207,7 +208,8 @@ Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree
 // the real interpreter: refused.
 Result<std::vector<FileBind>> interpreter_binds(const TraceRequest& request, const Sandbox& sandbox) {
   if (!request.interpreter.starts_with("/")) return std::vector<FileBind>{};
-  const std::string why = !sandbox.bwrap ? "only bubblewrap can put the stand-in there, and it is not used: " + sandbox.warning
+  const std::string why = !sandbox.bwrap
+                              ? "only bubblewrap can put the stand-in there, and it is not used: " + sandbox.warning
                           : !fs::is_regular_file(request.interpreter) ? "it does not exist on this machine"
                                                                       : "";
   if (why.empty()) return std::vector<FileBind>{{stand_in_binary(), request.interpreter}};
@@ -256,11 +258,12 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   const std::string stderr_text = map.text(outcome.error_output);
   if (!outcome.launch_error.empty()) return fail(runner_error(request, "could not start: " + outcome.launch_error, ""));
   if (outcome.timed_out) {
-    return fail(runner_error(request, fmt::format("did not finish within {} s and was stopped", request.timeout_seconds),
-                             stderr_text));
+    return fail(runner_error(
+        request, fmt::format("did not finish within {} s and was stopped", request.timeout_seconds), stderr_text));
   }
   if (outcome.exit_code != 0) {
-    const auto how = outcome.exit_code ? fmt::format("exited with status {}", *outcome.exit_code) : "was killed by a signal";
+    const auto how =
+        outcome.exit_code ? fmt::format("exited with status {}", *outcome.exit_code) : "was killed by a signal";
     return fail(runner_error(request, how, stderr_text));
   }
   auto trace = TRY(collect_trace(request, *tree, inputs, start));

@@ -17,7 +17,8 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     repo_.write(test::kPaddleOcrMarker, "");
-    config_ = repo_.write("test_tipc/configs/alexnet.txt", test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
+    config_ = repo_.write("test_tipc/configs/alexnet.txt",
+                          test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
   }
   std::string edit(const std::string& from, const std::string& to) {
     std::string text = test::slurp(config_);
@@ -55,7 +56,10 @@ TEST_F(CliTest, AnUnknownModeExitsTwo) {
 }
 
 TEST_F(CliTest, ABinaryFileExitsTwo) {
-  const std::string elf("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20);
+  const std::string elf(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0",
+      20);
   repo_.write("test_tipc/configs/alexnet.txt", elf);
   const auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer"});
   EXPECT_EQ(r.exit_code, 2);
@@ -75,8 +79,8 @@ TEST_F(CliTest, AnEmptyOrMissingFileExitsTwo) {
 
 TEST_F(CliTest, DryRunJsonlPrintsOneObjectPerStageAndWritesNothing) {
   const auto before = tree();
-  const auto r = run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run",
-                                         "--format", "jsonl"});
+  const auto r = run_tipc(repo_.path(),
+                          {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--dry-run", "--format", "jsonl"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(tree(), before);
   std::istringstream lines(r.out);
@@ -131,10 +135,11 @@ TEST_F(CliTest, WithoutAMarkerNothingIsGuessedTheErrorNamesTheCandidatesAndDiale
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_NE(r.err.find("tipc-run: error: " + repo_.path().string() + ": no dialect marker found"), std::string::npos)
       << r.err;
-  for (const char* candidate : {"paddleclas       ppcls", "paddledetection  ppdet", "paddlegan        ppgan",
-                                "paddleocr        ppocr, tools/infer/predict_det.py", "paddleseg        paddleseg",
-                                "paddlevideo      paddlevideo", "template         test_tipc/test_train_inference_python.sh",
-                                "--dialect NAME", "`dialect: NAME` in test_tipc/tipc-run.yaml"}) {
+  for (const char* candidate :
+       {"paddleclas       ppcls", "paddledetection  ppdet", "paddlegan        ppgan",
+        "paddleocr        ppocr, tools/infer/predict_det.py", "paddleseg        paddleseg",
+        "paddlevideo      paddlevideo", "template         test_tipc/test_train_inference_python.sh", "--dialect NAME",
+        "`dialect: NAME` in test_tipc/tipc-run.yaml"}) {
     EXPECT_NE(r.err.find(candidate), std::string::npos) << candidate << " in " << r.err;
   }
   EXPECT_EQ(tree(), before);

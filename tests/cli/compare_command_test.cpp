@@ -27,7 +27,8 @@ std::string run_repo(const TempDir& repo, const std::string& top1) {
   const std::string eval = "eval:eval.py --record rec.txt --fail-if-missing eval-ok";
   config.replace(config.find(eval), eval.size(), "eval:eval.py --print top1:" + top1);
   repo.write("test_tipc/configs/fake.txt", config);
-  const auto run = test::run_tipc(repo.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"});
+  const auto run =
+      test::run_tipc(repo.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   return (repo.path() / "test_tipc/output").string();
 }
@@ -73,10 +74,14 @@ TEST_F(CompareCommand, AnAccuracyDropIsARegressionInEveryFormat) {
                     junit = (out.path() / "c.xml").string();
   const auto worse = compare({base_dir_, worse_dir_, "--markdown", markdown, "--json", json, "--junit", junit});
   EXPECT_EQ(worse.exit_code, kExitRegressed) << worse.out << worse.err;
-  EXPECT_NE(worse.out.find("REGRESSED  norm_train/gpus_-1/autocast_null/eval  eval:top1  0.9 -> 0.8  -11.11%"), std::string::npos) << worse.out;
-  EXPECT_NE(test::slurp(markdown).find("| REGRESSED | `test_tipc/configs/fake.txt lite_train_lite_infer norm_train/gpus_-1/autocast_null/eval` | "
-                                       "eval:top1 | 0.9 | 0.8 | -11.11% |"),
+  EXPECT_NE(worse.out.find("REGRESSED  norm_train/gpus_-1/autocast_null/eval  eval:top1  0.9 -> 0.8  -11.11%"),
             std::string::npos)
+      << worse.out;
+  EXPECT_NE(
+      test::slurp(markdown).find(
+          "| REGRESSED | `test_tipc/configs/fake.txt lite_train_lite_infer norm_train/gpus_-1/autocast_null/eval` | "
+          "eval:top1 | 0.9 | 0.8 | -11.11% |"),
+      std::string::npos)
       << test::slurp(markdown);
   const auto report = nlohmann::json::parse(test::slurp(json));
   EXPECT_EQ(report["verdict"], "REGRESSED");
@@ -130,7 +135,8 @@ TEST_F(CompareCommand, RunsOfABranchArePooled) {
     auto report = report::load_run_report(base_dir_);
     ASSERT_TRUE(report);
     report->environment = report::Environment{};
-    report->environment->repository = report::RepositoryState{"abcdef0123456789abcdef0123456789abcdef01", branch, false};
+    report->environment->repository =
+        report::RepositoryState{"abcdef0123456789abcdef0123456789abcdef01", branch, false};
     report->plans[0].stages[1].metrics.final_values["top1"] = std::stod(top1);  // the eval stage
     ASSERT_TRUE(history->record(*report, base_dir_));
   };
@@ -138,8 +144,10 @@ TEST_F(CompareCommand, RunsOfABranchArePooled) {
   for (const char* top1 : {"0.80", "0.81", "0.79", "0.78"}) record(top1, "pr");
   const auto pooled = compare({"main", "pr", "--runs", "4", "--history", path});
   EXPECT_EQ(pooled.exit_code, kExitRegressed) << pooled.out << pooled.err;
-  EXPECT_NE(pooled.out.find("REGRESSED: pr (4 runs, 5..8) against main (4 runs, 1..4)"), std::string::npos) << pooled.out;
-  EXPECT_NE(pooled.out.find("p=0.0286"), std::string::npos) << pooled.out;  // 4 + 4 runs apart: the exact test's least p
+  EXPECT_NE(pooled.out.find("REGRESSED: pr (4 runs, 5..8) against main (4 runs, 1..4)"), std::string::npos)
+      << pooled.out;
+  EXPECT_NE(pooled.out.find("p=0.0286"), std::string::npos)
+      << pooled.out;  // 4 + 4 runs apart: the exact test's least p
   const auto one = compare({"main", "pr", "--history", path});
   EXPECT_EQ(one.out.find("p="), std::string::npos) << one.out;  // one value a side: the thresholds alone
   const auto refused = compare({base_dir_, "pr", "--runs", "4", "--history", path});
@@ -164,7 +172,8 @@ TEST_F(CompareCommand, ABundleIsARunToo) {
   const std::string corrupt = dir.write("corrupt.tar.gz", "not gzip");
   const auto refused = compare({corrupt, base_dir_});
   EXPECT_EQ(refused.exit_code, kExitUsage);
-  EXPECT_TRUE(refused.err.starts_with("tipc-run compare: error: " + corrupt + ": not a readable bundle (a gzipped tar): "))
+  EXPECT_TRUE(
+      refused.err.starts_with("tipc-run compare: error: " + corrupt + ": not a readable bundle (a gzipped tar): "))
       << refused.err;
 }
 
@@ -202,14 +211,17 @@ TEST_F(CompareCommand, WhatIsNoRunIsExitTwoWithTheReason) {
   const std::string path = (dir.path() / "h.sqlite").string();
   const auto no_history = compare({"main", base_dir_, "--history", path});
   EXPECT_EQ(no_history.exit_code, kExitUsage);
-  EXPECT_EQ(no_history.err, "tipc-run compare: error: `main` is no directory or bundle, and the run history cannot be read: " +
-                                path + ": no run history here (no run has been recorded in it)\n");
+  EXPECT_EQ(no_history.err,
+            "tipc-run compare: error: `main` is no directory or bundle, and the run history cannot be read: " + path +
+                ": no run history here (no run has been recorded in it)\n");
   EXPECT_FALSE(std::filesystem::exists(path));  // reading never makes one
   ASSERT_TRUE(history::RunHistory::open(path));
   const auto missing = compare({"nosuchbranch", base_dir_, "--history", path});
   EXPECT_EQ(missing.exit_code, kExitUsage);
-  EXPECT_EQ(missing.err, "tipc-run compare: error: `nosuchbranch` is no directory, bundle, run id, or commit or branch with a run in " +
-                             path + "\n");
+  EXPECT_EQ(
+      missing.err,
+      "tipc-run compare: error: `nosuchbranch` is no directory, bundle, run id, or commit or branch with a run in " +
+          path + "\n");
   const auto no_run = compare({"7", base_dir_, "--history", path});
   EXPECT_EQ(no_run.exit_code, kExitUsage);
   EXPECT_EQ(no_run.err, "tipc-run compare: error: " + path + ": no run 7 in the run history\n");

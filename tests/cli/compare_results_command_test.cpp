@@ -161,8 +161,9 @@ TEST_F(CompareResultsCommand, LabelsAcceptOtherScoresButNotAnotherClassOrANonFin
   dir_.write(kFp32Log, replace_once(demo_log(truth_), "[0, 0.913780]", "[0, NaN]"));
   result = compare({"--compare", "labels"});
   EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
-  EXPECT_NE(result.out.find("    FAIL    circle_000.ppm: 1 of 2 elements differ; worst at [1]: pred nan is not finite;"),
-            std::string::npos)
+  EXPECT_NE(
+      result.out.find("    FAIL    circle_000.ppm: 1 of 2 elements differ; worst at [1]: pred nan is not finite;"),
+      std::string::npos)
       << result.out;
 }
 

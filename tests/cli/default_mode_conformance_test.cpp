@@ -73,7 +73,8 @@ RecordedRun recorded_run(const fs::path& meta_file) {
     run.config = corpus["config_arg"];
     run.mode = corpus["mode_arg"];
   } else {
-    run.comparable = meta["exit_code"] == 0 && meta["shell_errors"].empty() && meta["stub_calls_minus_python_evals"] == 0;
+    run.comparable =
+        meta["exit_code"] == 0 && meta["shell_errors"].empty() && meta["stub_calls_minus_python_evals"] == 0;
   }
   run.comparable = run.comparable && meta.contains("runner");
   std::string argv_file = meta_file.string();
@@ -135,10 +136,11 @@ std::vector<Planned> plan_all(const std::vector<const RecordedRun*>& runs, const
       const RecordedRun& run = *runs[i];
       const fs::path cwd = scratch / run.repo / run.run_dir;
       const std::string out = (capture.path() / "out").string(), err = (capture.path() / "err").string();
-      const std::string command = fmt::format(
-          "cd {} && TIPC_TRACE_CACHE={} {} {} {} --dry-run --format jsonl >{} 2>{} </dev/null",
-          test::shell_quote(cwd.string()), test::shell_quote(cache.string()), test::shell_quote(test::tipc_run_binary()),
-          test::shell_quote(run.config), test::shell_quote(run.mode), test::shell_quote(out), test::shell_quote(err));
+      const std::string command =
+          fmt::format("cd {} && TIPC_TRACE_CACHE={} {} {} {} --dry-run --format jsonl >{} 2>{} </dev/null",
+                      test::shell_quote(cwd.string()), test::shell_quote(cache.string()),
+                      test::shell_quote(test::tipc_run_binary()), test::shell_quote(run.config),
+                      test::shell_quote(run.mode), test::shell_quote(out), test::shell_quote(err));
       const int status = std::system(command.c_str());
       planned[i] = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::slurp(out), test::slurp(err)};
     }
@@ -177,8 +179,8 @@ void judge(const RecordedRun& run, const Planned& planned, const std::string& ro
   if (planned.exit_code != 0) {
     ++tally.counts[side + "refused"];
     if (planned.err.find("error:") == std::string::npos) {
-      tally.failures.push_back(fmt::format("{} ({}): refused without an error naming why:\n{}", run.id, run.mode,
-                                           planned.err));
+      tally.failures.push_back(
+          fmt::format("{} ({}): refused without an error naming why:\n{}", run.id, run.mode, planned.err));
     } else if (run.comparable && !started_nothing) {
       tally.failures.push_back(
           fmt::format("{} ({}): refused (exit {}):\n{}", run.id, run.mode, planned.exit_code, planned.err));
@@ -206,7 +208,8 @@ void plan_corpus(const std::string& name) {
   for (const auto* run : taken) repos.insert(run->repo);
   for (const auto& repo : repos) {
     for (const char* part : {"runners", "configs"}) {
-      fs::copy(corpus / part / repo, scratch.path() / repo, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+      fs::copy(corpus / part / repo, scratch.path() / repo,
+               fs::copy_options::recursive | fs::copy_options::overwrite_existing);
     }
     fs::create_directories(scratch.path() / repo / "deploy");  // as recorded: PaddleClas's runner cd's into it
   }
@@ -217,9 +220,9 @@ void plan_corpus(const std::string& name) {
   }
   std::string counts;
   for (const auto& [what, n] : tally.counts) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, what);
-  std::cout << fmt::format("[ default  ] {}: {} of {} runs planned in the default mode{}: {}\n", name, taken.size(),
-                           runs.size(), taken.size() < runs.size() ? " (a sample: TIPC_CONFORMANCE_EVERY_RUN=1 plans every one)" : "",
-                           counts);
+  std::cout << fmt::format(
+      "[ default  ] {}: {} of {} runs planned in the default mode{}: {}\n", name, taken.size(), runs.size(),
+      taken.size() < runs.size() ? " (a sample: TIPC_CONFORMANCE_EVERY_RUN=1 plans every one)" : "", counts);
   for (std::size_t i = 0; i < tally.failures.size() && i < 10; ++i) ADD_FAILURE() << tally.failures[i];
   EXPECT_TRUE(tally.failures.empty()) << tally.failures.size() << " runs failed";
   EXPECT_GT(tally.counts["comparable matched"], 0);

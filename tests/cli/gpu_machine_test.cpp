@@ -24,17 +24,21 @@ class GpuMachine : public FakeRepoTest {
  protected:
   void SetUp() override {
     FakeRepoTest::SetUp();
-    config_ = repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --record rec.txt --print train-done", "0"));
+    config_ =
+        repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --record rec.txt --print train-done", "0"));
     repo_.write("eval-ok", "");
-    state_ = repo_.write("driver-state", fmt::format("gpu {} Fake H100 80GB HBM3\ngpu GPU-66666666-2222-3333-4444-555555555555 "
-                                                     "Fake A100\nmig GPU-66666666-2222-3333-4444-555555555555 {} 2 0 MIG 3g.20gb\n",
-                                                     kGpu0, kMig));
+    state_ = repo_.write("driver-state",
+                         fmt::format("gpu {} Fake H100 80GB HBM3\ngpu GPU-66666666-2222-3333-4444-555555555555 "
+                                     "Fake A100\nmig GPU-66666666-2222-3333-4444-555555555555 {} 2 0 MIG 3g.20gb\n",
+                                     kGpu0, kMig));
   }
   // With the fake NVML library (`nvml`) or the fake nvidia-smi, and these variables.
   RunResult run_on_driver(bool nvml, std::vector<std::string> env, std::vector<std::string> extra = {}) {
     env.push_back("FAKE_NVML_STATE=" + state_);
-    if (nvml) env.push_back("LD_LIBRARY_PATH=" + std::filesystem::path(fake_nvml_library()).parent_path().string());
-    else env.push_back("PATH=" + fake_nvidia_smi_dir() + ":" + std::getenv("PATH"));
+    if (nvml)
+      env.push_back("LD_LIBRARY_PATH=" + std::filesystem::path(fake_nvml_library()).parent_path().string());
+    else
+      env.push_back("PATH=" + fake_nvidia_smi_dir() + ":" + std::getenv("PATH"));
     std::vector<std::string> args = {"test_tipc/configs/fake.txt", "lite_train_lite_infer"};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_tipc(repo_.path(), args, env);
@@ -43,7 +47,8 @@ class GpuMachine : public FakeRepoTest {
   std::vector<std::string> devices_seen() const {
     std::vector<std::string> seen;
     std::ifstream in(repo_.path() / "rec.txt");
-    for (std::string pid, group, start, end, cvd, rest; in >> pid >> group >> start >> end >> cvd && std::getline(in, rest);) {
+    for (std::string pid, group, start, end, cvd, rest;
+         in >> pid >> group >> start >> end >> cvd && std::getline(in, rest);) {
       seen.push_back(cvd);
     }
     return seen;
@@ -59,7 +64,8 @@ TEST_F(GpuMachine, AUuidListRunsTheGpuStagesOnThatDeviceAsTheIndexWould) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto seen = devices_seen();
   const auto on_gpu = std::count(seen.begin(), seen.end(), kGpu0);
-  EXPECT_GE(on_gpu, 3) << "the train, the eval and the GPU inference at least: " << fmt::format("{}", fmt::join(seen, " "));
+  EXPECT_GE(on_gpu, 3) << "the train, the eval and the GPU inference at least: "
+                       << fmt::format("{}", fmt::join(seen, " "));
   EXPECT_EQ(std::count(seen.begin(), seen.end(), "unset"), static_cast<long>(seen.size()) - on_gpu);
   std::filesystem::remove(repo_.path() / "rec.txt");
   const RunResult by_index = run_on_driver(true, {"CUDA_VISIBLE_DEVICES=0"});
@@ -87,7 +93,8 @@ TEST_F(GpuMachine, ANameTheDriverDoesNotShowIsExit2WithNothingRun) {
   const RunResult no_driver = run_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer"},
                                        {"CUDA_VISIBLE_DEVICES=GPU-9f8e", "PATH=/usr/bin:/bin"});
   EXPECT_EQ(no_driver.exit_code, 2) << no_driver.out << no_driver.err;
-  EXPECT_NE(no_driver.err.find("cannot resolve 'GPU-9f8e': no NVIDIA driver answered"), std::string::npos) << no_driver.err;
+  EXPECT_NE(no_driver.err.find("cannot resolve 'GPU-9f8e': no NVIDIA driver answered"), std::string::npos)
+      << no_driver.err;
 }
 
 TEST_F(GpuMachine, FewerGpusThanExpectedIsExit2BeforeAnyStage) {

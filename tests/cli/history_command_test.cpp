@@ -52,9 +52,13 @@ TEST_F(HistoryCommand, ListsTheLastRunsOldestFirst) {
 TEST_F(HistoryCommand, FollowsAFigureOverTheRuns) {
   const auto ips = history({"ips", "--history", path_, "--stage", "*/train"});
   EXPECT_EQ(ips.exit_code, 0) << ips.err;
-  EXPECT_NE(ips.out.find("    1  2023-11-14 22:13:20  aaaaaaaa         130.5        1  "), std::string::npos) << ips.out;
-  EXPECT_NE(ips.out.find("    3  2023-11-14 22:13:20  cccccccc         150.5        1  "), std::string::npos) << ips.out;
-  EXPECT_NE(ips.out.find("test_tipc/configs/alexnet.txt lite_train_lite_infer norm_train/gpus_-1/train\n"), std::string::npos) << ips.out;
+  EXPECT_NE(ips.out.find("    1  2023-11-14 22:13:20  aaaaaaaa         130.5        1  "), std::string::npos)
+      << ips.out;
+  EXPECT_NE(ips.out.find("    3  2023-11-14 22:13:20  cccccccc         150.5        1  "), std::string::npos)
+      << ips.out;
+  EXPECT_NE(ips.out.find("test_tipc/configs/alexnet.txt lite_train_lite_infer norm_train/gpus_-1/train\n"),
+            std::string::npos)
+      << ips.out;
   const auto last = history({"ips", "--history", path_, "--runs", "1"});
   EXPECT_EQ(last.out.find("aaaaaaaa"), std::string::npos) << last.out;
   EXPECT_NE(last.out.find("cccccccc"), std::string::npos) << last.out;

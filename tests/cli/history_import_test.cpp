@@ -79,8 +79,9 @@ TEST_F(HistoryImport, AnOutputDirectoryIsImportedOnceWithTheRunsOwnCommit) {
   cut_short(output());
   const auto unfinished = import({dir});
   EXPECT_EQ(unfinished.exit_code, kExitUsage);
-  EXPECT_NE(unfinished.err.find("tipc-run history import: error: " + dir +
-                                ": the run did not finish (interrupted, or still running): only finished runs are recorded\n"),
+  EXPECT_NE(unfinished.err.find(
+                "tipc-run history import: error: " + dir +
+                ": the run did not finish (interrupted, or still running): only finished runs are recorded\n"),
             std::string::npos)
       << unfinished.err;
 }

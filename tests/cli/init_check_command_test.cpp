@@ -25,9 +25,9 @@ std::vector<float> normal_sample(double stddev, unsigned seed, std::size_t n = 5
 
 bool python_has_numpy() { return std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") == 0; }
 
-#define SKIP_WITHOUT_NUMPY()                                                                               \
-  if (!python_has_numpy()) {                                                                               \
-    if (std::getenv("CI")) FAIL() << "CI must run this test: /usr/bin/python3 lacks numpy";                \
+#define SKIP_WITHOUT_NUMPY()                                                                                     \
+  if (!python_has_numpy()) {                                                                                     \
+    if (std::getenv("CI")) FAIL() << "CI must run this test: /usr/bin/python3 lacks numpy";                      \
     GTEST_SKIP() << "INIT-CHECK DICT FILES NOT CHECKED: /usr/bin/python3 lacks numpy (scripts/install-deps.sh)"; \
   }
 
@@ -96,8 +96,8 @@ TEST(InitCheckCommand, JsonHoldsStatisticsAndBothHistograms) {
   EXPECT_EQ(std::accumulate(b_counts.begin(), b_counts.end(), std::size_t{0}), 3000u);
   EXPECT_GT(key["histogram_overlap"].get<double>(), 0.9);
 
-  result = run_tipc(dir.path().string(),
-                    {"init-check", "a.npy", "b.npy", "--threshold", "1e-9", "--json", "out/i.json"});
+  result =
+      run_tipc(dir.path().string(), {"init-check", "a.npy", "b.npy", "--threshold", "1e-9", "--json", "out/i.json"});
   EXPECT_EQ(result.exit_code, 1) << result.out;
   EXPECT_NE(result.out.find("KS limit: the fixed --threshold 1e-09"), std::string::npos) << result.out;
   json = nlohmann::json::parse(slurp((dir.path() / "out/i.json").string()));

@@ -16,8 +16,8 @@ namespace TIPC_TEST_FILE {
 
 using Modes = std::vector<std::string>;
 
-const Modes kTrainInferModes{"lite_train_lite_infer",   "lite_train_whole_infer", "whole_train_whole_infer",
-                             "whole_infer",             "klquant_whole_infer",    "benchmark_train"};
+const Modes kTrainInferModes{"lite_train_lite_infer", "lite_train_whole_infer", "whole_train_whole_infer",
+                             "whole_infer",           "klquant_whole_infer",    "benchmark_train"};
 
 std::string lines(const Modes& modes) {
   std::string text;
@@ -33,8 +33,9 @@ TEST(ModesCommand, EachChainOfTheDemoHasItsOwnModes) {
   const auto chains = test::shipped_chains();
   EXPECT_EQ(dialect::chain_modes(chains, "paddle2onnx_params", "alexnet_paddle2onnx.txt"), Modes{"paddle2onnx_infer"});
   EXPECT_EQ(dialect::chain_modes(chains, "serving_params", "alexnet_serving.txt"), Modes{"serving_infer"});
-  EXPECT_EQ(dialect::chain_modes(chains, "cpp_infer_params", "model_linux_gpu_normal_normal_infer_cpp_linux_gpu_cpu.txt"),
-            Modes{"cpp_infer"});
+  EXPECT_EQ(
+      dialect::chain_modes(chains, "cpp_infer_params", "model_linux_gpu_normal_normal_infer_cpp_linux_gpu_cpu.txt"),
+      Modes{"cpp_infer"});
 }
 
 TEST(ModesCommand, AModeIsListedOnlyWhereItsChainIsTheOneChosenForIt) {
@@ -87,8 +88,9 @@ TEST(ModesCommand, AFileThatIsNoConfigIsAUsageErrorNamingIt) {
 TEST(ModesCommand, ReadsTheChainsBesideTheDialectDirectoryGiven) {
   test::TempDir dir;
   dir.write("dialects/placeholder.yaml", "");
-  dir.write("chains.yaml", "chains:\n  - name: mine\n    match: {header: [train_params]}\n    runners: [run.sh]\n"
-                           "    modes: [my_mode]\n    status_logs: [results.log]\n");
+  dir.write("chains.yaml",
+            "chains:\n  - name: mine\n    match: {header: [train_params]}\n    runners: [run.sh]\n"
+            "    modes: [my_mode]\n    status_logs: [results.log]\n");
   std::ostringstream out, err;
   EXPECT_EQ(modes_main({test::source_dir() + "/test_tipc/configs/alexnet.txt", "--dialect-dir",
                         dir.path().string() + "/dialects"},

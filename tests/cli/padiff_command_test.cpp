@@ -146,7 +146,6 @@ TEST(PadiffCommand, TheLayerMapIsAppliedAndItsTyposAreWarnedAbout) {
   EXPECT_EQ(run.err, "tipc-run padiff: warning: map.yaml:2: base route 'M.typo' names no layer in the base dump\n");
 }
 
-
 TEST(PadiffCommand, TheLayoutFileIsReadAndItsUnusedRulesAndBadLinesAreReported) {
   test::TempDir temp;
   write_dumps(temp, 1);

@@ -67,14 +67,18 @@ TEST_F(ReportCommand, RebuildsTheRunsOwnReportsByteForByte) {
   use_train("train.py --print train-done");
   const auto r = run();
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("tipc-run: reports in " + output().string() + " (report.json, junit.xml, summary.md, report.html)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("tipc-run: reports in " + output().string() + " (report.json, junit.xml, summary.md, report.html)"),
+      std::string::npos)
       << r.out;
   const auto written = reports();
   for (const auto& name : kReports) fs::remove(output() / name);
   const auto rebuilt = run_tipc(repo_.path(), {"report", output().string()});
   EXPECT_EQ(rebuilt.exit_code, 0) << rebuilt.out << rebuilt.err;
-  EXPECT_NE(rebuilt.out.find(": PASS (partial: 2 of 7 stages could not run): 5 passed, 0 failed, 0 timed out, 2 unsupported"), std::string::npos) << rebuilt.out;
+  EXPECT_NE(
+      rebuilt.out.find(": PASS (partial: 2 of 7 stages could not run): 5 passed, 0 failed, 0 timed out, 2 unsupported"),
+      std::string::npos)
+      << rebuilt.out;
   EXPECT_EQ(reports(), written);
   EXPECT_EQ(run_tipc(repo_.path(), {"report", output().string(), "--strict"}).exit_code, 1);
   EXPECT_EQ(test::read_junit(written.at("junit.xml")).errors, "");
@@ -90,7 +94,8 @@ TEST_F(ReportCommand, AFailedRunExitsOneAndItsReportsNameTheFailure) {
   ASSERT_EQ(junit.cases.size(), 7u);
   EXPECT_EQ(junit.cases[0].outcome, "failure");
   EXPECT_EQ(junit.cases[0].message, "exit code 3");
-  EXPECT_NE(junit.cases[0].system_out.find("boom <&>"), std::string::npos) << junit.cases[0].system_out;  // the log's tail
+  EXPECT_NE(junit.cases[0].system_out.find("boom <&>"), std::string::npos)
+      << junit.cases[0].system_out;  // the log's tail
   EXPECT_NE(slurp((output() / "summary.md").string()).find("| ❌ FAIL | `norm_train/gpus_-1/autocast_null/train` |"),
             std::string::npos);
 }
@@ -144,7 +149,8 @@ TEST_F(ReportCommand, TheReportOfATreeDescribesEveryConfigRunIntoIt) {
   other.replace(other.find("model_name:fake"), 15, "model_name:other");
   repo_.write("test_tipc/configs/other.txt", other);
   ASSERT_EQ(run().exit_code, 0);
-  const auto second = run_tipc(repo_.path(), {"test_tipc/configs/other.txt", "lite_train_lite_infer", "--gpus", "none"});
+  const auto second =
+      run_tipc(repo_.path(), {"test_tipc/configs/other.txt", "lite_train_lite_infer", "--gpus", "none"});
   ASSERT_EQ(second.exit_code, 1) << second.out << second.err;
 
   const fs::path tree = repo_.path() / "test_tipc/output";

@@ -59,7 +59,8 @@ class RunFaults : public test::FakeRepoTest {
 
 TEST_F(RunFaults, StagesKilledBySigsegvOrSigkillFailNamingTheSignal) {
   for (const auto& [signal, name] : {std::pair{SIGSEGV, "Segmentation fault"}, std::pair{SIGKILL, "Killed"}}) {
-    repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --print started --signal " + std::to_string(signal)));
+    repo_.write("test_tipc/configs/fake.txt",
+                fake_config("train.py --print started --signal " + std::to_string(signal)));
     const auto r = run();
     EXPECT_EQ(r.exit_code, 1) << r.out;
     EXPECT_NE(r.out.find(std::string("FAIL        ") + kTrain), std::string::npos) << r.out;
@@ -100,8 +101,8 @@ TEST_F(RunFaults, ARunKilledWithSigkillLeavesNoStageRunningAndResumesWithoutReru
   const std::string slow_infer = "inference:infer.py --record rec.txt --sleep 60";
   repo_.write("test_tipc/configs/fake.txt",
               config_with("train.py --record rec.txt", "inference:infer.py --record rec.txt", slow_infer));
-  const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus",
-                                                    "none", "-j", "1"});
+  const pid_t pid = test::start_tipc(
+      repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none", "-j", "1"});
   const fs::path infer_log =
       output() / "python_infer_norm_train_null_cpu_gpus_-1_usemkldnn_False_threads_1_precision_fp32_batchsize_1.log";
   for (int i = 0; i < 400 && !(records() == 3 && fs::exists(infer_log)); ++i) {
@@ -115,7 +116,8 @@ TEST_F(RunFaults, ARunKilledWithSigkillLeavesNoStageRunningAndResumesWithoutReru
   const std::string train_log = test::slurp(output() / "norm_train_gpus_-1_autocast_null.log");
 
   repo_.write("test_tipc/configs/fake.txt",
-              config_with("train.py --record rec.txt", "inference:infer.py --record rec.txt", "inference:infer.py --record rec.txt"));
+              config_with("train.py --record rec.txt", "inference:infer.py --record rec.txt",
+                          "inference:infer.py --record rec.txt"));
   const auto resumed = run({"--resume"});
   EXPECT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
   EXPECT_EQ(records(), 5) << "only the two CPU inferences ran again";
@@ -160,7 +162,8 @@ TEST_F(RunFaults, AStageWhoseWorkingDirectoryIsMissingNeverRunsAndIsUnresolved) 
   EXPECT_EQ(compat.exit_code, 0) << "the reference's exit status" << compat.out;
   EXPECT_EQ(records(), 6);
   const std::string status_log = test::slurp(output() / "results_python.log");
-  const std::string infer_failed_line = "\033[33m Run failed with command - fake - " + test::fake_stage_binary() + " infer.py";
+  const std::string infer_failed_line =
+      "\033[33m Run failed with command - fake - " + test::fake_stage_binary() + " infer.py";
   int infer_failed = 0;
   std::istringstream lines(status_log);
   for (std::string line; std::getline(lines, line);) infer_failed += line.starts_with(infer_failed_line);
@@ -216,7 +219,8 @@ TEST_F(RunFaults, TwoHundredStagesRunAtOnce) {
     repo_.write("test_tipc/configs/fake" + std::to_string(c) + ".txt", text);
   }
   fs::remove(config_);
-  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none", "-j", "250"});
+  const auto r =
+      test::run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none", "-j", "250"});
   ASSERT_EQ(r.exit_code, 0) << r.out.substr(r.out.size() > 3000 ? r.out.size() - 3000 : 0) << r.err;
   EXPECT_EQ(records(), kConfigs * 23);
   // Each inference waited at a barrier until all 200 had arrived: they ran at the same time.
@@ -225,13 +229,14 @@ TEST_F(RunFaults, TwoHundredStagesRunAtOnce) {
 
 // Values a shell would run: tipc-run runs the argv words as they are, in both modes.
 TEST_F(RunFaults, ShellSyntaxInConfigValuesIsPassedLiterallyAndRunsNothing) {
-  const std::string train = "train.py --record rec.txt --a=$(touch pwned1) --b=`touch pwned2` --c=x;touch pwned3 "
-                            "--d=\"q;touch pwned4\" '--e=$(touch pwned5)' --f=$HOME|touch pwned6";
+  const std::string train =
+      "train.py --record rec.txt --a=$(touch pwned1) --b=`touch pwned2` --c=x;touch pwned3 "
+      "--d=\"q;touch pwned4\" '--e=$(touch pwned5)' --f=$HOME|touch pwned6";
   std::string text = fake_config(train);
   text.replace(text.find("--pretrained:null"), 17, "--pretrained:w;touch${IFS}pwned7");
   repo_.write("test_tipc/configs/fake.txt", text);
-  for (const std::vector<std::string>& mode : {std::vector<std::string>{"--only", "train"},
-                                                std::vector<std::string>{"--only", "train", "--compat"}}) {
+  for (const std::vector<std::string>& mode :
+       {std::vector<std::string>{"--only", "train"}, std::vector<std::string>{"--only", "train", "--compat"}}) {
     const auto r = run(mode);
     EXPECT_EQ(records(), 1) << "the train ran";
     fs::remove(repo_.path() / "rec.txt");

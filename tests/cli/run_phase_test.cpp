@@ -54,8 +54,9 @@ TEST_F(RunPhase, ARunInWhichEveryStageWasUnsupportedFailsUnlessNothingIsAllowed)
   const auto r = run();
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   EXPECT_EQ(records(), 0);
-  EXPECT_EQ(last_line(r.out), "tipc-run: nothing could run here: 7 stages: needs 1 GPU; none available (--gpus) "
-                              "(exit 5; --allow-nothing accepts it)");
+  EXPECT_EQ(last_line(r.out),
+            "tipc-run: nothing could run here: 7 stages: needs 1 GPU; none available (--gpus) "
+            "(exit 5; --allow-nothing accepts it)");
   // The GPU train and its dependents count under the train's reason, alike in every output.
   EXPECT_NE(r.out.find("tipc-run: 7 stages could not run here:\n  7 stages (needs 1 GPU; none available (--gpus)): "),
             std::string::npos)
@@ -102,7 +103,8 @@ TEST_F(RunPhase, APartialPassSaysSoInEveryReport) {
   EXPECT_EQ(json["headline"], kPartial);
   EXPECT_EQ(json["could_not_run"], 2);
   EXPECT_EQ(json["exit_code"], 0);
-  EXPECT_NE(test::slurp(output() / "summary.md").find(std::string("## ⚠️ tipc-run: ") + kPartial), std::string::npos);
+  EXPECT_NE(test::slurp(output() / "summary.md").find(std::string("## ⚠️ tipc-run: ") + kPartial),
+            std::string::npos);
   const std::string html = test::slurp(output() / "report.html");
   EXPECT_NE(html.find(std::string("<header class=\"banner partial\">")), std::string::npos);
   EXPECT_NE(html.find(std::string("<h1>") + kPartial + "</h1>"), std::string::npos);
@@ -182,8 +184,7 @@ TEST_F(RunPhase, ARunKilledWithSigkillReleasesItsOutputDirectory) {
 }
 
 // A prepare.sh that ignores SIGTERM (and SIGINT), and records its pid.
-constexpr const char* kStubbornPrepare =
-    "trap '' TERM INT\necho $$ > prepare.pid\nwhile :; do sleep 0.1; done\n";
+constexpr const char* kStubbornPrepare = "trap '' TERM INT\necho $$ > prepare.pid\nwhile :; do sleep 0.1; done\n";
 
 pid_t recorded_pid(const fs::path& file) {
   for (int i = 0; i < 400 && (!fs::exists(file) || fs::file_size(file) == 0); ++i) {

@@ -60,9 +60,8 @@ TEST_F(RunTest, AFailedTrainFailsTheRunAndSkipsItsDependents) {
 }
 
 TEST_F(RunTest, ATracebackInATrainThatExitsZeroIsAFailure) {
-  repo_.write("test_tipc/configs/fake.txt",
-              fake_config("train.py --print Traceback_(most_recent_call_last): --stderr "
-                          "'Traceback (most recent call last):'"));
+  repo_.write("test_tipc/configs/fake.txt", fake_config("train.py --print Traceback_(most_recent_call_last): --stderr "
+                                                        "'Traceback (most recent call last):'"));
   const auto r = run();
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("log check: python traceback at line 3"), std::string::npos) << r.out;
@@ -146,7 +145,8 @@ TEST_F(RunTest, ARetriedStageThatPassesIsFlakyInEveryReportAndItsFailedTrysLogIs
   EXPECT_EQ(records(), 6) << "the train twice";
   EXPECT_NE(r.out.find("FLAKY       norm_train/gpus_-1/autocast_null/train"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("could not run; 1 flaky)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("tipc-run: 4 passed, 1 flaky, 0 failed, 0 timed out, 2 unsupported"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tipc-run: 4 passed, 1 flaky, 0 failed, 0 timed out, 2 unsupported"), std::string::npos)
+      << r.out;
   const fs::path first_try = output() / "norm_train_gpus_-1_autocast_null.attempt1.log";
   EXPECT_NE(test::slurp(first_try).find("try"), std::string::npos);
   EXPECT_NE(test::slurp(output() / "norm_train_gpus_-1_autocast_null.log").find("try"), std::string::npos);
@@ -214,12 +214,13 @@ TEST_F(RunTest, TheNextRunStartsTheStageThatTookLongestFirst) {
     if (!started) ADD_FAILURE() << "no train in " << model << "'s journal";
     return started.value_or(0.0);
   };
-  const std::vector<std::string> args = {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "0", "-j", "2",
-                                         "--only", "train"};
+  const std::vector<std::string> args = {
+      "test_tipc/configs", "lite_train_lite_infer", "--gpus", "0", "-j", "2", "--only", "train"};
   const auto first = run_tipc(repo_.path(), args);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   EXPECT_LT(train_start("quick"), train_start("slow")) << "no times yet: plan order";
-  EXPECT_EQ(first.err.find("start order"), std::string::npos) << "the debug log is off without --verbose: " << first.err;
+  EXPECT_EQ(first.err.find("start order"), std::string::npos)
+      << "the debug log is off without --verbose: " << first.err;
   auto verbose = args;
   verbose.push_back("--verbose");
   const auto second = run_tipc(repo_.path(), verbose);
@@ -232,8 +233,9 @@ TEST_F(RunTest, TheNextRunStartsTheStageThatTookLongestFirst) {
   EXPECT_GE(std::stod(second.err.substr(slow + first_line.size())), 0.6) << second.err;
   EXPECT_NE(second.err.find("(its last run), 1 GPU", slow), std::string::npos) << second.err;
   EXPECT_NE(second.err.find("   2. test_tipc/configs/a_quick.txt#"), std::string::npos) << second.err;
-  EXPECT_NE(second.err.find("tipc-run: start test_tipc/configs/b_slow.txt#norm_train/gpus_0/autocast_null/train on GPU 0"),
-            std::string::npos)
+  EXPECT_NE(
+      second.err.find("tipc-run: start test_tipc/configs/b_slow.txt#norm_train/gpus_0/autocast_null/train on GPU 0"),
+      std::string::npos)
       << second.err;
 }
 

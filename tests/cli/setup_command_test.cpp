@@ -29,10 +29,13 @@ class SetupCommand : public ::testing::Test {
   void SetUp() override {
     // wget as the cache calls it (--no-verbose [options] -O FILE URL), for file:// URLs;
     // each call is logged, so a test can tell a cache hit from a download.
-    install_tool("wget",
-                 "while [ \"$1\" != -O ]; do shift; done\n"
-                 "echo \"$3\" >> " + calls_file() + "\n"
-                 "cp \"${3#file://}\" \"$2\" 2>/dev/null || { echo \"$3:\"; echo 'ERROR 404: Not Found.'; exit 8; }\n");
+    install_tool(
+        "wget",
+        "while [ \"$1\" != -O ]; do shift; done\n"
+        "echo \"$3\" >> " +
+            calls_file() +
+            "\n"
+            "cp \"${3#file://}\" \"$2\" 2>/dev/null || { echo \"$3:\"; echo 'ERROR 404: Not Found.'; exit 8; }\n");
   }
 
   std::string calls_file() const { return (tools_.path() / "calls").string(); }
@@ -67,29 +70,33 @@ class SetupCommand : public ::testing::Test {
 
 TEST_F(SetupCommand, TheCppRunnersHousekeepingRunsInOrderAndIsNotRepeated) {
   const std::string url = served_library();
-  const std::vector<std::string> actions{
-      "cd . && mkdir -p deploy/cpp",
-      "cd deploy/cpp && wget -nc " + url + " --no-check-certificate",
-      "cd deploy/cpp && tar zxf paddle_inference.tgz",
-      "cd deploy/cpp && ln -s paddle_inference paddle_link",
-      "cd deploy/cpp && cp -r paddle_link/include include_copy",
-      "cd deploy/cpp && rm -rf build",
-      "cd deploy/cpp && mkdir build"};
+  const std::vector<std::string> actions{"cd . && mkdir -p deploy/cpp",
+                                         "cd deploy/cpp && wget -nc " + url + " --no-check-certificate",
+                                         "cd deploy/cpp && tar zxf paddle_inference.tgz",
+                                         "cd deploy/cpp && ln -s paddle_inference paddle_link",
+                                         "cd deploy/cpp && cp -r paddle_link/include include_copy",
+                                         "cd deploy/cpp && rm -rf build",
+                                         "cd deploy/cpp && mkdir build"};
   const auto first = setup(actions);
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
-  EXPECT_TRUE(contains(first.out, "+ cd deploy/cpp && tar zxf paddle_inference.tgz\nunpacked "
-                                  "deploy/cpp/paddle_inference.tgz into deploy/cpp (")) << first.out;
+  EXPECT_TRUE(contains(first.out,
+                       "+ cd deploy/cpp && tar zxf paddle_inference.tgz\nunpacked "
+                       "deploy/cpp/paddle_inference.tgz into deploy/cpp ("))
+      << first.out;
   EXPECT_TRUE(contains(first.out, "downloaded " + url + " -> deploy/cpp/paddle_inference.tgz\n")) << first.out;
   EXPECT_EQ(slurp(in_repo("deploy/cpp/include_copy/api.h").string()), "// api\n");
   EXPECT_TRUE(fs::is_directory(in_repo("deploy/cpp/build")));
-  EXPECT_TRUE(contains(first.out, "+ cd deploy/cpp && rm -rf build\nnothing to remove: deploy/cpp/build\n")) << first.out;
+  EXPECT_TRUE(contains(first.out, "+ cd deploy/cpp && rm -rf build\nnothing to remove: deploy/cpp/build\n"))
+      << first.out;
   EXPECT_EQ(calls(), url + "\n");
 
   const auto second = setup(actions);
   ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
   EXPECT_TRUE(contains(second.out, "already there: deploy/cpp/paddle_inference.tgz (wget -nc)\n")) << second.out;
-  EXPECT_TRUE(contains(second.out, "already unpacked: deploy/cpp/paddle_inference.tgz (stamp "
-                                   "deploy/cpp/.paddle_inference.tgz.tipc-stamp)\n")) << second.out;
+  EXPECT_TRUE(contains(second.out,
+                       "already unpacked: deploy/cpp/paddle_inference.tgz (stamp "
+                       "deploy/cpp/.paddle_inference.tgz.tipc-stamp)\n"))
+      << second.out;
   EXPECT_TRUE(contains(second.out, "already there: deploy/cpp/paddle_link -> paddle_inference\n")) << second.out;
   EXPECT_TRUE(contains(second.out, "+ cd deploy/cpp && rm -rf build\nremoved deploy/cpp/build\n")) << second.out;
   EXPECT_EQ(calls(), url + "\n");
@@ -111,8 +118,8 @@ TEST_F(SetupCommand, ACacheHitNeedsNoNetworkAndOfflineRefusesAMiss) {
 
   const auto miss = setup({"cd . && wget https://example.invalid/opencv.tgz", "cd . && mkdir after"}, {"--offline"});
   EXPECT_EQ(miss.exit_code, 1);
-  EXPECT_TRUE(contains(miss.err, "--offline: https://example.invalid/opencv.tgz is not in the download cache " +
-                                     cache_.path().string()))
+  EXPECT_TRUE(contains(
+      miss.err, "--offline: https://example.invalid/opencv.tgz is not in the download cache " + cache_.path().string()))
       << miss.err;
   EXPECT_FALSE(contains(miss.out, "mkdir after")) << miss.out;
   EXPECT_FALSE(fs::exists(in_repo("after")));
@@ -124,9 +131,10 @@ TEST_F(SetupCommand, WithoutAHomeADownloadGoesThroughAThrowAwayCache) {
   const std::string url = served_library();
   TempDir tmp;
   const char* path = std::getenv("PATH");
-  const auto result = run_tipc(repo_.path().string(), {"setup", "--", "cd . && wget " + url},
-                               {"-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TIPC_DOWNLOAD_CACHE", "TMPDIR=" + tmp.path().string(),
-                                "PATH=" + (tools_.path() / "bin").string() + ":" + (path ? path : "/usr/bin:/bin")});
+  const auto result =
+      run_tipc(repo_.path().string(), {"setup", "--", "cd . && wget " + url},
+               {"-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TIPC_DOWNLOAD_CACHE", "TMPDIR=" + tmp.path().string(),
+                "PATH=" + (tools_.path() / "bin").string() + ":" + (path ? path : "/usr/bin:/bin")});
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
   EXPECT_TRUE(contains(result.out, "downloaded " + url + " -> paddle_inference.tgz")) << result.out;
   EXPECT_TRUE(fs::is_regular_file(in_repo("paddle_inference.tgz")));
@@ -148,7 +156,8 @@ TEST_F(SetupCommand, RefusesPathsOutsideTheRepositoryAlsoThroughSymlinks) {
   TempDir victim;
   victim.write("precious", "x");
   fs::create_directory_symlink(victim.path(), in_repo("build"));
-  for (const std::string action : {"cd . && rm -rf build/", "cd . && rm -rf build/precious", "cd . && mkdir -p build/x"}) {
+  for (const std::string action :
+       {"cd . && rm -rf build/", "cd . && rm -rf build/precious", "cd . && mkdir -p build/x"}) {
     const auto result = setup({action});
     EXPECT_EQ(result.exit_code, 1) << action;
     EXPECT_TRUE(contains(result.err, "refused: ")) << result.err;
@@ -159,7 +168,8 @@ TEST_F(SetupCommand, RefusesPathsOutsideTheRepositoryAlsoThroughSymlinks) {
   EXPECT_TRUE(contains(absolute.err, "removes a path outside the repository and its output tree")) << absolute.err;
   EXPECT_TRUE(fs::exists(victim.path() / "precious"));
 
-  const auto allowed = setup({"cd . && mkdir -p " + (victim.path() / "out").string()}, {"--allow", victim.path().string()});
+  const auto allowed =
+      setup({"cd . && mkdir -p " + (victim.path() / "out").string()}, {"--allow", victim.path().string()});
   EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
   EXPECT_TRUE(fs::is_directory(victim.path() / "out"));
 }
@@ -188,14 +198,15 @@ TEST_F(SetupCommand, ABuildDirectoryNewerThanItsSourcesIsKept) {
   const std::vector<std::string> actions{"cd deploy/cpp && rm -rf build", "cd deploy/cpp && mkdir build"};
   const auto kept = setup(actions);
   ASSERT_EQ(kept.exit_code, 0) << kept.err;
-  EXPECT_TRUE(contains(kept.out, "kept deploy/cpp/build: up to date with its sources (newest build file "
-                                 "deploy/cpp/build/main, newest source deploy/cpp/src/main.cc)\n"))
+  EXPECT_TRUE(contains(kept.out,
+                       "kept deploy/cpp/build: up to date with its sources (newest build file "
+                       "deploy/cpp/build/main, newest source deploy/cpp/src/main.cc)\n"))
       << kept.out;
   EXPECT_TRUE(contains(kept.out, "already there: deploy/cpp/build\n")) << kept.out;
   EXPECT_TRUE(fs::exists(in_repo("deploy/cpp/build/main")));
 
-  fs::last_write_time(in_repo("deploy/cpp/src/main.cc"), fs::last_write_time(in_repo("deploy/cpp/build/main")) +
-                                                               std::chrono::seconds(1));
+  fs::last_write_time(in_repo("deploy/cpp/src/main.cc"),
+                      fs::last_write_time(in_repo("deploy/cpp/build/main")) + std::chrono::seconds(1));
   const auto rebuilt = setup(actions);
   ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
   EXPECT_TRUE(contains(rebuilt.out, "removed deploy/cpp/build\n")) << rebuilt.out;
@@ -213,8 +224,8 @@ TEST_F(SetupCommand, CloneGoesThroughAMirrorAndIsNotRepeated) {
   ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
   EXPECT_TRUE(contains(first.out, "cloned " + url + " into faiss (through the mirror ")) << first.out;
   EXPECT_EQ(slurp(in_repo("faiss/f").string()), "x\n");
-  EXPECT_EQ(std::system(("test \"$(git -C " + shell_quote(in_repo("faiss").string()) + " remote get-url origin)\" = " +
-                         shell_quote(url))
+  EXPECT_EQ(std::system(("test \"$(git -C " + shell_quote(in_repo("faiss").string()) +
+                         " remote get-url origin)\" = " + shell_quote(url))
                             .c_str()),
             0);
   const auto second = setup({"cd . && git clone " + url});
@@ -249,8 +260,10 @@ class ScopedEnv {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
 
  private:

@@ -63,9 +63,9 @@ class SetupReplay : public ::testing::Test {
     repo_.write("test_tipc/test_inference_cpp.sh", runner);
   }
   void set_url(const std::string& url) {
-    repo_.write("test_tipc/configs/m_cpp.txt",
-                "===========================cpp_infer_params===========================\nlib_url:" + url +
-                    "\nmodel_name:m\n");
+    repo_.write(
+        "test_tipc/configs/m_cpp.txt",
+        "===========================cpp_infer_params===========================\nlib_url:" + url + "\nmodel_name:m\n");
   }
   test::RunResult run(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"test_tipc/configs/m_cpp.txt", "cpp_infer", "-j", "1"};

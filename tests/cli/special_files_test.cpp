@@ -33,8 +33,7 @@ class SpecialFilesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     repo_.write(test::kPaddleOcrMarker, "");
-    repo_.write("test_tipc/configs/alexnet.txt",
-                test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
+    repo_.write("test_tipc/configs/alexnet.txt", test::slurp(test::source_dir() + "/test_tipc/configs/alexnet.txt"));
     array_ = repo_.write("a.npy", test::npy_float32({1, 2, 3}));
     fifo_ = (repo_.path() / "pipe").string();
     EXPECT_EQ(::mkfifo(fifo_.c_str(), 0600), 0);

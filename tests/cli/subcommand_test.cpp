@@ -34,8 +34,8 @@ TEST(Subcommand, AnErrorStopsWithItsOwnExitCode) {
 }
 
 TEST(Subcommand, EveryNameRunsItsOwnCommand) {
-  for (const char* name : {"report", "compare", "history", "diff", "acceptance", "padiff", "init-check", "compare-results", "help", "modes",
-                           "setup"}) {
+  for (const char* name : {"report", "compare", "history", "diff", "acceptance", "padiff", "init-check",
+                           "compare-results", "help", "modes", "setup"}) {
     ASSERT_NE(find_subcommand(name), nullptr) << name;
     const auto r = test::run_tipc(test::source_dir(), {name, "--help"});
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;

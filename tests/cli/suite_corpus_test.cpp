@@ -30,23 +30,49 @@ struct Counted {
   int files = 0, empty = 0;
   std::map<std::string, int> kinds;  // empty: the README gives no kinds
 };
-const std::map<std::string, Counted> kReadme = {
-    {"PaddleOCR",
-     {213, 1, {{"train_params", 106}, {"serving_params", 40}, {"cpp_infer_params", 27}, {"paddle2onnx_params", 14},
-               {"lite_params", 12}, {"kl_quant_params", 8}, {"infer_params", 1}, {"(model-named)", 4}}}},
-    {"PaddleClas",
-     {657, 0, {{"train_params", 525}, {"serving_params", 62}, {"cpp_infer_params", 31}, {"paddle2onnx_params", 19},
-               {"base_train", 8}, {"amp_train", 1}, {"runtime_device", 11}}}},
-    {"PaddleDetection",
-     {174, 0, {{"train_params", 89}, {"cpp_infer_params", 22}, {"serving_infer_python_params", 22},
-               {"serving_infer_cpp_params", 17}, {"ptq_params", 11}, {"paddle2onnx_params", 11},
-               {"pipeline_infer_python_params", 2}}}},
-    {"PaddleSeg",
-     {118, 0, {{"train_params", 69}, {"serving_params", 20}, {"ptq_params", 9}, {"paddle2onnx_params", 8},
-               {"base_train", 2}, {"# model load config", 10}}}},
-    {"PaddleVideo", {37, 0, {}}},
-    {"PaddleGAN", {17, 0, {}}},
-    {"models", {12, 0, {}}}};
+const std::map<std::string, Counted> kReadme = {{"PaddleOCR",
+                                                 {213,
+                                                  1,
+                                                  {{"train_params", 106},
+                                                   {"serving_params", 40},
+                                                   {"cpp_infer_params", 27},
+                                                   {"paddle2onnx_params", 14},
+                                                   {"lite_params", 12},
+                                                   {"kl_quant_params", 8},
+                                                   {"infer_params", 1},
+                                                   {"(model-named)", 4}}}},
+                                                {"PaddleClas",
+                                                 {657,
+                                                  0,
+                                                  {{"train_params", 525},
+                                                   {"serving_params", 62},
+                                                   {"cpp_infer_params", 31},
+                                                   {"paddle2onnx_params", 19},
+                                                   {"base_train", 8},
+                                                   {"amp_train", 1},
+                                                   {"runtime_device", 11}}}},
+                                                {"PaddleDetection",
+                                                 {174,
+                                                  0,
+                                                  {{"train_params", 89},
+                                                   {"cpp_infer_params", 22},
+                                                   {"serving_infer_python_params", 22},
+                                                   {"serving_infer_cpp_params", 17},
+                                                   {"ptq_params", 11},
+                                                   {"paddle2onnx_params", 11},
+                                                   {"pipeline_infer_python_params", 2}}}},
+                                                {"PaddleSeg",
+                                                 {118,
+                                                  0,
+                                                  {{"train_params", 69},
+                                                   {"serving_params", 20},
+                                                   {"ptq_params", 9},
+                                                   {"paddle2onnx_params", 8},
+                                                   {"base_train", 2},
+                                                   {"# model load config", 10}}}},
+                                                {"PaddleVideo", {37, 0, {}}},
+                                                {"PaddleGAN", {17, 0, {}}},
+                                                {"models", {12, 0, {}}}};
 
 // The README's kind of a config header: the header, or "(model-named)" for a model's name.
 std::string kind_of(const std::string& header) {
@@ -94,7 +120,8 @@ TEST_P(SuiteCorpus, EveryConfigIsCollectedAndEveryConfigModePairPlannedOrNamedWi
   for (const auto& mode : test::lines_of(modes.out)) mode_list += (mode_list.empty() ? "" : ",") + mode;
   const auto r = test::run_tipc(repo_.path(), {".", mode_list, "--dry-run"}, env);
   int planned = 0, errors = 0;
-  for (const auto& line : test::lines_of(r.out)) planned += line.starts_with("# ") && line.find(".txt: ") != std::string::npos;
+  for (const auto& line : test::lines_of(r.out))
+    planned += line.starts_with("# ") && line.find(".txt: ") != std::string::npos;
   for (const auto& line : test::lines_of(r.err)) errors += line.starts_with("tipc-run: error: ");
   std::smatch invalid;
   const std::regex kInvalid(R"(tipc-run: (\d+) of (\d+) configs invalid, left out)");

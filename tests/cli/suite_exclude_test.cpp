@@ -10,8 +10,8 @@
 
 #include "support/fake_repo_run.h"
 #include "support/run_binary.h"
-#include "support/temp_dir.h"
 #include "support/shipped_chains.h"
+#include "support/temp_dir.h"
 
 namespace tipc::cli {
 namespace {

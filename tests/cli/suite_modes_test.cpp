@@ -84,9 +84,9 @@ TEST(SuiteModes, TheReportsNameTheConfigsInNoneOfTheModesWithTheirChain) {
 }
 
 TEST(SuiteModes, ADirectoryInFourModesPlansEachConfigInTheModesItsChainTakes) {
-  const auto r = test::run_tipc(test::source_dir(), {"test_tipc/configs",
-                                                     "lite_train_lite_infer,paddle2onnx_infer,serving_infer,cpp_infer",
-                                                     "--dry-run"});
+  const auto r = test::run_tipc(
+      test::source_dir(),
+      {"test_tipc/configs", "lite_train_lite_infer,paddle2onnx_infer,serving_infer,cpp_infer", "--dry-run"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(planned(r.out), (std::set<std::string>{"test_tipc/configs/alexnet.txt lite_train_lite_infer",
                                                    "test_tipc/configs/alexnet_2nodes.txt lite_train_lite_infer",
@@ -122,9 +122,10 @@ TEST(SuiteModes, WithoutAModeTheSettingsModesAreTheRunsAndWithoutThemItIsAnError
   repo.write("test_tipc/tipc-run.yaml", settings);
   const auto none = test::run_tipc(repo.path(), {"test_tipc/configs", "--dry-run"});
   EXPECT_EQ(none.exit_code, 2);
-  EXPECT_NE(none.err.find("no MODE given: name one (tipc-run test_tipc/configs lite_train_lite_infer), a comma list, or "
-                          "list them in the settings' modes:"),
-            std::string::npos)
+  EXPECT_NE(
+      none.err.find("no MODE given: name one (tipc-run test_tipc/configs lite_train_lite_infer), a comma list, or "
+                    "list them in the settings' modes:"),
+      std::string::npos)
       << none.err;
   repo.write("test_tipc/tipc-run.yaml", settings + "\nmodes: [paddle2onnx_infer, cpp_infer]\n");
   const auto r = test::run_tipc(repo.path(), {"test_tipc/configs", "--dry-run"});
@@ -152,8 +153,8 @@ TEST(SuiteModes, TheDirectoryAloneRunsTheSettingsModesAsIfTheyWereGiven) {
   const auto alone = test::run_tipc(test::source_dir(), {"test_tipc/configs", "--dry-run"});
   ASSERT_EQ(alone.exit_code, 0) << alone.err;
   const auto given = test::run_tipc(
-      test::source_dir(),
-      {"test_tipc/configs", "lite_train_lite_infer,whole_infer,paddle2onnx_infer,serving_infer,cpp_infer", "--dry-run"});
+      test::source_dir(), {"test_tipc/configs",
+                           "lite_train_lite_infer,whole_infer,paddle2onnx_infer,serving_infer,cpp_infer", "--dry-run"});
   ASSERT_EQ(given.exit_code, 0) << given.err;
   EXPECT_EQ(planned(alone.out), planned(given.out));
   EXPECT_EQ(planned(alone.out).size(), 7u) << alone.out;  // 2 train/infer configs x 2 MODEs, 3 other chains
@@ -175,8 +176,8 @@ TEST(SuiteModesDemo, EveryChainOfTheDemoRunsInOneCommandWithAVerdictPerConfig) {
   }
   repo.write("test_tipc/configs/alexnet_serving.txt", text);
   const auto r = test::run_tipc(
-      repo.path(),
-      {"test_tipc/configs", "lite_train_lite_infer,whole_infer,paddle2onnx_infer,serving_infer,cpp_infer", "--gpus", "none"});
+      repo.path(), {"test_tipc/configs", "lite_train_lite_infer,whole_infer,paddle2onnx_infer,serving_infer,cpp_infer",
+                    "--gpus", "none"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("(needs 2 nodes; the local executor runs on one machine): alexnet_2nodes.txt "
                        "lite_train_lite_infer: norm_train/gpus_0,1/autocast_null/train"),

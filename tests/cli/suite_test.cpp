@@ -11,10 +11,10 @@
 #include "cli/options.h"
 #include "cli/project.h"
 #include "support/fake_repo_run.h"
-#include "support/paths.h"
 #include "support/junit_xml.h"
-#include "support/temp_dir.h"
+#include "support/paths.h"
 #include "support/shipped_chains.h"
+#include "support/temp_dir.h"
 
 namespace tipc::cli {
 namespace {
@@ -36,14 +36,16 @@ TEST_F(ConfigFolder, TheValidConfigsRunAndTheInvalidOneIsReportedEverywhereWithI
   const auto r = run_folder();
   EXPECT_EQ(r.exit_code, 2) << "every stage that ran passed; an invalid config is a config error\n" << r.out << r.err;
   EXPECT_EQ(records(), 10) << "train, eval, export and two CPU inferences of each valid config";
-  EXPECT_NE(r.err.find(std::string("tipc-run: error: ") + kBadLine + ": line 17 seems to be missing: expected key "
-                                                                     "'pact_train'"),
+  EXPECT_NE(r.err.find(std::string("tipc-run: error: ") + kBadLine +
+                       ": line 17 seems to be missing: expected key "
+                       "'pact_train'"),
             std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("tipc-run: 1 of 3 configs invalid, left out: test_tipc/configs/bad.txt\n"), std::string::npos)
       << r.err;
   EXPECT_NE(r.out.find("tipc-run: 1 of 3 configs invalid, left out: test_tipc/configs/bad.txt\n"), std::string::npos)
-      << "the end of the console says it again\n" << r.out;
+      << "the end of the console says it again\n"
+      << r.out;
 
   const fs::path reports = repo_.path() / "test_tipc/output";
   const auto json = nlohmann::json::parse(test::slurp(reports / "report.json"));
@@ -51,7 +53,8 @@ TEST_F(ConfigFolder, TheValidConfigsRunAndTheInvalidOneIsReportedEverywhereWithI
   EXPECT_EQ(json["plans"].size(), 2u);
   // One problem, at the gap: the lines below the missing one are not reported one by one.
   std::size_t console_errors = 0;
-  for (auto at = r.err.find("tipc-run: error: "); at != std::string::npos; at = r.err.find("tipc-run: error: ", at + 1)) {
+  for (auto at = r.err.find("tipc-run: error: "); at != std::string::npos;
+       at = r.err.find("tipc-run: error: ", at + 1)) {
     ++console_errors;
   }
   ASSERT_EQ(console_errors, 1u) << r.err;
@@ -184,7 +187,8 @@ TEST_F(ConfigFolder, TheShardsRunWholeConfigsOnceEachAndTheirReportsMergeIntoOne
   EXPECT_EQ(twice.exit_code, 2);
   EXPECT_NE(twice.err.find("test_tipc/configs/fake.txt in mode lite_train_lite_infer is also in"), std::string::npos)
       << twice.err;
-  const auto nowhere = test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake2").string()});
+  const auto nowhere =
+      test::run_tipc(repo_.path(), {"report", (output / "fake").string(), (output / "fake2").string()});
   EXPECT_EQ(nowhere.exit_code, 2);
   EXPECT_NE(nowhere.err.find("say where it goes with --output DIR"), std::string::npos) << nowhere.err;
 }
@@ -192,7 +196,8 @@ TEST_F(ConfigFolder, TheShardsRunWholeConfigsOnceEachAndTheirReportsMergeIntoOne
 TEST_F(ConfigFolder, AShardWithoutAConfigSaysSoAndRanNothing) {
   const auto r = run_folder({"--shard", "3/3"});
   EXPECT_EQ(r.exit_code, 2) << "nothing ran, and bad.txt is invalid: a config error\n" << r.out << r.err;
-  EXPECT_NE(r.out.find("tipc-run: shard 3/3 holds no config (2 configs for 3 shards): nothing ran\n"), std::string::npos)
+  EXPECT_NE(r.out.find("tipc-run: shard 3/3 holds no config (2 configs for 3 shards): nothing ran\n"),
+            std::string::npos)
       << r.out;
   fs::remove(repo_.path() / "test_tipc/configs/bad.txt");
   EXPECT_EQ(run_folder({"--shard", "3/3"}).exit_code, 5);
@@ -215,7 +220,8 @@ TEST_F(SharedModelName, EachConfigWritesItsOwnDirectoryAndEveryReportListsEveryS
   const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--gpus", "none"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("tipc-run: PASS (partial: 6 of 21 stages could not run)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("tipc-run: 3 configs share an output directory with another config"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tipc-run: 3 configs share an output directory with another config"), std::string::npos)
+      << r.out;
   EXPECT_EQ(records(), 15) << "the five CPU stages of each config ran (two need a GPU)";
   for (const char* dir : {"fake", "fake-2", "fake_amp"}) {
     EXPECT_TRUE(fs::exists(output() / dir / "results_python.log")) << dir;
@@ -305,7 +311,7 @@ TEST(ConfigReader, ABomCrlfConfigPlansAsItsPlainTwinWhateverPlansIt) {
   test::TempDir plain, windows;
   for (auto* repo : {&plain, &windows}) repo->write("test_tipc/tipc-run.yaml", "dialect: paddleocr\n");
   const std::vector<std::pair<std::string, std::string>> configs = {{"alexnet.txt", "lite_train_lite_infer"},
-                                                                     {"alexnet_serving.txt", "serving_infer"}};
+                                                                    {"alexnet_serving.txt", "serving_infer"}};
   for (const auto& [name, mode] : configs) {
     plain.write("test_tipc/configs/" + name, test::slurp(source + name));
     windows.write("test_tipc/configs/" + name, windows_copy(test::slurp(source + name)));
@@ -327,11 +333,12 @@ TEST(ConfigReader, ABomConfigIsTracedByItsChainsRunner) {
   test::TempDir repo, cache;
   setenv("TIPC_TRACE_CACHE", cache.path().c_str(), 1);
   repo.write("test_tipc/test_train_inference_python.sh", "cmd=\"python3 train.py --config $1\"\neval $cmd\n");
-  repo.write("test_tipc/configs/bom.txt", "\xEF\xBB\xBF===========================train_params=================="
-                                          "=========\r\nmodel_name:m\r\n");
+  repo.write("test_tipc/configs/bom.txt",
+             "\xEF\xBB\xBF===========================train_params=================="
+             "=========\r\nmodel_name:m\r\n");
   for (const std::string from : {"auto", "runner"}) {
-    const auto run = test::run_tipc(repo.path(), {"test_tipc/configs/bom.txt", "lite_train_lite_infer", "--dry-run",
-                                                  "--plan-from", from});
+    const auto run = test::run_tipc(
+        repo.path(), {"test_tipc/configs/bom.txt", "lite_train_lite_infer", "--dry-run", "--plan-from", from});
     EXPECT_EQ(run.exit_code, 0) << from << "\n" << run.err;
     EXPECT_NE(run.out.find("train.py --config test_tipc/configs/bom.txt"), std::string::npos) << run.out;
   }
@@ -341,7 +348,8 @@ TEST(ConfigReader, ABomConfigIsTracedByItsChainsRunner) {
 TEST_F(ConfigFolder, ABomConfigIsOneOfTheFolders) {
   repo_.write("test_tipc/configs/fake2.txt", windows_copy(test::slurp(repo_.path() / "test_tipc/configs/fake2.txt")));
   const auto r = run_folder({"--dry-run"});
-  EXPECT_NE(r.out.find("# test_tipc/configs/fake2.txt: fake2 lite_train_lite_infer"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("# test_tipc/configs/fake2.txt: fake2 lite_train_lite_infer"), std::string::npos)
+      << r.out << r.err;
   EXPECT_NE(r.err.find("1 of 3 configs invalid"), std::string::npos) << r.err;
 }
 
@@ -387,8 +395,9 @@ TEST_F(ConfigFolder, AParameterLineWithoutAColonMakesOnlyItsConfigInvalid) {
 // A missing data archive is a planning error: named with the settings file and line, and
 // --dry-run fails on it before printing a plan.
 TEST_F(ConfigFolder, AMissingDataArchiveFailsTheDryRunWithTheSettingsLine) {
-  repo_.write("test_tipc/tipc-run.yaml", "data:\n  all:\n    - {archive: lite_data/x.tar, destination: lite_data, "
-                                         "creates: x}\n");
+  repo_.write("test_tipc/tipc-run.yaml",
+              "data:\n  all:\n    - {archive: lite_data/x.tar, destination: lite_data, "
+              "creates: x}\n");
   const auto r = run_folder({"--dry-run"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_EQ(r.out, "");
@@ -397,7 +406,6 @@ TEST_F(ConfigFolder, AMissingDataArchiveFailsTheDryRunWithTheSettingsLine) {
             std::string::npos)
       << r.err;
 }
-
 
 // Issue 38: configs their own runner completes were refused by the output check. A runner as
 // paper reproductions write them: the trainer from the config's line 4, run through eval.
@@ -413,7 +421,8 @@ class RunnerOfItsOwn : public ::testing::Test {
   void write_runner(const std::string& body) {
     repo_.write("test_tipc/test_train_inference_python.sh",
                 "trainer=$(sed -n 4p $1 | cut -d: -f2)\nLOG_PATH=./test_tipc/output/m\nmkdir -p $LOG_PATH\n"
-                "status_log=${LOG_PATH}/results_python.log\n" + body);
+                "status_log=${LOG_PATH}/results_python.log\n" +
+                    body);
   }
   test::RunResult run(std::vector<std::string> extra) {
     std::vector<std::string> args = {"test_tipc/configs/m.txt", "lite_train_lite_infer"};
@@ -484,7 +493,8 @@ TEST_F(RunnerOfItsOwn, TwoTrainsOfOneOutputRunOneAfterTheOtherEachWithItsOwnLog)
       << "the second train starts once the eval reading the first one's output has ended, though 4 jobs were free";
   EXPECT_GE(ran("rec_eval_2.txt").first, ran("rec_train_2.txt").second);
   for (const char* log : {"train_1.log", "train_2.log"}) {
-    EXPECT_NE(test::slurp(repo_.path() / "test_tipc/output/m" / log).find("arg --output=exp/default"), std::string::npos)
+    EXPECT_NE(test::slurp(repo_.path() / "test_tipc/output/m" / log).find("arg --output=exp/default"),
+              std::string::npos)
         << log;
   }
 }

@@ -31,8 +31,8 @@ class TraceEnvironment : public ::testing::Test {
                 "python3.7 tools/train.py --data=${TEST_DIR}/train > train.log 2>&1\n");
   }
   test::RunResult dry_run(std::vector<std::string> more, std::vector<std::string> env = {}) {
-    std::vector<std::string> args = {"test_tipc/configs/m/train_infer_python.txt", "lite_train_lite_infer",
-                                     "--dry-run", "--format", "jsonl"};
+    std::vector<std::string> args = {"test_tipc/configs/m/train_infer_python.txt", "lite_train_lite_infer", "--dry-run",
+                                     "--format", "jsonl"};
     args.insert(args.end(), more.begin(), more.end());
     env.push_back("TIPC_TRACE_CACHE=" + cache_.path().string());  // shared by the runs: the key must tell them apart
     return test::run_tipc(repo_.path(), args, env);

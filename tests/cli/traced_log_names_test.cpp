@@ -39,10 +39,10 @@ std::map<std::string, std::string> traced_logs(const std::string& runner_body) {
   test::TempDir repo;
   repo.write("test_tipc/configs/m/train_infer_python.txt", kConfig);
   repo.write("test_tipc/test_train_inference_python.sh", kRunnerHead + runner_body);
-  const auto r = test::run_tipc(repo.path(),
-                                {"test_tipc/configs/m/train_infer_python.txt", "lite_train_lite_infer", "--dry-run",
-                                 "--format", "jsonl"},
-                                {"TIPC_TRACE_CACHE="});
+  const auto r = test::run_tipc(
+      repo.path(),
+      {"test_tipc/configs/m/train_infer_python.txt", "lite_train_lite_infer", "--dry-run", "--format", "jsonl"},
+      {"TIPC_TRACE_CACHE="});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::map<std::string, std::string> logs;
   for (const auto& line : test::lines_of(r.out)) {

@@ -33,7 +33,11 @@ TEST(VisibleTextBuffer, PassesTextOnWithItsControlCharactersWrittenOut) {
 }
 
 TEST(VisibleTextBuffer, AUtf8CharacterCutBetweenTwoWritesWaitsForItsRest) {
-  EXPECT_EQ(through_buffer([](std::ostream& out) { out << "\xE6\xA8" << "\xA1\xE5\x9E\x8B\n"; }), "模型\n");
+  EXPECT_EQ(through_buffer([](std::ostream& out) {
+              out << "\xE6\xA8"
+                  << "\xA1\xE5\x9E\x8B\n";
+            }),
+            "模型\n");
   // A flush in the middle passes on what is there: a character cut short is not UTF-8.
   EXPECT_EQ(through_buffer([](std::ostream& out) { out << "a\xE6\xA8" << std::flush << "\xA1"; }),
             "a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");

@@ -20,10 +20,10 @@ class LayerCheck : public ::testing::Test {
   // The check's exit code; its message in `message_`.
   int check() {
     const std::string out = (tree_.path() / "check.out").string();
-    const std::string command = test::shell_quote(test::cmake_command()) + " -DTIPC_LAYER_ROOT=" +
-                                test::shell_quote(tree_.path().string()) + " '-DTIPC_LAYERS=low:;high:low' -P " +
-                                test::shell_quote(test::source_dir() + "/cmake/layer_check.cmake") + " >" +
-                                test::shell_quote(out) + " 2>&1";
+    const std::string command =
+        test::shell_quote(test::cmake_command()) + " -DTIPC_LAYER_ROOT=" + test::shell_quote(tree_.path().string()) +
+        " '-DTIPC_LAYERS=low:;high:low' -P " + test::shell_quote(test::source_dir() + "/cmake/layer_check.cmake") +
+        " >" + test::shell_quote(out) + " 2>&1";
     const int status = std::system(command.c_str());
     message_ = test::slurp(out);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -36,8 +36,9 @@ class LayerCheck : public ::testing::Test {
 
 TEST_F(LayerCheck, DownwardUsesPass) {
   write_low("namespace tipc::low {\nstruct Thing {};\n}  // namespace tipc::low\n");
-  tree_.write("src/high/user.h",
-              "#include \"low/thing.h\"\nnamespace tipc::high {\nstruct User { low::Thing a; tipc::low::Thing b; };\n}\n");
+  tree_.write(
+      "src/high/user.h",
+      "#include \"low/thing.h\"\nnamespace tipc::high {\nstruct User { low::Thing a; tipc::low::Thing b; };\n}\n");
   EXPECT_EQ(check(), 0) << message_;
 }
 
@@ -49,8 +50,8 @@ TEST_F(LayerCheck, AnUpwardIncludeFails) {
 
 // As `namespace tipc::high {` and nested.
 TEST_F(LayerCheck, AnUpwardForwardDeclarationFails) {
-  for (const char* declaration : {"namespace tipc::high {\nstruct User;\n}\n",
-                                  "namespace tipc {\nnamespace high {\nstruct User;\n}\n}\n"}) {
+  for (const char* declaration :
+       {"namespace tipc::high {\nstruct User;\n}\n", "namespace tipc {\nnamespace high {\nstruct User;\n}\n}\n"}) {
     write_low(declaration);
     EXPECT_NE(check(), 0) << declaration;
     EXPECT_NE(message_.find("src/low/thing.h: uses high/"), std::string::npos) << message_;

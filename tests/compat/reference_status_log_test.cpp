@@ -18,7 +18,8 @@ TEST(ReferenceStatusLog, ALineReadsSuccessWhereTheReferencesStatusCheckWasGivenZ
   const WordCase table[] = {
       {"exited 0", {false, 0, std::nullopt, std::nullopt}, true},
       {"exited 1", {false, 1, std::nullopt, std::nullopt}, false},
-      {"killed, or could not start (bash's 126, 127): no exit code", {false, std::nullopt, std::nullopt, std::nullopt},
+      {"killed, or could not start (bash's 126, 127): no exit code",
+       {false, std::nullopt, std::nullopt, std::nullopt},
        false},
       {"a service, `cmd &` is 0", {true, std::nullopt, std::nullopt, std::nullopt}, true},
       {"a service that exited 1 later", {true, 1, std::nullopt, std::nullopt}, true},

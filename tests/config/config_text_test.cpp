@@ -73,11 +73,14 @@ TEST(ConfigText, TheHeaderIsTheFirstLineWithText) {
 
 // Default mode warns about CRLF (the reference would keep the CRs); nothing else changes a plan.
 TEST(ConfigText, OnlyCrlfLineEndsAreWorthAWarning) {
-  EXPECT_TRUE(normalisation_warnings(*parse("\xEF\xBB\xBF" "a:1  \nb:2\t\n")).empty());
+  EXPECT_TRUE(normalisation_warnings(*parse("\xEF\xBB\xBF"
+                                            "a:1  \nb:2\t\n"))
+                  .empty());
   const auto warnings = normalisation_warnings(*parse("a:1\r\nb:2\n"));
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].str(), "c.txt: 1 of 2 lines end in CR LF: tipc-run removes the CR, the reference runner keeps "
-                               "it at the end of every key and value (reference defect D16); save the file with LF line ends");
+  EXPECT_EQ(warnings[0].str(),
+            "c.txt: 1 of 2 lines end in CR LF: tipc-run removes the CR, the reference runner keeps "
+            "it at the end of every key and value (reference defect D16); save the file with LF line ends");
 }
 
 TEST(ConfigText, EmptyFileIsAClearError) {
@@ -89,7 +92,10 @@ TEST(ConfigText, EmptyFileIsAClearError) {
 }
 
 TEST(ConfigText, BinaryDataIsRejectedWithItsLine) {
-  const auto text = parse(std::string("a:1\nb:\x7f" "ELF\0\x01\x02", 12));
+  const auto text =
+      parse(std::string("a:1\nb:\x7f"
+                        "ELF\0\x01\x02",
+                        12));
   ASSERT_FALSE(text);
   EXPECT_EQ(text.error().str(), "c.txt:2: binary data (NUL byte); not a TIPC config");
 }

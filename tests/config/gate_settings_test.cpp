@@ -55,8 +55,8 @@ TEST(GateSettings, RulesInOrderWithTheirLines) {
 }
 
 TEST(GateSettings, MistakesNameFileLineAndKey) {
-  EXPECT_NE(error_of("gates:\n  - metric: ips\n    threshold: lots\n").find(
-                "tipc-run.yaml:3: key 'threshold': 'lots' is no fraction: write 5% or 0.05"),
+  EXPECT_NE(error_of("gates:\n  - metric: ips\n    threshold: lots\n")
+                .find("tipc-run.yaml:3: key 'threshold': 'lots' is no fraction: write 5% or 0.05"),
             std::string::npos)
       << error_of("gates:\n  - metric: ips\n    threshold: lots\n");
   EXPECT_NE(error_of("gates:\n  - metric: ips\n    better: faster\n").find(":3: key 'better'"), std::string::npos);

@@ -48,8 +48,8 @@ TEST(ProjectSettingsAlignment, EachKindBecomesItsSubcommandArguments) {
             (std::vector<std::string>{"--gt", "test_tipc/results/python_{model}_results_*.txt", "--log", "{log}",
                                       "--atol", "0.01"}));
   EXPECT_EQ(settings->alignment[2].subcommand, CheckKind::kInitCheck);
-  EXPECT_EQ(settings->alignment[2].arguments, (std::vector<std::string>{"a.npy", "b.npy", "--key", "fc.weight", "--key",
-                                                                        "conv.weight", "--bins", "40"}));
+  EXPECT_EQ(settings->alignment[2].arguments,
+            (std::vector<std::string>{"a.npy", "b.npy", "--key", "fc.weight", "--key", "conv.weight", "--bins", "40"}));
   EXPECT_EQ(settings->timeouts.at(StageKind::kCheck), 600);
 }
 
@@ -76,7 +76,8 @@ TEST(ProjectSettingsAlignment, ModesAndTheLabelsComparison) {
 TEST(ProjectSettingsAlignment, BadModesOrComparisonsNameFileLineAndKey) {
   const std::string head = "alignment:\n  - name: x\n    after: export\n";
   const std::string truth = "    ground_truth: {results: r, log: l";
-  EXPECT_NE(error_of(head + truth + ", compare: scores}\n").find(":4: key 'compare': 'scores' is not one of: allclose, labels"),
+  EXPECT_NE(error_of(head + truth + ", compare: scores}\n")
+                .find(":4: key 'compare': 'scores' is not one of: allclose, labels"),
             std::string::npos)
       << error_of(head + truth + ", compare: scores}\n");
   EXPECT_NE(error_of(head + truth + ", compare: labels, atol: 0.1}\n")
@@ -98,8 +99,9 @@ TEST(ProjectSettingsAlignment, BadModesOrComparisonsNameFileLineAndKey) {
 
 TEST(ProjectSettingsAlignment, MistakesNameFileLineAndKey) {
   const std::string head = "alignment:\n  - name: x\n    after: export\n";
-  EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b, metod: max}\n").find(":4: key 'metod': unknown key"),
-            std::string::npos)
+  EXPECT_NE(
+      error_of(head + "    diff: {reference: a, candidate: b, metod: max}\n").find(":4: key 'metod': unknown key"),
+      std::string::npos)
       << error_of(head + "    diff: {reference: a, candidate: b, metod: max}\n");
   EXPECT_NE(error_of(head + "    diff: {reference: a}\n").find("key 'candidate': missing"), std::string::npos);
   EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b, method: median}\n").find("expected mean, min, max"),
@@ -111,7 +113,8 @@ TEST(ProjectSettingsAlignment, MistakesNameFileLineAndKey) {
   EXPECT_NE(error_of(head + "    diff: {reference: a, candidate: b}\n    init: {reference: a, candidate: b}\n")
                 .find("exactly one of diff, ground_truth or init"),
             std::string::npos);
-  EXPECT_NE(error_of(head + "    ground_truth: {results: r, log: l, format: csv}\n").find("key 'format': 'csv' is not one of: tipc, video, metric"),
+  EXPECT_NE(error_of(head + "    ground_truth: {results: r, log: l, format: csv}\n")
+                .find("key 'format': 'csv' is not one of: tipc, video, metric"),
             std::string::npos);
   EXPECT_NE(error_of("alignment:\n  - name: x\n    diff: {reference: a, candidate: b}\n").find("key 'after': missing"),
             std::string::npos);
@@ -152,7 +155,8 @@ TEST(ProjectSettingsSlurm, MistakesNameFileLineAndKey) {
   EXPECT_NE(error_of("slurm:\n  cpus_per_task: 0\n").find("must be at least 1"), std::string::npos);
   EXPECT_NE(error_of("slurm:\n  srun_args: [\"--qos=ci\", \"qos\"]\n").find("'qos' is not an srun flag"),
             std::string::npos);
-  EXPECT_NE(error_of("slurm: [gpu]\n").find(":1: key 'slurm': expected a map"), std::string::npos) << error_of("slurm: [gpu]\n");
+  EXPECT_NE(error_of("slurm: [gpu]\n").find(":1: key 'slurm': expected a map"), std::string::npos)
+      << error_of("slurm: [gpu]\n");
   EXPECT_NE(error_of("slurm:\n  cpus_per_task: 2\n  placement: mine\n")
                 .find("tipc-run.yaml:3: key 'placement': 'mine' is neither tipc-run"),
             std::string::npos)
@@ -166,12 +170,12 @@ TEST(ProjectSettingsFile, EveryProblemIsReportedAtOnceEachWithItsLine) {
       "log_checks:\n"
       "  - {pattern: '(', kinds: [training]}\n"
       "slurm: {partitions: gpu}\n");
-  for (const char* expected : {"tipc-run.yaml:1: key 'jobs': must be at least 1",
-                               "tipc-run.yaml:2: key 'train': expected a number of seconds",
-                               "tipc-run.yaml:4: key 'pattern': not a valid regular expression",
-                               "tipc-run.yaml:4: key 'kinds': unknown stage kind 'training' (known: train, eval, export, infer, "
-                               "check, convert, service, other, setup)",
-                               "tipc-run.yaml:5: key 'partitions': unknown key in slurm"}) {
+  for (const char* expected :
+       {"tipc-run.yaml:1: key 'jobs': must be at least 1", "tipc-run.yaml:2: key 'train': expected a number of seconds",
+        "tipc-run.yaml:4: key 'pattern': not a valid regular expression",
+        "tipc-run.yaml:4: key 'kinds': unknown stage kind 'training' (known: train, eval, export, infer, "
+        "check, convert, service, other, setup)",
+        "tipc-run.yaml:5: key 'partitions': unknown key in slurm"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\nin:\n" << text;
   }
 }
@@ -279,7 +283,8 @@ TEST(ProjectSettingsAlignment, AfterAKindIsThatKindAndACheckNeverFollowsACheck) 
   ASSERT_TRUE(settings.has_value()) << settings.error().str();
   EXPECT_EQ(settings->alignment[0].after.kind, StageKind::kConvert);
   EXPECT_EQ(settings->alignment[0].after.text, "convert");
-  const std::string text = error_of("alignment:\n  - name: x\n    after: check\n    diff: {reference: a, candidate: b}\n");
+  const std::string text =
+      error_of("alignment:\n  - name: x\n    after: check\n    diff: {reference: a, candidate: b}\n");
   EXPECT_NE(text.find("tipc-run.yaml:3: key 'after': a check never follows a check"), std::string::npos) << text;
 }
 
@@ -321,9 +326,11 @@ TEST(ProjectSettingsFile, AMissingDataArchiveIsNamedWithTheSettingsLine) {
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0].line, 5);
   EXPECT_EQ(missing[0].key, "archive");
-  EXPECT_EQ(missing[0].str(), settings->path + ":5: the data archive 'lite_data/gone.tar' of mode "
-                              "lite_train_lite_infer is not a file under " + repo.path().string() +
-                              ": put it there (or fix the path, relative to the repository root)");
+  EXPECT_EQ(missing[0].str(), settings->path +
+                                  ":5: the data archive 'lite_data/gone.tar' of mode "
+                                  "lite_train_lite_infer is not a file under " +
+                                  repo.path().string() +
+                                  ": put it there (or fix the path, relative to the repository root)");
 }
 
 // Each at the line of its own key: a block-style step has archive and destination apart.
@@ -345,9 +352,10 @@ TEST(ProjectSettingsFile, DataStepPathsThatCouldLeaveTheRepositoryAreNamedWithTh
   EXPECT_EQ(unconfined[0].key, "archive");
   EXPECT_EQ(unconfined[1].line, 6);
   EXPECT_EQ(unconfined[1].key, "destination");
-  EXPECT_EQ(unconfined[1].str(), settings->path + ":6: the data step's destination '../../models' must be a path inside "
-                                                  "the repository, relative to its root and without '..' (--compat "
-                                                  "accepts it)");
+  EXPECT_EQ(unconfined[1].str(), settings->path +
+                                     ":6: the data step's destination '../../models' must be a path inside "
+                                     "the repository, relative to its root and without '..' (--compat "
+                                     "accepts it)");
 }
 
 }  // namespace TIPC_TEST_FILE

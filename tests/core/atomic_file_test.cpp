@@ -108,12 +108,12 @@ TEST(AtomicFile, TheNextWriteRemovesTheTempFilesOfDeadProcessesAndKeepsThoseOfLi
   test::TempDir dir;
   const std::string dead = std::to_string(dead_pid());
   dir.write("report.json.tmp." + dead, "");
-  dir.write("report.json.tmp.1", "");  // pid 1 is always alive: its write may still be going on
+  dir.write("report.json.tmp.1", "");      // pid 1 is always alive: its write may still be going on
   dir.write("junit.xml.tmp." + dead, "");  // another file's: left to that file's next write
   dir.write("report.json.tmp.notapid", "");
   ASSERT_TRUE(write_file_atomically((dir.path() / "report.json").string(), "{}\n"));
-  EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"junit.xml.tmp." + dead, "report.json",
-                                                            "report.json.tmp.1", "report.json.tmp.notapid"}));
+  EXPECT_EQ(names_in(dir.path()), (std::vector<std::string>{"junit.xml.tmp." + dead, "report.json", "report.json.tmp.1",
+                                                            "report.json.tmp.notapid"}));
 }
 
 }  // namespace TIPC_TEST_FILE

@@ -23,7 +23,8 @@ TEST(Locations, TheRootIsAboveTestTipcFromAConfigOrADirectory) {
   repo.write("tools/train.py", "");
   const std::string root = fs::canonical(repo.path()).string();
   EXPECT_EQ(fs::canonical(repository_root(config)).string(), root);
-  EXPECT_EQ(fs::canonical(repository_root((repo.path() / "tools").string())).string(), root) << "a directory that holds test_tipc/";
+  EXPECT_EQ(fs::canonical(repository_root((repo.path() / "tools").string())).string(), root)
+      << "a directory that holds test_tipc/";
   EXPECT_EQ(fs::canonical(repository_root((repo.path() / "tools/train.py").string())).string(), root);
   EXPECT_EQ(default_settings_path("/repo"), "/repo/test_tipc/tipc-run.yaml");
 }
@@ -41,14 +42,18 @@ class SavedEnvironment {
     for (const auto& [name, value] : values) {
       const char* was = std::getenv(name);
       saved_.push_back({name, was ? std::optional<std::string>(was) : std::nullopt});
-      if (value) ::setenv(name, value, 1);
-      else ::unsetenv(name);
+      if (value)
+        ::setenv(name, value, 1);
+      else
+        ::unsetenv(name);
     }
   }
   ~SavedEnvironment() {
     for (const auto& [name, value] : saved_) {
-      if (value) ::setenv(name, value->c_str(), 1);
-      else ::unsetenv(name);
+      if (value)
+        ::setenv(name, value->c_str(), 1);
+      else
+        ::unsetenv(name);
     }
   }
 
@@ -58,8 +63,8 @@ class SavedEnvironment {
 
 TEST(Locations, EveryCacheFollowsOneRuleItsVariableThenXdgThenHomeElseNone) {
   {
-    const SavedEnvironment env({{"TIPC_TRACE_CACHE", "/t"}, {"TIPC_DOWNLOAD_CACHE", nullptr}, {"XDG_CACHE_HOME", "/x"},
-                                {"HOME", "/h"}});
+    const SavedEnvironment env(
+        {{"TIPC_TRACE_CACHE", "/t"}, {"TIPC_DOWNLOAD_CACHE", nullptr}, {"XDG_CACHE_HOME", "/x"}, {"HOME", "/h"}});
     EXPECT_EQ(trace_cache_directory(), "/t");
     EXPECT_EQ(download_cache_directory(), "/x/tipc-run/downloads");
   }
@@ -69,14 +74,14 @@ TEST(Locations, EveryCacheFollowsOneRuleItsVariableThenXdgThenHomeElseNone) {
     EXPECT_EQ(download_cache_directory(), "");
   }
   {
-    const SavedEnvironment env({{"TIPC_TRACE_CACHE", nullptr}, {"TIPC_DOWNLOAD_CACHE", nullptr},
-                                {"XDG_CACHE_HOME", nullptr}, {"HOME", "/h"}});
+    const SavedEnvironment env(
+        {{"TIPC_TRACE_CACHE", nullptr}, {"TIPC_DOWNLOAD_CACHE", nullptr}, {"XDG_CACHE_HOME", nullptr}, {"HOME", "/h"}});
     EXPECT_EQ(trace_cache_directory(), "/h/.cache/tipc-run/traces");
     EXPECT_EQ(download_cache_directory(), "/h/.cache/tipc-run/downloads");
   }
   {
-    const SavedEnvironment env({{"TIPC_TRACE_CACHE", nullptr}, {"TIPC_DOWNLOAD_CACHE", nullptr},
-                                {"XDG_CACHE_HOME", ""}, {"HOME", nullptr}});
+    const SavedEnvironment env(
+        {{"TIPC_TRACE_CACHE", nullptr}, {"TIPC_DOWNLOAD_CACHE", nullptr}, {"XDG_CACHE_HOME", ""}, {"HOME", nullptr}});
     EXPECT_EQ(trace_cache_directory(), "") << "no HOME: nothing kept between runs";
     EXPECT_EQ(download_cache_directory(), "");
   }

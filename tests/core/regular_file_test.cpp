@@ -42,7 +42,8 @@ TEST(RegularFile, AFifoIsRefusedAtOnceNamingIt) {
   }
   const auto result = read.get();
   ASSERT_FALSE(result);
-  EXPECT_EQ(result.error().str(), fifo + ": cannot read the config file: it is a FIFO (named pipe), not a regular file");
+  EXPECT_EQ(result.error().str(),
+            fifo + ": cannot read the config file: it is a FIFO (named pipe), not a regular file");
 }
 
 TEST(RegularFile, ADirectoryADeviceAndASocketAreRefusedNamingWhatTheyAre) {
@@ -78,7 +79,8 @@ TEST(RegularFile, ARoleThatFollowsNoLinksRefusesALinkToARegularFile) {
   EXPECT_EQ(read_regular_file(link, {"the config file"}).value(), "root only\n");
   const auto refused = read_regular_file(link, {"a file the traced runner left", "read", false});
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().str(), link + ": cannot read a file the traced runner left: Too many levels of symbolic links");
+  EXPECT_EQ(refused.error().str(),
+            link + ": cannot read a file the traced runner left: Too many levels of symbolic links");
 }
 
 }  // namespace TIPC_TEST_FILE

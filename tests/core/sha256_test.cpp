@@ -4,7 +4,6 @@
 
 #include <string>
 
-
 namespace tipc {
 namespace {
 namespace TIPC_TEST_FILE {
@@ -30,8 +29,7 @@ TEST(Sha256, TwoBlockMessageMatchesFips180) {
 }
 
 TEST(Sha256, MillionLetterAMatchesFips180) {
-  EXPECT_EQ(digest_of(std::string(1000000, 'a')),
-            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(digest_of(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(Sha256, IncrementalUpdatesEqualOneShot) {

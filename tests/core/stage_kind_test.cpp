@@ -18,7 +18,7 @@ TEST(StageKind, EveryKindReadsBackFromItsWord) {
     words.insert(to_string(kind));
   }
   EXPECT_EQ(words.size(), std::size(kAllStageKinds));  // no two kinds share a word
-  EXPECT_EQ(words.count("?"), 0u);                       // every kind has a word of its own
+  EXPECT_EQ(words.count("?"), 0u);                     // every kind has a word of its own
 }
 
 TEST(StageKind, AnUnknownWordIsNoKind) {

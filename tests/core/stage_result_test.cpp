@@ -22,7 +22,7 @@ TEST(StageResult, EveryResultReadsBackFromItsWord) {
 }
 
 TEST(StageResult, AnUnknownWordIsNoResult) {
-  EXPECT_EQ(stage_result_from_string("pass"), std::nullopt);  // the words are upper case
+  EXPECT_EQ(stage_result_from_string("pass"), std::nullopt);     // the words are upper case
   EXPECT_EQ(stage_result_from_string("PARTIAL"), std::nullopt);  // a run's verdict, not a stage's result
   EXPECT_EQ(stage_result_from_string(""), std::nullopt);
 }

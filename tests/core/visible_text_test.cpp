@@ -14,13 +14,18 @@ TEST(VisibleText, ControlCharactersAreWrittenOutAndTabAndLineFeedKept) {
 }
 
 TEST(VisibleText, C1ControlsAreWrittenOutAndOtherUnicodeKept) {
-  EXPECT_EQ(visible_text("\xC2\x9B" "2J \xC2\x85"), "\\u009B2J \\u0085");  // CSI and NEL, as UTF-8
+  EXPECT_EQ(visible_text("\xC2\x9B"
+                         "2J \xC2\x85"),
+            "\\u009B2J \\u0085");                                                     // CSI and NEL, as UTF-8
   EXPECT_EQ(visible_text("模型 caf\xC3\xA9 \xC2\xA0"), "模型 caf\xC3\xA9 \xC2\xA0");  // U+00A0 is printable
 }
 
 TEST(VisibleText, BytesThatAreNotUtf8BecomeTheReplacementCharacter) {
-  EXPECT_EQ(visible_text("a\xff\x9b" "b"), "a\xEF\xBF\xBD\xEF\xBF\xBD" "b");  // a lone 0x9B is no CSI either
-  EXPECT_EQ(visible_text("\xE6\xA8"), "\xEF\xBF\xBD\xEF\xBF\xBD");            // a character cut short
+  EXPECT_EQ(visible_text("a\xff\x9b"
+                         "b"),
+            "a\xEF\xBF\xBD\xEF\xBF\xBD"
+            "b");                                                   // a lone 0x9B is no CSI either
+  EXPECT_EQ(visible_text("\xE6\xA8"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // a character cut short
 }
 
 TEST(VisibleText, ShowingVisibleTextAgainChangesNothing) {

@@ -57,7 +57,8 @@ TEST(DownloadCache, CurlFetchesAFileUrlOnceAndCopiesItOut) {
   const auto copied = cache.copy_out(url, (dir.path() / "repo/deploy/lib.tgz").string());
   ASSERT_TRUE(copied) << copied.error().str();
   EXPECT_EQ(slurp((dir.path() / "repo/deploy/lib.tgz").string()), "library bytes");
-  EXPECT_EQ(fs::status(dir.path() / "repo/deploy/lib.tgz").permissions() & fs::perms::others_read, fs::perms::others_read);
+  EXPECT_EQ(fs::status(dir.path() / "repo/deploy/lib.tgz").permissions() & fs::perms::others_read,
+            fs::perms::others_read);
   EXPECT_TRUE(*copied);
   // The same bytes again are left alone, their time too; other bytes are replaced.
   const auto time = fs::last_write_time(dir.path() / "repo/deploy/lib.tgz") - std::chrono::hours(1);
@@ -110,8 +111,10 @@ TEST(DownloadCache, WhatAKilledDownloadLeftIsRemovedOnceStale) {
 TEST(DownloadCache, WgetGetsTheCallsFetchOptions) {
   TempDir dir;
   const std::string args = (dir.path() / "args").string();
-  const std::string wget = fake_tool(dir, "wget", "echo \"$@\" > " + args + "\nwhile [ \"$1\" != -O ]; do shift; done\n"
-                                                                            "echo ok > \"$2\"\n");
+  const std::string wget = fake_tool(dir, "wget",
+                                     "echo \"$@\" > " + args +
+                                         "\nwhile [ \"$1\" != -O ]; do shift; done\n"
+                                         "echo ok > \"$2\"\n");
   const DownloadCache cache((dir.path() / "cache").string());
   const auto entry = cache.fetch("https://h/x.tgz", wget, {"--no-check-certificate"});
   ASSERT_TRUE(entry) << entry.error().str();

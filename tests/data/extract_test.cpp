@@ -2,8 +2,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -176,19 +176,17 @@ TEST_F(Extract, StampHoldsTheDigestOfTheWholeArchive) {
 }
 
 TEST_F(Extract, EntriesThatMoveBetweenDirectoriesLandWhereTheyBelong) {
-  const auto path = archive("mixed.tar", Format::kTar,
-                            {file("alexnet/a/1", "a1"), file("alexnet/b/1", "b1"), file("alexnet/a/b/2", "ab2"),
-                             file("alexnet/a/3", "a3"), file("alexnet/b/c/d/4", "bcd4"), file("alexnet/5", "5"),
-                             file("alexnet/a/b/6", "ab6")});
+  const auto path = archive(
+      "mixed.tar", Format::kTar,
+      {file("alexnet/a/1", "a1"), file("alexnet/b/1", "b1"), file("alexnet/a/b/2", "ab2"), file("alexnet/a/3", "a3"),
+       file("alexnet/b/c/d/4", "bcd4"), file("alexnet/5", "5"), file("alexnet/a/b/6", "ab6")});
   const auto report = prepare(path);
   ASSERT_TRUE(report) << report.error().str();
   const std::map<std::string, std::string> expected = {
-      {"alexnet", "directory 493"},       {"alexnet/5", "file 420 5"},
-      {"alexnet/a", "directory 493"},     {"alexnet/a/1", "file 420 a1"},
-      {"alexnet/a/3", "file 420 a3"},     {"alexnet/a/b", "directory 493"},
-      {"alexnet/a/b/2", "file 420 ab2"},  {"alexnet/a/b/6", "file 420 ab6"},
-      {"alexnet/b", "directory 493"},     {"alexnet/b/1", "file 420 b1"},
-      {"alexnet/b/c", "directory 493"},   {"alexnet/b/c/d", "directory 493"},
+      {"alexnet", "directory 493"},        {"alexnet/5", "file 420 5"},       {"alexnet/a", "directory 493"},
+      {"alexnet/a/1", "file 420 a1"},      {"alexnet/a/3", "file 420 a3"},    {"alexnet/a/b", "directory 493"},
+      {"alexnet/a/b/2", "file 420 ab2"},   {"alexnet/a/b/6", "file 420 ab6"}, {"alexnet/b", "directory 493"},
+      {"alexnet/b/1", "file 420 b1"},      {"alexnet/b/c", "directory 493"},  {"alexnet/b/c/d", "directory 493"},
       {"alexnet/b/c/d/4", "file 420 bcd4"}};
   auto tree = snapshot(destination());
   tree.erase(".alexnet.tipc-stamp");
@@ -196,10 +194,10 @@ TEST_F(Extract, EntriesThatMoveBetweenDirectoriesLandWhereTheyBelong) {
 }
 
 TEST_F(Extract, LaterEntryReplacesAnEarlierFileOrLinkOfTheSameName) {
-  const auto path = archive("again.tar", Format::kTar,
-                            {file("alexnet/x", "one"), file("alexnet/x", "two"), symlink("alexnet/l", "x"),
-                             file("alexnet/l", "plain"), file("alexnet/m", "m"), symlink("alexnet/m", "x"),
-                             file("alexnet/h", "h"), hardlink("alexnet/h", "alexnet/x")});
+  const auto path = archive(
+      "again.tar", Format::kTar,
+      {file("alexnet/x", "one"), file("alexnet/x", "two"), symlink("alexnet/l", "x"), file("alexnet/l", "plain"),
+       file("alexnet/m", "m"), symlink("alexnet/m", "x"), file("alexnet/h", "h"), hardlink("alexnet/h", "alexnet/x")});
   const auto report = prepare(path);
   ASSERT_TRUE(report) << report.error().str();
   EXPECT_EQ(read_file(destination() / "alexnet/x"), "two");
@@ -508,8 +506,8 @@ TEST_F(Extract, StopsAtMaxEntryBytes) {
 
 TEST_F(Extract, StopsAtMaxTotalBytes) {
   const std::string kilobyte(1000, 'k');
-  expect_refused({file("alexnet/a", kilobyte), file("alexnet/b", kilobyte), file("alexnet/c", kilobyte)},
-                 "alexnet/c", {.max_total_bytes = 2500});
+  expect_refused({file("alexnet/a", kilobyte), file("alexnet/b", kilobyte), file("alexnet/c", kilobyte)}, "alexnet/c",
+                 {.max_total_bytes = 2500});
 }
 
 TEST_F(Extract, SparseHolesCountTowardsTheSizeLimit) {
@@ -569,10 +567,11 @@ TEST_F(Extract, SparseFilesCountAtTheirFullSizeTowardsTheLimitsAlsoWhenUnpackedB
                                         {.max_total_bytes = kSparseFileBytes + kSparseFileBytes / 2});
     ASSERT_FALSE(too_large) << format;
     EXPECT_NE(too_large.error().str().find("max_total_bytes"), std::string::npos) << too_large.error().str();
-    const auto entry_too_large = unpack_archive({sparse, (parent_.path() / "limited").string()},
-                                                {.max_entry_bytes = kSparseFileBytes / 2});
+    const auto entry_too_large =
+        unpack_archive({sparse, (parent_.path() / "limited").string()}, {.max_entry_bytes = kSparseFileBytes / 2});
     ASSERT_FALSE(entry_too_large) << format;
-    EXPECT_NE(entry_too_large.error().str().find("max_entry_bytes"), std::string::npos) << entry_too_large.error().str();
+    EXPECT_NE(entry_too_large.error().str().find("max_entry_bytes"), std::string::npos)
+        << entry_too_large.error().str();
   }
 }
 
@@ -659,10 +658,10 @@ TEST_F(Extract, UnpackMergesIntoTheDirectoryAndStampsTheTopLevelEntries) {
   const std::string stamp = read_file(result->stamp);
   EXPECT_TRUE(stamp.starts_with(digest_of_file(path) + "\n")) << stamp;
   EXPECT_TRUE(stamp.ends_with("\nalexnet\ntop.txt\n")) << stamp;
-  EXPECT_EQ(listing(destination()), (std::vector<std::string>{".lib.tgz.tipc-stamp", "alexnet", "alexnet/README",
-                                                               "alexnet/images", "alexnet/images/0001.bin",
-                                                               "alexnet/latest", "alexnet/old", "alexnet/run.sh",
-                                                               "top.txt"}));  // no scratch directory left
+  EXPECT_EQ(listing(destination()),
+            (std::vector<std::string>{".lib.tgz.tipc-stamp", "alexnet", "alexnet/README", "alexnet/images",
+                                      "alexnet/images/0001.bin", "alexnet/latest", "alexnet/old", "alexnet/run.sh",
+                                      "top.txt"}));  // no scratch directory left
 }
 
 TEST_F(Extract, UnpackIsSkippedWhileTheArchiveAndItsEntriesAreThere) {

@@ -88,7 +88,8 @@ TEST_F(SafeExtraction, WithoutADeclaredPathEveryEntryIsConfinedToTheRoot) {
   ASSERT_TRUE(report) << report.error().str();
   EXPECT_EQ(contents(root() / "a/up"), "c");
   fs::remove_all(root());
-  expect_refused({test::symlink("a/out", "../../x")}, {}, "a/out", "symlink to '../../x' points outside the destination");
+  expect_refused({test::symlink("a/out", "../../x")}, {}, "a/out",
+                 "symlink to '../../x' points outside the destination");
 }
 
 TEST_F(SafeExtraction, PathsThatLeaveTheRootAreRefused) {
@@ -108,7 +109,8 @@ TEST_F(SafeExtraction, TheLimitsStopTheExtraction) {
   limits.max_entries = 1;
   const auto result = extract({test::file("a", "a"), test::file("b", "b")}, {}, limits);
   ASSERT_FALSE(result);
-  EXPECT_NE(result.error().str().find("entry 'b': the archive has more than 1 entries (max_entries)"), std::string::npos)
+  EXPECT_NE(result.error().str().find("entry 'b': the archive has more than 1 entries (max_entries)"),
+            std::string::npos)
       << result.error().str();
 }
 
@@ -116,8 +118,7 @@ TEST_F(SafeExtraction, TheRootMustNotExistYet) {
   fs::create_directories(root());
   const auto result = extract({test::file("a", "a")}, {});
   ASSERT_FALSE(result);
-  EXPECT_NE(result.error().str().find(root().string() + ": cannot create"), std::string::npos)
-      << result.error().str();
+  EXPECT_NE(result.error().str().find(root().string() + ": cannot create"), std::string::npos) << result.error().str();
 }
 
 TEST(SafeExtractionPaths, SplitPathDropsEmptyAndDotComponentsButKeepsDotDot) {

@@ -116,11 +116,12 @@ TEST_F(DemoCppChain, BuildsWithCMakeAndInfersMatchingTheGroundTruthFromAFreshCop
   const std::string log = (out() / "cpp_infer_aten_default_precision_fp32.log").string();
   const std::string run = "cd " + test::shell_quote(repo_.path()) + " && ATEN_CPU_CAPABILITY=default " + kProgram +
                           " --model_dir=test_tipc/output/alexnet/cpp_infer/model --image_dir=./lite_data/alexnet/test"
-                          " --batch_size=4 > " + test::shell_quote(log) + " 2>&1";
+                          " --batch_size=4 > " +
+                          test::shell_quote(log) + " 2>&1";
   ASSERT_EQ(std::system(run.c_str()), 0) << test::slurp(log);
-  const auto compared = test::run_tipc(repo_.path(), {"compare-results", "--gt",
-                                                      "test_tipc/results/python_alexnet_results_*.txt", "--log", log,
-                                                      "--atol", "1e-5", "--rtol", "1e-5"});
+  const auto compared =
+      test::run_tipc(repo_.path(), {"compare-results", "--gt", "test_tipc/results/python_alexnet_results_*.txt",
+                                    "--log", log, "--atol", "1e-5", "--rtol", "1e-5"});
   EXPECT_EQ(compared.exit_code, 0) << compared.out << compared.err;
 }
 

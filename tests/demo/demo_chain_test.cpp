@@ -57,7 +57,8 @@ std::map<std::string, run::Status> stage_results(const fs::path& out) {
   std::map<std::string, run::Status> results;
   const auto journal = run::Journal::load((out / run::kJournalFileName).string());
   EXPECT_TRUE(journal) << journal.error().str();
-  for (const auto& [id, entry] : journal ? journal->last_entries() : std::map<std::string, const run::JournalEntry*>{}) {
+  for (const auto& [id, entry] :
+       journal ? journal->last_entries() : std::map<std::string, const run::JournalEntry*>{}) {
     results[id] = entry->result;
   }
   return results;
@@ -81,9 +82,12 @@ void expect_reports_of_the_cpu_run(const fs::path& out, const fs::path& bundle) 
   std::map<std::string, std::size_t> points;  // the ranks' lines interleave: their order varies
   for (const auto& curve : curves) points[curve["name"]] = curve["points"].size();
   const std::size_t iterations = 12 * 6;  // 12 epochs of 6 iterations
-  EXPECT_EQ(points, (std::map<std::string, std::size_t>{{"acc (rank 0)", iterations}, {"acc (rank 1)", iterations},
-                                                        {"loss (rank 0)", iterations}, {"loss (rank 1)", iterations},
-                                                        {"lr (rank 0)", iterations}, {"lr (rank 1)", iterations}}));
+  EXPECT_EQ(points, (std::map<std::string, std::size_t>{{"acc (rank 0)", iterations},
+                                                        {"acc (rank 1)", iterations},
+                                                        {"loss (rank 0)", iterations},
+                                                        {"loss (rank 1)", iterations},
+                                                        {"lr (rank 0)", iterations},
+                                                        {"lr (rank 1)", iterations}}));
   EXPECT_GT(stages[cpu + "eval"]["metrics"]["final_values"]["top1"].get<double>(), 0.5);
   const auto& timings = stages[cpu + "infer/cpu_mkldnn_False_threads_2_fp32_bs4"]["metrics"]["timings"];
   EXPECT_EQ(timings["batch_size"], 4);
@@ -98,7 +102,8 @@ void expect_reports_of_the_cpu_run(const fs::path& out, const fs::path& bundle) 
   EXPECT_EQ(junit.cases.size(), 51u);
   EXPECT_EQ(std::count_if(junit.cases.begin(), junit.cases.end(), [](const auto& c) { return c.outcome == "skipped"; }),
             38);
-  EXPECT_NE(test::slurp(out / "summary.md").find("| lite_train_lite_infer | 13 | 0 | 0 | 38 | 0 | 0 |"), std::string::npos);
+  EXPECT_NE(test::slurp(out / "summary.md").find("| lite_train_lite_infer | 13 | 0 | 0 | 38 | 0 | 0 |"),
+            std::string::npos);
   const std::string html = test::slurp(out / "report.html");
   for (const char* section : {"<h3>Training curves</h3>", "<h3>Evaluation</h3>", "<h3>Inference latency</h3>",
                               "<h3>Alignment checks</h3>", "<svg"}) {
@@ -110,9 +115,9 @@ void expect_reports_of_the_cpu_run(const fs::path& out, const fs::path& bundle) 
   const std::string log_dir = "test_tipc/output/alexnet/lite_train_lite_infer/";
   for (const std::string& name : std::vector<std::string>{
            "reports/report.json", "reports/junit.xml", "reports/summary.md", "reports/report.html",
-        "test_tipc/configs/alexnet.txt", "test_tipc/tipc-run.yaml", log_dir + "norm_train_gpus_-1_autocast_null.log",
-        log_dir + "norm_train_gpus_-1_autocast_null/forward_onnx.npy",
-        log_dir + "norm_train_gpus_-1_autocast_null_nodes_1_export_check_torch_vs_onnx.json"}) {
+           "test_tipc/configs/alexnet.txt", "test_tipc/tipc-run.yaml", log_dir + "norm_train_gpus_-1_autocast_null.log",
+           log_dir + "norm_train_gpus_-1_autocast_null/forward_onnx.npy",
+           log_dir + "norm_train_gpus_-1_autocast_null_nodes_1_export_check_torch_vs_onnx.json"}) {
     EXPECT_EQ(members.count(name), 1u) << name;
   }
   if (members.count("reports/report.html")) {
@@ -141,8 +146,8 @@ class DemoChain : public ::testing::Test {
 
 TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndChecksTheStableLabels) {
   const fs::path bundle = repo_.path() / "acceptance.tar.gz";
-  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus", "none",
-                                               "--bundle", bundle.string()});
+  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus",
+                                               "none", "--bundle", bundle.string()});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::cout << r.out;
   expect_reports_of_the_cpu_run(out(), bundle);
@@ -160,7 +165,8 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndChecksTheStableLabels) {
   }
   for (const auto& stage : passing) EXPECT_EQ(results.at(cpu + stage), run::Status::kPass) << stage;
   EXPECT_EQ(count_results(results, run::Status::kPass), 13u);
-  EXPECT_EQ(count_results(results, run::Status::kUnsupported), 38u);  // the GPU stages, what depends on them, and their checks
+  EXPECT_EQ(count_results(results, run::Status::kUnsupported),
+            38u);  // the GPU stages, what depends on them, and their checks
   EXPECT_EQ(results.count(cpu + cpu_inferences[0] + "/check/inference_vs_ground_truth"), 0u)
       << "the exact check is whole_infer's: a model trained here has scores of its own";
   EXPECT_NE(r.out.find("tipc-run: 38 stages could not run here:\n"), std::string::npos) << r.out;
@@ -211,20 +217,20 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndChecksTheStableLabels) {
 
   const std::string status = test::slurp(out() / "results_python.log");
   std::size_t lines = 0;
-  for (std::size_t at = 0; (at = status.find(" Run successfully with command - alexnet - ", at)) != std::string::npos; ++at) {
+  for (std::size_t at = 0; (at = status.find(" Run successfully with command - alexnet - ", at)) != std::string::npos;
+       ++at) {
     ++lines;
   }
   EXPECT_EQ(lines, 13u);  // the 7 stages and their 6 checks
 
   // Only the checks, on the files this run left (their producers are not selected): the
   // checks of stages that could not run here are UNSUPPORTED, as in the full run.
-  const auto only_checks = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer",
-                                                         "--gpus", "none", "--only", "check"});
+  const auto only_checks = test::run_tipc(
+      repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus", "none", "--only", "check"});
   EXPECT_EQ(only_checks.exit_code, 0) << only_checks.out << only_checks.err;
-  EXPECT_NE(only_checks.out.find("6 passed, 0 failed, 0 timed out, 18 unsupported"), std::string::npos) << only_checks.out;
-  EXPECT_NE(only_checks.out.find("  18 stages (needs 1 GPU; none available"),
-            std::string::npos)
+  EXPECT_NE(only_checks.out.find("6 passed, 0 failed, 0 timed out, 18 unsupported"), std::string::npos)
       << only_checks.out;
+  EXPECT_NE(only_checks.out.find("  18 stages (needs 1 GPU; none available"), std::string::npos) << only_checks.out;
 
   // A wrong label fails its check and the run. Only the checks run again, on the files this
   // run left (their producers are not selected).
@@ -234,15 +240,17 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndChecksTheStableLabels) {
   ASSERT_NE(text.find(good), std::string::npos);
   text.replace(text.find(good), good.size(), "hstripes_000.ppm\t[1, ");
   std::ofstream(truth_file, std::ios::binary) << text;
-  const auto checks = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus",
-                                                    "none", "--only", "check", "-k", "*gpus_-1/*threads_1_fp32_bs1/check/*"});
+  const auto checks =
+      test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--gpus", "none",
+                                    "--only", "check", "-k", "*gpus_-1/*threads_1_fp32_bs1/check/*"});
   EXPECT_EQ(checks.exit_code, 1) << checks.out << checks.err;
   EXPECT_NE(checks.out.find("FAIL        " + cpu + "infer/cpu_mkldnn_False_threads_1_fp32_bs1/check/inference_labels"),
             std::string::npos)
       << checks.out;
-  EXPECT_NE(checks.out.find("    check values:\n      python_infer_norm_train_null_cpu_gpus_-1_usemkldnn_False_threads_1_"
-                            "precision_fp32_batchsize_1.log: hstripes_000.ppm = 1 > limit 0"),
-            std::string::npos)
+  EXPECT_NE(
+      checks.out.find("    check values:\n      python_infer_norm_train_null_cpu_gpus_-1_usemkldnn_False_threads_1_"
+                      "precision_fp32_batchsize_1.log: hstripes_000.ppm = 1 > limit 0"),
+      std::string::npos)
       << "the failing key is named with its value and limit: " << checks.out;
 }
 
@@ -251,14 +259,12 @@ TEST_F(DemoChain, RunsGreenOnCpuWithTwoRanksAndChecksTheStableLabels) {
 TEST_F(DemoChain, RunsItsCpuStagesThroughSlurm) {
   test::LocalSlurm cluster;
   if (!test::cluster_is_up(cluster, cluster.start(0))) GTEST_SKIP() << "SLURM TESTS NOT RUN: " << cluster.why();
-  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--executor",
-                                               "slurm"});
+  const auto r =
+      test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet.txt", "lite_train_lite_infer", "--executor", "slurm"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("13 passed, 0 failed, 0 timed out, 38 unsupported, 0 skipped, 0 unresolved"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find(" (needs 1 GPU per node; the cluster's nodes have at most 0"),
-            std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find(" (needs 1 GPU per node; the cluster's nodes have at most 0"), std::string::npos) << r.out;
   const std::string train_log = test::slurp(out() / "norm_train_gpus_-1_autocast_null.log");
   EXPECT_NE(train_log.find("[train] rank 1/2 epoch: 12/12, iter: 6/6"), std::string::npos) << "both ranks ran as tasks";
   const auto report = nlohmann::json::parse(test::slurp(out() / "report.json"));
@@ -284,21 +290,25 @@ TEST_F(DemoChain, WholeInferExportsThePretrainedModelAndMatchesTheGroundTruthTig
   for (const auto& stage : passing) EXPECT_EQ(results.at("whole_infer/model_0/" + stage), run::Status::kPass) << stage;
   EXPECT_EQ(count_results(results, run::Status::kPass), passing.size());
   EXPECT_EQ(count_results(results, run::Status::kUnsupported), 4u) << "the GPU inferences and their checks";
-  const std::string check_log = test::slurp(
-      out("whole_infer") /
-      "python_infer_cpu_gpus_0_usemkldnn_False_threads_1_precision_fp32_batchsize_1_check_inference_vs_ground_truth.log");
+  const std::string check_log = test::slurp(out("whole_infer") /
+                                            "python_infer_cpu_gpus_0_usemkldnn_False_threads_1_precision_fp32_"
+                                            "batchsize_1_check_inference_vs_ground_truth.log");
   EXPECT_NE(check_log.find("1 passed, 0 failed, 0 skipped (atol 1e-05, rtol 1e-05)"), std::string::npos) << check_log;
 
   // Nothing was written outside the output directories that .gitignore lists.
-  const std::vector<std::string> allowed{
-      "models", "lite_data/lite_data.tar", "lite_data/alexnet_pretrained.tar", "test_tipc/configs",
-      "test_tipc/tipc-run.yaml", "test_tipc/results",                              // the copied sources
-      "test_tipc/output", "lite_data/alexnet", "lite_data/alexnet_pretrained"};  // ignored
+  const std::vector<std::string> allowed{"models",
+                                         "lite_data/lite_data.tar",
+                                         "lite_data/alexnet_pretrained.tar",
+                                         "test_tipc/configs",
+                                         "test_tipc/tipc-run.yaml",
+                                         "test_tipc/results",  // the copied sources
+                                         "test_tipc/output",
+                                         "lite_data/alexnet",
+                                         "lite_data/alexnet_pretrained"};  // ignored
   for (const auto& entry : fs::recursive_directory_iterator(repo_.path())) {
     const std::string path = fs::relative(entry.path(), repo_.path()).string();
-    const bool inside = std::any_of(allowed.begin(), allowed.end(), [&](const std::string& dir) {
-      return path == dir || path.starts_with(dir + "/");
-    });
+    const bool inside = std::any_of(allowed.begin(), allowed.end(),
+                                    [&](const std::string& dir) { return path == dir || path.starts_with(dir + "/"); });
     EXPECT_TRUE(inside || path == "lite_data" || path == "test_tipc" || path.starts_with("lite_data/.alexnet"))
         << path;  // the data steps' stamps, lite_data/.alexnet*.tipc-stamp, are ignored too
   }
@@ -326,7 +336,8 @@ TEST_F(DemoChain, GivesTheSameGreenVerdictsUnderEveryInstructionSetAndRankCount)
   const std::string two_ranks = "cpu_train_processes: {default: 2,";  // and benchmark_train: 1
   ASSERT_NE(settings.find(two_ranks), std::string::npos);
   const fs::path one_rank = repo_.path() / "one-rank.yaml";
-  std::ofstream(one_rank) << settings.replace(settings.find(two_ranks), two_ranks.size(), "cpu_train_processes: {default: 1,");
+  std::ofstream(one_rank) << settings.replace(settings.find(two_ranks), two_ranks.size(),
+                                              "cpu_train_processes: {default: 1,");
 
   struct Case {
     std::string capability;
@@ -342,15 +353,17 @@ TEST_F(DemoChain, GivesTheSameGreenVerdictsUnderEveryInstructionSetAndRankCount)
   for (const Case& c : cases) {
     const CpuCapability capability(c.capability);
     for (const std::string mode : {"lite_train_lite_infer", "whole_infer"}) {
-      const std::string label = mode + " with ATEN_CPU_CAPABILITY=" + c.capability + ", " + std::to_string(c.ranks) +
-                                " rank(s)";
+      const std::string label =
+          mode + " with ATEN_CPU_CAPABILITY=" + c.capability + ", " + std::to_string(c.ranks) + " rank(s)";
       fs::remove_all(out(mode));
       std::vector<std::string> args{"test_tipc/configs/alexnet.txt", mode, "--gpus", "none"};
       if (c.ranks == 1) args.insert(args.end(), {"--settings", one_rank.string()});
       const auto r = test::run_tipc(repo_.path(), args);
       EXPECT_EQ(r.exit_code, 0) << label << "\n" << r.out << r.err;
       const auto results = stage_results(out(mode));
-      EXPECT_EQ(count_results(results, run::Status::kPass) + count_results(results, run::Status::kUnsupported), results.size()) << label;
+      EXPECT_EQ(count_results(results, run::Status::kPass) + count_results(results, run::Status::kUnsupported),
+                results.size())
+          << label;
       EXPECT_GE(count_results(results, run::Status::kPass), 11u) << label;
       if (!first.count(mode)) first[mode] = results;
       EXPECT_EQ(results, first[mode]) << label;
@@ -400,8 +413,8 @@ TEST_F(DemoChain, BenchmarkTrainReportsItsFiguresInEveryReport) {
   EXPECT_GT(std::stod(properties[infer]["cpu_rss_mb"]), 0);
 
   const std::string html = test::slurp(dir / "report.html");
-  for (const char* part : {"<h3>Benchmark figures</h3>", ">logged step</text>", "<td>samples/s</td>",
-                           "<h3>Inference latency</h3>"}) {
+  for (const char* part :
+       {"<h3>Benchmark figures</h3>", ">logged step</text>", "<td>samples/s</td>", "<h3>Inference latency</h3>"}) {
     EXPECT_NE(html.find(part), std::string::npos) << part;
   }
 }
@@ -413,7 +426,9 @@ TEST_F(DemoChain, UseGpuWithoutCudaIsAnErrorNotAFallback) {
   const std::string err = (repo_.path() / "err.txt").string();
   const int status = std::system(("cd " + test::shell_quote(repo_.path()) +
                                   " && /usr/bin/python3 models/alexnet/eval.py --data-dir x --pretrained y "
-                                  "--use-gpu True >/dev/null 2>" + test::shell_quote(err)).c_str());
+                                  "--use-gpu True >/dev/null 2>" +
+                                  test::shell_quote(err))
+                                     .c_str());
   EXPECT_NE(status, 0);
   EXPECT_NE(test::slurp(err).find("--use-gpu True but CUDA is not available"), std::string::npos) << test::slurp(err);
 }

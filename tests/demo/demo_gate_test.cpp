@@ -69,8 +69,13 @@ class DemoGate : public ::testing::Test {
   // One run of the train and eval stages into the scratch history; `more` are options and
   // `env` NAME=VALUE words for the demo's switches.
   test::RunResult train_and_eval(const std::vector<std::string>& more = {}, const std::vector<std::string>& env = {}) {
-    std::vector<std::string> args{"test_tipc/configs/alexnet.txt", "benchmark_train", "--gpus", "none",
-                                  "--only=train,eval", "--history", history()};
+    std::vector<std::string> args{"test_tipc/configs/alexnet.txt",
+                                  "benchmark_train",
+                                  "--gpus",
+                                  "none",
+                                  "--only=train,eval",
+                                  "--history",
+                                  history()};
     args.insert(args.end(), more.begin(), more.end());
     return test::run_tipc(repo_.path(), args, env);
   }
@@ -113,8 +118,8 @@ class DemoGate : public ::testing::Test {
   std::pair<int, nlohmann::json> compare_pools(const std::string& base, const std::string& changed,
                                                int runs = kRunsPerSide) {
     const std::string json = (repo_.path() / "compare.json").string();
-    const auto r = test::run_tipc(repo_.path(), {"compare", base, changed, "--runs", std::to_string(runs),
-                                                 "--history", history(), "--json", json, "--all"});
+    const auto r = test::run_tipc(repo_.path(), {"compare", base, changed, "--runs", std::to_string(runs), "--history",
+                                                 history(), "--json", json, "--all"});
     std::cout << r.out;
     console_ = r.out;
     return {r.exit_code, nlohmann::json::parse(test::slurp(json))};
@@ -171,8 +176,8 @@ TEST_F(DemoGate, AnInjectedSlowdownRegressesIpsWithItsPValue) {
     const auto& ips = rows[kTrainStage]["ips"];
     ASSERT_TRUE(ips.is_object()) << comparison.dump(2);
     if (ips["class"] != "REGRESSED") {
-      missed += fmt::format("{} runs a side: {} ({}); ", round * kRunsPerSide, ips["why"].get<std::string>(),
-                            load_average());
+      missed +=
+          fmt::format("{} runs a side: {} ({}); ", round * kRunsPerSide, ips["why"].get<std::string>(), load_average());
       continue;
     }
     EXPECT_EQ(code, 6) << comparison.dump(2);
@@ -192,10 +197,8 @@ TEST_F(DemoGate, AnInjectedSlowdownRegressesIpsWithItsPValue) {
 // eval figures of one CPU are exact, so this holds on any machine.
 TEST_F(DemoGate, AnInjectedAccuracyDropRegressesTheEvalMetric) {
   const auto worse = regressed_against_a_baseline("TIPC_DEMO_ACCURACY_DROP=1");
-  EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:top1 ")))
-      << worse.out;
-  EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:loss ")))
-      << worse.out;
+  EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:top1 "))) << worse.out;
+  EXPECT_TRUE(std::regex_search(worse.out, std::regex("REGRESSED +" + kEvalStage + " +eval:loss "))) << worse.out;
 }
 
 TEST_F(DemoGate, ASwitchThatIsNoNumberStopsTheTrainingNamingIt) {

@@ -50,8 +50,8 @@ Meeting meeting_in(const std::string& log) {
 }
 
 TEST_F(SlurmMultiNodeDemo, TrainsTwoNodesTimesTwoRanksAsOneStepAndEvalReadsItsModel) {
-  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs/alexnet_2nodes.txt", "lite_train_lite_infer",
-                                               "--executor", "slurm"});
+  const auto r = test::run_tipc(
+      repo_.path(), {"test_tipc/configs/alexnet_2nodes.txt", "lite_train_lite_infer", "--executor", "slurm"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto nodes = this->nodes();
   ASSERT_EQ(nodes.size(), 2u);
@@ -74,8 +74,10 @@ TEST_F(SlurmMultiNodeDemo, TrainsTwoNodesTimesTwoRanksAsOneStepAndEvalReadsItsMo
   for (const auto& stage : report["plans"][0]["stages"]) {
     ASSERT_TRUE(stage["nodes"].is_string()) << stage["id"] << " names no nodes";
     const std::string ran_on = stage["nodes"];
-    if (stage["kind"] == "train") EXPECT_EQ(ran_on, both);
-    else EXPECT_TRUE(ran_on == nodes[0].name || ran_on == nodes[1].name) << stage["id"] << ": " << ran_on;
+    if (stage["kind"] == "train")
+      EXPECT_EQ(ran_on, both);
+    else
+      EXPECT_TRUE(ran_on == nodes[0].name || ran_on == nodes[1].name) << stage["id"] << ": " << ran_on;
     if (stage["kind"] == "eval") {
       EXPECT_NE(stage["argv"].dump().find("=./test_tipc/output/alexnet_2nodes/lite_train_lite_infer/"
                                           "norm_train_gpus_0,1_autocast_null_nodes_2/latest.pt\""),

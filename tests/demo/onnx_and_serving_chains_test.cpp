@@ -57,8 +57,8 @@ TEST_F(DemoChains, OnnxChainConvertsAndInfersThroughOpenCvDnnMatchingTheGroundTr
   const auto r = test::run_tipc(repo_.path(), {kOnnxConfig, "paddle2onnx_infer", "--gpus", "none"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("3 passed, 0 failed, 0 timed out, 0 unsupported, 0 skipped"), std::string::npos) << r.out;
-  const std::string check = test::slurp(out("paddle2onnx_infer") /
-                                        "paddle2onnx_infer_cpu_fp32_check_onnx_inference_vs_ground_truth.log");
+  const std::string check =
+      test::slurp(out("paddle2onnx_infer") / "paddle2onnx_infer_cpu_fp32_check_onnx_inference_vs_ground_truth.log");
   EXPECT_NE(check.find("1 passed, 0 failed, 0 skipped (atol 1e-05, rtol 1e-05)"), std::string::npos) << check;
   EXPECT_TRUE(fs::exists(out("paddle2onnx_infer") / "onnx/model.onnx"));
   const std::string status = test::slurp(out("paddle2onnx_infer") / "results_paddle2onnx.log");

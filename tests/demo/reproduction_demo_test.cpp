@@ -106,9 +106,9 @@ TEST_F(ReproductionDemo, TheAlignedPortPassesEveryCheckAndTheBundleHoldsWhatARev
   // permuted): at PaDiff's own tolerances (atol 0, rtol 1e-7) they are no divergence, nor is
   // any forward output.
   const fs::path padiff = flow.out / "padiff";
-  const auto forward = test::run_tipc(flow.out.string(), {"padiff", "padiff/reference", "padiff/port", "--phase",
-                                                          "forward", "--layer-map", (padiff / "layer_map.yaml").string(),
-                                                          "--layout", (padiff / "layout.yaml").string()});
+  const auto forward = test::run_tipc(
+      flow.out.string(), {"padiff", "padiff/reference", "padiff/port", "--phase", "forward", "--layer-map",
+                          (padiff / "layer_map.yaml").string(), "--layout", (padiff / "layout.yaml").string()});
   EXPECT_EQ(forward.exit_code, 0) << forward.out << forward.err;
 }
 
@@ -123,7 +123,8 @@ TEST_F(ReproductionDemo, ThePortsOwnInitialisationFailsInitCheckNamingTheLayers)
   // Zero biases against the reference's uniform ones: far apart for any seed and CPU.
   for (const char* layer : {"classifier.1.bias", "classifier.4.bias", "features.3.bias"}) {
     EXPECT_TRUE(ends_with(line_starting(flow.file("init_check.txt"), std::string(layer) + " "), "FAIL"))
-        << layer << "\n" << flow.file("init_check.txt");
+        << layer << "\n"
+        << flow.file("init_check.txt");
   }
 }
 

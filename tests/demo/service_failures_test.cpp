@@ -39,12 +39,13 @@ class ServiceFailures : public ::testing::Test {
     repo_.write("serving/server.py", server);
     repo_.write("serving/client.py", client);
     const std::string port = std::to_string(port_);
-    const std::string config = repo_.write(
-        "c.txt", "===========================serving_params===========================\nmodel_name:m\n"
-                 "python:/usr/bin/python3\ntrans_model:null\n--dirname:null\n--model_filename:null\n"
-                 "--params_filename:null\n--serving_server:null\n--serving_client:null\nserving_dir:./serving\n"
-                 "web_service:server.py --port=" + port + "\n--use_gpu:null\npipline:client.py --port=" + port +
-                 "\n--image_dir:null\n");
+    const std::string config =
+        repo_.write("c.txt",
+                    "===========================serving_params===========================\nmodel_name:m\n"
+                    "python:/usr/bin/python3\ntrans_model:null\n--dirname:null\n--model_filename:null\n"
+                    "--params_filename:null\n--serving_server:null\n--serving_client:null\nserving_dir:./serving\n"
+                    "web_service:server.py --port=" +
+                        port + "\n--use_gpu:null\npipline:client.py --port=" + port + "\n--image_dir:null\n");
     plan::PlanOptions plan_options;
     plan_options.mode = "serving_infer";
     auto plan = plan::plan_chain_config(config::read_config_text(config).value(),

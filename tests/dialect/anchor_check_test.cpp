@@ -46,18 +46,20 @@ std::string renamed(std::string text, const std::string& from, const std::string
 
 // The runner reads the pact and norm slots by position: another key name there is a note.
 TEST(AnchorCheck, ARenamedKeyInASoundLayoutIsOnlyANote) {
-  const std::string text = renamed(renamed(demo_config(), "\npact_train:", "\nslim_train:"), "\nnorm_train:", "\nfp32_train:");
+  const std::string text =
+      renamed(renamed(demo_config(), "\npact_train:", "\nslim_train:"), "\nnorm_train:", "\nfp32_train:");
   const auto findings = check_anchors(parse(text), ocr().anchors);
   EXPECT_TRUE(findings.errors.empty()) << findings.errors[0].str();
   ASSERT_EQ(findings.notes.size(), 2u);
-  EXPECT_EQ(findings.notes[1].str(), "alexnet.txt:17: expected key 'pact_train' (or 'quant_train', 'quant_export'), "
-                                     "found 'slim_train'; the runner reads this line by position and never compares "
-                                     "its key, so it is accepted");
+  EXPECT_EQ(findings.notes[1].str(),
+            "alexnet.txt:17: expected key 'pact_train' (or 'quant_train', 'quant_export'), "
+            "found 'slim_train'; the runner reads this line by position and never compares "
+            "its key, so it is accepted");
 }
 
 TEST(AnchorCheck, AKeyLineWhereAHeaderBelongsIsAnError) {
-  const std::string text = renamed(demo_config(), "===========================eval_params===========================",
-                                   "eval_params:x");
+  const std::string text =
+      renamed(demo_config(), "===========================eval_params===========================", "eval_params:x");
   const auto findings = check_anchors(parse(text), ocr().anchors);
   ASSERT_FALSE(findings.errors.empty());
   EXPECT_EQ(findings.errors[0].str(), "alexnet.txt:23: expected a ===...eval_params...=== header, found 'eval_params'");
@@ -108,8 +110,9 @@ TEST(AnchorCheck, AMissingLineBelowTheLastHeaderIsAnErrorNotARename) {
 // A renamed key above the gap stays in place; the gap below it is still found.
 TEST(AnchorCheck, ARenamedKeyAboveAGapDoesNotHideIt) {
   const std::string text = renamed(demo_config(), "\nnorm_train:", "\nfp32_train:");
-  EXPECT_EQ(only_error(without_line(text, 30)).find("alexnet.txt:30: line 30 seems to be missing: expected key "
-                                                    "'norm_export'"),
+  EXPECT_EQ(only_error(without_line(text, 30))
+                .find("alexnet.txt:30: line 30 seems to be missing: expected key "
+                      "'norm_export'"),
             0u);
 }
 
@@ -133,8 +136,9 @@ TEST(AnchorCheck, ATruncatedFileIsNamed) {
   text = text.substr(0, text.find("===========================eval_params"));
   const auto problems = check_anchors(parse(text), ocr().anchors).errors;
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].str(), "alexnet.txt:22: the file ends after 22 non-empty lines; expected a "
-                               "===...eval_params...=== header at non-empty line 23 (is the file truncated?)");
+  EXPECT_EQ(problems[0].str(),
+            "alexnet.txt:22: the file ends after 22 non-empty lines; expected a "
+            "===...eval_params...=== header at non-empty line 23 (is the file truncated?)");
 }
 
 // Default mode must accept every config the reference plans normally: every clean

@@ -44,8 +44,9 @@ TEST(Chains, TheShippedFileNamesTheRunnerOfEveryKindOfConfigInTheCorpus) {
   EXPECT_EQ(chain_of(chains, header("paddle2onnx_params"), "x_paddle2onnx_python_linux_cpu.txt"), "paddle2onnx");
   EXPECT_EQ(chain_of(chains, header("serving_params"), "model_linux_gpu_normal_normal_serving_cpp_linux_gpu_cpu.txt"),
             "serving_infer_cpp");
-  EXPECT_EQ(chain_of(chains, header("serving_params"), "model_linux_gpu_normal_normal_serving_python_linux_gpu_cpu.txt"),
-            "serving_infer_python");
+  EXPECT_EQ(
+      chain_of(chains, header("serving_params"), "model_linux_gpu_normal_normal_serving_python_linux_gpu_cpu.txt"),
+      "serving_infer_python");
   EXPECT_EQ(chain_of(chains, header("cpp_infer_params"), "model_infer_cpp.txt"), "inference_cpp");
   EXPECT_EQ(chain_of(chains, "# model load config", "inference_cpp.txt"), "inference_cpp");
   EXPECT_EQ(chain_of(chains, header("ptq_params"), "train_ptq_infer_python.txt"), "ptq_inference_python");
@@ -125,8 +126,8 @@ TEST(Chains, ScriptKeyTablesAndThePlannerAreReadAndEachProblemHasItsLineAndKey) 
   test::TempDir dir;
   const std::string head = "script_keys:\n  t:\n    convert: [to_x]\n    train: [\"*_train\", \"@trainer\"]\nchains:\n";
   const auto good = load_chains(dir.write("good.yaml", head + "  - name: a\n    match: {header: [x]}\n"
-                                                               "    runners: [a.sh]\n    script_keys: t\n"
-                                                               "    planner: native\n"));
+                                                              "    runners: [a.sh]\n    script_keys: t\n"
+                                                              "    planner: native\n"));
   ASSERT_TRUE(good) << good.error().str();
   const Chain& a = good->chains.at(0);
   ASSERT_EQ(a.script_keys.size(), 3u);
@@ -135,10 +136,11 @@ TEST(Chains, ScriptKeyTablesAndThePlannerAreReadAndEachProblemHasItsLineAndKey) 
   EXPECT_EQ(a.planner, ChainPlanner::kNative);
   EXPECT_EQ(script_keys_of(a, StageKind::kTrain), std::vector<std::string>{"*_train"}) << "@KEY names no key";
 
-  const std::string file = dir.write("bad.yaml", "script_keys:\n  t:\n    flying: [x]\n    infer: [\"@\"]\n"
-                                                 "  u: [a, b]\nchains:\n"
-                                                 "  - name: a\n    match: {header: [x]}\n    runners: [a.sh]\n"
-                                                 "    script_keys: missing\n    planner: magic\n");
+  const std::string file = dir.write("bad.yaml",
+                                     "script_keys:\n  t:\n    flying: [x]\n    infer: [\"@\"]\n"
+                                     "  u: [a, b]\nchains:\n"
+                                     "  - name: a\n    match: {header: [x]}\n    runners: [a.sh]\n"
+                                     "    script_keys: missing\n    planner: magic\n");
   const auto bad = load_chains(file);
   ASSERT_FALSE(bad);
   const std::string text = bad.error().str();
@@ -161,7 +163,8 @@ TEST(Chains, TheShippedTableNamesTheDialectChainAndTheServingClientsBothSpelling
   EXPECT_FALSE(dialect_describes(chains, "serving_params"));
   for (const auto& chain : chains.chains) {
     if (chain.name != "serving_infer_python") continue;
-    EXPECT_EQ(script_keys_of(chain, StageKind::kInfer), (std::vector<std::string>{"pipline", "pipeline", "http_client"}));
+    EXPECT_EQ(script_keys_of(chain, StageKind::kInfer),
+              (std::vector<std::string>{"pipline", "pipeline", "http_client"}));
     EXPECT_EQ(chain.status_logs.front(), "results_serving.log") << "where its native plan writes its status lines";
   }
 }

@@ -11,8 +11,8 @@ namespace {
 namespace TIPC_TEST_FILE {
 
 TEST(Dialect, EveryShippedDialectLoads) {
-  for (const char* name : {"paddleocr", "paddleclas", "paddledetection", "paddleseg", "paddlevideo", "paddlegan",
-                           "template"}) {
+  for (const char* name :
+       {"paddleocr", "paddleclas", "paddledetection", "paddleseg", "paddlevideo", "paddlegan", "template"}) {
     const auto d = load_dialect(test::dialect_dir(), name);
     ASSERT_TRUE(d) << name << ": " << d.error().str();
     EXPECT_EQ(d->name, name);
@@ -74,8 +74,7 @@ TEST(Dialect, ClosedSettingsAreReadIntoTheirWordsOrNamedWithTheKnownOnes) {
   EXPECT_NE(error.find("key 'style': 'export_all' is not one of: export_list, kl_quant, mode_list, none"),
             std::string::npos)
       << error;
-  EXPECT_NE(error.find("key 'skip': unknown skip rule 'cpu_fast_path' (known: cpu_no_mkldnn_fp16, "),
-            std::string::npos)
+  EXPECT_NE(error.find("key 'skip': unknown skip rule 'cpu_fast_path' (known: cpu_no_mkldnn_fp16, "), std::string::npos)
       << error;
   for (const auto& problem : d.error().diagnostics) {
     EXPECT_EQ(problem.file, path);
@@ -96,7 +95,8 @@ TEST(Dialect, EveryProblemOfAFileIsReportedAtOnce) {
   ASSERT_FALSE(d);
   const auto& problems = d.error().diagnostics;
   ASSERT_EQ(problems.size(), 3u) << d.error().str();
-  EXPECT_TRUE(std::is_sorted(problems.begin(), problems.end(), [](const auto& a, const auto& b) { return a.line < b.line; }));
+  EXPECT_TRUE(
+      std::is_sorted(problems.begin(), problems.end(), [](const auto& a, const auto& b) { return a.line < b.line; }));
   EXPECT_NE(d.error().str().find("key 'epoch_bacth': unknown key in the dialect"), std::string::npos);
   EXPECT_NE(d.error().str().find("key 'apply_befor_infer': unknown key in devices"), std::string::npos);
   EXPECT_NE(d.error().str().find("key 'use_gpu_pairing': 'sometimes_"), std::string::npos);

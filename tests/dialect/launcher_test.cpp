@@ -10,7 +10,8 @@ namespace TIPC_TEST_FILE {
 
 TEST(Launcher, ReadsTheNamedLauncher) {
   test::TempDir dir;
-  const std::string file = dir.write("launchers.yaml", "torch-run:\n  multi: torchrun {script}\n  spawns_ranks: true\n");
+  const std::string file =
+      dir.write("launchers.yaml", "torch-run:\n  multi: torchrun {script}\n  spawns_ranks: true\n");
   const auto launcher = load_launcher(file, "torch-run");
   ASSERT_TRUE(launcher) << launcher.error().str();
   EXPECT_EQ(launcher->multi, "torchrun {script}");

@@ -99,8 +99,9 @@ TEST(RunnerScripts, AScriptAnotherChainNamesAsItsRunnerIsThatChains) {
 // The helpers parse configs and define status_check, but report nothing of their own.
 TEST(RunnerSignature, HelperScriptsFitNoChain) {
   const Chains chains = shipped();
-  std::vector<RunnerScript> helpers = {{"common_func.sh", without_comment_lines(test::slurp(
-                                           test::source_dir() + "/tests/fixtures/template_serving/common_func.sh"))}};
+  std::vector<RunnerScript> helpers = {
+      {"common_func.sh",
+       without_comment_lines(test::slurp(test::source_dir() + "/tests/fixtures/template_serving/common_func.sh"))}};
   if (fs::exists(corpus_runners())) {
     RunnerScripts corpus;
     for (const auto& dir : corpus_test_tipc_directories()) {

@@ -73,11 +73,12 @@ const std::vector<std::pair<std::string, std::string>> kOldNames = {
 };
 
 TEST(TemplateVariables, ThePlannersNamesAndLineVariablesAreKnown) {
-  for (const char* name : {"trainer", "log_dir", "stage_log", "status_word", "infer_model_weights_arg", "key_35",
-                           "value_7", "arg_12"}) {
+  for (const char* name :
+       {"trainer", "log_dir", "stage_log", "status_word", "infer_model_weights_arg", "key_35", "value_7", "arg_12"}) {
     EXPECT_TRUE(is_planner_variable(name)) << name;
   }
-  for (const char* name : {"trainr", "key_", "key_x", "log", "", "set_12"}) EXPECT_FALSE(is_planner_variable(name)) << name;
+  for (const char* name : {"trainr", "key_", "key_x", "log", "", "set_12"})
+    EXPECT_FALSE(is_planner_variable(name)) << name;
 }
 
 TEST(TemplateVariables, EveryOldNameHasACurrentNameThatIsNoOldName) {
@@ -123,8 +124,8 @@ std::string load_error(test::TempDir& dir, const std::string& text) {
 }
 
 TEST(TemplateVariables, EveryShippedDialectLoads) {
-  for (const char* name : {"paddleocr", "paddleclas", "paddledetection", "paddleseg", "paddlevideo", "paddlegan",
-                           "template"}) {
+  for (const char* name :
+       {"paddleocr", "paddleclas", "paddledetection", "paddleseg", "paddlevideo", "paddlegan", "template"}) {
     const auto loaded = load_dialect_file(test::dialect_dir() + "/" + name + ".yaml");
     ASSERT_TRUE(loaded) << name << ": " << loaded.error().str();
     EXPECT_TRUE(loaded->warnings.empty()) << name << ": " << loaded->warnings.front().str();
@@ -144,8 +145,9 @@ TEST(TemplateVariables, AMisspeltVariableIsRefusedAtLoadWithItsLineAndKey) {
 TEST(TemplateVariables, SlotsOfTheDialectAreVariablesAndTheirByIsChecked) {
   test::TempDir dir;
   EXPECT_EQ(load_error(dir, ocr_dialect_with("{amp}", "{amp}{amp}")), "loaded");
-  EXPECT_NE(load_error(dir, ocr_dialect_with("amp: {by: autocast", "amp: {by: autocats")).find("unknown variable {autocats}"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error(dir, ocr_dialect_with("amp: {by: autocast", "amp: {by: autocats")).find("unknown variable {autocats}"),
+      std::string::npos);
   const std::string unclosed = load_error(dir, ocr_dialect_with("{mode}\"", "{mode\""));
   EXPECT_NE(unclosed.find("paddleocr.yaml:22: key 'log_dir': a '{' that is not closed"), std::string::npos) << unclosed;
 }
@@ -168,8 +170,8 @@ std::string with_old_names(std::string text) {
 }
 
 const std::vector<std::pair<std::string, std::string>> kDialectOfRepo = {
-    {"PaddleOCR", "paddleocr"},   {"PaddleClas", "paddleclas"}, {"PaddleDetection", "paddledetection"},
-    {"PaddleSeg", "paddleseg"},   {"PaddleVideo", "paddlevideo"}, {"PaddleGAN", "paddlegan"},
+    {"PaddleOCR", "paddleocr"}, {"PaddleClas", "paddleclas"},   {"PaddleDetection", "paddledetection"},
+    {"PaddleSeg", "paddleseg"}, {"PaddleVideo", "paddlevideo"}, {"PaddleGAN", "paddlegan"},
     {"models", "template"}};
 
 // A dialect directory (with the launchers and chains files beside it) whose dialect files are
@@ -196,7 +198,7 @@ TEST(TemplateVariables, AFileWithOldNamesLoadsWithOneWarningNamingEachOldNameAnd
   ASSERT_EQ(loaded->warnings.size(), 1u);
   const std::string warning = loaded->warnings.front().str();
   EXPECT_TRUE(warning.starts_with(path + ":22: key 'log_dir': old template variable names, still read: {model} is now "
-                                  "{model_name} (line 22), {LOG} is now {log_dir} (line 23), "))
+                                         "{model_name} (line 22), {LOG} is now {log_dir} (line 23), "))
       << warning;
   EXPECT_NE(warning.find("{ugk} is now {infer_use_gpu_key} (line " + line_of("{ugk}") + ")"), std::string::npos)
       << warning;
@@ -280,7 +282,8 @@ TEST(TemplateVariables, DialectFilesWithTheOldNamesPlanTheCorpusByteForByte) {
     const std::size_t step = std::max<std::size_t>(1, runs.size() / kRunsPerRepository);
     for (std::size_t k = 0; k < runs.size(); k += step) {
       const auto& run = runs[k];
-      const auto text = config::read_config_text((test::corpus_dir() / run.corpus()["config_file"].get<std::string>()).string());
+      const auto text =
+          config::read_config_text((test::corpus_dir() / run.corpus()["config_file"].get<std::string>()).string());
       if (!text) continue;
       for (const bool compat : {true, false}) {
         plan::PlanOptions options;
@@ -299,7 +302,8 @@ TEST(TemplateVariables, DialectFilesWithTheOldNamesPlanTheCorpusByteForByte) {
       }
     }
   }
-  std::cout << plans - differences << " of " << plans << " plans (" << stages << " stages) the same with the old names\n";
+  std::cout << plans - differences << " of " << plans << " plans (" << stages
+            << " stages) the same with the old names\n";
   EXPECT_EQ(differences, 0);
   EXPECT_GT(stages, 0);
 }
@@ -323,7 +327,8 @@ TEST(TemplateVariables, TheDemosDryRunIsTheSameWithTheOldNamesAndWarnsOnce) {
     EXPECT_EQ(old.exit_code, 0) << old.err;
     EXPECT_EQ(old.out, shipped.out) << mode;
     EXPECT_EQ(shipped.err.find("old template variable names"), std::string::npos) << shipped.err;
-    const std::string warning = "tipc-run: warning: " + old_dir + "/paddleocr.yaml:22: key 'log_dir': old template "
+    const std::string warning = "tipc-run: warning: " + old_dir +
+                                "/paddleocr.yaml:22: key 'log_dir': old template "
                                 "variable names, still read: {model} is now {model_name} (line 22)";
     const auto at = old.err.find(warning);
     EXPECT_NE(at, std::string::npos) << old.err;

@@ -45,7 +45,7 @@ struct Sample {
 };
 struct State {
   std::map<std::string, unsigned long long> memory_mib;  // by uuid: the memory lines
-  std::vector<Device> devices;  // GPUs and MIG devices, in file order
+  std::vector<Device> devices;                           // GPUs and MIG devices, in file order
   std::vector<Process> processes;
   std::vector<Sample> samples;
 };

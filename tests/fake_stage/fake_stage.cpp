@@ -111,20 +111,29 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     const char* value = i + 1 < argc ? argv[i + 1] : "";
-    if (flag == "--record") record = argv[++i];
-    else if (flag == "--children") children = argv[++i];
-    else if (flag == "--sleep") sleep_for(std::atof(argv[++i]));
-    else if (flag == "--print") std::printf("%s\n", argv[++i]);
-    else if (flag == "--stderr") std::fprintf(stderr, "%s\n", argv[++i]);
-    else if (flag == "--exit") exit_code = std::atoi(argv[++i]);
-    else if (flag == "--signal") die_by = std::atoi(argv[++i]);
-    else if (flag == "--ignore-term") signal(SIGTERM, SIG_IGN);
-    else if (flag == "--write") std::ofstream(argv[++i]) << "ok\n";
-    else if (flag == "--record-node") append_line(argv[++i], node_line());
+    if (flag == "--record")
+      record = argv[++i];
+    else if (flag == "--children")
+      children = argv[++i];
+    else if (flag == "--sleep")
+      sleep_for(std::atof(argv[++i]));
+    else if (flag == "--print")
+      std::printf("%s\n", argv[++i]);
+    else if (flag == "--stderr")
+      std::fprintf(stderr, "%s\n", argv[++i]);
+    else if (flag == "--exit")
+      exit_code = std::atoi(argv[++i]);
+    else if (flag == "--signal")
+      die_by = std::atoi(argv[++i]);
+    else if (flag == "--ignore-term")
+      signal(SIGTERM, SIG_IGN);
+    else if (flag == "--write")
+      std::ofstream(argv[++i]) << "ok\n";
+    else if (flag == "--record-node")
+      append_line(argv[++i], node_line());
     else if (flag == "--fail-if-missing") {
       if (access(argv[++i], F_OK) != 0) exit_code = 1;
-    }
-    else if (flag == "--print-mb") {
+    } else if (flag == "--print-mb") {
       const long mib = std::atol(argv[++i]);
       std::string line(1023, 'x');
       line += '\n';

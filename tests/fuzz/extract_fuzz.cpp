@@ -330,7 +330,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string digest = sha.hex_digest();
 
   // Smaller limits than the defaults keep the disk use low; the checks are the same code.
-  const tipc::data::ExtractLimits limits{.max_total_bytes = 64u << 20, .max_entries = 10000, .max_entry_bytes = 32u << 20};
+  const tipc::data::ExtractLimits limits{
+      .max_total_bytes = 64u << 20, .max_entries = 10000, .max_entry_bytes = 32u << 20};
   const tipc::data::DataStep step{s.archive.string(), s.dest.string(), "data"};
   g_checked = 0;
   g_armed = true;

@@ -24,7 +24,8 @@ int replay(const std::filesystem::path& file) {
     return 1;
   }
   const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());  // aborts on a failed check
+  LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                         bytes.size());  // aborts on a failed check
   return 0;
 }
 

@@ -73,7 +73,8 @@ TEST(GateFigures, EvalMetricsTimingsAndCheckValues) {
 }
 
 TEST(GateFigures, DefaultDirections) {
-  for (const char* lower : {"loss", "CELoss", "batch_cost", "latency", "total_ms", "max_mem_reserved_mb", "cer", "wer"}) {
+  for (const char* lower :
+       {"loss", "CELoss", "batch_cost", "latency", "total_ms", "max_mem_reserved_mb", "cer", "wer"}) {
     EXPECT_EQ(default_direction(lower), stats::Better::kLower) << lower;
   }
   for (const char* higher : {"top1", "acc", "mAP", "hmean", "miou", "ips", "precision"}) {
@@ -97,7 +98,8 @@ TEST(GateFigures, TheDriversGpuFiguresPeakMemoryAndUtilisationGatedPowerRecorded
             std::tuple("%", stats::Better::kHigher, std::vector<double>{85}, true));
   const Figure* power = find(figures, "gpu:power_mean_watts");
   ASSERT_TRUE(power);
-  EXPECT_EQ(std::tie(power->unit, power->better, power->gated_by_default), std::tuple("W", stats::Better::kLower, false));
+  EXPECT_EQ(std::tie(power->unit, power->better, power->gated_by_default),
+            std::tuple("W", stats::Better::kLower, false));
   EXPECT_EQ(figures.size(), 3u);  // the peaks of utilisation and power are shown, not compared
 
   // A MIG device reports no utilisation nor power: only what the driver gave is a figure.

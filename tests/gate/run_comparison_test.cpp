@@ -17,7 +17,8 @@ report::StageReport stage(const std::string& id, run::Status result, std::map<st
 
 RunSnapshot run_of(std::vector<report::StageReport> stages) {
   report::RunReport run;
-  run.plans.push_back({"test_tipc/configs/m/train.txt", "/abs/train.txt", "lite_train_lite_infer", "m", "", "", "", {}});
+  run.plans.push_back(
+      {"test_tipc/configs/m/train.txt", "/abs/train.txt", "lite_train_lite_infer", "m", "", "", "", {}});
   run.plans.back().stages = std::move(stages);
   return snapshot_of(run, "run");
 }

@@ -40,8 +40,7 @@ TEST_F(ReportTrends, ARecordedRunsReportShowsItsFiguresOverTheRunsWithTheRegress
       << html;
   EXPECT_EQ(test::occurrences(html, "<circle class=\"point trend-regressed trend-current\""), 1u);
   EXPECT_EQ(test::occurrences(html, "class=\"ring trend-baseline\""), 1u);
-  EXPECT_NE(html.find("REGRESSED: 0.9 -&gt; 0.8, -11.11% against the baseline, run 1</td>"), std::string::npos)
-      << html;
+  EXPECT_NE(html.find("REGRESSED: 0.9 -&gt; 0.8, -11.11% against the baseline, run 1</td>"), std::string::npos) << html;
 
   // `tipc-run report DIR` finds the run in the history by its start and adds the same
   // section, compared with the run before it (the report knows no --baseline).

@@ -28,12 +28,14 @@ void expect_same(const gate::RunSnapshot& a, const gate::RunSnapshot& b) {
   for (std::size_t i = 0; i < a.stages.size(); ++i) {
     const auto &x = a.stages[i], &y = b.stages[i];
     EXPECT_EQ(std::tie(x.config, x.mode, x.stage, x.kind, x.result, x.seconds),
-              std::tie(y.config, y.mode, y.stage, y.kind, y.result, y.seconds)) << x.stage;
+              std::tie(y.config, y.mode, y.stage, y.kind, y.result, y.seconds))
+        << x.stage;
     ASSERT_EQ(x.figures.size(), y.figures.size()) << x.stage;
     for (std::size_t f = 0; f < x.figures.size(); ++f) {
       const auto &p = x.figures[f], &q = y.figures[f];
       EXPECT_EQ(std::tie(p.name, p.unit, p.better, p.samples, p.gated_by_default),
-                std::tie(q.name, q.unit, q.better, q.samples, q.gated_by_default)) << p.name;
+                std::tie(q.name, q.unit, q.better, q.samples, q.gated_by_default))
+          << p.name;
     }
   }
 }
@@ -197,9 +199,7 @@ TEST(RunHistory, TwoRunsCreatingANewFileAtOnceBothRecord) {
 TEST(RunHistory, ANewerSchemaOrAnotherFileIsRefusedWithTheFileNamed) {
   test::TempDir dir;
   const std::string newer = (dir.path() / "newer.sqlite").string();
-  {
-    RunHistory history = opened(newer);
-  }
+  { RunHistory history = opened(newer); }
   {
     auto db = Database::open(newer, 100);
     ASSERT_TRUE(db && db->execute("PRAGMA user_version = 99"));
@@ -207,7 +207,7 @@ TEST(RunHistory, ANewerSchemaOrAnotherFileIsRefusedWithTheFileNamed) {
   const auto refused = RunHistory::open(newer);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().str(), newer + ": the run history has schema version 99, newer than this tipc-run's " +
-                                     std::to_string(kSchemaVersion));
+                                       std::to_string(kSchemaVersion));
 
   const std::string garbage = dir.write("garbage.sqlite", std::string(4096, 'x'));
   const auto damaged = RunHistory::open(garbage);

@@ -80,7 +80,8 @@ TEST_F(HistoryRecording, ABaselineGatesTheRunAtItsEnd) {
       << worse.out;
   EXPECT_NE(worse.out.find("eval:top1  0.9 -> 0.8  -11.11%"), std::string::npos) << worse.out;
   EXPECT_NE(worse.out.find("recorded as run 2"), std::string::npos) << worse.out;
-  EXPECT_TRUE(worse.out.ends_with("tipc-run: exit 6: the run passed, and regressed against its baseline (--baseline)\n"))
+  EXPECT_TRUE(
+      worse.out.ends_with("tipc-run: exit 6: the run passed, and regressed against its baseline (--baseline)\n"))
       << worse.out;
   const auto again = run({"--baseline", "2"});  // the same figures: unchanged
   EXPECT_EQ(again.exit_code, 0) << again.out;

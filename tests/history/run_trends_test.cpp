@@ -54,8 +54,8 @@ TEST_F(RunTrends, EachGatedFigureOfAPassedStageIsOneChartOverTheRuns) {
   for (const auto& c : all.charts) metrics.push_back(c.stage + " " + c.metric);
   // Not train:top1 (a train log's value), the step costs (ips carries the same steps, with
   // samples) nor the check values: recorded, not gated.
-  EXPECT_EQ(metrics, (std::vector<std::string>{"norm_train/gpus_-1/train ips",
-                                               "norm_train/gpus_-1/train max_mem_reserved_mb"}));
+  EXPECT_EQ(metrics,
+            (std::vector<std::string>{"norm_train/gpus_-1/train ips", "norm_train/gpus_-1/train max_mem_reserved_mb"}));
   const auto* ips = chart(all, "ips");
   ASSERT_TRUE(ips);
   EXPECT_EQ(values(*ips), (std::vector<double>{120, 121, 96, 97}));

@@ -25,7 +25,8 @@ using test::shell_quote;
 test::RunResult run_shell(const std::string& command) {
   test::TempDir capture;
   const std::string out = (capture.path() / "out").string(), err = (capture.path() / "err").string();
-  const int status = std::system(("(" + command + ") >" + shell_quote(out) + " 2>" + shell_quote(err) + " </dev/null").c_str());
+  const int status =
+      std::system(("(" + command + ") >" + shell_quote(out) + " 2>" + shell_quote(err) + " </dev/null").c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::slurp(out), test::slurp(err)};
 }
 
@@ -95,10 +96,10 @@ TEST_F(InstallTest, TheInstalledBinaryTracesWithTheStandInInstalledForIt) {
              "===========================train_params===========================\nmodel_name:MyModel\n"
              "python:python3.7\ngpu_list:0\ntrainer:norm_train\nnorm_train:tools/train.py\n");
   repo.write("test_tipc/test_train_inference_python.sh", "python3.7 tools/train.py --epochs=1 > train.log 2>&1\n");
-  const auto r = run_shell("cd " + shell_quote(repo.path().string()) +
-                           " && env -u TIPC_DIALECT_DIR -u TIPC_STAND_IN TIPC_TRACE_CACHE= " +
-                           shell_quote(installed("bin/tipc-run").string()) +
-                           " test_tipc/configs/m/train_infer_python.txt lite_train_lite_infer --dry-run --plan-from runner");
+  const auto r = run_shell(
+      "cd " + shell_quote(repo.path().string()) + " && env -u TIPC_DIALECT_DIR -u TIPC_STAND_IN TIPC_TRACE_CACHE= " +
+      shell_quote(installed("bin/tipc-run").string()) +
+      " test_tipc/configs/m/train_infer_python.txt lite_train_lite_infer --dry-run --plan-from runner");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("planned by tracing the repository's runner"), std::string::npos) << r.err;
 }
@@ -108,11 +109,11 @@ TEST_F(InstallTest, TheInstalledBinaryTracesWithTheStandInInstalledForIt) {
 class InstalledCompletion : public InstallTest {
  public:
   std::string complete(const std::string& words) const {
-    const std::string script =
-        "source " + shell_quote(installed("share/bash-completion/completions/tipc-run").string()) +
-        " && unset TIPC_DIALECT_DIR && PATH=" + shell_quote(installed("bin").string()) + ":$PATH && cd " +
-        shell_quote(repo_.path().string()) + " && COMP_WORDS=(" + words +
-        ") && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _tipc_run && echo \"${COMPREPLY[*]}\"";
+    const std::string script = "source " +
+                               shell_quote(installed("share/bash-completion/completions/tipc-run").string()) +
+                               " && unset TIPC_DIALECT_DIR && PATH=" + shell_quote(installed("bin").string()) +
+                               ":$PATH && cd " + shell_quote(repo_.path().string()) + " && COMP_WORDS=(" + words +
+                               ") && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _tipc_run && echo \"${COMPREPLY[*]}\"";
     const auto r = run_shell("bash -c " + shell_quote(script));
     EXPECT_EQ(r.exit_code, 0) << words << ": " << r.err;
     return r.out;
@@ -137,8 +138,8 @@ class InstalledCompletion : public InstallTest {
 
 // An option as a --help text lists it: its names, and its values where they are a closed set.
 struct HelpOption {
-  std::vector<std::string> names;   // "-x", "--fail-fast"
-  std::set<std::string> values;     // from CLI11's "TEXT:{a,b}" or "ENUM:value in {a->0,b->1} OR {0,1}"
+  std::vector<std::string> names;  // "-x", "--fail-fast"
+  std::set<std::string> values;    // from CLI11's "TEXT:{a,b}" or "ENUM:value in {a->0,b->1} OR {0,1}"
 };
 
 // The lines under "Options:" up to the first empty one. A line that starts with "  -" names

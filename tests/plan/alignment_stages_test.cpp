@@ -49,7 +49,8 @@ TEST(AlignmentStages, RunsInTheRunDirectoryNotInTheCwdOfTheStageItFollows) {
   plans[0].run_dir = "tutorials/step6";
   plans[0].stages[2].cwd = "deploy/serving";
   const auto added = add_alignment_stages(
-      plans, {check("gt", "cpu/infer/fp32_bs1", CheckKind::kCompareResults, {"--gt", "results/*.txt", "--log", "{log}"})},
+      plans,
+      {check("gt", "cpu/infer/fp32_bs1", CheckKind::kCompareResults, {"--gt", "results/*.txt", "--log", "{log}"})},
       "/opt/tipc-run");
   ASSERT_TRUE(added.has_value()) << added.error().str();
   EXPECT_EQ(plans[0].stages.back().cwd, "tutorials/step6");
@@ -57,22 +58,25 @@ TEST(AlignmentStages, RunsInTheRunDirectoryNotInTheCwdOfTheStageItFollows) {
 
 TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
   std::vector<Plan> plans{demo_plan()};
-  const auto added = add_alignment_stages(
-      plans, {check("eager_vs_ts", "export", CheckKind::kDiff, {"{model_dir}/forward_eager.npy", "{model_dir}/forward_ts.npy"})},
-      "/opt/tipc-run");
+  const auto added = add_alignment_stages(plans,
+                                          {check("eager_vs_ts", "export", CheckKind::kDiff,
+                                                 {"{model_dir}/forward_eager.npy", "{model_dir}/forward_ts.npy"})},
+                                          "/opt/tipc-run");
   ASSERT_TRUE(added.has_value()) << added.error().str();
   ASSERT_EQ(plans[0].stages.size(), 8u);
   const Stage& cpu = plans[0].stages[6];
   EXPECT_EQ(cpu.id, "cpu/export/check/eager_vs_ts");
   EXPECT_EQ(cpu.kind, StageKind::kCheck);
   EXPECT_EQ(cpu.deps, std::vector<std::string>{"cpu/export"});
-  EXPECT_EQ(cpu.argv, (std::vector<std::string>{"/opt/tipc-run", "diff",
-                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_eager.npy",
-                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_ts.npy", "--json",
-                                                "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.json"}));
+  EXPECT_EQ(cpu.argv,
+            (std::vector<std::string>{
+                "/opt/tipc-run", "diff", "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_eager.npy",
+                "test_tipc/output/alexnet/lite_train_lite_infer/cpu/forward_ts.npy", "--json",
+                "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.json"}));
   EXPECT_EQ(cpu.log, "test_tipc/output/alexnet/lite_train_lite_infer/cpu_export_check_eager_vs_ts.log");
-  EXPECT_EQ(cpu.check, (CheckSpec{CheckKind::kDiff, "test_tipc/output/alexnet/lite_train_lite_infer/"
-                                                     "cpu_export_check_eager_vs_ts.json"}));
+  EXPECT_EQ(cpu.check, (CheckSpec{CheckKind::kDiff,
+                                  "test_tipc/output/alexnet/lite_train_lite_infer/"
+                                  "cpu_export_check_eager_vs_ts.json"}));
   EXPECT_EQ(cpu.results_log.status_log, cpu.log);
   EXPECT_EQ(cpu.needs.gpus, 0);
   EXPECT_EQ(plans[0].stages[7].deps, std::vector<std::string>{"gpu/export"});
@@ -81,7 +85,8 @@ TEST(AlignmentStages, OneCheckPerProducingStageDependingOnIt) {
 TEST(AlignmentStages, AfterGlobSelectsStagesByIdAndLogIsTheProducersLog) {
   std::vector<Plan> plans{demo_plan()};
   const auto added = add_alignment_stages(
-      plans, {check("gt", "*/infer/*fp32*", CheckKind::kCompareResults, {"--gt", "results/{model}_*.txt", "--log", "{log}"})},
+      plans,
+      {check("gt", "*/infer/*fp32*", CheckKind::kCompareResults, {"--gt", "results/{model}_*.txt", "--log", "{log}"})},
       "tipc-run");
   ASSERT_TRUE(added.has_value()) << added.error().str();
   ASSERT_EQ(plans[0].stages.size(), 7u) << "fp16 inference has no check";
@@ -89,9 +94,10 @@ TEST(AlignmentStages, AfterGlobSelectsStagesByIdAndLogIsTheProducersLog) {
   EXPECT_EQ(gt.id, "cpu/infer/fp32_bs1/check/gt");
   EXPECT_EQ(gt.argv[3], "results/alexnet_*.txt");
   EXPECT_EQ(gt.argv[5], "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log");
-  EXPECT_EQ(gt.results_log.command, "tipc-run compare-results --gt 'results/alexnet_*.txt' --log "
-                        "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log --json "
-                        "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1_check_gt.json");
+  EXPECT_EQ(gt.results_log.command,
+            "tipc-run compare-results --gt 'results/alexnet_*.txt' --log "
+            "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1.log --json "
+            "test_tipc/output/alexnet/lite_train_lite_infer/infer_fp32_bs1_check_gt.json");
 }
 
 TEST(AlignmentStages, ChecksSpreadOverEveryPlanOfASuite) {
@@ -114,11 +120,13 @@ TEST(AlignmentStages, AfterMatchingNothingIsAnErrorNamingTheSettingsLine) {
 
 TEST(AlignmentStages, UnknownVariableOrMissingModelDirIsAnError) {
   std::vector<Plan> plans{demo_plan()};
-  const auto unknown = add_alignment_stages(plans, {check("c", "export", CheckKind::kDiff, {"{save_dir}/a.npy", "b"})}, "t");
+  const auto unknown =
+      add_alignment_stages(plans, {check("c", "export", CheckKind::kDiff, {"{save_dir}/a.npy", "b"})}, "t");
   ASSERT_FALSE(unknown.has_value());
   EXPECT_NE(unknown.error().str().find("known: {model_dir}, {log}"), std::string::npos) << unknown.error().str();
   plans[0].stages[1].model_dir.clear();
-  const auto no_dir = add_alignment_stages(plans, {check("c", "cpu/export", CheckKind::kDiff, {"{model_dir}/a.npy", "b"})}, "t");
+  const auto no_dir =
+      add_alignment_stages(plans, {check("c", "cpu/export", CheckKind::kDiff, {"{model_dir}/a.npy", "b"})}, "t");
   ASSERT_FALSE(no_dir.has_value());
   EXPECT_NE(no_dir.error().str().find("stage cpu/export has no model directory"), std::string::npos);
 }
@@ -128,7 +136,8 @@ TEST(AlignmentStages, ACheckWithModesFollowsOnlyThePlansOfThoseModes) {
   plans[1].mode = "whole_infer";
   auto exact = check("exact", "*/infer/*fp32*", CheckKind::kCompareResults, {"--log", "{log}"});
   exact.modes = {"whole_infer"};
-  auto labels = check("labels", "*/infer/*fp32*", CheckKind::kCompareResults, {"--log", "{log}", "--compare", "labels"});
+  auto labels =
+      check("labels", "*/infer/*fp32*", CheckKind::kCompareResults, {"--log", "{log}", "--compare", "labels"});
   labels.modes = {"lite_train_lite_infer", "whole_train_whole_infer"};
   ASSERT_TRUE(add_alignment_stages(plans, {exact, labels}, "t"));
   ASSERT_EQ(plans[0].stages.size(), 7u);

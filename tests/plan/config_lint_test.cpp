@@ -37,9 +37,10 @@ TEST(ConfigLint, TheDemoConfigIsClean) {
 TEST(ConfigLint, AParameterLineWithoutAColonIsAnErrorWithItsFix) {
   const auto found = lint_config(split(test::replaced(demo(), "--seed:42", "--seed 42")), nullptr);
   ASSERT_EQ(found.errors.size(), 1u);
-  EXPECT_EQ(found.errors[0].str(), "alexnet.txt:13: no ':' in this line: the runner reads it all as a key with an "
-                                   "empty value, so the parameter disappears from every command; write it as "
-                                   "KEY:VALUE ('--seed:42')");
+  EXPECT_EQ(found.errors[0].str(),
+            "alexnet.txt:13: no ':' in this line: the runner reads it all as a key with an "
+            "empty value, so the parameter disappears from every command; write it as "
+            "KEY:VALUE ('--seed:42')");
   EXPECT_EQ(found.errors[0].key, "--seed 42");
   const auto bare = lint_config(split(test::replaced(demo(), "--seed:42", "--seed")), nullptr);
   ASSERT_EQ(bare.errors.size(), 1u);
@@ -57,9 +58,10 @@ TEST(ConfigLint, AUseGpuListShorterThanTheGpuListIsAWarningNamingTheUnpairedElem
   const auto found = lint_config(split(text), &dialect_named("paddleocr"));
   EXPECT_TRUE(found.errors.empty());
   ASSERT_EQ(found.warnings.size(), 1u);
-  EXPECT_EQ(found.warnings[0].str(), "alexnet.txt:5: 2 values for 3 gpu_list elements ('-1|0|0,1'): the runner pairs "
-                                     "them by position, so no --use-gpu parameter reaches the train of gpu element "
-                                     "'0,1'; give one value per element ('--use-gpu:False|True|True')");
+  EXPECT_EQ(found.warnings[0].str(),
+            "alexnet.txt:5: 2 values for 3 gpu_list elements ('-1|0|0,1'): the runner pairs "
+            "them by position, so no --use-gpu parameter reaches the train of gpu element "
+            "'0,1'; give one value per element ('--use-gpu:False|True|True')");
   EXPECT_EQ(found.warnings[0].key, "--use-gpu");
 }
 
@@ -69,10 +71,11 @@ TEST(ConfigLint, AQuantListShorterThanTheInferModesIsAWarning) {
       test::replaced(demo(), "infer_export:models/alexnet/export_model.py", "infer_mode:norm|kl_quant|pact");
   const auto found = lint_config(split(text), &dialect_named("paddledetection"));
   ASSERT_EQ(found.warnings.size(), 1u);
-  EXPECT_EQ(found.warnings[0].str(), "alexnet.txt:39: 1 value for 3 infer_mode elements ('norm|kl_quant|pact'): the "
-                                     "runner pairs them by position, so no infer_quant flag reaches infer mode "
-                                     "'kl_quant', 'pact' (it runs with an empty one); give one value per element "
-                                     "('infer_quant:False|False|False')");
+  EXPECT_EQ(found.warnings[0].str(),
+            "alexnet.txt:39: 1 value for 3 infer_mode elements ('norm|kl_quant|pact'): the "
+            "runner pairs them by position, so no infer_quant flag reaches infer mode "
+            "'kl_quant', 'pact' (it runs with an empty one); give one value per element "
+            "('infer_quant:False|False|False')");
   EXPECT_TRUE(lint_config(split(text), &dialect_named("paddleocr")).warnings.empty()) << "not paired there";
 }
 
@@ -99,9 +102,9 @@ TEST(ConfigLint, DefaultModeRefusesWhatCompatPlans) {
   options.rules = &tipc::compat::reference_planning_rules();
   EXPECT_TRUE(plan_config(decoded, dialect_named("paddleocr"), options));
   options.rules = &tipc::plan::native_planning_rules();
-  const auto warned = plan_config(config::parse_config_text(test::replaced(text, "--seed 42", "--seed:42"),
-                                                            "alexnet.txt").value(),
-                                  dialect_named("paddleocr"), options);
+  const auto warned =
+      plan_config(config::parse_config_text(test::replaced(text, "--seed 42", "--seed:42"), "alexnet.txt").value(),
+                  dialect_named("paddleocr"), options);
   ASSERT_TRUE(warned) << warned.error().str();
   EXPECT_TRUE(std::any_of(warned->warnings.begin(), warned->warnings.end(),
                           [](const Diagnostic& d) { return d.line == 5 && d.key == "--use-gpu"; }));

@@ -12,14 +12,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "dialect/dialect.h"
 #include "compat/reference_planning_rules.h"
+#include "dialect/dialect.h"
 #include "plan/plan_file.h"
-#include "support/paths.h"
 #include "support/golden_trace.h"
+#include "support/paths.h"
 #include "support/run_binary.h"
-#include "support/traced_corpus.h"
 #include "support/text_lines.h"
+#include "support/traced_corpus.h"
 
 namespace tipc::plan {
 namespace {
@@ -126,7 +126,8 @@ std::string first_difference(const std::vector<std::string>& want, const std::ve
 }
 
 // How many failing runs a test prints in full (TIPC_CONFORMANCE_REPORT overrides, for debugging a dialect).
-const int kReportedFailures = std::getenv("TIPC_CONFORMANCE_REPORT") ? std::atoi(std::getenv("TIPC_CONFORMANCE_REPORT")) : 5;
+const int kReportedFailures =
+    std::getenv("TIPC_CONFORMANCE_REPORT") ? std::atoi(std::getenv("TIPC_CONFORMANCE_REPORT")) : 5;
 
 struct Tally {
   int argv_pass = 0, argv_fail = 0, cmds_pass = 0, cmds_fail = 0, log_pass = 0, log_fail = 0, commands = 0;
@@ -153,7 +154,8 @@ std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dia
   std::vector<std::string> want_text, got_text;
   for (const auto& i : want) want_text.push_back(describe(i));
   for (const auto& i : got) got_text.push_back(describe(i));
-  if (want == got) ++tally.argv_pass;
+  if (want == got)
+    ++tally.argv_pass;
   else {
     ++tally.argv_fail;
     failures.push_back("argv " + first_difference(want_text, got_text));
@@ -162,7 +164,8 @@ std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dia
   for (const auto& stage : plan->stages) shell.push_back(with_placeholder(stage.results_log.shell_text));
   auto raw = lines_of(test::slurp(base + ".raw.cmds"));
   std::erase_if(raw, [](const std::string& l) { return l.empty(); });
-  if (raw == shell) ++tally.cmds_pass;
+  if (raw == shell)
+    ++tally.cmds_pass;
   else {
     ++tally.cmds_fail;
     failures.push_back("raw.cmds " + first_difference(raw, shell));
@@ -170,7 +173,8 @@ std::vector<std::string> check_run(const fs::path& meta_file, const dialect::Dia
   if (corpus["compare"]["results_log"].get<bool>()) {
     const std::string want_log = golden_status_log(base + ".results_python.log");
     const std::string got_log = status_log(*plan);
-    if (want_log == got_log) ++tally.log_pass;
+    if (want_log == got_log)
+      ++tally.log_pass;
     else {
       ++tally.log_fail;
       failures.push_back("results_python.log " + first_difference(lines_of(want_log), lines_of(got_log)));
@@ -202,10 +206,11 @@ void run_repo(const std::string& repo) {
       ADD_FAILURE() << meta_file.filename() << "\n" << fmt::format("{}", fmt::join(failures, "\n"));
     }
   }
-  std::cout << fmt::format("{} conformance ({} runs, {} commands): argv {} passed, {} failed; raw.cmds {} passed, {} "
-                           "failed; results_python.log {} passed, {} failed\n",
-                           repo, runs, tally.commands, tally.argv_pass, tally.argv_fail, tally.cmds_pass,
-                           tally.cmds_fail, tally.log_pass, tally.log_fail);
+  std::cout << fmt::format(
+      "{} conformance ({} runs, {} commands): argv {} passed, {} failed; raw.cmds {} passed, {} "
+      "failed; results_python.log {} passed, {} failed\n",
+      repo, runs, tally.commands, tally.argv_pass, tally.argv_fail, tally.cmds_pass, tally.cmds_fail, tally.log_pass,
+      tally.log_fail);
   const int passed = tally.argv_pass + tally.cmds_pass + tally.log_pass;
   const int failed = tally.argv_fail + tally.cmds_fail + tally.log_fail;
   std::cout << fmt::format("{}: {} passed, {} failed\n", repo, passed, failed);

@@ -55,8 +55,8 @@ TEST(CrossCheckClaims, ATrainerLineWithEqualsSignsIsNoModeOverride) {
   const auto config = config_from(
       "===train_params===\nmodel_name:m\n--epochs:lite_train_lite_infer=1|whole_train_whole_infer=5\n"
       "trainer:norm_train\nnorm_train:tools/train.py --epochs=1 --batch-size=1 --save_dir=./out\n");
-  const auto plan = traced_plan(
-      {{StageKind::kTrain, "python tools/train.py --epochs=1 --batch-size=1 --save_dir=./out --epochs=1"}});
+  const auto plan =
+      traced_plan({{StageKind::kTrain, "python tools/train.py --epochs=1 --batch-size=1 --save_dir=./out --epochs=1"}});
   EXPECT_TRUE(checked(config, plan).empty()) << listed(checked(config, plan));
 }
 
@@ -65,8 +65,8 @@ TEST(CrossCheckClaims, AnOverrideTheRunnerPassedAsTwoWordsWasNotDropped) {
   const auto passed = traced_plan({{StageKind::kTrain, "python train.py --epochs 1"}});
   EXPECT_TRUE(checked(config, passed).empty()) << listed(checked(config, passed));
   const auto dropped = traced_plan({{StageKind::kTrain, "python train.py"}});
-  const auto found = checked(config_from("===train_params===\nmodel_name:m\n--epochs:whole_train_whole_infer=1\n"),
-                             dropped);
+  const auto found =
+      checked(config_from("===train_params===\nmodel_name:m\n--epochs:whole_train_whole_infer=1\n"), dropped);
   ASSERT_EQ(found.size(), 1u) << listed(found);
   EXPECT_EQ(found[0].line, 3);
   EXPECT_NE(found[0].message.find("is not listed: the runner dropped the parameter"), std::string::npos);

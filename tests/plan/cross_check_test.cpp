@@ -67,9 +67,9 @@ TEST(CrossCheck, TheMisalignedOcrConfigIsAShiftedLineWithFileAndLine) {
 
 TEST(CrossCheck, TheTruncatedClasConfigIsReportedAtItsEnd) {
   if (!fs::exists(corpus_dir())) GTEST_SKIP() << "NOT CHECKED: " << corpus_dir() << " is missing";
-  const auto found = check_corpus_run(
-      "PaddleClas", "PaddleClas__test_tipc__configs__ResNet__ResNet50_vd_train_linux_gpu_use_dali",
-      "test_tipc/configs/ResNet/ResNet50_vd_train_linux_gpu_use_dali.txt", "paddleclas");
+  const auto found =
+      check_corpus_run("PaddleClas", "PaddleClas__test_tipc__configs__ResNet__ResNet50_vd_train_linux_gpu_use_dali",
+                       "test_tipc/configs/ResNet/ResNet50_vd_train_linux_gpu_use_dali.txt", "paddleclas");
   EXPECT_TRUE(std::any_of(found.begin(), found.end(), [](const Diagnostic& d) {
     return d.message.find("truncated") != std::string::npos && d.line > 0;
   })) << all(found);

@@ -11,8 +11,8 @@
 
 #include "config/config_text.h"
 #include "plan/traced_planner.h"
-#include "support/fake_executor.h"
 #include "run/scheduler.h"
+#include "support/fake_executor.h"
 
 namespace tipc::plan {
 namespace {
@@ -49,8 +49,8 @@ TEST(DataFlow, ASecondWriterOfAnOutputFollowsTheFirstInOrderOnlyAndItsReadersRea
 }
 
 TEST(DataFlow, AStageThatOverwritesWhatAnEarlierOneReadsFollowsItInOrderOnly) {
-  const auto edges = data_flow_edges({use({"data/list.txt"}, {}, "out/a.log"),
-                                      use({"tools/make_list.py"}, {"data/list.txt"}, "out/b.log")});
+  const auto edges = data_flow_edges(
+      {use({"data/list.txt"}, {}, "out/a.log"), use({"tools/make_list.py"}, {"data/list.txt"}, "out/b.log")});
   EXPECT_EQ(edges.deps[1], Indices{});
   EXPECT_EQ(edges.after[1], Indices{0});
 }
@@ -58,8 +58,8 @@ TEST(DataFlow, AStageThatOverwritesWhatAnEarlierOneReadsFollowsItInOrderOnly) {
 TEST(DataFlow, AStageWithoutVisibleFlowStillDependsOnWhatCameBefore) {
   PathUse barrier = use({}, {}, "out/op.log");
   barrier.barrier = true;
-  const auto edges = data_flow_edges({use({"tools/train.py"}, {"exp/a"}, "out/t.log"), barrier,
-                                      use({"exp/a"}, {}, "out/e.log")});
+  const auto edges =
+      data_flow_edges({use({"tools/train.py"}, {"exp/a"}, "out/t.log"), barrier, use({"exp/a"}, {}, "out/e.log")});
   EXPECT_EQ(edges.deps[1], Indices{0});
   EXPECT_EQ(edges.deps[2], Indices{1});
 }
@@ -100,8 +100,8 @@ trace::Trace two_gpu_elements() {
     if (gpus == "0,1") train.insert(train.begin(), {"-m", "paddle.distributed.launch", "--gpus=0,1"});
     const std::string n = std::to_string(t.calls.size() + 1);
     t.calls.push_back(traced(train, "out/train_" + n + ".log", gpus));
-    t.calls.push_back(traced({"tools/train.py", "--test-only", "--config", "config_for_tipc.yaml"},
-                             "out/eval_" + n + ".log", gpus));
+    t.calls.push_back(
+        traced({"tools/train.py", "--test-only", "--config", "config_for_tipc.yaml"}, "out/eval_" + n + ".log", gpus));
     t.calls.push_back(traced({"tools/export.py"}, "out/export_" + n + ".log", gpus));
     t.calls.push_back(traced({"tools/infer.py", "--use_gpu=True"}, "out/python_infer_gpu.log", gpus));
     t.calls.push_back(traced({"tools/infer.py", "--use_gpu=False"}, "out/python_infer_cpu.log", gpus));

@@ -49,7 +49,8 @@ TEST(ModeSplit, AModeNoConfigTakesIsAnErrorNamingTheChainsThatHaveIt) {
   const auto split = split_by_mode(files, {"lite_train_lite_infer", "pipeline_infer"}, test::shipped_chains());
   ASSERT_FALSE(split);
   const std::string error = split.error().str();
-  EXPECT_NE(error.find("MODE 'pipeline_infer': no config of this directory takes it (the chains that have it: pipeline_infer_python; "),
+  EXPECT_NE(error.find("MODE 'pipeline_infer': no config of this directory takes it (the chains that have it: "
+                       "pipeline_infer_python; "),
             std::string::npos)
       << error;
   const auto unknown = split_by_mode(files, {"no_such_mode"}, test::shipped_chains());

@@ -30,10 +30,10 @@ TEST(OnnxChainPlanner, ConvertsThenInfersOncePerUseGpuValueWithTheSavedModel) {
   const Stage& convert = plan.stages[0];
   EXPECT_EQ(convert.kind, StageKind::kConvert);
   // --params_filename:null leaves the runner's gap: no flag in argv, the blanks in the command.
-  EXPECT_EQ(convert.argv, (std::vector<std::string>{"paddle2onnx", "--model_dir=./inference/m/",
-                                                    "--model_filename=inference.pdmodel",
-                                                    "--save_file=./inference/onnx/model.onnx", "--opset_version=10",
-                                                    "--enable_onnx_checker=True"}));
+  EXPECT_EQ(convert.argv,
+            (std::vector<std::string>{"paddle2onnx", "--model_dir=./inference/m/", "--model_filename=inference.pdmodel",
+                                      "--save_file=./inference/onnx/model.onnx", "--opset_version=10",
+                                      "--enable_onnx_checker=True"}));
   EXPECT_NE(convert.results_log.command.find("inference.pdmodel   --save_file"), std::string::npos)
       << convert.results_log.command;
   EXPECT_EQ(convert.log, "test_tipc/output/m/paddle2onnx_infer/trans_model.log");
@@ -55,15 +55,17 @@ TEST(OnnxChainPlanner, ConvertsThenInfersOncePerUseGpuValueWithTheSavedModel) {
 // PaddleSeg's and the model tutorials' layout: the model and image lines follow the script.
 TEST(OnnxChainPlanner, PlansTheLayoutWithoutADeviceLineAsOneCpuInference) {
   test::PlannedChain planned;
-  test::plan_chain_text(planned,
-                        test::slurp(test::shared_dir() + "/tipc-corpus/configs/models/tutorials/mobilenetv3_prod/Step6/"
-                                                         "test_tipc/configs/mobilenet_v3_small/paddle2onnx_infer_python.txt"),
-                        "paddle2onnx", "paddle2onnx_infer");
+  test::plan_chain_text(
+      planned,
+      test::slurp(test::shared_dir() + "/tipc-corpus/configs/models/tutorials/mobilenetv3_prod/Step6/"
+                                       "test_tipc/configs/mobilenet_v3_small/paddle2onnx_infer_python.txt"),
+      "paddle2onnx", "paddle2onnx_infer");
   ASSERT_TRUE(planned.plan) << planned.plan.error().str();
   ASSERT_EQ(planned.plan->stages.size(), 2u);
-  EXPECT_EQ(planned.plan->stages[1].argv,
-            (std::vector<std::string>{"python3.7", "deploy/onnx_python/infer.py", "--img_path=./lite_data/test/demo.jpg",
-                                      "--onnx_file=./inference/mobilenet_v3_small_onnx/model.onnx"}));
+  EXPECT_EQ(
+      planned.plan->stages[1].argv,
+      (std::vector<std::string>{"python3.7", "deploy/onnx_python/infer.py", "--img_path=./lite_data/test/demo.jpg",
+                                "--onnx_file=./inference/mobilenet_v3_small_onnx/model.onnx"}));
   // The config names another model than the converter writes: the runner ignores it, we say so.
   ASSERT_EQ(planned.plan->warnings.size(), 1u);
   EXPECT_EQ(planned.plan->warnings[0].key, "--onnx_file");
@@ -82,14 +84,16 @@ TEST(OnnxChainPlanner, AWrongKeyAtAPositionIsAnErrorNamingFileLineAndKey) {
 // Positions are logical lines (empty lines do not count); the error names the physical one.
 TEST(OnnxChainPlanner, CountsLogicalLinesAndReportsThePhysicalOne) {
   test::PlannedChain planned;
-  test::plan_chain_text(planned, test::replaced(test::replaced(kOnnxConfig, "python:", "\n\npython:"), "2onnx:", "convert:"),
+  test::plan_chain_text(planned,
+                        test::replaced(test::replaced(kOnnxConfig, "python:", "\n\npython:"), "2onnx:", "convert:"),
                         "paddle2onnx", "paddle2onnx_infer");
   EXPECT_EQ(test::first_problem(planned), "6:convert: the runner reads logical line 4 as '2onnx', found key 'convert'");
 }
 
 TEST(OnnxChainPlanner, RefusesADeviceValueTheRunnerSkipsAndAnotherMode) {
   test::PlannedChain device;
-  test::plan_chain_text(device, test::replaced(kOnnxConfig, "True|False", "True|xpu"), "paddle2onnx", "paddle2onnx_infer");
+  test::plan_chain_text(device, test::replaced(kOnnxConfig, "True|False", "True|xpu"), "paddle2onnx",
+                        "paddle2onnx_infer");
   EXPECT_EQ(test::first_problem(device), "12:--use_gpu: 'xpu': the runner knows True, False, gpu and cpu");
   test::PlannedChain mode;
   test::plan_chain_text(mode, kOnnxConfig, "paddle2onnx", "whole_infer");

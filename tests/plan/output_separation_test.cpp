@@ -23,8 +23,13 @@ Plan ocr_plan(const std::string& config) {
   p.output_dir = "./test_tipc/output/det/lite";
   p.results_log = p.output_dir + "/results_python.log";
   Stage train = stage("norm/train", StageKind::kTrain, "./test_tipc/output/det/lite/norm.log");
-  train.argv = {"python3", "tools/train.py", "-o", "Global.save_model_dir=./test_tipc/output/det/lite/norm",
-                "--out='test_tipc/output/det/lite'", "test_tipc/output/det/lite_other/x", "a/test_tipc/output/det/lite.b"};
+  train.argv = {"python3",
+                "tools/train.py",
+                "-o",
+                "Global.save_model_dir=./test_tipc/output/det/lite/norm",
+                "--out='test_tipc/output/det/lite'",
+                "test_tipc/output/det/lite_other/x",
+                "a/test_tipc/output/det/lite.b"};
   train.model_dir = "./test_tipc/output/det/lite/norm";
   train.env["OUT"] = "test_tipc/output/det/lite/env";
   train.results_log.traced_status = ResultsLogFields::TracedStatus{" Run ", " - ./test_tipc/output/det/lite/norm.log"};
@@ -233,8 +238,9 @@ TEST(OutputSeparation, ManySharedOutputsAreOneWarningNamingTheFirstThree) {
   }
   EXPECT_EQ(order_shared_outputs(p), 5u);
   ASSERT_EQ(p.warnings.size(), 1u);
-  EXPECT_TRUE(p.warnings[0].message.starts_with("out/check1.json is written by a/check1, then b/check1, whose "
-                                                "output stays; out/check2.json"))
+  EXPECT_TRUE(
+      p.warnings[0].message.starts_with("out/check1.json is written by a/check1, then b/check1, whose "
+                                        "output stays; out/check2.json"))
       << p.warnings[0].message;
   EXPECT_NE(p.warnings[0].message.find("; and 2 more outputs: "), std::string::npos) << p.warnings[0].message;
   EXPECT_EQ(p.stages[5].after, std::vector<std::string>{"a/check1"});

@@ -139,7 +139,8 @@ TEST(PlanFileRecord, ANewerDamagedOrUnknownKindFileIsAnErrorNamingTheFile) {
     EXPECT_NE(read.error().str().find(path), std::string::npos) << read.error().str();
     EXPECT_NE(read.error().str().find(bad.says), std::string::npos) << read.error().str();
   }
-  EXPECT_NE(read_plan_file(dir.path() / "none.json").error().str().find("cannot read the plan file"), std::string::npos);
+  EXPECT_NE(read_plan_file(dir.path() / "none.json").error().str().find("cannot read the plan file"),
+            std::string::npos);
 }
 
 }  // namespace TIPC_TEST_FILE

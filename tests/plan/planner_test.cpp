@@ -219,8 +219,9 @@ TEST_F(PlannerTest, D10MalformedGpuElementIsAnErrorInDefault) {
   const std::string text = replace_line(demo(), "gpu_list:", "gpu_list:0|gpu0");
   const auto strict = plan(text, false);
   ASSERT_FALSE(strict);
-  EXPECT_EQ(strict.error().str(), config_path() + ":4: gpu_list element 'gpu0': expected -1, a GPU id list such as "
-                                                  "0,1, or ips;gpus");
+  EXPECT_EQ(strict.error().str(), config_path() +
+                                      ":4: gpu_list element 'gpu0': expected -1, a GPU id list such as "
+                                      "0,1, or ips;gpus");
   EXPECT_TRUE(plan(text, true));
 }
 
@@ -323,8 +324,10 @@ TEST_F(PlannerTest, ANamedTrainerThatPlansNothingIsAnErrorInDefaultAndAWarningIn
   const std::string text = replace_line(demo(), "norm_train:", "norm_train:null");
   const auto rejected = plan(text, false);
   ASSERT_FALSE(rejected);
-  EXPECT_EQ(rejected.error().str(), config_path() + ":15: the config names trainer 'norm_train' but plans no stage: "
-                                    "every trainer of 'norm_train' has the script null (or no trainer line matches it)");
+  EXPECT_EQ(rejected.error().str(),
+            config_path() +
+                ":15: the config names trainer 'norm_train' but plans no stage: "
+                "every trainer of 'norm_train' has the script null (or no trainer line matches it)");
   const Plan compat = ok(text, true);
   EXPECT_TRUE(compat.stages.empty());
   ASSERT_EQ(compat.warnings.size(), 1u);

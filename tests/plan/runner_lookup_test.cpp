@@ -29,7 +29,8 @@ TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) 
   const dialect::Chains chains = test::shipped_chains();
   const RunnerChoice choice{std::nullopt, "lite_train_lite_infer", &chains, nullptr};
   repo.write("test_tipc/test_train_inference_python.sh", "");
-  const std::string config = repo.write("test_tipc/configs/m/train_infer_python.txt", "===train_params===\nmodel_name:m\n");
+  const std::string config =
+      repo.write("test_tipc/configs/m/train_infer_python.txt", "===train_params===\nmodel_name:m\n");
   const auto found = find_runner(decoded(config), repo.path().string(), choice);
   ASSERT_TRUE(found && *found) << (found ? "none found" : found.error().str());
   EXPECT_EQ((*found)->runner, "test_tipc/test_train_inference_python.sh");
@@ -37,7 +38,8 @@ TEST(FindRunner, TheRunnerInTheConfigsTestTipcIsStartedFromTheDirectoryAboveIt) 
   EXPECT_EQ((*found)->config_arg, "test_tipc/configs/m/train_infer_python.txt");
 
   repo.write("contrib/Sub/test_tipc/test_train_inference_python.sh", "");
-  const std::string sub_config = repo.write("contrib/Sub/test_tipc/configs/a.txt", "===train_params===\nmodel_name:m\n");
+  const std::string sub_config =
+      repo.write("contrib/Sub/test_tipc/configs/a.txt", "===train_params===\nmodel_name:m\n");
   const auto sub = find_runner(decoded(sub_config), repo.path().string(), choice);
   ASSERT_TRUE(sub && *sub);
   EXPECT_EQ((*sub)->runner, "contrib/Sub/test_tipc/test_train_inference_python.sh");
@@ -139,8 +141,9 @@ TEST_F(RunnerByContent, ARunnerFileOfTheChainsNameWinsOverOneThatFits) {
 // refuses this layout with the line and key.
 TEST_F(RunnerByContent, WithOnlyHelpersLeftTheNativePlannerRefusesTheTemplatesLayout) {
   fs::remove(repo_.path() / "test_tipc/test_serving.sh");
-  repo_.write("test_tipc/prepare.sh", "source test_tipc/common_func.sh\nmodel_name=$(func_parser_value \"$1\")\n"
-                                      "wget -nc https://example.invalid/${model_name}_infer.tar\n");
+  repo_.write("test_tipc/prepare.sh",
+              "source test_tipc/common_func.sh\nmodel_name=$(func_parser_value \"$1\")\n"
+              "wget -nc https://example.invalid/${model_name}_infer.tar\n");
   const auto none = find();
   ASSERT_TRUE(none) << none.error().str();
   EXPECT_FALSE(*none);

@@ -56,9 +56,10 @@ TEST(ServingChainPlanner, ConvertsThenServesPerDeviceValueWithItsClientAfterTheS
 
 TEST(ServingChainPlanner, WithoutTransModelTheServerStartsFirstAndWithoutAPortItIsReadyAtOnce) {
   test::PlannedChain planned;
-  test::plan_chain_text(planned,
-                        test::replaced(test::replaced(kServingConfig, "-m paddle_serving_client.convert", "null"), " --port=9393", ""),
-                        "serving_infer_python", "serving_infer");
+  test::plan_chain_text(
+      planned,
+      test::replaced(test::replaced(kServingConfig, "-m paddle_serving_client.convert", "null"), " --port=9393", ""),
+      "serving_infer_python", "serving_infer");
   ASSERT_TRUE(planned.plan) << planned.plan.error().str();
   ASSERT_EQ(planned.plan->stages.size(), 4u);
   EXPECT_TRUE(planned.plan->stages[0].deps.empty());
@@ -67,10 +68,11 @@ TEST(ServingChainPlanner, WithoutTransModelTheServerStartsFirstAndWithoutAPortIt
 
 TEST(ServingChainPlanner, PlansTheModelTutorialsTemplateOfTheCorpus) {
   test::PlannedChain planned;
-  test::plan_chain_text(planned,
-                        test::slurp(test::shared_dir() + "/tipc-corpus/configs/models/tutorials/mobilenetv3_prod/Step6/"
-                                                         "test_tipc/configs/mobilenet_v3_small/serving_infer_python.txt"),
-                        "serving_infer_python", "serving_infer");
+  test::plan_chain_text(
+      planned,
+      test::slurp(test::shared_dir() + "/tipc-corpus/configs/models/tutorials/mobilenetv3_prod/Step6/"
+                                       "test_tipc/configs/mobilenet_v3_small/serving_infer_python.txt"),
+      "serving_infer_python", "serving_infer");
   ASSERT_TRUE(planned.plan) << planned.plan.error().str();
   ASSERT_EQ(planned.plan->stages.size(), 5u);
   // `--opt op.imagenet.local_service_conf.devices:"0"|null`: the key's words, the value unquoted.
@@ -95,8 +97,8 @@ TEST(ServingChainPlanner, RefusesABadPortAndAMissingServer) {
                         "serving_infer");
   EXPECT_EQ(test::first_problem(port), "11:web_service: --port 'http': expected a port number (1-65535)");
   test::PlannedChain server;
-  test::plan_chain_text(server, test::replaced(kServingConfig, "web_service.py --port=9393", "null"), "serving_infer_python",
-                        "serving_infer");
+  test::plan_chain_text(server, test::replaced(kServingConfig, "web_service.py --port=9393", "null"),
+                        "serving_infer_python", "serving_infer");
   EXPECT_EQ(test::first_problem(server), "11:web_service: a program to run is required here (it is empty or null)");
 }
 

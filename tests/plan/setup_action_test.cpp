@@ -65,8 +65,8 @@ TEST(SetupAction, CopyMoveAndLink) {
 }
 
 TEST(SetupAction, WgetNoClobberWithTheOptionsItFetchesWith) {
-  const auto action = parsed({"wget", "-nc", "https://host/2.3.0/cxx_c/paddle_inference.tgz", "--no-check-certificate"},
-                             "deploy/cpp");
+  const auto action =
+      parsed({"wget", "-nc", "https://host/2.3.0/cxx_c/paddle_inference.tgz", "--no-check-certificate"}, "deploy/cpp");
   EXPECT_EQ(action.kind, SetupKind::kDownload);
   EXPECT_EQ(action.url, "https://host/2.3.0/cxx_c/paddle_inference.tgz");
   EXPECT_EQ(action.output, "deploy/cpp/paddle_inference.tgz");

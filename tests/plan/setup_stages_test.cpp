@@ -18,8 +18,9 @@ config::TrainInferConfig setup_test_config() {
   config::ConfigText lines;
   lines.path = "c.txt";
   int n = 0;
-  std::istringstream in("===train_params===\nmodel_name:m\npython:python\ngpu_list:0\ntrainer:norm_train\n"
-                        "norm_train:tools/train.py\n===infer_params===\ninference:tools/infer.py\n");
+  std::istringstream in(
+      "===train_params===\nmodel_name:m\npython:python\ngpu_list:0\ntrainer:norm_train\n"
+      "norm_train:tools/train.py\n===infer_params===\ninference:tools/infer.py\n");
   for (std::string line; std::getline(in, line);) lines.lines.push_back({line, "", ++n});
   lines.physical_line_count = n;
   return config::split_config(lines, {config::ValueSplit::kFirstColon, false, false});
@@ -72,7 +73,8 @@ bool waits_for(const Stage& stage, const std::string& id) {
 }
 
 TEST(SetupStages, TheCallsBeforeAStageBecomeOneSetupStageItWaitsFor) {
-  const Plan plan = planned(cpp_runner_trace(), {.tipc_run_binary = "/usr/bin/tipc-run", .offline = false, .allowed_roots = {}});
+  const Plan plan =
+      planned(cpp_runner_trace(), {.tipc_run_binary = "/usr/bin/tipc-run", .offline = false, .allowed_roots = {}});
   ASSERT_EQ(plan.stages.size(), 5u);
   const Stage& setup = plan.stages.front();
   EXPECT_EQ(setup.kind, StageKind::kSetup);
@@ -98,7 +100,8 @@ TEST(SetupStages, TheCallsBeforeAStageBecomeOneSetupStageItWaitsFor) {
 }
 
 TEST(SetupStages, OfflineIsPassedOnAndATraceWithoutHousekeepingHasNoSetupStage) {
-  const Plan offline = planned(cpp_runner_trace(), {.tipc_run_binary = "tipc-run", .offline = true, .allowed_roots = {}});
+  const Plan offline =
+      planned(cpp_runner_trace(), {.tipc_run_binary = "tipc-run", .offline = true, .allowed_roots = {}});
   EXPECT_EQ(offline.stages.front().argv[2], "--offline");
   trace::Trace plain = cpp_runner_trace();
   plain.housekeeping.clear();

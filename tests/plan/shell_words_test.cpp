@@ -44,8 +44,8 @@ TEST(ShellWords, RedirectionsAreRecordedNotPassed) {
 TEST(ShellWords, ShellConstructsAreReportedAndKeptLiteral) {
   const auto w = split("py a.py --x=$(rm -rf /) `id`;ls && echo");
   EXPECT_EQ(w.words, (Words{"py", "a.py", "--x=$(rm", "-rf", "/)", "`id`;ls", "&&", "echo"}));
-  EXPECT_EQ(w.shell_constructs,
-            (Words{"$ expansion", "( ) subshell", "` command substitution", "; command separator", "& background or &&"}));
+  EXPECT_EQ(w.shell_constructs, (Words{"$ expansion", "( ) subshell", "` command substitution", "; command separator",
+                                       "& background or &&"}));
 }
 
 TEST(ShellWords, HashStartsACommentOnlyAtAWordStart) {

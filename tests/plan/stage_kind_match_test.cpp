@@ -27,8 +27,10 @@ TEST(StageKindMatch, AKeyTakesTheKindOfTheFirstEntryThatNamesItByNameGlobOrList)
 
 TEST(StageKindMatch, TheTrainerLineIsAListOfNamesNotAScriptAndNullElementsAreNoScripts) {
   config::TrainInferConfig config;
-  config.fields = {{"trainer", "norm_train|quant", "", 5}, {"norm_train", "tools/train.py -c a.yml", "", 6},
-                   {"quant", "null", "", 7}, {"norm_export", "tools/export.py|null", "", 8}};
+  config.fields = {{"trainer", "norm_train|quant", "", 5},
+                   {"norm_train", "tools/train.py -c a.yml", "", 6},
+                   {"quant", "null", "", 7},
+                   {"norm_export", "tools/export.py|null", "", 8}};
   const auto lines = script_lines(config, test::python_script_keys());
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0].key, "norm_train");

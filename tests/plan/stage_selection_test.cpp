@@ -26,9 +26,12 @@ plan::Stage stage(const std::string& id, plan::StageKind kind, int gpus, std::ve
 std::vector<plan::Plan> chain() {
   using K = plan::StageKind;
   plan::Plan p;
-  p.stages = {stage("train", K::kTrain, 2),           stage("export", K::kExport, 0, {"train"}),
-              stage("gpu", K::kInfer, 1, {"export"}), stage("cpu", K::kInfer, 0, {"export"}),
-              stage("gpu/check", K::kCheck, 0, {"gpu"}), stage("cpu/check", K::kCheck, 0, {"cpu"})};
+  p.stages = {stage("train", K::kTrain, 2),
+              stage("export", K::kExport, 0, {"train"}),
+              stage("gpu", K::kInfer, 1, {"export"}),
+              stage("cpu", K::kInfer, 0, {"export"}),
+              stage("gpu/check", K::kCheck, 0, {"gpu"}),
+              stage("cpu/check", K::kCheck, 0, {"cpu"})};
   return {p};
 }
 
@@ -94,7 +97,7 @@ using Ids = std::vector<std::string>;
 
 TEST(StageExpression, AWordIsAKindOrAWholeSegmentNotAPrefixEveryStageShares) {
   EXPECT_EQ(kept({"train"}), (Ids{"train", "train/check/init"}));
-  EXPECT_EQ(kept({"norm_train"}).size(), 7u);  // the shared segment, whole: everything
+  EXPECT_EQ(kept({"norm_train"}).size(), 7u);   // the shared segment, whole: everything
   EXPECT_EQ(kept({"rain"}), Ids{"(nothing)"});  // no substrings
   EXPECT_EQ(kept({"check"}), Ids{"train/check/init"});
   EXPECT_EQ(kept({"gpus_0/train"}), (Ids{"train", "train/check/init"}));
@@ -123,8 +126,8 @@ TEST(StageExpression, NotAndOrAndParenthesesAsInPytest) {
 
 TEST(StageExpression, SeveralKSelectWhatAnyOfThemSelects) {
   EXPECT_EQ(kept({"eval", "export"}), (Ids{"eval", "export"}));
-  EXPECT_EQ(kept({"bs4", "not infer"}), (Ids{"train", "train/check/init", "eval", "export",
-                                            "infer/cpu_mkldnn_False_threads_6_fp32_bs4"}));
+  EXPECT_EQ(kept({"bs4", "not infer"}),
+            (Ids{"train", "train/check/init", "eval", "export", "infer/cpu_mkldnn_False_threads_6_fp32_bs4"}));
 }
 
 TEST(StageExpression, AnExpressionThatDoesNotParseSaysWhatIsWrong) {
@@ -140,7 +143,8 @@ TEST(StageExpression, AnExpressionThatDoesNotParseSaysWhatIsWrong) {
     const auto parsed = StageExpression::parse(text);
     ASSERT_FALSE(parsed) << text;
     EXPECT_EQ(parsed.error().str(), fmt::format("'{}': {} (patterns joined by and, or, not; e.g. -k 'infer and "
-                                                "not bs1')", text, problem));
+                                                "not bs1')",
+                                                text, problem));
   }
 }
 
@@ -153,7 +157,8 @@ TEST(Shard, KOfNParsesAndAnythingElseIsAPlainWordError) {
     const auto parsed = parse_shard(bad);
     ASSERT_FALSE(parsed) << bad;
     EXPECT_EQ(parsed.error().str(), fmt::format("'{}' is not a shard: write K/N, the Kth of N shards, with 1 <= K <= N "
-                                                "(e.g. --shard 2/4)", bad));
+                                                "(e.g. --shard 2/4)",
+                                                bad));
   }
 }
 

@@ -73,10 +73,12 @@ TEST_F(PlanConfigs, AConfigWithoutItsRunnerGoesToItsChainsPlannerAndNothingIsTra
 }
 
 TEST_F(PlanConfigs, TheRunnerBesideAConfigIsTracedAndRunnerOnlyRefusesOneWithout) {
-  repo_.write("test_tipc/test_train_inference_python.sh", "cmd=\"python3 train.py --config $1 --mode $2\"\neval $cmd\n");
+  repo_.write("test_tipc/test_train_inference_python.sh",
+              "cmd=\"python3 train.py --config $1 --mode $2\"\neval $cmd\n");
   request_.options.mode = "lite_train_lite_infer";
-  const auto& traced = config("m/train.txt", "===========================train_params===========================\n"
-                                             "model_name:m\n");
+  const auto& traced = config("m/train.txt",
+                              "===========================train_params===========================\n"
+                              "model_name:m\n");
   const auto& onnx = config("alexnet_paddle2onnx.txt", demo("alexnet_paddle2onnx.txt"));
   request_.source = PlanSource::kRunner;
   const auto planned = plan_configs({&traced, &onnx}, request_);
@@ -85,7 +87,7 @@ TEST_F(PlanConfigs, TheRunnerBesideAConfigIsTracedAndRunnerOnlyRefusesOneWithout
   EXPECT_EQ(planned.runners, std::vector<std::string>{"test_tipc/test_train_inference_python.sh"});
   const auto& stage = planned.plans[0]->stages.back();
   EXPECT_EQ(stage.argv, (std::vector<std::string>{"python3", "train.py", "--config", "test_tipc/configs/m/train.txt",
-                                                   "--mode", "lite_train_lite_infer"}));
+                                                  "--mode", "lite_train_lite_infer"}));
   ASSERT_FALSE(planned.plans[1]);
   EXPECT_NE(planned.plans[1].error().str().find("--plan-from runner: its chain's runner is not in the test_tipc/"),
             std::string::npos)
@@ -104,8 +106,8 @@ TEST(TracedSuite, AFailingTraceOrAnUnreadableConfigLeavesOnlyThatConfigOut) {
   repo.write("test_tipc/configs/good.txt", header);
   repo.write("test_tipc/configs/bad.txt", header);
   repo.write("test_tipc/configs/nul.txt", header + std::string("python:py\0thon\n", 15));
-  const auto run = test::run_tipc(repo.path(), {"test_tipc/configs", "lite_train_lite_infer", "--dry-run",
-                                                "--plan-from", "runner"});
+  const auto run =
+      test::run_tipc(repo.path(), {"test_tipc/configs", "lite_train_lite_infer", "--dry-run", "--plan-from", "runner"});
   unsetenv("TIPC_TRACE_CACHE");
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("cannot plan this one"), std::string::npos) << run.err;
@@ -123,7 +125,8 @@ class TracedRun : public ::testing::Test {
   void SetUp() override {
     if (!fs::exists(corpus_)) GTEST_SKIP() << "TRACED RUN NOT CHECKED: " << corpus_ << " is missing";
     for (const auto& entry : fs::directory_iterator(corpus_ / "runners/PaddleOCR/test_tipc")) {
-      if (entry.is_regular_file()) repo_.write("test_tipc/" + entry.path().filename().string(), test::slurp(entry.path()));
+      if (entry.is_regular_file())
+        repo_.write("test_tipc/" + entry.path().filename().string(), test::slurp(entry.path()));
     }
     setenv("TIPC_TRACE_CACHE", cache_.path().c_str(), 1);
   }
@@ -147,7 +150,8 @@ class TracedRun : public ::testing::Test {
     for (const auto& line : test::lines_of(test::slurp(corpus_ / "golden/PaddleOCR" / (id + ".argv.jsonl")))) {
       if (line.empty()) continue;
       const json call = json::parse(line);
-      calls.push_back(call["argv0"].get<std::string>() + " " + call["argv"].dump() + " in " + call["cwd"].get<std::string>());
+      calls.push_back(call["argv0"].get<std::string>() + " " + call["argv"].dump() + " in " +
+                      call["cwd"].get<std::string>());
     }
     return calls;
   }
@@ -172,21 +176,24 @@ TEST_F(TracedRun, ByDefaultTheRunnerNextToTheConfigPlansItsExactCommands) {
   const std::string config = add_config("ch_PP-OCRv3_det");
   const auto traced = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--format", "jsonl"});
   ASSERT_EQ(traced.exit_code, 0) << traced.err;
-  EXPECT_NE(traced.err.find("1 config planned by tracing the repository's runner: test_tipc/test_train_inference_python.sh"),
-            std::string::npos)
+  EXPECT_NE(
+      traced.err.find("1 config planned by tracing the repository's runner: test_tipc/test_train_inference_python.sh"),
+      std::string::npos)
       << traced.err;
-  EXPECT_EQ(planned_argv(traced.out), golden_argv("PaddleOCR__test_tipc__configs__ch_PP-OCRv3_det__train_infer_python"));
+  EXPECT_EQ(planned_argv(traced.out),
+            golden_argv("PaddleOCR__test_tipc__configs__ch_PP-OCRv3_det__train_infer_python"));
   ASSERT_FALSE(fs::is_empty(cache_.path())) << "the trace is kept";
   const auto again = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--format", "jsonl"});
   EXPECT_EQ(again.out, traced.out) << "the cached trace plans the same";
 
   EXPECT_EQ(traced.err.find("dialect template"), std::string::npos)
-      << "the runner alone is a weak marker: the traced plan does not lean on the dialect it suggests\n" << traced.err;
+      << "the runner alone is a weak marker: the traced plan does not lean on the dialect it suggests\n"
+      << traced.err;
 
   // Planned natively, the only dialect the runner suggests is the template's, whose layout
   // this config does not have.
-  const auto native = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--format", "jsonl",
-                                                    "--plan-from", "dialect"});
+  const auto native = test::run_tipc(
+      repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--format", "jsonl", "--plan-from", "dialect"});
   EXPECT_EQ(native.exit_code, 2) << native.err;
   EXPECT_EQ(native.err.find("tracing"), std::string::npos) << native.err;
   EXPECT_NE(native.err.find("dialect template"), std::string::npos) << native.err;
@@ -196,7 +203,8 @@ TEST_F(TracedRun, ByDefaultTheRunnerNextToTheConfigPlansItsExactCommands) {
 TEST_F(TracedRun, PlanFromRunnerWithoutARunnerIsAnErrorNamingTheConfig) {
   const std::string config = add_config("ch_PP-OCRv3_det");
   fs::remove(repo_.path() / "test_tipc/test_train_inference_python.sh");
-  const auto run = test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--plan-from", "runner"});
+  const auto run =
+      test::run_tipc(repo_.path(), {config, "lite_train_lite_infer", "--dry-run", "--plan-from", "runner"});
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find(config), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("--runner"), std::string::npos) << run.err;
@@ -214,10 +222,10 @@ TEST_F(TracedRun, TheCrossCheckWarnsWithFileAndLineAndStrictMakesItAnError) {
   EXPECT_NE(strict.err.find("tipc-run: error: " + config + ":38"), std::string::npos) << strict.err;
 }
 
-
 // Issue 17: configs/chains.yaml picks the runner of the config's chain from its header.
 TEST_F(TracedRun, AConfigOfTheOnnxChainIsTracedThroughTestPaddle2onnx) {
-  const std::string config = add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_paddle2onnx_python_linux_cpu.txt");
+  const std::string config =
+      add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_paddle2onnx_python_linux_cpu.txt");
   const auto run = test::run_tipc(repo_.path(), {config, "paddle2onnx_infer", "--dry-run", "--format", "jsonl"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("test_tipc/test_paddle2onnx.sh"), std::string::npos) << run.err;
@@ -231,7 +239,8 @@ TEST_F(TracedRun, AConfigOfTheOnnxChainIsTracedThroughTestPaddle2onnx) {
 
 // Issue 25: a corpus runner under another name is found by what it is, and plans the same.
 TEST_F(TracedRun, ARenamedCopyOfTheOnnxRunnerIsFoundByItsContent) {
-  const std::string config = add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_paddle2onnx_python_linux_cpu.txt");
+  const std::string config =
+      add_config("ch_PP-OCRv3_det", "model_linux_gpu_normal_normal_paddle2onnx_python_linux_cpu.txt");
   const std::vector<std::string> args = {config, "paddle2onnx_infer", "--dry-run", "--format", "jsonl"};
   const auto named = test::run_tipc(repo_.path(), args);
   ASSERT_EQ(named.exit_code, 0) << named.err;

@@ -24,12 +24,12 @@
 #include <gtest/gtest.h>
 
 #include "compat/reference_planning_rules.h"
-#include "run/process_executor.h"
-#include "support/compat_execution.h"
 #include "config/config_text.h"
 #include "plan/runner_lookup.h"
 #include "plan/traced_planner.h"
 #include "plan/traced_status.h"
+#include "run/process_executor.h"
+#include "support/compat_execution.h"
 #include "support/env_flag.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
@@ -45,10 +45,10 @@ using test::corpus_dir;
 
 struct Outcomes {
   int planned = 0, stages = 0, empty_with_reason = 0, native = 0, refused = 0, sampled_out = 0;
-  int executed = 0;    // of the planned: run in --compat -j 1 with stand-ins, status log compared
-  int known_gaps = 0;  // of the executed: differ, and listed in kKnownStatusLogGaps
-  int probed = 0;      // of the planned: status probes run (the paddle2onnx chain's, with an inference)
-  int borrowed = 0;    // of the probed: with a line that reports another stage's exit status
+  int executed = 0;                    // of the planned: run in --compat -j 1 with stand-ins, status log compared
+  int known_gaps = 0;                  // of the executed: differ, and listed in kKnownStatusLogGaps
+  int probed = 0;                      // of the planned: status probes run (the paddle2onnx chain's, with an inference)
+  int borrowed = 0;                    // of the probed: with a line that reports another stage's exit status
   std::map<std::string, int> reasons;  // refusals by their first words
 };
 
@@ -168,14 +168,16 @@ void check_plan(Tally& tally, const Pending& pending, const Result<trace::Trace>
   const std::string log = fs::path(plan->results_log).filename().string();
   const auto& known = pending.chain->status_logs;
   if (!log.empty() && std::find(known.begin(), known.end(), log) == known.end()) {
-    tally.fail(fmt::format("{}: status log {} is not among chain {}'s status_logs", pending.config.string(), log, name));
+    tally.fail(
+        fmt::format("{}: status log {} is not among chain {}'s status_logs", pending.config.string(), log, name));
   }
   const auto want = traced_status_log(*trace, *plan);
   if (!want || !executed(name, out.planned - 1)) return;
   ++out.executed;
   const std::string got = executed_status_log(*plan, pending.request.repo_root);
   const bool known_gap = kKnownStatusLogGaps.count(name) > 0;
-  if (got == *want && known_gap) tally.fail(pending.config.string() + ": now agrees; take its chain off kKnownStatusLogGaps");
+  if (got == *want && known_gap)
+    tally.fail(pending.config.string() + ": now agrees; take its chain off kKnownStatusLogGaps");
   if (got != *want && known_gap) ++out.known_gaps;
   if (got != *want && !known_gap) {
     tally.fail(fmt::format("{}: executed status log differs\nwant:\n{}got:\n{}", pending.config.string(), *want, got));
@@ -242,17 +244,16 @@ std::vector<Pending> choose_runners(const fs::path& root, const dialect::Chains&
 std::string summary(const std::string& repo, const Tally& tally) {
   std::string out;
   for (const auto& [chain, o] : tally.by_chain) {
-    out += fmt::format("[ chains   ] {} {}: {} planned ({} stages; {} executed in --compat, {} status logs byte for "
-                       "byte, {} known gaps{}), {} empty with a reason, {} native (no runner), {} refused{}\n",
-                       repo, chain, o.planned, o.stages, o.executed, o.executed - o.known_gaps, o.known_gaps,
-                       o.probed ? fmt::format("; {} with an inference probed, {} with a line reporting another "
-                                              "stage's exit status",
-                                              o.probed, o.borrowed)
-                                : "",
-                       o.empty_with_reason, o.native, o.refused,
-                       o.sampled_out ? fmt::format(", {} sampled out (TIPC_CHAINS_EVERY_CONFIG=1 traces them)",
-                                                   o.sampled_out)
-                                     : "");
+    out += fmt::format(
+        "[ chains   ] {} {}: {} planned ({} stages; {} executed in --compat, {} status logs byte for "
+        "byte, {} known gaps{}), {} empty with a reason, {} native (no runner), {} refused{}\n",
+        repo, chain, o.planned, o.stages, o.executed, o.executed - o.known_gaps, o.known_gaps,
+        o.probed ? fmt::format("; {} with an inference probed, {} with a line reporting another "
+                               "stage's exit status",
+                               o.probed, o.borrowed)
+                 : "",
+        o.empty_with_reason, o.native, o.refused,
+        o.sampled_out ? fmt::format(", {} sampled out (TIPC_CHAINS_EVERY_CONFIG=1 traces them)", o.sampled_out) : "");
     for (const auto& [reason, count] : o.reasons) out += fmt::format("[ chains   ]     {} x {}\n", count, reason);
   }
   return out;

@@ -54,7 +54,11 @@ std::string executed_log(const CorpusRun& run, run::Executor& executor) {
   test::TempDir root;
   const std::string root_text = root.path().string();
   auto plan = test::traced_corpus_plan(run, test::golden_trace(run.base, root_text),
-                                       {.repo_root = root_text, .python = test::fake_python_binary(), .status_sources = {}, .setup = {}, .script_keys = {}});
+                                       {.repo_root = root_text,
+                                        .python = test::fake_python_binary(),
+                                        .status_sources = {},
+                                        .setup = {},
+                                        .script_keys = {}});
   if (!plan) return "plan failed: " + plan.error().str();
   for (auto& stage : plan->stages) stage.env["TIPC_FAKE_MODEL"] = plan->model_name;
   return test::run_compat_serially(*plan, root.path(), executor);
@@ -68,8 +72,8 @@ TEST(TracedCorpus, ExecutedInCompatSeriallyWithTheFakePythonTheyWriteTheReferenc
   if (!fs::exists(corpus_dir())) GTEST_SKIP() << "NOT CHECKED: " << corpus_dir() << " is missing";
   run::ProcessExecutor executor(run::SignalWatch::install());
   int passed = 0, failed = 0, not_checked = 0;
-  for (const char* repo : {"PaddleOCR", "PaddleClas", "PaddleDetection", "PaddleSeg", "PaddleVideo", "PaddleGAN",
-                           "models"}) {
+  for (const char* repo :
+       {"PaddleOCR", "PaddleClas", "PaddleDetection", "PaddleSeg", "PaddleVideo", "PaddleGAN", "models"}) {
     const auto runs = comparable_runs(repo);
     for (std::size_t i = 0; i < runs.size(); i += 8) {
       const CorpusRun& run = runs[i];
@@ -80,13 +84,16 @@ TEST(TracedCorpus, ExecutedInCompatSeriallyWithTheFakePythonTheyWriteTheReferenc
         continue;
       }
       const std::string got = executed_log(run, executor);
-      if (got == want) ++passed;
-      else if (failed++ < 3) ADD_FAILURE() << run.base << "\nwant:\n" << want << "got:\n" << got;
+      if (got == want)
+        ++passed;
+      else if (failed++ < 3)
+        ADD_FAILURE() << run.base << "\nwant:\n" << want << "got:\n" << got;
     }
   }
-  std::cout << fmt::format("traced plans executed (--compat -j 1, fake python): {} passed, {} failed, {} NOT CHECKED "
-                           "(recorded train failures from the runner's cat)\n",
-                           passed, failed, not_checked);
+  std::cout << fmt::format(
+      "traced plans executed (--compat -j 1, fake python): {} passed, {} failed, {} NOT CHECKED "
+      "(recorded train failures from the runner's cat)\n",
+      passed, failed, not_checked);
   EXPECT_EQ(failed, 0);
   EXPECT_GT(passed, 0);
 }

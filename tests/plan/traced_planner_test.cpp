@@ -11,8 +11,8 @@
 #include "config/config_text.h"
 #include "plan/plan_json.h"
 #include "plan/traced_status.h"
-#include "support/fake_executor.h"
 #include "run/scheduler.h"
+#include "support/fake_executor.h"
 #include "support/shipped_chains.h"
 
 namespace tipc::plan {
@@ -60,11 +60,11 @@ trace::TracedCall call(std::vector<std::string> args, std::size_t eval, std::str
 trace::Trace chain() {
   trace::Trace t;
   t.mode = "lite_train_lite_infer";
-  t.evals = {"python tools/train.py -c a.yml -o Global.save_model_dir=./out/t",
-             "cat ./out/t/train.log >> ./out/t.log",
-             "python tools/eval.py -c a.yml -o Global.checkpoints=./out/t/latest > ./out/t_eval.log 2>&1",
-             "python tools/export_model.py -c a.yml -o Global.checkpoints=./out/t/latest Global.save_inference_dir=./out/t",
-             "python tools/infer.py --model_dir=./out/t --use_gpu=False > ./out/infer.log 2>&1"};
+  t.evals = {
+      "python tools/train.py -c a.yml -o Global.save_model_dir=./out/t", "cat ./out/t/train.log >> ./out/t.log",
+      "python tools/eval.py -c a.yml -o Global.checkpoints=./out/t/latest > ./out/t_eval.log 2>&1",
+      "python tools/export_model.py -c a.yml -o Global.checkpoints=./out/t/latest Global.save_inference_dir=./out/t",
+      "python tools/infer.py --model_dir=./out/t --use_gpu=False > ./out/infer.log 2>&1"};
   t.calls = {call({"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t"}, 0),
              call({"tools/eval.py", "-c", "a.yml", "-o", "Global.checkpoints=./out/t/latest"}, 2, "out/t_eval.log"),
              call({"tools/export_model.py", "-c", "a.yml", "-o", "Global.checkpoints=./out/t/latest",
@@ -73,9 +73,10 @@ trace::Trace chain() {
              call({"tools/infer.py", "--model_dir=./out/t", "--use_gpu=False"}, 4, "out/infer.log")};
   t.calls[0].env["CUDA_VISIBLE_DEVICES"] = "0";
   std::string log = "---- banner ----\n";
-  for (const char* cmd : {"python tools/train.py -c a.yml - ./out/t.log", "python tools/eval.py -c a.yml - ./out/t_eval.log",
-                          "python tools/export_model.py -c a.yml - ./out/t_export.log",
-                          "python tools/infer.py --model_dir=./out/t - ./out/infer.log"}) {
+  for (const char* cmd :
+       {"python tools/train.py -c a.yml - ./out/t.log", "python tools/eval.py -c a.yml - ./out/t_eval.log",
+        "python tools/export_model.py -c a.yml - ./out/t_export.log",
+        "python tools/infer.py --model_dir=./out/t - ./out/infer.log"}) {
     log += std::string("\x1b[33m Run successfully with command - m - ") + cmd + " \x1b[0m\n";
   }
   t.status_logs = {{"out/results_python.log", log}};
@@ -90,8 +91,9 @@ TEST(TracedPlanner, KindsComeFromTheConfigsScriptLines) {
   EXPECT_EQ(plan->stages[1].kind, StageKind::kEval);
   EXPECT_EQ(plan->stages[2].kind, StageKind::kExport);
   EXPECT_EQ(plan->stages[3].kind, StageKind::kInfer);
-  EXPECT_EQ(plan->stages[0].results_log.trainer_log, "./out/t/train.log");  // the runner's `cat ... >>` (D2 in docs/reference-runner.md)
-  EXPECT_EQ(plan->stages[0].log, "./out/t.log");                // its stdout was the runner's: the status line's log
+  EXPECT_EQ(plan->stages[0].results_log.trainer_log,
+            "./out/t/train.log");                 // the runner's `cat ... >>` (D2 in docs/reference-runner.md)
+  EXPECT_EQ(plan->stages[0].log, "./out/t.log");  // its stdout was the runner's: the status line's log
   EXPECT_EQ(plan->banner, "---- banner ----");
   EXPECT_EQ(plan->results_log, "out/results_python.log");
 }
@@ -108,8 +110,9 @@ TEST(TracedPlanner, APlanWithoutAStatusLogHasItsOwnDirectoryForTheLogsItNames) {
   ASSERT_TRUE(plan) << plan.error().str();
   EXPECT_EQ(plan->output_dir, "test_tipc/output/m/benchmark_train");
   EXPECT_EQ(plan->stages.at(0).log, "test_tipc/output/m/benchmark_train/tipc_stage_1.log");
-  const auto unnamed = plan_from_trace(t, make_config("===train_params===\nmodel_name:../x\ntrainer:norm_train\n"
-                                                      "norm_train:tools/train.py -c a.yml\n"),
+  const auto unnamed = plan_from_trace(t,
+                                       make_config("===train_params===\nmodel_name:../x\ntrainer:norm_train\n"
+                                                   "norm_train:tools/train.py -c a.yml\n"),
                                        kNative);
   ASSERT_TRUE(unnamed) << unnamed.error().str();
   EXPECT_EQ(unnamed->output_dir, "test_tipc/output/benchmark_train") << "no model name leaves the output tree";
@@ -139,8 +142,15 @@ TEST(TracedPlanner, AFailingStageGetsTheRunnersLineWithTheOtherWord) {
 
 TEST(TracedPlanner, GpuNeedsComeFromTheLaunchersArgumentsAndTheDeviceSwitch) {
   trace::Trace t = chain();
-  t.calls[0].args = {"-m", "paddle.distributed.launch", "--ips=10.0.0.1,10.0.0.2", "--gpus=0,1,2,3",
-                     "tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t"};
+  t.calls[0].args = {"-m",
+                     "paddle.distributed.launch",
+                     "--ips=10.0.0.1,10.0.0.2",
+                     "--gpus=0,1,2,3",
+                     "tools/train.py",
+                     "-c",
+                     "a.yml",
+                     "-o",
+                     "Global.save_model_dir=./out/t"};
   const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->stages[0].needs.gpus, 4);
@@ -166,12 +176,17 @@ TEST(TracedPlanner, ATrainCarriesTheBatchSizeAndAutoCastItWasGiven) {
       "norm_train:tools/train.py -c a.yml -o\n===eval_params===\neval:tools/eval.py -c a.yml -o\n"
       "===infer_params===\nnorm_export:tools/export_model.py -c a.yml -o\ninference:tools/infer.py\n";
   trace::Trace t = chain();
-  t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t", "Global.auto_cast=amp",
+  t.calls[0].args = {"tools/train.py",
+                     "-c",
+                     "a.yml",
+                     "-o",
+                     "Global.save_model_dir=./out/t",
+                     "Global.auto_cast=amp",
                      "Train.loader.batch_size_per_card=8"};
   const auto plan = plan_from_trace(t, make_config(config), kCompat);
   ASSERT_TRUE(plan) << plan.error().str();
   EXPECT_EQ(plan->stages[0].train_setting, (TrainSetting{"8", "amp"}));
-  EXPECT_FALSE(plan->stages[1].train_setting);  // the eval
+  EXPECT_FALSE(plan->stages[1].train_setting);                                                 // the eval
   t.calls[0].args = {"tools/train.py", "-c", "a.yml", "-o", "Global.save_model_dir=./out/t"};  // null values left out
   EXPECT_EQ(plan_from_trace(t, make_config(config), kCompat)->stages[0].train_setting, (TrainSetting{"", "null"}));
 }
@@ -213,7 +228,7 @@ TEST(TracedPlanner, ATrainWhoseDeviceNothingStatesRunsOnTheDeviceOfTheStagesRead
 
 TEST(TracedPlanner, AnEvalOrInferenceThatReadsNothingEarlierStillRunsAfterWhatTheRunnerRanItAfter) {
   trace::Trace t = chain();
-  t.calls[1].args = {"tools/eval.py", "-c", "a.yml"};     // weights found through the model's config
+  t.calls[1].args = {"tools/eval.py", "-c", "a.yml"};       // weights found through the model's config
   t.calls[3].args = {"tools/infer.py", "--use_gpu=False"};  // the same
   const auto plan = plan_from_trace(t, make_config(kConfig), kNative);
   ASSERT_TRUE(plan);
@@ -233,9 +248,9 @@ TEST(TracedPlanner, AnInferenceStartedWhileAServerRunsIsItsClientWhateverElseItR
   ASSERT_EQ(plan->stages.size(), 5u);
   const auto& s = plan->stages;
   ASSERT_EQ(s[3].kind, StageKind::kService);
-  EXPECT_EQ(s[3].deps, std::vector<std::string>{s[2].id});                  // it serves what export wrote
-  EXPECT_EQ(s[4].deps, (std::vector<std::string>{s[2].id, s[3].id}));       // the client: export and server
-  t.calls.erase(t.calls.begin() + 3);  // no server: the inference reads the export only
+  EXPECT_EQ(s[3].deps, std::vector<std::string>{s[2].id});             // it serves what export wrote
+  EXPECT_EQ(s[4].deps, (std::vector<std::string>{s[2].id, s[3].id}));  // the client: export and server
+  t.calls.erase(t.calls.begin() + 3);                                  // no server: the inference reads the export only
   t.calls[3].eval_index = 4;
   EXPECT_EQ(plan_from_trace(t, make_config(kConfig), kNative)->stages[3].deps, std::vector<std::string>{s[2].id});
 }
@@ -311,8 +326,9 @@ TEST(TracedPlanner, LinesOfCommandsTheRunnerNeverStartedAreKeptWhereItWroteThemW
   ASSERT_TRUE(plan) << plan.error().str();
   ASSERT_EQ(plan->stages.size(), 1u);
   ASSERT_TRUE(plan->stages[0].results_log.traced_status);
-  EXPECT_EQ(plan->leading_status_lines,
-            std::vector<std::string>{status("Run successfully", "python tools/export_model.py -c a.yml > ./out/export.log")});
+  EXPECT_EQ(
+      plan->leading_status_lines,
+      std::vector<std::string>{status("Run successfully", "python tools/export_model.py -c a.yml > ./out/export.log")});
   EXPECT_EQ(plan->stages[0].results_log.trailing_status_lines,
             std::vector<std::string>{status("Run failed", "python -m serve --port 9993 > ./out/server.log 2>&1 &")});
   EXPECT_TRUE(warns(*plan, "status line 1 reports 'Run successfully' with command - m - python tools/export_model.py"));
@@ -341,7 +357,8 @@ TEST(TracedPlanner, ALineReportingAnotherCallsExitStatusTakesThatStagesWordWithA
 TEST(TracedPlanner, TheLineOfAProgramTheRunnerRanItselfIsLeftOutWithAWarning) {
   trace::Trace t = chain();
   t.evals.push_back("diff -w ./out/a_loss.txt ./out/b_loss.txt > ./out/diff.log");
-  t.status_logs[0].text += status("Run successfully", "diff -w ./out/a_loss.txt ./out/b_loss.txt > ./out/diff.log") + "\n";
+  t.status_logs[0].text +=
+      status("Run successfully", "diff -w ./out/a_loss.txt ./out/b_loss.txt > ./out/diff.log") + "\n";
   const auto plan = plan_from_trace(t, make_config(kConfig), kCompat);
   ASSERT_TRUE(plan) << plan.error().str();
   EXPECT_TRUE(plan->leading_status_lines.empty());

@@ -46,8 +46,8 @@ TEST(LogMetricsAutoLog, AutoLogKeyLinesMayCarryAnIdentifierAndTheCppVariantLogsM
 }
 
 TEST(LogMetricsAutoLog, InferLogsWithoutAutoLogHaveNoTimings) {
-  const StageMetrics metrics =
-      parse_stage_metrics(StageKind::kInfer, "infer result (circle): /data/val/circle/000.ppm\t[0, 0.998800]\nbatch_size: 4\n");
+  const StageMetrics metrics = parse_stage_metrics(
+      StageKind::kInfer, "infer result (circle): /data/val/circle/000.ppm\t[0, 0.998800]\nbatch_size: 4\n");
   EXPECT_FALSE(metrics.timings);
 }
 
@@ -57,9 +57,12 @@ TEST(LogMetricsAutoLog, AutoLogPerfInfoGivesMemoryAndGpuUtilisation) {
   EXPECT_FALSE(cpu.gpu_rss_mb);  // None
   EXPECT_FALSE(cpu.gpu_util_percent);
   EXPECT_EQ(cpu.data_num, 8);
-  const InferenceTimings gpu = *parse_stage_metrics(
-      StageKind::kInfer, "[2024/05/01 12:00:00] root INFO:  cpu_rss(MB): 2934.3672, gpu_rss(MB): 1162.0, gpu_util: 3.0%\n"
-               "[2024/05/01 12:00:00] root INFO:  total time spent(s): 0.5\n").timings;
+  const InferenceTimings gpu =
+      *parse_stage_metrics(
+           StageKind::kInfer,
+           "[2024/05/01 12:00:00] root INFO:  cpu_rss(MB): 2934.3672, gpu_rss(MB): 1162.0, gpu_util: 3.0%\n"
+           "[2024/05/01 12:00:00] root INFO:  total time spent(s): 0.5\n")
+           .timings;
   EXPECT_EQ(gpu.gpu_rss_mb, 1162.0);
   EXPECT_EQ(gpu.gpu_util_percent, 3.0);
 }

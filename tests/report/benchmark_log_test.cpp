@@ -62,7 +62,7 @@ TEST(LogMetricsBenchmark, PaddleSegAndPaddleClasFiguresWithBareAndGluedUnits) {
   ASSERT_TRUE(seg_metrics.benchmark && seg_metrics.benchmark->ips);
   EXPECT_EQ(seg_metrics.benchmark->ips_unit, "samples/sec");
   EXPECT_DOUBLE_EQ(seg_metrics.benchmark->batch_cost_s->median, 0.1866);  // a bare number is seconds
-  EXPECT_EQ(seg_metrics.benchmark->skipped_steps, 0u);  // too few steps to leave any out
+  EXPECT_EQ(seg_metrics.benchmark->skipped_steps, 0u);                    // too few steps to leave any out
   EXPECT_EQ(seg_metrics.benchmark->max_mem_allocated_mb, 3542);
 
   const std::string clas =

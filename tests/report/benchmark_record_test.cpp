@@ -50,9 +50,9 @@ json record_json(const StageReport& stage, const RecordFacts& run_facts = facts(
 TEST(BenchmarkRecord, OneCardHasEveryFieldPaddlesDatabaseReads) {
   const json record = record_json(train_stage(1, 1, 19.3333));
   const std::vector<std::string> fields = {
-      "model_branch", "model_commit", "model_name", "batch_size", "fp_item", "run_process_type", "run_mode",
-      "convergence_value", "convergence_key", "ips", "speed_unit", "device_num", "model_run_time", "frame_commit",
-      "frame_version"};
+      "model_branch",     "model_commit", "model_name",        "batch_size",      "fp_item",
+      "run_process_type", "run_mode",     "convergence_value", "convergence_key", "ips",
+      "speed_unit",       "device_num",   "model_run_time",    "frame_commit",    "frame_version"};
   std::vector<std::string> keys;
   for (const auto& [key, value] : record.items()) keys.push_back(key);
   EXPECT_EQ(keys, fields);
@@ -64,7 +64,7 @@ TEST(BenchmarkRecord, OneCardHasEveryFieldPaddlesDatabaseReads) {
   EXPECT_EQ(record["run_process_type"], "SingleP");
   EXPECT_EQ(record["run_mode"], "DP");
   EXPECT_EQ(record["convergence_key"], "loss:");
-  EXPECT_EQ(record["convergence_value"], "2.25");  // the last loss, as text like Paddle's
+  EXPECT_EQ(record["convergence_value"], "2.25");         // the last loss, as text like Paddle's
   EXPECT_DOUBLE_EQ(record["ips"].get<double>(), 19.333);  // the mean, 3 decimals
   EXPECT_EQ(record["speed_unit"], "images/s");
   EXPECT_EQ(record["device_num"], "N1C1");
@@ -153,7 +153,7 @@ TEST(BenchmarkRecord, EveryBenchmarkTrainPlanWritesItsRecordsIntoItsIndexDirecto
   ASSERT_TRUE(written) << written.error().str();
   const std::string index = (dir.path() / "bench" / "index").string();
   EXPECT_EQ(*written, (std::vector<std::string>{index + "/PaddleOCR_det_bs8_fp32_DP_N1C1_speed",
-                                                 index + "/PaddleOCR_det_bs8_fp32_DP_N1C1_2_speed"}));
+                                                index + "/PaddleOCR_det_bs8_fp32_DP_N1C1_2_speed"}));
   EXPECT_DOUBLE_EQ(json::parse(test::slurp(written->at(1)))["ips"].get<double>(), 12.0);
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "lite" / "index"));
 }

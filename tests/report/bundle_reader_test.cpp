@@ -20,9 +20,8 @@ TEST(BundleReader, ReadsTheReportOfTheBundleAndLeavesNothingBehind) {
   test::TempDir dir;
   const RunReport written = test::sample_run_report();
   const std::string bundle = (dir.path() / "acceptance.tar.gz").string();
-  ASSERT_TRUE(write_bundle_members({{kBundleReportMember, "", render_json_report(written)},
-                                    {"test_tipc/output/train.log", "", "ips: 1"}},
-                                   bundle));
+  ASSERT_TRUE(write_bundle_members(
+      {{kBundleReportMember, "", render_json_report(written)}, {"test_tipc/output/train.log", "", "ips: 1"}}, bundle));
   const auto read = load_bundle_report(bundle);
   ASSERT_TRUE(read) << read.error().str();
   EXPECT_EQ(std::string(read->verdict().word()), written.verdict().word());
@@ -30,7 +29,7 @@ TEST(BundleReader, ReadsTheReportOfTheBundleAndLeavesNothingBehind) {
   EXPECT_EQ(read->plans.size(), 2u);
   ASSERT_TRUE(read->environment && read->environment->repository);
   EXPECT_EQ(read->environment->repository->commit, "0123456789abcdef0123456789abcdef01234567");  // the run's own
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);  // the bundle alone
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);     // the bundle alone
 }
 
 TEST(BundleReader, WhatIsNoBundleOfARunIsAnErrorNamingTheFile) {
@@ -62,8 +61,9 @@ TEST(BundleReader, WhatIsNoBundleOfARunIsAnErrorNamingTheFile) {
                                    newer));
   const auto refused = load_bundle_report(newer);
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().str(), newer + ": reports/report.json: field 'schema_version': 9: a report of a newer "
-                                           "tipc-run (this one reads up to 1)");
+  EXPECT_EQ(refused.error().str(), newer +
+                                       ": reports/report.json: field 'schema_version': 9: a report of a newer "
+                                       "tipc-run (this one reads up to 1)");
 }
 
 }  // namespace TIPC_TEST_FILE

@@ -103,9 +103,8 @@ TEST_F(BundleTest, NonAsciiPathsKeepTheirNames) {
   const std::string log = repo_.write("test_tipc/output/中文模型/lite_train_lite_infer/train.log", "日志");
   const std::string latin1 = repo_.write("out/caf\xe9.log", "not UTF-8");
   const std::string bundle = (outside_.path() / "验收.tar.gz").string();
-  ASSERT_TRUE(write_bundle_members({{"test_tipc/output/中文模型/lite_train_lite_infer/train.log", log},
-                                    {"out/caf\xe9.log", latin1}},
-                                   bundle))
+  ASSERT_TRUE(write_bundle_members(
+      {{"test_tipc/output/中文模型/lite_train_lite_infer/train.log", log}, {"out/caf\xe9.log", latin1}}, bundle))
       << "a bundle of non-ASCII paths";
   const auto members = test::read_tar_gz(bundle);
   EXPECT_EQ(members.at("test_tipc/output/中文模型/lite_train_lite_infer/train.log"), "日志");

@@ -20,7 +20,7 @@ class CheckDetailsTest : public ::testing::Test {
  protected:
   // Runs a check command and reads back the JSON file it wrote.
   nlohmann::ordered_json run(int (*command)(const std::vector<std::string>&, std::ostream&, std::ostream&),
-                     std::vector<std::string> args) {
+                             std::vector<std::string> args) {
     std::ostringstream out, err;
     args.insert(args.end(), {"--json", path("check.json")});
     command(args, out, err);

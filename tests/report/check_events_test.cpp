@@ -72,20 +72,23 @@ class CheckEventsTest : public ::testing::Test {
 
 // A failed diff's result file, as tipc-run diff writes it.
 const std::string kDiffJson =
-    align::to_json(align::DiffSummary{"a.npy", "b.npy", "mean,max", 1e-6, false,
-                                      {{"logits", false, "", {4}, {{align::Statistic::kMean, 1e-7},
-                                                                   {align::Statistic::kMax, 2e-5}}}},
-                                      {}})
+    align::to_json(align::DiffSummary{
+                       "a.npy",
+                       "b.npy",
+                       "mean,max",
+                       1e-6,
+                       false,
+                       {{"logits", false, "", {4}, {{align::Statistic::kMean, 1e-7}, {align::Statistic::kMax, 2e-5}}}},
+                       {}})
         .dump();
 
 TEST_F(CheckEventsTest, ACheckStageThatRanAndWroteItsFileIsFollowedByCheckFinished) {
   dir_.write("check.json", kDiffJson);
   dir_.write("export.json", kDiffJson);  // beside a stage that is no check: not read
   run({record(export_, "export.log"), record(check_, "check.log")});
-  EXPECT_EQ(recorder_.events, (std::vector<std::string>{"run started", "finished export",
-                                                        "finished export/check/eager_vs_onnx",
-                                                        "check export/check/eager_vs_onnx diff 2 failed",
-                                                        "run finished"}));
+  EXPECT_EQ(recorder_.events,
+            (std::vector<std::string>{"run started", "finished export", "finished export/check/eager_vs_onnx",
+                                      "check export/check/eager_vs_onnx diff 2 failed", "run finished"}));
 }
 
 TEST_F(CheckEventsTest, NoFileNoStartOrAnEarlierRunsFileSendsNoCheckEvent) {

@@ -39,8 +39,8 @@ TEST(ConfigLabels, OneConfigUnderSeveralModesIsToldApartByItsMode) {
   const std::vector<ConfigRun> runs = {{"configs/m/a.txt", "lite_train_lite_infer"},
                                        {"configs/m/a.txt", "whole_infer"},
                                        {"configs/n/a.txt", "whole_infer"}};
-  EXPECT_EQ(config_labels(runs), (std::vector<std::string>{"m/a.txt lite_train_lite_infer", "m/a.txt whole_infer",
-                                                           "n/a.txt whole_infer"}));
+  EXPECT_EQ(config_labels(runs),
+            (std::vector<std::string>{"m/a.txt lite_train_lite_infer", "m/a.txt whole_infer", "n/a.txt whole_infer"}));
   EXPECT_TRUE(config_labels({}).empty());
 }
 

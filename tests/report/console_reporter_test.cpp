@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/fake_executor.h"
 #include "run/scheduler.h"
+#include "support/fake_executor.h"
 #include "support/temp_dir.h"
 
 namespace tipc::report {
@@ -88,7 +88,8 @@ TEST(ConsoleReporter, AFailedCheckListsItsFailingValuesWorstFirstAndAPassedOneNo
   record.verdict = {run::Status::kFail, "exit code 1"};
   CheckDetails check;
   check.kind = CheckKind::kDiff;
-  check.values = {{"logits: mean", 1e-7, 1e-6, true}, {"logits: max", 2e-5, 1e-6, false}, {"probs: max", 3e-3, 1e-6, false}};
+  check.values = {
+      {"logits: mean", 1e-7, 1e-6, true}, {"logits: max", 2e-5, 1e-6, false}, {"probs: max", 3e-3, 1e-6, false}};
   check.notes = {"only in B: logits.bias"};
   Captured out;
   ConsoleReporter reporter(out.file(), {false, false});
@@ -102,7 +103,6 @@ TEST(ConsoleReporter, AFailedCheckListsItsFailingValuesWorstFirstAndAPassedOneNo
             "      logits: max = 2e-05 > limit 1e-06: FAIL\n"
             "      note: only in B: logits.bias\n");
 }
-
 
 plan::Stage stage_of(const std::string& id, plan::StageKind kind, int gpus, std::vector<std::string> deps = {}) {
   plan::Stage stage;
@@ -142,8 +142,9 @@ TEST(ConsoleReporter, TheFirstLineNamesTheGpusAsTheDriverDescribedThem) {
                                 {"MIG-5a4b3c2d-0000", 1, 1, "MIG 1g.10gb", "MIG-5a4b3c2d-0000"}},
                                "nvidia-smi -L"};
   reporter.run_started({{&plan}, 2, 2, gpus});
-  EXPECT_EQ(out.text(), "tipc-run: 2 stages, 2 jobs, GPUs: GPU 0 NVIDIA H100 80GB HBM3 (GPU-9f8e…), "
-                        "GPU 1 MIG 1g.10gb (MIG-5a4b…) (nvidia-smi -L)\n");
+  EXPECT_EQ(out.text(),
+            "tipc-run: 2 stages, 2 jobs, GPUs: GPU 0 NVIDIA H100 80GB HBM3 (GPU-9f8e…), "
+            "GPU 1 MIG 1g.10gb (MIG-5a4b…) (nvidia-smi -L)\n");
 }
 
 // A process the run did not start holds memory on the GPU all run long: every stage there sees
@@ -388,12 +389,16 @@ struct FailingRun {
 TEST(ConsoleReporter, EveryRunEndsWithARecapOfTheStagesToLookAtWithTheirLogsAndErrorLines) {
   FailingRun failing;
   const std::string text = failing.run({false, false});
-  const std::string recap = "tipc-run: 2 stages to look at:\n"
-                            "  FAIL        a/train\n"
-                            "              log: " + failing.log("a/train") + "\n"
-                            "              ValueError: lr is nan\n"
-                            "  FAIL        a/infer\n"
-                            "              log: " + failing.log("a/infer") + "\n";
+  const std::string recap =
+      "tipc-run: 2 stages to look at:\n"
+      "  FAIL        a/train\n"
+      "              log: " +
+      failing.log("a/train") +
+      "\n"
+      "              ValueError: lr is nan\n"
+      "  FAIL        a/infer\n"
+      "              log: " +
+      failing.log("a/infer") + "\n";
   ASSERT_NE(text.find(recap), std::string::npos) << text;
   EXPECT_TRUE(text.ends_with(recap)) << text;  // after the counts line: the last thing read
   EXPECT_LT(text.find("tipc-run: 1 passed, 2 failed"), text.find(recap));
@@ -459,8 +464,8 @@ TEST(ConsoleReporter, NothingFromALogAConfigOrAPathReachesTheTerminalRaw) {
         << shown;  // written out, where a reader sees what the log holds
   }
   const std::string text = failing.run({false, false});
-  EXPECT_NE(text.find("FAIL        a/\\x1b]0;title"), std::string::npos) << text;  // the FAIL line
-  EXPECT_NE(text.find("last line \\x1b]0;title"), std::string::npos) << text;       // the log's last lines
+  EXPECT_NE(text.find("FAIL        a/\\x1b]0;title"), std::string::npos) << text;         // the FAIL line
+  EXPECT_NE(text.find("last line \\x1b]0;title"), std::string::npos) << text;             // the log's last lines
   EXPECT_NE(text.find("              Error: \\x1b]0;title"), std::string::npos) << text;  // the recap
   EXPECT_NE(text.find("(needs 1 GPU; none available (--gpus)): gpu/\\x1b]0;title"), std::string::npos) << text;
 }

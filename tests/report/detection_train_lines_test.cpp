@@ -46,7 +46,8 @@ TEST(DetectionTrainLines, EachStepIsAPointAndTheLastStepsValuesAreTheFinalOnes) 
 TEST(DetectionTrainLines, TheStepIsReadOnlyRightAfterTheEpochsOwnValue) {
   const auto keys = [](std::string_view line) {
     std::vector<std::string> found;
-    for (const auto& field : log_fields::scan_fields(line)) found.push_back(fmt::format("{}={}", field.key, field.value));
+    for (const auto& field : log_fields::scan_fields(line))
+      found.push_back(fmt::format("{}={}", field.key, field.value));
     return found;
   };
   EXPECT_EQ(keys("Epoch: [2] [ 14/120] loss: 1.5"), (std::vector<std::string>{"Epoch=[2]", "iter=14/120", "loss=1.5"}));

@@ -8,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/version.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
-#include "core/version.h"
 
 namespace tipc::report {
 namespace {

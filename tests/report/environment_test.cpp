@@ -79,7 +79,8 @@ TEST(Environment, FactsNameEveryPartInOrder) {
   EXPECT_EQ(by_label.at("Memory"), "64.0 GiB");
   EXPECT_EQ(by_label.at("GPUs"), "2 × NVIDIA H100 80GB HBM3 (driver 550.54.15), Tesla T4 (driver 550.54.15)");
   EXPECT_EQ(by_label.at("Python"), "3.10.12 (python3.10), paddle 2.6.1, torch 2.1.2");
-  EXPECT_EQ(by_label.at("Repository"), "0123456789abcdef0123456789abcdef01234567 on release/2.6, with uncommitted changes");
+  EXPECT_EQ(by_label.at("Repository"),
+            "0123456789abcdef0123456789abcdef01234567 on release/2.6, with uncommitted changes");
   EXPECT_EQ(by_label.at("Command"), "tipc-run 'test_tipc/configs/a b.txt' lite_train_lite_infer");
 }
 

@@ -65,11 +65,13 @@ TEST(ErrorLine, ChainedExceptionsGiveTheFirst) {
 }
 
 TEST(ErrorLine, TheShellsKilledLineAndALinkersErrorAreFound) {
-  EXPECT_EQ(first_error_line("epoch 3 loss 0.5\nbash: line 1: 40211 Killed                  python3 tools/train.py -c a.yaml\n"),
+  EXPECT_EQ(first_error_line(
+                "epoch 3 loss 0.5\nbash: line 1: 40211 Killed                  python3 tools/train.py -c a.yaml\n"),
             "bash: line 1: 40211 Killed                  python3 tools/train.py -c a.yaml");
   EXPECT_EQ(first_error_line("Killed\n"), "Killed");
-  EXPECT_EQ(first_error_line("building\ndeploy/cpp/src/main.cc:12:10: fatal error: paddle_inference_api.h: No such file\n"),
-            "deploy/cpp/src/main.cc:12:10: fatal error: paddle_inference_api.h: No such file");
+  EXPECT_EQ(
+      first_error_line("building\ndeploy/cpp/src/main.cc:12:10: fatal error: paddle_inference_api.h: No such file\n"),
+      "deploy/cpp/src/main.cc:12:10: fatal error: paddle_inference_api.h: No such file");
   EXPECT_EQ(first_error_line("[ERROR] the model file inference.pdmodel does not exist\nlater\n"),
             "[ERROR] the model file inference.pdmodel does not exist");
   EXPECT_EQ(first_error_line("Error: no such option: --use_tensorrt\n"), "Error: no such option: --use_tensorrt");
@@ -85,8 +87,8 @@ TEST(ErrorLine, AnExceptionOutsideATracebackAndAnOutOfMemoryLineAreFound) {
 }
 
 TEST(ErrorLine, MetricsThatSayErrorAreNoError) {
-  EXPECT_EQ(first_error_line("[Eval] top1_error: 0.25, top5_error: 0.1\neval error: 0.01\nmean error: 1.5e-3, max: 2\n"),
-            "");
+  EXPECT_EQ(
+      first_error_line("[Eval] top1_error: 0.25, top5_error: 0.1\neval error: 0.01\nmean error: 1.5e-3, max: 2\n"), "");
   EXPECT_EQ(first_error_line("  warnings.warn(\"error handling changed\")\nall good\n"), "");
 }
 

@@ -38,11 +38,11 @@ TEST(GpuReport, FiguresReadAsMemoryUtilisationAndPowerWithTheirPeaks) {
 
 TEST(GpuReport, ADeviceIsNamedByItsIndexNameAndUuidWholeOrShort) {
   const run::Gpu h100 = gpu("GPU-9f8e7d6c-1111-2222-3333-444455556666", 0, "NVIDIA H100 80GB HBM3",
-                           "GPU-9f8e7d6c-1111-2222-3333-444455556666");
+                            "GPU-9f8e7d6c-1111-2222-3333-444455556666");
   EXPECT_EQ(gpu_device_label(h100, true), "GPU 0 NVIDIA H100 80GB HBM3 (GPU-9f8e…)");
   EXPECT_EQ(gpu_device_label(h100, false), "GPU 0 NVIDIA H100 80GB HBM3 (GPU-9f8e7d6c-1111-2222-3333-444455556666)");
-  const run::Gpu mig = gpu("MIG-5a4b3c2d-0000-1111-2222-333344445555", 1, "MIG 1g.10gb",
-                           "MIG-5a4b3c2d-0000-1111-2222-333344445555");
+  const run::Gpu mig =
+      gpu("MIG-5a4b3c2d-0000-1111-2222-333344445555", 1, "MIG 1g.10gb", "MIG-5a4b3c2d-0000-1111-2222-333344445555");
   EXPECT_EQ(gpu_device_label(mig, true), "GPU 1 MIG 1g.10gb (MIG-5a4b…)");  // its parent's index
   EXPECT_EQ(gpu_device_label(gpu("3"), true), "GPU 3");
 }

@@ -18,8 +18,8 @@
 #include "report/html_text.h"
 #include "report/trend_html.h"
 #include "support/paths.h"
-#include "support/run_binary.h"
 #include "support/realistic_run_report.h"
+#include "support/run_binary.h"
 #include "support/sample_trends.h"
 #include "support/temp_dir.h"
 
@@ -133,8 +133,9 @@ class HtmlBrowser : public ::testing::Test {
   void SetUp() override {
     chromium_ = find_chromium();
     if (chromium_) return;
-    const std::string why = "chromium is not installed, so report.html is not checked in a browser "
-                            "(scripts/install-deps.sh installs it)";
+    const std::string why =
+        "chromium is not installed, so report.html is not checked in a browser "
+        "(scripts/install-deps.sh installs it)";
     std::cerr << "\n*** SKIPPING THE BROWSER TEST: " << why << " ***\n\n";
     if (std::getenv("CI")) FAIL() << why << "; CI is set, where this is a failure";
     GTEST_SKIP() << why;
@@ -150,11 +151,11 @@ TEST_F(HtmlBrowser, ScreenshotOfTheSampleReportIsARealImageAndTheConsoleStaysQui
   std::ofstream(page, std::ios::binary) << render_html_report(test::realistic::run_report());
   fs::remove(screenshot);
 
-  const BrowserRun run = run_chromium(
-      *chromium_, scratch_.path(),
-      "--enable-logging=stderr --v=0 --screenshot=" + test::shell_quote(screenshot.string()) +
-          " --window-size=" + std::to_string(kWidth) + "," + std::to_string(kHeight) + " " +
-          test::shell_quote(file_url(page.string())));
+  const BrowserRun run =
+      run_chromium(*chromium_, scratch_.path(),
+                   "--enable-logging=stderr --v=0 --screenshot=" + test::shell_quote(screenshot.string()) +
+                       " --window-size=" + std::to_string(kWidth) + "," + std::to_string(kHeight) + " " +
+                       test::shell_quote(file_url(page.string())));
   std::cout << "report.html: " << page.string() << "\nscreenshot: " << screenshot.string() << "\n";
 
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -178,8 +179,8 @@ struct PageReport {
 PageReport open_with_probe(const std::string& chromium, const test::TempDir& scratch, const std::string& html) {
   const std::string page = scratch.write("probed report.html", with_probe(html));
   PageReport report;
-  report.run = run_chromium(chromium, scratch.path(), "--enable-logging=stderr --v=0 --dump-dom " +
-                                                          test::shell_quote(file_url(page)));
+  report.run = run_chromium(chromium, scratch.path(),
+                            "--enable-logging=stderr --v=0 --dump-dom " + test::shell_quote(file_url(page)));
   std::smatch probe;
   if (std::regex_search(report.run.out, probe, std::regex("<pre id=\"tipc-probe\">(.*?)</pre>"))) {
     report.probe = probe[1].str();
@@ -263,7 +264,8 @@ TEST_F(HtmlBrowser, At1400PixelsNothingScrollsSidewaysAndTheLatencyTableIsReadab
                                       "--window-size=1400,2000 --dump-dom " + test::shell_quote(file_url(page)));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::smatch figures;
-  ASSERT_TRUE(std::regex_search(run.out, figures, std::regex("<pre id=\"tipc-layout\">(\\d+) (\\d+) (\\d+) (\\d+)</pre>")))
+  ASSERT_TRUE(
+      std::regex_search(run.out, figures, std::regex("<pre id=\"tipc-layout\">(\\d+) (\\d+) (\\d+) (\\d+)</pre>")))
       << run.err;
   const int page_width = std::stoi(figures[1]), viewport = std::stoi(figures[2]);
   const int tallest_row = std::stoi(figures[3]), stage_column = std::stoi(figures[4]);

@@ -98,7 +98,8 @@ TEST(HtmlReport, ShowsTheVerdictCountsAndRunFacts) {
   EXPECT_NE(html.find("<span class=\"value\">0, 1 (--gpus)</span>"), std::string::npos);
   // Each plan's title names its config once and its MODE once, beside it.
   for (const auto& plan : test::realistic::run_report().plans) {
-    EXPECT_EQ(html.find(" " + plan.mode + " <span class=\"muted\">&#183; " + plan.mode), std::string::npos) << plan.mode;
+    EXPECT_EQ(html.find(" " + plan.mode + " <span class=\"muted\">&#183; " + plan.mode), std::string::npos)
+        << plan.mode;
   }
 }
 
@@ -114,7 +115,8 @@ TEST(HtmlReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeatingItsV
   RunReport report = test::realistic::run_report();
   for (const std::string id : {"check/bs1", "check/bs4"}) {
     StageReport check = test::realistic::demo_stage(id, "check", "FAIL", 0.2);
-    check.check = CheckDetails{CheckKind::kCompareResults, false, {{"circle_001.ppm", 0.0219, 0.0018, false}}, {}, {}, {}, {}};
+    check.check =
+        CheckDetails{CheckKind::kCompareResults, false, {{"circle_001.ppm", 0.0219, 0.0018, false}}, {}, {}, {}, {}};
     check.log_tail = "circle_001.ppm: |gt - pred| = 0.0219\n";
     report.plans[0].stages.push_back(check);
   }
@@ -122,7 +124,8 @@ TEST(HtmlReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeatingItsV
   EXPECT_EQ(occurrences(html, "<code>circle_001.ppm</code>"), 1u);  // one values table
   EXPECT_EQ(occurrences(html, "circle_001.ppm: |gt - pred|"), 1u);  // one log tail
   const std::size_t first = report.plans[0].stages.size() - 2;
-  const std::string reference = fmt::format("Same failures as <a href=\"#check-1-{}\"><code>check/bs1</code></a>.", first);
+  const std::string reference =
+      fmt::format("Same failures as <a href=\"#check-1-{}\"><code>check/bs1</code></a>.", first);
   EXPECT_EQ(occurrences(html, reference), 2u) << "among the checks and among the failures";
   EXPECT_NE(html.find(fmt::format("<div class=\"check\" id=\"check-1-{}\">", first)), std::string::npos);
 }
@@ -186,9 +189,11 @@ TEST(HtmlReport, AFailingRunLeadsWithItsFailuresAndTheirErrorLines) {
   EXPECT_LT(html.find("<section class=\"attention\""), html.find("<section class=\"overview\""));
   EXPECT_NE(lead.find("<h2>3 stages to look at</h2>"), std::string::npos);  // init check, onnx infer, timeout
   EXPECT_EQ(occurrences(lead, "<tr><td><span class=\"result "), 3u);
-  EXPECT_NE(lead.find("<code>cv2.error: OpenCV(4.6.0) parse error &amp; &lt;shape mismatch&gt;</code>"), std::string::npos);
+  EXPECT_NE(lead.find("<code>cv2.error: OpenCV(4.6.0) parse error &amp; &lt;shape mismatch&gt;</code>"),
+            std::string::npos);
   EXPECT_NE(lead.find("timed out after 120 s"), std::string::npos);  // no error line: its reason
-  EXPECT_NE(lead.find("<a href=\"#tail-1-8\"><code>infer/onnx_cpu_threads_1_batchsize_1</code></a>"), std::string::npos);
+  EXPECT_NE(lead.find("<a href=\"#tail-1-8\"><code>infer/onnx_cpu_threads_1_batchsize_1</code></a>"),
+            std::string::npos);
   EXPECT_NE(lead.find("href=\"infer%20logs/"), std::string::npos);  // its log
   EXPECT_EQ(lead.find("UNSUPPORTED"), std::string::npos);
 }
@@ -263,7 +268,7 @@ TEST(HtmlReport, ShowsBenchmarkFiguresWithAThroughputChartPerStage) {
             std::string::npos);
   EXPECT_NE(section.find("<td class=\"num\">0.0625</td><td class=\"num\">0.0700</td>"), std::string::npos);
   EXPECT_NE(section.find("<td class=\"num\">2048</td>"), std::string::npos);
-  EXPECT_EQ(occurrences(html, ">logged step</text>"), 1u);  // the ips chart's x axis
+  EXPECT_EQ(occurrences(html, ">logged step</text>"), 1u);                // the ips chart's x axis
   EXPECT_NE(html.find("<td class=\"num\">718</td>"), std::string::npos);  // the infer stage's RSS
 
   run.plans[0].stages[0].metrics.benchmark.reset();
@@ -299,7 +304,7 @@ TEST(HtmlReport, EscapesHostileTextEverywhere) {
 
   const std::string tail = between(html, "line one", "line one", "</pre>");
   EXPECT_NE(tail.find("bell\xe2\x90\x87 nul\xe2\x90\x80 del\xe2\x90\xa1\n"), std::string::npos);  // control pictures
-  EXPECT_NE(tail.find("red &amp; invalid \xef\xbf\xbd\xef\xbf\xbd utf-8"), std::string::npos);     // no colour codes
+  EXPECT_NE(tail.find("red &amp; invalid \xef\xbf\xbd\xef\xbf\xbd utf-8"), std::string::npos);    // no colour codes
   EXPECT_NE(tail.find("crlf\nprogress 10%\nprogress 20%\n"), std::string::npos);
 }
 
@@ -334,7 +339,8 @@ TEST(HtmlReport, ALongCheckShowsItsFailingValuesFirstAndFoldsTheRest) {
   for (int i = 0; i < 20; ++i) check.check->values.push_back({"image_" + std::to_string(i), 0.0001, 0.001, true});
   check.check->values[13] = {"image_13", 0.5, 0.001, false};
   report.plans[0].stages.push_back(check);
-  const std::string block = between(rendered(report), "check/many</code><span class=\"tag\">", "<p", "</details>\n</div>");
+  const std::string block =
+      between(rendered(report), "check/many</code><span class=\"tag\">", "<p", "</details>\n</div>");
 
   EXPECT_NE(block.find("<p class=\"key\">1 of 20 values fail:</p>"), std::string::npos) << block.substr(0, 500);
   const std::string headline = between(block, "", "<table>", "</table>");
@@ -362,7 +368,8 @@ TEST(HtmlReport, AStagesGpuFiguresAndThrottlingStandBesideItsTimeAndTheRunNamesI
   const std::string html = rendered(test::sample_gpu_run());
   const std::string row = between(html, "<table>", "<tr><td><code>norm_train/gpus_-1/train</code>", "</tr>");
   EXPECT_NE(row.find("12.2 s</td><td>0<div class=\"gpu-figures\">"
-                     "peak 10.2 GiB · util 87 % (peak 100 %) · 250 W (peak 301 W)</div><span class=\"tag throttled\">throttled: sw_power_cap</span></td>"),
+                     "peak 10.2 GiB · util 87 % (peak 100 %) · 250 W (peak 301 W)</div><span class=\"tag "
+                     "throttled\">throttled: sw_power_cap</span></td>"),
             std::string::npos)
       << row;
   EXPECT_NE(html.find("<span class=\"label\">GPUs</span><span class=\"value\">GPU 0 NVIDIA H100 80GB HBM3 "
@@ -377,12 +384,14 @@ TEST(HtmlReport, GpuWarningsAreShownAsWarningsNearTheTopAndOnTheStagesRow) {
   ASSERT_FALSE(section.empty());
   EXPECT_LT(html.find("id=\"gpu-warnings\""), html.find("<section class=\"overview\""));
   EXPECT_NE(section.find("<h2>1 GPU warning</h2>"), std::string::npos);
-  EXPECT_NE(section.find("<tr><td class=\"gpu-warning\">" + test::kForeignProcessWarning + "</td><td class=\"stage\">"
+  EXPECT_NE(section.find("<tr><td class=\"gpu-warning\">" + test::kForeignProcessWarning +
+                         "</td><td class=\"stage\">"
                          "<code>norm_train/gpus_-1/train</code> <span class=\"muted\">alexnet.txt"),
             std::string::npos)
       << section;
   const std::string row = between(html, "<table>", "<tr><td><code>norm_train/gpus_-1/train</code>", "</tr>");
-  EXPECT_NE(row.find("<div class=\"gpu-warning\">&#9888; " + test::kForeignProcessWarning + "</div>"), std::string::npos);
+  EXPECT_NE(row.find("<div class=\"gpu-warning\">&#9888; " + test::kForeignProcessWarning + "</div>"),
+            std::string::npos);
   EXPECT_EQ(rendered(test::sample_run_report()).find("class=\"gpu-warning"), std::string::npos);
 }
 

@@ -14,17 +14,19 @@ TEST(HtmlText, EscapesTheFiveSpecialCharacters) {
 TEST(HtmlText, KeepsValidUtf8AndReplacesEveryInvalidByte) {
   EXPECT_EQ(html_escape("grüße 日本 \xf0\x9f\x98\x80"), "grüße 日本 \xf0\x9f\x98\x80");
   EXPECT_EQ(html_escape("\xff"), "\xef\xbf\xbd");
-  EXPECT_EQ(html_escape("\xc0\xaf"), "\xef\xbf\xbd\xef\xbf\xbd");              // overlong '/'
+  EXPECT_EQ(html_escape("\xc0\xaf"), "\xef\xbf\xbd\xef\xbf\xbd");                  // overlong '/'
   EXPECT_EQ(html_escape("\xed\xa0\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // a surrogate
-  EXPECT_EQ(html_escape("\xf4\x90\x80\x80").find("\xf4"), std::string::npos);    // above U+10FFFF
-  EXPECT_EQ(html_escape("ab\xe6\x97"), "ab\xef\xbf\xbd\xef\xbf\xbd");            // cut short
+  EXPECT_EQ(html_escape("\xf4\x90\x80\x80").find("\xf4"), std::string::npos);      // above U+10FFFF
+  EXPECT_EQ(html_escape("ab\xe6\x97"), "ab\xef\xbf\xbd\xef\xbf\xbd");              // cut short
 }
 
 TEST(HtmlText, ShowsControlCharactersAsSymbols) {
-  EXPECT_EQ(html_escape(std::string("a\0b", 3)), "a\xe2\x90\x80" "b");  // U+2400
-  EXPECT_EQ(html_escape("\x1b"), "\xe2\x90\x9b");                        // U+241B
-  EXPECT_EQ(html_escape("\x7f"), "\xe2\x90\xa1");                        // U+2421
-  EXPECT_EQ(html_escape("\xc2\x85"), "\xef\xbf\xbd");                    // C1: no picture
+  EXPECT_EQ(html_escape(std::string("a\0b", 3)),
+            "a\xe2\x90\x80"
+            "b");                                      // U+2400
+  EXPECT_EQ(html_escape("\x1b"), "\xe2\x90\x9b");      // U+241B
+  EXPECT_EQ(html_escape("\x7f"), "\xe2\x90\xa1");      // U+2421
+  EXPECT_EQ(html_escape("\xc2\x85"), "\xef\xbf\xbd");  // C1: no picture
   EXPECT_EQ(html_escape("tab\tnew\nline"), "tab\tnew\nline");
   EXPECT_EQ(html_escape("cr\r"), "cr\xe2\x90\x8d");
 }

@@ -13,7 +13,9 @@ namespace tipc::report {
 namespace {
 namespace TIPC_TEST_FILE {
 
-TEST(JsonReport, MatchesTheGoldenFile) { test::expect_golden("report.json", render_json_report(test::sample_run_report())); }
+TEST(JsonReport, MatchesTheGoldenFile) {
+  test::expect_golden("report.json", render_json_report(test::sample_run_report()));
+}
 
 // The stages are written one at a time, never as one tree; the text must still be what
 // dumping the whole tree writes, also with no plan, or a plan without stages.
@@ -27,7 +29,8 @@ TEST(JsonReport, IsWhatDumpingTheWholeTreeWrites) {
     const std::string text = render_json_report(*report);
     EXPECT_EQ(text, nlohmann::ordered_json::parse(text).dump(2) + "\n");
   }
-  EXPECT_EQ(nlohmann::json::parse(render_json_report(with_empty_plan))["plans"].back()["stages"], nlohmann::json::array());
+  EXPECT_EQ(nlohmann::json::parse(render_json_report(with_empty_plan))["plans"].back()["stages"],
+            nlohmann::json::array());
 }
 
 // Written to the file piece by piece (write_json_report flushes every 64 KiB): a report far
@@ -150,7 +153,8 @@ TEST(JsonReport, GpuFiguresWarningsAndAStackAreWrittenWhereAStageHasThem) {
   EXPECT_EQ(stages[2]["stack"], (nlohmann::json{"hang.py:5 in spin", "hang.py:9 in <module>"}));
   for (const char* key : {"gpu", "gpu_warnings", "stack"}) EXPECT_FALSE(stages[1].contains(key)) << key;
   EXPECT_FALSE(stages[0].contains("stack"));
-  EXPECT_EQ(nlohmann::json::parse(render_json_report(test::sample_run_report()))["gpu_devices"], nlohmann::json::array());
+  EXPECT_EQ(nlohmann::json::parse(render_json_report(test::sample_run_report()))["gpu_devices"],
+            nlohmann::json::array());
 }
 
 }  // namespace TIPC_TEST_FILE

@@ -13,7 +13,9 @@ namespace tipc::report {
 namespace {
 namespace TIPC_TEST_FILE {
 
-TEST(JunitReport, MatchesTheGoldenFile) { test::expect_golden("junit.xml", render_junit_report(test::sample_run_report())); }
+TEST(JunitReport, MatchesTheGoldenFile) {
+  test::expect_golden("junit.xml", render_junit_report(test::sample_run_report()));
+}
 
 TEST(JunitReport, IsValidAndItsCountsAddUp) {
   const auto file = test::read_junit(render_junit_report(test::sample_run_report()));
@@ -37,9 +39,9 @@ TEST(JunitReport, IsValidAndItsCountsAddUp) {
 TEST(JunitReport, BenchmarkFiguresArePropertiesOfTheStagesTestCase) {
   const auto file = test::read_junit(render_junit_report(test::sample_run_report()));
   ASSERT_EQ(file.errors, "");
-  const std::map<std::string, std::string> train = {
-      {"ips.median", "120.5"},        {"ips.mean", "118.25"},          {"ips.unit", "samples/s"},
-      {"batch_cost_s.median", "0.0625"}, {"batch_cost_s.mean", "0.07"}, {"max_mem_reserved_mb", "2048"}};
+  const std::map<std::string, std::string> train = {{"ips.median", "120.5"},       {"ips.mean", "118.25"},
+                                                    {"ips.unit", "samples/s"},     {"batch_cost_s.median", "0.0625"},
+                                                    {"batch_cost_s.mean", "0.07"}, {"max_mem_reserved_mb", "2048"}};
   EXPECT_EQ(file.cases[0].properties, train);
   EXPECT_TRUE(file.cases[1].properties.empty());  // an eval stage: no figures
   EXPECT_EQ(file.cases[2].properties.at("inference_ms"), "10.25");
@@ -81,7 +83,8 @@ TEST(JunitReport, EveryStageIsATestCaseWithItsOutcome) {
   EXPECT_EQ(file.cases[3].message, "needs 1 GPU; 0 available (--gpus)");
   EXPECT_EQ(file.cases[4].outcome, "skipped");
   EXPECT_EQ(file.cases[6].outcome, "failure");  // the diff check: its failing value in the text
-  EXPECT_NE(file.cases[6].text.find("logits: max = 2.5e-05 > limit 1e-06: FAIL"), std::string::npos) << file.cases[6].text;
+  EXPECT_NE(file.cases[6].text.find("logits: max = 2.5e-05 > limit 1e-06: FAIL"), std::string::npos)
+      << file.cases[6].text;
   EXPECT_EQ(file.cases[9].classname, "test_tipc/configs/other.whole_infer");
 }
 
@@ -141,8 +144,9 @@ TEST(JunitReport, AnEarlierRunsResultSaysWhenAndTheVerdictIsAProperty) {
   const auto file = test::read_junit(xml);
   ASSERT_EQ(file.errors, "");
   EXPECT_NE(xml.find("(from an earlier run at 2024-05-01 12:00:00 UTC)\" type=\"FAIL\""), std::string::npos) << xml;
-  EXPECT_NE(xml.find("<property name=\"verdict\" value=\"FAIL (3 of 10 stages failed, 1 of them in an earlier run)\"/>"),
-            std::string::npos);
+  EXPECT_NE(
+      xml.find("<property name=\"verdict\" value=\"FAIL (3 of 10 stages failed, 1 of them in an earlier run)\"/>"),
+      std::string::npos);
 }
 
 // --retries, as Maven Surefire and pytest-rerunfailures write it: a FLAKY stage is a passed test
@@ -185,16 +189,17 @@ std::map<std::string, std::string> gpu_properties(const test::JunitCase& junit_c
 TEST(JunitReport, GpuFiguresArePropertiesAndWarningsAndAStackAreInTheText) {
   const auto file = test::read_junit(render_junit_report(test::sample_gpu_run()));
   ASSERT_EQ(file.errors, "");
-  EXPECT_EQ(gpu_properties(file.cases[0]), (std::map<std::string, std::string>{
-                                               {"gpu_memory_peak_mib", "10444.8"},
-                                               {"gpu_utilization_mean_percent", "87.4"},
-                                               {"gpu_utilization_peak_percent", "100"},
-                                               {"gpu_power_mean_watts", "250.2"},
-                                               {"gpu_power_peak_watts", "301"},
-                                               {"gpu_throttle_reasons", "sw_power_cap"}}));
+  EXPECT_EQ(gpu_properties(file.cases[0]),
+            (std::map<std::string, std::string>{{"gpu_memory_peak_mib", "10444.8"},
+                                                {"gpu_utilization_mean_percent", "87.4"},
+                                                {"gpu_utilization_peak_percent", "100"},
+                                                {"gpu_power_mean_watts", "250.2"},
+                                                {"gpu_power_peak_watts", "301"},
+                                                {"gpu_throttle_reasons", "sw_power_cap"}}));
   EXPECT_EQ(file.cases[0].properties.at("ips.median"), "120.5");  // beside the log's figures
   EXPECT_NE(file.cases[0].system_out.find("GPU warning: " + test::kForeignProcessWarning + "\n"), std::string::npos);
-  EXPECT_EQ(file.cases[2].text, "where it hung, most recent call first:\n  hang.py:5 in spin\n  hang.py:9 in <module>\n");
+  EXPECT_EQ(file.cases[2].text,
+            "where it hung, most recent call first:\n  hang.py:5 in spin\n  hang.py:9 in <module>\n");
   EXPECT_TRUE(gpu_properties(file.cases[1]).empty());
   // Only the figures the driver gave.
   RunReport mig = test::sample_gpu_run();

@@ -18,7 +18,8 @@ TEST(MarkdownReport, MatchesTheGoldenFile) {
 TEST(MarkdownReport, AFlakyStageHasAColumnOfItsOwnAndARowAmongThoseThatDidNotPass) {
   const std::string md = render_markdown_report(test::sample_run_report_with_retries());
   EXPECT_NE(md.find("| UNRESOLVED | FLAKY |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| 🔁 FLAKY | `alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train` | passed on attempt 3 of 3; attempt 1: FAIL "
+  EXPECT_NE(md.find("| 🔁 FLAKY | `alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train` | passed on attempt 3 "
+                    "of 3; attempt 1: FAIL "
                     "exit code 1 |"),
             std::string::npos)
       << md;
@@ -57,7 +58,8 @@ TEST(MarkdownReport, APassingCheckShowsItsValueNearestTheLimit) {
   auto& check = *run.plans[0].stages[7].check;
   check.values = {{"a", 0.1, 1, true}, {"b", 0.9, 1, true}, {"c", 0.5, 1, true}};
   const std::string md = render_markdown_report(run);
-  EXPECT_NE(md.find("| b | 0.9 | 1 | ✅ |\n| `alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/infer/cpu_bs1/check/truth` | … 2 more"),
+  EXPECT_NE(md.find("| b | 0.9 | 1 | ✅ |\n| `alexnet.txt lite_train_lite_infer: "
+                    "norm_train/gpus_-1/infer/cpu_bs1/check/truth` | … 2 more"),
             std::string::npos)
       << md;
 }
@@ -67,7 +69,8 @@ TEST(MarkdownReport, ACheckThatFailsLikeAnEarlierOneRefersToItInsteadOfRepeating
   for (const std::string id : {"check/bs1", "check/bs4", "check/bs8"}) {
     StageReport check = test::sample_stage(id, "check", "FAIL", "exit code 1");
     const double value = id == "check/bs8" ? 0.5 : 0.0219;  // bs8 fails otherwise: its own values
-    check.check = CheckDetails{CheckKind::kCompareResults, false, {{"circle_001.ppm", value, 0.0018, false}}, {}, {}, {}, {}};
+    check.check =
+        CheckDetails{CheckKind::kCompareResults, false, {{"circle_001.ppm", value, 0.0018, false}}, {}, {}, {}, {}};
     run.plans[0].stages.push_back(check);
   }
   const std::string md = render_markdown_report(run);
@@ -89,9 +92,11 @@ TEST(MarkdownReport, StagesNotRunForTheSameReasonShareOneRowFailuresKeepTheirOwn
   run.plans.erase(run.plans.begin());
   auto& stages = run.plans[0].stages;
   stages.clear();
-  for (int i = 0; i < 5; ++i) stages.push_back(test::sample_stage("gpu" + std::to_string(i), "infer", "UNSUPPORTED", "needs 1 GPU"));
+  for (int i = 0; i < 5; ++i)
+    stages.push_back(test::sample_stage("gpu" + std::to_string(i), "infer", "UNSUPPORTED", "needs 1 GPU"));
   stages.push_back(test::sample_stage("two", "train", "UNSUPPORTED", "needs 2 GPUs"));
-  for (int i = 0; i < 2; ++i) stages.push_back(test::sample_stage("bad" + std::to_string(i), "eval", "FAIL", "exit code 1"));
+  for (int i = 0; i < 2; ++i)
+    stages.push_back(test::sample_stage("bad" + std::to_string(i), "eval", "FAIL", "exit code 1"));
   const std::string md = render_markdown_report(run);
   EXPECT_NE(md.find("| Reason |\n|---|---|---|\n"
                     "| ❌ FAIL | `bad0` | exit code 1 |\n"
@@ -156,7 +161,8 @@ TEST(MarkdownReport, AGpuWarningSeveralStagesHadIsOneItem) {
   RunReport run = test::sample_gpu_run();
   run.plans[0].stages[1].gpu_warnings = {test::kForeignProcessWarning};
   const std::string md = render_markdown_report(run);
-  EXPECT_NE(md.find("- " + test::kForeignProcessWarning + " (`alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train`, "
+  EXPECT_NE(md.find("- " + test::kForeignProcessWarning +
+                    " (`alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/train`, "
                     "`alexnet.txt lite_train_lite_infer: norm_train/gpus_-1/eval`)\n"),
             std::string::npos)
       << md;

@@ -27,17 +27,22 @@ void expect_same_snapshot(const RunReport& written, const RunReport& read) {
     ASSERT_EQ(x.figures.size(), y.figures.size()) << x.stage;
     for (std::size_t f = 0; f < x.figures.size(); ++f) {
       const auto &p = x.figures[f], &q = y.figures[f];
-      EXPECT_EQ(std::tie(p.name, p.unit, p.better, p.gated_by_default), std::tie(q.name, q.unit, q.better, q.gated_by_default));
+      EXPECT_EQ(std::tie(p.name, p.unit, p.better, p.gated_by_default),
+                std::tie(q.name, q.unit, q.better, q.gated_by_default));
       ASSERT_EQ(p.samples.size(), q.samples.size()) << p.name;
       for (std::size_t s = 0; s < p.samples.size(); ++s) {
-        if (std::isnan(p.samples[s])) EXPECT_TRUE(std::isnan(q.samples[s])) << p.name;
-        else EXPECT_EQ(p.samples[s], q.samples[s]) << p.name;
+        if (std::isnan(p.samples[s]))
+          EXPECT_TRUE(std::isnan(q.samples[s])) << p.name;
+        else
+          EXPECT_EQ(p.samples[s], q.samples[s]) << p.name;
       }
     }
   }
 }
 
-Result<RunReport> round_trip(const RunReport& report) { return read_report_json(render_json_report(report), "report.json"); }
+Result<RunReport> round_trip(const RunReport& report) {
+  return read_report_json(render_json_report(report), "report.json");
+}
 
 TEST(ReportJsonReader, ReadsBackWhatTheHistoryAndAComparisonTakeOfARun) {
   const RunReport written = test::sample_run_report_with_retries();

@@ -9,11 +9,11 @@
 #include <fstream>
 #include <thread>
 
+#include "core/version.h"
 #include "run/stack_dump.h"
 #include "support/fake_run.h"
 #include "support/run_binary.h"
 #include "support/text_lines.h"
-#include "core/version.h"
 
 namespace tipc::report {
 namespace {
@@ -38,8 +38,9 @@ TEST(ReportLoader, AFinishedRunHasEveryStageWithItsResult) {
   test::FakeRun run;
   run.options.resources.gpus = {{"0", 1}};
   run.script("eval").exit_code = 3;
-  const auto p = fake_plan({fake_stage("train", StageKind::kTrain, {}, 1), fake_stage("eval", StageKind::kEval, {"train"}),
-                            fake_stage("infer", StageKind::kInfer, {"eval"}), fake_stage("big", StageKind::kTrain, {}, 4)});
+  const auto p =
+      fake_plan({fake_stage("train", StageKind::kTrain, {}, 1), fake_stage("eval", StageKind::kEval, {"train"}),
+                 fake_stage("infer", StageKind::kInfer, {"eval"}), fake_stage("big", StageKind::kTrain, {}, 4)});
   run.run({&p});
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
@@ -130,7 +131,8 @@ TEST(ReportLoader, ACutLastLineIsSkippedAndTheLastEntryWins) {
   run.script("train").exit_code = 1;
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
   run.run({&p});
-  append(journal(run), R"({"stage": "train", "result": "PASS", "reason": "again", "started": 5, "seconds": 2})" "\n");
+  append(journal(run), R"({"stage": "train", "result": "PASS", "reason": "again", "started": 5, "seconds": 2})"
+                       "\n");
   append(journal(run), R"({"stage": "eval", "result": "FA)");
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
@@ -143,7 +145,8 @@ TEST(ReportLoader, AnUnknownResultInTheJournalIsAFailureThatSaysSoNeverAPass) {
   test::FakeRun run;
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
   run.run({&p});
-  append(journal(run), R"({"stage": "train", "result": "MOSTLY_PASS", "started": 5, "seconds": 2})" "\n");
+  append(journal(run), R"({"stage": "train", "result": "MOSTLY_PASS", "started": 5, "seconds": 2})"
+                       "\n");
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
   EXPECT_EQ(stage(*report, "train").result, run::Status::kUnresolved);
@@ -273,7 +276,8 @@ TEST(ReportLoader, AFailedStageCarriesItsLogsFirstErrorLine) {
   run.script("train").exit_code = 1;
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
   run.run({&p});
-  run.repo.write("test_tipc/output/m/lite/train.log", "step 1\nTraceback (most recent call last):\n  x\nKeyError: 'lr'\n");
+  run.repo.write("test_tipc/output/m/lite/train.log",
+                 "step 1\nTraceback (most recent call last):\n  x\nKeyError: 'lr'\n");
   run.repo.write("test_tipc/output/m/lite/eval.log", "Error: a pass says nothing\n");
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
@@ -414,7 +418,8 @@ TEST(ReportLoader, AStageHasTheGpuFiguresAndWarningsOfItsJournalLineAndTheRunThe
   run.run({&p});
   append(journal(run), R"({"stage": "train", "result": "PASS", "started": 5, "seconds": 2, "gpus": ["0"], )"
                        R"("gpu": {"samples": 3, "memory_peak_mib": 10240, "utilization_mean_percent": 80, )"
-                       R"("throttle_reasons": ["hw_slowdown"]}, "gpu_warnings": ["GPU 0: pid 4242 holds 2048 MiB"]})" "\n");
+                       R"("throttle_reasons": ["hw_slowdown"]}, "gpu_warnings": ["GPU 0: pid 4242 holds 2048 MiB"]})"
+                       "\n");
   const auto report = load_run_report(run.output());
   ASSERT_TRUE(report) << report.error().str();
   ASSERT_EQ(report->gpu_devices.size(), 1u);  // the one the driver described
@@ -439,7 +444,8 @@ TEST(ReportLoader, ATimedOutStageCarriesTheFirstFramesWhereItHung) {
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval)});
   run.run({&p});
   append(journal(run), R"({"stage": "train", "result": "TIMEOUT", "reason": "no output for 600 s", )"
-                       R"("started": 5, "seconds": 600})" "\n");
+                       R"("started": 5, "seconds": 600})"
+                       "\n");
   const std::string dump = "step 3\n" + std::string(run::kStackDumpMarker) +
                            "\nFatal Python error: Aborted\n\nCurrent thread 0x1 (most recent call first):\n"
                            "  File \"/repo/hang.py\", line 5 in spin\n";

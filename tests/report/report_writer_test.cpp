@@ -131,8 +131,9 @@ TEST(ReportWriter, AnInterruptedRunStillListsEveryStage) {
   run.executor.interrupt_at = 5;
   std::ostringstream out;
   ReportWriter writer = writer_for(run, out);
-  const auto p = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),
-                            fake_stage("export", StageKind::kExport, {"train"}), fake_stage("other", StageKind::kInfer)});
+  const auto p =
+      fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"}),
+                 fake_stage("export", StageKind::kExport, {"train"}), fake_stage("other", StageKind::kInfer)});
   const auto summary = run_with(run, writer, p);
   ASSERT_TRUE(summary.interrupted);
   const auto json = nlohmann::json::parse(test::slurp(run.output() + "/report.json"));

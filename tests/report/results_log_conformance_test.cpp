@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "plan/plan_file.h"
 #include "compat/reference_planning_rules.h"
+#include "plan/plan_file.h"
 #include "report/results_log_reporter.h"
 #include "run/process_executor.h"
 #include "run/scheduler.h"
@@ -56,10 +56,12 @@ std::string run_compat(const nlohmann::json& corpus, const dialect::Dialect& dia
 }
 
 TEST(ResultsLogConformance, CompatSerialRunsWriteTheReferenceBytes) {
-  if (!fs::exists(corpus_dir())) GTEST_SKIP() << "RESULTS LOG CONFORMANCE NOT CHECKED: " << corpus_dir() << " is missing";
-  const std::map<std::string, std::string> dialects = {
-      {"PaddleOCR", "paddleocr"}, {"PaddleClas", "paddleclas"}, {"PaddleDetection", "paddledetection"},
-      {"PaddleSeg", "paddleseg"}};
+  if (!fs::exists(corpus_dir()))
+    GTEST_SKIP() << "RESULTS LOG CONFORMANCE NOT CHECKED: " << corpus_dir() << " is missing";
+  const std::map<std::string, std::string> dialects = {{"PaddleOCR", "paddleocr"},
+                                                       {"PaddleClas", "paddleclas"},
+                                                       {"PaddleDetection", "paddledetection"},
+                                                       {"PaddleSeg", "paddleseg"}};
   run::ProcessExecutor executor(run::SignalWatch::install());
   std::map<std::string, std::pair<int, int>> tally;  // repo -> passed, failed
   int reported = 0;

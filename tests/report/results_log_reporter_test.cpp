@@ -34,9 +34,8 @@ std::unique_ptr<StatusLog> results_log(const test::FakeRun& run, bool reference)
 TEST(ResultsLogReporter, ALineReadsSuccessForAResultThatPassed) {
   using run::Status;
   const std::pair<Status, bool> table[] = {
-      {Status::kPass, true},         {Status::kFlaky, true},   {Status::kFail, false},
-      {Status::kTimeout, false},     {Status::kSkipped, false}, {Status::kUnresolved, false},
-      {Status::kUnsupported, false},
+      {Status::kPass, true},     {Status::kFlaky, true},       {Status::kFail, false},        {Status::kTimeout, false},
+      {Status::kSkipped, false}, {Status::kUnresolved, false}, {Status::kUnsupported, false},
   };
   for (const auto& [result, success] : table) EXPECT_EQ(line_reads_success(result), success) << to_string(result);
 }
@@ -102,8 +101,8 @@ TEST(ResultsLogReporter, CompatWritesRunFailedForAStageThatCouldNotStartAndNothi
   p.stages[1].argv = {"./deploy/cpp/build/main", "--use_gpu=False"};
   for (const bool compat : {true, false}) {
     test::FakeRun run;
-    run.script("infer_cpp").launch_error = "cannot execute '" + run.repo.path().string() +
-                                           "/./deploy/cpp/build/main': No such file or directory";
+    run.script("infer_cpp").launch_error =
+        "cannot execute '" + run.repo.path().string() + "/./deploy/cpp/build/main': No such file or directory";
     const auto results = results_log(run, compat);
     const auto summary = run.run({&p}, {results.get()});
     ASSERT_EQ(summary.stages[1].verdict.result, run::Status::kUnresolved);

@@ -80,7 +80,7 @@ std::vector<std::string> labels(const std::vector<const CheckValue*>& values) {
 
 TEST(HeadlineValues, FailingValuesWorstFirstElseTheNearestTheirLimits) {
   CheckDetails check;
-  check.values = {{"a", 0.5, 1, true}, {"b", 3, 1, false}, {"c", 0.9, 1, true}, {"d", 2, 1, false},
+  check.values = {{"a", 0.5, 1, true},           {"b", 3, 1, false}, {"c", 0.9, 1, true}, {"d", 2, 1, false},
                   {"e", std::nan(""), 1, false}, {"f", 0.1, 1, true}};
   EXPECT_EQ(labels(headline_values(check, 10, 2)), (std::vector<std::string>{"e", "b", "d"})) << "NaN is the worst";
   EXPECT_EQ(labels(headline_values(check, 2, 2)), (std::vector<std::string>{"e", "b"}));

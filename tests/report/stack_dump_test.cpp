@@ -120,13 +120,15 @@ TEST(StackFrames, OnlyWhatFollowsTheLastMarkerCounts) {
 TEST(StackFrames, AHostileFrameIsKeptAsTextAndCut) {
   const std::string hostile = "  File \"/x/<img src=x onerror=alert(1)>.py\", line 7 in \x1b]0;title\x07<b>f</b>\n";
   const std::string long_name = "  File \"a.py\", line 1 in " + std::string(1000, 'x') + "\n";
-  const Frames frames = first_stack_frames(kMarker + "Current thread 0x1 (most recent call first):\n" + hostile + long_name);
+  const Frames frames =
+      first_stack_frames(kMarker + "Current thread 0x1 (most recent call first):\n" + hostile + long_name);
   ASSERT_EQ(frames.size(), 2u);
   EXPECT_EQ(frames[0], "<img src=x onerror=alert(1)>.py:7 in \x1b]0;title\x07<b>f</b>");
   EXPECT_EQ(frames[1], "a.py:1 in " + std::string(kStackFrameMaxBytes - 10, 'x') + "...");
   // Not frames: a line that only looks like one.
-  EXPECT_TRUE(first_stack_frames(kMarker + "Current thread 0x1 (most recent call first):\n  File \"a.py\", line x in f\n")
-                  .empty());
+  EXPECT_TRUE(
+      first_stack_frames(kMarker + "Current thread 0x1 (most recent call first):\n  File \"a.py\", line x in f\n")
+          .empty());
 }
 
 TEST(StackFrames, AFileIsReadFromItsTailOnly) {

@@ -57,8 +57,9 @@ TEST(LogMetricsTrain, TheTrainersOwnLogAppendedToTheStageLogAddsNoPoints) {
 
 TEST(LogMetricsTrain, StepsThatGoBackAddNoPoints) {
   const StageMetrics metrics =
-      parse_stage_metrics(StageKind::kTrain, "global_step: 10, loss: 1\nglobal_step: 10, loss: 9\nglobal_step: 5, loss: 9\n"
-                                   "global_step: 20, loss: 0.5\nglobal_step: 20, lr: 0.1\n");
+      parse_stage_metrics(StageKind::kTrain,
+                          "global_step: 10, loss: 1\nglobal_step: 10, loss: 9\nglobal_step: 5, loss: 9\n"
+                          "global_step: 20, loss: 0.5\nglobal_step: 20, lr: 0.1\n");
   EXPECT_EQ(xs_of(*find_curve(metrics, "loss")), (std::vector<double>{10, 20}));
   EXPECT_EQ(xs_of(*find_curve(metrics, "lr")), (std::vector<double>{20}));  // its own line at the same step
 }
@@ -140,7 +141,7 @@ TEST(LogMetricsTrain, GarbageAndInterleavedOutputAreSkipped) {
   log += demo_train_line(0, 1, 1, 1.0);
   log += std::string("\x00\xff\xfe binary: \x01\x02", 14) + "\n";
   log += "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n";
-  log += "12:34:56 epoch: soon, iter: ?, loss: nan\n";      // no numbers
+  log += "12:34:56 epoch: soon, iter: ?, loss: nan\n";                     // no numbers
   log += "[train] rank 0/2 epoch: 1/12, iter: 2/3, loss: nan, lr: inf\n";  // not finite: no points
   log += "W0501 12:00:00 warnings.py:109] UserWarning: iter: 5 of something\r\n";
   log += std::string(100000, 'x') + " epoch: 1, iter: 9, loss: 5\n";  // beyond the line cap

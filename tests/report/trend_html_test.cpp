@@ -32,8 +32,9 @@ TEST(TrendHtml, TheSectionHasAChartPerFigureGroupedByConfigAndMode) {
   EXPECT_EQ(trend_section({"h.sqlite", {}, 0}), "");
   HistoryTrends cut = sample_trends();
   cut.charts_left_out = 7;
-  EXPECT_NE(trend_section(cut).find("2 charts (7 more left out; <code>tipc-run history --html DIR</code> draws them all)"),
-            std::string::npos);
+  EXPECT_NE(
+      trend_section(cut).find("2 charts (7 more left out; <code>tipc-run history --html DIR</code> draws them all)"),
+      std::string::npos);
 }
 
 TEST(TrendHtml, TheBaselineIsMarkedAndARegressedPointHighlightedAndListed) {
@@ -57,7 +58,8 @@ TEST(TrendHtml, TextIsEscaped) {
   EXPECT_EQ(html.find("<b>"), std::string::npos);
   EXPECT_NE(html.find("eval&lt;script&gt;"), std::string::npos);
   EXPECT_NE(html.find("test_tipc/configs/&lt;resnet&gt;.txt"), std::string::npos);
-  EXPECT_NE(html.find("on &lt;b&gt;feature &amp; &quot;x&quot;&lt;/b&gt;: ips 97 samples/s (this run)"), std::string::npos);
+  EXPECT_NE(html.find("on &lt;b&gt;feature &amp; &quot;x&quot;&lt;/b&gt;: ips 97 samples/s (this run)"),
+            std::string::npos);
 }
 
 TEST(TrendHtml, ReportHtmlHasTheSectionOnlyWithTrends) {
@@ -90,7 +92,7 @@ TEST(TrendChart, CommitsLabelTheAxisTheNewestAlwaysAndNoneCrowded) {
   EXPECT_EQ(occurrences(svg, "<circle class=\"point\""), 20u);
   EXPECT_EQ(occurrences(svg, "<polyline"), 1u);
   EXPECT_NE(svg.find(">abcdef2</text>"), std::string::npos);  // run 20's short hash: "abcdef2" + "0..."
-  EXPECT_LE(occurrences(svg, ">abcdef"), 7u);                  // 440 px hold 7 labels of 56 px
+  EXPECT_LE(occurrences(svg, ">abcdef"), 7u);                 // 440 px hold 7 labels of 56 px
   EXPECT_GE(occurrences(svg, ">abcdef"), 5u);
   chart.points.resize(1);
   chart.points[0].commit.clear();

@@ -21,7 +21,11 @@ TEST(XmlEscape, ForbiddenCharactersAreWrittenVisibly) {
 }
 
 TEST(XmlEscape, InvalidUtf8BecomesTheReplacementCharacter) {
-  EXPECT_EQ(xml_escape("a\xff" "b\xc3", XmlContext::kText), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD");
+  EXPECT_EQ(xml_escape("a\xff"
+                       "b\xc3",
+                       XmlContext::kText),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
   EXPECT_EQ(xml_escape("\xed\xa0\x80", XmlContext::kText), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
   EXPECT_EQ(xml_escape("é ✓ 😀", XmlContext::kText), "é ✓ 😀");
 }

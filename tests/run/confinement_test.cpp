@@ -17,8 +17,9 @@ namespace fs = std::filesystem;
 using test::run_tipc;
 
 config::ConfigText config_with_model_name(const std::string& model_name) {
-  const std::string text = "===========================train_params===========================\nmodel_name:" +
-                           model_name + "\npython:python3\n";
+  const std::string text =
+      "===========================train_params===========================\nmodel_name:" + model_name +
+      "\npython:python3\n";
   return *config::parse_config_text(text, "configs/m.txt");
 }
 
@@ -91,18 +92,19 @@ TEST_F(ConfinementRun, AModelNameOutsideTheOutputTreeStopsTheDryRunUnlessCompat)
 
 TEST_F(ConfinementRun, DataStepPathsOutsideTheRepositoryStopTheDryRunAtTheirSettingsLineUnlessCompat) {
   use_model_name("alexnet");
-  for (const auto& [step, key] : {std::pair{"{archive: lite_data/lite.tar, destination: ../../X, creates: a}",
-                                            "destination '../../X'"},
-                                  {"{archive: lite_data/lite.tar, destination: /tmp/X, creates: a}", "destination '/tmp/X'"},
-                                  {"{archive: lite_data/../lite_data/lite.tar, destination: d, creates: a}",
-                                   "archive 'lite_data/../lite_data/lite.tar'"}}) {
+  for (const auto& [step, key] :
+       {std::pair{"{archive: lite_data/lite.tar, destination: ../../X, creates: a}", "destination '../../X'"},
+        {"{archive: lite_data/lite.tar, destination: /tmp/X, creates: a}", "destination '/tmp/X'"},
+        {"{archive: lite_data/../lite_data/lite.tar, destination: d, creates: a}",
+         "archive 'lite_data/../lite_data/lite.tar'"}}) {
     repo_.write("test_tipc/tipc-run.yaml", std::string("jobs: 1\ndata:\n  all:\n    - ") + step + "\n");
     const auto r = dry_run();
     EXPECT_EQ(r.exit_code, 2) << step << r.out << r.err;
     EXPECT_NE(r.err.find("test_tipc/tipc-run.yaml:4: the data step's " + std::string(key)), std::string::npos) << r.err;
     EXPECT_EQ(dry_run({"--compat"}).exit_code, 0) << step;
   }
-  repo_.write("test_tipc/tipc-run.yaml", "data:\n  all:\n    - {archive: lite_data/lite.tar, destination: ., creates: a}\n");
+  repo_.write("test_tipc/tipc-run.yaml",
+              "data:\n  all:\n    - {archive: lite_data/lite.tar, destination: ., creates: a}\n");
   EXPECT_EQ(dry_run().exit_code, 0);
 }
 

@@ -28,12 +28,12 @@ class GpuDriverTest : public ::testing::Test {
     state_ = dir_.write("state", fmt::format("gpu {} Fake H100 80GB HBM3\n"
                                              "gpu {} Fake A100-SXM4-40GB\n"
                                              "mig {} {} 2 0 MIG 3g.20gb\n"
-                                             "process {} {} 3072\n"                // this test: alive
-                                             "process {} 999999 1024 {}\n"          // ended, memory held a while
-                                             "process {} 999998 512 1\n"            // ended, memory freed
+                                             "process {} {} 3072\n"         // this test: alive
+                                             "process {} 999999 1024 {}\n"  // ended, memory held a while
+                                             "process {} 999998 512 1\n"    // ended, memory freed
                                              "sample {} 87 250 0000000000000005\n",
-                                             kGpu0, kGpu1, kGpu1, kMig, kGpu0, getpid(), kGpu0, std::time(nullptr) + 600,
-                                             kGpu0, kGpu0));
+                                             kGpu0, kGpu1, kGpu1, kMig, kGpu0, getpid(), kGpu0,
+                                             std::time(nullptr) + 600, kGpu0, kGpu0));
     setenv("FAKE_NVML_STATE", state_.c_str(), 1);
   }
   void TearDown() override { unsetenv("FAKE_NVML_STATE"); }

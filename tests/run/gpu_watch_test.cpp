@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/fake_executor.h"
 #include "run/scheduler.h"
+#include "support/fake_executor.h"
 
 namespace tipc::run {
 namespace {
@@ -25,7 +25,7 @@ struct Held {
 class ScriptedDriver : public GpuDriver {
  public:
   explicit ScriptedDriver(const FakeExecutor& clock) : clock_(clock) {}
-  std::vector<Held> held;            // all on GPU-0
+  std::vector<Held> held;           // all on GPU-0
   std::vector<GpuSample> readings;  // one per sample() call, the last repeated
   GpuInventory inventory() override { return {{{0, "Fake H100", "GPU-0", "", {}, {}}}, "fake"}; }
   std::optional<GpuSample> sample(const std::string&) override {

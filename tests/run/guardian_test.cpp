@@ -22,12 +22,10 @@ using namespace std::chrono_literals;
 // one that left the process group (setsid); the children's pids go to `kids`.
 std::vector<std::string> stubborn_stage(const std::string& kids) {
   return {test::fake_stage_binary(), "--ignore-term", "--children", kids, "--fork-ignoring-term", "2",
-          "--setsid-child", "--sleep", "60"};
+          "--setsid-child",          "--sleep",       "60"};
 }
 
-bool none_running(const std::vector<pid_t>& pids) {
-  return std::none_of(pids.begin(), pids.end(), test::running);
-}
+bool none_running(const std::vector<pid_t>& pids) { return std::none_of(pids.begin(), pids.end(), test::running); }
 
 // Kills what a failed test left carrying `run_id`.
 void kill_run(const std::string& run_id) {
@@ -40,8 +38,8 @@ class GuardianTest : public ::testing::Test {
   void TearDown() override { kill_run(id_); }
   std::string kids() const { return (dir_.path() / "kids").string(); }
 
-  const std::string id_ = "guardian-test-" + this_run_id() + "-" +
-                          ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string id_ =
+      "guardian-test-" + this_run_id() + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
   test::TempDir dir_;
 };
 
@@ -105,8 +103,8 @@ TEST_F(GuardianTest, KillsWhatIsLeftInTheRunsCgroup) {
     RunCgroup cgroup(id_);
     if (cgroup.path().empty()) _exit(3);
     Guardian guardian(id_, cgroup.path());
-    const pid_t stage = test::start_marked(id_, {"env", "-i", test::fake_stage_binary(), "--ignore-term", "--sleep",
-                                                "60"}, cgroup.procs_fd());
+    const pid_t stage = test::start_marked(
+        id_, {"env", "-i", test::fake_stage_binary(), "--ignore-term", "--sleep", "60"}, cgroup.procs_fd());
     std::ofstream(started) << stage << '\n';
     pause();
     _exit(0);
@@ -145,8 +143,8 @@ class GuardedRun : public test::FakeRepoTest {
 TEST_F(GuardedRun, TipcRunKilledWithSigkillMidStageLeavesNoProcessOfItsStages) {
   repo_.write("test_tipc/configs/fake.txt", test::fake_config("train.py --ignore-term --children " + kids() +
                                                               " --fork-ignoring-term 2 --setsid-child --sleep 60"));
-  const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus",
-                                                    "none", "-j", "1"});
+  const pid_t pid = test::start_tipc(
+      repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--gpus", "none", "-j", "1"});
   ASSERT_TRUE(test::within(5s, [&] { return test::pids_in_file(kids()).size() == 3 && !run_id().empty(); }));
   const std::string id = run_id();
   ASSERT_EQ(processes_of_run(id).size(), 4u) << "the train and its 3 children: " << describe(processes_of_run(id));
@@ -169,7 +167,8 @@ TEST_F(GuardedRun, ASecondRunWhereAnEarlierRunsProcessLivesIsRefusedNamingIt) {
   const auto refused = run();
   EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
   EXPECT_NE(refused.err.find("still has processes of an earlier run (pid 1, started 2026-01-01 00:00:00 UTC, "
-                             "command: tipc-run earlier): " + std::to_string(leftover) + " (sleep 30)"),
+                             "command: tipc-run earlier): " +
+                             std::to_string(leftover) + " (sleep 30)"),
             std::string::npos)
       << refused.err;
   EXPECT_NE(refused.err.find("kill -9 " + std::to_string(leftover)), std::string::npos) << refused.err;

@@ -52,8 +52,11 @@ Journal loaded(const std::string& path) {
 TEST(JournalRecord, EveryFieldOfEveryLineReadsBackAsAppended) {
   test::TempDir dir;
   const std::string path = (dir.path() / kJournalFileName).string();
-  const RunStartedLine start{"r1", 1714564800.5, 4, {"0", "3"}, "--gpus", true, "1.2.3",
-                             {{"0", 1, 0, "NVIDIA H100 80GB HBM3", "GPU-9f8e"}, {"3", 1, 3, "NVIDIA H100 80GB HBM3", "GPU-1a2b"}}};
+  const RunStartedLine start{
+      "r1",     1714564800.5,
+      4,        {"0", "3"},
+      "--gpus", true,
+      "1.2.3",  {{"0", 1, 0, "NVIDIA H100 80GB HBM3", "GPU-9f8e"}, {"3", 1, 3, "NVIDIA H100 80GB HBM3", "GPU-1a2b"}}};
   JournalEntry minimal;
   minimal.stage = "gpu/eval";
   minimal.run_id = "r1";
@@ -92,7 +95,8 @@ TEST(JournalRecord, ACutOrGarbledLineIsLeftOutAndTheNextLineStartsOnItsOwn) {
   test::TempDir dir;
   const std::string path = (dir.path() / kJournalFileName).string();
   ASSERT_TRUE(Journal::append(path, full_entry()));
-  std::ofstream(path, std::ios::app) << "[1, 2]\n{\"stage\": 3, \"result\": \"PASS\"}\n{\"stage\": \"gpu/ev";  // a crash mid-write
+  std::ofstream(path, std::ios::app)
+      << "[1, 2]\n{\"stage\": 3, \"result\": \"PASS\"}\n{\"stage\": \"gpu/ev";  // a crash mid-write
   JournalEntry eval = full_entry();
   eval.stage = "gpu/eval";
   ASSERT_TRUE(Journal::append(path, eval));
@@ -101,7 +105,8 @@ TEST(JournalRecord, ACutOrGarbledLineIsLeftOutAndTheNextLineStartsOnItsOwn) {
 
 TEST(JournalRecord, AnUnknownResultReadsAsUnresolvedNamingTheWord) {
   test::TempDir dir;
-  const std::string path = dir.write("j.jsonl", R"({"stage": "train", "result": "MAYBE", "run_id": "r"})" "\n");
+  const std::string path = dir.write("j.jsonl", R"({"stage": "train", "result": "MAYBE", "run_id": "r"})"
+                                                "\n");
   const Journal journal = loaded(path);
   ASSERT_EQ(journal.entries.size(), 1u);
   EXPECT_EQ(journal.entries[0].result, Status::kUnresolved);

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/version.h"
 #include "support/fake_run.h"
 #include "support/run_binary.h"
-#include "core/version.h"
 
 namespace tipc::run {
 namespace {
@@ -162,8 +162,8 @@ TEST(Journal, TheTimesOfStagesThatRanAreReadBackForTheNextRun) {
                             fake_stage("infer", StageKind::kInfer, {"eval"})});
   run.run({&p});
   const auto seconds = recorded_durations(run.repo.path().string(), {&p}).value();
-  EXPECT_EQ(seconds, (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 3},
-                                                    {"test_tipc/configs/m.txt#eval", 2}}))
+  EXPECT_EQ(seconds,
+            (std::map<std::string, double>{{"test_tipc/configs/m.txt#train", 3}, {"test_tipc/configs/m.txt#eval", 2}}))
       << "a failed stage's time counts; a skipped one has none";
 
   run.script("eval").seconds = 4;  // --resume appends: the rerun eval's time wins, the train's stays
@@ -180,7 +180,8 @@ TEST(Journal, TimesOfStagesARestrictedRunLeftOutAreKept) {
   test::FakeRun run;
   run.script("train").seconds = 3;
   run.script("eval").seconds = 2;
-  const auto full = fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
+  const auto full =
+      fake_plan({fake_stage("train", StageKind::kTrain), fake_stage("eval", StageKind::kEval, {"train"})});
   run.run({&full});
   run.script("train").seconds = 4;
   const auto only_train = fake_plan({fake_stage("train", StageKind::kTrain)});
@@ -196,15 +197,16 @@ TEST(Journal, TimesOfStagesARestrictedRunLeftOutAreKept) {
 TEST(Journal, AnUnreadableTimesFileOnlyLosesTheEstimates) {
   test::FakeRun run;
   const auto p = fake_plan({fake_stage("train", StageKind::kTrain)});
-  for (const char* bad : {"{\"schema\": 1, \"seconds\": [", "{\"schema\": \"1\", \"seconds\": {\"train\": 1}}",
-                          "{\"schema\": 1, \"seconds\": {\"train\": \"1\"}}", "[1]",
-                          "{\"schema\": 2, \"seconds\": {\"train\": 1}}"}) {
+  for (const char* bad :
+       {"{\"schema\": 1, \"seconds\": [", "{\"schema\": \"1\", \"seconds\": {\"train\": 1}}",
+        "{\"schema\": 1, \"seconds\": {\"train\": \"1\"}}", "[1]", "{\"schema\": 2, \"seconds\": {\"train\": 1}}"}) {
     run.run({&p});
     std::ofstream(run.output() + "/" + kTimesFileName, std::ios::trunc) << bad;
     std::ofstream(run.output() + "/" + kJournalFileName, std::ios::trunc);
     EXPECT_TRUE(recorded_durations(run.repo.path().string(), {&p}).value().empty()) << bad;
     EXPECT_EQ(run.run({&p}).verdict().exit_code({false}), 0) << bad;
-    EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).value().size(), 1u) << "rewritten at the end of the run";
+    EXPECT_EQ(recorded_durations(run.repo.path().string(), {&p}).value().size(), 1u)
+        << "rewritten at the end of the run";
   }
 }
 
@@ -259,8 +261,10 @@ TEST(Journal, CompactionKeepsEachStagesLastLineNamingItsRun) {
 
 TEST(Journal, AnOldStageLineTakesItsRunFromTheRunLineAboveIt) {
   test::TempDir dir;
-  const std::string path = dir.write("j.jsonl", R"({"run": "started", "run_id": "r1", "started": 7})" "\n"
-                                                R"({"stage": "train", "result": "PASS"})" "\n");
+  const std::string path = dir.write("j.jsonl", R"({"run": "started", "run_id": "r1", "started": 7})"
+                                                "\n"
+                                                R"({"stage": "train", "result": "PASS"})"
+                                                "\n");
   const auto journal = Journal::load(path);
   ASSERT_TRUE(journal) << journal.error().str();
   EXPECT_EQ(journal->version, 0) << "no version line: an older tipc-run's journal";

@@ -27,9 +27,7 @@ TEST(LogScanner, FindsNanAndInfLossesInTrainsOnly) {
   EXPECT_TRUE(scan({"loss: nan\n"}, false).empty());
 }
 
-TEST(LogScanner, ReportsEachPatternOnce) {
-  EXPECT_EQ(scan({"loss: nan\nloss: nan\nloss: nan\n"}).size(), 1u);
-}
+TEST(LogScanner, ReportsEachPatternOnce) { EXPECT_EQ(scan({"loss: nan\nloss: nan\nloss: nan\n"}).size(), 1u); }
 
 TEST(LogScanner, MemoryIsBoundedOnHugeLines) {
   LogScanner scanner(default_log_patterns(true));

@@ -50,21 +50,25 @@ TEST(Classify, TableOfOutcomes) {
       {"signal", signalled, Status::kFail, "killed by signal 11 (Segmentation fault)"},
       {"timeout wins over the signal it caused", timed_out, Status::kTimeout, "timed out after 2.5 s"},
       {"log check on a clean exit", traceback, Status::kFail, "log check: python traceback at line 12"},
-      {"exit code wins over log check", [] {
+      {"exit code wins over log check",
+       [] {
          Observation o = exited(1);
          o.log_findings = {"nan loss"};
          return o;
-       }(), Status::kFail, "exit code 1"},
+       }(),
+       Status::kFail, "exit code 1"},
       {"never started", never, Status::kSkipped, "not started"},
       {"interrupted before start", interrupted_before, Status::kSkipped, "interrupted before it started"},
       {"interrupted while running", interrupted_running, Status::kSkipped, "interrupted while running"},
       {"launch error", launch, Status::kUnresolved, "could not start: no such file: /x/python"},
       {"started without status", no_status, Status::kUnresolved, "no exit status was observed"},
-      {"the cluster ended it, whatever srun's status", [] {
+      {"the cluster ended it, whatever srun's status",
+       [] {
          Observation o = exited(0);
          o.cluster_failure = "Slurm job 7 ended NODE_FAIL on node n2";
          return o;
-       }(), Status::kFail, "Slurm job 7 ended NODE_FAIL on node n2"},
+       }(),
+       Status::kFail, "Slurm job 7 ended NODE_FAIL on node n2"},
   };
   for (const auto& row : rows) {
     const Verdict v = classify(row.observation);

@@ -60,7 +60,8 @@ TEST(OutputLock, ADirectoryWhereAProcessOfTheEarlierRunLivesIsRefusedNamingIt) {
     const std::string pid = std::to_string(leftover);
     EXPECT_EQ(refused.error().str(), out + " still has processes of an earlier run (" + holder + "): " + pid +
                                          " (sleep 30); they would write into it while this run does. Stop them (kill "
-                                         "-9 " + pid + ") and start again");
+                                         "-9 " +
+                                         pid + ") and start again");
     EXPECT_EQ(lock_holder(out), holder) << "the earlier run's record is kept";
   }
   kill(leftover, SIGKILL);

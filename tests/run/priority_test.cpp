@@ -42,8 +42,8 @@ TEST(CriticalPathOrder, TiesGoToMoreGpusThenToPlanOrder) {
 TEST(CriticalPathOrder, EachStageCarriesItsTimeAhead) {
   const std::vector<StageCost> stages = {cost("a", StageKind::kTrain), cost("b", StageKind::kEval, 0, {0}),
                                          cost("c", StageKind::kExport, 0, {0})};
-  const auto start = critical_path_order(stages, {{2, EstimateSource::kRecorded}, {5, EstimateSource::kRecorded},
-                                                  {7, EstimateSource::kMeanOfKind}});
+  const auto start = critical_path_order(
+      stages, {{2, EstimateSource::kRecorded}, {5, EstimateSource::kRecorded}, {7, EstimateSource::kMeanOfKind}});
   EXPECT_EQ(start.ahead, (std::vector<double>{9, 5, 7}));
 }
 
@@ -59,7 +59,8 @@ TEST(EstimateSeconds, HistoryFirstThenTheMeanOfItsKindThenTheKindsDefault) {
   EXPECT_EQ(estimates[2].seconds, 15) << "no time of its own: the mean of this run's trains that have one";
   EXPECT_EQ(estimates[2].source, EstimateSource::kMeanOfKind);
   EXPECT_EQ(estimates[3].source, EstimateSource::kDefaultOfKind);
-  EXPECT_GT(estimates[3].seconds, estimates[4].seconds) << "no eval has a time: defaults, where an eval outlasts an inference";
+  EXPECT_GT(estimates[3].seconds, estimates[4].seconds)
+      << "no eval has a time: defaults, where an eval outlasts an inference";
   EXPECT_GT(estimate_seconds(stages, {})[0].seconds, estimates[3].seconds) << "and a train outlasts an eval";
 }
 

@@ -82,8 +82,14 @@ class ProcessExecutorTest : public ::testing::Test {
     p.config_path = "c.txt";
     plan::Stage s;
     s.id = "stubborn";
-    s.argv = {test::fake_stage_binary(), "--ignore-term", "--children", path("kids"), "--fork-ignoring-term", "2",
-              "--sleep", "60"};
+    s.argv = {test::fake_stage_binary(),
+              "--ignore-term",
+              "--children",
+              path("kids"),
+              "--fork-ignoring-term",
+              "2",
+              "--sleep",
+              "60"};
     s.cwd = ".";
     s.log = "stubborn.log";
     p.stages = {s};
@@ -154,7 +160,8 @@ TEST_F(ProcessExecutorTest, TheTrainerLogIsAppendedInPiecesBetweenDeadlines) {
   for (int calls = 0; !done && calls < 1000000; ++calls) {
     done = executor.wait(Clock::now());  // a deadline that is due at once
     const auto size = std::filesystem::file_size(path("logs/t.log"));
-    if (!done && size > stage_output.size() && size < stage_output.size() + trainer_text.size()) returned_mid_copy = true;
+    if (!done && size > stage_output.size() && size < stage_output.size() + trainer_text.size())
+      returned_mid_copy = true;
   }
   ASSERT_TRUE(done);
   EXPECT_TRUE(returned_mid_copy);
@@ -234,8 +241,8 @@ TEST_F(ProcessExecutorTest, AProgramRelativeToAMissingWorkingDirectoryNamesTheDi
 TEST_F(ProcessExecutorTest, GroupMembersThatOutliveTheLeaderAreKilled) {
   ProcessExecutor executor(signals_);
   const auto start = Clock::now();
-  const auto done = run_one(executor, launch("a", {"--children", path("kids"), "--fork-ignoring-term", "2",
-                                                   "--fork-closing-stdout"}));
+  const auto done = run_one(
+      executor, launch("a", {"--children", path("kids"), "--fork-ignoring-term", "2", "--fork-closing-stdout"}));
   EXPECT_EQ(done.exit_code, 0);
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(10));
   const auto kids = pids_in(path("kids"));
@@ -288,7 +295,8 @@ TEST_F(ProcessExecutorTest, TimeoutKillsTheWholeGroupEvenWhenItIgnoresSigterm) {
   options.timeouts.all = 0.5;
   options.timeouts.grace = 0.5;
   ProcessExecutor executor(signals_);
-  struct : Listener {} quiet;
+  struct : Listener {
+  } quiet;
   const auto start = Clock::now();
   const auto summary = run_stages({&p}, executor, quiet, options, [] { return false; });
   EXPECT_EQ(summary.stages[0].verdict.result, Status::kTimeout);
@@ -312,7 +320,8 @@ TEST_F(ProcessExecutorTest, InterruptStopsEveryGroupAndSkipsTheRest) {
   options.repo_root = dir_.path().string();
   options.timeouts.grace = 0.5;
   ProcessExecutor executor(signals_);
-  struct : Listener {} quiet;
+  struct : Listener {
+  } quiet;
   std::atomic<bool> interrupted{false};
   const auto start = Clock::now();
   std::thread ctrl_c([&] {
@@ -338,12 +347,13 @@ TEST_F(ProcessExecutorTest, AHundredTimeoutsAndAHundredInterruptsLeaveNoProcessB
   options.repo_root = dir_.path().string();
   options.timeouts.grace = 0.05;
   ProcessExecutor executor(signals_);
-  struct : Listener {} quiet;
+  struct : Listener {
+  } quiet;
   int timeouts = 0, interrupts = 0;
   for (int i = 0; i < kRepetitions; ++i) {
     options.timeouts.all = 0.05;
-    timeouts += run_stages({&p}, executor, quiet, options, [] { return false; }).stages[0].verdict.result ==
-                Status::kTimeout;
+    timeouts +=
+        run_stages({&p}, executor, quiet, options, [] { return false; }).stages[0].verdict.result == Status::kTimeout;
   }
   options.timeouts.all.reset();
   for (int i = 0; i < kRepetitions; ++i) {

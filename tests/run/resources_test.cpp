@@ -15,11 +15,13 @@ const GpuInventory kNoDriver{};
 
 // Two GPUs, the second in MIG mode with two MIG devices, as NVML describes them.
 GpuInventory two_gpus() {
-  return {{{0, "NVIDIA H100 80GB HBM3", "GPU-9f8e7d6c-0000-1111-2222-333344445555", "", {}, {}},
-           {1, "NVIDIA H100 80GB HBM3", "GPU-1a2b3c4d-0000-1111-2222-333344445555", "", {}, {}},
-           {1, "MIG 3g.40gb", "MIG-aaaa1111-0000-1111-2222-333344445555", "GPU-1a2b3c4d-0000-1111-2222-333344445555", 1, 0},
-           {1, "MIG 3g.40gb", "MIG-bbbb2222-0000-1111-2222-333344445555", "GPU-1a2b3c4d-0000-1111-2222-333344445555", 2, 0}},
-          "NVML"};
+  return {
+      {{0, "NVIDIA H100 80GB HBM3", "GPU-9f8e7d6c-0000-1111-2222-333344445555", "", {}, {}},
+       {1, "NVIDIA H100 80GB HBM3", "GPU-1a2b3c4d-0000-1111-2222-333344445555", "", {}, {}},
+       {1, "MIG 3g.40gb", "MIG-aaaa1111-0000-1111-2222-333344445555", "GPU-1a2b3c4d-0000-1111-2222-333344445555", 1, 0},
+       {1, "MIG 3g.40gb", "MIG-bbbb2222-0000-1111-2222-333344445555", "GPU-1a2b3c4d-0000-1111-2222-333344445555", 2,
+        0}},
+      "NVML"};
 }
 
 TEST(Resources, GpuListParses) {
@@ -35,8 +37,10 @@ TEST(Resources, GpuListParses) {
 
 TEST(Resources, SpecFileInCTestAndShortForms) {
   test::TempDir dir;
-  const auto ctest = load_resource_spec(dir.write(
-      "spec.json", R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 2}, {"id": "1"}]}]})"),
+  const auto ctest = load_resource_spec(
+      dir.write(
+          "spec.json",
+          R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 2}, {"id": "1"}]}]})"),
       kNoDriver);
   ASSERT_TRUE(ctest) << ctest.error().str();
   EXPECT_EQ(ctest->gpus[0].slots, 2);
@@ -50,12 +54,15 @@ TEST(Resources, SpecFileInCTestAndShortForms) {
   const auto unknown = load_resource_spec(dir.write("unknown.yaml", "gpus:\n  - 0\n  - GPU-feed\n"), two_gpus());
   ASSERT_FALSE(unknown);
   EXPECT_NE(unknown.error().str().find("unknown.yaml:3: key 'id': gpus: no device has the UUID 'GPU-feed'"),
-            std::string::npos) << unknown.error().str();
+            std::string::npos)
+      << unknown.error().str();
   const auto twice = load_resource_spec(dir.write("twice.yaml", "gpus:\n  - 0\n  - 0\n"), kNoDriver);
   ASSERT_FALSE(twice);
-  EXPECT_NE(twice.error().str().find("twice.yaml:3: key 'id': GPU '0' is listed twice"), std::string::npos) << twice.error().str();
+  EXPECT_NE(twice.error().str().find("twice.yaml:3: key 'id': GPU '0' is listed twice"), std::string::npos)
+      << twice.error().str();
   EXPECT_FALSE(load_resource_spec(dir.write("none.yaml", "cpus: 4\n"), kNoDriver));
-  const auto zero = load_resource_spec(dir.write("zero.yaml", "gpus:\n  - {id: 0, slots: 0}\n  - {id: 1, slot: 2}\n"), kNoDriver);
+  const auto zero =
+      load_resource_spec(dir.write("zero.yaml", "gpus:\n  - {id: 0, slots: 0}\n  - {id: 1, slot: 2}\n"), kNoDriver);
   ASSERT_FALSE(zero);
   EXPECT_NE(zero.error().str().find("zero.yaml:2: key 'slots': slots must be at least 1"), std::string::npos)
       << zero.error().str();
@@ -71,8 +78,9 @@ TEST(Resources, DetectionPrefersCudaVisibleDevices) {
   EXPECT_EQ(detect_gpus(cuda("2,3"), kNoDriver)->gpus.size(), 2u);
   EXPECT_TRUE(detect_gpus(cuda(""), two_gpus())->gpus.empty());
   EXPECT_TRUE(detect_gpus(cuda("-1"), kNoDriver)->gpus.empty());
-  const GpuInventory smi{parse_nvidia_smi_listing("GPU 0: NVIDIA H100 (UUID: GPU-1)\nGPU 1: NVIDIA H100 (UUID: GPU-2)\n"),
-                         "nvidia-smi -L"};
+  const GpuInventory smi{
+      parse_nvidia_smi_listing("GPU 0: NVIDIA H100 (UUID: GPU-1)\nGPU 1: NVIDIA H100 (UUID: GPU-2)\n"),
+      "nvidia-smi -L"};
   const auto found = detect_gpus({}, smi);
   EXPECT_EQ(found->gpus.size(), 2u);
   EXPECT_EQ(found->source, "nvidia-smi -L");
@@ -96,13 +104,15 @@ TEST(Resources, UuidsAndMigDevicesResolveToTheDevicesTheDriverShowsKeepingTheUse
 TEST(Resources, ANameTheDriverDoesNotKnowIsAnErrorNeverNoGpu) {
   auto message = [](const Result<ResourceSpec>& r) { return r ? std::string("resolved") : r.error().str(); };
   EXPECT_EQ(message(detect_gpus(cuda("GPU-does-not-exist"), two_gpus())),
-            "CUDA_VISIBLE_DEVICES: no device has the UUID 'GPU-does-not-exist'; the driver shows GPUs 0-1 and 2 MIG devices (NVML)");
+            "CUDA_VISIBLE_DEVICES: no device has the UUID 'GPU-does-not-exist'; the driver shows GPUs 0-1 and 2 MIG "
+            "devices (NVML)");
   EXPECT_EQ(message(detect_gpus(cuda("GPU-9f8e7d6c"), kNoDriver)),
             "CUDA_VISIBLE_DEVICES: cannot resolve 'GPU-9f8e7d6c': no NVIDIA driver answered (libnvidia-ml.so.1 not "
             "loadable, nvidia-smi not found)");
   EXPECT_EQ(message(detect_gpus(cuda("MIG-GPU-1a2b3c4d-0000-1111-2222-333344445555/9/0"), two_gpus())).substr(0, 41),
             "CUDA_VISIBLE_DEVICES: no device has the U");
-  EXPECT_EQ(message(detect_gpus(cuda("4"), two_gpus())), "CUDA_VISIBLE_DEVICES: there is no GPU 4; the driver shows GPUs 0-1 and 2 MIG devices (NVML)");
+  EXPECT_EQ(message(detect_gpus(cuda("4"), two_gpus())),
+            "CUDA_VISIBLE_DEVICES: there is no GPU 4; the driver shows GPUs 0-1 and 2 MIG devices (NVML)");
   EXPECT_EQ(message(parse_gpu_list("0,GPU-9f8e", two_gpus())), "--gpus: '0' and 'GPU-9f8e' are one device");
   EXPECT_EQ(message(parse_gpu_list("MIG-", two_gpus())), "--gpus: 'MIG-' is the start of 2 UUIDs");
   EXPECT_EQ(message(parse_gpu_list("gpu0", two_gpus())), "--gpus: 'gpu0' is not a GPU index, GPU- UUID or MIG- UUID");
@@ -110,11 +120,12 @@ TEST(Resources, ANameTheDriverDoesNotKnowIsAnErrorNeverNoGpu) {
 
 TEST(Resources, NvidiaVisibleDevicesIsTheContainersView) {
   EXPECT_EQ(detect_gpus(container("all"), two_gpus())->gpus.size(), 3u);  // GPU 0 and GPU 1's two MIG devices
-  EXPECT_TRUE(detect_gpus(container("all"), kNoDriver)->gpus.empty());  // a CUDA image on a machine without GPUs
+  EXPECT_TRUE(detect_gpus(container("all"), kNoDriver)->gpus.empty());    // a CUDA image on a machine without GPUs
   EXPECT_TRUE(detect_gpus(container("void"), two_gpus())->gpus.empty());
-  const auto renumbered = detect_gpus(container("4,6"), GpuInventory{{two_gpus().devices[0], two_gpus().devices[1]}, "NVML"});
+  const auto renumbered =
+      detect_gpus(container("4,6"), GpuInventory{{two_gpus().devices[0], two_gpus().devices[1]}, "NVML"});
   ASSERT_TRUE(renumbered) << renumbered.error().str();
-  EXPECT_EQ(renumbered->gpus[1].id, "1");  // host GPU 6 is the container's 1
+  EXPECT_EQ(renumbered->gpus[1].id, "1");                   // host GPU 6 is the container's 1
   EXPECT_FALSE(detect_gpus(container("4,6"), two_gpus()));  // it shows three
   EXPECT_FALSE(detect_gpus(container("4"), kNoDriver));
 }

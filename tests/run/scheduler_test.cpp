@@ -76,9 +76,9 @@ class SchedulerTest : public ::testing::Test {
 };
 
 TEST_F(SchedulerTest, SerialOrderWithOneJobIsThePlanOrder) {
-  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"}),
-                            make_stage("export", StageKind::kExport, 0, {"train"}),
-                            make_stage("infer", StageKind::kInfer, 0, {"export"})});
+  const auto p = make_plan(
+      {make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"}),
+       make_stage("export", StageKind::kExport, 0, {"train"}), make_stage("infer", StageKind::kInfer, 0, {"export"})});
   const auto s = run({&p}, 1, 0);
   EXPECT_EQ(recorder_.started, (std::vector<std::string>{"train", "eval", "export", "infer"}));
   EXPECT_EQ(s.verdict().exit_code({false}), 0);
@@ -101,8 +101,9 @@ class StartOrderTest : public SchedulerTest {
     fake_.scripts["c.txt#long"].seconds = 3;
     return run({&plan_}, 4, 2);
   }
-  const plan::Plan plan_ = make_plan({make_stage("short1", StageKind::kTrain, 1),
-                                      make_stage("short2", StageKind::kTrain, 1), make_stage("long", StageKind::kTrain, 1)});
+  const plan::Plan plan_ =
+      make_plan({make_stage("short1", StageKind::kTrain, 1), make_stage("short2", StageKind::kTrain, 1),
+                 make_stage("long", StageKind::kTrain, 1)});
 };
 
 TEST_F(StartOrderTest, WithoutTimesOfALastRunEqualStagesStartInPlanOrder) {
@@ -118,8 +119,9 @@ TEST_F(StartOrderTest, TheLastRunsTimesPutTheLongestChainFirst) {
 }
 
 TEST_F(SchedulerTest, IndependentStagesRunInParallelAfterTheirDependency) {
-  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"}),
-                            make_stage("export", StageKind::kExport, 0, {"train"})});
+  const auto p =
+      make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"}),
+                 make_stage("export", StageKind::kExport, 0, {"train"})});
   const auto s = run({&p}, 4, 0);
   EXPECT_DOUBLE_EQ(started("eval").start, 1.0);
   EXPECT_DOUBLE_EQ(started("export").start, 1.0);
@@ -128,8 +130,9 @@ TEST_F(SchedulerTest, IndependentStagesRunInParallelAfterTheirDependency) {
 
 TEST_F(SchedulerTest, AFailedStageSkipsItsDependentsTransitively) {
   fake_.scripts["c.txt#train"].exit_code = 2;
-  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("export", StageKind::kExport, 0, {"train"}),
-                            make_stage("infer", StageKind::kInfer, 0, {"export"}), make_stage("other", StageKind::kTrain, 0)});
+  const auto p =
+      make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("export", StageKind::kExport, 0, {"train"}),
+                 make_stage("infer", StageKind::kInfer, 0, {"export"}), make_stage("other", StageKind::kTrain, 0)});
   const auto s = run({&p}, 1, 0);
   EXPECT_EQ(record(s, "train").verdict.result, Status::kFail);
   EXPECT_EQ(record(s, "train").verdict.reason, "exit code 2");
@@ -228,7 +231,8 @@ TEST_F(SchedulerTest, OnAClusterTheClusterPlacesStagesAndOnlyWhatNoNodeOffersIsU
   options_.timeouts.by_kind[StageKind::kTrain] = 100;
   options_.timeouts.grace = 5;
   const auto s = run({&p}, 8, 0);  // no local GPU: the cluster's count
-  EXPECT_EQ(record(s, "eight").verdict.reason, "needs 8 GPUs per node; the cluster's nodes have at most 4 (slurm (sinfo))");
+  EXPECT_EQ(record(s, "eight").verdict.reason,
+            "needs 8 GPUs per node; the cluster's nodes have at most 4 (slurm (sinfo))");
   EXPECT_EQ(record(s, "three").verdict.reason, "needs 3 nodes; the cluster has 2 (slurm (sinfo))");
   EXPECT_EQ(s.count(Status::kPass), 4);
   for (const char* id : {"fleet", "bench", "a", "b"}) {
@@ -249,9 +253,8 @@ TEST_F(SchedulerTest, OnAClusterTheClusterPlacesStagesAndOnlyWhatNoNodeOffersIsU
 TEST_F(SchedulerTest, OnAClusterAStageWithoutRoomWaitsInTipcRunWhileOthersStart) {
   options_.cluster = ClusterCapacity{1, 2, "slurm (sinfo)", 8, {}};
   fake_.room = [this](const Demand& demand) {  // the nodes hold one GPU stage at a time
-    const auto gpu_stage_running = std::any_of(fake_.records.begin(), fake_.records.end(), [](const auto& r) {
-      return r.launch.gpus > 0 && r.end < 0;
-    });
+    const auto gpu_stage_running = std::any_of(fake_.records.begin(), fake_.records.end(),
+                                               [](const auto& r) { return r.launch.gpus > 0 && r.end < 0; });
     return demand.gpus == 0 || !gpu_stage_running;
   };
   fake_.scripts["c.txt#g1"].seconds = 3;
@@ -375,8 +378,8 @@ TEST_F(SchedulerTest, AWorkingDirectoryThatCannotBeEnteredIsUnresolvedNamingWhat
   cmake.cwd_made_by = "setup step setup_1 (`mkdir -p build` in deploy/cpp)";
   auto serve = make_stage("serve", StageKind::kInfer, 0);
   serve.cwd = "deploy/serving";
-  const auto p = make_plan({cmake, make_stage("infer", StageKind::kInfer, 0, {"cmake"}), serve,
-                            make_stage("other", StageKind::kTrain, 0)});
+  const auto p = make_plan(
+      {cmake, make_stage("infer", StageKind::kInfer, 0, {"cmake"}), serve, make_stage("other", StageKind::kTrain, 0)});
   const auto s = run({&p}, 1, 0);
   EXPECT_EQ(record(s, "cmake").verdict.result, Status::kUnresolved);
   EXPECT_EQ(record(s, "cmake").verdict.reason,
@@ -478,7 +481,7 @@ TEST_F(SchedulerTest, ADeadlineOrInterruptWhileTheTrainerLogIsAppendedIsNotTheSt
   slow.results_log.trainer_log = "out/train.log";
   const auto p = make_plan({slow});
   for (const bool interrupt : {false, true}) {
-    FakeExecutor fake;  // its clock starts at 0 again
+    FakeExecutor fake;                        // its clock starts at 0 again
     fake.scripts["c.txt#slow"].seconds = 12;  // processes end at 9, the append takes 3 more
     fake.scripts["c.txt#slow"].appending_seconds = 3;
     fake.interrupt_at = interrupt ? 9.5 : -1;
@@ -633,7 +636,8 @@ TEST_F(ServiceTest, AClientOfTwoServicesOnOnePortIsUnsupportedNotDeadlocked) {
   const auto p = make_plan({service("a"), service("b"), make_stage("client", StageKind::kInfer, 0, {"a", "b"})});
   const auto s = run({&p}, 2, 0);
   EXPECT_EQ(record(s, "client").verdict.result, Status::kUnsupported);
-  EXPECT_EQ(record(s, "client").verdict.reason, "depends on two services that both hold port 9393, which never run at once");
+  EXPECT_EQ(record(s, "client").verdict.reason,
+            "depends on two services that both hold port 9393, which never run at once");
 }
 
 TEST_F(ServiceTest, AServerHoldingTheGpuItsClientNeedsIsStoppedNotWaitedOnForever) {
@@ -717,7 +721,8 @@ TEST_F(SchedulerTest, AStageThatFailsAndThenPassesIsFlakyAndKeepsEachTrysLog) {
   repo.write("logs/train.log", "first try\n");  // what the fake executor does not write itself
   fake_.scripts["c.txt#train"].first_exit_codes = {1};
   options_.retries = 2;
-  const auto p = make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"})});
+  const auto p =
+      make_plan({make_stage("train", StageKind::kTrain, 0), make_stage("eval", StageKind::kEval, 0, {"train"})});
   options_.jobs = 1;
   options_.repo_root = repo.path().string();
   const auto s = run_stages({&p}, fake_, recorder_, options_, [] { return false; });
@@ -730,8 +735,8 @@ TEST_F(SchedulerTest, AStageThatFailsAndThenPassesIsFlakyAndKeepsEachTrysLog) {
   EXPECT_DOUBLE_EQ(train.attempts[0].end_seconds, 1.0);
   EXPECT_EQ(train.attempts[0].log_path, (repo.path() / "logs/train.attempt1.log").string());
   EXPECT_EQ(test::slurp(train.attempts[0].log_path), "first try\n");
-  EXPECT_DOUBLE_EQ(train.end_seconds - train.start_seconds, 2.0);  // both tries
-  EXPECT_EQ(record(s, "eval").verdict.result, Status::kPass);      // a flaky dependency is met
+  EXPECT_DOUBLE_EQ(train.end_seconds - train.start_seconds, 2.0);             // both tries
+  EXPECT_EQ(record(s, "eval").verdict.result, Status::kPass);                 // a flaky dependency is met
   EXPECT_EQ(recorder_.started, (std::vector<std::string>{"train", "eval"}));  // one start event per stage
   EXPECT_EQ(s.verdict().flaky, 1);
   EXPECT_EQ(s.verdict().headline(), "PASS (1 of 2 stages flaky)");
@@ -775,8 +780,9 @@ TEST_F(SchedulerTest, FailFastStartsNothingAfterTheFirstFailureAndLetsTheRunning
   fake_.scripts["c.txt#fails"].exit_code = 1;
   fake_.scripts["c.txt#long"].seconds = 5;
   options_.fail_fast = true;
-  const auto p = make_plan({make_stage("fails", StageKind::kTrain, 0), make_stage("long", StageKind::kTrain, 0),
-                            make_stage("after", StageKind::kEval, 0, {"fails"}), make_stage("later", StageKind::kTrain, 0)});
+  const auto p =
+      make_plan({make_stage("fails", StageKind::kTrain, 0), make_stage("long", StageKind::kTrain, 0),
+                 make_stage("after", StageKind::kEval, 0, {"fails"}), make_stage("later", StageKind::kTrain, 0)});
   const auto s = run({&p}, 2, 0);
   EXPECT_EQ(record(s, "fails").verdict.result, Status::kFail);
   EXPECT_EQ(record(s, "long").verdict.result, Status::kPass);  // running at the failure: it finished

@@ -85,9 +85,7 @@ class SlurmRun : public ::testing::Test {
     text.replace(text.find(infer), infer.size(), infer + " --sleep " + infer_sleep);
     repo_.write("test_tipc/configs/" + model + ".txt", text);
   }
-  test::RunResult run(std::vector<std::string> args) {
-    return test::run_tipc(repo_.path(), args);
-  }
+  test::RunResult run(std::vector<std::string> args) { return test::run_tipc(repo_.path(), args); }
   std::string jobs_in_queue() const { return cluster_->command("squeue --noheader --format=%i"); }
   // Waits until the queue is empty; false when jobs remain after `seconds`.
   bool queue_drains(double seconds) const {
@@ -163,8 +161,8 @@ TEST_F(SlurmRun, CtrlCCancelsRunningAndWaitingJobs) {
   write_config("fake", "train.py --record rec.txt --sleep 120");
   // Slurm places the jobs (tipc-run's own placement submits only what fits now).
   repo_.write("test_tipc/tipc-run.yaml", "slurm:\n  placement: slurm\n");
-  const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer",
-                                                    "--executor", "slurm", "--only", "train"});
+  const pid_t pid = test::start_tipc(
+      repo_.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--executor", "slurm", "--only", "train"});
   // Both trains are submitted; the 2-GPU one waits until the 1-GPU one ends.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   std::string queue;

@@ -13,8 +13,8 @@
 
 #include "support/fake_config.h"
 #include "support/run_binary.h"
-#include "support/slurm_multi_node.h"
 #include "support/slurm_faults.h"
+#include "support/slurm_multi_node.h"
 #include "support/temp_dir.h"
 
 namespace tipc::run {
@@ -104,7 +104,8 @@ class SlurmMultiNodeFaults : public test::SlurmMultiNodeTest {
   // The stages of `model`'s plan in the reports of a run over test_tipc/configs (a run of
   // one config writes them beside its plan).
   Json stages_of(const std::string& model) const {
-    for (const fs::path& dir : {fs::path("test_tipc/output"), fs::path("test_tipc/output") / model / "lite_train_lite_infer"}) {
+    for (const fs::path& dir :
+         {fs::path("test_tipc/output"), fs::path("test_tipc/output") / model / "lite_train_lite_infer"}) {
       const auto text = test::slurp(repo_.path() / dir / "report.json");
       if (text.empty()) continue;
       const Json report = Json::parse(text);
@@ -136,8 +137,8 @@ TEST_F(SlurmMultiNodeFaults, ANodeStoppedWhileItsStagesRunFailsThemNamingTheNode
   // may place them on it, and they fail too).
   write_config("fake_kept", "train.py --record rec.txt --sleep " + std::to_string(5 * kSlurmdTimeout), "0,1");
   const auto start = SteadyClock::now();
-  const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor",
-                                                    "slurm"});
+  const pid_t pid =
+      test::start_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor", "slurm"});
   const std::string running = wait_for_running("%k|%N", "fake_lost.txt#norm_train", 60);
   const auto line = running.find("fake_lost.txt#norm_train");
   ASSERT_NE(line, std::string::npos) << running;
@@ -167,7 +168,8 @@ TEST_F(SlurmMultiNodeFaults, ANodeStoppedWhileItsStagesRunFailsThemNamingTheNode
   for (const auto& stage : kept) EXPECT_EQ(stage["result"], "PASS") << stage.dump() << "\n" << states;
   EXPECT_TRUE(nothing_held()) << jobs_held();
   std::cout << "node " << node << " stopped " << stopped_at << " s into the run: its train ended after "
-            << train["seconds"].get<double>() << " s, the run " << ended_after << " s after the stop; " << reason << "\n";
+            << train["seconds"].get<double>() << " s, the run " << ended_after << " s after the stop; " << reason
+            << "\n";
   EXPECT_TRUE(node_back(node, 30)) << slurm("sinfo --noheader --Node --format='%N %T %E'");
 }
 
@@ -178,8 +180,8 @@ TEST_F(SlurmMultiNodeFaults, ANodeStoppedWhileItsStagesRunFailsThemNamingTheNode
 TEST_F(SlurmMultiNodeFaults, SlurmctldRestartedDuringARunNeverHangsTheRun) {
   write_config("fake", "train.py --record rec.txt --sleep 4", "0");
   const auto start = SteadyClock::now();
-  const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor",
-                                                    "slurm"});
+  const pid_t pid =
+      test::start_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor", "slurm"});
   ASSERT_NE(wait_for_running("%k", "norm_train", 60).find("norm_train"), std::string::npos);
   ASSERT_TRUE(test::stop_controller());
   std::this_thread::sleep_for(std::chrono::seconds(6));
@@ -211,8 +213,8 @@ TEST_F(SlurmMultiNodeFaults, SlurmctldRestartedDuringARunNeverHangsTheRun) {
 TEST_F(SlurmMultiNodeFaults, CtrlCCancelsEveryJobAndTheQueueEmpties) {
   write_config("fake", "train.py --record rec.txt --sleep 300", "0,1");
   write_config("fake_next", "train.py --record rec.txt --sleep 300", "0,1");
-  const pid_t pid = test::start_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor",
-                                                    "slurm", "--only", "train"});
+  const pid_t pid = test::start_tipc(
+      repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor", "slurm", "--only", "train"});
   const auto deadline = SteadyClock::now() + std::chrono::seconds(60);
   std::string queue;
   while (SteadyClock::now() < deadline) {
@@ -242,8 +244,8 @@ TEST_F(SlurmMultiNodeFaults, AStageNeedingMoreThanTheClusterHasIsUnsupportedWith
   write_config("fake_wide", "train.py --record rec.txt", "10.0.0.1,10.0.0.2,10.0.0.3,10.0.0.4,10.0.0.5;0");
   write_config("fake_deep", "train.py --record rec.txt", "0,1,2,3,4,5,6,7,8");
   const std::string submitted_before = slurm("squeue --noheader --states=all --format=%i");
-  const auto r = test::run_tipc(repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor", "slurm",
-                                               "--only", "train"});
+  const auto r = test::run_tipc(
+      repo_.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor", "slurm", "--only", "train"});
   EXPECT_EQ(r.exit_code, 5) << "nothing could run: " << r.out << r.err;
   const Json wide = stage_named(stages_of("fake_wide"), "norm_train");
   EXPECT_EQ(wide["result"], "UNSUPPORTED") << wide.dump();

@@ -69,8 +69,8 @@ TEST_F(SlurmMultiNode, ATwoNodeTrainRunsOnBothNodesWithTheirAddressesInItsComman
   repo.write("eval-ok", "");
   // The config's hosts (made-up names) are replaced inside the job by the allocated nodes'.
   repo.write("test_tipc/configs/fake.txt", test::fake_config("train.py --record-node nodes.txt", "hosta,hostb;0,1"));
-  const auto r = test::run_tipc(repo.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--executor",
-                                              "slurm", "--only", "train"});
+  const auto r = test::run_tipc(
+      repo.path(), {"test_tipc/configs/fake.txt", "lite_train_lite_infer", "--executor", "slurm", "--only", "train"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
 
   const auto records = node_records(test::slurp(repo.path() / "nodes.txt"));
@@ -89,8 +89,8 @@ TEST_F(SlurmMultiNode, ATwoNodeTrainRunsOnBothNodesWithTheirAddressesInItsComman
   }
   EXPECT_EQ(ran_on, names) << "the step's tasks ran on both nodes";
   EXPECT_EQ(indexes, (std::set<std::string>{"0", "1"}));
-  const std::string log =
-      test::slurp(repo.path() / "test_tipc/output/fake/lite_train_lite_infer/norm_train_gpus_0,1_autocast_null_nodes_2.log");
+  const std::string log = test::slurp(
+      repo.path() / "test_tipc/output/fake/lite_train_lite_infer/norm_train_gpus_0,1_autocast_null_nodes_2.log");
   EXPECT_NE(log.find("arg --ips=" + addresses + "\n"), std::string::npos) << log;
   EXPECT_EQ(log.find("hosta"), std::string::npos) << log;
 }
@@ -101,7 +101,8 @@ TEST_F(SlurmMultiNode, ATwoNodeTrainRunsOnBothNodesWithTheirAddressesInItsComman
 class SlurmMultiNodeScript : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::system("PATH=$PATH:/usr/sbin; { command -v slurmctld && command -v sinfo && command -v munged; } >/dev/null") !=
+    if (std::system(
+            "PATH=$PATH:/usr/sbin; { command -v slurmctld && command -v sinfo && command -v munged; } >/dev/null") !=
         0) {
       GTEST_SKIP() << "SLURM TESTS NOT RUN: slurmctld, sinfo or munged not installed";
     }
@@ -193,8 +194,9 @@ class SlurmClusterPorts : public SlurmMultiNodeScript {
     std::system((test::shell_quote(script_) + " stop " + test::shell_quote(second_) + " >/dev/null 2>&1").c_str());
   }
   int start(const std::string& cluster) const {
-    return std::system((test::shell_quote(script_) + " start " + test::shell_quote(cluster) +
-                        " --nodes 2 >/dev/null 2>&1 </dev/null").c_str());
+    return std::system(
+        (test::shell_quote(script_) + " start " + test::shell_quote(cluster) + " --nodes 2 >/dev/null 2>&1 </dev/null")
+            .c_str());
   }
   // The ports a cluster's slurm.conf names: slurmctld's and each node's.
   static std::set<std::string> ports(const std::string& cluster) {
@@ -203,7 +205,8 @@ class SlurmClusterPorts : public SlurmMultiNodeScript {
     for (std::string line; std::getline(lines, line);) {
       for (const std::string key : {"SlurmctldPort=", " Port="}) {
         const auto at = line.find(key);
-        if (at != std::string::npos) found.insert(line.substr(at + key.size(), line.find(' ', at + key.size()) - at - key.size()));
+        if (at != std::string::npos)
+          found.insert(line.substr(at + key.size(), line.find(' ', at + key.size()) - at - key.size()));
       }
     }
     return found;
@@ -263,7 +266,8 @@ TEST_F(SlurmClusterPorts, AStartLeavesTheStoppedControllerOfAnotherClusterItsPor
   ASSERT_EQ(second.size(), 3u) << test::slurp(second_ + "/slurm.conf");
   for (const auto& port : second) EXPECT_EQ(first.count(port), 0u) << "port " << port << " is the first cluster's";
   const std::string conf = cluster_ + "/slurm.conf";
-  EXPECT_EQ(std::system(("/usr/sbin/slurmctld -f " + test::shell_quote(conf) + " </dev/null >/dev/null 2>&1").c_str()), 0);
+  EXPECT_EQ(std::system(("/usr/sbin/slurmctld -f " + test::shell_quote(conf) + " </dev/null >/dev/null 2>&1").c_str()),
+            0);
   EXPECT_TRUE(test::within(std::chrono::seconds(30), [&] {
     return std::system(("SLURM_CONF=" + test::shell_quote(conf) + " scontrol ping >/dev/null 2>&1").c_str()) == 0;
   })) << test::slurp(cluster_ + "/log/slurmctld.log");

@@ -96,8 +96,8 @@ TEST_F(SlurmMultiNodeSuite, AHundredConfigsSpreadOverBothNodesWithBoundedSruns) 
     text.replace(text.find("model_name:fake"), 15, "model_name:" + model);
     repo.write("test_tipc/configs/" + model + ".txt", text);
   }
-  const pid_t pid = test::start_tipc(repo.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor",
-                                                   "slurm", "--only", "train"});
+  const pid_t pid = test::start_tipc(
+      repo.path(), {"test_tipc/configs", "lite_train_lite_infer", "--executor", "slurm", "--only", "train"});
   std::atomic<bool> done = false;
   int most_sruns = 0;
   std::thread sampler([&] {
@@ -134,8 +134,8 @@ TEST_F(SlurmMultiNodeSuite, AHundredConfigsSpreadOverBothNodesWithBoundedSruns) 
   EXPECT_EQ(waits.size(), static_cast<std::size_t>(kConfigs));
   EXPECT_LE(std::count_if(waits.begin(), waits.end(), [](long wait) { return wait >= 2; }), 2)
       << fmt::format("{}", fmt::join(waits, " "));
-  std::cout << kConfigs << " trains over 2 nodes in " << report["seconds"].get<double>() << " s, at most "
-            << most_sruns << " srun processes at once (-j " << jobs << ")\n";
+  std::cout << kConfigs << " trains over 2 nodes in " << report["seconds"].get<double>() << " s, at most " << most_sruns
+            << " srun processes at once (-j " << jobs << ")\n";
 }
 
 }  // namespace TIPC_TEST_FILE

@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/fake_executor.h"
 #include "run/working_directory.h"
+#include "support/fake_executor.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
@@ -48,12 +48,13 @@ TEST(SlurmLaunch, AStageBecomesOneSrunJobStepWithItsNeeds) {
   Launch launch = stage_launch();
   launch.time_limit = 7210;
   const Launch step = slurm_launch(launch, {"gpu", "proj", 8, {"--qos=ci"}}, "tipc-42-1", {});
-  EXPECT_EQ(words_before(step.argv, "python3"),
-            (std::vector<std::string>{"srun", "--quiet", "--job-name=tipc-42-1", "--comment=" + launch.id,
-                                      "--chdir=/repo", "--nodes=1", "--ntasks-per-node=1", "--kill-on-bad-exit=1",
-                                      "--gres=gpu:2", "--cpus-per-task=8", "--time=121", "--partition=gpu",
-                                      "--account=proj", "--qos=ci"}));
-  EXPECT_EQ(std::vector<std::string>(step.argv.end() - 3, step.argv.end()), launch.argv) << "the command comes last, as is";
+  EXPECT_EQ(
+      words_before(step.argv, "python3"),
+      (std::vector<std::string>{"srun", "--quiet", "--job-name=tipc-42-1", "--comment=" + launch.id, "--chdir=/repo",
+                                "--nodes=1", "--ntasks-per-node=1", "--kill-on-bad-exit=1", "--gres=gpu:2",
+                                "--cpus-per-task=8", "--time=121", "--partition=gpu", "--account=proj", "--qos=ci"}));
+  EXPECT_EQ(std::vector<std::string>(step.argv.end() - 3, step.argv.end()), launch.argv)
+      << "the command comes last, as is";
   EXPECT_EQ(step.log_path, launch.log_path) << "srun's output goes to the stage's own log";
   EXPECT_EQ(step.cwd, launch.cwd);
   EXPECT_EQ(step.env.at("FLAGS_cudnn_deterministic"), "1");
@@ -100,14 +101,21 @@ TEST(SlurmLaunch, TheStepWrapperPutsTheAllocatedHostsInPlaceOfTheConfigsAndSetsT
   Launch launch = stage_launch();
   launch.processes = 2;
   launch.hosts = "192.168.0.1,192.168.0.2";
-  launch.argv = {"sh", "-c",
-                 "echo \"$1 $2 $3|$RANK/$WORLD_SIZE/$LOCAL_RANK/$LOCAL_WORLD_SIZE@$MASTER_ADDR:$MASTER_PORT node $PET_NODE_RANK\"",
-                 "sh", "--ips=192.168.0.1,192.168.0.2", "--master_addr=192.168.0.1", "--other=192.168.0.10"};
+  launch.argv = {
+      "sh",
+      "-c",
+      "echo \"$1 $2 $3|$RANK/$WORLD_SIZE/$LOCAL_RANK/$LOCAL_WORLD_SIZE@$MASTER_ADDR:$MASTER_PORT node $PET_NODE_RANK\"",
+      "sh",
+      "--ips=192.168.0.1,192.168.0.2",
+      "--master_addr=192.168.0.1",
+      "--other=192.168.0.10"};
   const Launch step = slurm_launch(launch, {}, "tipc-1-5", {});
   const auto bash = std::find(step.argv.begin(), step.argv.end(), "bash");
   ASSERT_NE(bash, step.argv.end());
-  std::string command = "cd " + test::shell_quote(dir.path()) + " && env PATH=" + test::shell_quote((dir.path() / "bin").string()) +
-                        ":$PATH SLURM_JOB_NODELIST=node[1-2] SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NTASKS=4 SLURM_JOB_ID=12345 SLURM_NODEID=1";
+  std::string command = "cd " + test::shell_quote(dir.path()) +
+                        " && env PATH=" + test::shell_quote((dir.path() / "bin").string()) +
+                        ":$PATH SLURM_JOB_NODELIST=node[1-2] SLURM_PROCID=3 SLURM_LOCALID=1 SLURM_NTASKS=4 "
+                        "SLURM_JOB_ID=12345 SLURM_NODEID=1";
   for (const auto& [name, value] : step.env) {
     if (value && name.starts_with("TIPC_SLURM_")) command += " " + name + "=" + test::shell_quote(*value);
   }
@@ -212,8 +220,8 @@ TEST_F(SlurmExecutorTest, AJobEndedByANodeFailureFailsNamingTheNodeAndNoJobIsLef
   EXPECT_EQ(done->exit_code, 0);
   EXPECT_EQ(done->cluster_failure, "Slurm job 4712 ended NODE_FAIL on node n[1-2]; down: n2 (Not responding)");
   ASSERT_EQ(commands_.size(), 2u);
-  EXPECT_EQ(commands_[1], (std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=n[1-2]",
-                                                    "--format=%N|%T|%E"}));
+  EXPECT_EQ(commands_[1],
+            (std::vector<std::string>{"sinfo", "--noheader", "--Node", "--nodes=n[1-2]", "--format=%N|%T|%E"}));
   commands_.clear();
   squeue_output_ = "4713|RUNNING|n1\n";
   ASSERT_TRUE(slurm.start(launch()));
@@ -240,8 +248,8 @@ TEST_F(SlurmExecutorTest, TheSrunOfAJobSlurmEndedIsKilledAtTheNextPoll) {
   EXPECT_LT(local_.records[0].end - local_.records[0].start, 12);
   EXPECT_NE(done->cluster_failure.find("NODE_FAIL"), std::string::npos) << done->cluster_failure;
   ASSERT_FALSE(commands_.empty());
-  EXPECT_EQ(commands_[0], (std::vector<std::string>{"squeue", "--noheader", "--states=all", "--name=" + name,
-                                                    "--format=%j|%T|%N"}));
+  EXPECT_EQ(commands_[0],
+            (std::vector<std::string>{"squeue", "--noheader", "--states=all", "--name=" + name, "--format=%j|%T|%N"}));
   EXPECT_EQ(local_.records[0].signals, (std::vector<int>{SIGKILL}));
 }
 
@@ -295,9 +303,11 @@ TEST_F(SlurmExecutorTest, AJobWaitingForANodeThatWentDownIsCancelledNamingTheNod
   std::optional<Finished> done;
   for (int i = 0; i < 4 && !done; ++i) done = slurm.wait(local_.now() + std::chrono::seconds(4));
   ASSERT_TRUE(done);
-  const auto cancel = std::find(commands_.begin(), commands_.end(), std::vector<std::string>{"scancel", "--name=" + name});
+  const auto cancel =
+      std::find(commands_.begin(), commands_.end(), std::vector<std::string>{"scancel", "--name=" + name});
   EXPECT_NE(cancel, commands_.end());
-  EXPECT_EQ(done->cluster_failure, "its job waited for node n1, which Slurm reports down or drained, and was cancelled");
+  EXPECT_EQ(done->cluster_failure,
+            "its job waited for node n1, which Slurm reports down or drained, and was cancelled");
 }
 
 // An srun that got no allocation (the controller was down) fails with srun's own words.
@@ -328,7 +338,7 @@ TEST_F(SlurmExecutorTest, AJobStillCompletingIsNamedByEveryNodeItWasGiven) {
     if (argv[0] != "squeue") return finished(0, sinfo_output_);
     const std::string name = local_.records.back().launch.argv[2].substr(11);
     return argv.back() == "--format=%j|%T|%N" ? finished(0, name + "|RUNNING|n[1-2]\n")
-                                                : finished(0, "4714|COMPLETING|n2\n");
+                                              : finished(0, "4714|COMPLETING|n2\n");
   };
   Launch two_nodes = launch();
   two_nodes.nodes = 2;

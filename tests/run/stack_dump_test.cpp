@@ -46,7 +46,8 @@ class StackDump : public ::testing::Test {
 };
 
 TEST_F(StackDump, APythonLoopShowsWhereItSpins) {
-  const std::string log = run_python("print('started', flush=True)\ndef spin():\n    while True:\n        pass\nspin()\n");
+  const std::string log =
+      run_python("print('started', flush=True)\ndef spin():\n    while True:\n        pass\nspin()\n");
   ASSERT_EQ(summary_.stages.at(0).verdict.result, Status::kTimeout);
   EXPECT_EQ(summary_.stages.at(0).verdict.reason, "no output for 1 s");
   const auto marker = log.find(kStackDumpMarker);
@@ -70,8 +71,9 @@ TEST_F(StackDump, NativeStacksWhereADebuggerCanAttach) {
   const std::string log = run_python("import ctypes\nprint('started', flush=True)\nctypes.CDLL(None).sleep(1000)\n");
   const auto header = log.find("tipc-run: native stack of pid ");
   ASSERT_NE(header, std::string::npos) << log;
-  EXPECT_NE(log.find("python3 -c import ctypes print('started', flush=True) ctypes.CDLL(None).sleep(1000) ) from ", header),
-            std::string::npos)
+  EXPECT_NE(
+      log.find("python3 -c import ctypes print('started', flush=True) ctypes.CDLL(None).sleep(1000) ) from ", header),
+      std::string::npos)
       << "the command on the header's one line: " << log;
   EXPECT_NE(log.find("from " + native_stack_tool() + ":", header), std::string::npos) << log;
 }

@@ -19,7 +19,8 @@ TEST(TimesRecord, ReadsBackAsWritten) {
   const auto read = read_times_file(path);
   ASSERT_TRUE(read) << read.error().str();
   EXPECT_EQ(*read, written);
-  EXPECT_EQ(test::slurp(path), "{\n  \"schema\": 1,\n  \"seconds\": {\n    \"gpu/eval\": 0.0,\n    \"gpu/train\": 12.5\n  }\n}\n");
+  EXPECT_EQ(test::slurp(path),
+            "{\n  \"schema\": 1,\n  \"seconds\": {\n    \"gpu/eval\": 0.0,\n    \"gpu/train\": 12.5\n  }\n}\n");
 }
 
 TEST(TimesRecord, AMissingFileHasNoTimes) {
@@ -31,8 +32,9 @@ TEST(TimesRecord, AMissingFileHasNoTimes) {
 
 TEST(TimesRecord, ADamagedFileIsAnErrorNamingIt) {
   test::TempDir dir;
-  for (const char* bad : {"{\"schema\": 1, \"seconds\": [", "{\"schema\": \"1\", \"seconds\": {}}", "[1]",
-                          "{\"schema\": 1, \"seconds\": {\"train\": \"1\"}}", "{\"schema\": 1, \"seconds\": {\"train\": -1}}"}) {
+  for (const char* bad :
+       {"{\"schema\": 1, \"seconds\": [", "{\"schema\": \"1\", \"seconds\": {}}", "[1]",
+        "{\"schema\": 1, \"seconds\": {\"train\": \"1\"}}", "{\"schema\": 1, \"seconds\": {\"train\": -1}}"}) {
     const std::string path = dir.write("times.json", bad);
     const auto read = read_times_file(path);
     ASSERT_FALSE(read) << bad;

@@ -27,8 +27,10 @@ TEST(OfflineDownloads, ADownloadOrCloneTheCacheLacksMakesTheSetupStageUnsupporte
   auto download = plan_with(plan::StageKind::kSetup, {"cd . && mkdir x", "cd . && wget https://example.invalid/a.tgz"});
   refuse_uncached_downloads(download, repo.path().string(), empty);
   ASSERT_TRUE(download.stages[0].unsupported);
-  EXPECT_EQ(*download.stages[0].unsupported, "--offline: the download of https://example.invalid/a.tgz is not in the "
-                                             "download cache " + cache.path().string());
+  EXPECT_EQ(*download.stages[0].unsupported,
+            "--offline: the download of https://example.invalid/a.tgz is not in the "
+            "download cache " +
+                cache.path().string());
   auto clone = plan_with(plan::StageKind::kSetup, {"cd . && git clone https://example.invalid/r.git r"});
   refuse_uncached_downloads(clone, repo.path().string(), empty);
   ASSERT_TRUE(clone.stages[0].unsupported);
@@ -41,8 +43,8 @@ TEST(OfflineDownloads, WhatIsThereAlreadyNeedsNoNetworkAndOtherStagesAreLeftAlon
   const data::DownloadCache empty(cache.path().string());
   repo.write("a.tgz", "kept");
   repo.write("r/.git/HEAD", "ref: refs/heads/main\n");
-  auto kept = plan_with(plan::StageKind::kSetup,
-                        {"cd . && wget -nc https://example.invalid/a.tgz", "cd . && git clone https://example.invalid/r.git r"});
+  auto kept = plan_with(plan::StageKind::kSetup, {"cd . && wget -nc https://example.invalid/a.tgz",
+                                                  "cd . && git clone https://example.invalid/r.git r"});
   refuse_uncached_downloads(kept, repo.path().string(), empty);
   EXPECT_FALSE(kept.stages[0].unsupported) << *kept.stages[0].unsupported;
   auto train = plan_with(plan::StageKind::kTrain, {"cd . && wget https://example.invalid/a.tgz"});

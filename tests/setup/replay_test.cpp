@@ -22,7 +22,8 @@ class SetupActionReplay : public ::testing::Test {
   std::ostringstream out_;
 
   ReplayContext context(bool offline = false, std::vector<std::string> allowed = {}) {
-    return make_replay_context({fs::canonical(repo_.path()), std::move(allowed), cache_.path().string(), offline}, out_);
+    return make_replay_context({fs::canonical(repo_.path()), std::move(allowed), cache_.path().string(), offline},
+                               out_);
   }
 
   // The action word's outcome: what happened, or "error: " and the message.
@@ -81,8 +82,8 @@ TEST_F(SetupActionReplay, ExpandsTheShellsPatternsInTheActionsDirectory) {
 
 TEST_F(SetupActionReplay, OfflineRefusesADownloadTheCacheLacksAndWgetNcKeepsAFile) {
   const std::string refused = replay("cd . && wget https://example.invalid/lib.tgz", true);
-  EXPECT_EQ(refused, "error: --offline: https://example.invalid/lib.tgz is not in the download cache " +
-                         cache_.path().string());
+  EXPECT_EQ(refused,
+            "error: --offline: https://example.invalid/lib.tgz is not in the download cache " + cache_.path().string());
   EXPECT_FALSE(fs::exists(in_repo("lib.tgz")));
   repo_.write("lib.tgz", "kept");
   EXPECT_EQ(replay("cd . && wget -nc https://example.invalid/lib.tgz", true), "already there: lib.tgz (wget -nc)");

@@ -42,8 +42,7 @@ TEST(MannWhitney, TiesUseTheNormalApproximationWithTieAndContinuityCorrection) {
   EXPECT_FALSE(test.exact);
   EXPECT_DOUBLE_EQ(test.u, 2.5);
   EXPECT_NEAR(test.p_value, 0.1366582477, 1e-9);
-  EXPECT_NEAR(mann_whitney(Values{10, 11, 12, 12, 13, 14}, Values{12, 13, 15, 16, 17, 18}).p_value, 0.0357196496,
-              1e-9);
+  EXPECT_NEAR(mann_whitney(Values{10, 11, 12, 12, 13, 14}, Values{12, 13, 15, 16, 17, 18}).p_value, 0.0357196496, 1e-9);
 }
 
 TEST(MannWhitney, TheTestIsSymmetricInItsSamples) {

@@ -65,7 +65,8 @@ inline void add_entry(archive* writer, const ArchiveEntry& spec) {
   }
 }
 
-inline void write_archive(const std::filesystem::path& out, ArchiveFormat format, const std::vector<ArchiveEntry>& entries) {
+inline void write_archive(const std::filesystem::path& out, ArchiveFormat format,
+                          const std::vector<ArchiveEntry>& entries) {
   const Utf8Names utf8_names;  // non-ASCII names are written as UTF-8 (zip: with its UTF-8 flag)
   const std::unique_ptr<archive, int (*)(archive*)> writer(archive_write_new(), &archive_write_free);
   if (format == ArchiveFormat::kZip) {

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include "plan/plan.h"
 #include "compat/run_semantics.h"
+#include "plan/plan.h"
 #include "run/executor.h"
 #include "run/scheduler.h"
 #include "support/golden_trace.h"

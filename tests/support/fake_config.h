@@ -16,13 +16,19 @@ inline std::string fake_config(const std::string& train = "train.py --record rec
                                const std::string& gpu_list = "-1") {
   return "===========================train_params===========================\n"
          "model_name:fake\n"
-         "python:" + fake_stage_binary() + "\n"
-         "gpu_list:" + gpu_list + "\n"
+         "python:" +
+         fake_stage_binary() +
+         "\n"
+         "gpu_list:" +
+         gpu_list +
+         "\n"
          "--use-gpu:False\n--amp:null\n"
          "--epochs:lite_train_lite_infer=1|whole_train_whole_infer=1\n--save-dir:./output/\n"
          "--batch-size:lite_train_lite_infer=2|whole_train_whole_infer=2\n--pretrained:null\n"
          "train_model_name:latest\ntrain_infer_img_dir:./data\nnull:null\n##\n"
-         "trainer:norm_train\nnorm_train:" + train + "\n"
+         "trainer:norm_train\nnorm_train:" +
+         train +
+         "\n"
          "pact_train:null\nfpgm_train:null\ndistill_train:null\nnull:null\nnull:null\n##\n"
          "===========================eval_params===========================\n"
          "eval:eval.py --record rec.txt --fail-if-missing eval-ok\nnull:null\n##\n"

@@ -16,10 +16,10 @@ class FakeExecutor : public Executor {
     int exit_code = 0;
     // The exit codes of its first starts, in order (a retried stage); later starts exit with exit_code.
     std::vector<int> first_exit_codes;
-    std::optional<int> signal;       // dies by this signal at the end
+    std::optional<int> signal;  // dies by this signal at the end
     bool ignores_sigterm = false;
-    std::string launch_error;        // start() fails
-    int cwd_error = 0;               // start() fails to enter the launch's cwd, with this errno (ENOENT: missing)
+    std::string launch_error;  // start() fails
+    int cwd_error = 0;         // start() fails to enter the launch's cwd, with this errno (ENOENT: missing)
     std::vector<std::string> log_findings;
     // With a trainer log: how long appending it takes after the processes ended (within
     // `seconds`); signals in that time reach no process.
@@ -33,13 +33,13 @@ class FakeExecutor : public Executor {
     double end = -1;
     std::map<std::string, std::optional<std::string>> env;
     std::vector<int> signals;
-    Launch launch;  // as given
+    Launch launch;               // as given
     bool stacks_dumped = false;  // dump_stacks was called while it ran
   };
 
   std::map<std::string, Script> scripts;  // by stage id; missing ids use default_script
   Script default_script;
-  std::vector<Record> records;            // in start order
+  std::vector<Record> records;  // in start order
   // Whether there is room for a stage now, as an executor that places stages says
   // (Executor::has_room_for); unset: always.
   std::function<bool(const Demand&)> room;

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "plan/plan.h"
-#include "support/fake_executor.h"
 #include "run/journal.h"
 #include "run/scheduler.h"
+#include "support/fake_executor.h"
 #include "support/temp_dir.h"
 
 namespace tipc::test {

@@ -13,9 +13,10 @@ struct FakeTraceRepo {
   TempDir dir;
   explicit FakeTraceRepo(const std::string& runner_text, const std::string& config_lines = "") {
     dir.write("test_tipc/test_train_inference_python.sh", runner_text);
-    dir.write("test_tipc/configs/m/train_infer_python.txt",
-              "===========================train_params===========================\nmodel_name:MyModel\npython:python3.7\n" +
-                  config_lines);
+    dir.write(
+        "test_tipc/configs/m/train_infer_python.txt",
+        "===========================train_params===========================\nmodel_name:MyModel\npython:python3.7\n" +
+            config_lines);
     std::filesystem::create_directories(dir.path() / "deploy");
   }
   trace::TraceRequest request(trace::Isolation isolation = trace::Isolation::automatic) const {

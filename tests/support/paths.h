@@ -13,7 +13,7 @@ std::string fake_stage_binary();
 std::string fake_python_binary();
 std::string fake_nvml_library();    // tests/fake_nvml: libnvidia-ml.so.1, in a directory of its own
 std::string fake_nvidia_smi_dir();  // the directory of the fake nvidia-smi
-std::string build_dir();      // the CMake build directory of these tests
-std::string cmake_command();  // the cmake that configured it
+std::string build_dir();            // the CMake build directory of these tests
+std::string cmake_command();        // the cmake that configured it
 
 }  // namespace tipc::test

@@ -56,7 +56,7 @@ inline report::HistogramPair histogram(const std::string& key, double candidate_
 }
 
 inline report::StageReport demo_stage(const std::string& id, const std::string& kind, const std::string& result,
-                                        double seconds) {
+                                      double seconds) {
   report::StageReport stage;
   stage.id = id;
   stage.kind = plan::stage_kind_from_string(kind).value();
@@ -76,23 +76,28 @@ inline report::StageReport demo_stage(const std::string& id, const std::string& 
 inline report::StageReport infer_stage(const std::string& id, int batch, int threads, double infer_ms) {
   report::StageReport stage = demo_stage(id, "infer", "PASS", 6.4);
   stage.metrics = report::parse_stage_metrics(
-      StageKind::kInfer, fmt::format("[2024/05/01 12:03:00] root INFO:  runtime_device: cpu\n"
-                           "[2024/05/01 12:03:00] root INFO:  cpu_math_library_num_threads: {}\n"
-                           "[2024/05/01 12:03:00] root INFO:  precision: fp32\n"
-                           "[2024/05/01 12:03:00] root INFO:  batch_size: {}\n"
-                           "[2024/05/01 12:03:00] root INFO:  total time spent(s): {}\n"
-                           "[2024/05/01 12:03:00] root INFO:  preprocess_time(ms): {}, inference_time(ms): {}, "
-                           "postprocess_time(ms): 0.061\n",
-                           threads, batch, 0.0081 * infer_ms, 0.31 * batch, infer_ms));
+      StageKind::kInfer,
+      fmt::format("[2024/05/01 12:03:00] root INFO:  runtime_device: cpu\n"
+                  "[2024/05/01 12:03:00] root INFO:  cpu_math_library_num_threads: {}\n"
+                  "[2024/05/01 12:03:00] root INFO:  precision: fp32\n"
+                  "[2024/05/01 12:03:00] root INFO:  batch_size: {}\n"
+                  "[2024/05/01 12:03:00] root INFO:  total time spent(s): {}\n"
+                  "[2024/05/01 12:03:00] root INFO:  preprocess_time(ms): {}, inference_time(ms): {}, "
+                  "postprocess_time(ms): 0.061\n",
+                  threads, batch, 0.0081 * infer_ms, 0.31 * batch, infer_ms));
   return stage;
 }
 
 inline report::StageReport diff_check_stage() {
   report::StageReport stage = demo_stage("check/eager_vs_torchscript", "check", "PASS", 0.4);
-  stage.check = report::CheckDetails{.kind = CheckKind::kDiff, .passed = true,
-                                     .values = {{"logits: mean", 3.1e-08, 1e-06, true},
-                                                {"features: mean", 2.2e-09, 1e-06, true}},
-                                     .histograms = {}, .notes = {}, .compared_files = {}, .result_file = {}};
+  stage.check =
+      report::CheckDetails{.kind = CheckKind::kDiff,
+                           .passed = true,
+                           .values = {{"logits: mean", 3.1e-08, 1e-06, true}, {"features: mean", 2.2e-09, 1e-06, true}},
+                           .histograms = {},
+                           .notes = {},
+                           .compared_files = {},
+                           .result_file = {}};
   return stage;
 }
 
@@ -100,10 +105,13 @@ inline report::StageReport init_check_stage() {
   report::StageReport stage = demo_stage("check/init_alignment", "check", "FAIL", 0.9);
   stage.reason = "exit code 1";
   stage.check = report::CheckDetails{
-      .kind = CheckKind::kInitCheck, .passed = false,
+      .kind = CheckKind::kInitCheck,
+      .passed = false,
       .values = {{"features.0.weight: KS", 0.0123, 0.0120, false}, {"classifier.1.weight: KS", 0.004, 0.0120, true}},
       .histograms = {histogram("features.0.weight", 0.058), histogram("classifier.1.weight", 0.0505)},
-      .notes = {"the candidate's std is 16% above the reference's"}, .compared_files = {}, .result_file = {}};
+      .notes = {"the candidate's std is 16% above the reference's"},
+      .compared_files = {},
+      .result_file = {}};
   stage.log_tail = "init-check: features.0.weight: KS 0.0123 > limit 0.012: FAIL\n";
   return stage;
 }

@@ -63,7 +63,9 @@ inline report::PlanReport sample_plan() {
 
   auto eval = ran(sample_stage("norm_train/gpus_-1/eval", "eval", "FAIL", "exit code 3 <&\"'>"), 1700000013, 2, 3);
   eval.deps = {"norm_train/gpus_-1/train"};
-  eval.log_tail = "Traceback (most recent call last):\n  a < b && \"c\" 'd'\n\x1b[31mred\x1b[0m \x07" "bell \xff\xfe bytes\n";
+  eval.log_tail =
+      "Traceback (most recent call last):\n  a < b && \"c\" 'd'\n\x1b[31mred\x1b[0m \x07"
+      "bell \xff\xfe bytes\n";
   eval.error_line = "ValueError: top1 < 0 & \"nan\"";
 
   auto infer = ran(sample_stage("norm_train/gpus_-1/infer/cpu_bs1", "infer", "TIMEOUT", "timed out after 5 s"),
@@ -75,9 +77,11 @@ inline report::PlanReport sample_plan() {
 
   auto gpu = sample_stage("norm_train/gpus_0/train", "train", "UNSUPPORTED", "needs 1 GPU; 0 available (--gpus)");
   gpu.gpus_needed = 1;
-  auto skipped = sample_stage("norm_train/gpus_-1/export", "export", "SKIPPED", "not started (the run ended before it)");
-  auto resumed = ran(sample_stage("norm_train/gpus_-1/export_prev", "export", "PASS", "passed in an earlier run (--resume)"),
-                     1690000000, 1, 0);
+  auto skipped =
+      sample_stage("norm_train/gpus_-1/export", "export", "SKIPPED", "not started (the run ended before it)");
+  auto resumed =
+      ran(sample_stage("norm_train/gpus_-1/export_prev", "export", "PASS", "passed in an earlier run (--resume)"),
+          1690000000, 1, 0);
   resumed.resumed = true;
 
   auto diff = ran(sample_stage("norm_train/gpus_-1/export/check/eager_vs_onnx", "check", "FAIL", "exit code 1"),
@@ -90,7 +94,8 @@ inline report::PlanReport sample_plan() {
   diff_check.compared_files = {"/repo/out/eager.npy", "/repo/out/onnx.npy"};
   diff.check = diff_check;
 
-  auto compare = ran(sample_stage("norm_train/gpus_-1/infer/cpu_bs1/check/truth", "check", "PASS", ""), 1700000021, 0.5, 0);
+  auto compare =
+      ran(sample_stage("norm_train/gpus_-1/infer/cpu_bs1/check/truth", "check", "PASS", ""), 1700000021, 0.5, 0);
   report::CheckDetails compare_check;
   compare_check.kind = CheckKind::kCompareResults;
   compare_check.passed = true;

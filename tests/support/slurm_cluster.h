@@ -40,9 +40,9 @@ class LocalSlurm {
   }
   void stop() {
     if (!started_) return;
-    std::system((shell_quote(source_dir() + "/scripts/slurm-local.sh") + " stop " + shell_quote(dir()) +
-                 " >/dev/null 2>&1")
-                    .c_str());
+    std::system(
+        (shell_quote(source_dir() + "/scripts/slurm-local.sh") + " stop " + shell_quote(dir()) + " >/dev/null 2>&1")
+            .c_str());
     unsetenv("SLURM_CONF");
     started_ = false;
   }

@@ -106,8 +106,8 @@ inline bool power_on_node(const std::string& node) {
 // does not say it has the new value within 10 s.
 inline bool set_slurmd_timeout(int seconds) {
   const std::string conf = (slurm_cluster_dir() / "slurm.conf").string();
-  const std::string edit = "sed -i 's/^SlurmdTimeout=.*/SlurmdTimeout=" + std::to_string(seconds) + "/' " +
-                           shell_quote(conf);
+  const std::string edit =
+      "sed -i 's/^SlurmdTimeout=.*/SlurmdTimeout=" + std::to_string(seconds) + "/' " + shell_quote(conf);
   if (std::system(edit.c_str()) != 0) return false;
   const std::string check = "scontrol show config | grep -Eq '^SlurmdTimeout += " + std::to_string(seconds) + " sec'";
   for (int i = 0; i < 20; ++i) {

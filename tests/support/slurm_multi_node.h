@@ -37,8 +37,8 @@ class SlurmMultiNodeTest : public ::testing::Test {
   void SetUp() override {
     if (started_) return;
     if (cluster_->binaries_missing()) GTEST_SKIP() << "SLURM TESTS NOT RUN: " << cluster_->why();
-    FAIL() << "the Slurm binaries are installed, but the " << kNodes << "-node cluster did not start: "
-           << cluster_->why();
+    FAIL() << "the Slurm binaries are installed, but the " << kNodes
+           << "-node cluster did not start: " << cluster_->why();
   }
 
   static LocalSlurm& cluster() { return *cluster_; }

@@ -81,18 +81,24 @@ void compare_with_native(const CorpusRun& run, const plan::Plan& traced, const d
     traced_id[native->stages[i].id] = matched[i]->id;
     ++tally.kinds_compared;
     ++tally.needs_compared;
-    if (matched[i]->needs.gpus == native->stages[i].needs.gpus) ++tally.needs_same;
-    else tally.mismatches.note(fmt::format("{}: stage {} needs {} GPUs, native {}", run.base, matched[i]->id,
-                                           matched[i]->needs.gpus, native->stages[i].needs.gpus));
-    if (matched[i]->kind == native->stages[i].kind) ++tally.kinds_ok;
-    else tally.mismatches.note(fmt::format("{}: stage {} is {}, native {}", run.base, matched[i]->id,
-                                           to_string(matched[i]->kind), to_string(native->stages[i].kind)));
+    if (matched[i]->needs.gpus == native->stages[i].needs.gpus)
+      ++tally.needs_same;
+    else
+      tally.mismatches.note(fmt::format("{}: stage {} needs {} GPUs, native {}", run.base, matched[i]->id,
+                                        matched[i]->needs.gpus, native->stages[i].needs.gpus));
+    if (matched[i]->kind == native->stages[i].kind)
+      ++tally.kinds_ok;
+    else
+      tally.mismatches.note(fmt::format("{}: stage {} is {}, native {}", run.base, matched[i]->id,
+                                        to_string(matched[i]->kind), to_string(native->stages[i].kind)));
   }
   for (const auto& stage : native->stages) {
     for (const auto& dep : stage.deps) {
       ++tally.native_edges;
-      if (reaches(traced, traced_id[stage.id], traced_id[dep])) ++tally.edges_implied;
-      else tally.mismatches.note(fmt::format("{}: native edge {} -> {} not implied", run.base, stage.id, dep));
+      if (reaches(traced, traced_id[stage.id], traced_id[dep]))
+        ++tally.edges_implied;
+      else
+        tally.mismatches.note(fmt::format("{}: native edge {} -> {} not implied", run.base, stage.id, dep));
     }
   }
 }
@@ -162,10 +168,12 @@ std::string golden_status_lines(const CorpusRun& run) {
 }
 
 void lay_out_checkout(const std::string& repo, const fs::path& root) {
-  static const char* const kCheckoutDirectories[] = {
-      "deploy/cpp_infer",   "deploy/cpp",           "deploy/cpp_shitu",     "deploy/paddleserving",
-      "deploy/pdserving",   "deploy/python_serving", "deploy/cpp_serving",  "deploy/serving",
-      "deploy/models",      "test_tipc/serving_python", "test_tipc/serving_cpp", "paddleserving/recognition"};
+  static const char* const kCheckoutDirectories[] = {"deploy/cpp_infer",      "deploy/cpp",
+                                                     "deploy/cpp_shitu",      "deploy/paddleserving",
+                                                     "deploy/pdserving",      "deploy/python_serving",
+                                                     "deploy/cpp_serving",    "deploy/serving",
+                                                     "deploy/models",         "test_tipc/serving_python",
+                                                     "test_tipc/serving_cpp", "paddleserving/recognition"};
   for (const char* part : {"runners", "configs"}) {
     fs::copy(corpus_dir() / part / repo, root, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   }
@@ -187,13 +195,10 @@ Result<plan::Plan> traced_corpus_plan(const CorpusRun& run, const trace::Trace& 
 }
 
 std::optional<dialect::Dialect> native_dialect(const std::string& repo) {
-  static const std::map<std::string, std::string> kNativeDialects = {{"PaddleOCR", "paddleocr"},
-                                                                     {"PaddleClas", "paddleclas"},
-                                                                     {"PaddleDetection", "paddledetection"},
-                                                                     {"PaddleSeg", "paddleseg"},
-                                                                     {"PaddleVideo", "paddlevideo"},
-                                                                     {"PaddleGAN", "paddlegan"},
-                                                                     {"models", "template"}};
+  static const std::map<std::string, std::string> kNativeDialects = {
+      {"PaddleOCR", "paddleocr"}, {"PaddleClas", "paddleclas"},   {"PaddleDetection", "paddledetection"},
+      {"PaddleSeg", "paddleseg"}, {"PaddleVideo", "paddlevideo"}, {"PaddleGAN", "paddlegan"},
+      {"models", "template"}};
   if (!kNativeDialects.contains(repo)) return std::nullopt;
   return dialect::load_dialect(dialect_dir(), kNativeDialects.at(repo)).value();
 }
@@ -209,12 +214,12 @@ void Mismatches::report() const {
 
 std::string PlanTally::summary() const {
   const int planned = runs - empty_plan_errors;
-  return fmt::format("{} runs, {} stages; calls {}/{}, evaluated strings {}/{}, status logs {}/{}, empty-plan errors "
-                     "{}; kinds as native {}/{}, native edges implied {}/{}, GPU needs as native {}/{}; setup stages "
-                     "{} ({} refused)",
-                     runs, stages, calls_ok, planned, evals_ok, planned, logs_ok, logs_compared, empty_plan_errors,
-                     kinds_ok, kinds_compared, edges_implied, native_edges, needs_same, needs_compared, setup_stages,
-                     setup_refused);
+  return fmt::format(
+      "{} runs, {} stages; calls {}/{}, evaluated strings {}/{}, status logs {}/{}, empty-plan errors "
+      "{}; kinds as native {}/{}, native edges implied {}/{}, GPU needs as native {}/{}; setup stages "
+      "{} ({} refused)",
+      runs, stages, calls_ok, planned, evals_ok, planned, logs_ok, logs_compared, empty_plan_errors, kinds_ok,
+      kinds_compared, edges_implied, native_edges, needs_same, needs_compared, setup_stages, setup_refused);
 }
 
 namespace {
@@ -263,10 +268,14 @@ void check_traced_plan(const CorpusRun& run, const trace::Trace& trace, const st
     return;
   }
   tally.stages += static_cast<int>(plan->stages.size());
-  if (golden_calls(run, true) == planned_calls(*plan, root)) ++tally.calls_ok;
-  else tally.mismatches.note(run.base + ": calls differ");
-  if (planned_evals(*plan, root) == non_empty_lines(slurp(run.base + ".raw.cmds"))) ++tally.evals_ok;
-  else tally.mismatches.note(run.base + ": evaluated strings differ");
+  if (golden_calls(run, true) == planned_calls(*plan, root))
+    ++tally.calls_ok;
+  else
+    tally.mismatches.note(run.base + ": calls differ");
+  if (planned_evals(*plan, root) == non_empty_lines(slurp(run.base + ".raw.cmds")))
+    ++tally.evals_ok;
+  else
+    tally.mismatches.note(run.base + ": evaluated strings differ");
   if (run.log_comparable()) {
     ++tally.logs_compared;
     // The word is all a stage's outcome changes; the recorder's stub made some trains fail (D2 in docs/reference-runner.md).

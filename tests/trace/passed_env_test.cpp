@@ -52,9 +52,9 @@ TEST(PassedEnv, TheCacheKeepsTracesOfOtherValuesApart) {
 }
 
 TEST(PassedEnv, NamesTheTraceReliesOnAreRefusedAndNeverReachTheRunner) {
-  for (const char* name : {"PATH", "HOME", "TMPDIR", "LC_ALL", "BASH_ENV", "BASHOPTS", "SHELLOPTS", "ENV",
-                           "POSIXLY_CORRECT", "TIPC_TRACE_CALLS", "TIPC_STAND_IN", "CUDA_VISIBLE_DEVICES", "", "1X",
-                           "A-B", "A=B", "BASH_FUNC_f%%"}) {
+  for (const char* name :
+       {"PATH", "HOME", "TMPDIR", "LC_ALL", "BASH_ENV", "BASHOPTS", "SHELLOPTS", "ENV", "POSIXLY_CORRECT",
+        "TIPC_TRACE_CALLS", "TIPC_STAND_IN", "CUDA_VISIBLE_DEVICES", "", "1X", "A-B", "A=B", "BASH_FUNC_f%%"}) {
     EXPECT_TRUE(passed_variable_refusal(name)) << name;
   }
   for (const char* name : {"TEST_DIR", "_x", "FLAGS_use_mkldnn", "LD_LIBRARY_PATH", "PYTHONPATH"}) {

@@ -35,13 +35,17 @@ struct HostFile {
 std::string hostile_runner(const HostFile& host) {
   const std::string host_pid = std::to_string(getpid());
   return "mount -o remount,bind,rw / 2>/dev/null && remounted=yes\n"
-         "echo escaped > " + host.path.string() + " 2>/dev/null\n"
+         "echo escaped > " +
+         host.path.string() +
+         " 2>/dev/null\n"
          "shadow=$(head -c 64 /etc/shadow 2>/dev/null)\n"
          "touch owned && chown 4242:4242 owned 2>/dev/null && chowned=yes\n"
          "caps=$(grep -E '^Cap(Prm|Eff|Bnd)' /proc/self/status | tr -d '\\t' | tr '\\n' ' ')\n"
-         "raw=$(/usr/bin/python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1); print(\"opened\")' "
+         "raw=$(/usr/bin/python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, 1); "
+         "print(\"opened\")' "
          "2>/dev/null)\n"
-         "traced=$(/usr/bin/python3 -c 'import ctypes; print(ctypes.CDLL(None).ptrace(16, " + host_pid +
+         "traced=$(/usr/bin/python3 -c 'import ctypes; print(ctypes.CDLL(None).ptrace(16, " +
+         host_pid +
          ", 0, 0))' 2>/dev/null)\n"
          "homes=$(ls -A /root /home 2>/dev/null | tr '\\n' ' ')\n"
          "python3.7 probe remounted=$remounted shadow=$shadow chowned=$chowned \"caps=$caps\" raw=$raw "
@@ -66,11 +70,11 @@ struct HostileRepo : test::FakeTraceRepo {
   TraceRequest request() const { return FakeTraceRepo::request(Isolation::bwrap); }
 };
 
-#define SKIP_WITHOUT_BWRAP()                                                                 \
-  do {                                                                                       \
-    if (!choose_sandbox(Isolation::bwrap)) {                                                 \
+#define SKIP_WITHOUT_BWRAP()                                                              \
+  do {                                                                                    \
+    if (!choose_sandbox(Isolation::bwrap)) {                                              \
       GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) is missing or does not work here"; \
-    }                                                                                        \
+    }                                                                                     \
   } while (false)
 
 TEST(Sandbox, AHostileRunnerHasNoPowerInsideAndLeavesTheHostUnchanged) {
@@ -99,8 +103,8 @@ TEST(Sandbox, AHostileRunnerHasNoPowerInsideAndLeavesTheHostUnchanged) {
 TEST(Sandbox, AConfigValueTheRunnerEvaluatesCannotWriteOnTheHost) {
   SKIP_WITHOUT_BWRAP();
   HostFile host;
-  const std::string attack = "tools/train.py$(/bin/mount${IFS}-o${IFS}remount,rw,bind${IFS}/;echo${IFS}x>" +
-                             host.path.string() + ")";
+  const std::string attack =
+      "tools/train.py$(/bin/mount${IFS}-o${IFS}remount,rw,bind${IFS}/;echo${IFS}x>" + host.path.string() + ")";
   HostileRepo repo(
       "IFS=$'\\n'\nlines=($(cat $1))\ntrainer=$(echo ${lines[3]} | cut -d: -f2-)\n"
       "cmd=\"python3.7 ${trainer} -o Global.epoch_num=1\"\neval $cmd\n",
@@ -110,7 +114,8 @@ TEST(Sandbox, AConfigValueTheRunnerEvaluatesCannotWriteOnTheHost) {
     args.insert(args.end(), extra.begin(), extra.end());
     const auto result = test::run_tipc(repo.dir.path().string(), args);
     EXPECT_FALSE(fs::exists(host.path)) << (extra.empty() ? "a run" : "a dry run") << ": the config value wrote "
-                                        << host.path << " on the host\n" << result.out << result.err;
+                                        << host.path << " on the host\n"
+                                        << result.out << result.err;
   }
   const auto trace = trace_runner(repo.request());
   ASSERT_TRUE(trace) << trace.error().str();
@@ -124,7 +129,8 @@ TEST(Sandbox, FilesTheRunnerLeavesAreReadBackNeverThroughALinkNorFromAFifo) {
   test::TempDir secrets;
   const auto secret = secrets.write("secret.log", "Run successfully with command - the secret of root\n");
   fs::permissions(secret, fs::perms::owner_read | fs::perms::owner_write);
-  HostileRepo linked("mkdir -p test_tipc/output\nln -s " + secret + " test_tipc/output/results_python.log\n"
+  HostileRepo linked("mkdir -p test_tipc/output\nln -s " + secret +
+                     " test_tipc/output/results_python.log\n"
                      "python3.7 tools/train.py\n");
   const auto trace = trace_runner(linked.request());
   ASSERT_TRUE(trace) << trace.error().str();

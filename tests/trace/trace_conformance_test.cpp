@@ -111,14 +111,18 @@ void compare(const Run& run, const Result<Trace>& trace, const dialect::Dialect*
   ++tally.compared;
   if (!trace) return tally.mismatches.note(id + ": " + trace.error().str());
   const auto expected = test::golden_calls(recorded, false), got = traced_calls(*trace);
-  if (expected == got) ++tally.calls;
-  else tally.mismatches.note(fmt::format("{}: calls differ\n  expected {}\n  traced   {}", id,
-                                         fmt::join(expected, "\n           "), fmt::join(got, "\n           ")));
+  if (expected == got)
+    ++tally.calls;
+  else
+    tally.mismatches.note(fmt::format("{}: calls differ\n  expected {}\n  traced   {}", id,
+                                      fmt::join(expected, "\n           "), fmt::join(got, "\n           ")));
   auto cmds = lines_of(test::slurp(recorded.base + ".raw.cmds"));
-  if (python_evals(*trace) == cmds) ++tally.evals;
-  else tally.mismatches.note(fmt::format("{}: evaluated strings differ\n  expected {}\n  traced   {}", id,
-                                         fmt::join(cmds, "\n           "),
-                                         fmt::join(python_evals(*trace), "\n           ")));
+  if (python_evals(*trace) == cmds)
+    ++tally.evals;
+  else
+    tally.mismatches.note(fmt::format("{}: evaluated strings differ\n  expected {}\n  traced   {}", id,
+                                      fmt::join(cmds, "\n           "),
+                                      fmt::join(python_evals(*trace), "\n           ")));
   // The plan of the real trace, whose strings spell the root as the request mapped it.
   test::check_traced_plan(recorded, *trace, *run.request.map_root, dialect, tally.plans);
   if (!recorded.log_comparable()) return;
@@ -127,11 +131,13 @@ void compare(const Run& run, const Result<Trace>& trace, const dialect::Dialect*
   const bool same = text.empty() ? trace->status_logs.empty()
                                  : trace->status_logs.size() == 1 && trace->status_logs[0].path == path &&
                                        trace->status_logs[0].text == text;
-  if (same) ++tally.logs;
-  else tally.mismatches.note(fmt::format("{}: status log differs (expected {} bytes at {}, traced {} logs{})", id,
-                                         text.size(), path, trace->status_logs.size(),
-                                         trace->status_logs.empty() ? "" : ": " + trace->status_logs[0].path + "\n" +
-                                                                               trace->status_logs[0].text));
+  if (same)
+    ++tally.logs;
+  else
+    tally.mismatches.note(fmt::format(
+        "{}: status log differs (expected {} bytes at {}, traced {} logs{})", id, text.size(), path,
+        trace->status_logs.size(),
+        trace->status_logs.empty() ? "" : ": " + trace->status_logs[0].path + "\n" + trace->status_logs[0].text));
 }
 
 // Which comparable runs are traced. Each trace runs the repository's bash runner with a few
@@ -171,12 +177,12 @@ void trace_repo(const std::string& repo) {
   const auto dialect = test::native_dialect(repo);
   Tally tally;
   for (std::size_t i = 0; i < runs.size(); ++i) compare(runs[i], traces[i], dialect ? &*dialect : nullptr, tally);
-  std::cout << fmt::format("[ trace    ] {}: {} of {} comparable runs traced{} in {:.1f} s at -j2; calls matched {}, "
-                           "evaluated strings matched {}, status logs matched {} of {}; {} no-runner runs\n"
-                           "[ plan     ] {} plans of the real traces: {}\n",
-                           repo, tally.compared, comparable, sample.all ? "" : " (a sample: TIPC_CONFORMANCE_EVERY_RUN=1 traces every one)",
-                           took.count(), tally.calls, tally.evals, tally.logs, tally.logs_compared, no_runner, repo,
-                           tally.plans.summary());
+  std::cout << fmt::format(
+      "[ trace    ] {}: {} of {} comparable runs traced{} in {:.1f} s at -j2; calls matched {}, "
+      "evaluated strings matched {}, status logs matched {} of {}; {} no-runner runs\n"
+      "[ plan     ] {} plans of the real traces: {}\n",
+      repo, tally.compared, comparable, sample.all ? "" : " (a sample: TIPC_CONFORMANCE_EVERY_RUN=1 traces every one)",
+      took.count(), tally.calls, tally.evals, tally.logs, tally.logs_compared, no_runner, repo, tally.plans.summary());
   tally.mismatches.report();
   tally.plans.mismatches.report();
   EXPECT_EQ(tally.calls, tally.compared);

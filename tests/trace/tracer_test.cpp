@@ -41,8 +41,9 @@ dyout=`cat ../test_tipc/out.log | python3.7 extract_loss.py -v Iter:`
   ASSERT_EQ(trace->calls.size(), 3u);
   const auto& train = trace->calls[0];
   EXPECT_EQ(train.program, "python3.7");
-  EXPECT_EQ(train.args, (std::vector<std::string>{"tools/train.py", "-o", "a=b c",
-                                                  "test_tipc/configs/m/train_infer_python.txt", "lite_train_lite_infer"}));
+  EXPECT_EQ(train.args,
+            (std::vector<std::string>{"tools/train.py", "-o", "a=b c", "test_tipc/configs/m/train_infer_python.txt",
+                                      "lite_train_lite_infer"}));
   EXPECT_EQ(train.cwd, ".");
   EXPECT_EQ(train.env.at("FOO"), "bar");
   EXPECT_EQ(train.env.at("CUDA_VISIBLE_DEVICES"), "0,1");
@@ -127,7 +128,8 @@ eval "python3.7" "b.py" "p=$PWD"
 }
 
 TEST(Tracer, StandInsCreateTrainLogsAndRecordConcurrentCalls) {
-  FakeRepo repo(R"(python3.7 train.py -o Global.save_model_dir=./test_tipc/output/norm_train_gpus_0 Global.x=./test_tipc/output/a.yml
+  FakeRepo repo(
+      R"(python3.7 train.py -o Global.save_model_dir=./test_tipc/output/norm_train_gpus_0 Global.x=./test_tipc/output/a.yml
 test -f test_tipc/output/norm_train_gpus_0/train.log && echo plain-log >&2
 test -f test_tipc/output/norm_train_gpus_0/MyModel/train.log && echo model-log >&2
 test -e test_tipc/output/a.yml || echo no-file-dir >&2
@@ -229,7 +231,8 @@ std::pair<int, int> listen_locally() {
 }
 
 TEST(Tracer, TheSandboxKeepsTheRunnerInsideItsScratchTreeAndOffTheNetwork) {
-  if (!choose_sandbox(Isolation::bwrap)) GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) is missing or does not work here";
+  if (!choose_sandbox(Isolation::bwrap))
+    GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) is missing or does not work here";
   test::TempDir outside;
   const auto sentinel = outside.write("sentinel.txt", "unchanged\n");
   const auto kept = outside.write("keep/file.txt", "kept\n");

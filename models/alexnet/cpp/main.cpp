@@ -74,14 +74,22 @@ void require_off(const std::string& name, const std::string& value, const char* 
 }
 
 void apply_flag(Options& options, const std::string& name, const std::string& value) {
-  if (name == "model_dir") options.model_dir = value;
-  else if (name == "image_dir") options.image_dir = value;
-  else if (name == "cpu_threads") options.cpu_threads = parse_positive(name, value);
-  else if (name == "batch_size") options.batch_size = parse_positive(name, value);
-  else if (name == "benchmark") options.benchmark = parse_bool(name, value);
-  else if (name == "use_gpu") require_off(name, value, "this program runs on the CPU (Debian's libtorch has no CUDA)");
-  else if (name == "use_tensorrt") require_off(name, value, "TensorRT is not supported by the demo model");
-  else if (name == "enable_mkldnn") require_off(name, value, "the demo's C++ program runs libtorch's default CPU kernels");
+  if (name == "model_dir")
+    options.model_dir = value;
+  else if (name == "image_dir")
+    options.image_dir = value;
+  else if (name == "cpu_threads")
+    options.cpu_threads = parse_positive(name, value);
+  else if (name == "batch_size")
+    options.batch_size = parse_positive(name, value);
+  else if (name == "benchmark")
+    options.benchmark = parse_bool(name, value);
+  else if (name == "use_gpu")
+    require_off(name, value, "this program runs on the CPU (Debian's libtorch has no CUDA)");
+  else if (name == "use_tensorrt")
+    require_off(name, value, "TensorRT is not supported by the demo model");
+  else if (name == "enable_mkldnn")
+    require_off(name, value, "the demo's C++ program runs libtorch's default CPU kernels");
   else if (name == "precision") {
     if (value != "fp32") throw UsageError("--precision=" + value + ": the CPU runs fp32 only");
     options.precision = value;

@@ -44,7 +44,8 @@ Result<double> threshold_value(const std::string& path, const std::string& key, 
   double value = 0;
   // YAML 1.1 reads "1e-6" as a string in some loaders; yaml-cpp's as<double> accepts it.
   if (!node.IsScalar() || !YAML::convert<double>::decode(node, value))
-    return fail(Error::at(path, config::yaml_line(node), "acceptance." + key, "acceptance." + key + ": expected a number"));
+    return fail(
+        Error::at(path, config::yaml_line(node), "acceptance." + key, "acceptance." + key + ": expected a number"));
   if (!(value >= 0) || std::isinf(value))
     return fail(Error::at(path, config::yaml_line(node), "acceptance." + key,
                           "acceptance." + key + ": threshold must be a finite number >= 0"));
@@ -161,15 +162,18 @@ Result<std::vector<AcceptanceCheck>> apply_threshold_file(std::vector<Acceptance
                                                           const std::string& yaml_path) {
   auto root = TRY(config::load_yaml_file(yaml_path, "threshold file"));
   if (root.IsNull()) return checks;  // an empty file changes nothing
-  if (!root.IsMap()) return fail(Error::at(yaml_path, config::yaml_line(root), "", "expected a map with key 'acceptance'"));
+  if (!root.IsMap())
+    return fail(Error::at(yaml_path, config::yaml_line(root), "", "expected a map with key 'acceptance'"));
   for (const auto& entry : root) {
     const std::string key = entry.first.as<std::string>();
     if (key != "acceptance")
-      return fail(Error::at(yaml_path, config::yaml_line(entry.first), key, "unknown key '" + key + "' (expected 'acceptance')"));
+      return fail(Error::at(yaml_path, config::yaml_line(entry.first), key,
+                            "unknown key '" + key + "' (expected 'acceptance')"));
   }
   const YAML::Node section = root["acceptance"];
   if (section.IsNull()) return checks;
-  if (!section.IsMap()) return fail(Error::at(yaml_path, config::yaml_line(section), "acceptance", "acceptance: expected a map"));
+  if (!section.IsMap())
+    return fail(Error::at(yaml_path, config::yaml_line(section), "acceptance", "acceptance: expected a map"));
   for (const auto& entry : section) {
     const std::string name = entry.first.as<std::string>();
     AcceptanceCheck* check = find_check(checks, name);

@@ -46,11 +46,11 @@ std::optional<PairPaths> find_pair(const std::string& dir, const AcceptanceCheck
 struct CheckOutcome {
   AcceptanceCheck check;
   Verdict status = Verdict::kMissing;  // PASS, FAIL, MISSING or ERROR
-  std::optional<PairPaths> files;     // absent when MISSING
-  std::optional<double> worst_value;  // largest statistic over all leaves; NaN if any is NaN
-  std::optional<DiffResult> diff;     // present when the comparison ran (PASS or FAIL)
-  std::string detail;                 // why: names looked for, failing keys, structural error
-  std::vector<std::string> warnings;  // e.g. percent vs fraction in train_align
+  std::optional<PairPaths> files;      // absent when MISSING
+  std::optional<double> worst_value;   // largest statistic over all leaves; NaN if any is NaN
+  std::optional<DiffResult> diff;      // present when the comparison ran (PASS or FAIL)
+  std::string detail;                  // why: names looked for, failing keys, structural error
+  std::vector<std::string> warnings;   // e.g. percent vs fraction in train_align
 };
 
 struct AcceptanceReport {

@@ -37,8 +37,7 @@ std::string render_acceptance_table(const std::string& dir, const AcceptanceRepo
   row("check", "files", "method", "threshold", "worst value", "result");
   for (const auto& outcome : report.outcomes) {
     row(outcome.check.name, files_column(dir, outcome), outcome.check.method,
-        python_float_repr(outcome.check.threshold), worst_column(outcome),
-        to_string(outcome.status));
+        python_float_repr(outcome.check.threshold), worst_column(outcome), to_string(outcome.status));
   }
   return out;
 }
@@ -46,7 +45,8 @@ std::string render_acceptance_table(const std::string& dir, const AcceptanceRepo
 std::vector<std::string> acceptance_findings(const AcceptanceReport& report) {
   std::vector<std::string> lines;
   for (const auto& outcome : report.outcomes) {
-    for (const std::string& warning : outcome.warnings) lines.push_back("warning: " + outcome.check.name + ": " + warning);
+    for (const std::string& warning : outcome.warnings)
+      lines.push_back("warning: " + outcome.check.name + ": " + warning);
     if (outcome.status != Verdict::kPass && !outcome.detail.empty())
       lines.push_back(outcome.check.name + " " + to_string(outcome.status) + ": " + outcome.detail);
   }

@@ -27,8 +27,9 @@ std::string key_detail(const KeyComparison& key) {
     if (std::isinf(worst.tolerance)) {
       detail += fmt::format("; worst{}: pred {} is not finite", where, python_number(worst.predicted));
     } else {
-      detail += fmt::format("; worst{}: |gt - pred| = |{} - {}| = {} > {}", where, python_number(worst.expected),
-                            python_number(worst.predicted), python_number(worst.abs_diff), python_number(worst.tolerance));
+      detail +=
+          fmt::format("; worst{}: |gt - pred| = |{} - {}| = {} > {}", where, python_number(worst.expected),
+                      python_number(worst.predicted), python_number(worst.abs_diff), python_number(worst.tolerance));
     }
   }
   detail += fmt::format("; gt {} (line {})", key.gt_text, key.gt_line);
@@ -42,7 +43,8 @@ std::string render_log(const LogCheck& log) {
   text += fmt::format(" (vs {}, {})", log.gt_file, plural(log.keys.size(), "key"));
   text += (log.reason.empty() ? "" : ": " + log.reason) + '\n';
   for (const KeyComparison& key : log.keys) {
-    if (key.status != Verdict::kPass) text += fmt::format("    {:<8}{}: {}\n", to_string(key.status), key.key, key_detail(key));
+    if (key.status != Verdict::kPass)
+      text += fmt::format("    {:<8}{}: {}\n", to_string(key.status), key.key, key_detail(key));
   }
   return text;
 }
@@ -57,7 +59,10 @@ Json key_json(const KeyComparison& key) {
   Json worst = nullptr;
   if (key.allclose && key.allclose->worst) {
     const WorstElement& w = *key.allclose->worst;
-    worst = {{"index", w.index}, {"gt", w.expected}, {"pred", w.predicted}, {"abs_diff", w.abs_diff},
+    worst = {{"index", w.index},
+             {"gt", w.expected},
+             {"pred", w.predicted},
+             {"abs_diff", w.abs_diff},
              {"tolerance", w.tolerance}};
   }
   const bool compared = key.allclose && key.allclose->shapes_match;
@@ -162,7 +167,8 @@ Result<LogCheck> log_from(const JsonFields& log) {
 Result<CompareRule> rule_from(const JsonFields& fields) {
   const std::string comparison = TRY(fields.text("compare"));
   if (comparison == to_string(Comparison::kLabels)) return CompareRule{Comparison::kLabels, {}};
-  if (comparison != to_string(Comparison::kAllclose)) return fail(fields.error("compare", "expected allclose or labels"));
+  if (comparison != to_string(Comparison::kAllclose))
+    return fail(fields.error("compare", "expected allclose or labels"));
   const double atol = TRY(fields.number("atol"));
   return CompareRule{Comparison::kAllclose, {atol, TRY(fields.number("rtol"))}};
 }

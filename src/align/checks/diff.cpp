@@ -98,7 +98,8 @@ class Comparer {
     if (const LayoutRule* rule = find_layout_rule(options_.layout, path)) {
       auto axes = layout_axes(*rule, b.ndim());
       if (!axes) {
-        return fail(mismatch(path, fmt::format("key '{}' of {} ({}): {}", path, name2_, b.describe(), axes.error().str())));
+        return fail(
+            mismatch(path, fmt::format("key '{}' of {} ({}): {}", path, name2_, b.describe(), axes.error().str())));
       }
       leaf_options.second_axes = std::move(*axes);
       used_layout_rules_.insert(rule);
@@ -148,8 +149,9 @@ class Comparer {
   void note_shape_and_overflow(const std::string& path, const Array& a, const Array& b, const LeafDiff& diff) {
     if (!options_.rules.explains) return;
     if (diff.transposed_first) {
-      result_.warnings.push_back(fmt::format("key '{}': {} value {} transposed to {} to match {} (reprod_log auto-transpose)",
-                                             path, name1_, shape_text(a.shape), shape_of(diff), name2_));
+      result_.warnings.push_back(
+          fmt::format("key '{}': {} value {} transposed to {} to match {} (reprod_log auto-transpose)", path, name1_,
+                      shape_text(a.shape), shape_of(diff), name2_));
     }
     const bool scalar_vs_one = a.size() == 1 && b.size() == 1 && a.ndim() <= 1 && b.ndim() <= 1;
     if (diff.broadcast && !diff.transposed_first && !scalar_vs_one) {
@@ -157,8 +159,9 @@ class Comparer {
                                              shape_text(a.shape), shape_text(b.shape), shape_of(diff)));
     }
     if (diff.wrapped) {
-      result_.warnings.push_back(fmt::format(
-          "key '{}': integer diff computed exactly; numpy ({} arithmetic) would wrap around", path, diff.diff_dtype.name()));
+      result_.warnings.push_back(
+          fmt::format("key '{}': integer diff computed exactly; numpy ({} arithmetic) would wrap around", path,
+                      diff.diff_dtype.name()));
     }
   }
 
@@ -166,7 +169,8 @@ class Comparer {
     if (!options_.rules.explains) return;
     for (const LayoutRule& rule : options_.layout) {
       if (!used_layout_rules_.contains(&rule)) {
-        result_.warnings.push_back(fmt::format("layout rule '{}: {}' ({}) matched no key", rule.pattern, rule.transform, rule.source));
+        result_.warnings.push_back(
+            fmt::format("layout rule '{}: {}' ({}) matched no key", rule.pattern, rule.transform, rule.source));
       }
     }
   }
@@ -182,8 +186,9 @@ class Comparer {
 
 Result<const Value::Dict*> as_result_dict(const Value& value, const std::string& name) {
   if (const auto* dict = value.get<Value::Dict>()) return dict;
-  return fail(Error::at(name, 0, "", "not a reprod_log result: " + value.describe() +
-                                         " (expected a dict of arrays, or two plain arrays)"));
+  return fail(
+      Error::at(name, 0, "",
+                "not a reprod_log result: " + value.describe() + " (expected a dict of arrays, or two plain arrays)"));
 }
 
 // Two dumped tensors compare as one entry, named after the files: "out" when both are
@@ -219,8 +224,10 @@ Result<std::vector<Statistic>> parse_methods(std::string_view method) {
     } else if (name == "min" || name == "max" || name == "mean") {
       out.push_back(name == "min" ? Statistic::kMin : name == "max" ? Statistic::kMax : Statistic::kMean);
     } else {
-      return fail(Error::plain(fmt::format("unknown diff method '{}' (expected mean, min, max, all or a "
-                                           "comma-separated list of them)", name)));
+      return fail(
+          Error::plain(fmt::format("unknown diff method '{}' (expected mean, min, max, all or a "
+                                   "comma-separated list of them)",
+                                   name)));
     }
   }
   return out;
@@ -239,8 +246,8 @@ Result<DiffResult> compare_files(const std::string& path1, const std::string& pa
   auto info2 = TRY(load_values(path2));
   if (info1.is<Array>() && info2.is<Array>()) {
     const std::string name = plain_entry_name(path1, path2);
-    return compare_values(single_entry(name, std::move(info1)), single_entry(name, std::move(info2)), options,
-                          path1, path2);
+    return compare_values(single_entry(name, std::move(info1)), single_entry(name, std::move(info2)), options, path1,
+                          path2);
   }
   return compare_values(info1, info2, options, path1, path2);
 }

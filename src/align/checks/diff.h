@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "align/io/pickle.h"
 #include "align/numeric/layout.h"
 #include "align/numeric/leaf_diff.h"
-#include "align/io/pickle.h"
 #include "core/error.h"
 
 namespace tipc::align {

@@ -1,7 +1,7 @@
 #pragma once
 // The report text reprod_log's report() prints and logs, byte for byte modulo timestamps:
 //
-//   [YYYY/MM/DD HH:MM:SS] root INFO: <key>: 
+//   [YYYY/MM/DD HH:MM:SS] root INFO: <key>:
 //   [YYYY/MM/DD HH:MM:SS] root INFO: \t<method> diff: check passed: <True|False>, value: <v>
 //   [YYYY/MM/DD HH:MM:SS] root INFO: diff check passed|failed
 //

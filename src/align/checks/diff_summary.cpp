@@ -50,12 +50,17 @@ Json to_json(const DiffSummary& summary) {
   for (const DiffKeySummary& key : summary.keys) {
     auto values = Json::object();
     for (const auto& [statistic, value] : key.values) values[std::string(to_string(statistic))] = value;
-    keys.push_back({{"key", key.key}, {"passed", key.passed}, {"reason", key.reason}, {"shape", key.shape},
-                    {"values", values}});
+    keys.push_back(
+        {{"key", key.key}, {"passed", key.passed}, {"reason", key.reason}, {"shape", key.shape}, {"values", values}});
   }
-  return {{"check", "diff"},  {"reference", summary.reference}, {"candidate", summary.candidate},
-          {"method", summary.method}, {"threshold", summary.threshold}, {"passed", summary.passed},
-          {"keys", keys},     {"warnings", summary.warnings}};
+  return {{"check", "diff"},
+          {"reference", summary.reference},
+          {"candidate", summary.candidate},
+          {"method", summary.method},
+          {"threshold", summary.threshold},
+          {"passed", summary.passed},
+          {"keys", keys},
+          {"warnings", summary.warnings}};
 }
 
 Result<DiffSummary> diff_summary_from_json(const Json& json, const std::string& file) {

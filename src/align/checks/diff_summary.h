@@ -16,8 +16,8 @@ namespace tipc::align {
 struct DiffKeySummary {
   std::string key;  // the dotted path
   bool passed = true;
-  std::string reason;                 // why it failed ("" when it passed)
-  std::vector<std::size_t> shape;     // the compared (broadcast) shape
+  std::string reason;                                // why it failed ("" when it passed)
+  std::vector<std::size_t> shape;                    // the compared (broadcast) shape
   std::vector<std::pair<Statistic, double>> values;  // in the order of --method; NaN stays NaN
 };
 

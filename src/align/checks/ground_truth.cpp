@@ -200,8 +200,7 @@ Result<std::optional<KeyedText>> ground_truth_line(std::string_view line, const 
   return std::nullopt;
 }
 
-Error unparseable(const std::string& file, int line, const std::string& key, std::string_view text,
-                  const Error& why) {
+Error unparseable(const std::string& file, int line, const std::string& key, std::string_view text, const Error& why) {
   return Error::at(file, line, key,
                    fmt::format("the result of '{}' is neither a JSON list of numbers ({}) nor whitespace-separated "
                                "numbers: '{}'",
@@ -305,7 +304,7 @@ Result<KeyComparison> compare_key(const GroundTruthEntry& entry, const std::opti
   key.pred_text = std::string(trim(found->text, kWhiteSpace));
   const auto predicted = TRY(parse_result(found->text, log_file, found->line, entry.key));
   key.allclose = rule.comparison == Comparison::kLabels ? compare_labels(entry.expected, predicted)
-                                                      : allclose(entry.expected, predicted, rule.tolerance);
+                                                        : allclose(entry.expected, predicted, rule.tolerance);
   key.status = key.allclose->passed() ? Verdict::kPass : Verdict::kFail;
   key.reason = key.allclose->passed() ? "" : failure_reason(*key.allclose, entry.expected, predicted);
   return key;
@@ -378,14 +377,15 @@ Result<GroundTruthFiles> pick_ground_truth_files(const std::vector<std::string>&
       continue;
     }
     if (const auto [it, added] = files.by_precision.emplace(*precision, file); !added) {
-      return fail(Error::plain(fmt::format("two {} ground-truth files match: {} and {}", to_string(*precision),
-                                           it->second, file)));
+      return fail(Error::plain(
+          fmt::format("two {} ground-truth files match: {} and {}", to_string(*precision), it->second, file)));
     }
   }
   if (!files.by_precision.contains(Precision::kFp32)) {
-    return fail(Error::plain(fmt::format("no fp32 ground truth (a file with fp32 in its name) among the files "
-                                         "the ground-truth glob matched: {}",
-                                         fmt::join(matched, ", "))));
+    return fail(
+        Error::plain(fmt::format("no fp32 ground truth (a file with fp32 in its name) among the files "
+                                 "the ground-truth glob matched: {}",
+                                 fmt::join(matched, ", "))));
   }
   return files;
 }

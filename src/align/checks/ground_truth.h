@@ -88,16 +88,16 @@ struct AllcloseTolerance {
 struct WorstElement {
   std::vector<std::size_t> index;
   double expected = 0, predicted = 0;
-  double abs_diff = 0;  // infinite when exactly one side is NaN, or an infinity differs
+  double abs_diff = 0;   // infinite when exactly one side is NaN, or an infinity differs
   double tolerance = 0;  // infinite: the element only had to be finite (compare_labels)
 };
 
 struct AllcloseResult {
   bool shapes_match = true;
   std::size_t elements = 0, mismatched = 0;
-  double max_abs_diff = 0;           // over all elements (0 when shapes differ or none)
+  double max_abs_diff = 0;            // over all elements (0 when shapes differ or none)
   std::optional<WorstElement> worst;  // the largest |gt - pred| among the mismatching
-                                     // elements, or among all when none mismatches
+                                      // elements, or among all when none mismatches
   bool passed() const { return shapes_match && mismatched == 0; }
 };
 
@@ -119,16 +119,14 @@ struct CompareRule {
   AllcloseTolerance tolerance;  // Allclose only
 };
 
-
 struct KeyComparison {
   std::string key;
-  Verdict status = Verdict::kPass;  // PASS, FAIL or MISSING
-  std::string reason;                     // why it failed or is missing ("" when it passed)
-  int gt_line = 0, log_line = 0;          // log_line 0: the key is not in the log
-  std::string gt_text, pred_text;         // the results as written
+  Verdict status = Verdict::kPass;         // PASS, FAIL or MISSING
+  std::string reason;                      // why it failed or is missing ("" when it passed)
+  int gt_line = 0, log_line = 0;           // log_line 0: the key is not in the log
+  std::string gt_text, pred_text;          // the results as written
   std::optional<AllcloseResult> allclose;  // absent when missing
 };
-
 
 struct LogCheck {
   std::string log_file;

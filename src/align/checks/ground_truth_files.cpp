@@ -45,7 +45,8 @@ Result<LoadedGroundTruths> load_ground_truths(const std::string& gt_glob, Result
   if (matched.empty()) return fail(Error::plain(fmt::format("no file matches the ground-truth glob '{}'", gt_glob)));
   GroundTruthFiles files = TRY(pick_ground_truth_files(matched));
   LoadedGroundTruths loaded{{}, std::move(files.ignored)};
-  for (const auto& [precision, file] : files.by_precision) loaded.truths.emplace(precision, TRY(read_ground_truth(file, format)));
+  for (const auto& [precision, file] : files.by_precision)
+    loaded.truths.emplace(precision, TRY(read_ground_truth(file, format)));
   return loaded;
 }
 

@@ -91,9 +91,10 @@ Result<InitComparison> compare_initialisation(const Array& first, const Array& s
 
   c.passed = c.ks_statistic <= c.ks_limit;
   if (!c.passed) {
-    c.reason = fmt::format("KS statistic {:.6g} > {:.6g}: the distributions differ (mean {:.6g} vs {:.6g}, "
-                           "std {:.6g} vs {:.6g})",
-                           c.ks_statistic, c.ks_limit, c.first.mean, c.second.mean, c.first.std, c.second.std);
+    c.reason = fmt::format(
+        "KS statistic {:.6g} > {:.6g}: the distributions differ (mean {:.6g} vs {:.6g}, "
+        "std {:.6g} vs {:.6g})",
+        c.ks_statistic, c.ks_limit, c.first.mean, c.second.mean, c.first.std, c.second.std);
   }
   return c;
 }

@@ -27,11 +27,11 @@ struct InitCheckOptions {
 
 struct InitComparison {
   DistributionStats first, second;
-  double ks_statistic = 0;      // sup |F1(x) - F2(x)| over the empirical CDFs
-  double ks_limit = 0;          // the threshold it was held against
-  double histogram_overlap = 0; // sum over bins of min(p, q), 1 = identical histograms
-  std::vector<double> bin_edges;             // bins + 1 edges over the joint range
-  std::vector<double> first_hist, second_hist;  // bin probabilities
+  double ks_statistic = 0;                               // sup |F1(x) - F2(x)| over the empirical CDFs
+  double ks_limit = 0;                                   // the threshold it was held against
+  double histogram_overlap = 0;                          // sum over bins of min(p, q), 1 = identical histograms
+  std::vector<double> bin_edges;                         // bins + 1 edges over the joint range
+  std::vector<double> first_hist, second_hist;           // bin probabilities
   std::vector<std::size_t> first_counts, second_counts;  // the same bins as element counts
   bool passed = false;
   std::string reason;  // why it failed ("" when it passed)

@@ -26,7 +26,8 @@ struct LoadedFile {
 
 void flatten(const Value& value, const std::string& prefix, LoadedFile& loaded) {
   if (const auto* dict = value.get<Value::Dict>()) {
-    for (const auto& [key, child] : dict->items) flatten(*child, prefix.empty() ? key.text : prefix + "." + key.text, loaded);
+    for (const auto& [key, child] : dict->items)
+      flatten(*child, prefix.empty() ? key.text : prefix + "." + key.text, loaded);
     return;
   }
   loaded.leaves.emplace_back(prefix, &value);
@@ -77,8 +78,8 @@ Result<Selection> select_plain(const LoadedFile& a, const LoadedFile& b, const s
   if (!wanted.empty()) return fail(Error::plain(fmt::format("--key needs dict files; {} is a plain array", a.file)));
   for (const LoadedFile* file : {&a, &b}) {
     if (!as_array(*file->root)) {
-      return fail(Error::at(file->file, 0, "", fmt::format("holds a {}, not an array or a dict of arrays",
-                                                           file->root->describe())));
+      return fail(Error::at(file->file, 0, "",
+                            fmt::format("holds a {}, not an array or a dict of arrays", file->root->describe())));
     }
   }
   return Selection{{{"", as_array(*a.root), as_array(*b.root)}}, {}, {}, {}};
@@ -88,8 +89,10 @@ void select_common_arrays(const LoadedFile& a, const LoadedFile& b, Selection& s
   for (const auto& [key, value] : a.leaves) {
     const Value* other = b.find(key);
     if (!other) continue;
-    if (as_array(*value) && as_array(*other)) selection.pairs.push_back({key, as_array(*value), as_array(*other)});
-    else selection.not_arrays.push_back(key);
+    if (as_array(*value) && as_array(*other))
+      selection.pairs.push_back({key, as_array(*value), as_array(*other)});
+    else
+      selection.not_arrays.push_back(key);
   }
 }
 
@@ -134,7 +137,12 @@ Result<InitCheckReport> check_initialisation_files(const std::string& file_a, co
   const LoadedFile a = TRY(load_flattened(file_a));
   const LoadedFile b = TRY(load_flattened(file_b));
   Selection selection = TRY(select_keys(a, b, wanted_keys));
-  InitCheckReport report{file_a, file_b, options, {}, std::move(selection.only_in_a), std::move(selection.only_in_b),
+  InitCheckReport report{file_a,
+                         file_b,
+                         options,
+                         {},
+                         std::move(selection.only_in_a),
+                         std::move(selection.only_in_b),
                          std::move(selection.not_arrays)};
   for (const KeyPair& pair : selection.pairs) report.keys.push_back(TRY(compare_pair(pair, a, b, options)));
   return report;

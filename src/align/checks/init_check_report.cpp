@@ -31,8 +31,8 @@ std::string render_key_table(const InitCheckReport& report) {
     text += fmt::format(
         "{:<{}} {:>11.4g} {:>11.4g} {:>11.4g} {:>11.4g} {:>11.4g} {:>11.4g} {:>11.4g} {:>11.4g} {:>8.4f} {:>9.4g} "
         "{:>9.4g} {}\n",
-        display_key(key), key_width, c.first.mean, c.second.mean, c.first.std, c.second.std, c.first.min,
-        c.second.min, c.first.max, c.second.max, c.histogram_overlap, c.ks_statistic, c.ks_limit,
+        display_key(key), key_width, c.first.mean, c.second.mean, c.first.std, c.second.std, c.first.min, c.second.min,
+        c.first.max, c.second.max, c.histogram_overlap, c.ks_statistic, c.ks_limit,
         to_string(c.passed ? Verdict::kPass : Verdict::kFail));
   }
   return text;
@@ -90,9 +90,12 @@ Result<InitCheckKey> init_key_from(const JsonFields& key) {
 
 std::string render_init_check_text(const InitCheckReport& report) {
   std::string text = render_key_table(report);
-  if (!report.only_in_a.empty()) text += fmt::format("only in A ({}): {}\n", report.file_a, fmt::join(report.only_in_a, ", "));
-  if (!report.only_in_b.empty()) text += fmt::format("only in B ({}): {}\n", report.file_b, fmt::join(report.only_in_b, ", "));
-  if (!report.not_arrays.empty()) text += fmt::format("not compared (not arrays): {}\n", fmt::join(report.not_arrays, ", "));
+  if (!report.only_in_a.empty())
+    text += fmt::format("only in A ({}): {}\n", report.file_a, fmt::join(report.only_in_a, ", "));
+  if (!report.only_in_b.empty())
+    text += fmt::format("only in B ({}): {}\n", report.file_b, fmt::join(report.only_in_b, ", "));
+  if (!report.not_arrays.empty())
+    text += fmt::format("not compared (not arrays): {}\n", fmt::join(report.not_arrays, ", "));
   return text + fmt::format("tipc-run init-check: {} passed, {} failed\n", report.passed(),
                             report.keys.size() - report.passed());
 }

@@ -114,7 +114,7 @@ bool names(const std::vector<RouteRule>& rules, const std::string& route) {
 
 // `active` holds the ignore_class rules whose layer is an ancestor of this one.
 RuleEffect effect_of_rules(const IgnoreRules& rules, const std::string& route, const std::string& class_name,
-                    const std::vector<const ClassRule*>& active) {
+                           const std::vector<const ClassRule*>& active) {
   if (names(rules.ignore_recursively, route)) return RuleEffect::kIgnoreRecursively;
   if (names(rules.ignore, route)) return RuleEffect::kIgnore;
   const bool class_ignored =

@@ -25,24 +25,28 @@ MeanPair compare_means(double a, double b, const Tolerance& tolerance) {
 }
 
 std::string mean_detail(const MeanPair& means, bool absolute, const Tolerance& tolerance) {
-  return fmt::format("{} {:.9g} vs {:.9g} differ by more than atol + rtol * |B| = {:.3g}", absolute ? "mean |t|" : "mean",
-                     means.a, means.b, tolerance.atol + tolerance.rtol * std::fabs(means.b));
+  return fmt::format("{} {:.9g} vs {:.9g} differ by more than atol + rtol * |B| = {:.3g}",
+                     absolute ? "mean |t|" : "mean", means.a, means.b,
+                     tolerance.atol + tolerance.rtol * std::fabs(means.b));
 }
 
 // Why tipc-run's verdict is the other one where PaDiff's decides (compare_tensors).
 std::string verdict_note(const MeanPair& exact, bool every_element_within, bool absolute, const Tolerance& tolerance) {
   const char* what = absolute ? "mean |t|" : "mean";
   if (!exact.within && !every_element_within)
-    return fmt::format("tipc-run fails this pair: the exact {} {:.9g} vs {:.9g} differ by more than {:.3g}; PaDiff's "
-                       "sums of the tensors as stored round the difference away",
-                       what, exact.a, exact.b, tolerance.atol + tolerance.rtol * std::fabs(exact.b));
+    return fmt::format(
+        "tipc-run fails this pair: the exact {} {:.9g} vs {:.9g} differ by more than {:.3g}; PaDiff's "
+        "sums of the tensors as stored round the difference away",
+        what, exact.a, exact.b, tolerance.atol + tolerance.rtol * std::fabs(exact.b));
   if (exact.within)
-    return fmt::format("tipc-run passes this pair: the exact {} {:.9g} vs {:.9g} agree; PaDiff's sums of the tensors "
-                       "as stored differ in their last bits (storage order)",
-                       what, exact.a, exact.b);
-  return fmt::format("tipc-run passes this pair: every element is within the tolerance; the exact {} {:.9g} vs {:.9g} "
-                     "fail it only because B's elements of both signs cancel in its mean",
-                     what, exact.a, exact.b);
+    return fmt::format(
+        "tipc-run passes this pair: the exact {} {:.9g} vs {:.9g} agree; PaDiff's sums of the tensors "
+        "as stored differ in their last bits (storage order)",
+        what, exact.a, exact.b);
+  return fmt::format(
+      "tipc-run passes this pair: every element is within the tolerance; the exact {} {:.9g} vs {:.9g} "
+      "fail it only because B's elements of both signs cancel in its mean",
+      what, exact.a, exact.b);
 }
 
 std::string shapes_mismatch(const Array& a, const Array& b) {
@@ -208,7 +212,7 @@ class RankComparer {
         (a.framework == "paddle" && b.framework == "torch") || (a.framework == "torch" && b.framework == "paddle");
     for (std::size_t i = 0; i < a_nodes.size(); ++i) {
       TRY(compare_param_node(*a_nodes[i], *b_nodes[i], check,
-                                         paddle_vs_torch ? std::optional(a.framework == "paddle") : std::nullopt));
+                             paddle_vs_torch ? std::optional(a.framework == "paddle") : std::nullopt));
     }
     return {};
   }
@@ -241,7 +245,7 @@ class RankComparer {
       std::optional<std::size_t> index;
       if (!tensors(a, backward).empty() || !tensors(b, backward).empty()) {
         auto layer = TRY(comparer.compare_tensor_lists(backward ? Check::kBackward : Check::kForward, pair,
-                                                   tensors(a, backward), tensors(b, backward)));
+                                                       tensors(a, backward), tensors(b, backward)));
         index = comparer.add_layer(std::move(layer));
       }
       const bool differs = searching && index && !comparer.result_.layers[*index].passed();

@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "align/io/array.h"
 #include "align/checks/layer_map.h"
+#include "align/io/array.h"
 #include "align/io/padiff_dump.h"
 #include "align/numeric/layout.h"
 #include "core/error.h"
@@ -32,7 +32,7 @@ namespace tipc::align {
 
 // What is compared of a tensor pair: the means, every element, or the means of |t|.
 enum class CompareMode { kMean, kStrict, kAbsMean };
-const char* to_string(CompareMode mode);                                // "mean", "strict", "abs_mean"
+const char* to_string(CompareMode mode);                               // "mean", "strict", "abs_mean"
 std::optional<CompareMode> parse_compare_mode(std::string_view name);  // the other way; nullopt if unknown
 
 // numpy's assert_allclose test: |x - y| <= atol + rtol * |y| (y from B), NaNs in the same

@@ -79,9 +79,11 @@ void read_c_order(const Array& array, std::size_t first, std::span<double> out) 
   if (array.fortran_order && array.ndim() > 1) {
     std::vector<std::size_t> offsets(out.size());
     fortran_offsets(array, first, offsets);
-    read_at(array, [&offsets](std::size_t i) { return offsets[i]; }, out);
+    read_at(
+        array, [&offsets](std::size_t i) { return offsets[i]; }, out);
   } else {
-    read_at(array, [first](std::size_t i) { return first + i; }, out);
+    read_at(
+        array, [first](std::size_t i) { return first + i; }, out);
   }
 }
 
@@ -135,9 +137,11 @@ class DiffTally {
 void read_row_part(const Array& array, std::size_t row, std::size_t col, std::span<double> out) {
   const std::size_t rows = array.shape[0], cols = array.shape[1];
   if (array.fortran_order)
-    read_at(array, [=](std::size_t k) { return (col + k) * rows + row; }, out);
+    read_at(
+        array, [=](std::size_t k) { return (col + k) * rows + row; }, out);
   else
-    read_at(array, [=](std::size_t k) { return row * cols + col + k; }, out);
+    read_at(
+        array, [=](std::size_t k) { return row * cols + col + k; }, out);
 }
 
 // A 2-D pair with a side in Fortran order (a transposed weight) is walked tile by tile, so

@@ -13,7 +13,6 @@ namespace {
 
 std::string short_number(double value) { return fmt::format("{:.6g}", value); }
 
-
 // "X" when both sides agree, "X vs Y" otherwise.
 std::string pair_text(const std::string& a, const std::string& b) { return a == b ? a : a + " vs " + b; }
 
@@ -58,8 +57,7 @@ std::string where_prefix(const std::string& where) { return where.empty() ? "" :
 
 void print_first_divergence(const PadiffResult& result, std::ostream& out) {
   const Divergence& first = result.divergences.front();
-  out << "first divergence: " << to_string(first.check) << (first.where.empty() ? "" : " " + first.where)
-      << '\n';
+  out << "first divergence: " << to_string(first.check) << (first.where.empty() ? "" : " " + first.where) << '\n';
   if (!first.layer) {
     out << "  reason: " << first.reason << '\n';
     return;
@@ -76,8 +74,8 @@ void print_first_divergence(const PadiffResult& result, std::ostream& out) {
     out << "  " << tensor_label(layer, i) << ": " << tensor.detail << '\n';
     if (const auto& e = tensor.elements)
       out << fmt::format("    max |diff| {} at {} (A {}, B {}), {} of {} elements outside the tolerance\n",
-                         short_number(e->max_abs), index_text(e->argmax), short_number(e->a_at_max), short_number(e->b_at_max),
-                         e->outside, e->total);
+                         short_number(e->max_abs), index_text(e->argmax), short_number(e->a_at_max),
+                         short_number(e->b_at_max), e->outside, e->total);
   }
 }
 

@@ -94,11 +94,13 @@ Result<std::vector<T>> JsonFields::array_of(std::string_view key, Check check, s
 }
 
 Result<std::vector<std::string>> JsonFields::texts(std::string_view key) const {
-  return array_of<std::string>(key, [](const Json& item) { return item.is_string(); }, "strings");
+  return array_of<std::string>(
+      key, [](const Json& item) { return item.is_string(); }, "strings");
 }
 
 Result<std::vector<double>> JsonFields::numbers(std::string_view key) const {
-  return array_of<double>(key, [](const Json& item) { return item.is_number() || item.is_null(); }, "numbers");
+  return array_of<double>(
+      key, [](const Json& item) { return item.is_number() || item.is_null(); }, "numbers");
 }
 
 Result<std::vector<std::size_t>> JsonFields::counts(std::string_view key) const {
@@ -124,7 +126,8 @@ Result<std::vector<JsonFields>> JsonFields::objects(std::string_view key) const 
   std::vector<JsonFields> items;
   for (std::size_t i = 0; i < value->size(); ++i) {
     const std::string item_path = fmt::format("{}[{}]", path_of(key), i);
-    if (!(*value)[i].is_object()) return fail(Error::at(file_, 0, item_path, fmt::format("field '{}': expected an object", item_path)));
+    if (!(*value)[i].is_object())
+      return fail(Error::at(file_, 0, item_path, fmt::format("field '{}': expected an object", item_path)));
     items.emplace_back((*value)[i], file_, item_path);
   }
   return items;

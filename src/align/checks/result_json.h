@@ -46,7 +46,9 @@ class JsonFields {
 
  private:
   std::string path_of(std::string_view key) const;
-  Error wrong(std::string_view key, std::string_view expected) const { return error(key, "expected " + std::string(expected)); }
+  Error wrong(std::string_view key, std::string_view expected) const {
+    return error(key, "expected " + std::string(expected));
+  }
   template <typename T, typename Check>
   Result<std::vector<T>> array_of(std::string_view key, Check check, std::string_view expected) const;
 

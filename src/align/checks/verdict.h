@@ -9,7 +9,7 @@ namespace tipc::align {
 
 enum class Verdict { kPass, kFail, kMissing, kSkipped, kError };
 
-const char* to_string(Verdict verdict);                               // "PASS", "FAIL", ...
+const char* to_string(Verdict verdict);                             // "PASS", "FAIL", ...
 std::optional<Verdict> verdict_from_string(std::string_view text);  // "PASS" -> kPass; nullopt if unknown
 
 }  // namespace tipc::align

@@ -61,8 +61,8 @@ class HeaderParser {
   }
 
   void skip_space() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-                                   text_[pos_] == '\r')) {
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r')) {
       ++pos_;
     }
   }
@@ -189,14 +189,16 @@ Result<Preamble> read_preamble(std::string_view bytes, const std::string& name) 
   p.major = static_cast<unsigned char>(bytes[6]);
   p.minor = static_cast<unsigned char>(bytes[7]);
   if (p.major < 1 || p.major > 3 || p.minor != 0) {
-    return reject(name, fmt::format("unsupported .npy format version {}.{} (1.0, 2.0 and 3.0 are known)", p.major, p.minor));
+    return reject(name,
+                  fmt::format("unsupported .npy format version {}.{} (1.0, 2.0 and 3.0 are known)", p.major, p.minor));
   }
   const std::size_t width = p.major == 1 ? 2 : 4;
   p.header_offset = 8 + width;
   if (bytes.size() < p.header_offset) return reject(name, "truncated .npy file: the header length is cut off");
   p.header_len = read_le(bytes, 8, width);
   if (p.header_len > kMaxNpyHeaderBytes) {
-    return reject(name, fmt::format(".npy header of {} bytes is larger than the limit of {}", p.header_len, kMaxNpyHeaderBytes));
+    return reject(
+        name, fmt::format(".npy header of {} bytes is larger than the limit of {}", p.header_len, kMaxNpyHeaderBytes));
   }
   return p;
 }
@@ -236,10 +238,11 @@ Result<Dtype> supported_dtype(const NpyHeader& header, const std::string& name) 
   if (header.structured) return reject(name, "unsupported dtype: structured (a list of fields)");
   if (header.is_object()) {
     return reject(name, "the array holds pickled Python objects ('" + header.descr +
-                     "'); read it with load_values, which unpickles it safely");
+                            "'); read it with load_values, which unpickles it safely");
   }
   const auto dtype = dtype_from_descr(header.descr);
-  if (!dtype) return reject(name, "unsupported dtype '" + header.descr + "' (numeric, bool and complex dtypes are supported)");
+  if (!dtype)
+    return reject(name, "unsupported dtype '" + header.descr + "' (numeric, bool and complex dtypes are supported)");
   return *dtype;
 }
 

@@ -58,9 +58,11 @@ std::string claim_text(SizeClaim claim, std::uint64_t bytes) {
 class SizeBudget {
  public:
   SizeBudget(const NpzLimits& limits, std::uint64_t archive_bytes)
-      : limits_(limits), archive_bytes_(archive_bytes), total_left_(limits.max_total_bytes),
+      : limits_(limits),
+        archive_bytes_(archive_bytes),
+        total_left_(limits.max_total_bytes),
         expansion_left_(archive_bytes > UINT64_MAX / limits.max_expansion ? UINT64_MAX
-                                                                           : archive_bytes * limits.max_expansion) {}
+                                                                          : archive_bytes * limits.max_expansion) {}
 
   Result<void> check(std::uint64_t member_bytes, const std::string& where, SizeClaim claim) const {
     if (member_bytes > limits_.max_member_bytes) {
@@ -72,10 +74,10 @@ class SizeBudget {
                                                limits_.max_total_bytes, claim_text(claim, member_bytes)));
     }
     if (member_bytes > expansion_left_) {
-      return reject_archive(where, fmt::format("member larger than its archive can hold: {}, but deflate expands the "
-                                               "archive's {} bytes {} times at most ({} bytes left for this member)",
-                                               claim_text(claim, member_bytes), archive_bytes_, limits_.max_expansion,
-                                               expansion_left_));
+      return reject_archive(
+          where, fmt::format("member larger than its archive can hold: {}, but deflate expands the "
+                             "archive's {} bytes {} times at most ({} bytes left for this member)",
+                             claim_text(claim, member_bytes), archive_bytes_, limits_.max_expansion, expansion_left_));
     }
     return {};
   }
@@ -117,8 +119,8 @@ class MemberStream {
     bytes_.reserve(size);
     TRY(fill(size));
     if (bytes_.size() < size) {
-      return reject_archive(where_, fmt::format("member shorter than its .npy header declares: {} of {} bytes",
-                                                bytes_.size(), size));
+      return reject_archive(
+          where_, fmt::format("member shorter than its .npy header declares: {} of {} bytes", bytes_.size(), size));
     }
     std::byte probe[1];
     const la_ssize_t more = bytes_.size() > size ? 1 : ended_ ? 0 : archive_read_data(archive_, probe, sizeof probe);
@@ -145,7 +147,7 @@ class MemberStream {
 // nullopt where the pickle cannot be followed (a refused opcode, the member's end): the
 // unpickler then names what is wrong with the bytes read so far.
 Result<std::optional<std::size_t>> pickled_member_size(MemberStream& member, std::size_t header_size,
-                                                      const SizeBudget& budget, const std::string& where) {
+                                                       const SizeBudget& budget, const std::string& where) {
   PickleEndFinder finder;
   while (true) {
     const PickleEndFinder::State state = finder.scan(member.view().substr(header_size));
@@ -159,7 +161,7 @@ Result<std::optional<std::size_t>> pickled_member_size(MemberStream& member, std
 // The member's length as its .npy header declares it; nullopt for a dtype or shape that
 // load_npy_value refuses (it names the reason from the header alone).
 Result<std::optional<std::size_t>> declared_member_size(MemberStream& member, const NpyHeader& header,
-                                                       const SizeBudget& budget, const std::string& where) {
+                                                        const SizeBudget& budget, const std::string& where) {
   if (header.is_object()) return pickled_member_size(member, header.payload_offset, budget, where);
   const std::optional<Dtype> dtype = header.structured ? std::nullopt : dtype_from_descr(header.descr);
   if (!dtype) return std::nullopt;
@@ -174,7 +176,8 @@ Result<void> check_directory_size(archive_entry* entry, std::size_t declared, co
   const auto listed = static_cast<std::uint64_t>(archive_entry_size(entry));
   if (listed == declared) return {};
   return reject_archive(where, fmt::format("member {} than its .npy header declares: the ZIP directory gives {} bytes, "
-                                           "the header {}", listed > declared ? "longer" : "shorter", listed, declared));
+                                           "the header {}",
+                                           listed > declared ? "longer" : "shorter", listed, declared));
 }
 
 // The first read: a small member whole (one call into libarchive, as before the header
@@ -227,7 +230,8 @@ Result<Value::Dict> read_zip(const SharedBytes& bytes, const std::string& path, 
     const std::string where = path + ":" + name;  // errors name the member inside the archive
     const std::string key = member_key(name);
     if (!seen.insert(key).second) return reject_archive(where, "member '" + key + "' appears twice");
-    members.items.emplace_back(key, std::make_shared<const Value>(TRY(read_member(reader.get(), entry, where, budget))));
+    members.items.emplace_back(key,
+                               std::make_shared<const Value>(TRY(read_member(reader.get(), entry, where, budget))));
   }
   return members;
 }

@@ -18,8 +18,8 @@
 namespace tipc::align {
 
 struct NpzLimits {
-  std::uint64_t max_member_bytes = 8ull << 30;   // one member, decompressed
-  std::uint64_t max_total_bytes = 16ull << 30;   // all members, decompressed
+  std::uint64_t max_member_bytes = 8ull << 30;  // one member, decompressed
+  std::uint64_t max_total_bytes = 16ull << 30;  // all members, decompressed
   std::uint64_t max_members = 100000;
   // Deflate expands its input 1032 times at most: members that declare more, all together,
   // than this multiple of the archive's size cannot be what they claim.

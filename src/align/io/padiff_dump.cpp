@@ -187,8 +187,8 @@ Result<ReportNode> read_report_node(const Json& node, const Where& where, const 
   auto children = TRY(read_children<ReportNode>(node, where, [&](const Json& child, const Where& child_where) {
     return read_report_node(child, child_where, json_dir);
   }));
-  return ReportNode{std::move(name), std::move(route), kind, std::move(fwd), std::move(bwd), net_id,
-                    std::move(children)};
+  return ReportNode{std::move(name), std::move(route),   kind, std::move(fwd), std::move(bwd),
+                    net_id,          std::move(children)};
 }
 
 // report.json's layer_map: {"route": [...], "fullname": [...]}; pairing needs the routes.

@@ -26,7 +26,16 @@ namespace {
 struct Obj;
 
 // The allow-listed globals, each rebuilt natively (nothing is ever looked up or called).
-enum class Callable { kReconstruct, kNdarrayClass, kDtypeClass, kScalar, kCodecsEncode, kFromBuffer, kOrderedDict, kBytes };
+enum class Callable {
+  kReconstruct,
+  kNdarrayClass,
+  kDtypeClass,
+  kScalar,
+  kCodecsEncode,
+  kFromBuffer,
+  kOrderedDict,
+  kBytes
+};
 
 struct GlobalObj {
   Callable which;
@@ -46,7 +55,7 @@ struct DictObj {
 // numpy.dtype(code, False, True), waiting for (or after) its BUILD with the byte order.
 struct DtypeObj {
   std::string code;
-  bool object = false;          // 'O8' / 'O4': elements are Python objects
+  bool object = false;           // 'O8' / 'O4': elements are Python objects
   std::optional<Dtype> numeric;  // set for numeric codes
   bool built = false;
 };
@@ -54,10 +63,10 @@ struct DtypeObj {
 struct ArrayObj {
   bool built = false;
   bool object = false;
-  Array numeric;                    // when !object
-  std::vector<std::size_t> shape;   // when object
-  bool fortran_order = false;       // when object
-  std::vector<Obj*> elements;       // when object
+  Array numeric;                   // when !object
+  std::vector<std::size_t> shape;  // when object
+  bool fortran_order = false;      // when object
+  std::vector<Obj*> elements;      // when object
 };
 struct ScalarObj {
   Array value;
@@ -195,7 +204,8 @@ class Unpickler {
   std::uint64_t le(std::size_t width) {
     checked_length(width);
     std::uint64_t value = 0;
-    for (std::size_t i = width; i-- > 0;) value = (value << 8) | std::to_integer<std::uint64_t>(bytes_.data()[pos_ + i]);
+    for (std::size_t i = width; i-- > 0;)
+      value = (value << 8) | std::to_integer<std::uint64_t>(bytes_.data()[pos_ + i]);
     pos_ += width;
     return value;
   }
@@ -570,7 +580,8 @@ class Unpickler {
     if (code == "O8" || code == "O4" || code == "O") {
       dtype.object = true;
     } else {
-      dtype.numeric = dtype_from_code(code, std::endian::native == std::endian::little ? ByteOrder::kLittle : ByteOrder::kBig);
+      dtype.numeric =
+          dtype_from_code(code, std::endian::native == std::endian::little ? ByteOrder::kLittle : ByteOrder::kBig);
       if (!dtype.numeric) error("unsupported dtype '" + code + "' (numeric, bool, complex and object dtypes are)");
     }
     return make(std::move(dtype));
@@ -598,7 +609,7 @@ class Unpickler {
     const std::string& encoding = as<std::string>(args[1], "encoding");
     if (encoding != "latin1" && encoding != "latin-1") error("_codecs.encode with encoding '" + encoding + "'");
     std::vector<std::byte> out;
-    out.reserve(text.size());  // at least one byte of UTF-8 per code point
+    out.reserve(text.size());                             // at least one byte of UTF-8 per code point
     for_each_code_point(text, [&](std::uint32_t point) {  // validated when read
       if (point > 0xff) error("_codecs.encode: a code point above 255 is not latin-1");
       out.push_back(static_cast<std::byte>(point));
@@ -644,9 +655,10 @@ class Unpickler {
     if (dtype.built) error("a dtype is built twice");
     const auto& state = as<TupleObj>(state_obj, "dtype state tuple").items;
     if (state.size() != 8 || as_int(state[0], "dtype state version") != 3) {
-      error(fmt::format("dtype state with {} fields: only version-3 states (8 fields) are supported; datetime dtypes "
-                        "and dtypes with metadata are not",
-                        state.size()));
+      error(
+          fmt::format("dtype state with {} fields: only version-3 states (8 fields) are supported; datetime dtypes "
+                      "and dtypes with metadata are not",
+                      state.size()));
     }
     const std::string& order_text = as<std::string>(state[1], "dtype byte order");
     const auto order = order_text.size() == 1 ? byte_order_from_char(order_text[0]) : std::nullopt;
@@ -815,15 +827,44 @@ struct Operand {
 
 std::optional<Operand> operand_of(std::uint8_t op) {
   switch (op) {
-    case 0x80: case 'q': case 'h': case 'K': return Operand{1};
+    case 0x80:
+    case 'q':
+    case 'h':
+    case 'K': return Operand{1};
     case 'M': return Operand{2};
-    case 'r': case 'j': case 'J': return Operand{4};
-    case 0x95: case 'G': return Operand{8};
-    case 0x8c: case 'C': case 0x8a: return Operand{1, true};
-    case 'X': case 'B': case 0x8b: return Operand{4, true};
-    case 0x8d: case 0x8e: case 0x96: return Operand{8, true};
-    case '(': case 0x93: case 'R': case 'b': case 0x94: case ')': case 't': case 0x85: case 0x86: case 0x87:
-    case ']': case 'a': case 'e': case '}': case 's': case 'u': case 'N': case 0x88: case 0x89: return Operand{};
+    case 'r':
+    case 'j':
+    case 'J': return Operand{4};
+    case 0x95:
+    case 'G': return Operand{8};
+    case 0x8c:
+    case 'C':
+    case 0x8a: return Operand{1, true};
+    case 'X':
+    case 'B':
+    case 0x8b: return Operand{4, true};
+    case 0x8d:
+    case 0x8e:
+    case 0x96: return Operand{8, true};
+    case '(':
+    case 0x93:
+    case 'R':
+    case 'b':
+    case 0x94:
+    case ')':
+    case 't':
+    case 0x85:
+    case 0x86:
+    case 0x87:
+    case ']':
+    case 'a':
+    case 'e':
+    case '}':
+    case 's':
+    case 'u':
+    case 'N':
+    case 0x88:
+    case 0x89: return Operand{};
     default: return std::nullopt;
   }
 }
@@ -889,7 +930,8 @@ PickleEndFinder::State PickleEndFinder::scan(std::string_view prefix) {
     const std::size_t extent = opcode_extent(prefix.substr(pos_));
     if (extent == kRefusedOpcode) return State::kRefused;
     if (extent == kIncomplete) return State::kMore;
-    if (static_cast<std::uint8_t>(prefix[pos_]) == 0x95) frame_end_ = std::max(frame_end_, frame_end(pos_, prefix.substr(pos_)));
+    if (static_cast<std::uint8_t>(prefix[pos_]) == 0x95)
+      frame_end_ = std::max(frame_end_, frame_end(pos_, prefix.substr(pos_)));
     pos_ += extent;
   }
   return State::kMore;

@@ -38,7 +38,7 @@ struct Value {
     std::string text;      // Python's str(key): what reprod_log prints ("7", "(1, 'a')", "b'x'")
     std::string identity;  // equal exactly when the Python keys are equal (1 == 1.0 == True)
     // A str key; implicit so that string-keyed dicts (.npz members, tests) read naturally.
-    Key(std::string name);  // NOLINT(google-explicit-constructor)
+    Key(std::string name);                             // NOLINT(google-explicit-constructor)
     Key(const char* name) : Key(std::string(name)) {}  // NOLINT(google-explicit-constructor)
     Key(std::string text, std::string identity) : text(std::move(text)), identity(std::move(identity)) {}
   };
@@ -75,9 +75,9 @@ struct Value {
 };
 
 struct UnpickleLimits {
-  std::size_t max_stack = 1 << 20;           // stack entries
-  std::size_t max_memo = 1 << 24;            // memo entries
-  std::size_t max_depth = 200;               // nesting of containers in the result
+  std::size_t max_stack = 1 << 20;             // stack entries
+  std::size_t max_memo = 1 << 24;              // memo entries
+  std::size_t max_depth = 200;                 // nesting of containers in the result
   std::size_t max_decoded_bytes = 4ull << 30;  // bytes built by decoding (protocol-2 latin-1 text)
   // The budget: objects, container elements, memo entries and marks, one unit each, at most
   // max(budget_floor, pickle bytes / bytes_per_unit) (docs/cli.md#bounded-reading states it).

@@ -25,10 +25,10 @@ class Node;
 namespace tipc::align {
 
 struct LayoutRule {
-  std::string pattern;    // a dotted key path, or a glob over them ("features.*.weight")
-  std::string transform;  // "transpose", "oihw_to_hwio", "hwio_to_oihw", or "[0, 2, 3, 1]"
+  std::string pattern;            // a dotted key path, or a glob over them ("features.*.weight")
+  std::string transform;          // "transpose", "oihw_to_hwio", "hwio_to_oihw", or "[0, 2, 3, 1]"
   std::vector<std::size_t> axes;  // explicit permutation; empty for a named transform
-  std::string source;     // "layout.yaml:3", for messages
+  std::string source;             // "layout.yaml:3", for messages
 };
 
 // The first rule whose pattern matches `key_path`, in file order.

@@ -2,16 +2,16 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <type_traits>
 
-#include "align/numeric/promote.h"
-#include "align/numeric/parallel_blocks.h"
 #include "align/io/py_repr.h"
+#include "align/numeric/parallel_blocks.h"
+#include "align/numeric/promote.h"
 #include "align/numeric/reduce.h"
 
 namespace tipc::align {
@@ -197,9 +197,8 @@ StatValue integral(__int128 v) { return StatValue{true, 0, v}; }
 
 template <typename T>
 bool stored_natively(const Array& array) {
-  return array.dtype == Dtype{DtypeKind::kFloat, sizeof(T), std::endian::native == std::endian::little
-                                                               ? ByteOrder::kLittle
-                                                               : ByteOrder::kBig};
+  return array.dtype == Dtype{DtypeKind::kFloat, sizeof(T),
+                              std::endian::native == std::endian::little ? ByteOrder::kLittle : ByteOrder::kBig};
 }
 
 // The hot path: both operands already hold T in this machine's order, element for element
@@ -243,7 +242,8 @@ LeafStats float_stats(const Pairing& p, bool half_output, const ElementDiff& ele
 LeafStats float_diff(const Pairing& p, const Dtype& dtype) {
   const Array &a = *p.a.array, &b = *p.b.array;
   if (dtype.item_size == 8) {
-    return float_stats<double>(p, false, [&](std::size_t i, std::size_t j) { return std::fabs(a.value_at(i) - b.value_at(j)); });
+    return float_stats<double>(p, false,
+                               [&](std::size_t i, std::size_t j) { return std::fabs(a.value_at(i) - b.value_at(j)); });
   }
   if (dtype.item_size == 2) {
     // Half operands differ exactly in double; one rounding gives numpy's half result, which

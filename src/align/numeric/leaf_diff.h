@@ -31,11 +31,11 @@ struct LeafStats {
 
 struct LeafDiff {
   LeafStats stats;
-  Dtype diff_dtype;               // the dtype of |a - b| (complex inputs give real)
+  Dtype diff_dtype;                // the dtype of |a - b| (complex inputs give real)
   std::vector<std::size_t> shape;  // the broadcast shape
-  bool transposed_first = false;  // a was replaced by a.T (reprod_log prints "transpose sub_data1")
-  bool broadcast = false;         // the shapes differed and numpy broadcast them
-  bool wrapped = false;           // integer |a - b| overflowed its dtype (numpy wraps silently)
+  bool transposed_first = false;   // a was replaced by a.T (reprod_log prints "transpose sub_data1")
+  bool broadcast = false;          // the shapes differed and numpy broadcast them
+  bool wrapped = false;            // integer |a - b| overflowed its dtype (numpy wraps silently)
 };
 
 struct LeafDiffOptions {

@@ -6,7 +6,9 @@
 namespace tipc::align {
 namespace {
 
-Dtype make(DtypeKind kind, std::size_t size) { return Dtype{kind, size, size == 1 ? ByteOrder::kNotApplicable : ByteOrder::kLittle}; }
+Dtype make(DtypeKind kind, std::size_t size) {
+  return Dtype{kind, size, size == 1 ? ByteOrder::kNotApplicable : ByteOrder::kLittle};
+}
 
 bool is_integer(DtypeKind k) { return k == DtypeKind::kInt || k == DtypeKind::kUInt; }
 
@@ -82,7 +84,8 @@ Dtype min_scalar_type(const Array& scalar, const Dtype& other) {
 }  // namespace
 
 Dtype promote_types(const Dtype& a, const Dtype& b) {
-  if (a.kind == DtypeKind::kBool) return b.kind == DtypeKind::kBool ? make(DtypeKind::kBool, 1) : make(b.kind, b.item_size);
+  if (a.kind == DtypeKind::kBool)
+    return b.kind == DtypeKind::kBool ? make(DtypeKind::kBool, 1) : make(b.kind, b.item_size);
   if (b.kind == DtypeKind::kBool) return make(a.kind, a.item_size);
   if (is_integer(a.kind) && is_integer(b.kind)) return promote_integers(a, b);
   const std::size_t real = std::max(real_size(a), real_size(b));

@@ -9,9 +9,10 @@ namespace TIPC_TEST_FILE {
 AcceptanceReport sample_report() {
   auto checks = default_acceptance_checks();
   CheckOutcome forward{checks[0], Verdict::kFail, PairPaths{"/r/forward_paddle.npy", "/r/diff/forward_torch.npy"},
-                       0.25, std::nullopt, "logits: mean 0.25 > 1e-06", {}};
-  CheckOutcome loss{checks[2], Verdict::kMissing, std::nullopt, std::nullopt, std::nullopt,
-                    "no loss_paddle.npy", {"a warning"}};
+                       0.25,      std::nullopt,   "logits: mean 0.25 > 1e-06",
+                       {}};
+  CheckOutcome loss{checks[2],    Verdict::kMissing,    std::nullopt, std::nullopt,
+                    std::nullopt, "no loss_paddle.npy", {"a warning"}};
   return {{forward, loss}};
 }
 

@@ -278,8 +278,7 @@ TEST(AcceptanceCommand, AttachingWithoutABundleAMissingFileOrTwoOfOneNameIsAUsag
   const std::string twin = dir.write("other/curves.svg", "<svg/>");
   const std::string bundle = (dir.path() / "acceptance.tar.gz").string();
   EXPECT_EQ(acceptance({dir.path().string(), "--attach", plot}).exit_code, kExitUsage);
-  EXPECT_EQ(acceptance({dir.path().string(), "--bundle", bundle, "--attach", plot + ".missing"}).exit_code,
-            kExitUsage);
+  EXPECT_EQ(acceptance({dir.path().string(), "--bundle", bundle, "--attach", plot + ".missing"}).exit_code, kExitUsage);
   const auto twins = acceptance({dir.path().string(), "--bundle", bundle, "--attach", plot, "--attach", twin});
   EXPECT_EQ(twins.exit_code, kExitUsage);
   EXPECT_NE(twins.err.find("would both be 'curves.svg' in the bundle"), std::string::npos) << twins.err;

@@ -16,8 +16,8 @@ CompareResultsRun sample_run() {
   mismatch.worst = WorstElement{{1}, 0.91378, 0.96378, 0.05, 0.00196378};
   AllcloseResult shapes;
   shapes.shapes_match = false;
-  const KeyComparison failed{"img.jpg", Verdict::kFail, "1 of 2 elements differ", 1, 3, "[0, 0.91378]", "[0, 0.96378]",
-                             mismatch};
+  const KeyComparison failed{"img.jpg", Verdict::kFail, "1 of 2 elements differ", 1,
+                             3,         "[0, 0.91378]", "[0, 0.96378]",           mismatch};
   const KeyComparison missing{"other.jpg", Verdict::kMissing, "not in the log", 2, 0, "[1]", "", std::nullopt};
   const KeyComparison shape{"third.jpg", Verdict::kFail, "shapes differ", 3, 4, "[1]", "[1, 2]", shapes};
   CompareResultsRun run{"tipc", {Comparison::kAllclose, {1e-3, 1e-3}}, {{Precision::kFp32, "gt_fp32.txt"}}, {}};
@@ -34,7 +34,7 @@ TEST(CompareResultsReport, JsonReadsBackAsWritten) {
   const KeyComparison& first = read->report.logs[0].keys[0];
   ASSERT_TRUE(first.allclose && first.allclose->worst);
   EXPECT_EQ(first.allclose->worst->index, std::vector<std::size_t>{1});
-  EXPECT_FALSE(read->report.logs[0].keys[1].allclose);                 // missing from the log
+  EXPECT_FALSE(read->report.logs[0].keys[1].allclose);                // missing from the log
   EXPECT_FALSE(read->report.logs[0].keys[2].allclose->shapes_match);  // read, shapes differ
 }
 

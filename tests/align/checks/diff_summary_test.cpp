@@ -11,7 +11,11 @@ namespace TIPC_TEST_FILE {
 
 DiffSummary sample_summary() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  return {"a.npy", "b.npy", "mean,max", 1e-6, false,
+  return {"a.npy",
+          "b.npy",
+          "mean,max",
+          1e-6,
+          false,
           {{"logits", true, "", {2, 3}, {{Statistic::kMean, 0.0}, {Statistic::kMax, 1e-7}}},
            {"head.w", false, "NaN", {4}, {{Statistic::kMean, nan}, {Statistic::kMax, nan}}},
            {"shape", false, "shapes (2,) and (3,) differ", {}, {}}},

@@ -16,12 +16,12 @@
 
 #include "align/checks/diff.h"
 #include "align/checks/diff_log.h"
+#include "align/io/py_repr.h"
 #include "align/numeric/leaf_diff.h"
 #include "align/numeric/parallel_blocks.h"
-#include "compat/reprod_log_rules.h"
-#include "align/io/py_repr.h"
 #include "align/numeric/reduce.h"
 #include "cli/diff_command.h"
+#include "compat/reprod_log_rules.h"
 #include "support/float_bytes.h"
 #include "support/npy_file.h"
 #include "support/paths.h"
@@ -37,9 +37,10 @@ namespace fs = std::filesystem;
 std::string samples_dir() { return test::shared_dir() + "/align-samples"; }
 std::string cases_dir() { return samples_dir() + "/cases"; }
 
-#define SKIP_WITHOUT_SAMPLES()                                                                              \
-  if (!fs::exists(cases_dir() + "/cases.json"))                                                            \
-  GTEST_SKIP() << "SKIPPED LOUDLY: " << cases_dir() << "/cases.json is missing; the reprod_log conformance " \
+#define SKIP_WITHOUT_SAMPLES()                                          \
+  if (!fs::exists(cases_dir() + "/cases.json"))                         \
+  GTEST_SKIP() << "SKIPPED LOUDLY: " << cases_dir()                     \
+               << "/cases.json is missing; the reprod_log conformance " \
                   "cases cannot run"
 
 // Every line's "[YYYY/MM/DD HH:MM:SS] " becomes "[TS] " (README: "Comparing logs").
@@ -289,8 +290,8 @@ TEST(DiffCommand, MethodAndThresholdOptions) {
   const Case c = find_case("threshold_boundary_f32");
   EXPECT_EQ(diff_command({c.file1, c.file2, "--threshold", "0.0015"}).code, kExitFailed);
   EXPECT_EQ(diff_command({c.file1, c.file2, "--threshold", "0.0016"}).code, kExitPassed);
-  const auto minmax = diff_command({samples_dir() + "/result_1.npy", samples_dir() + "/result_2.npy", "--method",
-                                    "min,max", "--compat"});
+  const auto minmax = diff_command(
+      {samples_dir() + "/result_1.npy", samples_dir() + "/result_2.npy", "--method", "min,max", "--compat"});
   EXPECT_EQ(normalise_timestamps(minmax.out), normalise_timestamps(find_case("minmax").expected));
 }
 
@@ -439,7 +440,8 @@ TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
   const Dtype f4{DtypeKind::kFloat, 4, ByteOrder::kLittle}, f4_big{DtypeKind::kFloat, 4, ByteOrder::kBig};
   const std::size_t bytes = a.size() * 4;
 
-  const auto fast = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
+  const auto fast =
+      diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
   const auto swapped = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes),
                                    array_of(f4_big, {rows, cols}, b_big_endian.data(), bytes), {});
   const auto transposed = diff_arrays(array_of(f4, {cols, rows}, a_transposed.data(), bytes),
@@ -454,7 +456,8 @@ TEST(DiffLeaf, StreamedFastPathAgreesWithStridedPathsOverManyBlocks) {
     EXPECT_EQ(other->stats.mean.text(), fast->stats.mean.text());
   }
   b[rows * cols - 3] = NAN;  // in the last block, on whichever thread takes it
-  const auto with_nan = diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
+  const auto with_nan =
+      diff_arrays(array_of(f4, {rows, cols}, a.data(), bytes), array_of(f4, {rows, cols}, b.data(), bytes), {});
   ASSERT_TRUE(with_nan);
   EXPECT_TRUE(with_nan->stats.min.is_nan() && with_nan->stats.max.is_nan() && with_nan->stats.mean.is_nan());
 }
@@ -527,18 +530,19 @@ TEST(DiffLeaf, Complex64AbsIsTheCorrectlyRoundedModulus) {
   dir.write("make.py", fmt::format(R"(import numpy as np
 np.save("z.npy", np.array([{}, {}], dtype=np.uint32).view(np.float32).view(np.complex64))
 np.save("zero.npy", np.zeros(1, dtype=np.complex64))
-)", re_bits, im_bits));
+)",
+                                   re_bits, im_bits));
   ASSERT_EQ(std::system(("cd " + test::shell_quote(dir.path().string()) + " && /usr/bin/python3 make.py").c_str()), 0);
   const float re = std::bit_cast<float>(re_bits), im = std::bit_cast<float>(im_bits);
   // The squares of float32 values are exact in long double; its sqrt is rounded once more to float32.
-  const auto exact = static_cast<float>(std::sqrt(static_cast<long double>(re) * re + static_cast<long double>(im) * im));
+  const auto exact =
+      static_cast<float>(std::sqrt(static_cast<long double>(re) * re + static_cast<long double>(im) * im));
   const float naive = std::sqrt(re * re + im * im);
   ASSERT_NE(exact, naive);
-  const auto run = diff_command({(dir.path() / "z.npy").string(), (dir.path() / "zero.npy").string(), "--method", "max",
-                                 "--threshold", "1"});
+  const auto run = diff_command(
+      {(dir.path() / "z.npy").string(), (dir.path() / "zero.npy").string(), "--method", "max", "--threshold", "1"});
   EXPECT_EQ(run.code, kExitPassed) << run.err;
-  EXPECT_NE(run.out.find("max diff: check passed: True, value: " + python_float_repr(exact) + "\n"),
-            std::string::npos)
+  EXPECT_NE(run.out.find("max diff: check passed: True, value: " + python_float_repr(exact) + "\n"), std::string::npos)
       << run.out;
 }
 
@@ -607,8 +611,9 @@ TEST(DiffReduce, StreamTotalsAddBlockSumsInOrderAndPropagateNaN) {
 TEST(DiffReduce, ParallelBlocksGiveTheSequentialBlockOrder) {
   // Enough blocks for several threads; each summary records where its block starts.
   const std::size_t total = 300 * kNumpyReduceBlock + 17;
-  const auto blocks = summarize_blocks<std::pair<std::size_t, std::size_t>>(
-      total, [] { return [](std::size_t start, std::size_t count) { return std::pair{start, count}; }; });
+  const auto blocks = summarize_blocks<std::pair<std::size_t, std::size_t>>(total, [] {
+    return [](std::size_t start, std::size_t count) { return std::pair{start, count}; };
+  });
   ASSERT_EQ(blocks.size(), 301u);
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     EXPECT_EQ(blocks[i].first, i * kNumpyReduceBlock);

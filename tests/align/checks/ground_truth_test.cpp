@@ -108,7 +108,8 @@ TEST(GroundTruthParse, AnUnparseableResultNamesFileLineAndKey) {
 TEST(GroundTruthParse, AKeyGivenTwiceOrAnEmptyFileIsAnError) {
   EXPECT_EQ(error_of(parse_ground_truth("a/x.ppm\t[1]\nb/x.ppm\t[2]\n", "gt_fp32.txt", ResultFormat::kTipc)),
             "gt_fp32.txt:2: key 'x.ppm' was already given on line 1");
-  EXPECT_EQ(error_of(parse_ground_truth("\n\r\n", "gt_fp32.txt", ResultFormat::kTipc)), "gt_fp32.txt: holds no results");
+  EXPECT_EQ(error_of(parse_ground_truth("\n\r\n", "gt_fp32.txt", ResultFormat::kTipc)),
+            "gt_fp32.txt: holds no results");
 }
 
 TEST(GroundTruthParse, CrLfLinesAreRead) {
@@ -219,8 +220,7 @@ TEST(GroundTruthLabels, ALogWithOtherScoresPassesAndAFlippedClassFails) {
   const auto passing = check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::kTipc, labels);
   ASSERT_TRUE(passing) << passing.error().str();
   EXPECT_EQ(passing->status, Verdict::kPass);
-  EXPECT_EQ(check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::kTipc, {})->status,
-            Verdict::kFail)
+  EXPECT_EQ(check_log("infer_fp32.log", other_scores, demo_truths(), ResultFormat::kTipc, {})->status, Verdict::kFail)
       << "allclose, the default, holds the scores";
 
   const std::string flipped = "circle_000.ppm\t[3, 0.91378]\nsquare_001.ppm\t[1, 0.790844]\n";
@@ -244,7 +244,8 @@ TEST(GroundTruthCheckLog, ThePredictionFollowsTheKeysLastOccurrenceOnTheFirstLin
   EXPECT_NE(loading_first.error().str().find("infer_fp32.log:1: the result of 'circle_000.ppm'"), std::string::npos)
       << loading_first.error().str();
 
-  const auto check = check_log("infer_fp32.log", log.substr(log.find('\n') + 1), demo_truths(), ResultFormat::kTipc, {});
+  const auto check =
+      check_log("infer_fp32.log", log.substr(log.find('\n') + 1), demo_truths(), ResultFormat::kTipc, {});
   ASSERT_TRUE(check) << check.error().str();
   EXPECT_EQ(check->status, Verdict::kPass);
   EXPECT_EQ(check->gt_file, "results_fp32.txt");
@@ -292,9 +293,10 @@ TEST(GroundTruthCheckLog, LogsWithoutAPrecisionOrWithoutItsGroundTruthAreSkipped
 }
 
 TEST(GroundTruthVideo, TopOneLinesAreKeysAndTheLastLogLineWins) {
-  const auto truth = parse_ground_truth("Current video file: ./data/example.avi\n        top-1 class: 5\n"
-                                        "        top-1 score: 0.9907386302947998\n",
-                                        "video_fp32.txt", ResultFormat::kVideo);
+  const auto truth = parse_ground_truth(
+      "Current video file: ./data/example.avi\n        top-1 class: 5\n"
+      "        top-1 score: 0.9907386302947998\n",
+      "video_fp32.txt", ResultFormat::kVideo);
   ASSERT_TRUE(truth) << truth.error().str();
   ASSERT_EQ(truth->entries.size(), 2u);
   EXPECT_EQ(truth->entries[0].key, "top-1 class");
@@ -312,8 +314,8 @@ TEST(GroundTruthVideo, TopOneLinesAreKeysAndTheLastLogLineWins) {
 }
 
 TEST(GroundTruthMetric, NameValueLinesOnBothSides) {
-  const auto truth = parse_ground_truth("Metric psnr: 27.3670\nMetric ssim: 0.8021\n", "gan_fp32.txt",
-                                        ResultFormat::kMetric);
+  const auto truth =
+      parse_ground_truth("Metric psnr: 27.3670\nMetric ssim: 0.8021\n", "gan_fp32.txt", ResultFormat::kMetric);
   ASSERT_TRUE(truth) << truth.error().str();
   EXPECT_EQ(truth->entries[0].key, "Metric psnr");
   GroundTruths truths;

@@ -25,10 +25,10 @@ TEST(InitCheckFiles, TwoPlainArraysCompareAsOneKeyWithoutAName) {
 
 TEST(InitCheckFiles, NpzMembersCompareKeyByKeyAndTheRestIsListed) {
   test::TempDir dir;
-  const std::string a = dir.write("a.npz", test::npz({{"w", test::npy_float32({0.1f, 0.2f, 0.3f})},
-                                                      {"only_a", test::npy_float32({1})}}));
-  const std::string b = dir.write("b.npz", test::npz({{"w", test::npy_float32({0.1f, 0.2f, 0.3f})},
-                                                      {"only_b", test::npy_float32({1})}}));
+  const std::string a =
+      dir.write("a.npz", test::npz({{"w", test::npy_float32({0.1f, 0.2f, 0.3f})}, {"only_a", test::npy_float32({1})}}));
+  const std::string b =
+      dir.write("b.npz", test::npz({{"w", test::npy_float32({0.1f, 0.2f, 0.3f})}, {"only_b", test::npy_float32({1})}}));
   const auto report = check_initialisation_files(a, b, {}, {});
   ASSERT_TRUE(report) << report.error().str();
   ASSERT_EQ(report->keys.size(), 1u);

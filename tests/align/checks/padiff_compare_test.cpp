@@ -12,8 +12,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include "align/checks/padiff_report.h"
-#include "align/numeric/layout.h"
 #include "align/io/npy.h"
+#include "align/numeric/layout.h"
 #include "align/numeric/reduce.h"
 #include "compat/padiff_rules.h"
 #include "support/float_bytes.h"
@@ -311,8 +311,8 @@ TEST(PadiffCompat, TheBackwardSearchDescendsByForwardOutputs) {
   }
   const auto result = dumps.compare_as_padiff();
   ASSERT_TRUE(result) << result.error().str();
-  EXPECT_EQ(divergences(*result), std::vector<std::string>{
-                                      "backward M|M: sublayers correspond, but the diff is in this layer's own output"});
+  EXPECT_EQ(divergences(*result),
+            std::vector<std::string>{"backward M|M: sublayers correspond, but the diff is in this layer's own output"});
 }
 
 TEST(PadiffCompat, OnlyTheFirstStepIsChecked) {
@@ -322,7 +322,8 @@ TEST(PadiffCompat, OnlyTheFirstStepIsChecked) {
   ASSERT_TRUE(result) << result.error().str();
   EXPECT_TRUE(result->passed());
   EXPECT_EQ(result->ranks, 1u);
-  EXPECT_EQ(result->warnings, std::vector<std::string>{"--padiff-compat: only step_0 of 2 steps checked, as PaDiff does"});
+  EXPECT_EQ(result->warnings,
+            std::vector<std::string>{"--padiff-compat: only step_0 of 2 steps checked, as PaDiff does"});
 }
 
 TEST(PadiffSearch, LayersPairByNetIdWhateverTheirOrder) {
@@ -742,7 +743,6 @@ TEST(PadiffCompat, PadiffsFalseAlarmsOnTheTwoLayerDumpPairAreNoted) {
       << text;
 }
 
-
 // ---- --layout: B's tensors in another framework's layout -----------------------------
 
 PadiffOptions with_layout(const std::string& yaml) {
@@ -764,10 +764,10 @@ void write_nchw_and_nhwc(DumpPair& dumps, float last_kernel_value) {
   dumps.a.write_params(
       DumpWriter::param_node("Conv2d", "M.conv", {{"weight", dumps.a.tensor<float>({1, 2, 3, 4, 5, 6}, {3, 2, 1, 1})}}),
       "torch");
-  dumps.b.write_params(DumpWriter::param_node(
-                           "Conv2D", "P.conv",
-                           {{"weight", dumps.b.tensor<float>({1, 3, 5, 2, 4, last_kernel_value}, {1, 1, 2, 3})}}),
-                       "paddle");
+  dumps.b.write_params(
+      DumpWriter::param_node("Conv2D", "P.conv",
+                             {{"weight", dumps.b.tensor<float>({1, 3, 5, 2, 4, last_kernel_value}, {1, 1, 2, 3})}}),
+      "paddle");
 }
 
 TEST(PadiffLayout, ChannelsLastOutputsAndHwioKernelsCompareElementWiseThroughTheirRules) {
@@ -782,9 +782,8 @@ TEST(PadiffLayout, ChannelsLastOutputsAndHwioKernelsCompareElementWiseThroughThe
   // Without the rules the shapes differ: no element-wise comparison, and the kernel fails.
   result = dumps.compare(with_layout("{}"));
   ASSERT_TRUE(result) << result.error().str();
-  EXPECT_EQ(divergences(*result),
-            (std::vector<std::string>{"forward M.conv|P.conv: no sublayers",
-                                      "weights M.conv.weight|P.conv.weight: parameter differs"}));
+  EXPECT_EQ(divergences(*result), (std::vector<std::string>{"forward M.conv|P.conv: no sublayers",
+                                                            "weights M.conv.weight|P.conv.weight: parameter differs"}));
 }
 
 TEST(PadiffLayout, AKernelElementOffIsLocatedInTheReferencesLayout) {

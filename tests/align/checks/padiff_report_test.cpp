@@ -28,8 +28,9 @@ TEST(PadiffReport, AFailureShowsTheFirstDivergenceAndTheLargestDifferences) {
   result.divergences = {{Check::kForward, "", 0, "output 0 differs"}};
   result.ranks = 1;
   const std::string text = render_padiff_text(result, {"a", "b", {CompareMode::kStrict, 0, 1e-7}, 10});
-  EXPECT_TRUE(text.starts_with("tipc-run padiff: A a, B b: 1 layer pair compared in 1 rank directory pair (mode strict, "
-                               "atol 0, rtol 1e-07)\n"))
+  EXPECT_TRUE(
+      text.starts_with("tipc-run padiff: A a, B b: 1 layer pair compared in 1 rank directory pair (mode strict, "
+                       "atol 0, rtol 1e-07)\n"))
       << text;
   EXPECT_NE(text.find("first divergence: forward\n  layer:  Linear vs Dense\n  route:  Model.fc\n"), std::string::npos)
       << text;

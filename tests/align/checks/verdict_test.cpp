@@ -7,7 +7,8 @@ namespace {
 namespace TIPC_TEST_FILE {
 
 TEST(AlignVerdict, EveryVerdictReadsBackFromItsWord) {
-  for (const Verdict verdict : {Verdict::kPass, Verdict::kFail, Verdict::kMissing, Verdict::kSkipped, Verdict::kError}) {
+  for (const Verdict verdict :
+       {Verdict::kPass, Verdict::kFail, Verdict::kMissing, Verdict::kSkipped, Verdict::kError}) {
     EXPECT_EQ(verdict_from_string(to_string(verdict)), verdict) << to_string(verdict);
   }
 }

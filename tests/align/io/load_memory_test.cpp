@@ -57,8 +57,10 @@ std::string deflate_zeros_after(const std::string& prefix, std::uint64_t zeros) 
   bits.put(1, 1);  // the last block
   bits.put(1, 2);  // fixed Huffman codes
   auto literal = [&](unsigned char byte) {
-    if (byte < 144) bits.put_code(0x30 + byte, 8);
-    else bits.put_code(0x190 + byte - 144, 9);
+    if (byte < 144)
+      bits.put_code(0x30 + byte, 8);
+    else
+      bits.put_code(0x190 + byte - 144, 9);
   };
   for (const char c : prefix) literal(static_cast<unsigned char>(c));
   literal(0);
@@ -81,8 +83,8 @@ std::string le(std::uint64_t value, int width) {
 // left 0: no reader that keeps to the member's declared size gets as far as checking it.
 std::string zip_one_deflated(const std::string& name, const std::string& deflated, std::uint64_t listed_size) {
   const std::string sizes = le(0, 4) + le(deflated.size(), 4) + le(listed_size, 4);  // CRC, compressed, size
-  const std::string local = le(0x04034b50, 4) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 4) + sizes +
-                            le(name.size(), 2) + le(0, 2) + name;
+  const std::string local =
+      le(0x04034b50, 4) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 4) + sizes + le(name.size(), 2) + le(0, 2) + name;
   const std::string central = le(0x02014b50, 4) + le(20, 2) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 4) + sizes +
                               le(name.size(), 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(0, 4) +
                               name;
@@ -155,7 +157,8 @@ Measured peak_load_memory(const std::vector<std::string>& paths) {
   close(channel[1]);
   std::string report;
   char buffer[4096];
-  for (ssize_t got; (got = read(channel[0], buffer, sizeof buffer)) > 0;) report.append(buffer, static_cast<std::size_t>(got));
+  for (ssize_t got; (got = read(channel[0], buffer, sizeof buffer)) > 0;)
+    report.append(buffer, static_cast<std::size_t>(got));
   close(channel[0]);
   waitpid(pid, nullptr, 0);
   const std::size_t newline = report.find('\n');
@@ -187,16 +190,19 @@ TEST_F(HostileAlignmentInputs, AnNpzMemberInflatingFarBeyondItsHeaderIsReadNoFur
   const std::string header = test::npy_header("<f4", "(4,)");  // 16 bytes of payload declared
   const std::string deflated = deflate_zeros_after(header, 1ull << 30);
   const std::uint64_t inflated = header.size() + (1ull << 30);
-  for (const auto& [name, listed] : {std::pair{"zeros.npz", inflated}, std::pair{"listed_small.npz", header.size() + 16}}) {
+  for (const auto& [name, listed] :
+       {std::pair{"zeros.npz", inflated}, std::pair{"listed_small.npz", header.size() + 16}}) {
     const Measured m = expect_bounded(name, zip_one_deflated("x.npy", deflated, listed));
-    EXPECT_NE(m.error.find(std::string(name) + ":x.npy: member longer than its .npy header declares"), std::string::npos)
+    EXPECT_NE(m.error.find(std::string(name) + ":x.npy: member longer than its .npy header declares"),
+              std::string::npos)
         << m.error;
   }
 }
 
 TEST_F(HostileAlignmentInputs, PicklesOfEmptyListsAreRefusedWithinTheirBudget) {
   TIPC_SKIP_MEMORY_MEASUREMENT_UNDER_SANITIZERS();
-  for (const auto& [name, mib] : {std::pair{"lists_1m.npy", 1}, std::pair{"lists_4m.npy", 4}, std::pair{"lists_24m.npy", 24}}) {
+  for (const auto& [name, mib] :
+       {std::pair{"lists_1m.npy", 1}, std::pair{"lists_4m.npy", 4}, std::pair{"lists_24m.npy", 24}}) {
     const Measured m = expect_bounded(name, test::npy_object(empty_lists((std::size_t{1} << 20) * mib / 2)));
     EXPECT_NE(m.error.find("objects and container elements, the budget for its"), std::string::npos) << m.error;
   }

@@ -105,10 +105,14 @@ TEST(AlignLoadSamples, OneKeyPerDtype) {
   };
   const std::vector<double> exact = {0, 1.5, 3, 4.5, 6, 7.5};
   const std::vector<Case> cases = {
-      {"dtype_float32.npy", "<f4", exact},   {"dtype_float64.npy", "<f8", exact},
-      {"dtype_float16.npy", "<f2", exact},   {"dtype_int64.npy", "<i8", {0, 1, 3, 4, 6, 7}},
-      {"dtype_int32.npy", "<i4", {0, 1, 3, 4, 6, 7}}, {"dtype_uint8.npy", "|u1", {0, 1, 3, 4, 6, 7}},
-      {"dtype_int8.npy", "|i1", {0, 1, 3, 4, 6, 7}},  {"dtype_bool.npy", "|b1", {0, 1, 1, 1, 1, 1}},
+      {"dtype_float32.npy", "<f4", exact},
+      {"dtype_float64.npy", "<f8", exact},
+      {"dtype_float16.npy", "<f2", exact},
+      {"dtype_int64.npy", "<i8", {0, 1, 3, 4, 6, 7}},
+      {"dtype_int32.npy", "<i4", {0, 1, 3, 4, 6, 7}},
+      {"dtype_uint8.npy", "|u1", {0, 1, 3, 4, 6, 7}},
+      {"dtype_int8.npy", "|i1", {0, 1, 3, 4, 6, 7}},
+      {"dtype_bool.npy", "|b1", {0, 1, 1, 1, 1, 1}},
       {"dtype_complex64.npy", "<c8", exact},
   };
   for (const auto& c : cases) {
@@ -159,8 +163,8 @@ TEST(AlignLoadSamples, PythonValuesAndNumpyScalars) {
   SKIP_WITHOUT_ALIGN_SAMPLES();
   const Value value = load("python_values.npy");
   const auto& d = dict_of(value);
-  EXPECT_EQ(keys(d), (std::vector<std::string>{"pyfloat", "pyint", "pylist", "str", "none", "np_f32_scalar",
-                                                "np_f64_scalar"}));
+  EXPECT_EQ(keys(d),
+            (std::vector<std::string>{"pyfloat", "pyint", "pylist", "str", "none", "np_f32_scalar", "np_f64_scalar"}));
   EXPECT_EQ(*d.find("pyfloat")->get<double>(), 0.5);
   EXPECT_EQ(*d.find("pyint")->get<std::int64_t>(), 3);
   const auto& list = *d.find("pylist")->get<Value::List>();
@@ -284,10 +288,13 @@ TEST(AlignLoadErrors, EvilObjectNpyIsRefusedAndNothingRuns) {
   while ((10 + header.size() + 1) % 64 != 0) header += ' ';
   header += '\n';
   const std::string command = "touch " + marker.string();
-  std::string pickle = "\x80\x03" "cposix\nsystem\nq\x00X";
+  std::string pickle =
+      "\x80\x03"
+      "cposix\nsystem\nq\x00X";
   for (int i = 0; i < 4; ++i) pickle += static_cast<char>((command.size() >> (8 * i)) & 0xff);
   pickle += command + "\x85R.";
-  const std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + pickle;
+  const std::string bytes =
+      std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size()) + '\0' + header + pickle;
   const auto value = load_values(dir.write("evil.npy", bytes));
   ASSERT_FALSE(value);
   EXPECT_NE(value.error().str().find("evil.npy: pickle offset 2: global 'posix.system' is not allowed"),

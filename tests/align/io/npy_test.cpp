@@ -175,13 +175,12 @@ TEST(NpyRead, EveryNumericDtypeWidens) {
 }
 
 TEST(NpyRead, ExactIntegersAndComplex) {
-  auto array = parse_npy(npy_bytes("{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }",
-                                   raw<std::int64_t>({(1LL << 62) + 1})),
-                         "x.npy");
+  auto array = parse_npy(
+      npy_bytes("{'descr': '<i8', 'fortran_order': False, 'shape': (1,), }", raw<std::int64_t>({(1LL << 62) + 1})),
+      "x.npy");
   ASSERT_TRUE(array);
   EXPECT_EQ(array->int_at(0), (1LL << 62) + 1);
-  array = parse_npy(npy_bytes("{'descr': '<u8', 'fortran_order': False, 'shape': (1,), }",
-                              raw<std::uint64_t>({~0ULL})),
+  array = parse_npy(npy_bytes("{'descr': '<u8', 'fortran_order': False, 'shape': (1,), }", raw<std::uint64_t>({~0ULL})),
                     "x.npy");
   ASSERT_TRUE(array);
   EXPECT_EQ(array->uint_at(0), ~0ULL);
@@ -208,15 +207,14 @@ TEST(NpyRead, Float16Specials) {
   EXPECT_EQ(array->value_at(3), std::ldexp(1.0, -24));  // smallest subnormal
   EXPECT_EQ(array->value_at(4), 0.0);
   EXPECT_TRUE(std::signbit(array->value_at(4)));
-  EXPECT_EQ(array->value_at(5), 65504.0);  // largest finite
+  EXPECT_EQ(array->value_at(5), 65504.0);               // largest finite
   EXPECT_EQ(array->value_at(6), std::ldexp(1.0, -14));  // smallest normal
 }
 
 TEST(NpyRead, FortranOrderMapsCIndicesToStorage) {
   // numpy: asfortranarray(arange(6).reshape(2, 3)) stores 0 3 1 4 2 5.
-  const auto array = parse_npy(npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
-                                         raw<float>({0, 3, 1, 4, 2, 5})),
-                               "f.npy");
+  const auto array = parse_npy(
+      npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", raw<float>({0, 3, 1, 4, 2, 5})), "f.npy");
   ASSERT_TRUE(array) << array.error().str();
   EXPECT_TRUE(array->fortran_order);
   EXPECT_EQ(array->to_doubles(), (std::vector<double>{0, 1, 2, 3, 4, 5}));
@@ -225,7 +223,8 @@ TEST(NpyRead, FortranOrderMapsCIndicesToStorage) {
   std::vector<float> f3(24);  // shape (2, 3, 4): element (i, j, k) at i + 2j + 6k, value 100i + 10j + k
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 4; ++k) f3[static_cast<std::size_t>(i + 2 * j + 6 * k)] = static_cast<float>(100 * i + 10 * j + k);
+      for (int k = 0; k < 4; ++k)
+        f3[static_cast<std::size_t>(i + 2 * j + 6 * k)] = static_cast<float>(100 * i + 10 * j + k);
   const auto cube =
       parse_npy(npy_bytes("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3, 4), }", raw(f3)), "f3.npy");
   ASSERT_TRUE(cube);

@@ -31,10 +31,25 @@ struct PickleWriter {
   std::string s;
 
   explicit PickleWriter(int protocol = 3) { s = std::string("\x80", 1) + static_cast<char>(protocol); }
-  PickleWriter& op(std::string_view raw) { s.append(raw); return *this; }
-  PickleWriter& str(std::string_view text) { s += 'X' + le(text.size(), 4); s.append(text); return *this; }
-  PickleWriter& short_str(std::string_view text) { s += "\x8c" + le(text.size(), 1); s.append(text); return *this; }
-  PickleWriter& bytes(std::string_view raw) { s += 'B' + le(raw.size(), 4); s.append(raw); return *this; }
+  PickleWriter& op(std::string_view raw) {
+    s.append(raw);
+    return *this;
+  }
+  PickleWriter& str(std::string_view text) {
+    s += 'X' + le(text.size(), 4);
+    s.append(text);
+    return *this;
+  }
+  PickleWriter& short_str(std::string_view text) {
+    s += "\x8c" + le(text.size(), 1);
+    s.append(text);
+    return *this;
+  }
+  PickleWriter& bytes(std::string_view raw) {
+    s += 'B' + le(raw.size(), 4);
+    s.append(raw);
+    return *this;
+  }
   PickleWriter& global(std::string_view module, std::string_view name) {
     s += 'c';
     s.append(module);
@@ -43,11 +58,26 @@ struct PickleWriter {
     s += '\n';
     return *this;
   }
-  PickleWriter& int1(int v) { s += 'K' + le(static_cast<std::uint64_t>(v), 1); return *this; }
-  PickleWriter& int4(std::int32_t v) { s += 'J' + le(static_cast<std::uint32_t>(v), 4); return *this; }
-  PickleWriter& put(int index) { s += 'q' + le(static_cast<std::uint64_t>(index), 1); return *this; }
-  PickleWriter& get(int index) { s += 'h' + le(static_cast<std::uint64_t>(index), 1); return *this; }
-  PickleWriter& stop() { s += '.'; return *this; }
+  PickleWriter& int1(int v) {
+    s += 'K' + le(static_cast<std::uint64_t>(v), 1);
+    return *this;
+  }
+  PickleWriter& int4(std::int32_t v) {
+    s += 'J' + le(static_cast<std::uint32_t>(v), 4);
+    return *this;
+  }
+  PickleWriter& put(int index) {
+    s += 'q' + le(static_cast<std::uint64_t>(index), 1);
+    return *this;
+  }
+  PickleWriter& get(int index) {
+    s += 'h' + le(static_cast<std::uint64_t>(index), 1);
+    return *this;
+  }
+  PickleWriter& stop() {
+    s += '.';
+    return *this;
+  }
 
   // numpy's dtype(code, False, True) followed by its BUILD state.
   PickleWriter& dtype(std::string_view code, std::string_view order, int flags = 0) {
@@ -57,7 +87,13 @@ struct PickleWriter {
   }
   // _reconstruct(ndarray, (0,), b'b'), memoised at `memo` (before its BUILD, as numpy does).
   PickleWriter& placeholder(std::string_view module, int memo = -1) {
-    global(module, "_reconstruct").global("numpy", "ndarray").int1(0).op("\x85").op("C\x01" "b").op("\x87R");
+    global(module, "_reconstruct")
+        .global("numpy", "ndarray")
+        .int1(0)
+        .op("\x85")
+        .op("C\x01"
+            "b")
+        .op("\x87R");
     if (memo >= 0) put(memo);
     return *this;
   }
@@ -142,7 +178,12 @@ TEST(PickleSecurity, ObjectCreatingAndOutOfBandOpcodesAreRefused) {
 TEST(PickleSecurity, NdarrayClassCannotBeCalledAndReconstructTakesOnlyNdarray) {
   expect_error(PickleWriter().global("numpy", "ndarray").op(")R").stop(), "cannot be called");
   PickleWriter w;
-  w.global("numpy.core.multiarray", "_reconstruct").global("numpy", "dtype").int1(0).op("\x85").op("C\x01" "b");
+  w.global("numpy.core.multiarray", "_reconstruct")
+      .global("numpy", "dtype")
+      .int1(0)
+      .op("\x85")
+      .op("C\x01"
+          "b");
   w.op("\x87R").stop();
   expect_error(w, "only numpy.ndarray is supported");
 }
@@ -372,11 +413,22 @@ TEST(PickleNumpy, RawBytesPointIntoTheInputWithoutCopying) {
 TEST(PickleNumpy, ScalarsCodecsAndFrombuffer) {
   PickleWriter w(5);
   w.op("}(");
-  w.str("scalar").global("numpy._core.multiarray", "scalar").dtype("f8", "<").op("C\x08").op(std::string("\0\0\0\0\0\0\x04@", 8));
+  w.str("scalar")
+      .global("numpy._core.multiarray", "scalar")
+      .dtype("f8", "<")
+      .op("C\x08")
+      .op(std::string("\0\0\0\0\0\0\x04@", 8));
   w.op("\x86R");
   // protocol 2's bytes: _codecs.encode('\xff\x00...', 'latin1'), with U+00FF as UTF-8
   w.str("latin").global("numpy.core.multiarray", "_reconstruct").global("numpy", "ndarray").int1(0).op("\x85");
-  w.op("C\x01" "b").op("\x87R").op("(").int1(1).shape({2}).dtype("u1", "|").op("\x89");
+  w.op("C\x01"
+       "b")
+      .op("\x87R")
+      .op("(")
+      .int1(1)
+      .shape({2})
+      .dtype("u1", "|")
+      .op("\x89");
   w.global("_codecs", "encode").str("\xc3\xbf\x01").str("latin1").op("\x86R").op("tb");
   w.str("frombuffer").global("numpy.core.numeric", "_frombuffer").op("(").op("\x96").op(le(8, 8)).op(floats({1, 2}));
   w.dtype("f4", "<").shape({1, 2}).short_str("F").op("tR");
@@ -426,8 +478,9 @@ TEST(PickleBudget, EmptyListsBeyondTheBudgetAreRefusedAsTheyAreBuilt) {
   w.op("]");
   for (int i = 0; i < 100000; ++i) w.op("]a");
   w.stop();
-  expect_error(w, "pickle offset 65538: the pickle builds more than 65536 objects and container elements, the "
-                  "budget for its 200004 bytes");
+  expect_error(w,
+               "pickle offset 65538: the pickle builds more than 65536 objects and container elements, the "
+               "budget for its 200004 bytes");
 }
 
 TEST(PickleBudget, TheBudgetIsAFloorOrProportionalToThePickle) {
@@ -463,8 +516,9 @@ TEST(PickleRootShape, AResultMustBeADictOrAnArrayAndIsCheckedBeforeAnyValueIsBui
   EXPECT_TRUE(unpickle(pickle_bytes(lists), "any"));
   const auto refused = unpickle(pickle_bytes(lists), "r.npy", {}, PickleRoot::kResult);
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().str(), "r.npy: pickle offset 8: not a reprod_log result: a list (expected a dict of "
-                                   "arrays, or an array)");
+  EXPECT_EQ(refused.error().str(),
+            "r.npy: pickle offset 8: not a reprod_log result: a list (expected a dict of "
+            "arrays, or an array)");
   const auto tuple = unpickle(pickle_bytes(PickleWriter().op("NN\x86").stop()), "t.npy", {}, PickleRoot::kResult);
   ASSERT_FALSE(tuple);
   EXPECT_NE(tuple.error().str().find("not a reprod_log result: a tuple"), std::string::npos);

@@ -79,7 +79,8 @@ TEST(LayoutRules, ReadNamedTransformsAndPermutationsInFileOrder) {
 }
 
 TEST(LayoutRules, BadRulesNameFileLineAndKey) {
-  EXPECT_NE(rule_error("a: transpose\nconv.weight: nchw\n").find("layout.yaml:2: layout of 'conv.weight'"), std::string::npos)
+  EXPECT_NE(rule_error("a: transpose\nconv.weight: nchw\n").find("layout.yaml:2: layout of 'conv.weight'"),
+            std::string::npos)
       << rule_error("a: transpose\nconv.weight: nchw\n");
   EXPECT_NE(rule_error("x: [0, 0, 1]\n").find("each axis 0..n-1 exactly once"), std::string::npos);
   EXPECT_NE(rule_error("x: [a, b]\n").find("list of axis numbers"), std::string::npos);
