@@ -34,12 +34,18 @@ _tipc_run_subcommand_options() {
   esac
 }
 
+# The executors tipc-run registers (run/executor_registry.h), as its --help lists them:
+# `--executor TEXT:{local,slurm}`.
+_tipc_run_executors() {
+  tipc-run --help 2>/dev/null | sed -n 's/.*--executor TEXT:{\([^}]*\)}.*/\1/p' | tr ',' ' '
+}
+
 # Values of an option; returns 1 when the option takes none (or any word).
 _tipc_run_option_values() {
   local subcommand="$1" option="$2" cur="$3"
   case "$subcommand:$option" in
     :--format) COMPREPLY=($(compgen -W 'text jsonl' -- "$cur")) ;;
-    :--executor) COMPREPLY=($(compgen -W 'local slurm' -- "$cur")) ;;
+    :--executor) COMPREPLY=($(compgen -W "$(_tipc_run_executors)" -- "$cur")) ;;
     :--plan-from) COMPREPLY=($(compgen -W 'auto runner dialect' -- "$cur")) ;;
     :--only) COMPREPLY=($(compgen -W 'train eval export infer check convert service other setup' -- "$cur")) ;;
     :--dialect) COMPREPLY=($(compgen -W 'paddleclas paddledetection paddlegan paddleocr paddleseg paddlevideo' -- "$cur")) ;;

@@ -4,13 +4,13 @@
 #include <optional>
 
 #include "cli/plan_output.h"
-#include "cli/plan_warnings.h"
 #include "cli/project.h"
 #include "cli/run_exit_code.h"
 #include "cli/run_phase.h"
 #include "cli/suite.h"
 #include "cli/suite_modes.h"
 #include "plan/stage_selection.h"
+#include "report/plan_warnings.h"
 
 namespace tipc::cli {
 namespace {
@@ -47,7 +47,7 @@ std::optional<int> keep_selected(Suite& suite, const Options& options, std::opti
     if (!options.allow_nothing) return report_error(ok.error());
     std::cerr << "tipc-run: warning: " << ok.error().str() << " (accepted: --allow-nothing)\n";
   }
-  if (!options.quiet) print_plan_warnings(suite.plans, std::cerr);  // -q: errors and the verdict only
+  if (!options.quiet) report::print_plan_warnings(suite.plans, std::cerr);  // -q: errors and the verdict only
   return std::nullopt;
 }
 

@@ -1,7 +1,7 @@
 // Each warning once per suite, with the number of configs it applies to (issue 38, item 2):
 // a directory suite of configs of one layout printed the same warnings once per config. -q
 // leaves only errors and the verdict.
-#include "cli/plan_warnings.h"
+#include "report/plan_warnings.h"
 
 #include <sstream>
 
@@ -11,7 +11,7 @@
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
 
-namespace tipc::cli {
+namespace tipc::report {
 namespace {
 namespace TIPC_TEST_FILE {
 
@@ -66,4 +66,4 @@ TEST(PlanWarnings, ASuiteOfConfigsWithOneFindingWarnsOnceAndQuietNever) {
 
 }  // namespace TIPC_TEST_FILE
 }  // namespace
-}  // namespace tipc::cli
+}  // namespace tipc::report

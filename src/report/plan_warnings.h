@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "plan/plan.h"
 
-namespace tipc::cli {
+namespace tipc::report {
 
 struct SuiteWarning {
   Diagnostic first;         // as the first config it applies to has it
@@ -28,4 +28,4 @@ std::string warning_text(const SuiteWarning& warning);
 // Each as `tipc-run: warning: ...` on its own line.
 void print_plan_warnings(const std::vector<plan::Plan>& plans, std::ostream& out);
 
-}  // namespace tipc::cli
+}  // namespace tipc::report

@@ -1,4 +1,4 @@
-#include "cli/plan_warnings.h"
+#include "report/plan_warnings.h"
 
 #include <map>
 #include <set>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace tipc::cli {
+namespace tipc::report {
 
 std::vector<SuiteWarning> suite_warnings(const std::vector<plan::Plan>& plans) {
   using Key = std::tuple<int, std::string, std::string>;  // line, key, message: the file is each config's own
@@ -38,4 +38,4 @@ void print_plan_warnings(const std::vector<plan::Plan>& plans, std::ostream& out
   for (const auto& warning : suite_warnings(plans)) out << "tipc-run: warning: " << warning_text(warning) << '\n';
 }
 
-}  // namespace tipc::cli
+}  // namespace tipc::report
