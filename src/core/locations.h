@@ -4,8 +4,16 @@
 // compare, history or report, from the current directory, by the same walk), and the caches
 // kept between runs.
 #include <string>
+#include <string_view>
 
 namespace tipc {
+
+// The output tree, relative to the repository root: each plan's directory lies below it
+// (test_tipc/output/MODEL/MODE), the run history and the reports beside them.
+inline constexpr std::string_view kOutputTree = "test_tipc/output";
+
+// The run history's default file, relative to the repository root (history/history_location.h).
+inline constexpr std::string_view kHistoryFile = "test_tipc/output/.tipc-history.sqlite";
 
 // The repository root around `start` (a file or a directory): walking up from it, the parent
 // of the first directory named test_tipc, or the first directory that holds a test_tipc/;

@@ -8,10 +8,9 @@
 
 #include "config/project_settings.h"
 #include "core/error.h"
+#include "core/locations.h"
 
 namespace tipc::history {
-
-inline constexpr const char* kHistoryFile = "test_tipc/output/.tipc-history.sqlite";
 
 // `repo_root`/test_tipc/output/.tipc-history.sqlite; "" = the repository around the current directory.
 std::string default_history_path(const std::string& repo_root = "");

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/locations.h"
 #include "core/text.h"
 #include "plan/shell_words.h"
 
@@ -85,7 +86,7 @@ Result<ChainStart> start_chain_plan(const ChainLines& lines, const PlanOptions& 
   plan.mode = options.mode;
   plan.compat = options.rules->reproduces_reference();
   plan.run_dir = options.run_dir;
-  plan.output_dir = fmt::format("test_tipc/output/{}/{}", plan.model_name, mode);
+  plan.output_dir = fmt::format("{}/{}/{}", kOutputTree, plan.model_name, mode);
   plan.results_log = plan.output_dir + "/" + chain.status_logs.front();
   // common_func.sh's status_check of these runners: the model name, then the command.
   plan.status_line = "\x1b[33m {status_word} with command - {model_name} - {command}!  \x1b[0m";

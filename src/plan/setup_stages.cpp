@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/locations.h"
 #include "plan/path_relation.h"
 #include "plan/setup_action.h"
 #include "plan/shell_words.h"
@@ -124,7 +125,7 @@ Stage setup_stage(const SetupGroup& group, int number, const Plan& plan, const S
   for (const auto& call : group.calls) stage.argv.push_back(call.word);
   stage.results_log.command = join_shell_words(stage.argv);
   stage.results_log.shell_text = stage.results_log.command;
-  const std::string dir = plan.output_dir.empty() ? "test_tipc/output" : plan.output_dir;
+  const std::string dir = plan.output_dir.empty() ? std::string(kOutputTree) : plan.output_dir;
   stage.log = fmt::format("{}/setup_{}.log", dir, number);
   stage.results_log.status_log = stage.log;
   stage.unsupported = group_refusal(group, options);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "config/positions.h"
+#include "core/locations.h"
 #include "core/text.h"
 #include "plan/data_flow.h"
 #include "plan/shell_words.h"
@@ -24,7 +25,8 @@ namespace {
 std::string own_output_dir(const std::string& model_name, const std::string& mode) {
   const bool one_component =
       !model_name.empty() && model_name != "." && model_name != ".." && model_name.find('/') == std::string::npos;
-  return one_component ? fmt::format("test_tipc/output/{}/{}", model_name, mode) : "test_tipc/output/" + mode;
+  return one_component ? fmt::format("{}/{}/{}", kOutputTree, model_name, mode)
+                       : fmt::format("{}/{}", kOutputTree, mode);
 }
 
 // A path as the trace names it (repository-relative, or absolute) made relative to the

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/locations.h"
+
 namespace tipc::run {
 namespace fs = std::filesystem;
 namespace {
@@ -16,7 +18,7 @@ plan::Plan prepare_plan(const std::string& config, const std::string& mode) {
   stage.kind = plan::StageKind::kOther;
   stage.argv = {"bash", "test_tipc/prepare.sh", fs::absolute(config).string(), mode};
   stage.cwd = ".";
-  stage.log = "test_tipc/output/prepare.log";
+  stage.log = fmt::format("{}/prepare.log", kOutputTree);
   plan::Plan plan;
   plan.config_path = config;
   plan.mode = mode;

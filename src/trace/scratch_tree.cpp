@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/locations.h"
 #include "trace/bash_env.h"
 #include "trace/stand_ins.h"
 
@@ -40,7 +41,7 @@ std::vector<std::string> shadow_directories(const fs::path& root) {
     const auto name = it->path().filename().string();
     const auto relative = it->path().lexically_relative(root).generic_string();
     // Training output would change the runner's decisions; plans assume none (docs/reference-runner.md#the-recorded-corpus).
-    if (name.starts_with(".") || relative == "test_tipc/output") {
+    if (name.starts_with(".") || relative == kOutputTree) {
       it.disable_recursion_pending();
       continue;
     }
