@@ -19,13 +19,6 @@ using test::slurp;
 
 class BaselineVerdict : public test::FakeRepoTest {
  protected:
-  // The fake chain with an eval that prints `top1: VALUE`.
-  void eval_prints_top1(const std::string& value) {
-    std::string config = test::fake_config();
-    const std::string eval = "eval:eval.py --record rec.txt --fail-if-missing eval-ok";
-    config.replace(config.find(eval), eval.size(), "eval:eval.py --print top1:" + value);
-    repo_.write("test_tipc/configs/fake.txt", config);
-  }
   std::string report(const char* name) const { return slurp((output() / name).string()); }
   nlohmann::json report_json() const { return nlohmann::json::parse(report("report.json")); }
   std::string history_verdict(std::int64_t run) const {

@@ -17,13 +17,6 @@ namespace fs = std::filesystem;
 
 class HistoryRecording : public test::FakeRepoTest {
  protected:
-  // The fake chain with an eval that prints `top1: VALUE`.
-  void eval_prints_top1(const std::string& value) {
-    std::string config = test::fake_config();
-    const std::string eval = "eval:eval.py --record rec.txt --fail-if-missing eval-ok";
-    config.replace(config.find(eval), eval.size(), "eval:eval.py --print top1:" + value);
-    repo_.write("test_tipc/configs/fake.txt", config);
-  }
   std::string history() const { return (repo_.path() / "test_tipc/output/.tipc-history.sqlite").string(); }
 };
 

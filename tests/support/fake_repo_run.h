@@ -45,6 +45,13 @@ class FakeRepoTest : public ::testing::Test {
     config.erase(config.find("pact_train:null\n"), 16);
     repo_.write("test_tipc/configs/" + name, config);
   }
+  // The fake chain with an eval that prints `top1: VALUE` (a figure the gate and the history take).
+  void eval_prints_top1(const std::string& value) {
+    std::string config = fake_config();
+    const std::string eval = "eval:eval.py --record rec.txt --fail-if-missing eval-ok";
+    config.replace(config.find(eval), eval.size(), "eval:eval.py --print top1:" + value);
+    repo_.write("test_tipc/configs/fake.txt", config);
+  }
   // Lines the fake stages wrote with --record rec.txt: one per stage that ran to its end.
   int records() const {
     std::ifstream in(repo_.path() / "rec.txt");
