@@ -125,7 +125,8 @@ def plan_run(tipc, repo, plan_from, cache, **env_extra):
         argv += ["--dialect", DIALECT]
     wall, code, out, cpu = run_measured(argv, repo, env)
     if code != 0:
-        sys.exit(f"--plan-from {plan_from}: tipc-run exited {code}:\n{out[-3000:]}")
+        problems = [line for line in out.splitlines() if "error" in line and "reported errors" not in line]
+        sys.exit(f"--plan-from {plan_from} ({env_extra or 'default TMPDIR'}): tipc-run exited {code}:\n" + "\n".join(problems[:20]))
     return {"wall": wall, "cpu": cpu, "output": out}
 
 

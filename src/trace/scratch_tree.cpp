@@ -2,6 +2,7 @@
 
 #include <linux/magic.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -64,17 +65,36 @@ bool is_writable_tmpfs(const char* directory) {
          access(directory, W_OK | X_OK) == 0;
 }
 
-// Where scratch trees go: $TMPDIR when it is set; else a memory file system when there is
-// one, because a trace creates and removes a few hundred files and on ext4 the inode
+// Whether a user other than its owner can reach `directory`: every directory from it up to
+// the root lets others pass (o+x). A root tipc-run's sandbox runs as another user
+// (sandbox.cpp), which must reach the scratch tree it is handed: a private $TMPDIR (0700, as
+// `mktemp -d` and per-user temp directories make them) or root's XDG_RUNTIME_DIR does not.
+bool reachable_by_others(const fs::path& directory) {
+  std::error_code ec;
+  for (fs::path dir = fs::canonical(directory, ec); !ec && !dir.empty(); dir = dir.parent_path()) {
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0 || (info.st_mode & S_IXOTH) == 0) return false;
+    if (dir == dir.root_path()) return true;
+  }
+  return false;
+}
+
+// Usable as the scratch trees' parent: reachable by the sandbox's user when tipc-run is root.
+bool usable_parent(const char* directory) {
+  return directory != nullptr && *directory != '\0' && (geteuid() != 0 || reachable_by_others(directory));
+}
+
+// Where scratch trees go: $TMPDIR when it is set (and usable); else a memory file system when
+// there is one, because a trace creates and removes a few hundred files and on ext4 the inode
 // allocator's scan past recently deleted inodes then costs more than the runner itself
 // (bench/RESULTS.md, trace cost); else the system's temp directory.
 fs::path scratch_parent() {
-  if (const char* tmpdir = std::getenv("TMPDIR"); tmpdir != nullptr && *tmpdir != '\0') return tmpdir;
+  if (const char* tmpdir = std::getenv("TMPDIR"); usable_parent(tmpdir)) return tmpdir;
   const char* const candidates[] = {std::getenv("XDG_RUNTIME_DIR"), "/dev/shm"};
   for (const char* candidate : candidates) {
-    if (is_writable_tmpfs(candidate)) return candidate;
+    if (is_writable_tmpfs(candidate) && usable_parent(candidate)) return candidate;
   }
-  return fs::temp_directory_path();
+  return "/tmp";  // not fs::temp_directory_path(), which is $TMPDIR again
 }
 
 }  // namespace

@@ -250,6 +250,27 @@ TEST(Tracer, TheSandboxKeepsTheRunnerInsideItsScratchTreeAndOffTheNetwork) {
   close(listener);
 }
 
+// A private $TMPDIR (0700, as `mktemp -d` makes it): a root tipc-run's sandbox runs as another
+// user, which cannot reach a scratch tree there, so the trees go elsewhere; every trace
+// failed with "bwrap: Can't find source path ...: Permission denied" before.
+TEST(Tracer, APrivateTmpdirDoesNotKeepTheSandboxFromItsScratchTree) {
+  if (!choose_sandbox(Isolation::bwrap))
+    GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) is missing or does not work here";
+  test::TempDir private_tmp;
+  fs::permissions(private_tmp.path(), fs::perms::owner_all, fs::perm_options::replace);
+  const char* saved = std::getenv("TMPDIR");
+  const std::string kept = saved ? saved : "";
+  ::setenv("TMPDIR", private_tmp.path().c_str(), 1);
+  FakeRepo repo("python3.7 tools/train.py > test_tipc/out.log 2>&1\n");
+  const auto trace = trace_runner(repo.request(Isolation::bwrap));
+  if (saved)
+    ::setenv("TMPDIR", kept.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
+  ASSERT_TRUE(trace) << trace.error().str();
+  EXPECT_EQ(trace->calls.size(), 1u);
+}
+
 // `python:/usr/bin/python3`: the runner starts the interpreter by its path, past PATH.
 TEST(Tracer, AnAbsoluteInterpreterIsReplacedByTheStandInInsideTheSandbox) {
   FakeRepo repo("/usr/bin/python3 -c 'import sys; sys.exit(3)' > test_tipc/out.log 2>&1 || exit 9\npython3 other.py\n");
