@@ -1,10 +1,17 @@
 #include "cli/run_exit_code.h"
 
+#include <iostream>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
 
 namespace tipc::cli {
+
+int report_error(const Error& error) {
+  std::cerr << "tipc-run: error: " << error.str() << '\n';
+  return error.exit_code;
+}
 
 int gated_exit_code(int run_code, int gate_code, std::ostream& out) {
   if (gate_code == kExitPassed || (run_code != kExitPassed && run_code != kExitRegressed)) return run_code;

@@ -3,7 +3,12 @@
 // same as `git bisect run` reads it (--bisect).
 #include <ostream>
 
+#include "core/error.h"
+
 namespace tipc::cli {
+
+// "tipc-run: error: ..." on stderr, and the error's exit code: how a run ends on an error.
+int report_error(const Error& error);
 
 // The run's exit code, or kExitRegressed when the run passed and its comparison with the
 // baseline found a failing regression (the verdict says so where the semantics say a verdict;

@@ -217,10 +217,6 @@ Result<void> read_earlier_runs(const std::string& repo_root, bool resume, const 
 int run_plans(const std::vector<plan::Plan>& plans, const std::vector<plan::Plan>& whole_plans, const Project& project,
               const Options& options, const run::ConfigsLeftOut& left_out, run::ConfigCount configs) {
   set_up_debug_log(options.verbose);
-  auto report_error = [](const Error& e) {
-    std::cerr << "tipc-run: error: " << e.str() << '\n';
-    return e.exit_code;
-  };
   // Before anything is written: another run on these output directories finishes first.
   const auto locks = lock_outputs(plans, project, options);
   if (!locks) return report_error(locks.error());

@@ -15,11 +15,6 @@
 namespace tipc::cli {
 namespace {
 
-int report_error(const Error& error) {
-  std::cerr << "tipc-run: error: " << error.str() << '\n';
-  return error.exit_code;
-}
-
 // The plans as planned, for the reports (they describe the plans whole): a copy where --only
 // or -k will cut stages out of `plans`, else `plans` themselves (a copy of a 1000-stage plan
 // is 2.5 MB, held for the whole run).
