@@ -139,7 +139,7 @@ Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& input
     return fail(Error::plain(problem));
   const std::string stand_in = stand_in_binary();
   for (const auto& name : recorded_programs(interpreter)) fs::create_symlink(stand_in, tree->bin() / name, ec);
-  for (const auto& name : no_op_programs()) fs::create_symlink("/bin/true", tree->bin() / name, ec);
+  for (const auto& name : unrecorded_programs()) fs::create_symlink(stand_in, tree->bin() / name, ec);
   for (const auto& program : housekeeping_programs()) fs::create_symlink(stand_in, tree->bin() / program.program, ec);
   if (ec) return fail(Error::plain("cannot place the stand-ins in " + tree->bin().string() + ": " + ec.message()));
   if (auto problem = write_file(tree->unpack_script(), unpacking_stand_in_script()); !problem.empty()) {

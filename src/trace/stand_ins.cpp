@@ -28,6 +28,12 @@ const std::vector<std::string>& no_op_programs() {
   return names;
 }
 
+std::vector<std::string> unrecorded_programs() {
+  std::vector<std::string> names = no_op_programs();
+  names.emplace_back("cat");
+  return names;
+}
+
 const std::vector<Housekeeping>& housekeeping_programs() {
   static const std::vector<Housekeeping> programs = {
       {"mkdir", "real"}, {"rm", "real"},    {"cp", "real"},      {"mv", "real"},    {"ln", "real"}, {"wget", "none"},
@@ -42,11 +48,14 @@ bool writes_a_log(const std::string& program) {
                      [&](const Housekeeping& h) { return h.action == "log" && h.program == name; });
 }
 
-std::string housekeeping_table() {
+std::string stand_in_actions() {
   std::string table;
-  for (const auto& [program, action] : housekeeping_programs()) {
+  const auto add = [&](const std::string& program, const std::string& action) {
     table += (table.empty() ? "" : ":") + program + "=" + action;
-  }
+  };
+  for (const auto& [program, action] : housekeeping_programs()) add(program, action);
+  for (const auto& program : no_op_programs()) add(program, "quiet");
+  add("cat", "cat");
   return table;
 }
 

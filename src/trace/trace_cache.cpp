@@ -51,8 +51,8 @@ std::string trace_cache_key(const TraceRequest& request, const RepoInputs& input
     key.field(value);
   }
   key.list(recorded_programs(request.interpreter));
-  key.list(no_op_programs());
-  key.field(housekeeping_table());
+  key.list(unrecorded_programs());
+  key.field(stand_in_actions());
   key.field(unpacking_stand_in_script());
   key.list(inputs.directories);
   key.field(std::to_string(inputs.files.size()));

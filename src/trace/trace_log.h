@@ -11,7 +11,7 @@
 
 namespace tipc::trace {
 
-// One record of trace/stand_in_main.cpp, as written.
+// One record of stand_in/main.cpp, as written.
 struct RawCall {
   bool housekeeping = false;  // tagged "H": a housekeeping program (mkdir, wget, tar, ...)
   std::string program;

@@ -45,7 +45,7 @@ Environment start_environment(const ScratchTree& tree, const TraceRequest& reque
                        {"TIPC_TRACE_MODEL", request.model_name},
                        {"TIPC_TRACE_REPO", tree.repo().string()},
                        {"TIPC_TRACE_STAND_IN", stand_in_binary()},
-                       {"TIPC_TRACE_HOUSEKEEPING", housekeeping_table()},
+                       {"TIPC_TRACE_ACTIONS", stand_in_actions()},
                        {"TIPC_TRACE_UNPACK", tree.unpack_script().string()},
                        {"TIPC_TRACE_EVAL", ""}};
   if (request.failing_call) {
