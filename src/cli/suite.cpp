@@ -6,7 +6,6 @@
 #include <map>
 #include <ostream>
 #include <set>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -23,6 +22,7 @@
 #include "run/confinement.h"
 #include "run/run_verdict.h"
 #include "setup/offline_downloads.h"
+#include "trace/tracer.h"
 
 namespace tipc::cli {
 namespace fs = std::filesystem;
@@ -116,8 +116,8 @@ plan::SuitePlanRequest suite_plan_request(const Project& project, const SuiteReq
   request.dialect_error = project.dialect_error;
   request.dialect_sure = !project.dialect_error && project.dialect_choice.doubt.empty();
   request.strict = given.strict;
-  const int jobs = given.jobs.value_or(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  request.trace = {project.trace_env, trace_cache_directory(), jobs, {running_binary(), given.offline, {}}};
+  request.trace = {project.trace_env, trace_cache_directory(), trace::trace_jobs(given.jobs),
+                   {running_binary(), given.offline, {}}};
   return request;
 }
 

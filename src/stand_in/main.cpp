@@ -8,7 +8,7 @@
 // TIPC_TRACE_ACTIONS (trace/stand_ins.h) says what it does when started under another name.
 // A housekeeping program's call is recorded tagged "H" instead of "C", then the stand-in does
 // what the trace needs: runs the system's program ("real": mkdir, rm, cp, mv, ln inside the
-// scratch tree), copies its input as tee does ("log": the record names the pipe its input
+// scratch tree; `mkdir -p` it does itself), copies its input as tee does ("log": the record names the pipe its input
 // came from, which names the log), nothing ("none": a download), or the unpacking script
 // ("unpack": tar, unzip, git). Those calls are not counted by status probes and make no
 // train.log. Not recorded at all: "quiet" (sleep, pip, nvidia-smi: exit 0) and "cat".
@@ -176,6 +176,7 @@ int act_as_housekeeping(const char* action, const char* name, int argc, char* co
   if (equal(action, "none")) return 0;
   if (equal(action, "unpack")) return unpack(name, argc, argv, envp);
   if (equal(action, "log")) return copy_like_tee(argc, argv, envp);
+  if (equal(name, "mkdir")) return make_like_mkdir(argc, argv, envp);
   return run_system_program(name, argv, envp);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <thread>
 
@@ -289,6 +290,23 @@ std::vector<Result<Trace>> trace_each_call_failing(const TraceRequest& request, 
   std::vector<TraceRequest> probes(calls, request);
   for (std::size_t n = 0; n < calls; ++n) probes[n].failing_call = n;
   return trace_runners(probes, jobs);
+}
+
+int trace_jobs(std::optional<int> given, unsigned cores, std::optional<std::uint64_t> available_bytes) {
+  std::uint64_t jobs = given && *given > 0 ? static_cast<std::uint64_t>(*given) : 2ull * std::max(1u, cores);
+  if (available_bytes) jobs = std::min(jobs, *available_bytes / kTraceMemoryBytes);
+  return static_cast<int>(std::max<std::uint64_t>(jobs, 1));
+}
+
+int trace_jobs(std::optional<int> given) {
+  std::optional<std::uint64_t> available;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name, unit;
+  std::uint64_t kilobytes = 0;
+  while (meminfo >> name >> kilobytes >> unit) {
+    if (name == "MemAvailable:") available = kilobytes * 1024;
+  }
+  return trace_jobs(given, std::thread::hardware_concurrency(), available);
 }
 
 std::vector<Result<Trace>> trace_runners(const std::vector<TraceRequest>& requests, int jobs) {

@@ -155,6 +155,21 @@ TEST_F(StandIn, NoOpsSucceedAtOnceWithoutARecordAndHousekeepingRunsAfterItsRecor
   EXPECT_EQ(recorded[0].args, (std::vector<std::string>{"-p", "d/e"}));
 }
 
+TEST_F(StandIn, MkdirMakesParentsItselfAndHandsTheRestToTheSystemsMkdir) {
+  dir_.write("file", "");
+  const auto r = run(R"(mkdir -p a/b/c x/y && echo made
+mkdir -p a/b/c && echo again
+mkdir -p file/sub; echo rc=$?
+mkdir plain && mkdir plain; echo rc=$?
+mkdir -p ''; echo rc=$?)");
+  EXPECT_EQ(r.out, "made\nagain\nrc=1\nrc=1\nrc=1\n");
+  EXPECT_TRUE(fs::is_directory(dir_.path() / "a/b/c") && fs::is_directory(dir_.path() / "x/y"));
+  EXPECT_TRUE(fs::is_directory(dir_.path() / "plain"));
+  EXPECT_NE(r.err.find("mkdir: cannot create directory 'file': Not a directory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("mkdir: cannot create directory 'plain': File exists"), std::string::npos) << r.err;
+  EXPECT_EQ(calls().size(), 6u) << "each recorded, for the setup replay";
+}
+
 TEST_F(StandIn, AStatusProbeFailsTheNthCallAlone) {
   const auto r = run("python3 a; echo $?; python3 b; echo $?; python3 c; echo $?", "",
                      {"TIPC_TRACE_FAIL_CALL=1", "TIPC_TRACE_CALL_COUNTER=" + (dir_.path() / "count").string()});

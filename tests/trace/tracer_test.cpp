@@ -350,6 +350,17 @@ TEST(Tracer, ManyTracesInParallelKeepTheRequestsOrder) {
   }
 }
 
+TEST(Tracer, TracesRunTwiceTheCoresAtOnceOrTheGivenJobsWithinTheMemory) {
+  const std::uint64_t plenty = 64ull << 30;
+  EXPECT_EQ(trace_jobs(std::nullopt, 2, plenty), 4) << "a trace waits on its processes half the time";
+  EXPECT_EQ(trace_jobs(std::nullopt, 0, plenty), 2) << "an unknown core count is one core";
+  EXPECT_EQ(trace_jobs(32, 2, plenty), 32) << "-j applies to tracing";
+  EXPECT_EQ(trace_jobs(32, 2, 5 * kTraceMemoryBytes + 1), 5) << "bounded by the memory available";
+  EXPECT_EQ(trace_jobs(std::nullopt, 16, kTraceMemoryBytes / 2), 1) << "at least one";
+  EXPECT_EQ(trace_jobs(0, 2, std::nullopt), 4) << "no -j of 0; no memory figure bounds nothing";
+  EXPECT_GE(trace_jobs(std::nullopt), 1);
+}
+
 TEST(TraceJson, RoundTripsEveryField) {
   Trace trace;
   trace.runner = "r.sh";
