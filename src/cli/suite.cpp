@@ -116,8 +116,8 @@ plan::SuitePlanRequest suite_plan_request(const Project& project, const SuiteReq
   request.dialect_error = project.dialect_error;
   request.dialect_sure = !project.dialect_error && project.dialect_choice.doubt.empty();
   request.strict = given.strict;
-  request.trace = {project.trace_env, trace_cache_directory(), trace::trace_jobs(given.jobs),
-                   {running_binary(), given.offline, {}}};
+  request.trace = {
+      project.trace_env, trace_cache_directory(), trace::trace_jobs(given.jobs), {running_binary(), given.offline, {}}};
   return request;
 }
 

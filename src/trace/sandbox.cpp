@@ -88,20 +88,9 @@ Result<Sandbox> choose_sandbox(Isolation isolation) {
                             "; install the Debian package bubblewrap (it needs unprivileged user namespaces)"};
 }
 
-Result<void> hand_over_to_sandbox(const Sandbox& sandbox, const std::string& writable) {
-  if (!sandbox.bwrap || geteuid() != 0) return {};
-  std::error_code ec;
-  auto give = [&](const fs::path& path) -> Result<void> {
-    if (lchown(path.c_str(), kSandboxId, kSandboxId) == 0) return {};
-    return fail(Error::plain("cannot hand " + path.string() + " to the trace sandbox: " + errno_text(errno)));
-  };
-  TRY(give(writable));
-  for (auto it = fs::recursive_directory_iterator(writable, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    TRY(give(it->path()));
-  }
-  if (ec) return fail(Error::plain("cannot hand " + writable + " to the trace sandbox: " + ec.message()));
-  return {};
+std::optional<unsigned> scratch_owner(const Sandbox& sandbox) {
+  if (!sandbox.bwrap || geteuid() != 0) return std::nullopt;
+  return kSandboxId;
 }
 
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,

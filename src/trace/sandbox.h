@@ -17,6 +17,7 @@
 // prevent writes outside the scratch directory through absolute or parent paths, network
 // access by programs other than the no-op downloaders (wget, curl, git, pip), nor
 // processes that leave the process group (setsid) from outliving the trace.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,9 @@ struct FileBind {
   std::string source, target;
 };
 
-// Makes `writable` (a directory tipc-run made) the sandbox user's, so that the runner can
-// write there when tipc-run is root and the runner is not; nothing to do otherwise.
-Result<void> hand_over_to_sandbox(const Sandbox& sandbox, const std::string& writable);
+// Who must own the directory the runner writes to: the sandbox's user when tipc-run is root
+// and the runner is not (bwrap); nullopt when the runner runs as tipc-run's own user.
+std::optional<unsigned> scratch_owner(const Sandbox& sandbox);
 
 // argv wrapped for the sandbox; `writable` is the one directory the command may write to,
 // `binds` the only other files it sees beside the system directories.

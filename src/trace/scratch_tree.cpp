@@ -1,7 +1,10 @@
 #include "trace/scratch_tree.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <stdlib.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -9,6 +12,7 @@
 #include <cerrno>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "core/locations.h"
 #include "trace/bash_env.h"
@@ -30,27 +34,6 @@ Result<std::string> read_bytes(const fs::path& path, const std::string& what) {
 }
 
 bool is_script(const fs::path& path) { return path.extension() == ".sh" || path.extension() == ".py"; }
-
-// Directories that exist in the repository, so the runner's `cd` and directory checks see them.
-std::vector<std::string> shadow_directories(const fs::path& root) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-  for (; !ec && it != end && out.size() < kShadowLimit; it.increment(ec)) {
-    std::error_code entry_ec;
-    if (it->is_symlink(entry_ec) || !it->is_directory(entry_ec)) continue;
-    const auto name = it->path().filename().string();
-    const auto relative = it->path().lexically_relative(root).generic_string();
-    // Training output would change the runner's decisions; plans assume none (docs/reference-runner.md#the-recorded-corpus).
-    if (name.starts_with(".") || relative == kOutputTree) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it.depth() + 1 >= kShadowDepth) it.disable_recursion_pending();
-    out.push_back(relative);
-  }
-  return out;
-}
 
 std::string write_file(const fs::path& path, const std::string& bytes) {
   fs::create_directories(path.parent_path());
@@ -97,9 +80,89 @@ fs::path scratch_parent() {
   return "/tmp";  // not fs::temp_directory_path(), which is $TMPDIR again
 }
 
+// While alive, the calling thread creates files as `owner`: setfsuid and setfsgid change the
+// file-system ids of this thread alone (Linux keeps credentials per thread, and glibc does
+// not pass these two on to the other threads as it does setuid), so the other traces'
+// threads keep root's. Created that way, the tree needs no chown of each entry afterwards.
+class CreatingAs {
+ public:
+  explicit CreatingAs(std::optional<unsigned> owner) : active_(owner && geteuid() == 0) {
+    if (!active_) return;
+    setfsgid(*owner);
+    setfsuid(*owner);
+    // setfsuid answers the previous id: asking again with an invalid one reads the current.
+    ok_ = static_cast<unsigned>(setfsuid(static_cast<uid_t>(-1))) == *owner &&
+          static_cast<unsigned>(setfsgid(static_cast<gid_t>(-1))) == *owner;
+  }
+  ~CreatingAs() {
+    if (!active_) return;
+    setfsuid(0);
+    setfsgid(0);
+  }
+  CreatingAs(const CreatingAs&) = delete;
+  CreatingAs& operator=(const CreatingAs&) = delete;
+  bool ok() const { return !active_ || ok_; }
+
+ private:
+  bool active_ = false;
+  bool ok_ = false;
+};
+
+Result<void> fill(const ScratchTree& tree, const RepoInputs& inputs, const std::string& interpreter);
+
+constexpr int kRemoveDepth = 64;
+
+// Removes what the directory `name` (relative to `parent`) holds, by the entries' types as
+// the directory lists them, without the stat of each entry that std::filesystem::remove_all
+// makes: a trace's tree holds every shadowed directory of the repository, thousands in a
+// large one. Never follows a link. Whether it emptied the directory.
+bool remove_entries(int parent, const char* name, int depth) {
+  const int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  DIR* dir = fdopendir(fd);
+  if (dir == nullptr) {
+    close(fd);
+    return false;
+  }
+  bool emptied = true;
+  while (const dirent* entry = readdir(dir)) {
+    const std::string_view entry_name = entry->d_name;
+    if (entry_name == "." || entry_name == "..") continue;
+    if (entry->d_type == DT_DIR) {
+      emptied = depth < kRemoveDepth && remove_entries(fd, entry->d_name, depth + 1) &&
+                unlinkat(fd, entry->d_name, AT_REMOVEDIR) == 0 && emptied;
+    } else {
+      emptied = entry->d_type != DT_UNKNOWN && unlinkat(fd, entry->d_name, 0) == 0 && emptied;
+    }
+  }
+  closedir(dir);
+  return emptied;
+}
+
 }  // namespace
 
-Result<RepoInputs> collect_inputs(const TraceRequest& request) {
+std::vector<std::string> shadow_directories(const std::string& repo_root) {
+  const fs::path root(repo_root);
+  std::vector<std::string> out;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end && out.size() < kShadowLimit; it.increment(ec)) {
+    std::error_code entry_ec;
+    if (it->is_symlink(entry_ec) || !it->is_directory(entry_ec)) continue;
+    const auto name = it->path().filename().string();
+    const auto relative = it->path().lexically_relative(root).generic_string();
+    // Training output would change the runner's decisions; plans assume none (docs/reference-runner.md#the-recorded-corpus).
+    if (name.starts_with(".") || relative == kOutputTree) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it.depth() + 1 >= kShadowDepth) it.disable_recursion_pending();
+    out.push_back(relative);
+  }
+  return out;
+}
+
+Result<RepoInputs> collect_inputs(const TraceRequest& request, std::vector<std::string> directories) {
   RepoInputs inputs;
   const fs::path root(request.repo_root);
   const fs::path runner = root / request.runner;
@@ -114,38 +177,62 @@ Result<RepoInputs> collect_inputs(const TraceRequest& request) {
   }
   inputs.config_path = (fs::path(request.run_dir) / request.config_arg).lexically_normal().generic_string();
   inputs.files[inputs.config_path] = TRY(read_bytes(root / inputs.config_path, "config"));
-  inputs.directories = shadow_directories(root);
+  inputs.directories = std::move(directories);
   return inputs;
 }
 
 ScratchTree::~ScratchTree() {
+  if (remove_entries(AT_FDCWD, root_.c_str(), 0)) rmdir(root_.c_str());
   std::error_code ec;
-  fs::remove_all(root_, ec);
+  fs::remove_all(root_, ec);  // whatever the fast way left (deeper than kRemoveDepth, no d_type)
 }
 
-Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& inputs, const std::string& interpreter) {
+Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& inputs, const std::string& interpreter,
+                                                         std::optional<unsigned> owner) {
   std::string pattern = (scratch_parent() / "tipc-trace-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr)
     return fail(Error::plain("cannot make a scratch directory: " + errno_text(errno)));
   std::unique_ptr<ScratchTree> tree(new ScratchTree(fs::canonical(pattern)));
-  std::error_code ec;
-  for (const auto& directory : inputs.directories) fs::create_directories(tree->repo() / directory, ec);
-  for (const auto& dir : {tree->repo(), tree->bin(), tree->home(), tree->tmp()}) fs::create_directories(dir, ec);
-  if (ec) return fail(Error::plain("cannot fill the scratch directory " + tree->root().string() + ": " + ec.message()));
-  for (const auto& [path, bytes] : inputs.files) {
-    if (auto problem = write_file(tree->repo() / path, bytes); !problem.empty()) return fail(Error::plain(problem));
+  // Made by tipc-run in a directory the owner may not write to, then given to it.
+  if (owner && geteuid() == 0 && lchown(tree->root().c_str(), *owner, *owner) != 0) {
+    return fail(Error::plain("cannot hand " + tree->root().string() + " to the trace sandbox: " + errno_text(errno)));
   }
-  if (auto problem = write_file(tree->bash_env(), bash_env_script()); !problem.empty())
-    return fail(Error::plain(problem));
-  const std::string stand_in = stand_in_binary();
-  for (const auto& name : recorded_programs(interpreter)) fs::create_symlink(stand_in, tree->bin() / name, ec);
-  for (const auto& name : unrecorded_programs()) fs::create_symlink(stand_in, tree->bin() / name, ec);
-  for (const auto& program : housekeeping_programs()) fs::create_symlink(stand_in, tree->bin() / program.program, ec);
-  if (ec) return fail(Error::plain("cannot place the stand-ins in " + tree->bin().string() + ": " + ec.message()));
-  if (auto problem = write_file(tree->unpack_script(), unpacking_stand_in_script()); !problem.empty()) {
-    return fail(Error::plain(problem));
-  }
+  const CreatingAs creating(owner);
+  if (!creating.ok()) return fail(Error::plain("cannot create the scratch directory as the trace sandbox's user"));
+  TRY(fill(*tree, inputs, interpreter));
   return tree;
 }
+
+namespace {
+
+Result<void> fill(const ScratchTree& tree, const RepoInputs& inputs, const std::string& interpreter) {
+  std::error_code ec;
+  for (const auto& dir : {tree.repo(), tree.bin(), tree.home(), tree.tmp()}) fs::create_directories(dir, ec);
+  if (ec) return fail(Error::plain("cannot fill the scratch directory " + tree.root().string() + ": " + ec.message()));
+  // Parents before children (shadow_directories walks top-down): one mkdir each, where
+  // create_directories would stat every component of every path first.
+  for (const auto& directory : inputs.directories) {
+    const auto path = tree.repo() / directory;
+    if (mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
+      return fail(Error::plain("cannot fill the scratch directory: " + path.string() + ": " + errno_text(errno)));
+    }
+  }
+  for (const auto& [path, bytes] : inputs.files) {
+    if (auto problem = write_file(tree.repo() / path, bytes); !problem.empty()) return fail(Error::plain(problem));
+  }
+  if (auto problem = write_file(tree.bash_env(), bash_env_script()); !problem.empty())
+    return fail(Error::plain(problem));
+  const std::string stand_in = stand_in_binary();
+  for (const auto& name : recorded_programs(interpreter)) fs::create_symlink(stand_in, tree.bin() / name, ec);
+  for (const auto& name : unrecorded_programs()) fs::create_symlink(stand_in, tree.bin() / name, ec);
+  for (const auto& program : housekeeping_programs()) fs::create_symlink(stand_in, tree.bin() / program.program, ec);
+  if (ec) return fail(Error::plain("cannot place the stand-ins in " + tree.bin().string() + ": " + ec.message()));
+  if (auto problem = write_file(tree.unpack_script(), unpacking_stand_in_script()); !problem.empty()) {
+    return fail(Error::plain(problem));
+  }
+  return {};
+}
+
+}  // namespace
 
 }  // namespace tipc::trace

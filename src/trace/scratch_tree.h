@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,14 @@ struct RepoInputs {
   std::string config_path;                   // relative to the repository root
 };
 
-// Reads the runner's directory files (*.sh, *.py) and the config, and lists the
-// repository's directories (not hidden ones, not test_tipc/output, at most 6 deep and 5000).
-Result<RepoInputs> collect_inputs(const TraceRequest& request);
+// The repository's directories, relative, that a scratch copy shadows empty: not hidden
+// ones, not test_tipc/output, at most 6 deep and 5000. One walk serves every trace of a
+// repository (trace_runners), which matters for a repository of thousands of directories.
+std::vector<std::string> shadow_directories(const std::string& repo_root);
+
+// Reads the runner's directory files (*.sh, *.py) and the config; `directories` are the
+// repository's, from shadow_directories.
+Result<RepoInputs> collect_inputs(const TraceRequest& request, std::vector<std::string> directories);
 
 class ScratchTree {
  public:
@@ -40,7 +46,10 @@ class ScratchTree {
   std::filesystem::path bash_env() const { return root_ / "trace/bash_env.sh"; }
   std::filesystem::path unpack_script() const { return root_ / "trace/unpack.sh"; }
 
-  static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter);
+  // Everything inside the tree is created as `owner` (uid and gid) when given and tipc-run is
+  // root: the sandbox's user, which must write there (trace/sandbox.h, scratch_owner).
+  static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter,
+                                                     std::optional<unsigned> owner = std::nullopt);
 
  private:
   explicit ScratchTree(std::filesystem::path root) : root_(std::move(root)) {}

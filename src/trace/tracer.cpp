@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cinttypes>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -238,8 +240,7 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   const auto sandbox = TRY(choose_sandbox(request.isolation));
   auto binds = TRY(interpreter_binds(request, sandbox));
   binds.insert(binds.begin(), FileBind{stand_in_binary(), stand_in_binary()});  // the sandbox sees no build tree
-  const auto tree = TRY(ScratchTree::create(inputs, request.interpreter));
-  TRY(hand_over_to_sandbox(sandbox, tree->root().string()));
+  const auto tree = TRY(ScratchTree::create(inputs, request.interpreter, scratch_owner(sandbox)));
   const auto start = start_environment(*tree, request);
   CommandSpec spec;
   spec.cwd = (tree->repo() / request.run_dir).lexically_normal().string();
@@ -273,10 +274,8 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   return trace;
 }
 
-}  // namespace
-
-Result<Trace> trace_runner(const TraceRequest& request) {
-  const auto inputs = TRY(collect_inputs(request));
+Result<Trace> trace_with(const TraceRequest& request, std::vector<std::string> directories) {
+  const auto inputs = TRY(collect_inputs(request, std::move(directories)));
   const std::string key = request.cache_dir.empty() ? "" : trace_cache_key(request, inputs);
   if (!key.empty()) {
     if (auto cached = load_cached_trace(request.cache_dir, key)) return std::move(*cached);
@@ -284,6 +283,12 @@ Result<Trace> trace_runner(const TraceRequest& request) {
   auto trace = trace_uncached(request, inputs);
   if (trace && !key.empty()) store_cached_trace(request.cache_dir, key, *trace);
   return trace;
+}
+
+}  // namespace
+
+Result<Trace> trace_runner(const TraceRequest& request) {
+  return trace_with(request, shadow_directories(request.repo_root));
 }
 
 std::vector<Result<Trace>> trace_each_call_failing(const TraceRequest& request, std::size_t calls, int jobs) {
@@ -301,19 +306,25 @@ int trace_jobs(std::optional<int> given, unsigned cores, std::optional<std::uint
 int trace_jobs(std::optional<int> given) {
   std::optional<std::uint64_t> available;
   std::ifstream meminfo("/proc/meminfo");
-  std::string name, unit;
-  std::uint64_t kilobytes = 0;
-  while (meminfo >> name >> kilobytes >> unit) {
-    if (name == "MemAvailable:") available = kilobytes * 1024;
+  for (std::string line; std::getline(meminfo, line);) {
+    std::uint64_t kilobytes = 0;
+    if (std::sscanf(line.c_str(), "MemAvailable: %" SCNu64 " kB", &kilobytes) == 1) available = kilobytes * 1024;
   }
   return trace_jobs(given, std::thread::hardware_concurrency(), available);
 }
 
 std::vector<Result<Trace>> trace_runners(const std::vector<TraceRequest>& requests, int jobs) {
+  std::map<std::string, std::vector<std::string>> directories;  // one walk a repository
+  for (const auto& request : requests) {
+    if (!directories.contains(request.repo_root))
+      directories[request.repo_root] = shadow_directories(request.repo_root);
+  }
   std::vector<std::optional<Result<Trace>>> results(requests.size());
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
-    for (std::size_t i = next++; i < requests.size(); i = next++) results[i] = trace_runner(requests[i]);
+    for (std::size_t i = next++; i < requests.size(); i = next++) {
+      results[i] = trace_with(requests[i], directories.at(requests[i].repo_root));
+    }
   };
   std::vector<std::thread> threads;
   for (int t = 1; t < std::max(jobs, 1); ++t) threads.emplace_back(work);

@@ -271,6 +271,33 @@ TEST(Tracer, APrivateTmpdirDoesNotKeepTheSandboxFromItsScratchTree) {
   EXPECT_EQ(trace->calls.size(), 1u);
 }
 
+// The scratch tree goes whatever the runner left in it: a hundred nested directories,
+// locked ones, a FIFO, a link out of the tree (not followed), the shadowed directories.
+TEST(Tracer, TheScratchTreeIsRemovedWhateverTheRunnerLeftInIt) {
+  test::TempDir scratch_parent, outside;
+  const auto kept = outside.write("keep/file.txt", "kept\n");
+  FakeRepo repo(
+      "d=deep; for i in $(seq 100); do d=$d/d; done; mkdir -p \"$d\" && echo x > \"$d/f\"\n"
+      "ln -s " +
+      outside.path().string() +
+      "/keep link_out\nmkfifo fifo\n"
+      "mkdir -p locked/inner && echo y > locked/inner/f && chmod 000 locked/inner locked\n"
+      "python3.7 tools/train.py\n");
+  fs::create_directories(repo.dir.path() / "deploy/a/b/c");
+  const char* saved = std::getenv("TMPDIR");
+  const std::string kept_tmpdir = saved ? saved : "";
+  ::setenv("TMPDIR", scratch_parent.path().c_str(), 1);
+  const auto trace = trace_runner(repo.request());
+  if (saved)
+    ::setenv("TMPDIR", kept_tmpdir.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
+  ASSERT_TRUE(trace) << trace.error().str();
+  EXPECT_EQ(trace->calls.size(), 1u);
+  EXPECT_TRUE(fs::is_empty(scratch_parent.path())) << fs::directory_iterator(scratch_parent.path())->path();
+  EXPECT_EQ(test::slurp(kept), "kept\n");
+}
+
 // `python:/usr/bin/python3`: the runner starts the interpreter by its path, past PATH.
 TEST(Tracer, AnAbsoluteInterpreterIsReplacedByTheStandInInsideTheSandbox) {
   FakeRepo repo("/usr/bin/python3 -c 'import sys; sys.exit(3)' > test_tipc/out.log 2>&1 || exit 9\npython3 other.py\n");
