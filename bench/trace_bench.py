@@ -6,11 +6,14 @@ PaddleClas's test_tipc/*.sh, *.py and its first 100 *_train_infer_python.txt con
 their paths in the repository. Then
 
   (a) cold: tipc-run test_tipc/configs lite_train_lite_infer --dry-run --plan-from runner
-      with TIPC_TRACE_CACHE an empty fresh directory (goal: <= 10 s on 2 cores);
+      with TIPC_TRACE_CACHE an empty fresh directory, default -j (goal: <= 5 s on 2 cores),
+      its wall without perf, its CPU from a second cold run under perf stat;
   (b) warm: the same again, the cache now filled;
   (a') cold again with TMPDIR set to Python's temp dir, where the scratch trees then go
        (tipc-run otherwise puts them on a tmpfs: src/trace/scratch_tree.cpp);
-  (c) for orientation: --plan-from dialect --dialect paddleclas on the same configs.
+  (c) for orientation: --plan-from dialect --dialect paddleclas on the same configs;
+  (d) cold again after adding 1,221 directories beside test_tipc/ (a repository the size of
+      PaddleOCR's), which every trace shadows.
 
 Each run's wall time and CPU, and the cold run's cost per trace. CPU is perf stat's
 task-clock, which follows every descendant: wait4's rusage does not see the processes
@@ -42,7 +45,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scheduler_bench as sched  # noqa: E402  (its makespan suite and measuring code)
-GOAL_COLD_S = 10.0
+GOAL_COLD_S = 5.0  # issue 42
 GOAL_RATIO = sched.GOAL_RATIO
 GPUS = sched.GPUS
 REPO = "PaddleClas"
@@ -71,6 +74,18 @@ def build_repository(corpus, repo, count):
 
 
 PERF = shutil.which("perf")
+EXTRA_DIRECTORIES = (20, 10, 5)  # ppocr-like: 20 modules of 10 packages of 5 leaves
+
+
+def add_directories(repo):
+    """Directories a large repository has beside test_tipc/, which every trace shadows; how many were added."""
+    added = 0
+    for a in range(EXTRA_DIRECTORIES[0]):
+        for b in range(EXTRA_DIRECTORIES[1]):
+            for c in range(EXTRA_DIRECTORIES[2]):
+                os.makedirs(os.path.join(repo, "ppocr", f"mod{a}", f"sub{b}", f"leaf{c}"))
+                added += 1 + (c == 0) + (c == 0 and b == 0)
+    return added + 1
 
 
 def fs_type(path):
@@ -83,10 +98,14 @@ def fs_type(path):
     return kind
 
 
-def run_measured(argv, cwd, env=None):
-    """wall s, exit code, output, CPU s (perf's task-clock of the process tree, else wait4's rusage)."""
+def run_measured(argv, cwd, env=None, perf=True):
+    """wall s, exit code, output, CPU s (perf's task-clock of the process tree, else wait4's rusage).
+
+    perf stat's counters follow every fork, which makes each fork dearer (perf's own locks):
+    a wall time that counts is measured with perf=False (CPU then is wait4's, tipc-run's own)."""
     counts = tempfile.NamedTemporaryFile(suffix=".perf")
-    if PERF:
+    perf = perf and PERF
+    if perf:
         argv = [PERF, "stat", "-x,", "-e", "task-clock", "-o", counts.name, "--"] + argv
     t0 = time.monotonic()
     out = tempfile.TemporaryFile()
@@ -95,7 +114,7 @@ def run_measured(argv, cwd, env=None):
     wall = time.monotonic() - t0
     out.seek(0)
     cpu = ru.ru_utime + ru.ru_stime
-    if PERF:
+    if perf:
         cpu = next(float(l.split(",")[0]) / 1000 for l in open(counts.name) if ",task-clock," in l)
     return wall, os.waitstatus_to_exitcode(status), out.read().decode(errors="replace"), cpu
 
@@ -118,12 +137,12 @@ def planned_configs(output):
     return sum(1 for line in output.splitlines() if line.startswith("# ") and f" {MODE} (" in line)
 
 
-def plan_run(tipc, repo, plan_from, cache, **env_extra):
+def plan_run(tipc, repo, plan_from, cache, perf=True, **env_extra):
     env = dict(os.environ, TIPC_TRACE_CACHE=cache, **env_extra)
     argv = [tipc, "test_tipc/configs", MODE, "--dry-run", "--plan-from", plan_from]
     if plan_from == "dialect":
         argv += ["--dialect", DIALECT]
-    wall, code, out, cpu = run_measured(argv, repo, env)
+    wall, code, out, cpu = run_measured(argv, repo, env, perf)
     if code != 0:
         problems = [line for line in out.splitlines() if "error" in line and "reported errors" not in line]
         sys.exit(f"--plan-from {plan_from} ({env_extra or 'default TMPDIR'}): tipc-run exited {code}:\n" + "\n".join(problems[:20]))
@@ -203,20 +222,28 @@ def main():
         count = build_repository(args.corpus, repo, args.configs)
         cache = os.path.join(tmp, "cache")
         os.makedirs(cache)
-        cold = plan_run(tipc, repo, "runner", cache)
+        cold = plan_run(tipc, repo, "runner", cache, perf=False)
         traces = len(os.listdir(cache))
+        cpu_cache = os.path.join(tmp, "cpu-cache")
+        os.makedirs(cpu_cache)
+        cold["cpu"] = plan_run(tipc, repo, "runner", cpu_cache)["cpu"]
         warm = plan_run(tipc, repo, "runner", cache)
         native = plan_run(tipc, repo, "dialect", "")
         disk_cache = os.path.join(tmp, "disk-cache")
         os.makedirs(disk_cache)
         on_disk = plan_run(tipc, repo, "runner", disk_cache, TMPDIR=tmp)
+        big_cache = os.path.join(tmp, "big-cache")
+        os.makedirs(big_cache)
+        big_dirs = add_directories(repo)
+        big = plan_run(tipc, repo, "runner", big_cache, perf=False)
         pieces = breakdown(build, repo)
         profile_cache = os.path.join(tmp, "profile-cache")
         os.makedirs(profile_cache)
         by_program = cpu_by_program(tipc, repo, profile_cache) if PERF else []
     with tempfile.TemporaryDirectory() as tmp:
         stages, bound, (first, second) = traced_makespan(args.corpus, tmp)
-    for name, r in (("cold", cold), ("warm", warm), ("dialect", native), ("cold on disk", on_disk)):
+    for name, r in (("cold", cold), ("warm", warm), ("dialect", native), ("cold on disk", on_disk),
+                    ("cold, many directories", big)):
         if planned_configs(r["output"]) != count:
             sys.exit(f"{name} run planned {planned_configs(r['output'])} of {count} configs:\n{r['output'][-3000:]}")
     if traces != count:
@@ -224,14 +251,16 @@ def main():
     rows = [
         (f"(a) cold: {count} configs traced, empty cache: wall", f"{cold['wall']:.2f} s",
          f"<= {GOAL_COLD_S:g} s " + ("ok" if cold["wall"] <= GOAL_COLD_S else "MISSED")),
-        ("    CPU, " + ("tipc-run and all it started (perf task-clock)" if PERF else
-                      "tipc-run and bwrap only (wait4 rusage; no perf here)"), f"{cold['cpu']:.2f} s", ""),
+        ("    CPU of a second cold run, " + ("tipc-run and all it started (perf task-clock)" if PERF else
+                                                 "tipc-run and bwrap only (wait4 rusage; no perf here)"),
+         f"{cold['cpu']:.2f} s", ""),
         ("    wall / (CPU / cores): how much of the wall was waiting for a core",
          f"{cold['wall'] / (cold['cpu'] / os.cpu_count()):.2f}", ""),
         ("    per trace: wall / CPU", f"{1000 * cold['wall'] / count:.1f} / {1000 * cold['cpu'] / count:.1f} ms", ""),
         (f"(a') cold, scratch trees in $TMPDIR={tempfile.gettempdir()} ({fs_type(tempfile.gettempdir())}): wall / CPU",
          f"{on_disk['wall']:.2f} / {on_disk['cpu']:.2f} s", ""),
         ("    (a) / (a'): wall, CPU", f"{cold['wall'] / on_disk['wall']:.2f}, {cold['cpu'] / on_disk['cpu']:.2f}", ""),
+        (f"(d) cold, the repository with {big_dirs} more directories to shadow: wall", f"{big['wall']:.2f} s", ""),
         ("(b) warm: same cache: wall / CPU", f"{warm['wall']:.2f} / {warm['cpu']:.2f} s", ""),
         ("(c) --plan-from dialect: wall / CPU", f"{native['wall']:.2f} / {native['cpu']:.2f} s", ""),
         ("cold / dialect wall", f"{cold['wall'] / native['wall']:.1f}x", ""),

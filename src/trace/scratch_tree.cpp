@@ -112,30 +112,48 @@ Result<void> fill(const ScratchTree& tree, const RepoInputs& inputs, const std::
 
 constexpr int kRemoveDepth = 64;
 
-// Removes what the directory `name` (relative to `parent`) holds, by the entries' types as
-// the directory lists them, without the stat of each entry that std::filesystem::remove_all
-// makes: a trace's tree holds every shadowed directory of the repository, thousands in a
-// large one. Never follows a link. Whether it emptied the directory.
-bool remove_entries(int parent, const char* name, int depth) {
-  const int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return false;
-  DIR* dir = fdopendir(fd);
-  if (dir == nullptr) {
-    close(fd);
-    return false;
-  }
-  bool emptied = true;
-  while (const dirent* entry = readdir(dir)) {
-    const std::string_view entry_name = entry->d_name;
-    if (entry_name == "." || entry_name == "..") continue;
-    if (entry->d_type == DT_DIR) {
-      emptied = depth < kRemoveDepth && remove_entries(fd, entry->d_name, depth + 1) &&
-                unlinkat(fd, entry->d_name, AT_REMOVEDIR) == 0 && emptied;
-    } else {
-      emptied = entry->d_type != DT_UNKNOWN && unlinkat(fd, entry->d_name, 0) == 0 && emptied;
+struct Entry {
+  std::string name;
+  unsigned char type;  // d_type
+};
+
+// A directory's entries but . and .., read whole before any is removed, by getdents64 on the
+// descriptor (opendir would also fstat it and set its flags: two more calls a directory).
+std::vector<Entry> list_entries(int fd) {
+  thread_local std::vector<char> buffer(1 << 15);
+  std::vector<Entry> entries;
+  for (ssize_t n; (n = getdents64(fd, buffer.data(), buffer.size())) > 0;) {
+    for (ssize_t offset = 0; offset < n;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(buffer.data() + offset);
+      const std::string_view name = entry->d_name;
+      if (name != "." && name != "..") entries.push_back({std::string(name), entry->d_type});
+      offset += entry->d_reclen;
     }
   }
-  closedir(dir);
+  return entries;
+}
+
+// Removes what the directory `name` (relative to `parent`; `relative` on the way down from
+// where the sweep began) holds, showing each regular file to on_file before it goes. By the
+// entries' types as the directory lists them, without the stat of each entry that
+// std::filesystem::remove_all makes: a trace's tree holds every shadowed directory of the
+// repository, thousands in a large one. Never follows a link. Whether it emptied it.
+bool sweep_entries(int parent, const char* name, const std::string& relative, int depth,
+                   const ScratchTree::FileVisitor& on_file) {
+  const int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool emptied = true;
+  for (const auto& entry : list_entries(fd)) {
+    const std::string path = relative.empty() ? entry.name : relative + "/" + entry.name;
+    if (entry.type == DT_DIR) {
+      emptied = depth < kRemoveDepth && sweep_entries(fd, entry.name.c_str(), path, depth + 1, on_file) &&
+                unlinkat(fd, entry.name.c_str(), AT_REMOVEDIR) == 0 && emptied;
+      continue;
+    }
+    if (entry.type == DT_REG && on_file) on_file(path);
+    emptied = entry.type != DT_UNKNOWN && unlinkat(fd, entry.name.c_str(), 0) == 0 && emptied;
+  }
+  close(fd);
   return emptied;
 }
 
@@ -181,8 +199,12 @@ Result<RepoInputs> collect_inputs(const TraceRequest& request, std::vector<std::
   return inputs;
 }
 
+void ScratchTree::sweep_repo(const FileVisitor& on_file) const {
+  sweep_entries(AT_FDCWD, repo().c_str(), "", 0, on_file);
+}
+
 ScratchTree::~ScratchTree() {
-  if (remove_entries(AT_FDCWD, root_.c_str(), 0)) rmdir(root_.c_str());
+  if (sweep_entries(AT_FDCWD, root_.c_str(), "", 0, nullptr)) rmdir(root_.c_str());
   std::error_code ec;
   fs::remove_all(root_, ec);  // whatever the fast way left (deeper than kRemoveDepth, no d_type)
 }

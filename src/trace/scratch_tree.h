@@ -3,6 +3,7 @@
 // shadows of the repository's directories (so that `cd deploy` works), and beside it the
 // stand-ins' PATH directory, a throw-away HOME and the trace's logs. Removed when dropped.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,6 +49,11 @@ class ScratchTree {
 
   // Everything inside the tree is created as `owner` (uid and gid) when given and tipc-run is
   // root: the sandbox's user, which must write there (trace/sandbox.h, scratch_owner).
+  // Removes the repository copy, showing each regular file in it (not a link) to on_file
+  // first, by its path relative to repo(): one walk reads what the runner left and clears it.
+  using FileVisitor = std::function<void(const std::string& relative)>;
+  void sweep_repo(const FileVisitor& on_file) const;
+
   static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter,
                                                      std::optional<unsigned> owner = std::nullopt);
 

@@ -87,24 +87,21 @@ Error runner_error(const TraceRequest& request, const std::string& what, const s
   return Error::at((fs::path(request.repo_root) / request.runner).string(), 0, "", message);
 }
 
-// Files the runner wrote with status lines (results_python.log and its siblings).
+// Files the runner wrote with status lines (results_python.log and its siblings), read as the
+// repository copy is swept away: the last look at it.
 std::vector<StatusLog> status_logs(const ScratchTree& tree, const RepoInputs& inputs, const PathMap& map) {
   std::vector<StatusLog> logs;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(tree.repo(), ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code entry_ec;
-    if (!it->is_regular_file(entry_ec) || it->is_symlink(entry_ec)) continue;
-    const auto relative = it->path().lexically_relative(tree.repo()).generic_string();
-    if (inputs.files.contains(relative)) continue;
-    const auto bytes = read_runner_file(it->path().string(), kStatusLogLimit);
-    if (!bytes) continue;
+  tree.sweep_repo([&](const std::string& relative) {
+    if (inputs.files.contains(relative)) return;
+    const auto bytes = read_runner_file((tree.repo() / relative).string(), kStatusLogLimit);
+    if (!bytes) return;
     const std::string& text = *bytes;
     if (text.find("Run successfully with command") == std::string::npos &&
         text.find("Run failed with command") == std::string::npos) {
-      continue;
+      return;
     }
     logs.push_back({relative, map.text(text)});
-  }
+  });
   std::sort(logs.begin(), logs.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   return logs;
 }
