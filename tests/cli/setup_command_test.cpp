@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "support/run_binary.h"
+#include "support/scoped_env.h"
 #include "support/temp_dir.h"
 
 namespace tipc::test {
@@ -251,25 +252,6 @@ TEST_F(SetupCommand, UsageErrorsRunNothing) {
   EXPECT_EQ(not_a_word.exit_code, 2);
   EXPECT_TRUE(contains(not_a_word.err, "a setup action is 'cd DIR && PROGRAM ARG...'")) << not_a_word.err;
 }
-
-// Sets an environment variable of this process for a scope (start_tipc passes its own on).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      ::setenv(name_, old_->c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // Alive and not a zombie.
 bool alive(pid_t pid) {

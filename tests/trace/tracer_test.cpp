@@ -15,6 +15,7 @@
 
 #include "support/fake_trace_repo.h"
 #include "support/run_binary.h"
+#include "support/scoped_env.h"
 #include "support/temp_dir.h"
 #include "trace/sandbox.h"
 #include "trace/trace_json.h"
@@ -258,15 +259,11 @@ TEST(Tracer, APrivateTmpdirDoesNotKeepTheSandboxFromItsScratchTree) {
     GTEST_SKIP() << "NOT CHECKED: bubblewrap (bwrap) is missing or does not work here";
   test::TempDir private_tmp;
   fs::permissions(private_tmp.path(), fs::perms::owner_all, fs::perm_options::replace);
-  const char* saved = std::getenv("TMPDIR");
-  const std::string kept = saved ? saved : "";
-  ::setenv("TMPDIR", private_tmp.path().c_str(), 1);
   FakeRepo repo("python3.7 tools/train.py > test_tipc/out.log 2>&1\n");
-  const auto trace = trace_runner(repo.request(Isolation::bwrap));
-  if (saved)
-    ::setenv("TMPDIR", kept.c_str(), 1);
-  else
-    ::unsetenv("TMPDIR");
+  const auto trace = [&] {
+    const test::ScopedEnv tmpdir("TMPDIR", private_tmp.path().string());
+    return trace_runner(repo.request(Isolation::bwrap));
+  }();
   ASSERT_TRUE(trace) << trace.error().str();
   EXPECT_EQ(trace->calls.size(), 1u);
 }
@@ -284,14 +281,10 @@ TEST(Tracer, TheScratchTreeIsRemovedWhateverTheRunnerLeftInIt) {
       "mkdir -p locked/inner && echo y > locked/inner/f && chmod 000 locked/inner locked\n"
       "python3.7 tools/train.py\n");
   fs::create_directories(repo.dir.path() / "deploy/a/b/c");
-  const char* saved = std::getenv("TMPDIR");
-  const std::string kept_tmpdir = saved ? saved : "";
-  ::setenv("TMPDIR", scratch_parent.path().c_str(), 1);
-  const auto trace = trace_runner(repo.request());
-  if (saved)
-    ::setenv("TMPDIR", kept_tmpdir.c_str(), 1);
-  else
-    ::unsetenv("TMPDIR");
+  const auto trace = [&] {
+    const test::ScopedEnv tmpdir("TMPDIR", scratch_parent.path().string());
+    return trace_runner(repo.request());
+  }();
   ASSERT_TRUE(trace) << trace.error().str();
   EXPECT_EQ(trace->calls.size(), 1u);
   EXPECT_TRUE(fs::is_empty(scratch_parent.path())) << fs::directory_iterator(scratch_parent.path())->path();
