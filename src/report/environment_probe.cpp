@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
+#include "core/own_command_line.h"
 #include "core/text.h"
 #include "core/version.h"
 
@@ -175,13 +176,6 @@ EnvironmentInputs environment_inputs(const std::string& repo_root, const std::ve
     }
   }
   return inputs;
-}
-
-std::vector<std::string> own_command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::vector<std::string> argv;
-  for (std::string word; std::getline(in, word, '\0');) argv.push_back(word);
-  return argv;
 }
 
 }  // namespace tipc::report

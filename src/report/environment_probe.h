@@ -34,7 +34,4 @@ InterpreterInfo probe_interpreter(const std::string& interpreter, const std::str
 EnvironmentInputs environment_inputs(const std::string& repo_root, const std::vector<plan::Plan>& plans,
                                      const std::optional<std::string>& python);
 
-// This process's argv, from /proc/self/cmdline.
-std::vector<std::string> own_command_line();
-
 }  // namespace tipc::report

@@ -15,6 +15,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "core/own_command_line.h"
 #include "run/run_marker.h"
 
 namespace tipc::run {
@@ -27,20 +28,11 @@ constexpr auto kEarlierRunGrace = std::chrono::seconds(1);
 
 std::string lock_path(const std::string& dir) { return (fs::path(dir) / kLockFileName).string(); }
 
-// This process's command line, its words joined by spaces.
-std::string own_command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\0') text.pop_back();
-  std::replace(text.begin(), text.end(), '\0', ' ');
-  return text;
-}
-
 // The holder's line and its run id, written over whatever an earlier holder left.
 void write_holder(int fd) {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   const std::string text = fmt::format("pid {}, started {:%Y-%m-%d %H:%M:%S} UTC, command: {}\n{}{}\n", getpid(),
-                                       fmt::gmtime(now), own_command_line(), kRunIdPrefix, this_run_id());
+                                       fmt::gmtime(now), own_command_line_text(), kRunIdPrefix, this_run_id());
   if (ftruncate(fd, 0) == 0) [[maybe_unused]]
     const auto n = pwrite(fd, text.data(), text.size(), 0);
 }
