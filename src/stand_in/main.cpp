@@ -92,20 +92,10 @@ int record_call(const char* log, const char* tag, int argc, char* const* argv, c
   return 70;
 }
 
-void make_directories(char* path) {
-  for (char* slash = path + 1; *slash != '\0'; ++slash) {
-    if (*slash != '/') continue;
-    *slash = '\0';
-    make_directory(path, 0755);
-    *slash = '/';
-  }
-  make_directory(path, 0755);
-}
-
 void touch_train_log(const char* directory, const char* model) {
   char path[kPathMax];
   if (!join(path, sizeof path, {directory, *model ? "/" : "", model})) return;
-  make_directories(path);
+  make_with_parents(path, 0755);
   if (!join(path, sizeof path, {directory, *model ? "/" : "", model, "/train.log"})) return;
   const long fd = open_file(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (fd >= 0) close_file(static_cast<int>(fd));

@@ -64,23 +64,6 @@ int copy_to_output(int input, const char* name) {
   }
 }
 
-// Makes path and its missing parents; whether it is a directory afterwards.
-bool make_with_parents(const char* path) {
-  char copy[4096];
-  if (*path == '\0' || !join(copy, sizeof copy, {path})) return false;
-  for (char* slash = copy + 1; *slash != '\0'; ++slash) {
-    if (*slash != '/') continue;
-    *slash = '\0';
-    make_directory(copy, 0777);
-    *slash = '/';
-  }
-  make_directory(copy, 0777);
-  const long fd = open_file(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return false;
-  close_file(static_cast<int>(fd));
-  return true;
-}
-
 }  // namespace
 
 int run_system_program(const char* name, char* const* argv, char* const* envp) {
@@ -92,6 +75,22 @@ int run_system_program(const char* name, char* const* argv, char* const* envp) {
   if (!join(path, sizeof path, {"cannot run ", name})) path[0] = '\0';
   complain("tipc-trace-stand-in", path, error);
   return 127;
+}
+
+bool make_with_parents(const char* path, int mode) {
+  char copy[4096];
+  if (*path == '\0' || !join(copy, sizeof copy, {path})) return false;
+  for (char* slash = copy + 1; *slash != '\0'; ++slash) {
+    if (*slash != '/') continue;
+    *slash = '\0';
+    make_directory(copy, mode);
+    *slash = '/';
+  }
+  make_directory(copy, mode);
+  const long fd = open_file(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  close_file(static_cast<int>(fd));
+  return true;
 }
 
 int make_like_mkdir(int argc, char* const* argv, char* const* envp) {
@@ -108,7 +107,7 @@ int make_like_mkdir(int argc, char* const* argv, char* const* envp) {
   }
   if (!parents || directories == 0) return run_system_program("mkdir", argv, envp);
   for (int i = 1; i < argc; ++i) {
-    if (argv[i][0] != '-' && !make_with_parents(argv[i])) return run_system_program("mkdir", argv, envp);
+    if (argv[i][0] != '-' && !make_with_parents(argv[i], 0777)) return run_system_program("mkdir", argv, envp);
   }
   return 0;
 }

@@ -14,6 +14,10 @@ namespace tipc::stand_in {
 // 127 after saying why when neither could be started.
 int run_system_program(const char* name, char* const* argv, char* const* envp);
 
+// Makes path and its missing parents with `mode` (less the umask); whether it is a
+// directory afterwards.
+bool make_with_parents(const char* path, int mode);
+
 // mkdir -p DIR...: each directory with its parents (mode 0777 less the umask); any other
 // form, or a path that then is no directory, goes to the system's mkdir.
 int make_like_mkdir(int argc, char* const* argv, char* const* envp);
