@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "core/spawn_as_user.h"
+
 extern char** environ;
 
 namespace tipc {
@@ -68,31 +70,40 @@ std::vector<char*> c_strings(const std::vector<std::string>& words) {
   return out;
 }
 
-// Starts the child with stdout on out_fd and stderr on err_fd (and `child_mask` as its
-// signal mask, when given); returns errno or 0.
-int spawn(const CommandSpec& spec, int out_fd, int err_fd, pid_t& pid, const sigset_t* child_mask) {
+int posix_spawn_request(const SpawnRequest& request, pid_t& pid) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-  if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, spec.cwd.c_str());
+  posix_spawn_file_actions_adddup2(&actions, request.out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, request.err_fd, 2);
+  if (request.cwd) posix_spawn_file_actions_addchdir_np(&actions, request.cwd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   short flags = POSIX_SPAWN_SETPGROUP;  // its own group: killed as one
-  if (child_mask) {
-    posix_spawnattr_setsigmask(&attributes, child_mask);
+  if (request.mask) {
+    posix_spawnattr_setsigmask(&attributes, request.mask);
     flags |= POSIX_SPAWN_SETSIGMASK;
   }
   posix_spawnattr_setflags(&attributes, flags);
-  auto args = c_strings(spec.argv);
-  std::vector<char*> env;
-  if (spec.environment) env = c_strings(*spec.environment);
-  const int error =
-      posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), spec.environment ? env.data() : environ);
+  const int error = posix_spawnp(&pid, request.argv[0], &actions, &attributes, request.argv, request.envp);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   return error;
+}
+
+// Starts the child with stdout on out_fd and stderr on err_fd (and `child_mask` as its
+// signal mask, when given), as spec.run_as when set; returns errno or 0.
+int spawn(const CommandSpec& spec, int out_fd, int err_fd, pid_t& pid, const sigset_t* child_mask) {
+  auto args = c_strings(spec.argv);
+  std::vector<char*> env;
+  if (spec.environment) env = c_strings(*spec.environment);
+  const SpawnRequest request{args.data(),
+                             spec.environment ? env.data() : environ,
+                             spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+                             out_fd,
+                             err_fd,
+                             child_mask};
+  return spec.run_as ? spawn_as_user(request, *spec.run_as, pid) : posix_spawn_request(request, pid);
 }
 
 }  // namespace
@@ -148,7 +159,10 @@ CommandOutcome run_command(const CommandSpec& spec) {
 }
 
 CommandOutcome run_command(const std::vector<std::string>& argv, double timeout_seconds) {
-  return run_command(CommandSpec{argv, "", std::nullopt, timeout_seconds, false});
+  CommandSpec spec;
+  spec.argv = argv;
+  spec.timeout_seconds = timeout_seconds;
+  return run_command(spec);
 }
 
 std::string CommandOutcome::failure() const {

@@ -1,8 +1,9 @@
 #pragma once
 // Short helper commands whose output tipc-run reads (nvidia-smi, sinfo, squeue, scancel),
-// and the traced runner (trace/tracer.h): started without a shell, stdin from /dev/null,
-// in a process group of their own, output captured up to a bound, the whole group killed
-// when they overrun their time, and what they left running in it killed when they end.
+// and the traced runner (trace/tracer.h, as the sandbox's user): started without a shell,
+// stdin from /dev/null, in a process group of their own, output captured up to a bound, the
+// whole group killed when they overrun their time, and what they left running in it killed
+// when they end.
 #include <atomic>
 #include <cstddef>
 #include <optional>
@@ -24,6 +25,10 @@ struct CommandSpec {
   // handler of the caller to pass a termination on to it: being a group of its own, the
   // child does not get the signals sent to the caller's group.
   std::atomic<int>* running_group = nullptr;
+  // Starts the child as this user and group id (tipc-run must be root): no supplementary
+  // groups, every capability set and the bounding set emptied, no_new_privs; done between
+  // clone and exec, so no helper program starts first. nullopt: as tipc-run's own user.
+  std::optional<unsigned> run_as;
 };
 
 struct CommandOutcome {

@@ -38,7 +38,10 @@ std::vector<std::string> native_stack_command(int pid) {
 void write_native_stack(int pid, const std::function<void(std::string_view)>& write, const StackDumpOptions& options) {
   const auto argv = native_stack_command(pid);
   if (argv.empty()) return;
-  CommandSpec spec{argv, "", std::nullopt, options.native_timeout_seconds, false, kNativeOutputLimit, nullptr};
+  CommandSpec spec;
+  spec.argv = argv;
+  spec.timeout_seconds = options.native_timeout_seconds;
+  spec.output_limit = kNativeOutputLimit;
   const CommandOutcome outcome = run_command(spec);
   const auto facts = read_process_facts(pid);
   write(fmt::format("tipc-run: native stack of pid {} ({}) from {}:\n", pid, facts ? facts->command : "?", argv[0]));

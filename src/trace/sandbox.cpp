@@ -16,14 +16,11 @@ namespace fs = std::filesystem;
 // Debian, which owns no file and no process of the host.
 constexpr uid_t kSandboxId = 65534;
 
-// setpriv (util-linux, essential on Debian) before bwrap when tipc-run is root: as root,
-// bwrap's user namespace would map the runner to root outside, which still owns (and so
-// reads) root's 0600 files; as nobody it owns nothing.
-std::vector<std::string> privilege_drop() {
-  if (geteuid() != 0) return {};
-  const std::string id = std::to_string(kSandboxId);
-  return {"setpriv",         "--reuid=" + id,       "--regid=" + id,  "--clear-groups",
-          "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"};
+// The user the sandbox runs as: as root, bwrap's user namespace would map the runner to root
+// outside, which still owns (and so reads) root's 0600 files; as nobody it owns nothing.
+std::optional<unsigned> user_when_root() {
+  if (geteuid() != 0) return std::nullopt;
+  return kSandboxId;
 }
 
 // The system as programs need it, read-only; a merged-/usr link stays a link.
@@ -43,9 +40,9 @@ std::vector<std::string> system_directories() {
 
 const std::vector<std::string>& bwrap_options() {
   static const std::vector<std::string> options = [] {
-    std::vector<std::string> out = privilege_drop();
-    out.insert(out.end(), {"bwrap", "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc",
-                           "--unshare-net", "--cap-drop", "ALL", "--new-session", "--die-with-parent"});
+    std::vector<std::string> out = {"bwrap",         "--unshare-user",   "--disable-userns", "--unshare-pid",
+                                    "--unshare-ipc", "--unshare-net",    "--cap-drop",       "ALL",
+                                    "--new-session", "--die-with-parent"};
     const auto system = system_directories();
     out.insert(out.end(), system.begin(), system.end());
     out.insert(out.end(), {"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"});
@@ -59,9 +56,14 @@ const CommandOutcome& bwrap_probe() {
   static CommandOutcome outcome;
   static std::once_flag once;
   std::call_once(once, [] {
-    std::vector<std::string> argv = bwrap_options();
-    argv.push_back("true");
-    outcome = run_command(CommandSpec{argv, "", std::nullopt, 10, true, 4096});
+    CommandSpec spec;
+    spec.argv = bwrap_options();
+    spec.argv.push_back("true");
+    spec.timeout_seconds = 10;
+    spec.separate_stderr = true;
+    spec.output_limit = 4096;
+    spec.run_as = user_when_root();
+    outcome = run_command(spec);
   });
   return outcome;
 }
@@ -88,9 +90,9 @@ Result<Sandbox> choose_sandbox(Isolation isolation) {
                             "; install the Debian package bubblewrap (it needs unprivileged user namespaces)"};
 }
 
-std::optional<unsigned> scratch_owner(const Sandbox& sandbox) {
-  if (!sandbox.bwrap || geteuid() != 0) return std::nullopt;
-  return kSandboxId;
+std::optional<unsigned> sandbox_user(const Sandbox& sandbox) {
+  if (!sandbox.bwrap) return std::nullopt;
+  return user_when_root();
 }
 
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,

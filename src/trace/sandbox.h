@@ -2,8 +2,8 @@
 // How a traced runner is kept from the machine (docs/internals.md, "The trace sandbox").
 //
 // bubblewrap (bwrap), with no more power than an unprivileged user: when tipc-run is root,
-// setpriv first drops to the overflow id 65534 ("nobody", which owns nothing on the host)
-// with no capabilities left in any set; bwrap then puts the runner in its own user
+// the child drops to the overflow id 65534 ("nobody", which owns nothing on the host) with
+// no capabilities left in any set before it execs bwrap (CommandSpec::run_as); bwrap then puts the runner in its own user
 // namespace (no capabilities, no further user namespaces, no_new_privs), its own PID, IPC
 // and network namespaces (loopback only) and a new terminal session, and dies with
 // tipc-run. The file system it sees is built, not inherited: the system directories (/usr,
@@ -40,11 +40,12 @@ struct FileBind {
   std::string source, target;
 };
 
-// Who must own the directory the runner writes to: the sandbox's user when tipc-run is root
-// and the runner is not (bwrap); nullopt when the runner runs as tipc-run's own user.
-std::optional<unsigned> scratch_owner(const Sandbox& sandbox);
+// The user the runner runs as (CommandSpec::run_as), and so who must own the directory it
+// writes to: the overflow id when tipc-run is root and bwrap is used; nullopt when the runner
+// runs as tipc-run's own user.
+std::optional<unsigned> sandbox_user(const Sandbox& sandbox);
 
-// argv wrapped for the sandbox; `writable` is the one directory the command may write to,
+// argv wrapped for the sandbox (to be run as sandbox_user); `writable` is the one directory the command may write to,
 // `binds` the only other files it sees beside the system directories.
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,
                                         std::vector<std::string> argv, const std::vector<FileBind>& binds = {});

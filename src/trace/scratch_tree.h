@@ -48,7 +48,7 @@ class ScratchTree {
   std::filesystem::path unpack_script() const { return root_ / "trace/unpack.sh"; }
 
   // Everything inside the tree is created as `owner` (uid and gid) when given and tipc-run is
-  // root: the sandbox's user, which must write there (trace/sandbox.h, scratch_owner).
+  // root: the sandbox's user, which must write there (trace/sandbox.h, sandbox_user).
   // Removes the repository copy, showing each regular file in it (not a link) to on_file
   // first, by its path relative to repo(): one walk reads what the runner left and clears it.
   using FileVisitor = std::function<void(const std::string& relative)>;
