@@ -203,6 +203,23 @@ void ScratchTree::sweep_repo(const FileVisitor& on_file) const {
   sweep_entries(AT_FDCWD, repo().c_str(), "", 0, on_file);
 }
 
+Result<fs::path> ScratchTree::sealed_copy(const fs::path& file) const {
+  const fs::path directory = root_ / "sealed";
+  const fs::path copy = directory / file.filename();
+  std::error_code ec;
+  if (mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST) {
+    return fail(Error::plain("cannot make " + directory.string() + ": " + errno_text(errno)));
+  }
+  fs::copy_file(file, copy, fs::copy_options::overwrite_existing, ec);
+  if (!ec)
+    fs::permissions(copy,
+                    fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
+                        fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+  if (ec) return fail(Error::plain("cannot copy " + file.string() + " to " + copy.string() + ": " + ec.message()));
+  return copy;
+}
+
 ScratchTree::~ScratchTree() {
   if (sweep_entries(AT_FDCWD, root_.c_str(), "", 0, nullptr)) rmdir(root_.c_str());
   std::error_code ec;

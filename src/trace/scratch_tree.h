@@ -47,13 +47,18 @@ class ScratchTree {
   std::filesystem::path bash_env() const { return root_ / "trace/bash_env.sh"; }
   std::filesystem::path unpack_script() const { return root_ / "trace/unpack.sh"; }
 
-  // Everything inside the tree is created as `owner` (uid and gid) when given and tipc-run is
-  // root: the sandbox's user, which must write there (trace/sandbox.h, sandbox_user).
   // Removes the repository copy, showing each regular file in it (not a link) to on_file
   // first, by its path relative to repo(): one walk reads what the runner left and clears it.
   using FileVisitor = std::function<void(const std::string& relative)>;
   void sweep_repo(const FileVisitor& on_file) const;
 
+  // A copy of `file` in the tree that the sandbox's user can run but neither change nor
+  // replace: a 0555 file in a directory of tipc-run's own user (0755). For a file the sandbox
+  // binds that its user may not reach where it lies (the stand-in of a build tree in /root).
+  Result<std::filesystem::path> sealed_copy(const std::filesystem::path& file) const;
+
+  // Everything inside the tree is created as `owner` (uid and gid) when given and tipc-run is
+  // root: the sandbox's user, which must write there (trace/sandbox.h, sandbox_user).
   static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter,
                                                      std::optional<unsigned> owner = std::nullopt);
 

@@ -237,7 +237,13 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   const auto sandbox = TRY(choose_sandbox(request.isolation));
   auto binds = TRY(interpreter_binds(request, sandbox));
   binds.insert(binds.begin(), FileBind{stand_in_binary(), stand_in_binary()});  // the sandbox sees no build tree
-  const auto tree = TRY(ScratchTree::create(inputs, request.interpreter, sandbox_user(sandbox)));
+  const auto user = sandbox_user(sandbox);
+  const auto tree = TRY(ScratchTree::create(inputs, request.interpreter, user));
+  if (user) {  // bwrap binds as the sandbox's user, who may not reach the build tree (/root is 0700)
+    const std::string sealed = TRY(tree->sealed_copy(stand_in_binary())).string();
+    for (auto& bind : binds)
+      if (bind.source == stand_in_binary()) bind.source = sealed;
+  }
   const auto start = start_environment(*tree, request);
   CommandSpec spec;
   spec.cwd = (tree->repo() / request.run_dir).lexically_normal().string();
@@ -249,7 +255,7 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   if (runner_text == inputs.files.end() || takes_mode_argument(runner_text->second)) argv.push_back(request.mode);
   argv.insert(argv.end(), request.extra_args.begin(), request.extra_args.end());
   spec.argv = sandboxed_argv(sandbox, tree->root().string(), argv, binds);
-  spec.run_as = sandbox_user(sandbox);
+  spec.run_as = user;
   spec.timeout_seconds = request.timeout_seconds;
   spec.separate_stderr = true;
   spec.output_limit = kOutputLimit;

@@ -13,7 +13,9 @@
 
 #include "support/fake_trace_repo.h"
 #include "support/run_binary.h"
+#include "support/scoped_env.h"
 #include "support/temp_dir.h"
+#include "trace/stand_ins.h"
 #include "trace/tracer.h"
 
 namespace tipc::trace {
@@ -140,6 +142,32 @@ TEST(Sandbox, FilesTheRunnerLeavesAreReadBackNeverThroughALinkNorFromAFifo) {
   const auto refused = trace_runner(fifo.request());
   ASSERT_FALSE(refused) << "a FIFO as the call log was read as a log";
   EXPECT_NE(refused.error().str().find("not a regular file"), std::string::npos) << refused.error().str();
+}
+
+// tipc-run as root with its build tree where nobody may go (a clone in /root, 0700): bwrap,
+// already the sandbox's user, binds a sealed copy of the stand-in, which the runner can
+// neither change nor remove (moving its directory leaves the bound file in place).
+TEST(Sandbox, AStandInTheSandboxsUserCannotReachIsBoundFromACopyTheRunnerCannotChange) {
+  SKIP_WITHOUT_BWRAP();
+  if (geteuid() != 0) GTEST_SKIP() << "NOT CHECKED: only root's sandbox runs as another user";
+  test::TempDir closed;
+  fs::permissions(closed.path(), fs::perms::owner_all, fs::perm_options::replace);
+  const fs::path stand_in = closed.path() / "tipc-trace-stand-in";
+  fs::copy_file(stand_in_binary(), stand_in);
+  const test::ScopedEnv use("TIPC_STAND_IN", stand_in.string());
+  HostileRepo repo(
+      "python3.7 tools/train.py\n"
+      "sealed=\"$TIPC_TRACE_REPO/../sealed\"\n"
+      "{ printf x > \"$sealed/tipc-trace-stand-in\"; } 2>/dev/null && echo changed >&2\n"
+      "rm -f \"$sealed/tipc-trace-stand-in\" 2>/dev/null; [ -e \"$sealed/tipc-trace-stand-in\" ] || echo removed >&2\n"
+      "mv \"$sealed\" \"$sealed.moved\"\n"  // the tree is the runner's; the bind holds the file, not the path
+      "python3.7 tools/eval.py\n");
+  const auto trace = trace_runner(repo.request());
+  ASSERT_TRUE(trace) << trace.error().str();
+  ASSERT_EQ(trace->calls.size(), 2u) << trace->stderr_text;
+  EXPECT_EQ(trace->calls[0].args.at(0), "tools/train.py");
+  EXPECT_EQ(trace->calls[1].args.at(0), "tools/eval.py");
+  EXPECT_EQ(trace->stderr_text, "");
 }
 
 }  // namespace TIPC_TEST_FILE
