@@ -233,9 +233,11 @@ Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& input
     return fail(Error::plain("cannot make a scratch directory: " + errno_text(errno)));
   std::unique_ptr<ScratchTree> tree(new ScratchTree(fs::canonical(pattern)));
   // Made by tipc-run in a directory the owner may not write to, then given to it.
-  if (owner && geteuid() == 0 && lchown(tree->root().c_str(), *owner, *owner) != 0) {
+  const bool handed_over = owner && geteuid() == 0;
+  if (handed_over && lchown(tree->root().c_str(), *owner, *owner) != 0) {
     return fail(Error::plain("cannot hand " + tree->root().string() + " to the trace sandbox: " + errno_text(errno)));
   }
+  tree->stand_in_ = handed_over ? TRY(tree->sealed_copy(stand_in_binary())) : fs::path(stand_in_binary());
   const CreatingAs creating(owner);
   if (!creating.ok()) return fail(Error::plain("cannot create the scratch directory as the trace sandbox's user"));
   TRY(fill(*tree, inputs, interpreter));
@@ -261,7 +263,7 @@ Result<void> fill(const ScratchTree& tree, const RepoInputs& inputs, const std::
   }
   if (auto problem = write_file(tree.bash_env(), bash_env_script()); !problem.empty())
     return fail(Error::plain(problem));
-  const std::string stand_in = stand_in_binary();
+  const fs::path& stand_in = tree.stand_in();
   for (const auto& name : recorded_programs(interpreter)) fs::create_symlink(stand_in, tree.bin() / name, ec);
   for (const auto& name : unrecorded_programs()) fs::create_symlink(stand_in, tree.bin() / name, ec);
   for (const auto& program : housekeeping_programs()) fs::create_symlink(stand_in, tree.bin() / program.program, ec);

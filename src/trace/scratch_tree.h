@@ -52,19 +52,23 @@ class ScratchTree {
   using FileVisitor = std::function<void(const std::string& relative)>;
   void sweep_repo(const FileVisitor& on_file) const;
 
-  // A copy of `file` in the tree that the sandbox's user can run but neither change nor
-  // replace: a 0555 file in a directory of tipc-run's own user (0755). For a file the sandbox
-  // binds that its user may not reach where it lies (the stand-in of a build tree in /root).
-  Result<std::filesystem::path> sealed_copy(const std::filesystem::path& file) const;
+  // The stand-in binary the trace runs (the PATH entries of bin() link to it): tipc-run's
+  // own, or with an owner a sealed copy in the tree (create).
+  const std::filesystem::path& stand_in() const { return stand_in_; }
 
   // Everything inside the tree is created as `owner` (uid and gid) when given and tipc-run is
-  // root: the sandbox's user, which must write there (trace/sandbox.h, sandbox_user).
+  // root: the sandbox's user, which must write there (trace/sandbox.h, sandbox_user). That
+  // user may not reach tipc-run's stand-in where it lies (a build tree in /root, 0700), so
+  // the tree then holds a copy it can run but neither change nor remove: a 0555 file in a
+  // 0755 directory of tipc-run's own user, sealed/.
   static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter,
                                                      std::optional<unsigned> owner = std::nullopt);
 
  private:
   explicit ScratchTree(std::filesystem::path root) : root_(std::move(root)) {}
+  Result<std::filesystem::path> sealed_copy(const std::filesystem::path& file) const;
   std::filesystem::path root_;
+  std::filesystem::path stand_in_;
 };
 
 }  // namespace tipc::trace

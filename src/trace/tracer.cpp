@@ -47,7 +47,7 @@ Environment start_environment(const ScratchTree& tree, const TraceRequest& reque
                        {"TIPC_TRACE_EVALS", tree.evals_log().string()},
                        {"TIPC_TRACE_MODEL", request.model_name},
                        {"TIPC_TRACE_REPO", tree.repo().string()},
-                       {"TIPC_TRACE_STAND_IN", stand_in_binary()},
+                       {"TIPC_TRACE_STAND_IN", tree.stand_in().string()},
                        {"TIPC_TRACE_ACTIONS", stand_in_actions()},
                        {"TIPC_TRACE_UNPACK", tree.unpack_script().string()},
                        {"TIPC_TRACE_EVAL", ""}};
@@ -236,13 +236,11 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   TRY(check_passed_env(request));
   const auto sandbox = TRY(choose_sandbox(request.isolation));
   auto binds = TRY(interpreter_binds(request, sandbox));
-  binds.insert(binds.begin(), FileBind{stand_in_binary(), stand_in_binary()});  // the sandbox sees no build tree
   const auto user = sandbox_user(sandbox);
   const auto tree = TRY(ScratchTree::create(inputs, request.interpreter, user));
-  if (user) {  // bwrap binds as the sandbox's user, who may not reach the build tree (/root is 0700)
-    const std::string sealed = TRY(tree->sealed_copy(stand_in_binary())).string();
-    for (auto& bind : binds)
-      if (bind.source == stand_in_binary()) bind.source = sealed;
+  for (auto& bind : binds) bind.source = tree->stand_in().string();  // each so far puts it over an interpreter
+  if (tree->stand_in() == stand_in_binary()) {                       // outside the tree: the sandbox sees no build tree
+    binds.insert(binds.begin(), FileBind{stand_in_binary(), stand_in_binary()});
   }
   const auto start = start_environment(*tree, request);
   CommandSpec spec;
