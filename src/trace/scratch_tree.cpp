@@ -35,11 +35,22 @@ Result<std::string> read_bytes(const fs::path& path, const std::string& what) {
 
 bool is_script(const fs::path& path) { return path.extension() == ".sh" || path.extension() == ".py"; }
 
-std::string write_file(const fs::path& path, const std::string& bytes) {
+// Close-on-exec: traces run on several threads, and a descriptor open for writing that
+// another trace's runner inherited would make exec of the sealed stand-in fail (ETXTBSY)
+// and hand that runner a file of this trace.
+std::string write_file(const fs::path& path, const std::string& bytes, mode_t mode = 0666) {
   fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-  return out ? "" : "cannot write " + path.string() + ": " + errno_text(errno);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  std::size_t written = 0;
+  while (fd >= 0 && written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  const int error = fd < 0 || written < bytes.size() ? errno : 0;
+  if (fd >= 0 && ::close(fd) != 0 && error == 0) return "cannot write " + path.string() + ": " + errno_text(errno);
+  return error == 0 ? "" : "cannot write " + path.string() + ": " + errno_text(error);
 }
 
 bool is_writable_tmpfs(const char* directory) {
@@ -206,17 +217,15 @@ void ScratchTree::sweep_repo(const FileVisitor& on_file) const {
 Result<fs::path> ScratchTree::sealed_copy(const fs::path& file) const {
   const fs::path directory = root_ / "sealed";
   const fs::path copy = directory / file.filename();
-  std::error_code ec;
   if (mkdir(directory.c_str(), 0755) != 0 && errno != EEXIST) {
     return fail(Error::plain("cannot make " + directory.string() + ": " + errno_text(errno)));
   }
-  fs::copy_file(file, copy, fs::copy_options::overwrite_existing, ec);
-  if (!ec)
-    fs::permissions(copy,
-                    fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
-                        fs::perms::others_read | fs::perms::others_exec,
-                    ec);
-  if (ec) return fail(Error::plain("cannot copy " + file.string() + " to " + copy.string() + ": " + ec.message()));
+  const std::string bytes = TRY(read_bytes(file, "stand-in"));
+  if (auto problem = write_file(copy, bytes, 0555); !problem.empty()) return fail(Error::plain(problem));
+  // The modes whatever tipc-run's umask: the sandbox's user must pass and run.
+  if (chmod(directory.c_str(), 0755) != 0 || chmod(copy.c_str(), 0555) != 0) {
+    return fail(Error::plain("cannot open " + copy.string() + " to the trace sandbox: " + errno_text(errno)));
+  }
   return copy;
 }
 
