@@ -11,9 +11,10 @@
 
 #include <cerrno>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "core/program_path.h"
 
 namespace tipc {
 namespace {
@@ -26,23 +27,6 @@ struct ChildStart {
   sigset_t mask;
   int error = 0;
 };
-
-// argv[0] as posix_spawnp finds it: a name with a slash as it is, else the first
-// executable file of that name on PATH; "" when there is none.
-std::string find_program(const char* name) {
-  if (std::string(name).find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::string directories = path ? path : "/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= directories.size()) {
-    const std::size_t end = std::min(directories.find(':', start), directories.size());
-    const std::string directory = end == start ? "." : directories.substr(start, end - start);
-    const std::string candidate = directory + "/" + name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
 
 // The rest of the child runs on our memory (CLONE_VM) on a stack of its own: only system
 // calls, no allocation, and not instrumented by AddressSanitizer, whose stack poisoning
@@ -93,7 +77,7 @@ __attribute__((no_sanitize_address)) int start_child(void* data) {
 }  // namespace
 
 int spawn_as_user(const SpawnRequest& request, unsigned id, pid_t& pid) {
-  const std::string program = find_program(request.argv[0]);
+  const std::string program = program_on_path(request.argv[0]);
   if (program.empty()) return ENOENT;
   ChildStart start{&request, program.c_str(), id, {}};
   // Every signal waits while the child borrows our memory; it gets the mask it asked for.

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/command.h"
+#include "core/program_path.h"
 #include "core/text.h"
 #include "run/gpu_watch.h"
 
@@ -19,14 +20,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kNativeOutputLimit = 64 << 10;
-
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  for (const std::string& dir : split(path ? path : "", ':')) {
-    if (access((fs::path(dir) / program).c_str(), X_OK) == 0) return true;
-  }
-  return false;
-}
 
 std::vector<std::string> native_stack_command(int pid) {
   const std::string tool = native_stack_tool();
@@ -58,8 +51,8 @@ bool ended(int pid) {
 
 // eu-stack where installed (fast), else gdb.
 std::string native_stack_tool() {
-  if (on_path("eu-stack")) return "eu-stack";
-  return on_path("gdb") ? "gdb" : "";
+  if (!program_on_path("eu-stack").empty()) return "eu-stack";
+  return program_on_path("gdb").empty() ? "" : "gdb";
 }
 
 std::vector<int> group_members(int group) {

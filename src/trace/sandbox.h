@@ -3,13 +3,14 @@
 //
 // bubblewrap (bwrap), with no more power than an unprivileged user: when tipc-run is root,
 // the child drops to the overflow id 65534 ("nobody", which owns nothing on the host) with
-// no capabilities left in any set before it execs bwrap (CommandSpec::run_as); bwrap then puts the runner in its own user
-// namespace (no capabilities, no further user namespaces, no_new_privs), its own PID, IPC
-// and network namespaces (loopback only) and a new terminal session, and dies with
-// tipc-run. The file system it sees is built, not inherited: the system directories (/usr,
-// /etc and the /bin, /lib links) read-only, fresh /dev, /proc and /tmp, the stand-in and the
-// interpreter binds read-only, the scratch directory writable; home directories, /root,
-// /run, /var, /srv, /mnt, /media, /opt and the repository itself are not there.
+// no capabilities left in any set before it execs bwrap (CommandSpec::run_as); bwrap then
+// puts the runner in its own user namespace (no capabilities, no further user namespaces,
+// no_new_privs), its own PID, IPC and network namespaces (loopback only) and a new
+// terminal session, and dies with tipc-run. The file system it sees is built, not
+// inherited: the system directories (/usr, /etc and the /bin, /lib links) read-only, fresh
+// /dev, /proc and /tmp, the stand-in and the interpreter binds read-only, the scratch
+// directory writable; home directories, /root, /run, /var, /srv, /mnt, /media, /opt and the
+// repository itself are not there.
 //
 // The fallback (no bwrap, or --trace-isolation none) only runs the runner in the scratch
 // copy with an emptied environment, the stand-ins first on PATH, HOME and TMPDIR inside
@@ -45,8 +46,9 @@ struct FileBind {
 // runs as tipc-run's own user.
 std::optional<unsigned> sandbox_user(const Sandbox& sandbox);
 
-// argv wrapped for the sandbox (to be run as sandbox_user); `writable` is the one directory the command may write to,
-// `binds` the only other files it sees beside the system directories.
+// argv wrapped for the sandbox (to be run as sandbox_user); `writable` is the one directory
+// the command may write to, `binds` the only other files it sees beside the system
+// directories.
 std::vector<std::string> sandboxed_argv(const Sandbox& sandbox, const std::string& writable,
                                         std::vector<std::string> argv, const std::vector<FileBind>& binds = {});
 
