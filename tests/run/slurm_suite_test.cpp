@@ -36,32 +36,44 @@ std::string stat_after_name(const fs::path& proc) {
   return close == std::string::npos ? "" : stat.substr(close + 2);
 }
 
-long parent_of(long pid) {
-  std::istringstream fields(stat_after_name(fs::path("/proc") / std::to_string(pid)));
+struct ProcStat {
   std::string state;
   long parent = 0;
-  fields >> state >> parent;
-  return parent;
+  long group = 0;
+};
+
+ProcStat stat_of(long pid) {
+  std::istringstream fields(stat_after_name(fs::path("/proc") / std::to_string(pid)));
+  ProcStat stat;
+  fields >> stat.state >> stat.parent >> stat.group;
+  return stat;
 }
 
-// The srun processes `tipc_run` started that run now (srun forks a helper of its own, which
-// is not counted, nor is one that has exited and waits to be reaped).
+bool runs(long pid) {
+  const ProcStat stat = stat_of(pid);
+  return !stat.state.empty() && stat.state != "Z" && stat.state != "X";
+}
+
+// The srun processes `tipc_run` started that run now. Only a process group's leader counts:
+// tipc-run starts each srun in a group of its own, and a helper srun forks stays in srun's
+// group (it is reparented to tipc-run, a subreaper, when srun exits first). A scan of /proc
+// is not one instant: an srun seen early may end and a new one start before the scan ends,
+// so only those still running after the scan count (all of them ran at that moment).
 int sruns_of(pid_t tipc_run) {
-  int count = 0;
+  std::vector<long> seen;
   for (const auto& entry : fs::directory_iterator("/proc")) {
     if (test::slurp((entry.path() / "comm").string()) != "srun\n") continue;
-    if (stat_after_name(entry.path()).starts_with("Z")) continue;
-    long pid = std::atol(entry.path().filename().c_str());
-    const long parent = parent_of(pid);
-    if (test::slurp("/proc/" + std::to_string(parent) + "/comm") == "srun\n") continue;
-    for (long up = parent; up > 1; up = parent_of(up)) {
+    const long pid = std::atol(entry.path().filename().c_str());
+    const ProcStat stat = stat_of(pid);
+    if (stat.group != pid || !runs(pid)) continue;
+    for (long up = stat.parent; up > 1; up = stat_of(up).parent) {
       if (up == tipc_run) {
-        ++count;
+        seen.push_back(pid);
         break;
       }
     }
   }
-  return count;
+  return static_cast<int>(std::count_if(seen.begin(), seen.end(), runs));
 }
 
 // Seconds from submission to start of each job of the run of `tipc_run` that Slurm still
