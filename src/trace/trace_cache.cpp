@@ -1,5 +1,11 @@
 #include "trace/trace_cache.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <fstream>
 
 #include "core/json_file.h"
@@ -76,6 +82,18 @@ std::optional<Trace> load_cached_trace(const std::string& cache_dir, const std::
 void store_cached_trace(const std::string& cache_dir, const std::string& key, const Trace& trace) {
   // A cache entry that cannot be written costs the next run one trace, nothing else.
   static_cast<void>(write_json_atomically(entry_path(cache_dir, key), trace_to_json(trace)));
+}
+
+CacheClaim::CacheClaim(const std::string& cache_dir, const std::string& key) {
+  const std::string locks = cache_dir + "/locks";
+  if (mkdir(locks.c_str(), 0755) != 0 && errno != EEXIST) return;
+  fd_ = open((locks + "/" + key.substr(0, 2)).c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  while (fd_ >= 0 && flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+  }
+}
+
+CacheClaim::~CacheClaim() {
+  if (fd_ >= 0) close(fd_);  // releases the lock
 }
 
 }  // namespace tipc::trace

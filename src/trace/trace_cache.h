@@ -19,4 +19,20 @@ std::optional<Trace> load_cached_trace(const std::string& cache_dir, const std::
 // Best effort: a cache that cannot be written only costs the next run a trace.
 void store_cached_trace(const std::string& cache_dir, const std::string& key, const Trace& trace);
 
+// Held while a trace of `key` is made, so that tracers sharing the cache (threads, or
+// tipc-runs of two CI jobs at once) make each trace once: the second one waits for the
+// claim and reads the first one's entry. A claim covers one of 256 stripes of keys (lock
+// files `locks/00`..`locks/ff` in the cache), so the cache never holds more than 256 of
+// them. Best effort: where the lock cannot be made, the trace is made without it.
+class CacheClaim {
+ public:
+  CacheClaim(const std::string& cache_dir, const std::string& key);
+  ~CacheClaim();
+  CacheClaim(const CacheClaim&) = delete;
+  CacheClaim& operator=(const CacheClaim&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace tipc::trace

@@ -278,12 +278,13 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
 
 Result<Trace> trace_with(const TraceRequest& request, std::vector<std::string> directories) {
   const auto inputs = TRY(collect_inputs(request, std::move(directories)));
-  const std::string key = request.cache_dir.empty() ? "" : trace_cache_key(request, inputs);
-  if (!key.empty()) {
-    if (auto cached = load_cached_trace(request.cache_dir, key)) return std::move(*cached);
-  }
+  if (request.cache_dir.empty()) return trace_uncached(request, inputs);
+  const std::string key = trace_cache_key(request, inputs);
+  if (auto cached = load_cached_trace(request.cache_dir, key)) return std::move(*cached);
+  const CacheClaim claim(request.cache_dir, key);
+  if (auto cached = load_cached_trace(request.cache_dir, key)) return std::move(*cached);  // made while we waited
   auto trace = trace_uncached(request, inputs);
-  if (trace && !key.empty()) store_cached_trace(request.cache_dir, key, *trace);
+  if (trace) store_cached_trace(request.cache_dir, key, *trace);
   return trace;
 }
 

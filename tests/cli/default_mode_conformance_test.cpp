@@ -1,14 +1,14 @@
 // Default-mode conformance (issue 38, item 11): every recorded run of both shared corpora
 // (../shared/tipc-corpus and ../shared/tipc-corpus-longtail) planned as a user plans it,
 // `tipc-run CONFIG MODE --dry-run --format jsonl` from the run's directory, with neither
-// --compat nor --dialect, in a scratch copy of its repository (the runner scripts and every
-// config at their paths, and the empty deploy/ the recordings had). A comparable run must be
+// --compat nor --dialect, in the shared checkout of its repository (support/corpus_share.h:
+// the runner scripts and every config at their paths, and a checkout's directories). A comparable run must be
 // planned, never refused, and its python calls must be the recorded ones in the recorded
 // order: argv (the scratch root spelled <REPO_ROOT>, as the recordings spell theirs) and cwd
 // relative to the repository root. GPU ids are tipc-run's own allocation and replayed setup
 // stages are extra stages (docs/reference-runner.md, "The default mode"), so both are set
 // aside. A run in which the runner started no program must be refused, with that reason.
-// CTest plans a sample (every third run, and the first of each runner and MODE);
+// CTest plans a sample (the shared sample, about every third run, and the first of each runner and MODE);
 // TIPC_CONFORMANCE_EVERY_RUN=1 plans every one (bench/default_mode_corpus.py does the same
 // from Python and prints the totals).
 #include <algorithm>
@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/corpus_share.h"
 #include "support/env_flag.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
@@ -126,19 +127,19 @@ struct Planned {
   std::string out, err;
 };
 
-// The dry runs, two at a time (each traces its runner in bash).
-std::vector<Planned> plan_all(const std::vector<const RecordedRun*>& runs, const fs::path& scratch,
-                              const fs::path& cache) {
+// The dry runs, two at a time (each traces its runner in bash), in the checkouts by repository.
+std::vector<Planned> plan_all(const std::vector<const RecordedRun*>& runs,
+                              const std::map<std::string, fs::path>& checkouts) {
   std::vector<Planned> planned(runs.size());
   const auto plan_from = [&](std::size_t first) {
     const test::TempDir capture;
     for (std::size_t i = first; i < runs.size(); i += 2) {
       const RecordedRun& run = *runs[i];
-      const fs::path cwd = scratch / run.repo / run.run_dir;
+      const fs::path cwd = checkouts.at(run.repo) / run.run_dir;
       const std::string out = (capture.path() / "out").string(), err = (capture.path() / "err").string();
       const std::string command =
           fmt::format("cd {} && TIPC_TRACE_CACHE={} {} {} {} --dry-run --format jsonl >{} 2>{} </dev/null",
-                      test::shell_quote(cwd.string()), test::shell_quote(cache.string()),
+                      test::shell_quote(cwd.string()), test::shell_quote(test::shared_trace_cache()),
                       test::shell_quote(test::tipc_run_binary()), test::shell_quote(run.config),
                       test::shell_quote(run.mode), test::shell_quote(out), test::shell_quote(err));
       const int status = std::system(command.c_str());
@@ -151,16 +152,17 @@ std::vector<Planned> plan_all(const std::vector<const RecordedRun*>& runs, const
   return planned;
 }
 
-// Which runs are planned: by default every third, and the first of each runner and MODE of a
-// repository, so that each runner meets each of its MODEs.
+// Which runs are planned: by default the shared sample (about every third, the runs the other
+// replays trace: support/corpus_share.h), and the first of each repository and MODE, so that
+// each runner meets each of its MODEs.
 std::vector<const RecordedRun*> sample(const std::vector<RecordedRun>& runs) {
   const bool all = test::env_flag("TIPC_CONFORMANCE_EVERY_RUN");
   std::set<std::string> seen;
   std::vector<const RecordedRun*> taken;
-  std::size_t offered = 0;
   for (const auto& run : runs) {
     const bool first_of_its_kind = seen.insert(run.repo + " " + run.mode).second;
-    if (all || first_of_its_kind || offered++ % 3 == 0) taken.push_back(&run);
+    const std::string config = (fs::path(run.run_dir) / run.config).lexically_normal().string();
+    if (all || first_of_its_kind || test::in_shared_sample(run.repo, config, run.mode)) taken.push_back(&run);
   }
   return taken;
 }
@@ -203,21 +205,14 @@ void plan_corpus(const std::string& name) {
   if (!fs::exists(corpus)) GTEST_SKIP() << "DEFAULT-MODE CONFORMANCE NOT CHECKED: " << corpus << " is missing";
   const auto runs = recorded_runs(corpus);
   const auto taken = sample(runs);
-  const test::TempDir scratch, cache;
-  std::set<std::string> repos;
-  for (const auto* run : taken) repos.insert(run->repo);
-  for (const auto& repo : repos) {
-    for (const char* part : {"runners", "configs"}) {
-      fs::copy(corpus / part / repo, scratch.path() / repo,
-               fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-    }
-    fs::create_directories(scratch.path() / repo / "deploy");  // as recorded: PaddleClas's runner cd's into it
+  std::map<std::string, fs::path> checkouts;
+  for (const auto* run : taken) {
+    if (!checkouts.contains(run->repo)) checkouts[run->repo] = test::shared_checkout(corpus, run->repo);
   }
-  const auto planned = plan_all(taken, scratch.path(), cache.path());
+  const auto planned = plan_all(taken, checkouts);
   Tally tally;
-  for (std::size_t i = 0; i < taken.size(); ++i) {
-    judge(*taken[i], planned[i], (scratch.path() / taken[i]->repo).string(), tally);
-  }
+  for (std::size_t i = 0; i < taken.size(); ++i)
+    judge(*taken[i], planned[i], checkouts.at(taken[i]->repo).string(), tally);
   std::string counts;
   for (const auto& [what, n] : tally.counts) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, what);
   std::cout << fmt::format(

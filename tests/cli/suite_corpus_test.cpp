@@ -12,10 +12,10 @@
 #include <gtest/gtest.h>
 
 #include "cli/suite.h"
+#include "support/corpus_share.h"
 #include "support/env_flag.h"
 #include "support/run_binary.h"
 #include "support/shipped_chains.h"
-#include "support/temp_dir.h"
 #include "support/text_lines.h"
 #include "support/traced_corpus.h"
 
@@ -84,13 +84,13 @@ class SuiteCorpus : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     if (!fs::exists(test::corpus_dir())) GTEST_SKIP() << "NOT CHECKED: " << test::corpus_dir() << " is missing";
-    test::lay_out_checkout(GetParam(), repo_.path());
+    repo_ = test::shared_checkout(test::corpus_dir(), GetParam());
   }
-  test::TempDir repo_, cache_;
+  std::filesystem::path repo_;
 };
 
 TEST_P(SuiteCorpus, EveryConfigIsCollectedAndEveryConfigModePairPlannedOrNamedWithItsReason) {
-  const auto selected = plan::select_config_files(repo_.path().string(), {}, &test::shipped_chains());
+  const auto selected = plan::select_config_files(repo_.string(), {}, &test::shipped_chains());
   ASSERT_TRUE(selected) << selected.error().str();
   const Counted& readme = kReadme.at(GetParam());
   std::map<std::string, int> kinds, chains;
@@ -113,12 +113,12 @@ TEST_P(SuiteCorpus, EveryConfigIsCollectedAndEveryConfigModePairPlannedOrNamedWi
     GTEST_SKIP() << "the dry run of every (config, MODE): TIPC_CONFORMANCE_EVERY_RUN=1";
   }
 
-  const std::vector<std::string> env = {"TIPC_TRACE_CACHE=" + cache_.path().string()};
-  const auto modes = test::run_tipc(repo_.path(), {"modes", "."}, env);
+  const std::vector<std::string> env = {"TIPC_TRACE_CACHE=" + test::shared_trace_cache()};
+  const auto modes = test::run_tipc(repo_, {"modes", "."}, env);
   ASSERT_EQ(modes.exit_code, 0) << modes.err;
   std::string mode_list;
   for (const auto& mode : test::lines_of(modes.out)) mode_list += (mode_list.empty() ? "" : ",") + mode;
-  const auto r = test::run_tipc(repo_.path(), {".", mode_list, "--dry-run"}, env);
+  const auto r = test::run_tipc(repo_, {".", mode_list, "--dry-run"}, env);
   int planned = 0, errors = 0;
   for (const auto& line : test::lines_of(r.out))
     planned += line.starts_with("# ") && line.find(".txt: ") != std::string::npos;

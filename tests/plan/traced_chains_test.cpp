@@ -9,11 +9,12 @@
 // log that the chain does not list fails the test.
 //
 // Two chains are sampled (under ASan every chain, see kSanitizedStride), and every 4th
-// planned config of the others executed, unless TIPC_CHAINS_EVERY_CONFIG=1 (bench/RESULTS.md has the counts of such a run): the train/inference chain's configs (840 of 1228) are the ones
-// TraceConformance.* traces against the recording (a sample of them under CTest too), so every 8th is traced here and the
-// others are counted as left to it; the C++ chain's runners search /usr for the CUDA
-// libraries (`find /usr -name libcudart.so`, about 3 s a trace), so every 4th of its configs
-// is traced and the others counted as sampled out.
+// planned config of the others executed, unless TIPC_CHAINS_EVERY_CONFIG=1 (bench/RESULTS.md
+// has the counts of such a run): of the train/inference chain's configs (840 of 1228) the
+// shared sample is traced (support/corpus_share.h), which TraceConformance.* traces against
+// the recording: under CTest each trace is made once and read back by the other; the C++
+// chain's runners search /usr for the CUDA libraries (`find /usr -name libcudart.so`, about
+// 3 s a trace), so every 4th of its configs is traced. The others are counted as sampled out.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -30,6 +31,7 @@
 #include "plan/traced_status.h"
 #include "run/process_executor.h"
 #include "support/compat_execution.h"
+#include "support/corpus_share.h"
 #include "support/env_flag.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
@@ -193,22 +195,27 @@ std::string config_value(const fs::path& config, const std::string& key) {
 // Under ASan a quarter of the sample is traced: the traces' cost is bash's (a few hundred
 // forks each), the plans' code is the same for each config, and the whole sample took
 // 1122 s of the sanitized shards on CI's kind of machine (TracedChains.PaddleClas 540 s).
+// Of the train chain's shared sample a tenth: TraceConformance, which traces the same runs,
+// is left out there and no trace is shared.
 #ifdef TIPC_SANITIZED
 constexpr int kSanitizedStride = 4;
+constexpr int kSanitizedTrainStride = 10;
 #else
 constexpr int kSanitizedStride = 1;
+constexpr int kSanitizedTrainStride = 1;
 #endif
 
 // Whether the n-th config (from 0) of `chain` is left out of this run (see the top).
-bool sampled_out(const std::string& chain, int n) {
+bool sampled_out(const std::string& chain, int n, bool in_shared_sample) {
   if (every_config()) return false;
-  if (chain == "train_infer_python") return n % (8 * kSanitizedStride) != 0;
+  if (chain == "train_infer_python") return !in_shared_sample || n % kSanitizedTrainStride != 0;
   if (chain == "inference_cpp") return n % (4 * kSanitizedStride) != 0;
   return n % kSanitizedStride != 0;
 }
 
 // Chooses each config's chain and runner; refusals and native ones are counted at once.
-std::vector<Pending> choose_runners(const fs::path& root, const dialect::Chains& chains, Tally& tally) {
+std::vector<Pending> choose_runners(const std::string& repo, const fs::path& root, const dialect::Chains& chains,
+                                    Tally& tally) {
   std::vector<Pending> pending;
   std::map<std::string, int> seen;  // configs per sampled chain
   for (const auto& config : configs_of(root)) {
@@ -223,7 +230,8 @@ std::vector<Pending> choose_runners(const fs::path& root, const dialect::Chains&
       refuse(tally, chain ? chain->name : "", config, runner.error());
     } else if (!*runner) {
       ++tally.by_chain[chain ? chain->name : "(no chain)"].native;
-    } else if (chain && sampled_out(chain->name, seen[chain->name]++)) {
+    } else if (chain && sampled_out(chain->name, seen[chain->name]++,
+                                    test::in_shared_sample(repo, config.lexically_relative(root).string(), mode))) {
       ++tally.by_chain[chain->name].sampled_out;
     } else {
       trace::TraceRequest r;
@@ -234,6 +242,7 @@ std::vector<Pending> choose_runners(const fs::path& root, const dialect::Chains&
       r.mode = mode;
       r.interpreter = config_value(config, "python");
       r.model_name = config_value(config, "model_name");
+      r.cache_dir = test::shared_trace_cache();
       r.timeout_seconds = 120;
       pending.push_back({config, chain, std::move(r)});
     }
@@ -263,10 +272,9 @@ void trace_every_config(const std::string& repo) {
   if (!fs::exists(corpus_dir())) GTEST_SKIP() << "NOT CHECKED: " << corpus_dir() << " is missing";
   const auto chains = dialect::load_chains(test::source_dir() + "/configs/chains.yaml");
   ASSERT_TRUE(chains) << chains.error().str();
-  test::TempDir root;
-  test::lay_out_checkout(repo, root.path());
+  const fs::path root = test::shared_checkout(corpus_dir(), repo);
   Tally tally;
-  const auto pending = choose_runners(root.path(), *chains, tally);
+  const auto pending = choose_runners(repo, root, *chains, tally);
   std::vector<trace::TraceRequest> requests;
   for (const auto& p : pending) requests.push_back(p.request);
   const auto traces = trace::trace_runners(requests, 2);
@@ -279,7 +287,7 @@ void trace_every_config(const std::string& repo) {
   }
   for (std::size_t i = 0; i < tally.failures.size() && i < 10; ++i) ADD_FAILURE() << tally.failures[i];
   EXPECT_TRUE(tally.failures.empty()) << tally.failures.size() << " configs failed";
-  EXPECT_GT(configs_of(root.path()).size(), 0u);
+  EXPECT_GT(configs_of(root).size(), 0u);
 }
 
 TEST(TracedChains, PaddleOCR) { trace_every_config("PaddleOCR"); }

@@ -167,19 +167,6 @@ std::string golden_status_lines(const CorpusRun& run) {
   return out;
 }
 
-void lay_out_checkout(const std::string& repo, const fs::path& root) {
-  static const char* const kCheckoutDirectories[] = {"deploy/cpp_infer",      "deploy/cpp",
-                                                     "deploy/cpp_shitu",      "deploy/paddleserving",
-                                                     "deploy/pdserving",      "deploy/python_serving",
-                                                     "deploy/cpp_serving",    "deploy/serving",
-                                                     "deploy/models",         "test_tipc/serving_python",
-                                                     "test_tipc/serving_cpp", "paddleserving/recognition"};
-  for (const char* part : {"runners", "configs"}) {
-    fs::copy(corpus_dir() / part / repo, root, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-  }
-  for (const char* dir : kCheckoutDirectories) fs::create_directories(root / dir);
-}
-
 config::TrainInferConfig corpus_config(const CorpusRun& run) {
   auto text = config::read_config_text((corpus_dir() / run.corpus()["config_file"].get<std::string>()).string(), {});
   if (!text) return {};

@@ -22,11 +22,6 @@ namespace tipc::test {
 
 std::filesystem::path corpus_dir();
 
-// The runners and configs of the corpus repository `repo` together under `root`, as in a
-// checkout, with the directories of a checkout the chains' runners cd into or build in (C++
-// demos, serving directories): the corpus holds only runners and configs.
-void lay_out_checkout(const std::string& repo, const std::filesystem::path& root);
-
 // One recorded run: `base` is its golden file path without the suffix (golden/<Repo>/<id>).
 struct CorpusRun {
   std::filesystem::path meta_file;

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/corpus_share.h"
 #include "support/env_flag.h"
 #include "support/run_binary.h"
 #include "support/temp_dir.h"
@@ -31,6 +32,8 @@ using test::corpus_dir;
 using test::CorpusRun;
 using test::lines_of;
 
+const std::string kRecordedRoot = "<REPO_ROOT>";
+
 // The value of the first `key:` line of a config ("" when there is none).
 std::string config_value(const std::string& config, const std::string& key) {
   for (const auto& line : lines_of(config)) {
@@ -39,41 +42,30 @@ std::string config_value(const std::string& config, const std::string& key) {
   return "";
 }
 
-// One recorded run, set up as README §4 describes: the runner's directory files and the
-// config in a throw-away repository with an empty deploy/.
+// One recorded run, traced as the command line traces it (support/corpus_share.h): in the
+// shared checkout of its repository, through the shared trace cache, with the recording's
+// extra options. The recordings' scratch repositories held only the runner's directory and
+// the config; a trace sees no more of a checkout than that and its directories.
 struct Run {
   CorpusRun recorded;
-  std::unique_ptr<test::TempDir> repo;
   TraceRequest request;
 };
 
 Run prepare(const std::string& repo_name, const CorpusRun& recorded) {
-  Run run{recorded, std::make_unique<test::TempDir>(), {}};
   const auto& corpus = recorded.corpus();
-  const std::string runner = recorded.meta["runner"];
-  const fs::path runner_dir = corpus_dir() / "runners" / repo_name / fs::path(runner).parent_path();
-  for (const auto& entry : fs::directory_iterator(runner_dir)) {
-    const auto ext = entry.path().extension();
-    if (entry.is_regular_file() && (ext == ".sh" || ext == ".py")) {
-      run.repo->write((fs::path(runner).parent_path() / entry.path().filename()).string(),
-                      test::slurp(entry.path().string()));
-    }
-  }
   const std::string config = test::slurp((corpus_dir() / corpus["config_file"].get<std::string>()).string());
-  run.repo->write(recorded.meta["config"].get<std::string>(), config);
-  fs::create_directories(run.repo->path() / "deploy");
-  auto& r = run.request;
-  r.repo_root = run.repo->path().string();
-  r.runner = runner;
+  TraceRequest r;
+  r.repo_root = test::shared_checkout(corpus_dir(), repo_name).string();
+  r.runner = recorded.meta["runner"];
   r.run_dir = corpus["run_dir"];
   r.config_arg = corpus["config_arg"];
   r.mode = corpus["mode_arg"];
   r.extra_args = corpus["extra_args"].get<std::vector<std::string>>();
   r.interpreter = config_value(config, "python");
   r.model_name = config_value(config, "model_name");
-  r.map_root = "<REPO_ROOT>";
+  r.cache_dir = test::shared_trace_cache();
   r.timeout_seconds = 120;
-  return run;
+  return {recorded, std::move(r)};
 }
 
 std::vector<std::string> traced_calls(const Trace& trace) {
@@ -105,55 +97,58 @@ struct Tally {
   test::PlanTally plans;  // the plans made of the traces
 };
 
-void compare(const Run& run, const Result<Trace>& trace, const dialect::Dialect* dialect, Tally& tally) {
+void compare(const Run& run, const Result<Trace>& traced, const dialect::Dialect* dialect, Tally& tally) {
   const CorpusRun& recorded = run.recorded;
   const std::string id = recorded.meta["id"];
   ++tally.compared;
-  if (!trace) return tally.mismatches.note(id + ": " + trace.error().str());
-  const auto expected = test::golden_calls(recorded, false), got = traced_calls(*trace);
+  if (!traced) return tally.mismatches.note(id + ": " + traced.error().str());
+  // The recordings spell the repository root <REPO_ROOT>.
+  const Trace trace = test::with_root_spelled(*traced, run.request.repo_root, kRecordedRoot);
+  const auto expected = test::golden_calls(recorded, false), got = traced_calls(trace);
   if (expected == got)
     ++tally.calls;
   else
     tally.mismatches.note(fmt::format("{}: calls differ\n  expected {}\n  traced   {}", id,
                                       fmt::join(expected, "\n           "), fmt::join(got, "\n           ")));
   auto cmds = lines_of(test::slurp(recorded.base + ".raw.cmds"));
-  if (python_evals(*trace) == cmds)
+  if (python_evals(trace) == cmds)
     ++tally.evals;
   else
     tally.mismatches.note(fmt::format("{}: evaluated strings differ\n  expected {}\n  traced   {}", id,
                                       fmt::join(cmds, "\n           "),
-                                      fmt::join(python_evals(*trace), "\n           ")));
-  // The plan of the real trace, whose strings spell the root as the request mapped it.
-  test::check_traced_plan(recorded, *trace, *run.request.map_root, dialect, tally.plans);
+                                      fmt::join(python_evals(trace), "\n           ")));
+  // The plan of the real trace, its root spelled as the recording's.
+  test::check_traced_plan(recorded, trace, kRecordedRoot, dialect, tally.plans);
   if (!recorded.log_comparable()) return;
   ++tally.logs_compared;
   const auto [path, text] = test::golden_status_log(recorded);
-  const bool same = text.empty() ? trace->status_logs.empty()
-                                 : trace->status_logs.size() == 1 && trace->status_logs[0].path == path &&
-                                       trace->status_logs[0].text == text;
+  const bool same = text.empty() ? trace.status_logs.empty()
+                                 : trace.status_logs.size() == 1 && trace.status_logs[0].path == path &&
+                                       trace.status_logs[0].text == text;
   if (same)
     ++tally.logs;
   else
     tally.mismatches.note(fmt::format(
         "{}: status log differs (expected {} bytes at {}, traced {} logs{})", id, text.size(), path,
-        trace->status_logs.size(),
-        trace->status_logs.empty() ? "" : ": " + trace->status_logs[0].path + "\n" + trace->status_logs[0].text));
+        trace.status_logs.size(),
+        trace.status_logs.empty() ? "" : ": " + trace.status_logs[0].path + "\n" + trace.status_logs[0].text));
 }
 
 // Which comparable runs are traced. Each trace runs the repository's bash runner with a few
 // hundred subshells (about 1.7 s of CPU): the 921 runs of the corpus were most of CI's test
-// time on 2 cores. By default every third run is traced, and every run that is the first of
+// time on 2 cores. By default the shared sample (about every third run, the same runs the
+// other replays take: support/corpus_share.h) is traced, and every run that is the first of
 // its runner and MODE, so each runner meets each of its MODEs; TIPC_CONFORMANCE_EVERY_RUN=1
 // traces every run (docs/internals.md).
 struct Sample {
   bool all = false;
   std::set<std::string> seen;  // runner and MODE of the runs taken
-  std::size_t offered = 0;
-  bool take(const CorpusRun& run) {
+  bool take(const std::string& repo, const CorpusRun& run) {
     const auto& corpus = run.corpus();
-    const std::string kind = run.meta.value("runner", "") + " " + corpus["mode_arg"].get<std::string>();
-    const bool first_of_its_kind = seen.insert(kind).second;
-    return all || first_of_its_kind || offered++ % 3 == 0;
+    const std::string mode = corpus["mode_arg"];
+    const bool first_of_its_kind = seen.insert(run.meta.value("runner", "") + " " + mode).second;
+    const fs::path config = fs::path(corpus["run_dir"].get<std::string>()) / corpus["config_arg"].get<std::string>();
+    return all || first_of_its_kind || test::in_shared_sample(repo, config.lexically_normal().string(), mode);
   }
 };
 
@@ -167,7 +162,7 @@ void trace_repo(const std::string& repo) {
     if (!recorded.meta.contains("runner")) ++no_runner;
     if (!recorded.comparable()) continue;
     ++comparable;
-    if (sample.take(recorded)) runs.push_back(prepare(repo, recorded));
+    if (sample.take(repo, recorded)) runs.push_back(prepare(repo, recorded));
   }
   std::vector<TraceRequest> requests;
   for (const auto& run : runs) requests.push_back(run.request);

@@ -8,7 +8,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <future>
+#include <memory>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -18,6 +22,8 @@
 #include "support/scoped_env.h"
 #include "support/temp_dir.h"
 #include "trace/sandbox.h"
+#include "trace/scratch_tree.h"
+#include "trace/trace_cache.h"
 #include "trace/trace_json.h"
 
 namespace tipc::trace {
@@ -26,6 +32,12 @@ namespace TIPC_TEST_FILE {
 namespace fs = std::filesystem;
 
 using FakeRepo = test::FakeTraceRepo;
+
+// The traces a cache holds (its lock files aside).
+long entries(const fs::path& cache) {
+  return std::count_if(fs::directory_iterator(cache), fs::directory_iterator(),
+                       [](const fs::directory_entry& entry) { return entry.path().extension() == ".json"; });
+}
 
 TEST(Tracer, RecordsArgvCwdEnvironmentAndOutputTargets) {
   FakeRepo repo(R"(export FOO=bar
@@ -339,7 +351,7 @@ TEST(Tracer, TheCacheReturnsTheSameTraceUntilAnInputChanges) {
   request.cache_dir = cache.path().string();
   const auto first = trace_runner(request);
   ASSERT_TRUE(first) << first.error().str();
-  ASSERT_EQ(std::distance(fs::directory_iterator(cache.path()), fs::directory_iterator()), 1);
+  ASSERT_EQ(entries(cache.path()), 1);
   const auto again = trace_runner(request);
   ASSERT_TRUE(again);
   EXPECT_EQ(trace_to_json(*again), trace_to_json(*first));
@@ -347,7 +359,29 @@ TEST(Tracer, TheCacheReturnsTheSameTraceUntilAnInputChanges) {
   const auto changed = trace_runner(request);
   ASSERT_TRUE(changed);
   EXPECT_EQ(changed->calls.at(0).args.at(1), "1");
-  EXPECT_EQ(std::distance(fs::directory_iterator(cache.path()), fs::directory_iterator()), 2);
+  EXPECT_EQ(entries(cache.path()), 2);
+}
+
+TEST(Tracer, ATraceBeingMadeElsewhereIsWaitedForAndReadBackNotMadeAgain) {
+  FakeRepo repo("python3.7 x.py\n");
+  test::TempDir cache;
+  auto request = repo.request();
+  request.cache_dir = cache.path().string();
+  const auto inputs = collect_inputs(request, shadow_directories(request.repo_root));
+  ASSERT_TRUE(inputs) << inputs.error().str();
+  const std::string key = trace_cache_key(request, *inputs);
+  auto elsewhere = std::make_unique<CacheClaim>(request.cache_dir, key);  // another tracer makes it
+  auto traced = std::async(std::launch::async, [&] { return trace_runner(request); });
+  EXPECT_EQ(traced.wait_for(std::chrono::milliseconds(500)), std::future_status::timeout)
+      << "the trace waits for the claim";
+  Trace made_elsewhere;
+  made_elsewhere.runner = "made elsewhere";
+  store_cached_trace(request.cache_dir, key, made_elsewhere);
+  elsewhere.reset();
+  const auto trace = traced.get();
+  ASSERT_TRUE(trace) << trace.error().str();
+  EXPECT_EQ(trace->runner, "made elsewhere") << "read back, not traced again";
+  EXPECT_EQ(entries(cache.path()), 1);
 }
 
 TEST(Tracer, ManyTracesInParallelKeepTheRequestsOrder) {
