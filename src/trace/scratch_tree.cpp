@@ -151,7 +151,12 @@ std::vector<Entry> list_entries(int fd) {
 // repository, thousands in a large one. Never follows a link. Whether it emptied it.
 bool sweep_entries(int parent, const char* name, const std::string& relative, int depth,
                    const ScratchTree::FileVisitor& on_file) {
-  const int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  constexpr int kFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  int fd = openat(parent, name, kFlags);
+  // A directory the runner closed to itself (chmod 000): without root's powers tipc-run, its
+  // owner too, opens it again first. Never through a link (EOPNOTSUPP on one).
+  if (fd < 0 && errno == EACCES && fchmodat(parent, name, 0700, AT_SYMLINK_NOFOLLOW) == 0)
+    fd = openat(parent, name, kFlags);
   if (fd < 0) return false;
   bool emptied = true;
   for (const auto& entry : list_entries(fd)) {
@@ -236,7 +241,7 @@ ScratchTree::~ScratchTree() {
 }
 
 Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& inputs, const std::string& interpreter,
-                                                         std::optional<unsigned> owner) {
+                                                         std::optional<unsigned> owner, bool sealed) {
   std::string pattern = (scratch_parent() / "tipc-trace-XXXXXX").string();
   if (mkdtemp(pattern.data()) == nullptr)
     return fail(Error::plain("cannot make a scratch directory: " + errno_text(errno)));
@@ -246,7 +251,7 @@ Result<std::unique_ptr<ScratchTree>> ScratchTree::create(const RepoInputs& input
   if (handed_over && lchown(tree->root().c_str(), *owner, *owner) != 0) {
     return fail(Error::plain("cannot hand " + tree->root().string() + " to the trace sandbox: " + errno_text(errno)));
   }
-  tree->stand_in_ = handed_over ? TRY(tree->sealed_copy(stand_in_binary())) : fs::path(stand_in_binary());
+  tree->stand_in_ = sealed ? TRY(tree->sealed_copy(stand_in_binary())) : fs::path(stand_in_binary());
   const CreatingAs creating(owner);
   if (!creating.ok()) return fail(Error::plain("cannot create the scratch directory as the trace sandbox's user"));
   TRY(fill(*tree, inputs, interpreter));

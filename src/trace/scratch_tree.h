@@ -53,16 +53,18 @@ class ScratchTree {
   void sweep_repo(const FileVisitor& on_file) const;
 
   // The stand-in binary the trace runs (the PATH entries of bin() link to it): tipc-run's
-  // own, or with an owner a sealed copy in the tree (create).
+  // own, or a sealed copy in the tree (create).
   const std::filesystem::path& stand_in() const { return stand_in_; }
 
   // Everything inside the tree is created as `owner` (uid and gid) when given and tipc-run is
-  // root: the sandbox's user, which must write there (trace/sandbox.h, sandbox_user). That
-  // user may not reach tipc-run's stand-in where it lies (a build tree in /root, 0700), so
-  // the tree then holds a copy it can run but neither change nor remove: a 0555 file in a
-  // 0755 directory of tipc-run's own user, sealed/.
+  // root: the sandbox's user, which must write there (trace/sandbox.h, sandbox_user). With
+  // `sealed` (a bubblewrap sandbox) the tree holds a copy of the stand-in, a 0555 file in a
+  // 0755 directory of tipc-run's own user, sealed/: the sandbox shows nothing of the
+  // stand-in's own path (a build tree in a home directory), root's sandbox user runs it
+  // where it could not reach the original (a build tree in /root, 0700), and can neither
+  // change nor remove it.
   static Result<std::unique_ptr<ScratchTree>> create(const RepoInputs& inputs, const std::string& interpreter,
-                                                     std::optional<unsigned> owner = std::nullopt);
+                                                     std::optional<unsigned> owner = std::nullopt, bool sealed = false);
 
  private:
   explicit ScratchTree(std::filesystem::path root) : root_(std::move(root)) {}

@@ -237,11 +237,8 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   const auto sandbox = TRY(choose_sandbox(request.isolation));
   auto binds = TRY(interpreter_binds(request, sandbox));
   const auto user = sandbox_user(sandbox);
-  const auto tree = TRY(ScratchTree::create(inputs, request.interpreter, user));
+  const auto tree = TRY(ScratchTree::create(inputs, request.interpreter, user, sandbox.bwrap));
   for (auto& bind : binds) bind.source = tree->stand_in().string();  // each so far puts it over an interpreter
-  if (tree->stand_in() == stand_in_binary()) {                       // outside the tree: the sandbox sees no build tree
-    binds.insert(binds.begin(), FileBind{stand_in_binary(), stand_in_binary()});
-  }
   const auto start = start_environment(*tree, request);
   CommandSpec spec;
   spec.cwd = (tree->repo() / request.run_dir).lexically_normal().string();

@@ -144,17 +144,37 @@ TEST(Sandbox, FilesTheRunnerLeavesAreReadBackNeverThroughALinkNorFromAFifo) {
   EXPECT_NE(refused.error().str().find("not a regular file"), std::string::npos) << refused.error().str();
 }
 
+// tipc-run's stand-in in a directory only its owner may enter (a build tree in /root, 0700,
+// or in a home directory), used by the traces while the object lives.
+struct ClosedStandIn {
+  ClosedStandIn() {
+    fs::permissions(dir.path(), fs::perms::owner_all, fs::perm_options::replace);
+    fs::copy_file(source, path);
+  }
+  const std::string source = stand_in_binary();
+  const test::TempDir dir;
+  const fs::path path = dir.path() / "tipc-trace-stand-in";
+  const test::ScopedEnv use{"TIPC_STAND_IN", path.string()};
+};
+
+// The sandbox binds a sealed copy of the stand-in from the scratch tree, never the stand-in
+// where it lies: nothing of that path is there to see, whoever runs tipc-run.
+TEST(Sandbox, TheSandboxShowsNothingOfTheStandInsOwnPathWhateverTheUser) {
+  SKIP_WITHOUT_BWRAP();
+  const ClosedStandIn closed;
+  HostileRepo looking("python3.7 probe \"seen=$(ls -d /root /tmp/tipc-test-* 2>/dev/null)\"\n");
+  const auto seen = trace_runner(looking.request());
+  ASSERT_TRUE(seen) << seen.error().str();
+  ASSERT_EQ(seen->calls.size(), 1u);
+  EXPECT_EQ(seen->calls[0].args.at(1), "seen=") << "the stand-in's own path is there";
+}
+
 // tipc-run as root with its build tree where nobody may go (a clone in /root, 0700): the
-// sandbox's user runs a sealed copy of the stand-in in its scratch tree, which the runner can
-// neither change nor remove, and the sandbox shows nothing of the build tree's path.
+// sandbox's user runs the sealed copy, which the runner can neither change nor remove.
 TEST(Sandbox, AStandInTheSandboxsUserCannotReachIsBoundFromACopyTheRunnerCannotChange) {
   SKIP_WITHOUT_BWRAP();
   if (geteuid() != 0) GTEST_SKIP() << "NOT CHECKED: only root's sandbox runs as another user";
-  test::TempDir closed;
-  fs::permissions(closed.path(), fs::perms::owner_all, fs::perm_options::replace);
-  const fs::path stand_in = closed.path() / "tipc-trace-stand-in";
-  fs::copy_file(stand_in_binary(), stand_in);
-  const test::ScopedEnv use("TIPC_STAND_IN", stand_in.string());
+  const ClosedStandIn closed;
   HostileRepo repo(
       "python3.7 tools/train.py\n"
       "sealed=\"$TIPC_TRACE_REPO/../sealed\"\n"
@@ -167,11 +187,6 @@ TEST(Sandbox, AStandInTheSandboxsUserCannotReachIsBoundFromACopyTheRunnerCannotC
   EXPECT_EQ(trace->calls[0].args.at(0), "tools/train.py");
   EXPECT_EQ(trace->calls[1].args.at(0), "tools/eval.py");
   EXPECT_EQ(trace->stderr_text, "");
-  HostileRepo looking("python3.7 probe \"seen=$(ls -d /root /tmp/tipc-test-* 2>/dev/null)\"\n");
-  const auto seen = trace_runner(looking.request());
-  ASSERT_TRUE(seen) << seen.error().str();
-  ASSERT_EQ(seen->calls.size(), 1u);
-  EXPECT_EQ(seen->calls[0].args.at(1), "seen=") << "the build tree's path is there";
 }
 
 }  // namespace TIPC_TEST_FILE
