@@ -10,6 +10,7 @@
 
 #include "cli/options.h"
 #include "cli/project.h"
+#include "support/copy_tree.h"
 #include "support/fake_repo_run.h"
 #include "support/junit_xml.h"
 #include "support/paths.h"
@@ -272,7 +273,7 @@ TEST(ConfigFolderCorpus, PaddleClasPlansEveryValidConfigAndListsTheInvalidOnes) 
   const fs::path corpus = test::shared_dir() + "/tipc-corpus/configs/PaddleClas/test_tipc";
   if (!fs::exists(corpus)) GTEST_SKIP() << "CORPUS FOLDER NOT CHECKED: " << corpus << " is missing";
   test::TempDir repo;
-  fs::copy(corpus, repo.path() / "test_tipc", fs::copy_options::recursive);
+  test::copy_tree(corpus, repo.path() / "test_tipc");
   repo.write("ppcls/__init__.py", "");
   const auto r = test::run_tipc(repo.path(), {"test_tipc/configs", "lite_train_lite_infer", "--dry-run"});
   EXPECT_EQ(r.exit_code, 2);
@@ -510,7 +511,7 @@ TEST(LongtailCorpus, TrainsWithoutAnOutputOptionAreNotRefused) {
                                      std::pair{"CAN_Paddle", "test_tipc/configs/can/train_infer_python.txt"}}) {
     test::TempDir root;
     for (const char* part : {"runners", "configs"}) {
-      fs::copy(corpus / part / repo, root.path(), fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+      test::copy_tree(corpus / part / repo, root.path());
     }
     for (const char* mode : {"--plan-from=auto", "--compat"}) {
       const auto r = test::run_tipc(root.path().string(), {config, "lite_train_lite_infer", "--dry-run", mode});

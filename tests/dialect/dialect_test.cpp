@@ -104,12 +104,11 @@ TEST(Dialect, EveryProblemOfAFileIsReportedAtOnce) {
 }
 
 TEST(Dialect, TheNameMustMatchTheFileName) {
-  test::TempDir dir;
+  test::TempDir dir;  // dialects/ and the launchers.yaml beside it, as configs/ holds them
   const std::string text = test::slurp(test::dialect_dir() + "/paddleocr.yaml");
-  dir.write("ocr.yaml", text);
-  std::filesystem::copy_file(test::dialect_dir() + "/../launchers.yaml", dir.path() / "../launchers.yaml",
-                             std::filesystem::copy_options::overwrite_existing);
-  const auto d = load_dialect(dir.path().string(), "ocr");
+  dir.write("dialects/ocr.yaml", text);
+  dir.write("launchers.yaml", test::slurp(test::dialect_dir() + "/../launchers.yaml"));
+  const auto d = load_dialect((dir.path() / "dialects").string(), "ocr");
   ASSERT_FALSE(d);
   EXPECT_NE(d.error().str().find("'paddleocr' differs from the file name 'ocr'"), std::string::npos) << d.error().str();
 }

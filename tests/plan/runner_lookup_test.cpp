@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dialect/chains.h"
+#include "support/copy_tree.h"
 #include "support/paths.h"
 #include "support/run_binary.h"
 #include "support/shipped_chains.h"
@@ -162,7 +163,7 @@ TEST(FindRunner, EveryCorpusConfigKeepsTheRunnerItsChainNames) {
   int configs = 0, with_runner = 0;
   for (const auto& repo : fs::directory_iterator(corpus / "configs")) {
     test::TempDir root;
-    fs::copy(corpus / "runners" / repo.path().filename(), root.path(), fs::copy_options::recursive);
+    test::copy_tree(corpus / "runners" / repo.path().filename(), root.path());
     dialect::RunnerScripts scripts;
     for (const auto& entry : fs::recursive_directory_iterator(repo.path())) {
       auto text = config::read_config_text(entry.path().string());

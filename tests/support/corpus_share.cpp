@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/sha256.h"
+#include "support/copy_tree.h"
 #include "support/temp_dir.h"
 #include "trace/trace_json.h"
 #include "trace/trace_log.h"
@@ -38,9 +39,7 @@ void lay_out_checkout(const fs::path& corpus, const std::string& repo, const fs:
                                                      "deploy/models",         "test_tipc/serving_python",
                                                      "test_tipc/serving_cpp", "paddleserving/recognition"};
   fs::create_directories(root);
-  for (const char* part : {"runners", "configs"}) {
-    fs::copy(corpus / part / repo, root, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-  }
+  for (const char* part : {"runners", "configs"}) copy_tree(corpus / part / repo, root);
   for (const char* dir : kCheckoutDirectories) fs::create_directories(root / dir);
 }
 
