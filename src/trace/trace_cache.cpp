@@ -2,10 +2,10 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -104,7 +104,9 @@ void store_cached_trace(const std::string& cache_dir, const std::string& key, co
 
 CacheClaim::CacheClaim(const std::string& cache_dir, const std::string& key) {
   const std::string locks = cache_dir + "/locks";
-  if (mkdir(locks.c_str(), 0755) != 0 && errno != EEXIST) return;
+  std::error_code ec;
+  std::filesystem::create_directories(locks, ec);  // also the cache itself, before its first entry
+  if (ec) return;
   fd_ = open((locks + "/" + key.substr(0, 2)).c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
   while (fd_ >= 0 && flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
   }
