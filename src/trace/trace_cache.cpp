@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
-#include <vector>
 
 #include "core/json_file.h"
 #include "core/sha256.h"
@@ -40,30 +39,13 @@ class KeyWriter {
 
 std::string entry_path(const std::string& cache_dir, const std::string& key) { return cache_dir + "/" + key + ".json"; }
 
-// The running program's bytes: its tracer's code. A trace made by another build of tipc-run
-// is never read back, also where a change of the tracer did not raise kFormat (a cache kept
-// between CI jobs outlives upgrades). Read once a process (tipc-run: 5 MB, about 10 ms).
-// Where it cannot be read, a value of this process alone: its traces are then never shared.
-const std::string& program_identity() {
-  static const std::string identity = [] {
-    std::ifstream in("/proc/self/exe", std::ios::binary);
-    Sha256 hash;
-    std::vector<char> chunk(1 << 16);
-    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
-      hash.update(chunk.data(), static_cast<std::size_t>(in.gcount()));
-    }
-    return in.bad() || !in.eof() ? "unreadable, process " + std::to_string(getpid()) : hash.hex_digest();
-  }();
-  return identity;
-}
-
 }  // namespace
 
 std::string trace_cache_key(const TraceRequest& request, const RepoInputs& inputs) {
   KeyWriter key;
-  for (const auto& text : {std::string(kFormat), program_identity(), request.repo_root, request.runner, request.run_dir,
-                           request.config_arg, request.mode, request.interpreter, request.model_name,
-                           request.map_root.value_or(request.repo_root), bash_env_script()}) {
+  for (const auto& text :
+       {std::string(kFormat), request.repo_root, request.runner, request.run_dir, request.config_arg, request.mode,
+        request.interpreter, request.model_name, request.map_root.value_or(request.repo_root), bash_env_script()}) {
     key.field(text);
   }
   key.field(std::to_string(static_cast<int>(request.isolation)));

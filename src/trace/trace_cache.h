@@ -1,8 +1,7 @@
 #pragma once
 // Traces kept on disk by the digest of everything that decides them, so that a suite is
 // traced once: the runner directory's files, the config bytes, the shadowed directories,
-// mode, arguments and options, the tracer's own stand-in lists and eval wrapper, and the
-// running tipc-run's bytes (another build may trace otherwise).
+// mode, arguments and options, and the tracer's own stand-in lists and eval wrapper.
 #include <optional>
 #include <string>
 

@@ -33,15 +33,15 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
-// Runs the binary (tipc-run unless another is given) in `cwd` with the given arguments, and
-// `env` (NAME=VALUE words) added to its environment.
+// Runs the binary in `cwd` with the given arguments, and `env` (NAME=VALUE words) added to
+// its environment.
 inline RunResult run_tipc(const std::string& cwd, const std::vector<std::string>& args,
-                          const std::vector<std::string>& env = {}, const std::string& binary = tipc_run_binary()) {
+                          const std::vector<std::string>& env = {}) {
   static TempDir capture;
   std::string command = "cd " + shell_quote(cwd) + " &&";
   if (!env.empty()) command += " env";
   for (const auto& assignment : env) command += " " + shell_quote(assignment);
-  command += " " + shell_quote(binary);
+  command += " " + shell_quote(tipc_run_binary());
   for (const auto& a : args) command += " " + shell_quote(a);
   const std::string out = (capture.path() / "out").string(), err = (capture.path() / "err").string();
   command += " >" + shell_quote(out) + " 2>" + shell_quote(err) + " </dev/null";
