@@ -43,9 +43,8 @@ std::string entry_path(const std::string& cache_dir, const std::string& key) { r
 
 std::string trace_cache_key(const TraceRequest& request, const RepoInputs& inputs) {
   KeyWriter key;
-  for (const auto& text :
-       {std::string(kFormat), request.repo_root, request.runner, request.run_dir, request.config_arg, request.mode,
-        request.interpreter, request.model_name, request.map_root.value_or(request.repo_root), bash_env_script()}) {
+  for (const auto& text : {std::string(kFormat), request.repo_root, request.runner, request.run_dir, request.config_arg,
+                           request.mode, request.interpreter, request.model_name, bash_env_script()}) {
     key.field(text);
   }
   key.field(std::to_string(static_cast<int>(request.isolation)));

@@ -26,9 +26,6 @@ struct TraceRequest {
   std::vector<std::string> extra_args;  // after MODE
   std::string interpreter = "python";   // the word of the config's `python:` line
   std::string model_name;               // the config's model_name (PaddleClas reads <dir>/<model>/train.log)
-  // The text that the scratch repository's path becomes in the trace; the repository root
-  // when unset (the corpus tests use "<REPO_ROOT>").
-  std::optional<std::string> map_root;
   // Variables the runner is started with besides the trace's own (trace/passed_env.h);
   // every call records them as its environment's (TracedCall::env).
   PassedEnvironment passed_env;

@@ -172,7 +172,7 @@ void follow_pipes_into_tee(std::vector<RawCall>& calls) {
 
 Result<Trace> collect_trace(const TraceRequest& request, const ScratchTree& tree, const RepoInputs& inputs,
                             const Environment& start) {
-  const PathMap map(tree.repo().string(), request.map_root.value_or(request.repo_root));
+  const PathMap map(tree.repo().string(), request.repo_root);
   const auto evals = TRY(read_evals(tree.evals_log().string()));
   auto calls = TRY(read_calls(tree.calls_log().string()));
   follow_pipes_into_tee(calls);
@@ -255,7 +255,7 @@ Result<Trace> trace_uncached(const TraceRequest& request, const RepoInputs& inpu
   spec.separate_stderr = true;
   spec.output_limit = kOutputLimit;
   const auto outcome = run_command(spec);
-  const PathMap map(tree->repo().string(), request.map_root.value_or(request.repo_root));
+  const PathMap map(tree->repo().string(), request.repo_root);
   const std::string stderr_text = map.text(outcome.error_output);
   if (!outcome.launch_error.empty()) return fail(runner_error(request, "could not start: " + outcome.launch_error, ""));
   if (outcome.timed_out) {

@@ -2,11 +2,10 @@
 // What the corpus replays (CTest label `corpus`) share within one CTest run: each corpus
 // repository laid out once as a checkout, one trace cache, and one sample of (config, MODE)
 // runs. TraceConformance, TracedChains, DefaultModeConformance and SuiteCorpus trace the same
-// runner and config with the same request (the command line's: no root mapping, no extra
-// options), so a trace made by one is read back by the others instead of being made again.
-// CTest names the share in TIPC_TEST_CORPUS_SHARE and empties it before the first replay
-// (the CorpusShare.Reset fixture in CMakeLists.txt): traces never outlive the tipc-run that
-// made them. Without it (the test binary run by hand) the share is the process's own.
+// runner and config with the same request (the command line's, no extra options), so a
+// trace made by one is read back by the others instead of being made again. CTest names the
+// share in TIPC_TEST_CORPUS_SHARE and empties it before the first replay (the
+// CorpusShare.Reset fixture in CMakeLists.txt): traces never outlive the build that made them. Without it (the test binary run by hand) the share is the process's own.
 #include <filesystem>
 #include <string>
 
@@ -27,7 +26,7 @@ std::string shared_trace_cache();
 bool in_shared_sample(const std::string& repo, const std::string& config, const std::string& mode);
 
 // The trace with every mention of the repository `root` spelled `spelling` (the recordings
-// spell theirs "<REPO_ROOT>"), as TraceRequest::map_root would have spelled it.
+// spell theirs "<REPO_ROOT>").
 trace::Trace with_root_spelled(const trace::Trace& trace, const std::string& root, const std::string& spelling);
 
 }  // namespace tipc::test

@@ -188,14 +188,12 @@ TEST(Tracer, StatusLogsAreCollectedAndScratchPathsMapBack) {
 echo -e "\033[33m Run successfully with command - python3.7 x.py $(pwd)/out! \033[0m" > test_tipc/output/results_python.log
 echo "ordinary text" > test_tipc/output/other.log
 )");
-  auto request = repo.request();
-  request.map_root = "<REPO_ROOT>";
-  const auto trace = trace_runner(request);
+  const auto trace = trace_runner(repo.request());
   ASSERT_TRUE(trace) << trace.error().str();
   ASSERT_EQ(trace->status_logs.size(), 1u);
   EXPECT_EQ(trace->status_logs[0].path, "test_tipc/output/results_python.log");
   EXPECT_EQ(trace->status_logs[0].text,
-            "\033[33m Run successfully with command - python3.7 x.py <REPO_ROOT>/out! \033[0m\n");
+            "\033[33m Run successfully with command - python3.7 x.py " + repo.dir.path().string() + "/out! \033[0m\n");
 }
 
 TEST(Tracer, AFailingOrBrokenRunnerIsAnErrorNamingItWithItsStderr) {
