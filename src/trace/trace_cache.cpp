@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
@@ -88,13 +87,9 @@ CacheClaim::CacheClaim(const std::string& cache_dir, const std::string& key) {
   std::error_code ec;
   std::filesystem::create_directories(locks, ec);  // also the cache itself, before its first entry
   if (ec) return;
-  fd_ = open((locks + "/" + key.substr(0, 2)).c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  while (fd_ >= 0 && flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+  lock_ = UniqueFd(open((locks + "/" + key.substr(0, 2)).c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644));
+  while (lock_.get() >= 0 && flock(lock_.get(), LOCK_EX) != 0 && errno == EINTR) {
   }
-}
-
-CacheClaim::~CacheClaim() {
-  if (fd_ >= 0) close(fd_);  // releases the lock
 }
 
 }  // namespace tipc::trace

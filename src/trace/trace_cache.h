@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/unique_fd.h"
 #include "trace/scratch_tree.h"
 #include "trace/trace.h"
 #include "trace/trace_request.h"
@@ -27,12 +28,9 @@ void store_cached_trace(const std::string& cache_dir, const std::string& key, co
 class CacheClaim {
  public:
   CacheClaim(const std::string& cache_dir, const std::string& key);
-  ~CacheClaim();
-  CacheClaim(const CacheClaim&) = delete;
-  CacheClaim& operator=(const CacheClaim&) = delete;
 
  private:
-  int fd_ = -1;
+  UniqueFd lock_{-1};  // closing it releases the lock
 };
 
 }  // namespace tipc::trace

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/sha256.h"
+#include "core/unique_fd.h"
 #include "support/copy_tree.h"
 #include "support/temp_dir.h"
 #include "trace/trace_json.h"
@@ -48,16 +48,11 @@ void lay_out_checkout(const fs::path& corpus, const std::string& repo, const fs:
 class FileLock {
  public:
   explicit FileLock(const fs::path& path) : fd_(open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
-    if (fd_ >= 0) flock(fd_, LOCK_EX);
+    if (fd_.get() >= 0) flock(fd_.get(), LOCK_EX);
   }
-  ~FileLock() {
-    if (fd_ >= 0) close(fd_);
-  }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
 
  private:
-  int fd_;
+  UniqueFd fd_;
 };
 
 // Every string of the JSON value, mapped.
